@@ -1,0 +1,5 @@
+// Korean. Filled by the localization issue; until then petlog falls back to English per key.
+
+extension L10n {
+    static let ko: [String: String] = [:]
+}

@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "petlog",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "petlog", targets: ["petlog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ],
+    targets: [
+        /** Values only: pets, records, units, money and the strict parsers that build them. */
+        .target(name: "PetModel"),
+        /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in. */
+        .target(name: "Localization", path: "Localization"),
+        /** The SQLite store behind the repository protocol: schema, migrations, reads, writes, demo data. */
+        .target(
+            name: "PetStore",
+            dependencies: [
+                "PetModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
+        .executableTarget(
+            name: "petlog",
+            dependencies: [
+                "PetModel", "PetStore", "Localization",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+        .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"]),
+        .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"]),
+    ]
+)

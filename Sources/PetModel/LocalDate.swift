@@ -1,0 +1,126 @@
+import Foundation
+
+/// A calendar day with no time zone: follow-up dates, due dates, birthdays.
+public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1800...9999).contains(year), (1...12).contains(month),
+              (1...LocalDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public static func < (a: LocalDate, b: LocalDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    /// `YYYY-MM-DD`, strictly: `2024-02-30` is an error, not March 1st.
+    public static func parseISO(_ text: Substring) -> LocalDate? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = strictInt(parts[0]), let m = strictInt(parts[1]), let d = strictInt(parts[2]) else { return nil }
+        return LocalDate(year: y, month: m, day: d)
+    }
+
+    public var description: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// Days since 1970-01-01 (proleptic Gregorian), for date arithmetic without a calendar object.
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    public init(dayNumber z0: Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.month = m
+        self.day = d
+    }
+
+    public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
+
+    /// Adds calendar months, clamping the day (Jan 31 + 1 month = Feb 28/29).
+    public func adding(months: Int) -> LocalDate {
+        let total = year * 12 + (month - 1) + months
+        let y = total / 12, m = total % 12 + 1
+        return LocalDate(year: y, month: m, day: min(day, LocalDate.daysIn(month: m, year: y)))
+            ?? self
+    }
+
+    /// ISO weekday: 1 = Monday … 7 = Sunday.
+    public var isoWeekday: Int { ((dayNumber % 7) + 7 + 3) % 7 + 1 }
+}
+
+func strictInt(_ s: Substring) -> Int? {
+    guard !s.isEmpty, s.count <= 9, s.allSatisfy({ $0.asciiDigit != nil }) else { return nil }
+    return Int(s)
+}
+
+/// A birth date known to the day, the month or only the year (`2019-04-02`, `2019-04`, `2019`).
+public struct PartialDate: Equatable, Sendable, Codable, CustomStringConvertible {
+    public enum Precision: String, Sendable, Codable { case day, month, year }
+    public var year: Int
+    public var month: Int?
+    public var day: Int?
+
+    public var precision: Precision { day != nil ? .day : (month != nil ? .month : .year) }
+
+    public static func parse(_ raw: String) throws -> PartialDate {
+        let text = Substring(raw.trimmingCharacters(in: .whitespaces))
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            guard parts[0].count == 4, let y = strictInt(parts[0]), (1900...9999).contains(y) else { throw ParseError.badDate(raw) }
+            return PartialDate(year: y)
+        case 2:
+            guard parts[0].count == 4, parts[1].count == 2, let y = strictInt(parts[0]), let m = strictInt(parts[1]),
+                  (1900...9999).contains(y), (1...12).contains(m) else { throw ParseError.badDate(raw) }
+            return PartialDate(year: y, month: m)
+        default:
+            guard let d = LocalDate.parseISO(text), d.year >= 1900 else { throw ParseError.badDate(raw) }
+            return PartialDate(year: d.year, month: d.month, day: d.day)
+        }
+    }
+
+    public init(year: Int, month: Int? = nil, day: Int? = nil) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The earliest day the birth could have been (used for age and schedules).
+    public var earliestDay: LocalDate { LocalDate(year: year, month: month ?? 1, day: day ?? 1)! }
+
+    public var description: String {
+        var s = String(format: "%04d", year)
+        if let m = month { s += String(format: "-%02d", m) }
+        if let d = day { s += String(format: "-%02d", d) }
+        return s
+    }
+}

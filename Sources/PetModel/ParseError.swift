@@ -1,0 +1,25 @@
+/// Why a piece of user text could not become a value; the CLI turns each case into one localized line.
+public enum ParseError: Error, Equatable, Sendable {
+    /// A number was expected (no NaN, infinity, exponent or hex).
+    case notANumber(String)
+    /// A quantity had no or an unknown unit.
+    case badMass(String)
+    /// A mass was zero, negative or beyond any pet (over 1,000 kg).
+    case massOutOfRange(String)
+    case badDate(String)
+    case badTime(String)
+    case badDuration(String)
+    case badMoney(String)
+    case unknownCurrency(String)
+    /// More fraction digits than the currency has (JPY and KRW have none).
+    case tooManyFractionDigits(String, currency: String, allowed: Int)
+    case moneyOutOfRange(String)
+    case outOfRange(field: String, value: String, min: Int, max: Int)
+    case unknownChoice(field: String, value: String, accepted: [String])
+    case badAmount(String)
+    case emptyText(field: String)
+    case textTooLong(field: String, max: Int)
+    case controlCharacters(field: String)
+    /// A pet name made only of digits would be read as an id.
+    case numericName(String)
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The animal kinds petlog knows; anything else is `other` with the breed saying more.
+public enum Species: String, CaseIterable, Sendable, Codable {
+    case dog, cat, rabbit, ferret, parrot, hamster, guineaPig = "guinea-pig", tortoise, bird, reptile, fish, other
+}
+
+public enum Sex: String, CaseIterable, Sendable, Codable {
+    case female, male, unknown
+
+    /// Accepts `f`, `female`, `m`, `male`, `unknown` in any case.
+    public static func parse(_ raw: String) throws -> Sex {
+        switch raw.lowercased() {
+        case "f", "female": return .female
+        case "m", "male": return .male
+        case "u", "unknown", "?": return .unknown
+        default: throw ParseError.unknownChoice(field: "sex", value: raw, accepted: Sex.allCases.map(\.rawValue))
+        }
+    }
+}
+
+/// Why a pet left the active list; its history stays.
+public enum ArchiveReason: String, CaseIterable, Sendable, Codable {
+    case passedAway = "passed-away", rehomed, lost, other
+}
+
+/// A pet's profile.
+public struct Pet: Equatable, Sendable, Codable {
+    public var id: Int64
+    public var name: String
+    public var species: Species
+    public var breed: String?
+    public var sex: Sex
+    public var neutered: Bool
+    public var born: PartialDate?
+    public var microchip: String?
+    public var color: String?
+    public var notes: String?
+    public var archivedOn: LocalDate?
+    public var archiveReason: ArchiveReason?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: Int64, name: String, species: Species, breed: String? = nil, sex: Sex = .unknown,
+                neutered: Bool = false, born: PartialDate? = nil, microchip: String? = nil, color: String? = nil,
+                notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil,
+                createdAt: Date, updatedAt: Date) {
+        self.id = id; self.name = name; self.species = species; self.breed = breed; self.sex = sex
+        self.neutered = neutered; self.born = born; self.microchip = microchip; self.color = color
+        self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason
+        self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
+
+    public var isArchived: Bool { archivedOn != nil }
+}
+
+/// The fields of a new pet or of an edit (nil = leave as is).
+public struct PetDraft: Equatable, Sendable {
+    public var name: String?
+    public var species: Species?
+    public var breed: String??
+    public var sex: Sex?
+    public var neutered: Bool?
+    public var born: PartialDate??
+    public var microchip: String??
+    public var color: String??
+    public var notes: String??
+
+    public init(name: String? = nil, species: Species? = nil, breed: String?? = nil, sex: Sex? = nil, neutered: Bool? = nil,
+                born: PartialDate?? = nil, microchip: String?? = nil, color: String?? = nil, notes: String?? = nil) {
+        self.name = name; self.species = species; self.breed = breed; self.sex = sex; self.neutered = neutered
+        self.born = born; self.microchip = microchip; self.color = color; self.notes = notes
+    }
+}
+
+/// How a pet is named on the command line: its id or its name.
+public enum PetRef: Equatable, Sendable, CustomStringConvertible {
+    case id(Int64)
+    case name(String)
+
+    public init(_ text: String) {
+        if let id = Int64(text), id > 0, text.allSatisfy({ $0.asciiDigit != nil }) { self = .id(id) } else { self = .name(text) }
+    }
+
+    public var description: String {
+        switch self {
+        case .id(let i): return String(i)
+        case .name(let n): return n
+        }
+    }
+}
+
+/// Validation shared by every free-text field.
+public enum TextField {
+    /// The matching key of a name: Unicode NFKC, case-folded, trimmed, so `ＣＯＣＯ`, `coco` and a
+    /// decomposed Hangul spelling all find the same pet.
+    public static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCompatibilityMapping
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// A pet name: 1–100 characters, no control characters, stored NFC.
+    public static func name(_ raw: String) throws -> String {
+        let t = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !t.isEmpty else { throw ParseError.emptyText(field: "name") }
+        guard t.count <= 100 else { throw ParseError.textTooLong(field: "name", max: 100) }
+        guard !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ParseError.controlCharacters(field: "name")
+        }
+        if t.allSatisfy({ $0.asciiDigit != nil }) { throw ParseError.numericName(t) } // would be read as an id
+        return t
+    }
+
+    /// Free text (notes, diary): NFC, at most `max` characters; newlines and tabs are kept, the terminal
+    /// display sanitizes the rest.
+    public static func text(_ raw: String, field: String, max: Int = 100_000) throws -> String {
+        let t = raw.precomposedStringWithCanonicalMapping
+        guard !t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ParseError.emptyText(field: field) }
+        guard t.unicodeScalars.count <= max else { throw ParseError.textTooLong(field: field, max: max) }
+        return t
+    }
+
+    /// A short label (clinic, food, breed): one line, at most 200 characters.
+    public static func label(_ raw: String, field: String) throws -> String {
+        let t = try text(raw, field: field, max: 200).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ParseError.controlCharacters(field: field)
+        }
+        return t
+    }
+}

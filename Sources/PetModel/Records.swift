@@ -1,0 +1,249 @@
+import Foundation
+
+/// Every kind of dated record; all share one supertable (id, pet, time, note, star).
+public enum RecordKind: String, CaseIterable, Sendable, Codable {
+    case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense
+
+    public static func parseList(_ raw: String) throws -> [RecordKind] {
+        try raw.split(separator: ",").map { part in
+            let p = part.trimmingCharacters(in: .whitespaces).lowercased()
+            let alias = ["vaccine": "vaccination", "med": "medication", "meds": "medication", "weights": "weight",
+                         "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal"][p] ?? p
+            guard let k = RecordKind(rawValue: alias) else {
+                throw ParseError.unknownChoice(field: "kind", value: p, accepted: RecordKind.allCases.map(\.rawValue))
+            }
+            return k
+        }
+    }
+}
+
+public enum MealType: String, CaseIterable, Sendable, Codable { case meal, snack, treat, water }
+
+/// A food or water amount: `80g`, `200ml`, `1cup`, `2pc`.
+public struct Amount: Equatable, Sendable, Codable {
+    public enum Unit: String, CaseIterable, Sendable, Codable { case g, ml, cup, piece }
+    public var value: Double
+    public var unit: Unit
+
+    public init(value: Double, unit: Unit) { self.value = value; self.unit = unit }
+
+    public static func parse(_ raw: String) throws -> Amount {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let number = text.prefix(while: { $0.asciiDigit != nil || $0 == "." })
+        let unitText = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        guard let d = DecimalText(number) else { throw ParseError.badAmount(raw) }
+        var v = d.doubleValue
+        let unit: Unit
+        switch unitText {
+        case "g", "gram", "grams": unit = .g
+        case "kg": unit = .g; v *= 1000
+        case "oz": unit = .g; v *= 28.349523125
+        case "ml": unit = .ml
+        case "l": unit = .ml; v *= 1000
+        case "cup", "cups": unit = .cup
+        case "pc", "pcs", "piece", "pieces", "x", "": unit = .piece
+        default: throw ParseError.badAmount(raw)
+        }
+        guard v > 0, v <= 100_000 else { throw ParseError.badAmount(raw) }
+        return Amount(value: (v * 10).rounded() / 10, unit: unit)
+    }
+}
+
+public enum UrineAmount: String, CaseIterable, Sendable, Codable { case none, small, normal, large }
+public enum Mood: String, CaseIterable, Sendable, Codable { case happy, calm, playful, tired, anxious, grumpy, unwell }
+public enum Payment: String, CaseIterable, Sendable, Codable { case cash, card, other }
+public enum Route: String, CaseIterable, Sendable, Codable { case oral, topical, injection, eye, ear, inhaled, other }
+
+/// The kind-specific part of a record.
+public enum RecordDetail: Equatable, Sendable {
+    case weight(Weight)
+    case meal(Meal)
+    case stool(Stool)
+    case urine(Urine)
+    case symptom(Symptom)
+    case diary(Diary)
+    case visit(Visit)
+    case vaccination(Vaccination)
+    case medication(Medication)
+    case dose(Dose)
+    case expense(Expense)
+
+    public var kind: RecordKind {
+        switch self {
+        case .weight: .weight
+        case .meal: .meal
+        case .stool: .stool
+        case .urine: .urine
+        case .symptom: .symptom
+        case .diary: .diary
+        case .visit: .visit
+        case .vaccination: .vaccination
+        case .medication: .medication
+        case .dose: .dose
+        case .expense: .expense
+        }
+    }
+}
+
+public struct Weight: Equatable, Sendable {
+    public var mass: Mass
+    /// Body condition score 1–9 (WSAVA), optional.
+    public var bodyCondition: Int?
+    public init(mass: Mass, bodyCondition: Int? = nil) { self.mass = mass; self.bodyCondition = bodyCondition }
+}
+
+public struct Meal: Equatable, Sendable {
+    public var food: String
+    public var type: MealType
+    public var amount: Amount?
+    public init(food: String, type: MealType, amount: Amount?) { self.food = food; self.type = type; self.amount = amount }
+}
+
+public struct Stool: Equatable, Sendable {
+    /// Faecal score 1 (hard) – 7 (watery).
+    public var score: Int
+    public var color: String?
+    public var blood: Bool
+    public var mucus: Bool
+    public init(score: Int, color: String? = nil, blood: Bool = false, mucus: Bool = false) {
+        self.score = score; self.color = color; self.blood = blood; self.mucus = mucus
+    }
+}
+
+public struct Urine: Equatable, Sendable {
+    public var color: String?
+    public var amount: UrineAmount?
+    public var straining: Bool
+    public var blood: Bool
+    public init(color: String? = nil, amount: UrineAmount? = nil, straining: Bool = false, blood: Bool = false) {
+        self.color = color; self.amount = amount; self.straining = straining; self.blood = blood
+    }
+}
+
+public struct Symptom: Equatable, Sendable {
+    /// A code from the shipped list (`vomiting`) or the owner's own words.
+    public var code: String
+    public var isListed: Bool
+    public var severity: Int
+    public var durationMinutes: Int?
+    public init(code: String, isListed: Bool, severity: Int, durationMinutes: Int? = nil) {
+        self.code = code; self.isListed = isListed; self.severity = severity; self.durationMinutes = durationMinutes
+    }
+}
+
+public struct Diary: Equatable, Sendable {
+    public var text: String
+    public var mood: Mood?
+    public init(text: String, mood: Mood? = nil) { self.text = text; self.mood = mood }
+}
+
+public struct Visit: Equatable, Sendable {
+    public var clinic: String?
+    public var vet: String?
+    public var reason: String?
+    public var diagnosis: String?
+    public var treatment: String?
+    public var weight: Mass?
+    public var followUp: LocalDate?
+    public var cost: Money?
+    public init(clinic: String? = nil, vet: String? = nil, reason: String? = nil, diagnosis: String? = nil, treatment: String? = nil,
+                weight: Mass? = nil, followUp: LocalDate? = nil, cost: Money? = nil) {
+        self.clinic = clinic; self.vet = vet; self.reason = reason; self.diagnosis = diagnosis; self.treatment = treatment
+        self.weight = weight; self.followUp = followUp; self.cost = cost
+    }
+}
+
+public struct Vaccination: Equatable, Sendable {
+    public var vaccine: String
+    public var product: String?
+    public var lot: String?
+    public var clinic: String?
+    public var nextDue: LocalDate?
+    public init(vaccine: String, product: String? = nil, lot: String? = nil, clinic: String? = nil, nextDue: LocalDate? = nil) {
+        self.vaccine = vaccine; self.product = product; self.lot = lot; self.clinic = clinic; self.nextDue = nextDue
+    }
+}
+
+/// A medication course; its doses are separate `dose` records pointing at it.
+public struct Medication: Equatable, Sendable {
+    public var name: String
+    public var dose: String?
+    public var route: Route?
+    /// Seconds between doses; nil = as needed.
+    public var intervalSeconds: Int?
+    public var endsOn: LocalDate?
+    public var stoppedAt: Date?
+    public init(name: String, dose: String? = nil, route: Route? = nil, intervalSeconds: Int? = nil, endsOn: LocalDate? = nil, stoppedAt: Date? = nil) {
+        self.name = name; self.dose = dose; self.route = route; self.intervalSeconds = intervalSeconds
+        self.endsOn = endsOn; self.stoppedAt = stoppedAt
+    }
+}
+
+public struct Dose: Equatable, Sendable {
+    public var medicationId: Int64
+    public var medicationName: String
+    public var skipped: Bool
+    public init(medicationId: Int64, medicationName: String, skipped: Bool = false) {
+        self.medicationId = medicationId; self.medicationName = medicationName; self.skipped = skipped
+    }
+}
+
+public struct Expense: Equatable, Sendable {
+    public var money: Money
+    public var category: String
+    public var merchant: String?
+    public var payment: Payment?
+    public init(money: Money, category: String, merchant: String? = nil, payment: Payment? = nil) {
+        self.money = money; self.category = category; self.merchant = merchant; self.payment = payment
+    }
+}
+
+/// A stored file attached to a record (photo, receipt, lab PDF), addressed by its SHA-256.
+public struct Attachment: Equatable, Sendable {
+    public var sha256: String
+    public var originalName: String
+    public var mediaType: String
+    public var size: Int64
+    public var position: Int
+    public init(sha256: String, originalName: String, mediaType: String, size: Int64, position: Int) {
+        self.sha256 = sha256; self.originalName = originalName; self.mediaType = mediaType; self.size = size; self.position = position
+    }
+}
+
+/// A record as stored: the shared header plus its detail.
+public struct PetRecord: Equatable, Sendable {
+    public var id: Int64
+    public var petId: Int64?
+    public var petName: String?
+    public var at: Date
+    /// Seconds east of UTC where and when it happened.
+    public var utcOffset: Int
+    public var note: String?
+    public var starred: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var detail: RecordDetail
+    public var attachments: [Attachment]
+
+    public init(id: Int64, petId: Int64?, petName: String?, at: Date, utcOffset: Int, note: String?, starred: Bool,
+                createdAt: Date, updatedAt: Date, detail: RecordDetail, attachments: [Attachment] = []) {
+        self.id = id; self.petId = petId; self.petName = petName; self.at = at; self.utcOffset = utcOffset
+        self.note = note; self.starred = starred; self.createdAt = createdAt; self.updatedAt = updatedAt
+        self.detail = detail; self.attachments = attachments
+    }
+
+    public var kind: RecordKind { detail.kind }
+}
+
+/// A record to be written: when, a note, the detail, and files to attach.
+public struct RecordDraft: Sendable {
+    public var at: Date
+    public var utcOffset: Int
+    public var note: String?
+    public var detail: RecordDetail
+    public var attachmentPaths: [String]
+
+    public init(at: Date, utcOffset: Int, note: String? = nil, detail: RecordDetail, attachmentPaths: [String] = []) {
+        self.at = at; self.utcOffset = utcOffset; self.note = note; self.detail = detail; self.attachmentPaths = attachmentPaths
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// "Now" and the local time zone, injected so that parsing and day grouping are testable.
+public struct TimeContext: Sendable {
+    public var now: Date
+    public var timeZone: TimeZone
+
+    public init(now: Date = Date(), timeZone: TimeZone = .current) {
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    public var calendar: Calendar {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = timeZone
+        return c
+    }
+
+    /// The local calendar day of an instant.
+    public func localDate(of date: Date) -> LocalDate {
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return LocalDate(year: c.year!, month: c.month!, day: c.day!)!
+    }
+
+    public var today: LocalDate { localDate(of: now) }
+
+    /// The instant a local wall-clock time names (the earlier one when clocks go back).
+    public func instant(_ day: LocalDate, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Date {
+        var comps = DateComponents()
+        comps.year = day.year; comps.month = day.month; comps.day = day.day
+        comps.hour = hour; comps.minute = minute; comps.second = second
+        return calendar.date(from: comps)!
+    }
+
+    public func startOfDay(_ day: LocalDate) -> Date { instant(day) }
+
+    /// Seconds east of UTC at an instant in this zone.
+    public func utcOffset(at date: Date) -> Int { timeZone.secondsFromGMT(for: date) }
+}
+
+/// A stretch of time typed as `30d`, `2w`, `12h`, `6m` (months), `1y`.
+public enum Span: Equatable, Sendable {
+    case seconds(Int)
+    case days(Int)
+    case months(Int)
+
+    public static func parse(_ raw: String, allowCalendarUnits: Bool = true) throws -> Span {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = text.prefix(while: { $0.asciiDigit != nil })
+        let unit = text.dropFirst(digits.count)
+        guard let n = strictInt(digits), n > 0, n <= 100_000 else { throw ParseError.badDuration(raw) }
+        switch unit {
+        case "min": return .seconds(n * 60)
+        case "h": return .seconds(n * 3600)
+        case "d": return .days(n)
+        case "w": return .days(n * 7)
+        case "m" where allowCalendarUnits: return .months(n)
+        case "y" where allowCalendarUnits: return .months(n * 12)
+        default: throw ParseError.badDuration(raw)
+        }
+    }
+
+    /// Length in seconds for fixed spans; months count as 30 days only where a fixed length is needed.
+    public var approximateSeconds: Int {
+        switch self {
+        case .seconds(let s): return s
+        case .days(let d): return d * 86_400
+        case .months(let m): return m * 30 * 86_400
+        }
+    }
+
+    public func subtracted(from date: Date, in context: TimeContext) -> Date {
+        switch self {
+        case .seconds(let s): return date.addingTimeInterval(-Double(s))
+        case .days(let d): return context.calendar.date(byAdding: .day, value: -d, to: date)!
+        case .months(let m): return context.calendar.date(byAdding: .month, value: -m, to: date)!
+        }
+    }
+
+    public func added(to day: LocalDate) -> LocalDate {
+        switch self {
+        case .seconds(let s): return day.adding(days: s / 86_400)
+        case .days(let d): return day.adding(days: d)
+        case .months(let m): return day.adding(months: m)
+        }
+    }
+}
+
+/// Strict parsers for the times and days users type.
+public enum TimeParser {
+    /// When something happened: `now`, `today`, `yesterday`, `-2d`, `-3h`, `08:30`, `yesterday 18:00`,
+    /// `2026-11-20`, `2026-11-20 08:30`, `2026-11-20T08:30:15`, optionally with `Z` or `+09:00`.
+    /// A day without a time of day means 12:00 local, so it stays on that day in nearby zones.
+    public static func instant(_ raw: String, context: TimeContext) throws -> Date {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        switch text {
+        case "now", "today": return context.now
+        case "yesterday": return context.calendar.date(byAdding: .day, value: -1, to: context.now)!
+        default: break
+        }
+        if text.hasPrefix("-") {
+            let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false)
+            return span.subtracted(from: context.now, in: context)
+        }
+        // Split date and time: "2026-11-20T08:30", "2026-11-20 08:30", "yesterday 18:00", "08:30".
+        var datePart: Substring
+        var timePart: Substring?
+        if let space = text.firstIndex(of: " "), ["today", "yesterday"].contains(text[..<space]) {
+            datePart = text[..<space]
+            timePart = text[text.index(after: space)...]
+        } else if text.count > 10, let sep = text.index(text.startIndex, offsetBy: 10, limitedBy: text.endIndex),
+                  text[sep] == "t" || text[sep] == " " {
+            datePart = text[..<sep]
+            timePart = text[text.index(after: sep)...]
+        } else if text.contains(":") {
+            datePart = "today"
+            timePart = Substring(text)
+        } else {
+            datePart = Substring(text)
+        }
+        let day: LocalDate
+        switch datePart {
+        case "today": day = context.today
+        case "yesterday": day = context.today.adding(days: -1)
+        default:
+            guard let d = LocalDate.parseISO(datePart) else { throw ParseError.badDate(raw) }
+            day = d
+        }
+        guard var time = timePart else { return context.instant(day, hour: 12) }
+        // Optional explicit offset.
+        var explicitOffset: Int?
+        if time.hasSuffix("z") {
+            explicitOffset = 0
+            time = time.dropLast()
+        } else if let signIndex = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offText = time[time.index(after: signIndex)...]
+            let comps = offText.split(separator: ":", omittingEmptySubsequences: false)
+            guard comps.count == 2, comps[0].count == 2, comps[1].count == 2,
+                  let oh = strictInt(comps[0]), let om = strictInt(comps[1]), oh <= 18, om < 60 else { throw ParseError.badTime(raw) }
+            explicitOffset = (oh * 3600 + om * 60) * (time[signIndex] == "-" ? -1 : 1)
+            time = time[..<signIndex]
+        }
+        let hms = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(hms.count), hms.allSatisfy({ $0.count == 2 }),
+              let h = strictInt(hms[0]), let m = strictInt(hms[1]), h < 24, m < 60 else { throw ParseError.badTime(raw) }
+        var s = 0
+        if hms.count == 3 {
+            guard let sec = strictInt(hms[2]), sec < 60 else { throw ParseError.badTime(raw) }
+            s = sec
+        }
+        if let off = explicitOffset {
+            let fixed = TimeContext(now: context.now, timeZone: TimeZone(secondsFromGMT: off)!)
+            return fixed.instant(day, hour: h, minute: m, second: s)
+        }
+        return context.instant(day, hour: h, minute: m, second: s)
+    }
+
+    /// A calendar day: `2026-12-20`, `today`, `tomorrow`, `yesterday`, or a span ahead like `2w` / `+2w`.
+    public static func day(_ raw: String, context: TimeContext) throws -> LocalDate {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        switch text {
+        case "today": return context.today
+        case "tomorrow": return context.today.adding(days: 1)
+        case "yesterday": return context.today.adding(days: -1)
+        default: break
+        }
+        if let d = LocalDate.parseISO(Substring(text)) { return d }
+        if text.first?.asciiDigit != nil || text.hasPrefix("+") || text.hasPrefix("-") {
+            let negative = text.hasPrefix("-")
+            let body = text.hasPrefix("+") || negative ? String(text.dropFirst()) : text
+            guard let span = try? Span.parse(body) else { throw ParseError.badDate(raw) }
+            if negative {
+                return context.localDate(of: span.subtracted(from: context.instant(context.today, hour: 12), in: context))
+            }
+            return span.added(to: context.today)
+        }
+        throw ParseError.badDate(raw)
+    }
+
+    /// The start of a `--since` window: a span back from now (`30d`, `1y`) or a day or instant.
+    public static func since(_ raw: String, context: TimeContext) throws -> Date {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.first?.asciiDigit != nil, !text.contains("-"), !text.contains(":") {
+            return try Span.parse(text).subtracted(from: context.now, in: context)
+        }
+        if let d = LocalDate.parseISO(Substring(text)) { return context.startOfDay(d) }
+        if text == "today" || text == "yesterday" {
+            return context.startOfDay(try day(text, context: context))
+        }
+        return try instant(raw, context: context)
+    }
+
+    /// The end of an `--until` window: a day means through the end of that day.
+    public static func until(_ raw: String, context: TimeContext) throws -> Date {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if let d = LocalDate.parseISO(Substring(text)) { return context.startOfDay(d.adding(days: 1)) }
+        if text == "today" || text == "yesterday" {
+            return context.startOfDay(try day(text, context: context).adding(days: 1))
+        }
+        return try instant(raw, context: context)
+    }
+}

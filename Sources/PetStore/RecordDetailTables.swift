@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import PetModel
+
+/// Writing and reading the detail table of each record kind.
+enum RecordDetailTables {
+    static func insert(_ detail: RecordDetail, id: Int64, db: Database) throws {
+        switch detail {
+        case .weight(let w):
+            try db.execute(sql: "INSERT INTO weight (record_id, grams, body_condition) VALUES (?, ?, ?)",
+                           arguments: [id, w.mass.grams, w.bodyCondition])
+        case .meal(let m):
+            try db.execute(sql: "INSERT INTO meal (record_id, food, type, amount, amount_unit) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, m.food, m.type.rawValue, m.amount?.value, m.amount?.unit.rawValue])
+        case .stool(let s):
+            try db.execute(sql: "INSERT INTO stool (record_id, score, color, blood, mucus) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, s.score, s.color, s.blood, s.mucus])
+        case .urine(let u):
+            try db.execute(sql: "INSERT INTO urine (record_id, color, amount, straining, blood) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, u.color, u.amount?.rawValue, u.straining, u.blood])
+        case .symptom(let s):
+            try db.execute(sql: "INSERT INTO symptom (record_id, code, listed, severity, duration_minutes) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, s.code, s.isListed, s.severity, s.durationMinutes])
+        case .diary(let d):
+            try db.execute(sql: "INSERT INTO diary (record_id, text, mood) VALUES (?, ?, ?)",
+                           arguments: [id, d.text, d.mood?.rawValue])
+        case .visit(let v):
+            try db.execute(sql: """
+                INSERT INTO visit (record_id, clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, v.clinic, v.vet, v.reason, v.diagnosis, v.treatment, v.weight?.grams,
+                                 v.followUp?.description, v.cost?.minorUnits, v.cost?.currency.code])
+        case .vaccination(let v):
+            try db.execute(sql: "INSERT INTO vaccination (record_id, vaccine, product, lot, clinic, next_due) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [id, v.vaccine, v.product, v.lot, v.clinic, v.nextDue?.description])
+        case .medication(let m):
+            try db.execute(sql: """
+                INSERT INTO medication (record_id, name, dose, route, interval_seconds, ends_on, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds, m.endsOn?.description,
+                                 m.stoppedAt.map { Int64($0.timeIntervalSince1970) }])
+        case .dose(let d):
+            try db.execute(sql: "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)",
+                           arguments: [id, d.medicationId, d.skipped])
+        case .expense(let e):
+            try db.execute(sql: "INSERT INTO expense (record_id, amount_minor, currency, category, merchant, payment) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [id, e.money.minorUnits, e.money.currency.code, e.category, e.merchant, e.payment?.rawValue])
+        }
+    }
+
+    static func delete(kind: RecordKind, id: Int64, db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(kind.rawValue) WHERE record_id = ?", arguments: [id])
+    }
+
+    /// Loads the details of `ids`, all of one kind.
+    static func load(kind: RecordKind, ids: [Int64], db: Database) throws -> [Int64: RecordDetail] {
+        var out: [Int64: RecordDetail] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let placeholders = databaseQuestionMarks(count: chunk.count)
+            let sql: String
+            if kind == .dose {
+                sql = "SELECT d.*, m.name AS medication_name FROM dose d JOIN medication m ON m.record_id = d.medication_id WHERE d.record_id IN (\(placeholders))"
+            } else {
+                sql = "SELECT * FROM \(kind.rawValue) WHERE record_id IN (\(placeholders))"
+            }
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                out[row["record_id"]] = try detail(kind: kind, row: row)
+            }
+        }
+        return out
+    }
+
+    static func detail(kind: RecordKind, row: Row) throws -> RecordDetail {
+        switch kind {
+        case .weight:
+            return .weight(Weight(mass: Mass(grams: row["grams"]), bodyCondition: row["body_condition"]))
+        case .meal:
+            let amount: Amount? = (row["amount"] as Double?).flatMap { v in
+                (row["amount_unit"] as String?).flatMap(Amount.Unit.init(rawValue:)).map { Amount(value: v, unit: $0) }
+            }
+            return .meal(Meal(food: row["food"], type: MealType(rawValue: row["type"]) ?? .meal, amount: amount))
+        case .stool:
+            return .stool(Stool(score: row["score"], color: row["color"], blood: row["blood"], mucus: row["mucus"]))
+        case .urine:
+            return .urine(Urine(color: row["color"], amount: (row["amount"] as String?).flatMap(UrineAmount.init(rawValue:)),
+                                straining: row["straining"], blood: row["blood"]))
+        case .symptom:
+            return .symptom(Symptom(code: row["code"], isListed: row["listed"], severity: row["severity"], durationMinutes: row["duration_minutes"]))
+        case .diary:
+            return .diary(Diary(text: row["text"], mood: (row["mood"] as String?).flatMap(Mood.init(rawValue:))))
+        case .visit:
+            var cost: Money?
+            if let minor = row["cost_minor"] as Int64?, let code = row["cost_currency"] as String? {
+                cost = Money(minorUnits: minor, currency: Currency.named(code) ?? Currency(code: code, minorDigits: 2, symbol: nil))
+            }
+            return .visit(Visit(clinic: row["clinic"], vet: row["vet"], reason: row["reason"], diagnosis: row["diagnosis"],
+                                treatment: row["treatment"], weight: (row["weight_grams"] as Int?).map(Mass.init(grams:)),
+                                followUp: (row["follow_up"] as String?).flatMap { LocalDate.parseISO(Substring($0)) }, cost: cost))
+        case .vaccination:
+            return .vaccination(Vaccination(vaccine: row["vaccine"], product: row["product"], lot: row["lot"], clinic: row["clinic"],
+                                            nextDue: (row["next_due"] as String?).flatMap { LocalDate.parseISO(Substring($0)) }))
+        case .medication:
+            return .medication(Medication(name: row["name"], dose: row["dose"], route: (row["route"] as String?).flatMap(Route.init(rawValue:)),
+                                          intervalSeconds: row["interval_seconds"],
+                                          endsOn: (row["ends_on"] as String?).flatMap { LocalDate.parseISO(Substring($0)) },
+                                          stoppedAt: (row["stopped_at"] as Int64?).map { Date(timeIntervalSince1970: Double($0)) }))
+        case .dose:
+            return .dose(Dose(medicationId: row["medication_id"], medicationName: row["medication_name"], skipped: row["skipped"]))
+        case .expense:
+            let code: String = row["currency"]
+            return .expense(Expense(money: Money(minorUnits: row["amount_minor"], currency: Currency.named(code) ?? Currency(code: code, minorDigits: 2, symbol: nil)),
+                                    category: row["category"], merchant: row["merchant"],
+                                    payment: (row["payment"] as String?).flatMap(Payment.init(rawValue:))))
+        }
+    }
+}

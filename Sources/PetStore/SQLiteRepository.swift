@@ -1,0 +1,466 @@
+import Foundation
+import GRDB
+import PetModel
+
+/// The SQLite implementation of `PetRepository`: one IMMEDIATE transaction per call.
+public struct SQLiteRepository: PetRepository {
+    let database: AppDatabase
+    let now: @Sendable () -> Date
+
+    public init(_ database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    var dbQueue: DatabaseQueue { database.dbQueue }
+    var attachments: AttachmentStore? { database.attachmentsDirectory.map(AttachmentStore.init(directory:)) }
+
+    // MARK: Transactions and errors
+
+    /// A write transaction (IMMEDIATE), retried when another process holds the lock past the busy timeout.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try dbQueue.write { db in try body(db) }
+            } catch let e as DatabaseError {
+                if (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && attempt < 5 {
+                    attempt += 1
+                    usleep(useconds_t(20_000 * attempt))
+                    continue
+                }
+                throw Self.map(e)
+            }
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try dbQueue.read { db in try body(db) }
+        } catch let e as DatabaseError {
+            throw Self.map(e)
+        }
+    }
+
+    /// The one place SQLite errors become store errors.
+    static func map(_ e: DatabaseError) -> StoreError {
+        switch e.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
+        case .SQLITE_CONSTRAINT: return .constraint(e.message ?? "constraint")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notAPetlogDatabase(path: "")
+        default: return .io(e.message ?? "\(e)")
+        }
+    }
+
+    var nowSeconds: Int64 { Int64(now().timeIntervalSince1970) }
+
+    // MARK: Pets
+
+    static func pet(from row: Row) -> Pet {
+        Pet(id: row["id"], name: row["name"], species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"],
+            sex: Sex(rawValue: row["sex"]) ?? .unknown, neutered: row["neutered"],
+            born: (row["born"] as String?).flatMap { try? PartialDate.parse($0) }, microchip: row["microchip"],
+            color: row["color"], notes: row["notes"],
+            archivedOn: (row["archived_on"] as String?).flatMap { LocalDate.parseISO(Substring($0)) },
+            archiveReason: (row["archive_reason"] as String?).flatMap(ArchiveReason.init(rawValue:)),
+            createdAt: Date(timeIntervalSince1970: Double(row["created_at"] as Int64)),
+            updatedAt: Date(timeIntervalSince1970: Double(row["updated_at"] as Int64)))
+    }
+
+    /// Finds a pet by id, or by name among active pets first, then archived ones; suggests a close name.
+    func resolve(_ ref: PetRef, db: Database, activeOnly: Bool = false) throws -> Pet {
+        switch ref {
+        case .id(let id):
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pet WHERE id = ?", arguments: [id]) else {
+                throw StoreError.petNotFound(String(id), suggestion: nil)
+            }
+            let pet = Self.pet(from: row)
+            if activeOnly && pet.isArchived { throw StoreError.petArchived(pet.name) }
+            return pet
+        case .name(let name):
+            let key = TextField.nameKey(name)
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM pet WHERE name_key = ? ORDER BY archived_on IS NOT NULL, archived_on DESC, id DESC",
+                                        arguments: [key])
+            if let row = rows.first {
+                let pet = Self.pet(from: row)
+                if activeOnly && pet.isArchived { throw StoreError.petArchived(pet.name) }
+                return pet
+            }
+            let names = try String.fetchAll(db, sql: "SELECT name FROM pet ORDER BY archived_on IS NOT NULL, id")
+            throw StoreError.petNotFound(name, suggestion: NameSuggestion.closest(to: name, among: names))
+        }
+    }
+
+    public func addPet(_ draft: PetDraft) throws -> Pet {
+        guard let name = draft.name, let species = draft.species else { throw StoreError.constraint("name and species are required") }
+        return try write { db in
+            if try Row.fetchOne(db, sql: "SELECT 1 FROM pet WHERE name_key = ? AND archived_on IS NULL", arguments: [TextField.nameKey(name)]) != nil {
+                throw StoreError.duplicatePetName(name)
+            }
+            let t = nowSeconds
+            try db.execute(sql: """
+                INSERT INTO pet (name, name_key, species, breed, sex, neutered, born, microchip, color, notes, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [name, TextField.nameKey(name), species.rawValue, draft.breed ?? nil, (draft.sex ?? .unknown).rawValue,
+                                 draft.neutered ?? false, (draft.born ?? nil)?.description, draft.microchip ?? nil,
+                                 draft.color ?? nil, draft.notes ?? nil, t, t])
+            return try resolve(.id(db.lastInsertedRowID), db: db)
+        }
+    }
+
+    public func pets(includeArchived: Bool) throws -> [Pet] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM pet \(includeArchived ? "" : "WHERE archived_on IS NULL") ORDER BY archived_on IS NOT NULL, name_key, id")
+                .map(Self.pet(from:))
+        }
+    }
+
+    public func pet(_ ref: PetRef) throws -> Pet {
+        try read { db in try resolve(ref, db: db) }
+    }
+
+    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet {
+        try write { db in
+            var pet = try resolve(ref, db: db)
+            if let n = draft.name {
+                if !pet.isArchived, let other = try Int64.fetchOne(db, sql: "SELECT id FROM pet WHERE name_key = ? AND archived_on IS NULL",
+                                                                    arguments: [TextField.nameKey(n)]), other != pet.id {
+                    throw StoreError.duplicatePetName(n)
+                }
+                pet.name = n
+            }
+            if let v = draft.species { pet.species = v }
+            if let v = draft.breed { pet.breed = v }
+            if let v = draft.sex { pet.sex = v }
+            if let v = draft.neutered { pet.neutered = v }
+            if let v = draft.born { pet.born = v }
+            if let v = draft.microchip { pet.microchip = v }
+            if let v = draft.color { pet.color = v }
+            if let v = draft.notes { pet.notes = v }
+            try db.execute(sql: """
+                UPDATE pet SET name = ?, name_key = ?, species = ?, breed = ?, sex = ?, neutered = ?, born = ?, microchip = ?,
+                  color = ?, notes = ?, updated_at = ? WHERE id = ?
+                """, arguments: [pet.name, TextField.nameKey(pet.name), pet.species.rawValue, pet.breed, pet.sex.rawValue, pet.neutered,
+                                 pet.born?.description, pet.microchip, pet.color, pet.notes, nowSeconds, pet.id])
+            return try resolve(.id(pet.id), db: db)
+        }
+    }
+
+    public func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet {
+        try write { db in
+            let pet = try resolve(ref, db: db)
+            if pet.isArchived { throw StoreError.petArchived(pet.name) }
+            try db.execute(sql: "UPDATE pet SET archived_on = ?, archive_reason = ?, updated_at = ? WHERE id = ?",
+                           arguments: [day.description, reason.rawValue, nowSeconds, pet.id])
+            return try resolve(.id(pet.id), db: db)
+        }
+    }
+
+    public func unarchivePet(_ ref: PetRef) throws -> Pet {
+        try write { db in
+            let pet = try resolve(ref, db: db)
+            guard pet.isArchived else { throw StoreError.petNotArchived(pet.name) }
+            if try Row.fetchOne(db, sql: "SELECT 1 FROM pet WHERE name_key = ? AND archived_on IS NULL", arguments: [TextField.nameKey(pet.name)]) != nil {
+                throw StoreError.duplicatePetName(pet.name)
+            }
+            try db.execute(sql: "UPDATE pet SET archived_on = NULL, archive_reason = NULL, updated_at = ? WHERE id = ?",
+                           arguments: [nowSeconds, pet.id])
+            return try resolve(.id(pet.id), db: db)
+        }
+    }
+
+    public func removePet(_ ref: PetRef) throws -> (Pet, Int) {
+        try write { db in
+            let pet = try resolve(ref, db: db)
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE pet_id = ?", arguments: [pet.id]) ?? 0
+            try db.execute(sql: "DELETE FROM pet WHERE id = ?", arguments: [pet.id])
+            return (pet, count)
+        }
+    }
+
+    // MARK: Records
+
+    public func addRecord(pets refs: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
+        // Files first (content-addressed, so a retry reuses them); removed again if the transaction fails.
+        var stored: [Attachment] = []
+        var created: [URL] = []
+        if !draft.attachmentPaths.isEmpty {
+            guard let store = attachments else { throw StoreError.io("no attachment directory") }
+            do {
+                for (i, path) in draft.attachmentPaths.enumerated() {
+                    let (a, c) = try store.store(sourcePath: path, position: i)
+                    stored.append(a)
+                    if let c { created.append(c) }
+                }
+            } catch {
+                created.forEach { try? FileManager.default.removeItem(at: $0) }
+                throw error
+            }
+        }
+        do {
+            return try write { db in
+                let pets: [Pet?] = refs.isEmpty ? [nil] : try refs.map { try resolve($0, db: db, activeOnly: true) }
+                var ids: [Int64] = []
+                for pet in pets {
+                    ids.append(try insert(draft, petId: pet?.id, attachments: stored, db: db))
+                }
+                return try ids.map { try loadRecord(id: $0, db: db) }
+            }
+        } catch {
+            created.forEach { try? FileManager.default.removeItem(at: $0) }
+            throw error
+        }
+    }
+
+    func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
+        let t = nowSeconds
+        try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                       arguments: [petId, draft.detail.kind.rawValue, Int64(draft.at.timeIntervalSince1970.rounded(.down)), draft.utcOffset,
+                                   draft.note, t, t])
+        let id = db.lastInsertedRowID
+        try RecordDetailTables.insert(draft.detail, id: id, db: db)
+        for a in attachments {
+            try db.execute(sql: "INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
+        }
+        return id
+    }
+
+    func loadRecord(id: Int64, db: Database) throws -> PetRecord {
+        guard let r = try loadRecords(sql: "WHERE r.id = ?", arguments: [id], db: db).first else { throw StoreError.recordNotFound(id) }
+        return r
+    }
+
+    /// Loads headers matching `whereClause`, then each kind's details and the attachments in batches.
+    func loadRecords(sql whereClause: String, arguments: StatementArguments, db: Database) throws -> [PetRecord] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT r.*, p.name AS pet_name FROM record r LEFT JOIN pet p ON p.id = r.pet_id \(whereClause)
+            """, arguments: arguments)
+        var idsByKind: [RecordKind: [Int64]] = [:]
+        for row in rows {
+            if let kind = RecordKind(rawValue: row["kind"]) { idsByKind[kind, default: []].append(row["id"]) }
+        }
+        var details: [Int64: RecordDetail] = [:]
+        for (kind, ids) in idsByKind {
+            details.merge(try RecordDetailTables.load(kind: kind, ids: ids, db: db)) { a, _ in a }
+        }
+        let allIds = rows.map { $0["id"] as Int64 }
+        var files: [Int64: [Attachment]] = [:]
+        if try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment)") == 1 {
+            for chunk in stride(from: 0, to: allIds.count, by: 500).map({ Array(allIds[$0..<min($0 + 500, allIds.count)]) }) {
+                for a in try Row.fetchAll(db, sql: "SELECT * FROM attachment WHERE record_id IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY position",
+                                          arguments: StatementArguments(chunk)) {
+                    files[a["record_id"], default: []].append(Attachment(sha256: a["sha256"], originalName: a["original_name"],
+                                                                         mediaType: a["media_type"], size: a["size"], position: a["position"]))
+                }
+            }
+        }
+        return rows.compactMap { row in
+            let id: Int64 = row["id"]
+            guard let detail = details[id] else { return nil }
+            return PetRecord(id: id, petId: row["pet_id"], petName: row["pet_name"],
+                          at: Date(timeIntervalSince1970: Double(row["at"] as Int64)), utcOffset: row["utc_offset"],
+                          note: row["note"], starred: row["starred"],
+                          createdAt: Date(timeIntervalSince1970: Double(row["created_at"] as Int64)),
+                          updatedAt: Date(timeIntervalSince1970: Double(row["updated_at"] as Int64)),
+                          detail: detail, attachments: files[id] ?? [])
+        }
+    }
+
+    public func record(id: Int64) throws -> PetRecord {
+        try read { db in try loadRecord(id: id, db: db) }
+    }
+
+    public func records(_ query: RecordQuery) throws -> [PetRecord] {
+        try read { db in
+            var clauses: [String] = []
+            var args: [any DatabaseValueConvertible] = []
+            if !query.pets.isEmpty {
+                let ids = try query.pets.map { try resolve($0, db: db).id }
+                clauses.append("r.pet_id IN (\(databaseQuestionMarks(count: ids.count)))")
+                args += ids
+            }
+            if !query.kinds.isEmpty {
+                clauses.append("r.kind IN (\(databaseQuestionMarks(count: query.kinds.count)))")
+                args += query.kinds.map(\.rawValue)
+            }
+            if let s = query.since { clauses.append("r.at >= ?"); args.append(Int64(s.timeIntervalSince1970.rounded(.up))) }
+            if let u = query.until { clauses.append("r.at < ?"); args.append(Int64(u.timeIntervalSince1970.rounded(.up))) }
+            if query.starredOnly { clauses.append("r.starred = 1") }
+            var sql = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+            sql += query.newestFirst ? " ORDER BY r.at DESC, r.id DESC" : " ORDER BY r.at, r.id"
+            if let l = query.limit { sql += " LIMIT \(l)" }
+            return try loadRecords(sql: sql, arguments: StatementArguments(args), db: db)
+        }
+    }
+
+    public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
+        try write { db in
+            let current = try loadRecord(id: id, db: db)
+            let u = try change(current)
+            var petId = current.petId
+            if let ref = u.pet { petId = try resolve(ref, db: db, activeOnly: true).id }
+            let at = u.at.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64(current.at.timeIntervalSince1970)
+            let note: String? = u.note ?? current.note
+            try db.execute(sql: "UPDATE record SET pet_id = ?, at = ?, utc_offset = ?, note = ?, updated_at = ? WHERE id = ?",
+                           arguments: [petId, at, u.utcOffset ?? current.utcOffset, note, nowSeconds, id])
+            if let d = u.detail {
+                guard d.kind == current.kind else { throw StoreError.constraint("kind cannot change") }
+                try RecordDetailTables.delete(kind: current.kind, id: id, db: db)
+                try RecordDetailTables.insert(d, id: id, db: db)
+            }
+            return try loadRecord(id: id, db: db)
+        }
+    }
+
+    public func deleteRecord(id: Int64) throws -> PetRecord {
+        try write { db in
+            let r = try loadRecord(id: id, db: db)
+            try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
+            // Doses of a deleted course go with it (the dose rows cascade; their headers are removed here).
+            try db.execute(sql: "DELETE FROM record WHERE kind = 'dose' AND id NOT IN (SELECT record_id FROM dose)")
+            return r
+        }
+    }
+
+    public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord {
+        try write { db in
+            _ = try loadRecord(id: id, db: db)
+            try db.execute(sql: "UPDATE record SET starred = ?, updated_at = ? WHERE id = ?", arguments: [starred, nowSeconds, id])
+            return try loadRecord(id: id, db: db)
+        }
+    }
+
+    public func search(_ text: String, limit: Int) throws -> [PetRecord] {
+        let needle = TextField.nameKey(text)
+        return try read { db in
+            let fields = [
+                "SELECT id FROM record WHERE instr(petlog_fold(note), :q) > 0",
+                "SELECT record_id FROM diary WHERE instr(petlog_fold(text), :q) > 0",
+                "SELECT record_id FROM meal WHERE instr(petlog_fold(food), :q) > 0",
+                "SELECT record_id FROM symptom WHERE instr(petlog_fold(code), :q) > 0",
+                "SELECT record_id FROM visit WHERE instr(petlog_fold(coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')), :q) > 0",
+                "SELECT record_id FROM vaccination WHERE instr(petlog_fold(vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')), :q) > 0",
+                "SELECT record_id FROM medication WHERE instr(petlog_fold(name), :q) > 0",
+                "SELECT record_id FROM expense WHERE instr(petlog_fold(category || ' ' || coalesce(merchant, '')), :q) > 0",
+                "SELECT record_id FROM attachment WHERE instr(petlog_fold(original_name), :q) > 0",
+            ]
+            return try loadRecords(sql: "WHERE r.id IN (\(fields.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)",
+                                   arguments: ["q": needle], db: db)
+        }
+    }
+
+    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> [WeightPoint] {
+        try read { db in
+            var points: [WeightPoint] = []
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
+                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ? ORDER BY r.at
+                """, arguments: [pet, since.map { Int64($0.timeIntervalSince1970) } ?? Int64.min,
+                                 until.map { Int64($0.timeIntervalSince1970) } ?? Int64.max])
+            while let row = try cursor.next() {
+                points.append(WeightPoint(at: Date(timeIntervalSince1970: Double(row[0] as Int64)), grams: row[1]))
+            }
+            return points
+        }
+    }
+
+    // MARK: Medications
+
+    public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
+        try read { db in try courses(pets: refs, includeStopped: includeStopped, db: db) }
+    }
+
+    func courses(pets refs: [PetRef], includeStopped: Bool, db: Database) throws -> [MedicationCourse] {
+        var sql = "WHERE r.kind = 'medication'"
+        var args: [any DatabaseValueConvertible] = []
+        if !refs.isEmpty {
+            let ids = try refs.map { try resolve($0, db: db).id }
+            sql += " AND r.pet_id IN (\(databaseQuestionMarks(count: ids.count)))"
+            args += ids
+        }
+        if !includeStopped { sql += " AND r.id IN (SELECT record_id FROM medication WHERE stopped_at IS NULL)" }
+        sql += " ORDER BY p.name_key, r.at"
+        return try loadRecords(sql: sql, arguments: StatementArguments(args), db: db).compactMap { r in
+            guard case .medication(let m) = r.detail else { return nil }
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS n, max(r.at) AS last FROM dose d JOIN record r ON r.id = d.record_id
+                WHERE d.medication_id = ? AND d.skipped = 0
+                """, arguments: [r.id])
+            return MedicationCourse(record: r, medication: m, dosesGiven: row?["n"] ?? 0,
+                                    lastDose: (row?["last"] as Int64?).map { Date(timeIntervalSince1970: Double($0)) })
+        }
+    }
+
+    func activeCourse(pet: Pet, name: String, db: Database) throws -> MedicationCourse {
+        let key = TextField.nameKey(name)
+        let matches = try courses(pets: [.id(pet.id)], includeStopped: false, db: db)
+        if let exact = matches.last(where: { TextField.nameKey($0.medication.name) == key }) { return exact }
+        if let prefix = matches.last(where: { TextField.nameKey($0.medication.name).hasPrefix(key) }) { return prefix }
+        throw StoreError.medicationNotFound(pet: pet.name, name: name)
+    }
+
+    public func giveMedication(pets refs: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord] {
+        try write { db in
+            var ids: [Int64] = []
+            for ref in refs {
+                let pet = try resolve(ref, db: db, activeOnly: true)
+                let course = try activeCourse(pet: pet, name: name, db: db)
+                let draft = RecordDraft(at: at, utcOffset: utcOffset, note: note,
+                                        detail: .dose(Dose(medicationId: course.record.id, medicationName: course.medication.name, skipped: skipped)))
+                ids.append(try insert(draft, petId: pet.id, attachments: [], db: db))
+            }
+            return try ids.map { try loadRecord(id: $0, db: db) }
+        }
+    }
+
+    public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
+        try write { db in
+            let pet = try resolve(ref, db: db)
+            let course = try activeCourse(pet: pet, name: name, db: db)
+            try db.execute(sql: "UPDATE medication SET stopped_at = ? WHERE record_id = ?",
+                           arguments: [Int64(at.timeIntervalSince1970), course.record.id])
+            try db.execute(sql: "UPDATE record SET updated_at = ? WHERE id = ?", arguments: [nowSeconds, course.record.id])
+            return try loadRecord(id: course.record.id, db: db)
+        }
+    }
+
+    public func summary() throws -> StoreSummary {
+        try read { db in
+            let pets = try Int.fetchOne(db, sql: "SELECT count(*) FROM pet") ?? 0
+            var counts: [RecordKind: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM record GROUP BY kind") {
+                if let k = RecordKind(rawValue: row["kind"]) { counts[k] = row["n"] }
+            }
+            return StoreSummary(pets: pets, records: counts)
+        }
+    }
+}
+
+/// Did-you-mean for pet names: the closest by edit distance, if close enough to be a typo.
+public enum NameSuggestion {
+    public static func closest(to input: String, among names: [String]) -> String? {
+        let key = Array(TextField.nameKey(input))
+        var best: (String, Int)?
+        for name in names {
+            let d = distance(key, Array(TextField.nameKey(name)))
+            if d <= max(1, key.count / 3), best == nil || d < best!.1 { best = (name, d) }
+        }
+        return best?.0
+    }
+
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = prev
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,151 @@
+import GRDB
+
+/// The shipped migrations. Append-only: a migration that has shipped is never edited; change the
+/// schema by registering a new one after the last.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
+        return migrator
+    }
+
+    /// The newest schema version this build knows.
+    static let currentVersion = "v1"
+
+    static let v1 = """
+    CREATE TABLE pet (
+      id             INTEGER PRIMARY KEY,
+      name           TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+      name_key       TEXT NOT NULL,
+      species        TEXT NOT NULL CHECK (species GLOB '[a-z]*'),
+      breed          TEXT,
+      sex            TEXT NOT NULL DEFAULT 'unknown' CHECK (sex IN ('female', 'male', 'unknown')),
+      neutered       INTEGER NOT NULL DEFAULT 0 CHECK (neutered IN (0, 1)),
+      born           TEXT CHECK (born IS NULL OR born GLOB '[0-9][0-9][0-9][0-9]*'),
+      microchip      TEXT,
+      color          TEXT,
+      notes          TEXT,
+      photo_sha256   TEXT CHECK (photo_sha256 IS NULL OR length(photo_sha256) = 64),
+      archived_on    TEXT,
+      archive_reason TEXT CHECK (archive_reason IN ('passed-away', 'rehomed', 'lost', 'other')),
+      created_at     INTEGER NOT NULL,
+      updated_at     INTEGER NOT NULL,
+      CHECK ((archived_on IS NULL) = (archive_reason IS NULL))
+    );
+    -- Names are unique among active pets only: a new "Coco" may follow one who passed away.
+    CREATE UNIQUE INDEX pet_active_name ON pet (name_key) WHERE archived_on IS NULL;
+
+    -- The supertable every dated record shares: timelines, search, stars and attachments work across kinds.
+    CREATE TABLE record (
+      id         INTEGER PRIMARY KEY,
+      pet_id     INTEGER REFERENCES pet (id) ON DELETE CASCADE,
+      kind       TEXT NOT NULL CHECK (kind IN ('weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit',
+                                               'vaccination', 'medication', 'dose', 'expense')),
+      at         INTEGER NOT NULL,                      -- Unix seconds, UTC
+      utc_offset INTEGER NOT NULL CHECK (utc_offset BETWEEN -64800 AND 64800),  -- seconds east of UTC then
+      note       TEXT,
+      starred    INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1)),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      CHECK (pet_id IS NOT NULL OR kind = 'expense')
+    );
+    CREATE INDEX record_pet_kind_at ON record (pet_id, kind, at);
+    CREATE INDEX record_at ON record (at);
+    CREATE INDEX record_starred ON record (starred) WHERE starred = 1;
+
+    CREATE TABLE weight (
+      record_id      INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      grams          INTEGER NOT NULL CHECK (grams BETWEEN 1 AND 1000000),
+      body_condition INTEGER CHECK (body_condition BETWEEN 1 AND 9)
+    );
+    CREATE TABLE meal (
+      record_id   INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      food        TEXT NOT NULL,
+      type        TEXT NOT NULL CHECK (type IN ('meal', 'snack', 'treat', 'water')),
+      amount      REAL CHECK (amount > 0 AND amount <= 100000),
+      amount_unit TEXT CHECK (amount_unit IN ('g', 'ml', 'cup', 'piece')),
+      CHECK ((amount IS NULL) = (amount_unit IS NULL))
+    );
+    CREATE TABLE stool (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      score     INTEGER NOT NULL CHECK (score BETWEEN 1 AND 7),
+      color     TEXT,
+      blood     INTEGER NOT NULL DEFAULT 0 CHECK (blood IN (0, 1)),
+      mucus     INTEGER NOT NULL DEFAULT 0 CHECK (mucus IN (0, 1))
+    );
+    CREATE TABLE urine (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      color     TEXT,
+      amount    TEXT CHECK (amount IN ('none', 'small', 'normal', 'large')),
+      straining INTEGER NOT NULL DEFAULT 0 CHECK (straining IN (0, 1)),
+      blood     INTEGER NOT NULL DEFAULT 0 CHECK (blood IN (0, 1))
+    );
+    CREATE TABLE symptom (
+      record_id        INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      code             TEXT NOT NULL CHECK (length(code) BETWEEN 1 AND 200),
+      listed           INTEGER NOT NULL CHECK (listed IN (0, 1)),  -- 1: from the shipped list
+      severity         INTEGER NOT NULL CHECK (severity BETWEEN 1 AND 5),
+      duration_minutes INTEGER CHECK (duration_minutes >= 0)
+    );
+    CREATE TABLE diary (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      text      TEXT NOT NULL,
+      mood      TEXT
+    );
+    CREATE TABLE visit (
+      record_id     INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      clinic        TEXT,
+      vet           TEXT,
+      reason        TEXT,
+      diagnosis     TEXT,
+      treatment     TEXT,
+      weight_grams  INTEGER CHECK (weight_grams BETWEEN 1 AND 1000000),
+      follow_up     TEXT,
+      cost_minor    INTEGER CHECK (cost_minor >= 0),
+      cost_currency TEXT CHECK (length(cost_currency) = 3),
+      CHECK ((cost_minor IS NULL) = (cost_currency IS NULL))
+    );
+    CREATE TABLE vaccination (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      vaccine   TEXT NOT NULL CHECK (length(vaccine) >= 1),
+      product   TEXT,
+      lot       TEXT,
+      clinic    TEXT,
+      next_due  TEXT
+    );
+    CREATE TABLE medication (
+      record_id        INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      name             TEXT NOT NULL CHECK (length(name) >= 1),
+      dose             TEXT,
+      route            TEXT,
+      interval_seconds INTEGER CHECK (interval_seconds > 0),
+      ends_on          TEXT,
+      stopped_at       INTEGER
+    );
+    CREATE TABLE dose (
+      record_id     INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      medication_id INTEGER NOT NULL REFERENCES medication (record_id) ON DELETE CASCADE,
+      skipped       INTEGER NOT NULL DEFAULT 0 CHECK (skipped IN (0, 1))
+    );
+    CREATE INDEX dose_medication ON dose (medication_id);
+    CREATE TABLE expense (
+      record_id    INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),  -- cents; whole won and yen
+      currency     TEXT NOT NULL CHECK (length(currency) = 3),
+      category     TEXT NOT NULL,
+      merchant     TEXT,
+      payment      TEXT CHECK (payment IN ('cash', 'card', 'other'))
+    );
+    CREATE TABLE attachment (
+      id            INTEGER PRIMARY KEY,
+      record_id     INTEGER NOT NULL REFERENCES record (id) ON DELETE CASCADE,
+      position      INTEGER NOT NULL CHECK (position >= 0),
+      sha256        TEXT NOT NULL CHECK (length(sha256) = 64),
+      original_name TEXT NOT NULL,
+      media_type    TEXT NOT NULL,
+      size          INTEGER NOT NULL CHECK (size >= 0),
+      UNIQUE (record_id, position)
+    );
+    CREATE INDEX attachment_sha ON attachment (sha256);
+    """
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import PetModel
+import PetStore
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a record: its time, note, pet, or the values of its kind.",
+        discussion: "An empty --note clears it. A value flag must fit the record's kind (--weight for a weight, --score for a stool, …).")
+    @Argument(help: "Record id.") var id: Int64
+    @Option(help: "New time.") var at: String?
+    @Option(help: "New note (empty to clear).") var note: String?
+    @Option(help: "Move to another pet.") var pet: String?
+    @Option(help: "weight, visit: the weight.") var weight: String?
+    @Option(help: "weight: body condition score 1–9.") var bcs: String?
+    @Option(help: "stool: faecal score 1–7.") var score: String?
+    @Option(help: "symptom: severity 1–5.") var severity: String?
+    @Option(help: "diary: the text.") var text: String?
+    @Option(help: "meal: the food.") var food: String?
+    @Option(help: "meal: the amount.") var amount: String?
+    @Option(help: "visit, vaccination: the clinic.") var clinic: String?
+    @Option(help: "visit: the reason.") var reason: String?
+    @Option(help: "visit: the diagnosis.") var diagnosis: String?
+    @Option(help: "visit: the treatment.") var treatment: String?
+    @Option(help: "visit: the follow-up day.") var followUp: String?
+    @Option(help: "visit: the cost.") var cost: String?
+    @Option(help: "vaccination: next due.") var next: String?
+    @Option(help: "vaccination: lot number.") var lot: String?
+    @Option(help: "medication: the dose.") var dose: String?
+
+    func run() throws {
+        try Session.run { s in
+            let when = try at.map { try s.when($0) }
+            var noteChange: String??
+            if let n = note { noteChange = .some(n.isEmpty ? nil : try PetModelText.note(n)) }
+            let session = s
+            let updated = try s.repository().updateRecord(id: id) { current in
+                RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init),
+                             detail: try changedDetail(current, session))
+            }
+            if s.json { s.terminal.json(JSONShape.record(updated)); return }
+            s.terminal.line(s.t(.recordUpdated, ["id": String(updated.id), "kind": s.kindName(updated.kind),
+                                                 "summary": Terminal.sanitize(s.summary(updated))]))
+        }
+    }
+
+    /// The detail with the value flags applied; a flag that does not fit the kind is a usage error.
+    func changedDetail(_ r: PetRecord, _ s: Session) throws -> RecordDetail? {
+        var used: Set<String> = []
+        func take<T>(_ value: String?, _ flag: String, _ parse: (String) throws -> T) throws -> T? {
+            guard let v = value else { return nil }
+            used.insert(flag)
+            return try parse(v)
+        }
+        let unit: MassUnit = s.unitSystem == .imperial ? .pound : .kilogram
+        var detail = r.detail
+        switch detail {
+        case .weight(var w):
+            if let m = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }
+            if let b = try take(bcs, "--bcs", { try PetModelText.int($0, field: "--bcs", range: 1...9) }) { w.bodyCondition = b }
+            detail = .weight(w)
+        case .stool(var st):
+            if let v = try take(score, "--score", { try PetModelText.int($0, field: "--score", range: 1...7) }) { st.score = v }
+            detail = .stool(st)
+        case .symptom(var sy):
+            if let v = try take(severity, "--severity", { try PetModelText.int($0, field: "--severity", range: 1...5) }) { sy.severity = v }
+            detail = .symptom(sy)
+        case .diary(var d):
+            if let v = try take(text, "--text", { try TextField.text($0, field: "diary") }) { d.text = v }
+            detail = .diary(d)
+        case .meal(var m):
+            if let v = try take(food, "--food", { try TextField.label($0, field: "food") }) { m.food = v }
+            if let v = try take(amount, "--amount", Amount.parse) { m.amount = v }
+            detail = .meal(m)
+        case .visit(var v):
+            if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
+            if let x = try take(reason, "--reason", { try TextField.label($0, field: "reason") }) { v.reason = x }
+            if let x = try take(diagnosis, "--diagnosis", { try TextField.text($0, field: "diagnosis", max: 10_000) }) { v.diagnosis = x }
+            if let x = try take(treatment, "--treatment", { try TextField.text($0, field: "treatment", max: 10_000) }) { v.treatment = x }
+            if let x = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { v.weight = x }
+            if let x = try take(followUp, "--follow-up", { try TimeParser.day($0, context: s.time) }) { v.followUp = x }
+            if let x = try take(cost, "--cost", { try Money.parse($0) }) { v.cost = x }
+            detail = .visit(v)
+        case .vaccination(var v):
+            if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
+            if let x = try take(next, "--next", { try TimeParser.day($0, context: s.time) }) { v.nextDue = x }
+            if let x = try take(lot, "--lot", { try TextField.label($0, field: "lot") }) { v.lot = x }
+            detail = .vaccination(v)
+        case .medication(var m):
+            if let x = try take(dose, "--dose", { try TextField.label($0, field: "dose") }) { m.dose = x }
+            detail = .medication(m)
+        case .urine, .dose, .expense:
+            break
+        }
+        let given: [(String, String?)] = [
+            ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--food", food),
+            ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
+            ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
+        ]
+        if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {
+            throw UsageError(message: s.t(.errFlagNotForKind, ["flag": stray.0, "kind": s.kindName(r.kind)]))
+        }
+        return used.isEmpty ? nil : detail
+    }
+}

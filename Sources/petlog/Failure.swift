@@ -1,0 +1,88 @@
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// The one place an error becomes a localized line and a sysexits code
+/// (64 usage, 65 bad data, 66 missing input, 73 cannot create, 74 I/O, 75 busy).
+struct Failure {
+    let error: Error
+
+    init(_ error: Error) { self.error = error }
+
+    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75
+
+    var exitCode: Int32 {
+        switch error {
+        case is ParseError: return Self.dataError
+        case let e as UsageError: return e.code
+        case let e as StoreError:
+            switch e {
+            case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable: return Self.noInput
+            case .duplicatePetName, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
+            case .newerSchema, .notAPetlogDatabase: return Self.dataError
+            case .cannotOpen: return Self.cannotCreate
+            case .busy: return Self.busy
+            case .io: return Self.ioError
+            }
+        default: return Self.ioError
+        }
+    }
+
+    func message(_ l: L10n) -> String {
+        switch error {
+        case let e as ParseError: return Self.message(e, l)
+        case let e as UsageError: return e.message
+        case let e as StoreError: return Self.message(e, l)
+        default: return l.text(.errUnexpected, ["detail": "\(error)"])
+        }
+    }
+
+    static func message(_ e: ParseError, _ l: L10n) -> String {
+        switch e {
+        case .notANumber(let v): return l.text(.errNotANumber, ["value": v])
+        case .badMass(let v): return l.text(.errBadMass, ["value": v])
+        case .massOutOfRange(let v): return l.text(.errMassRange, ["value": v])
+        case .badDate(let v): return l.text(.errBadDate, ["value": v])
+        case .badTime(let v): return l.text(.errBadTime, ["value": v])
+        case .badDuration(let v): return l.text(.errBadDuration, ["value": v])
+        case .badMoney(let v): return l.text(.errBadMoney, ["value": v])
+        case .unknownCurrency(let v): return l.text(.errUnknownCurrency, ["value": v])
+        case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits, ["value": v, "currency": c, "digits": String(n)])
+        case .moneyOutOfRange(let v): return l.text(.errMoneyRange, ["value": v])
+        case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange, ["field": f, "value": v, "min": String(lo), "max": String(hi)])
+        case .unknownChoice(let f, let v, let accepted): return l.text(.errUnknownChoice, ["field": f, "value": v, "accepted": accepted.joined(separator: ", ")])
+        case .badAmount(let v): return l.text(.errBadAmount, ["value": v])
+        case .emptyText(let f): return l.text(.errEmptyText, ["field": f])
+        case .textTooLong(let f, let n): return l.text(.errTextTooLong, ["field": f, "max": String(n)])
+        case .controlCharacters(let f): return l.text(.errControlCharacters, ["field": f])
+        case .numericName(let v): return l.text(.errNumericName, ["value": v])
+        }
+    }
+
+    static func message(_ e: StoreError, _ l: L10n) -> String {
+        switch e {
+        case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest, ["name": name, "suggestion": suggestion])
+        case .petNotFound(let name, nil): return l.text(.errPetNotFound, ["name": name])
+        case .duplicatePetName(let name): return l.text(.errDuplicatePet, ["name": name])
+        case .recordNotFound(let id): return l.text(.errRecordNotFound, ["id": String(id)])
+        case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound, ["pet": pet, "name": name])
+        case .medicationAlreadyActive(let pet, let name): return l.text(.errMedicationActive, ["pet": pet, "name": name])
+        case .newerSchema(let path, _): return l.text(.errNewerSchema, ["path": path])
+        case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase, ["path": path])
+        case .cannotOpen(let path, let reason): return l.text(.errCannotOpen, ["path": path, "reason": reason])
+        case .attachmentUnreadable(let path): return l.text(.errAttachmentUnreadable, ["path": path])
+        case .busy: return l.text(.errBusy)
+        case .petArchived(let name): return l.text(.errPetArchived, ["name": name])
+        case .petNotArchived(let name): return l.text(.errPetNotArchived, ["name": name])
+        case .constraint(let detail): return l.text(.errConstraint, ["detail": detail])
+        case .io(let detail): return l.text(.errIO, ["detail": detail])
+        }
+    }
+}
+
+/// A command-line mistake that argument-parser cannot see (a flag combination, a missing confirmation).
+struct UsageError: Error {
+    let message: String
+    var code: Int32 = Failure.usage
+}

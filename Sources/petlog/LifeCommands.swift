@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import PetModel
+
+/// Logging a record of any kind: resolve the time, build the detail, write once, print the new id.
+extension Session {
+    mutating func log(pets: String?, _ options: RecordOptions, attachments: [String] = [], detail: RecordDetail) throws {
+        let (at, offset) = try when(options.at)
+        let draft = RecordDraft(at: at, utcOffset: offset, note: try options.noteText(), detail: detail, attachmentPaths: attachments)
+        let records = try repository().addRecord(pets: pets.map(PetModelText.pets) ?? [], draft)
+        printAdded(records)
+    }
+}
+
+struct WeightCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "weight", abstract: "Log a weight: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\".")
+    @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
+    @Argument(help: "The weight with its unit (a bare number is kg, or lb with --unit imperial).") var weight: [String]
+    @Option(help: "Body condition score 1–9.") var bcs: String?
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run { s in
+            let mass = try Mass.parse(weight.joined(separator: " "), defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram)
+            let score = try bcs.map { try PetModelText.int($0, field: "--bcs", range: 1...9) }
+            try s.log(pets: pet, record, detail: .weight(Weight(mass: mass, bodyCondition: score)))
+        }
+    }
+}
+
+struct MealCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log food or water: meal Coco \"chicken kibble\" 80g.")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "What was eaten.") var food: String
+    @Argument(help: "How much: 80g, 200ml, 1cup, 2pc.") var amount: String?
+    @Flag(help: "A snack.") var snack = false
+    @Flag(help: "A treat.") var treat = false
+    @Flag(help: "Water.") var water = false
+    @OptionGroup var record: RecordOptions
+
+    func validate() throws {
+        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError("--snack, --treat and --water exclude each other") }
+    }
+
+    func run() throws {
+        try Session.run { s in
+            let type: MealType = snack ? .snack : treat ? .treat : water ? .water : .meal
+            let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.map(Amount.parse))
+            try s.log(pets: pet, record, detail: .meal(meal))
+        }
+    }
+}
+
+struct StoolCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stool", abstract: "Log a stool by faecal score 1 (hard) – 7 (watery).")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Faecal score 1–7.") var score: String
+    @Option var color: String?
+    @Flag(help: "Blood seen.") var blood = false
+    @Flag(help: "Mucus seen.") var mucus = false
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run { s in
+            let stool = Stool(score: try PetModelText.int(score, field: "score", range: 1...7),
+                              color: try color.map { try TextField.label($0, field: "color") }, blood: blood, mucus: mucus)
+            try s.log(pets: pet, record, detail: .stool(stool))
+        }
+    }
+}
+
+struct UrineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Option var color: String?
+    @Option(help: "none, small, normal, large") var amount: String?
+    @Flag(help: "Straining to urinate.") var straining = false
+    @Flag(help: "Blood seen.") var blood = false
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run { s in
+            let urine = Urine(color: try color.map { try TextField.label($0, field: "color") },
+                              amount: try amount.map { try PetModelText.choice($0, field: "--amount", as: UrineAmount.self) },
+                              straining: straining, blood: blood)
+            try s.log(pets: pet, record, detail: .urine(urine))
+        }
+    }
+}
+
+struct SymptomCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … or your own words.") var symptom: String
+    @Option(help: "1 (mild) – 5 (severe).") var severity: String = "2"
+    @Option(help: "How long it lasted: 30min, 2h, 1d.") var duration: String?
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run { s in
+            let sev = try PetModelText.int(severity, field: "--severity", range: 1...5)
+            let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
+            let code = SymptomCode.match(symptom)
+            let text = try code?.rawValue ?? TextField.label(symptom, field: "symptom")
+            let detail = Symptom(code: text, isListed: code != nil,
+                                 severity: sev, durationMinutes: minutes)
+            try s.log(pets: pet, record, detail: .symptom(detail))
+        }
+    }
+}
+
+struct DiaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "The entry.") var text: String
+    @Option(help: "happy, calm, playful, tired, anxious, grumpy, unwell") var mood: String?
+    @Option(help: "A photo to attach (repeat for several).") var photo: [String] = []
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run { s in
+            let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood.map { try PetModelText.choice($0, field: "--mood", as: Mood.self) })
+            try s.log(pets: pet, record, attachments: photo, detail: .diary(diary))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import PetModel
+import PetStore
+
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "log", abstract: "The timeline, grouped by local day, each line with its record id.")
+    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
+    @Option(help: "From: 30d, 1y, 2026-01-01, yesterday.") var since: String?
+    @Option(help: "Until (a day includes that whole day).") var until: String?
+    @Option(help: "Only these kinds: weight,symptom,visit,…") var kind: String?
+    @Option(help: "At most this many records (the newest).") var limit: Int?
+
+    func run() throws {
+        try Session.run { s in
+            let query = RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: try kind.map(RecordKind.parseList) ?? [],
+                                    since: try since.map { try TimeParser.since($0, context: s.time) },
+                                    until: try until.map { try TimeParser.until($0, context: s.time) },
+                                    limit: limit, newestFirst: limit != nil)
+            var records = try s.repository().records(query)
+            if limit != nil { records.reverse() }
+            s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true)
+        }
+    }
+}
+
+extension Session {
+    func printTimeline(_ records: [PetRecord], showPet: Bool) {
+        if json { terminal.json(records.map(JSONShape.record)); return }
+        if records.isEmpty { terminal.line(t(.logEmpty)); return }
+        var currentDay: LocalDate?
+        let idWidth = records.map { String($0.id).count }.max() ?? 1
+        for r in records {
+            let day = localDay(r.at)
+            if day != currentDay {
+                if currentDay != nil { terminal.line() }
+                terminal.line(terminal.styled("\(day) \(weekday(day))", .bold))
+                currentDay = day
+            }
+            var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)
+            line += "  " + clock(r.at)
+            if showPet { line += "  " + Terminal.sanitize(r.petName ?? "-") }
+            line += "  " + terminal.styled(kindName(r.kind), .cyan) + "  " + Terminal.sanitize(summary(r))
+            if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
+            if r.starred { line += " ★" }
+            terminal.line(line)
+        }
+    }
+}
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Find records by text in notes, diary, food, diagnoses, clinics, …")
+    @Argument(help: "Text to look for (any case).") var text: String
+    @Option(help: "At most this many results.") var limit = 100
+
+    func run() throws {
+        try Session.run { s in
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError.emptyText(field: "search") }
+            let found = try s.repository().search(text, limit: max(1, limit))
+            s.printTimeline(found.reversed(), showPet: true)
+        }
+    }
+}
+
+struct StarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "star", abstract: "Star a record (a favourite, shown in the vet report).")
+    @Argument(help: "Record id.") var id: Int64
+
+    func run() throws {
+        try Session.run { s in
+            let r = try s.repository().setStarred(id: id, true)
+            s.terminal.line(s.t(.recordStarred, ["id": String(r.id)]))
+        }
+    }
+}
+
+struct UnstarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unstar", abstract: "Remove a record's star.")
+    @Argument(help: "Record id.") var id: Int64
+
+    func run() throws {
+        try Session.run { s in
+            let r = try s.repository().setStarred(id: id, false)
+            s.terminal.line(s.t(.recordUnstarred, ["id": String(r.id)]))
+        }
+    }
+}
+
+struct StarredCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "starred", abstract: "List starred records.")
+    @Argument(help: "Pet name or id (default: all pets).") var pet: String?
+
+    func run() throws {
+        try Session.run { s in
+            let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], starredOnly: true))
+            s.printTimeline(records, showPet: pet == nil)
+        }
+    }
+}
+
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record (a course's doses go with it).")
+    @Argument(help: "Record id.") var id: Int64
+
+    func run() throws {
+        try Session.run { s in
+            let r = try s.repository().deleteRecord(id: id)
+            s.terminal.line(s.t(.recordDeleted, ["id": String(r.id), "kind": s.kindName(r.kind), "summary": Terminal.sanitize(s.summary(r))]))
+        }
+    }
+}

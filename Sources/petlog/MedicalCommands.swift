@@ -1,0 +1,177 @@
+import ArgumentParser
+import Foundation
+import PetModel
+
+struct VisitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "visit", abstract: "Log a vet visit.")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Option var clinic: String?
+    @Option var vet: String?
+    @Option var reason: String?
+    @Option var diagnosis: String?
+    @Option var treatment: String?
+    @Option(help: "Weight on the vet's scale: 4.3kg.") var weight: String?
+    @Option(help: "Follow-up day: 2026-12-20 or 2w.") var followUp: String?
+    @Option(help: "Cost: 85000KRW, $120.50, ¥3000.") var cost: String?
+    @Option(help: "A file to attach: lab results, prescription (repeat for several).") var attach: [String] = []
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run { s in
+            func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
+            let visit = Visit(
+                clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
+                diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
+                treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
+                weight: try weight.map { try Mass.parse($0, defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram) },
+                followUp: try followUp.map { try TimeParser.day($0, context: s.time) },
+                cost: try cost.map { try Money.parse($0) })
+            try s.log(pets: pet, record, attachments: attach, detail: .visit(visit))
+        }
+    }
+}
+
+struct VaccineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
+    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper, or the product's name.") var vaccine: String
+    @Option(help: "The day it was given (default: today).") var date: String?
+    @Option(help: "Next due: 2027-11-20 or 1y.") var next: String?
+    @Option var product: String?
+    @Option var lot: String?
+    @Option var clinic: String?
+    @OptionGroup var record: RecordOptions
+
+    func validate() throws {
+        if date != nil && record.at != nil { throw ValidationError("use --date or --at, not both") }
+    }
+
+    func run() throws {
+        try Session.run { s in
+            var options = record
+            if let d = date { options.at = d }
+            let (at, _) = try s.when(options.at)
+            let nextDue = try next.map { raw -> LocalDate in
+                // A span counts from the day it was given, not from today.
+                if let span = try? Span.parse(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) { return span.added(to: s.localDay(at)) }
+                return try TimeParser.day(raw, context: s.time)
+            }
+            let v = Vaccination(vaccine: VaccineName.normalize(try TextField.label(vaccine, field: "vaccine")),
+                                product: try product.map { try TextField.label($0, field: "product") },
+                                lot: try lot.map { try TextField.label($0, field: "lot") },
+                                clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
+            try s.log(pets: pet, options, detail: .vaccination(v))
+        }
+    }
+}
+
+/// Common spellings of the core vaccines, stored as one code each.
+enum VaccineName {
+    static let aliases: [String: String] = [
+        "rabies": "rabies", "dhpp": "dhpp", "dapp": "dhpp", "da2pp": "dhpp", "dhppi": "dhpp", "lepto": "leptospirosis",
+        "leptospirosis": "leptospirosis", "lepto4": "leptospirosis", "bordetella": "bordetella", "kennel-cough": "bordetella",
+        "civ": "canine-influenza", "canine-influenza": "canine-influenza", "fvrcp": "fvrcp", "felv": "felv",
+        "rhdv2": "rhdv2", "rhd2": "rhdv2", "myxo": "myxo-rhd", "myxo-rhd": "myxo-rhd", "myxo-rhd-plus": "myxo-rhd",
+        "myxomatosis": "myxomatosis", "distemper": "distemper",
+    ]
+
+    static func normalize(_ text: String) -> String {
+        aliases[text.lowercased().replacingOccurrences(of: " ", with: "-")] ?? text
+    }
+}
+
+/// `petlog med …`: medication courses and their doses.
+struct MedGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "med", abstract: "Medication courses: start, give a dose, stop, list.",
+        subcommands: [Start.self, Give.self, Stop.self, List.self]
+    )
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Start a medication course.")
+        @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
+        @Argument(help: "Medication name.") var name: String
+        @Option(help: "Dose: \"1 chew\", \"5 mg\".") var dose: String?
+        @Option(help: "oral, topical, injection, eye, ear, inhaled, other") var route: String?
+        @Option(help: "Interval between doses: 12h, 1d, 30d, 12w.") var every: String?
+        @Option(help: "Last day of the course: 2026-12-31 or 10d.") var until: String?
+        @OptionGroup var record: RecordOptions
+
+        func run() throws {
+            try Session.run { s in
+                let interval = try every.map { raw -> Int in
+                    let span = try Span.parse(raw, allowCalendarUnits: false)
+                    return span.approximateSeconds
+                }
+                let med = Medication(name: try TextField.label(name, field: "name"),
+                                     dose: try dose.map { try TextField.label($0, field: "dose") },
+                                     route: try route.map { try PetModelText.choice($0, field: "--route", as: Route.self) },
+                                     intervalSeconds: interval, endsOn: try until.map { try TimeParser.day($0, context: s.time) })
+                try s.log(pets: pet, record, detail: .medication(med))
+            }
+        }
+    }
+
+    struct Give: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a dose given (several pets: Coco,Nabi).")
+        @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
+        @Argument(help: "Medication name (a prefix is enough).") var name: String
+        @Flag(help: "Record the dose as skipped.") var skipped = false
+        @OptionGroup var record: RecordOptions
+
+        func run() throws {
+            try Session.run { s in
+                let (at, offset) = try s.when(record.at)
+                let records = try s.repository().giveMedication(pets: PetModelText.pets(pet), name: name, at: at, utcOffset: offset,
+                                                                note: try record.noteText(), skipped: skipped)
+                s.printAdded(records)
+            }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop a medication course (its history stays).")
+        @Argument(help: "Pet name or id.") var pet: String
+        @Argument(help: "Medication name.") var name: String
+        @Option(help: "When it was stopped (default: now).") var at: String?
+
+        func run() throws {
+            try Session.run { s in
+                let (when, _) = try s.when(at)
+                let r = try s.repository().stopMedication(pet: PetRef(pet), name: name, at: when)
+                if s.json { s.terminal.json(JSONShape.record(r)); return }
+                s.terminal.line(s.t(.medStopped, ["name": Terminal.sanitize(s.summary(r)), "pet": Terminal.sanitize(r.petName ?? ""), "id": String(r.id)]))
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List medication courses with doses given.")
+        @Argument(help: "Pet name or id (default: all pets).") var pet: String?
+        @Flag(help: "Include stopped courses.") var all = false
+
+        func run() throws {
+            try Session.run { s in
+                let courses = try s.repository().medications(pets: pet.map(PetModelText.pets) ?? [], includeStopped: all)
+                if s.json {
+                    s.terminal.json(courses.map { c -> [String: Any] in
+                        var o = JSONShape.record(c.record)
+                        o["doses_given"] = c.dosesGiven
+                        o["last_dose"] = JSONShape.value(c.lastDose.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
+                        return o
+                    })
+                    return
+                }
+                if courses.isEmpty { s.terminal.line(s.t(.medNone)); return }
+                s.terminal.table(
+                    header: [s.t(.colId), s.t(.colPet), s.t(.colMedication), s.t(.colDose), s.t(.colEvery), s.t(.colStarted), s.t(.colDoses), s.t(.colLastDose)],
+                    rows: courses.map { c in
+                        let m = c.medication
+                        return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")" : ""),
+                                m.dose ?? "", m.intervalSeconds.map(s.interval) ?? s.t(.fieldAsNeeded),
+                                s.localDay(c.record.at).description, String(c.dosesGiven), c.lastDose.map(s.dateTime) ?? "-"]
+                    })
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// `petlog pet …`: profiles.
+struct PetGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pet", abstract: "Add, list, show, edit, archive and remove pets.",
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Archive.self, Unarchive.self, Remove.self]
+    )
+
+    /// Profile fields shared by `add` and `edit`.
+    struct ProfileOptions: ParsableArguments {
+        @Option(help: "dog, cat, rabbit, ferret, parrot, hamster, guinea-pig, tortoise, bird, reptile, fish, other") var species: String?
+        @Option var breed: String?
+        @Option(help: "female (f), male (m) or unknown") var sex: String?
+        @Flag(inversion: .prefixedNo, help: "Spayed or neutered.") var neutered: Bool?
+        @Option(help: "Birth date: 2019-04-02, 2019-04 or 2019.") var born: String?
+        @Option(help: "Microchip number (ISO 11784: 15 digits).") var chip: String?
+        @Option var color: String?
+        @Option(help: "Conditions, allergies, anything a vet should know.") var notes: String?
+
+        func draft() throws -> PetDraft {
+            var d = PetDraft()
+            d.species = try species.map { try PetModelText.choice($0, field: "--species", as: Species.self) }
+            if let b = breed { d.breed = .some(b.isEmpty ? nil : try TextField.label(b, field: "breed")) }
+            d.sex = try sex.map(Sex.parse)
+            d.neutered = neutered
+            if let b = born { d.born = .some(b.isEmpty ? nil : try PartialDate.parse(b)) }
+            if let c = chip {
+                let digits = c.filter { $0 != " " && $0 != "-" }
+                guard digits.isEmpty || (digits.count >= 9 && digits.count <= 15 && digits.allSatisfy { $0.isASCII && $0.isNumber }) else {
+                    throw ParseError.unknownChoice(field: "--chip", value: c, accepted: ["9–15 digits"])
+                }
+                d.microchip = .some(digits.isEmpty ? nil : digits)
+            }
+            if let c = color { d.color = .some(c.isEmpty ? nil : try TextField.label(c, field: "color")) }
+            if let n = notes { d.notes = .some(n.isEmpty ? nil : try TextField.text(n, field: "notes")) }
+            return d
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a pet.")
+        @Argument(help: "The pet's name.") var name: String
+        @OptionGroup var profile: ProfileOptions
+
+        func run() throws {
+            try Session.run { s in
+                var draft = try profile.draft()
+                draft.name = try TextField.name(name)
+                if draft.species == nil { draft.species = .other }
+                let pet = try s.repository().addPet(draft)
+                if s.json { s.terminal.json(JSONShape.pet(pet)); return }
+                s.terminal.line(s.t(.petAdded, ["name": Terminal.sanitize(pet.name), "id": String(pet.id)]))
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List pets.")
+        @Flag(help: "Include archived pets.") var all = false
+
+        func run() throws {
+            try Session.run { s in
+                let pets = try s.repository().pets(includeArchived: all)
+                if s.json { s.terminal.json(pets.map(JSONShape.pet)); return }
+                if pets.isEmpty { s.terminal.line(s.t(.petNone)); return }
+                s.terminal.table(
+                    header: [s.t(.colId), s.t(.colName), s.t(.colSpecies), s.t(.colBreed), s.t(.colSex), s.t(.colAge), s.t(.colStatus)],
+                    rows: pets.map { p in
+                        [String(p.id), p.name, s.speciesName(p.species), p.breed ?? "", s.sexLabel(p), s.age(p),
+                         p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) } ?? ""]
+                    })
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a pet's profile and latest records.")
+        @Argument(help: "Name or id.") var pet: String
+
+        func run() throws {
+            try Session.run { s in
+                let repo = try s.repository()
+                let p = try repo.pet(PetRef(pet))
+                let latestWeight = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.weight], limit: 1, newestFirst: true)).first
+                let meds = try repo.medications(pets: [.id(p.id)], includeStopped: false)
+                let counts = try repo.records(RecordQuery(pets: [.id(p.id)])).count
+                if s.json {
+                    var obj = JSONShape.pet(p)
+                    obj["latest_weight"] = JSONShape.value(latestWeight.map(JSONShape.record))
+                    obj["current_medications"] = meds.map { JSONShape.record($0.record) }
+                    obj["record_count"] = counts
+                    s.terminal.json(obj)
+                    return
+                }
+                let rows: [(L10n.Key, String?)] = [
+                    (.colSpecies, s.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.sexLabel(p)),
+                    (.colBorn, p.born.map { "\($0) (\(s.age(p)))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
+                    (.colNotes, p.notes),
+                    (.colStatus, p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),
+                    (.colLatestWeight, latestWeight.map { s.summary($0) + " (" + s.localDay($0.at).description + ")" }),
+                    (.colMedications, meds.isEmpty ? nil : meds.map { [$0.medication.name, $0.medication.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")),
+                    (.colRecords, String(counts)),
+                ]
+                s.terminal.line(s.terminal.styled(Terminal.sanitize(p.name), .bold) + "  #\(p.id)")
+                let labelWidth = rows.map { Terminal.width(s.t($0.0)) }.max() ?? 0
+                for (k, v) in rows { if let v { s.terminal.line("  " + Terminal.pad(s.t(k), to: labelWidth) + "  " + Terminal.sanitize(v)) } }
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a pet's profile (an empty value clears a field).")
+        @Argument(help: "Name or id.") var pet: String
+        @Option(help: "A new name.") var name: String?
+        @OptionGroup var profile: ProfileOptions
+
+        func run() throws {
+            try Session.run { s in
+                var draft = try profile.draft()
+                draft.name = try name.map(TextField.name)
+                let p = try s.repository().editPet(PetRef(pet), draft)
+                if s.json { s.terminal.json(JSONShape.pet(p)); return }
+                s.terminal.line(s.t(.petUpdated, ["name": Terminal.sanitize(p.name), "id": String(p.id)]))
+            }
+        }
+    }
+
+    struct Archive: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
+        @Argument(help: "Name or id.") var pet: String
+        @Option(help: "passed-away, rehomed, lost or other") var reason: String = "other"
+        @Option(help: "The day (default: today).") var on: String?
+
+        func run() throws {
+            try Session.run { s in
+                let r = try PetModelText.choice(reason, field: "--reason", as: ArchiveReason.self)
+                let day = try on.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
+                let p = try s.repository().archivePet(PetRef(pet), reason: r, on: day)
+                s.terminal.line(s.t(.petArchived, ["name": Terminal.sanitize(p.name), "reason": s.l10n.code(.archiveReason, r.rawValue)]))
+            }
+        }
+    }
+
+    struct Unarchive: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring an archived pet back to the active list.")
+        @Argument(help: "Name or id.") var pet: String
+
+        func run() throws {
+            try Session.run { s in
+                let p = try s.repository().unarchivePet(PetRef(pet))
+                s.terminal.line(s.t(.petUnarchived, ["name": Terminal.sanitize(p.name)]))
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a pet and all its records for good (archive keeps them).")
+        @Argument(help: "Name or id.") var pet: String
+        @Flag(help: "Confirm the deletion.") var yes = false
+
+        func run() throws {
+            try Session.run { s in
+                guard yes else { throw UsageError(message: s.t(.errRemoveNeedsYes, ["name": pet])) }
+                let (p, n) = try s.repository().removePet(PetRef(pet))
+                s.terminal.line(s.t(.petRemoved, ["name": Terminal.sanitize(p.name), "count": String(n)]))
+            }
+        }
+    }
+}
+
+extension Session {
+    func sexLabel(_ p: Pet) -> String {
+        let base = sexName(p.sex)
+        return p.neutered ? t(.sexNeutered, ["sex": base]) : base
+    }
+
+    /// Age in years (and months under two years) from the earliest possible birth day.
+    func age(_ p: Pet) -> String {
+        guard let born = p.born else { return "" }
+        let end = p.archivedOn ?? time.today
+        let start = born.earliestDay
+        var months = (end.year - start.year) * 12 + (end.month - start.month)
+        if end.day < start.day { months -= 1 }
+        if months < 0 { return "" }
+        if months < 24 { return t(.ageMonths, ["n": String(months)]) }
+        return t(.ageYears, ["n": String(months / 12)])
+    }
+}

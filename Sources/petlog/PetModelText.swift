@@ -1,0 +1,27 @@
+import PetModel
+
+/// Field validators used by several commands.
+enum PetModelText {
+    static func note(_ raw: String) throws -> String { try TextField.text(raw, field: "note") }
+
+    static func int(_ raw: String, field: String, range: ClosedRange<Int>) throws -> Int {
+        guard raw.count <= 6, let v = Int(raw), raw.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else {
+            throw ParseError.outOfRange(field: field, value: raw, min: range.lowerBound, max: range.upperBound)
+        }
+        guard range.contains(v) else {
+            throw ParseError.outOfRange(field: field, value: raw, min: range.lowerBound, max: range.upperBound)
+        }
+        return v
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ raw: String, field: String, as _: T.Type) throws -> T where T.RawValue == String {
+        guard let v = T(rawValue: raw.lowercased()) else {
+            throw ParseError.unknownChoice(field: field, value: raw, accepted: T.allCases.map(\.rawValue))
+        }
+        return v
+    }
+
+    static func pets(_ raw: String) -> [PetRef] {
+        raw.split(separator: ",").map { PetRef(String($0).trimmingCharacters(in: .whitespaces)) }
+    }
+}

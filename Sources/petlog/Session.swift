@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// What every command runs with: settings, translations, the clock, the terminal and the store.
+struct Session {
+    let settings: GlobalSettings
+    let l10n: L10n
+    let time: TimeContext
+    let terminal: Terminal
+    let unitSystem: UnitSystem
+
+    private var openedRepository: SQLiteRepository?
+
+    /// Runs a command body, turning every error into one localized stderr line and a sysexits code.
+    static func run(_ body: (inout Session) throws -> Void) throws {
+        let settings = GlobalSettings.current
+        let (language, unknownLanguage) = settings.languageChoice
+        let l10n = L10n(language)
+        let terminal = Terminal(colors: settings.colorEnabled)
+        if let bad = unknownLanguage {
+            terminal.error(l10n.text(.warnUnknownLanguage, ["lang": bad]))
+        }
+        do {
+            var session = try Session(settings: settings, l10n: l10n, terminal: terminal)
+            try body(&session)
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            let failure = Failure(error)
+            terminal.error(failure.message(l10n))
+            throw ExitCode(failure.exitCode)
+        }
+    }
+
+    private init(settings: GlobalSettings, l10n: L10n, terminal: Terminal) throws {
+        self.settings = settings
+        self.l10n = l10n
+        self.terminal = terminal
+        var now = Date()
+        if let pinned = settings.nowOverride ?? ProcessInfo.processInfo.environment["PETLOG_NOW"], !pinned.isEmpty {
+            now = try TimeParser.instant(pinned, context: TimeContext())
+        }
+        self.time = TimeContext(now: now, timeZone: .current)
+        switch settings.unit?.lowercased() {
+        case nil: unitSystem = l10n.language == .en && Self.localeIsUS ? .imperial : .metric
+        case "metric"?: unitSystem = .metric
+        case "imperial"?: unitSystem = .imperial
+        case let other?: throw ParseError.unknownChoice(field: "--unit", value: other, accepted: UnitSystem.allCases.map(\.rawValue))
+        }
+    }
+
+    /// en_US users weigh in pounds unless they say otherwise.
+    static var localeIsUS: Bool {
+        let env = ProcessInfo.processInfo.environment
+        let l = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_MEASUREMENT"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"] ?? ""
+        return l.hasPrefix("en_US")
+    }
+
+    /// The store, opened on first use.
+    mutating func repository() throws -> SQLiteRepository {
+        if let r = openedRepository { return r }
+        let db = try AppDatabase.open(path: settings.resolvedDatabasePath)
+        let now = time.now
+        let pinned = settings.nowOverride != nil || ProcessInfo.processInfo.environment["PETLOG_NOW"] != nil
+        let r: SQLiteRepository
+        if pinned {
+            r = SQLiteRepository(db, now: { now })
+        } else {
+            r = SQLiteRepository(db)
+        }
+        openedRepository = r
+        return r
+    }
+
+    func t(_ key: L10n.Key, _ args: [String: String] = [:]) -> String { l10n.text(key, args) }
+
+    var json: Bool { settings.json }
+
+    /// Parses `--at` (default now) into an instant and the local offset of that instant.
+    func when(_ at: String?) throws -> (Date, Int) {
+        let date = try at.map { try TimeParser.instant($0, context: time) } ?? time.now
+        return (date, time.utcOffset(at: date))
+    }
+}
