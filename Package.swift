@@ -35,7 +35,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"]),
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"]),
     ]

@@ -39,11 +39,13 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
         // Only "lb oz" may be combined.
         if parts.count == 2 && !(parts[0].1 == .pound && parts[1].1 == .ounce) { throw ParseError.badMass(raw) }
         if parts.count > 2 || parts.isEmpty { throw ParseError.badMass(raw) }
-        var total: Int64 = 0
+        // Sum in milligrams and round once, so "9lb 4oz" is 4195.73 g → 4196 g.
+        var milligrams: Int64 = 0
         for (value, unit) in parts {
-            guard let g = unit.grams(of: value) else { throw ParseError.massOutOfRange(raw) }
-            total += g
+            guard let mg = unit.milligrams(of: value) else { throw ParseError.massOutOfRange(raw) }
+            milligrams += mg
         }
+        let total = (milligrams + 500) / 1000
         guard total > 0, total <= Int64(maximumGrams) else { throw ParseError.massOutOfRange(raw) }
         return Mass(grams: Int(total))
     }
@@ -64,12 +66,12 @@ public enum MassUnit: String, CaseIterable, Sendable {
     }
 
     /// Exact conversion: 1 lb = 453.59237 g, 1 oz = 28.349523125 g (international avoirdupois).
-    func grams(of value: DecimalText) -> Int64? {
+    func milligrams(of value: DecimalText) -> Int64? {
         switch self {
-        case .gram: return value.scaled(by: 1, over: 1)
-        case .kilogram: return value.scaled(by: 1000, over: 1)
-        case .pound: return value.scaled(by: 45_359_237, over: 100_000)
-        case .ounce: return value.scaled(by: 28_349_523_125, over: 1_000_000_000)
+        case .gram: return value.scaled(by: 1000, over: 1)
+        case .kilogram: return value.scaled(by: 1_000_000, over: 1)
+        case .pound: return value.scaled(by: 45_359_237, over: 100)
+        case .ounce: return value.scaled(by: 28_349_523_125, over: 1_000_000)
         }
     }
 }

@@ -19,6 +19,8 @@ public struct AppDatabase: Sendable {
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration())
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_NOTADB || e.resultCode == .SQLITE_CORRUPT {
+            throw StoreError.notAPetlogDatabase(path: path)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }

@@ -94,8 +94,8 @@ public struct SQLiteRepository: PetRepository {
     public func addPet(_ draft: PetDraft) throws -> Pet {
         guard let name = draft.name, let species = draft.species else { throw StoreError.constraint("name and species are required") }
         return try write { db in
-            if try Row.fetchOne(db, sql: "SELECT 1 FROM pet WHERE name_key = ? AND archived_on IS NULL", arguments: [TextField.nameKey(name)]) != nil {
-                throw StoreError.duplicatePetName(name)
+            if let existing = try String.fetchOne(db, sql: "SELECT name FROM pet WHERE name_key = ? AND archived_on IS NULL", arguments: [TextField.nameKey(name)]) {
+                throw StoreError.duplicatePetName(existing)
             }
             let t = nowSeconds
             try db.execute(sql: """

@@ -1,0 +1,43 @@
+# petlog — what the README runs. `make demo` and `make test` work as root on a fresh Debian machine.
+SHELL := /bin/bash
+SWIFT ?= swift
+APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils
+PREFIX ?= /usr/local
+DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
+
+.PHONY: setup build release demo test install bench clean
+
+## setup: install the system packages petlog builds and tests with, when missing (needs root).
+setup:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+## demo: a demo household in a fresh temporary database, then a look at it.
+demo: build
+	@bin=$$($(SWIFT) build --show-bin-path)/petlog; db="$(DEMO_DIR)/petlog.sqlite"; \
+	$$bin demo --db "$$db" && \
+	echo && $$bin --db "$$db" pet list && \
+	echo && $$bin --db "$$db" log Coco --since 7d && \
+	echo && $$bin --db "$$db" med list && \
+	echo && echo "Try: $$bin --db $$db log --kind visit,vaccination"
+
+## test: every unit and end-to-end test.
+test: build
+	$(SWIFT) test 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+
+install: release
+	install -d $(PREFIX)/bin
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/petlog $(PREFIX)/bin/petlog
+
+clean:
+	rm -rf .build

@@ -1,0 +1,105 @@
+import XCTest
+@testable import PetModel
+
+final class TimeTests: XCTestCase {
+    // Monday 2026-11-23 10:00 in Seoul (UTC+9).
+    let seoul = TimeContext(now: Date(timeIntervalSince1970: 1_795_395_600), timeZone: TimeZone(identifier: "Asia/Seoul")!)
+
+    func iso(_ d: Date, _ tz: String = "Asia/Seoul") -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: tz)
+        return f.string(from: d)
+    }
+
+    func testContextNow() {
+        XCTAssertEqual(iso(seoul.now), "2026-11-23T10:00:00+09:00")
+        XCTAssertEqual(seoul.today.description, "2026-11-23")
+    }
+
+    func testInstants() throws {
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 08:30", context: seoul)), "2026-11-20T08:30:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20T08:30:15", context: seoul)), "2026-11-20T08:30:15+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20", context: seoul)), "2026-11-20T12:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("yesterday", context: seoul)), "2026-11-22T10:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("yesterday 18:00", context: seoul)), "2026-11-22T18:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("08:30", context: seoul)), "2026-11-23T08:30:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("-2d", context: seoul)), "2026-11-21T10:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("-3h", context: seoul)), "2026-11-23T07:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20T08:30Z", context: seoul)), "2026-11-20T17:30:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20T08:30-05:00", context: seoul)), "2026-11-20T22:30:00+09:00")
+    }
+
+    func testStrictness() {
+        for bad in ["2024-02-30", "2023-02-29", "25:00", "12:60", "2026-11-20 24:00", "2026-1-5", "20261120", "tomorrow-ish",
+                    "nan", "inf", "2026-11-20 08:30:99", "-2x", "-0d", "2026-11-20T08:30+19:00", "１２:００"] {
+            XCTAssertThrowsError(try TimeParser.instant(bad, context: seoul), bad)
+        }
+        XCTAssertNoThrow(try TimeParser.instant("2024-02-29", context: seoul))
+    }
+
+    func testDays() throws {
+        XCTAssertEqual(try TimeParser.day("2w", context: seoul).description, "2026-12-07")
+        XCTAssertEqual(try TimeParser.day("+1m", context: seoul).description, "2026-12-23")
+        XCTAssertEqual(try TimeParser.day("1y", context: seoul).description, "2027-11-23")
+        XCTAssertEqual(try TimeParser.day("tomorrow", context: seoul).description, "2026-11-24")
+        XCTAssertEqual(try TimeParser.day("-3d", context: seoul).description, "2026-11-20")
+        XCTAssertThrowsError(try TimeParser.day("2026-02-29", context: seoul))
+    }
+
+    func testSinceAndUntil() throws {
+        XCTAssertEqual(iso(try TimeParser.since("30d", context: seoul)), "2026-10-24T10:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.since("2026-01-01", context: seoul)), "2026-01-01T00:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.until("2026-01-01", context: seoul)), "2026-01-02T00:00:00+09:00")
+    }
+
+    func testLocalDateArithmetic() {
+        let d = LocalDate(year: 2024, month: 1, day: 31)!
+        XCTAssertEqual(d.adding(months: 1).description, "2024-02-29")
+        XCTAssertEqual(d.adding(days: 30).description, "2024-03-01")
+        XCTAssertEqual(LocalDate(dayNumber: d.dayNumber), d)
+        XCTAssertEqual(LocalDate(year: 2026, month: 11, day: 23)!.isoWeekday, 1)
+        XCTAssertEqual(LocalDate(year: 1970, month: 1, day: 1)!.dayNumber, 0)
+    }
+
+    func testPartialBirthDates() throws {
+        XCTAssertEqual(try PartialDate.parse("2019-04-02").precision, .day)
+        XCTAssertEqual(try PartialDate.parse("2019-04").precision, .month)
+        XCTAssertEqual(try PartialDate.parse("2019").precision, .year)
+        for bad in ["2019-13", "2019-02-30", "19", "2019-4", "abcd"] { XCTAssertThrowsError(try PartialDate.parse(bad), bad) }
+    }
+
+    func testSpans() throws {
+        XCTAssertEqual(try Span.parse("12h"), .seconds(43_200))
+        XCTAssertEqual(try Span.parse("2w"), .days(14))
+        XCTAssertThrowsError(try Span.parse("1m", allowCalendarUnits: false))
+        XCTAssertThrowsError(try Span.parse("0d"))
+        XCTAssertThrowsError(try Span.parse("1.5d"))
+    }
+}
+
+final class TextFieldTests: XCTestCase {
+    func testNameKeysMatchAcrossCaseWidthAndHangulForm() {
+        XCTAssertEqual(TextField.nameKey("Coco"), TextField.nameKey("coco"))
+        XCTAssertEqual(TextField.nameKey("ＣＯＣＯ"), TextField.nameKey("coco"))
+        let composed = "나비"
+        let decomposed = composed.decomposedStringWithCanonicalMapping
+        XCTAssertNotEqual(Array(composed.unicodeScalars), Array(decomposed.unicodeScalars))
+        XCTAssertEqual(TextField.nameKey(decomposed), TextField.nameKey(composed))
+    }
+
+    func testNamesAreValidated() throws {
+        XCTAssertEqual(try TextField.name("  Coco "), "Coco")
+        XCTAssertThrowsError(try TextField.name(""))
+        XCTAssertThrowsError(try TextField.name("Co\u{1B}[31mco"))
+        XCTAssertThrowsError(try TextField.name("123"))
+        XCTAssertThrowsError(try TextField.name(String(repeating: "a", count: 101)))
+    }
+
+    func testAmounts() throws {
+        XCTAssertEqual(try Amount.parse("80g"), Amount(value: 80, unit: .g))
+        XCTAssertEqual(try Amount.parse("0.2l"), Amount(value: 200, unit: .ml))
+        XCTAssertEqual(try Amount.parse("2pc").unit, .piece)
+        XCTAssertThrowsError(try Amount.parse("-5g"))
+        XCTAssertThrowsError(try Amount.parse("nan"))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import XCTest
+import PetModel
+@testable import PetStore
+
+final class RepositoryTests: XCTestCase {
+    var repo: SQLiteRepository!
+    let t0 = Date(timeIntervalSince1970: 1_795_395_600)
+
+    override func setUpWithError() throws {
+        repo = SQLiteRepository(try AppDatabase.inMemory(), now: { Date(timeIntervalSince1970: 1_795_395_600) })
+    }
+
+    @discardableResult
+    func addPet(_ name: String, _ species: Species = .dog) throws -> Pet {
+        try repo.addPet(PetDraft(name: name, species: species))
+    }
+
+    func draft(_ detail: RecordDetail, minutesAgo: Double = 0, note: String? = nil) -> RecordDraft {
+        RecordDraft(at: t0.addingTimeInterval(-minutesAgo * 60), utcOffset: 32_400, note: note, detail: detail)
+    }
+
+    func testPetNamesAreUniqueAmongActivePetsOnly() throws {
+        let coco = try addPet("Coco")
+        XCTAssertThrowsError(try addPet("coco")) { XCTAssertEqual($0 as? StoreError, .duplicatePetName("Coco")) }
+        _ = try repo.archivePet(.id(coco.id), reason: .passedAway, on: LocalDate(year: 2026, month: 1, day: 1)!)
+        let second = try addPet("Coco")
+        XCTAssertNotEqual(second.id, coco.id)
+        XCTAssertEqual(try repo.pet(.name("COCO")).id, second.id, "the active pet wins over the archived one")
+        XCTAssertEqual(try repo.pets(includeArchived: false).count, 1)
+        XCTAssertEqual(try repo.pets(includeArchived: true).count, 2)
+        XCTAssertThrowsError(try repo.unarchivePet(.id(coco.id))) { XCTAssertEqual($0 as? StoreError, .duplicatePetName("Coco")) }
+    }
+
+    func testUnknownPetSuggestsTheClosestName() throws {
+        try addPet("Coco")
+        try addPet("Nabi", .cat)
+        XCTAssertThrowsError(try repo.pet(.name("Cocoa"))) { XCTAssertEqual($0 as? StoreError, .petNotFound("Cocoa", suggestion: "Coco")) }
+        XCTAssertThrowsError(try repo.pet(.name("Rex"))) { XCTAssertEqual($0 as? StoreError, .petNotFound("Rex", suggestion: nil)) }
+    }
+
+    func testEveryKindRoundTrips() throws {
+        try addPet("Coco")
+        let krw = Currency.named("KRW")!
+        let details: [RecordDetail] = [
+            .weight(Weight(mass: Mass(grams: 4200), bodyCondition: 5)),
+            .meal(Meal(food: "kibble", type: .snack, amount: Amount(value: 80, unit: .g))),
+            .stool(Stool(score: 4, color: "brown", blood: true, mucus: false)),
+            .urine(Urine(color: "yellow", amount: .small, straining: true, blood: false)),
+            .symptom(Symptom(code: "vomiting", isListed: true, severity: 3, durationMinutes: 30)),
+            .diary(Diary(text: "첫 눈 산책 ❄️", mood: .happy)),
+            .visit(Visit(clinic: "Happy Vet", vet: "Dr. Kim", reason: "checkup", diagnosis: "healthy", treatment: "none",
+                         weight: Mass(grams: 4300), followUp: LocalDate(year: 2026, month: 12, day: 20), cost: Money(minorUnits: 85000, currency: krw))),
+            .vaccination(Vaccination(vaccine: "rabies", product: "Nobivac", lot: "A1", clinic: "Happy Vet", nextDue: LocalDate(year: 2027, month: 11, day: 23))),
+            .medication(Medication(name: "Heartgard", dose: "1 chew", route: .oral, intervalSeconds: 2_592_000)),
+            .expense(Expense(money: Money(minorUnits: 1250, currency: Currency.named("USD")!), category: "food", merchant: "Shop", payment: .card)),
+        ]
+        for (i, d) in details.enumerated() {
+            let added = try repo.addRecord(pets: [.name("Coco")], draft(d, minutesAgo: Double(100 - i), note: "n\(i)"))
+            XCTAssertEqual(added.count, 1)
+            let back = try repo.record(id: added[0].id)
+            XCTAssertEqual(back.detail, d)
+            XCTAssertEqual(back.note, "n\(i)")
+            XCTAssertEqual(back.utcOffset, 32_400)
+            XCTAssertEqual(back.petName, "Coco")
+        }
+        let dose = try repo.giveMedication(pets: [.name("coco")], name: "heart", at: t0, utcOffset: 32_400, note: nil, skipped: false)
+        XCTAssertEqual(dose.first?.kind, .dose)
+        let all = try repo.records(RecordQuery(pets: [.name("Coco")]))
+        XCTAssertEqual(all.map(\.kind), RecordKind.allCases.filter { $0 != .dose && $0 != .expense } + [.expense, .dose])
+        XCTAssertEqual(try repo.records(RecordQuery(kinds: [.weight, .symptom])).count, 2)
+    }
+
+    func testOneRecordPerPetInOneTransaction() throws {
+        try addPet("Coco"); try addPet("Nabi", .cat)
+        let both = try repo.addRecord(pets: [.name("Coco"), .name("Nabi")], draft(.weight(Weight(mass: Mass(grams: 100)))))
+        XCTAssertEqual(both.count, 2)
+        XCTAssertThrowsError(try repo.addRecord(pets: [.name("Coco"), .name("Rex")], draft(.weight(Weight(mass: Mass(grams: 100))))))
+        XCTAssertEqual(try repo.records(RecordQuery()).count, 2, "a failed multi-pet write leaves nothing behind")
+    }
+
+    func testSchemaChecksRejectOutOfRangeValues() throws {
+        try addPet("Coco")
+        XCTAssertThrowsError(try repo.addRecord(pets: [.name("Coco")], draft(.stool(Stool(score: 9))))) {
+            guard case .constraint = $0 as? StoreError else { return XCTFail("\($0)") }
+        }
+        XCTAssertThrowsError(try repo.addRecord(pets: [.name("Coco")], draft(.symptom(Symptom(code: "x", isListed: false, severity: 0)))))
+        XCTAssertThrowsError(try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: -1))))))
+        XCTAssertEqual(try repo.records(RecordQuery()).count, 0)
+    }
+
+    func testArchivedPetsTakeNoNewRecordsButKeepHistory() throws {
+        try addPet("Coco")
+        try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: 4000)))))
+        _ = try repo.archivePet(.name("Coco"), reason: .rehomed, on: LocalDate(year: 2026, month: 11, day: 1)!)
+        XCTAssertThrowsError(try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: 4000)))))) {
+            XCTAssertEqual($0 as? StoreError, .petArchived("Coco"))
+        }
+        XCTAssertEqual(try repo.records(RecordQuery(pets: [.name("Coco")])).count, 1)
+    }
+
+    func testEditDeleteStarAndSearch() throws {
+        try addPet("Coco")
+        let r = try repo.addRecord(pets: [.name("Coco")], draft(.diary(Diary(text: "First SNOW walk")), note: "Café visit"))[0]
+        let updated = try repo.updateRecord(id: r.id) { _ in RecordUpdate(note: .some(nil), detail: .diary(Diary(text: "first snow walk, cold"))) }
+        XCTAssertNil(updated.note)
+        XCTAssertEqual(updated.detail, .diary(Diary(text: "first snow walk, cold")))
+        XCTAssertTrue(try repo.setStarred(id: r.id, true).starred)
+        XCTAssertEqual(try repo.records(RecordQuery(starredOnly: true)).map(\.id), [r.id])
+        XCTAssertEqual(try repo.search("SNOW", limit: 10).map(\.id), [r.id])
+        XCTAssertEqual(try repo.search("nothing", limit: 10).count, 0)
+        _ = try repo.deleteRecord(id: r.id)
+        XCTAssertThrowsError(try repo.record(id: r.id)) { XCTAssertEqual($0 as? StoreError, .recordNotFound(r.id)) }
+    }
+
+    func testSearchFindsUnicodeCaseInsensitively() throws {
+        try addPet("나비", .cat)
+        try repo.addRecord(pets: [.name("나비")], draft(.visit(Visit(clinic: "ÉCOLE Vétérinaire", diagnosis: "위염"))))
+        XCTAssertEqual(try repo.search("école", limit: 10).count, 1)
+        XCTAssertEqual(try repo.search("위염", limit: 10).count, 1)
+        XCTAssertEqual(try repo.pet(.name("나비".decomposedStringWithCanonicalMapping)).name, "나비")
+    }
+
+    func testRemovingAPetRemovesItsRecords() throws {
+        try addPet("Coco")
+        try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: 4000)))))
+        try repo.addRecord(pets: [.name("Coco")], draft(.medication(Medication(name: "X"))))
+        _ = try repo.giveMedication(pets: [.name("Coco")], name: "X", at: t0, utcOffset: 0, note: nil, skipped: false)
+        let (_, n) = try repo.removePet(.name("Coco"))
+        XCTAssertEqual(n, 3)
+        XCTAssertEqual(try repo.records(RecordQuery()).count, 0)
+        XCTAssertEqual(try repo.summary().records, [:])
+    }
+
+    func testMedicationCourses() throws {
+        try addPet("Coco")
+        try repo.addRecord(pets: [.name("Coco")], draft(.medication(Medication(name: "Heartgard", dose: "1 chew", intervalSeconds: 86_400 * 30))))
+        _ = try repo.giveMedication(pets: [.name("Coco")], name: "Heartgard", at: t0, utcOffset: 0, note: nil, skipped: false)
+        _ = try repo.giveMedication(pets: [.name("Coco")], name: "heartgard", at: t0, utcOffset: 0, note: nil, skipped: true)
+        var courses = try repo.medications(pets: [], includeStopped: false)
+        XCTAssertEqual(courses.first?.dosesGiven, 1, "a skipped dose is not a given dose")
+        _ = try repo.stopMedication(pet: .name("Coco"), name: "Heartgard", at: t0)
+        courses = try repo.medications(pets: [], includeStopped: false)
+        XCTAssertEqual(courses.count, 0)
+        XCTAssertEqual(try repo.medications(pets: [], includeStopped: true).count, 1)
+        XCTAssertThrowsError(try repo.giveMedication(pets: [.name("Coco")], name: "Heartgard", at: t0, utcOffset: 0, note: nil, skipped: false)) {
+            XCTAssertEqual($0 as? StoreError, .medicationNotFound(pet: "Coco", name: "Heartgard"))
+        }
+    }
+
+    func testWeightSeriesIsOrderedAndBounded() throws {
+        try addPet("Coco")
+        for (i, g) in [4000, 4100, 4050].enumerated() {
+            try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: g))), minutesAgo: Double(10 - i)))
+        }
+        let pet = try repo.pet(.name("Coco"))
+        XCTAssertEqual(try repo.weightSeries(pet: pet.id, since: nil, until: nil).map(\.grams), [4000, 4100, 4050])
+        XCTAssertEqual(try repo.weightSeries(pet: pet.id, since: t0.addingTimeInterval(-9 * 60), until: nil).map(\.grams), [4100, 4050])
+    }
+
+    func testDemoIsDeterministicForASeed() throws {
+        func snapshot(seed: UInt64) throws -> [String] {
+            let r = SQLiteRepository(try AppDatabase.inMemory(), now: { Date(timeIntervalSince1970: 0) })
+            let counts = try DemoHousehold(seed: seed, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: r)
+            XCTAssertEqual(counts.pets, 3)
+            let records = try r.records(RecordQuery())
+            XCTAssertEqual(records.count, counts.records)
+            XCTAssertEqual(Set(records.map(\.kind)), Set(RecordKind.allCases), "the demo has every kind")
+            return records.map { "\($0.id) \($0.at.timeIntervalSince1970) \($0.detail)" }
+        }
+        XCTAssertEqual(try snapshot(seed: 7), try snapshot(seed: 7))
+        XCTAssertNotEqual(try snapshot(seed: 7), try snapshot(seed: 8))
+    }
+}
