@@ -70,6 +70,8 @@ public protocol PetRepository: Sendable {
     func addRecord(pets: [PetRef], _ draft: RecordDraft) throws -> [PetRecord]
     func record(id: Int64) throws -> PetRecord
     func records(_ query: RecordQuery) throws -> [PetRecord]
+    /// How many records match (limit and order ignored).
+    func count(_ query: RecordQuery) throws -> Int
     func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord
     func deleteRecord(id: Int64) throws -> PetRecord
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord

@@ -273,25 +273,37 @@ public struct SQLiteRepository: PetRepository {
 
     public func records(_ query: RecordQuery) throws -> [PetRecord] {
         try read { db in
-            var clauses: [String] = []
-            var args: [any DatabaseValueConvertible] = []
-            if !query.pets.isEmpty {
-                let ids = try query.pets.map { try resolve($0, db: db).id }
-                clauses.append("r.pet_id IN (\(databaseQuestionMarks(count: ids.count)))")
-                args += ids
-            }
-            if !query.kinds.isEmpty {
-                clauses.append("r.kind IN (\(databaseQuestionMarks(count: query.kinds.count)))")
-                args += query.kinds.map(\.rawValue)
-            }
-            if let s = query.since { clauses.append("r.at >= ?"); args.append(Int64(s.timeIntervalSince1970.rounded(.up))) }
-            if let u = query.until { clauses.append("r.at < ?"); args.append(Int64(u.timeIntervalSince1970.rounded(.up))) }
-            if query.starredOnly { clauses.append("r.starred = 1") }
-            var sql = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+            var (sql, args) = try whereClause(query, db: db)
             sql += query.newestFirst ? " ORDER BY r.at DESC, r.id DESC" : " ORDER BY r.at, r.id"
             if let l = query.limit { sql += " LIMIT \(l)" }
             return try loadRecords(sql: sql, arguments: StatementArguments(args), db: db)
         }
+    }
+
+    public func count(_ query: RecordQuery) throws -> Int {
+        try read { db in
+            let (sql, args) = try whereClause(query, db: db)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM record r \(sql)", arguments: StatementArguments(args)) ?? 0
+        }
+    }
+
+    /// The WHERE clause of a query over `record r` (limit and order aside).
+    func whereClause(_ query: RecordQuery, db: Database) throws -> (String, [any DatabaseValueConvertible]) {
+        var clauses: [String] = []
+        var args: [any DatabaseValueConvertible] = []
+        if !query.pets.isEmpty {
+            let ids = try query.pets.map { try resolve($0, db: db).id }
+            clauses.append("r.pet_id IN (\(databaseQuestionMarks(count: ids.count)))")
+            args += ids
+        }
+        if !query.kinds.isEmpty {
+            clauses.append("r.kind IN (\(databaseQuestionMarks(count: query.kinds.count)))")
+            args += query.kinds.map(\.rawValue)
+        }
+        if let s = query.since { clauses.append("r.at >= ?"); args.append(Int64(s.timeIntervalSince1970.rounded(.up))) }
+        if let u = query.until { clauses.append("r.at < ?"); args.append(Int64(u.timeIntervalSince1970.rounded(.up))) }
+        if query.starredOnly { clauses.append("r.starred = 1") }
+        return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), args)
     }
 
     public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {

@@ -88,7 +88,7 @@ struct PetGroup: ParsableCommand {
                 let p = try repo.pet(PetRef(pet))
                 let latestWeight = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.weight], limit: 1, newestFirst: true)).first
                 let meds = try repo.medications(pets: [.id(p.id)], includeStopped: false)
-                let counts = try repo.records(RecordQuery(pets: [.id(p.id)])).count
+                let counts = try repo.count(RecordQuery(pets: [.id(p.id)]))
                 if s.json {
                     var obj = JSONShape.pet(p)
                     obj["latest_weight"] = JSONShape.value(latestWeight.map(JSONShape.record))
