@@ -169,13 +169,34 @@ public struct Medication: Equatable, Sendable {
     public var name: String
     public var dose: String?
     public var route: Route?
-    /// Seconds between doses; nil = as needed.
+    /// Seconds between doses; nil with no `times` = as needed.
     public var intervalSeconds: Int?
+    /// Fixed local times of day (minutes after midnight), instead of an interval.
+    public var times: [Int]
     public var endsOn: LocalDate?
     public var stoppedAt: Date?
-    public init(name: String, dose: String? = nil, route: Route? = nil, intervalSeconds: Int? = nil, endsOn: LocalDate? = nil, stoppedAt: Date? = nil) {
-        self.name = name; self.dose = dose; self.route = route; self.intervalSeconds = intervalSeconds
+    public init(name: String, dose: String? = nil, route: Route? = nil, intervalSeconds: Int? = nil, times: [Int] = [],
+                endsOn: LocalDate? = nil, stoppedAt: Date? = nil) {
+        self.name = name; self.dose = dose; self.route = route; self.intervalSeconds = intervalSeconds; self.times = times
         self.endsOn = endsOn; self.stoppedAt = stoppedAt
+    }
+
+    /// `08:00,20:00` → minutes after midnight, sorted.
+    public static func parseTimes(_ raw: String) throws -> [Int] {
+        let parts = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var out: [Int] = []
+        for p in parts {
+            let hm = p.split(separator: ":", omittingEmptySubsequences: false)
+            guard hm.count == 2, hm[0].count == 2, hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]),
+                  hm.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), h < 24, m < 60 else { throw ParseError.badTime(raw) }
+            out.append(h * 60 + m)
+        }
+        guard !out.isEmpty, Set(out).count == out.count else { throw ParseError.badTime(raw) }
+        return out.sorted()
+    }
+
+    public static func formatTimes(_ times: [Int]) -> String {
+        times.map { String(format: "%02d:%02d", $0 / 60, $0 % 60) }.joined(separator: ",")
     }
 }
 

@@ -35,8 +35,9 @@ enum RecordDetailTables {
                            arguments: [id, v.vaccine, v.product, v.lot, v.clinic, v.nextDue?.description])
         case .medication(let m):
             try db.execute(sql: """
-                INSERT INTO medication (record_id, name, dose, route, interval_seconds, ends_on, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds, m.endsOn?.description,
+                INSERT INTO medication (record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds, m.times.isEmpty ? nil : Medication.formatTimes(m.times),
+                                 m.endsOn?.description,
                                  m.stoppedAt.map { Int64($0.timeIntervalSince1970) }])
         case .dose(let d):
             try db.execute(sql: "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)",
@@ -101,6 +102,7 @@ enum RecordDetailTables {
         case .medication:
             return .medication(Medication(name: row["name"], dose: row["dose"], route: (row["route"] as String?).flatMap(Route.init(rawValue:)),
                                           intervalSeconds: row["interval_seconds"],
+                                          times: (row["times"] as String?).flatMap { try? Medication.parseTimes($0) } ?? [],
                                           endsOn: (row["ends_on"] as String?).flatMap { LocalDate.parseISO(Substring($0)) },
                                           stoppedAt: (row["stopped_at"] as Int64?).map { Date(timeIntervalSince1970: Double($0)) }))
         case .dose:

@@ -119,6 +119,7 @@ enum Schema {
       dose             TEXT,
       route            TEXT,
       interval_seconds INTEGER CHECK (interval_seconds > 0),
+      times            TEXT,                              -- fixed daily times "08:00,20:00", instead of an interval
       ends_on          TEXT,
       stopped_at       INTEGER
     );

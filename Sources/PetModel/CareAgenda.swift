@@ -1,0 +1,176 @@
+import Foundation
+
+/// Something due for a pet: a vaccine, a medication dose or a visit follow-up.
+public struct DueItem: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case vaccine(code: String)
+        case medication(name: String, courseId: Int64)
+        case followUp(visitId: Int64, reason: String?)
+    }
+
+    public var kind: Kind
+    public var petId: Int64
+    public var petName: String
+    public var dueDay: LocalDate
+    /// The exact time of a medication dose; vaccines and follow-ups are due on a day.
+    public var dueAt: Date?
+    /// When it was last done (last dose, last vaccination, the visit).
+    public var lastDone: Date?
+    /// True for a core vaccine of a young pet with no dose recorded yet.
+    public var neverRecorded: Bool
+    /// Stable across runs, so a calendar re-import updates rather than duplicates.
+    public var uid: String
+
+    /// Overdue when the day (or the dose time) has passed.
+    public func isOverdue(_ context: TimeContext) -> Bool {
+        if let at = dueAt { return at < context.now }
+        return dueDay < context.today
+    }
+}
+
+/// A medication course's timetable: the next dose and adherence (doses given against doses due).
+public struct MedicationTimetable: Equatable, Sendable {
+    public var next: Date?
+    public var due: Int
+    public var given: Int
+}
+
+/// Works out what is due from the records: the care layer behind `due`, `calendar --ics` and the report.
+public enum CareAgenda {
+    /// Dose slots of a course from its start: every `interval`, or at fixed `times` each local day.
+    static func slots(_ m: Medication, start: Date, through end: Date, context: TimeContext, limit: Int = 100_000) -> [Date] {
+        var out: [Date] = []
+        if let i = m.intervalSeconds {
+            var t = start
+            while t <= end && out.count < limit { out.append(t); t = t.addingTimeInterval(Double(i)) }
+        } else if !m.times.isEmpty {
+            var day = context.localDate(of: start)
+            while out.count < limit {
+                for minutes in m.times {
+                    let t = context.instant(day, hour: minutes / 60, minute: minutes % 60)
+                    if t > end { return out }
+                    if t >= start.addingTimeInterval(-59) { out.append(t) }
+                }
+                day = day.adding(days: 1)
+            }
+        }
+        return out
+    }
+
+    /// The last moment a course may have doses: stopped, or the end of its last day.
+    static func courseEnd(_ m: Medication, context: TimeContext) -> Date? {
+        let ended = m.endsOn.map { context.startOfDay($0.adding(days: 1)) }
+        switch (m.stoppedAt, ended) {
+        case let (s?, e?): return min(s, e)
+        case let (s?, nil): return s
+        case let (nil, e): return e
+        }
+    }
+
+    /// Next dose and adherence of a course that started at `start`, with its dose records
+    /// (`given`: the times of doses given, `skipped`: of doses deliberately skipped).
+    public static func timetable(_ m: Medication, start: Date, given: [Date], skipped: [Date], context: TimeContext) -> MedicationTimetable {
+        guard m.intervalSeconds != nil || !m.times.isEmpty else {
+            return MedicationTimetable(next: nil, due: 0, given: given.count)
+        }
+        let end = courseEnd(m, context: context)
+        let until = min(context.now, end ?? context.now)
+        let dueSlots = slots(m, start: start, through: until, context: context)
+        let handled = (given + skipped).max()
+        var next: Date?
+        if let last = handled {
+            let grace: Double = m.intervalSeconds.map { Double($0) / 2 } ?? 3600
+            // The first slot after the last handled dose (with half an interval of grace for early doses).
+            if let i = m.intervalSeconds {
+                next = last.addingTimeInterval(Double(i))
+            } else {
+                next = slots(m, start: last.addingTimeInterval(grace), through: last.addingTimeInterval(2 * 86_400), context: context, limit: 1).first
+            }
+        } else {
+            next = start
+        }
+        if let n = next, let e = end, n > e { next = nil }
+        let countedGiven = given.filter { $0 <= until.addingTimeInterval(3600) }.count
+        return MedicationTimetable(next: next, due: dueSlots.count, given: countedGiven)
+    }
+
+    /// Everything due or overdue for `pets`, from their records (vaccinations, visits, medications, doses).
+    public static func items(pets: [Pet], records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
+        var out: [DueItem] = []
+        let byPet = Dictionary(grouping: records) { $0.petId ?? -1 }
+        for pet in pets where !pet.isArchived {
+            let recs = (byPet[pet.id] ?? []).sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+            out += vaccineItems(pet: pet, records: recs, schedule: schedule, context: context)
+            out += medicationItems(pet: pet, records: recs, context: context)
+            out += followUpItems(pet: pet, records: recs, context: context)
+        }
+        return out.sorted { ($0.dueAt ?? context.startOfDay($0.dueDay), $0.petName, $0.uid) < ($1.dueAt ?? context.startOfDay($1.dueDay), $1.petName, $1.uid) }
+    }
+
+    static func vaccineItems(pet: Pet, records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
+        let doses: [(PetRecord, Vaccination)] = records.compactMap { r in
+            if case .vaccination(let v) = r.detail { return (r, v) } else { return nil }
+        }
+        var out: [DueItem] = []
+        // A dose is superseded by any later dose of the same vaccine or of a combination covering it.
+        for (i, (record, v)) in doses.enumerated() {
+            guard let next = v.nextDue else { continue }
+            let entry = schedule.vaccine(v.vaccine, for: pet.species)
+            let superseded = doses[(i + 1)...].contains { later in
+                if later.1.vaccine == v.vaccine { return true }
+                guard let e = entry, let l = schedule.vaccine(later.1.vaccine, for: pet.species) else { return false }
+                return e.isSatisfied(by: l)
+            }
+            if superseded { continue }
+            // Two codes with the same due record (e.g. a combination recorded twice) give one item.
+            if out.contains(where: { $0.kind == .vaccine(code: v.vaccine) }) { continue }
+            out.append(DueItem(kind: .vaccine(code: v.vaccine), petId: pet.id, petName: pet.name, dueDay: next, dueAt: nil,
+                               lastDone: record.at, neverRecorded: false, uid: "petlog-vaccine-\(pet.id)-\(v.vaccine)"))
+        }
+        // A young pet's core vaccines not yet started.
+        if let born = pet.born?.earliestDay, context.today.dayNumber - born.dayNumber < 365 {
+            for entry in schedule.vaccines(for: pet.species) where entry.core {
+                let covered = doses.contains { d in
+                    d.1.vaccine == entry.code || schedule.vaccine(d.1.vaccine, for: pet.species).map(entry.isSatisfied(by:)) == true
+                }
+                if covered { continue }
+                out.append(DueItem(kind: .vaccine(code: entry.code), petId: pet.id, petName: pet.name,
+                                   dueDay: born.adding(days: entry.firstDoseWeeks * 7), dueAt: nil, lastDone: nil, neverRecorded: true,
+                                   uid: "petlog-vaccine-\(pet.id)-\(entry.code)"))
+            }
+        }
+        return out
+    }
+
+    static func medicationItems(pet: Pet, records: [PetRecord], context: TimeContext) -> [DueItem] {
+        var out: [DueItem] = []
+        for r in records {
+            guard case .medication(let m) = r.detail, m.stoppedAt == nil else { continue }
+            let doses = records.compactMap { d -> (Date, Bool)? in
+                if case .dose(let dose) = d.detail, dose.medicationId == r.id { return (d.at, dose.skipped) }
+                return nil
+            }
+            let t = timetable(m, start: r.at, given: doses.filter { !$0.1 }.map(\.0), skipped: doses.filter(\.1).map(\.0), context: context)
+            guard let next = t.next else { continue }
+            out.append(DueItem(kind: .medication(name: m.name, courseId: r.id), petId: pet.id, petName: pet.name,
+                               dueDay: context.localDate(of: next), dueAt: next, lastDone: doses.map(\.0).max(), neverRecorded: false,
+                               uid: "petlog-medication-\(r.id)"))
+        }
+        return out
+    }
+
+    static func followUpItems(pet: Pet, records: [PetRecord], context: TimeContext) -> [DueItem] {
+        var out: [DueItem] = []
+        let visits = records.compactMap { r -> (PetRecord, Visit)? in
+            if case .visit(let v) = r.detail { return (r, v) } else { return nil }
+        }
+        for (i, (record, v)) in visits.enumerated() {
+            guard let day = v.followUp else { continue }
+            // Any later visit answers the follow-up.
+            if visits[(i + 1)...].contains(where: { context.localDate(of: $0.0.at) > context.localDate(of: record.at) }) { continue }
+            out.append(DueItem(kind: .followUp(visitId: record.id, reason: v.reason), petId: pet.id, petName: pet.name, dueDay: day,
+                               dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-followup-\(record.id)"))
+        }
+        return out
+    }
+}
