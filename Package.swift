@@ -28,11 +28,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        /** The system's cairo, cairo-pdf, cairo-svg and pangocairo headers; the only place C is included. */
+        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        /** A small Swift wrapper over cairo and pango: surfaces, drawing context, text layout, errors; knows nothing about pets. */
+        .target(name: "Cairo", dependencies: ["CCairo"]),
+        /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
+        .target(name: "PetCharts", dependencies: ["Cairo"]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "Localization",
+                "PetModel", "PetStore", "Localization", "PetCharts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,5 +46,7 @@ let package = Package(
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"]),
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"]),
+        .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
+        .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
     ]
 )

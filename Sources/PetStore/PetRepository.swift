@@ -47,10 +47,11 @@ public struct StoreSummary: Sendable, Equatable {
     public var records: [RecordKind: Int]
 }
 
-/// A weight series point in canonical units.
-public struct WeightPoint: Sendable, Equatable {
-    public var at: Date
-    public var grams: Int
+/// A pet's weights as two columns (Unix seconds, grams): flat arrays, so a million points stay small.
+public struct WeightColumns: Sendable, Equatable {
+    public var times: [Double]
+    public var grams: [Double]
+    public init(times: [Double] = [], grams: [Double] = []) { self.times = times; self.grams = grams }
 }
 
 /// Everything the CLI may ask of the store. Every method is one transaction.
@@ -76,7 +77,7 @@ public protocol PetRepository: Sendable {
     func deleteRecord(id: Int64) throws -> PetRecord
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
     func search(_ text: String, limit: Int) throws -> [PetRecord]
-    func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> [WeightPoint]
+    func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns
 
     // Medications
     func medications(pets: [PetRef], includeStopped: Bool) throws -> [MedicationCourse]

@@ -362,18 +362,24 @@ public struct SQLiteRepository: PetRepository {
         }
     }
 
-    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> [WeightPoint] {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
         try read { db in
-            var points: [WeightPoint] = []
+            let lower = since.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.min
+            let upper = until.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.max
+            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE pet_id = ? AND kind = 'weight' AND at >= ? AND at < ?",
+                                     arguments: [pet, lower, upper]) ?? 0
+            var columns = WeightColumns()
+            columns.times.reserveCapacity(n)
+            columns.grams.reserveCapacity(n)
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
-                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ? ORDER BY r.at
-                """, arguments: [pet, since.map { Int64($0.timeIntervalSince1970) } ?? Int64.min,
-                                 until.map { Int64($0.timeIntervalSince1970) } ?? Int64.max])
+                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ? ORDER BY r.at, r.id
+                """, arguments: [pet, lower, upper])
             while let row = try cursor.next() {
-                points.append(WeightPoint(at: Date(timeIntervalSince1970: Double(row[0] as Int64)), grams: row[1]))
+                columns.times.append(Double(row[0] as Int64))
+                columns.grams.append(Double(row[1] as Int64))
             }
-            return points
+            return columns
         }
     }
 

@@ -1,0 +1,8 @@
+#ifndef PETLOG_CCAIRO_SHIM_H
+#define PETLOG_CCAIRO_SHIM_H
+// The only C the Swift code sees: cairo with its PDF and SVG back ends, and Pango drawing through cairo.
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <pango/pangocairo.h>
+#endif

@@ -1,0 +1,126 @@
+import CCairo
+
+/// A cairo drawing context on one surface: paths, paint, clip, state and transforms.
+public final class Context {
+    let raw: OpaquePointer
+    /// Kept alive as long as the context draws into it.
+    public let surface: Surface
+    /// Created on first text layout; shares this context's font options and language.
+    private var pangoContext: OpaquePointer?
+    private var language: String?
+
+    /// How path edges are smoothed.
+    public enum Antialias: Sendable { case `default`, none, fast, good }
+    public enum LineJoin: Sendable { case miter, round, bevel }
+    public enum LineCap: Sendable { case butt, round, square }
+
+    public init(_ surface: Surface) throws {
+        self.surface = surface
+        self.raw = cairo_create(surface.raw)!
+        try check(cairo_status(raw))
+    }
+
+    deinit {
+        if let pangoContext { g_object_unref(UnsafeMutableRawPointer(pangoContext)) }
+        cairo_destroy(raw)
+    }
+
+    /// Throws the first error cairo met while drawing, if any.
+    public func checkStatus() throws { try check(cairo_status(raw), path: surface.path) }
+
+    // MARK: state
+    public func save() { cairo_save(raw) }
+    public func restore() { cairo_restore(raw) }
+    public func translate(x: Double, y: Double) { cairo_translate(raw, x, y) }
+    public func scale(x: Double, y: Double) { cairo_scale(raw, x, y) }
+    /// Rotates the user space by `radians` (positive turns x towards y, i.e. clockwise on screen).
+    public func rotate(_ radians: Double) { cairo_rotate(raw, radians) }
+
+    public func setSource(_ color: Color) {
+        cairo_set_source_rgba(raw, color.red, color.green, color.blue, color.alpha)
+    }
+    public func setLineWidth(_ width: Double) { cairo_set_line_width(raw, width) }
+    /// `[]` for solid lines.
+    public func setDash(_ dashes: [Double], offset: Double = 0) {
+        cairo_set_dash(raw, dashes, Int32(dashes.count), offset)
+    }
+    public func setLineJoin(_ join: LineJoin) {
+        switch join {
+        case .miter: cairo_set_line_join(raw, CAIRO_LINE_JOIN_MITER)
+        case .round: cairo_set_line_join(raw, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(raw, CAIRO_LINE_JOIN_BEVEL)
+        }
+    }
+    public func setLineCap(_ cap: LineCap) {
+        switch cap {
+        case .butt: cairo_set_line_cap(raw, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(raw, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(raw, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+    public func setAntialias(_ mode: Antialias) {
+        switch mode {
+        case .default: cairo_set_antialias(raw, CAIRO_ANTIALIAS_DEFAULT)
+        case .none: cairo_set_antialias(raw, CAIRO_ANTIALIAS_NONE)
+        case .fast: cairo_set_antialias(raw, CAIRO_ANTIALIAS_FAST)
+        case .good: cairo_set_antialias(raw, CAIRO_ANTIALIAS_GOOD)
+        }
+    }
+
+    // MARK: paths
+    public func newPath() { cairo_new_path(raw) }
+    public func moveTo(_ x: Double, _ y: Double) { cairo_move_to(raw, x, y) }
+    public func lineTo(_ x: Double, _ y: Double) { cairo_line_to(raw, x, y) }
+    public func closePath() { cairo_close_path(raw) }
+    public func rectangle(x: Double, y: Double, width: Double, height: Double) {
+        cairo_rectangle(raw, x, y, width, height)
+    }
+    /// A circular arc around (cx, cy) from angle1 to angle2 in radians.
+    public func arc(cx: Double, cy: Double, radius: Double, from angle1: Double, to angle2: Double) {
+        cairo_arc(raw, cx, cy, radius, angle1, angle2)
+    }
+    /// A closed circle, as its own sub-path.
+    public func circle(cx: Double, cy: Double, radius: Double) {
+        cairo_new_sub_path(raw)
+        cairo_arc(raw, cx, cy, radius, 0, 2 * Double.pi)
+        cairo_close_path(raw)
+    }
+
+    // MARK: painting
+    public func stroke() { cairo_stroke(raw) }
+    public func strokePreserve() { cairo_stroke_preserve(raw) }
+    public func fill() { cairo_fill(raw) }
+    public func fillPreserve() { cairo_fill_preserve(raw) }
+    /// Fills the whole clip region with the source.
+    public func paint() { cairo_paint(raw) }
+    public func clip() { cairo_clip(raw) }
+    /// Ends the current PDF page; drawing continues on a new one (see `Surface.setPageSize`).
+    public func showPage() { cairo_show_page(raw) }
+    public func resetClip() { cairo_reset_clip(raw) }
+
+    // MARK: text
+    /// Sets the language (BCP 47: "ko", "ja", "en", "zh-TW") that Pango uses to choose fonts and
+    /// glyph forms, e.g. Korean or Japanese shapes of Han characters in Noto Sans CJK.
+    /// Applies to layouts created afterwards.
+    public func setTextLanguage(_ tag: String) {
+        language = tag
+        if let pangoContext { pango_context_set_language(pangoContext, pango_language_from_string(tag)) }
+    }
+
+    /// The Pango context shared by this context's layouts: 72 dpi, so that a font size of N is
+    /// N user units; unhinted metrics, so that text measures the same on PNG, PDF and SVG.
+    func sharedPangoContext() -> OpaquePointer {
+        if let pangoContext { return pangoContext }
+        let made = pango_cairo_create_context(raw)!
+        pango_cairo_context_set_resolution(made, 72)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(made, options)
+        cairo_font_options_destroy(options)
+        if let language { pango_context_set_language(made, pango_language_from_string(language)) }
+        pangoContext = made
+        return made
+    }
+}

@@ -1,0 +1,193 @@
+import CCairo
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A cairo drawing target: an in-memory image (saved as PNG), a PDF file or an SVG file.
+public final class Surface {
+    /// What the surface draws into.
+    public enum Kind: Sendable { case image, pdf, svg }
+
+    let raw: OpaquePointer
+    public let kind: Kind
+    /// Size in user units: pixels for images, points (1/72 in) for PDF and SVG.
+    public let width: Double
+    public let height: Double
+    /// File the PDF or SVG is streamed into; nil for images.
+    public let path: String?
+    /// Collects an SVG document until `finish()`; nil for other surfaces.
+    private var svgSink: SVGSink?
+
+    /// The creation and modification date written into PDFs unless told otherwise, so that the
+    /// same drawing gives byte-identical files.
+    public static let fixedPDFDate = "2000-01-01T00:00:00Z"
+
+    private init(raw: OpaquePointer, kind: Kind, width: Double, height: Double, path: String?) throws {
+        self.raw = raw
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.path = path
+        // Error surfaces are still objects to destroy: deinit runs even when this throws.
+        try check(cairo_surface_status(raw), path: path)
+    }
+
+    deinit {
+        cairo_surface_destroy(raw)   // finishes the stream into the sink, which is then dropped
+    }
+
+    /// An image surface of `width`×`height` pixels. `opaque` drops the alpha channel (RGB24),
+    /// which suits charts with a painted background.
+    public static func image(width: Int, height: Int, opaque: Bool = false) throws -> Surface {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else { throw CairoError.invalidSize }
+        let raw = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32,
+                                             Int32(width), Int32(height))!
+        return try Surface(raw: raw, kind: .image, width: Double(width), height: Double(height), path: nil)
+    }
+
+    /// A one-page-at-a-time PDF written to `path`, `width`×`height` points.
+    /// `date` fills CreationDate and ModDate (ISO 8601); keep the default for reproducible files.
+    public static func pdf(path: String, width: Double, height: Double,
+                           title: String? = nil, date: String = fixedPDFDate) throws -> Surface {
+        guard width > 0, height > 0 else { throw CairoError.invalidSize }
+        let raw = cairo_pdf_surface_create(path, width, height)!
+        let surface = try Surface(raw: raw, kind: .pdf, width: width, height: height, path: path)
+        cairo_pdf_surface_set_metadata(raw, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(raw, CAIRO_PDF_METADATA_MOD_DATE, date)
+        if let title { cairo_pdf_surface_set_metadata(raw, CAIRO_PDF_METADATA_TITLE, title) }
+        return surface
+    }
+
+    /// An SVG 1.1 document written to `path`, `width`×`height` points, when finished.
+    ///
+    /// cairo names SVG groups after process-wide surface counters ("surface7"), so the same
+    /// drawing would differ with what the process drew before; the document is collected in
+    /// memory and those ids renumbered from 1 in order of appearance before it is written.
+    public static func svg(path: String, width: Double, height: Double) throws -> Surface {
+        guard width > 0, height > 0 else { throw CairoError.invalidSize }
+        let sink = try SVGSink(path: path)
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let raw = cairo_svg_surface_create_for_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<SVGSink>.fromOpaque(closure).takeUnretainedValue()
+                .bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, closure, width, height)!
+        let surface = try Surface(raw: raw, kind: .svg, width: width, height: height, path: path)
+        surface.svgSink = sink
+        return surface
+    }
+
+    /// Decodes a PNG file into an image surface.
+    public static func image(readingPNG path: String) throws -> Surface {
+        let raw = cairo_image_surface_create_from_png(path)!
+        return try Surface(raw: raw, kind: .image,
+                           width: Double(cairo_image_surface_get_width(raw)),
+                           height: Double(cairo_image_surface_get_height(raw)), path: path)
+    }
+
+    /// Size of the PDF pages from now on (call before drawing on a page; see `Context.showPage`).
+    public func setPageSize(width: Double, height: Double) {
+        if kind == .pdf { cairo_pdf_surface_set_size(raw, width, height) }
+    }
+
+    /// Writes an image surface as PNG.
+    public func writePNG(to path: String) throws {
+        guard kind == .image else { throw CairoError.surfaceTypeMismatch }
+        cairo_surface_flush(raw)
+        try check(cairo_surface_write_to_png(raw, path), path: path)
+    }
+
+    /// Completes a PDF or SVG file and reports any write error that happened while streaming it.
+    /// Drawing after this is an error. Idempotent.
+    public func finish() throws {
+        cairo_surface_finish(raw)
+        try check(cairo_surface_status(raw), path: path)
+        if let svgSink {
+            self.svgSink = nil
+            try check(svgSink.write(), path: path)
+        }
+    }
+
+    /// Pixel size of an image surface.
+    public var pixelWidth: Int { Int(cairo_image_surface_get_width(raw)) }
+    public var pixelHeight: Int { Int(cairo_image_surface_get_height(raw)) }
+
+    /// The pixels of an image surface, row by row, as 0xAARRGGBB with alpha forced to 0xFF for
+    /// opaque (RGB24) surfaces. Premultiplied, as cairo stores them.
+    public func argbPixels() throws -> [UInt32] {
+        guard kind == .image else { throw CairoError.surfaceTypeMismatch }
+        cairo_surface_flush(raw)
+        let w = pixelWidth, h = pixelHeight
+        let stride = Int(cairo_image_surface_get_stride(raw))
+        let opaque = cairo_image_surface_get_format(raw) == CAIRO_FORMAT_RGB24
+        guard let data = cairo_image_surface_get_data(raw) else { throw CairoError.surfaceTypeMismatch }
+        var out = [UInt32](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let row = UnsafeRawPointer(data + y * stride)
+            for x in 0..<w {
+                let pixel = row.load(fromByteOffset: x * 4, as: UInt32.self)
+                out[y * w + x] = opaque ? pixel | 0xFF00_0000 : pixel
+            }
+        }
+        return out
+    }
+}
+
+/// The bytes of an SVG document on their way to a file opened when the surface was made (so that
+/// a bad path fails at once, as with PDF).
+final class SVGSink {
+    var bytes: [UInt8] = []
+    private var file: UnsafeMutablePointer<FILE>?
+
+    init(path: String) throws {
+        guard let file = fopen(path, "wb") else { throw CairoError.writeError(path: path) }
+        self.file = file
+    }
+
+    deinit { if let file { fclose(file) } }
+
+    /// Renumbers the process-wide ids, writes and closes the file.
+    func write() -> cairo_status_t {
+        guard let file else { return CAIRO_STATUS_WRITE_ERROR }
+        self.file = nil
+        let output = SVGSink.renumberingIDs(bytes, prefixes: ["surface", "image"])
+        let written = output.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file)
+        return written == output.count && closed == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+    }
+
+    /// Replaces each `prefix` + digits token by `prefix` + its rank of first appearance (1, 2, …),
+    /// consistently for definitions and references.
+    static func renumberingIDs(_ input: [UInt8], prefixes: [String]) -> [UInt8] {
+        let words = prefixes.map { Array($0.utf8) }
+        var numbering: [[UInt8]: [[UInt8]: Int]] = [:]
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count)
+        var i = 0
+        func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        func isLetter(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
+        scan: while i < input.count {
+            for word in words where input[i] == word[0] && i + word.count < input.count
+                && (i == 0 || !isLetter(input[i - 1])) && Array(input[i..<(i + word.count)]) == word {
+                var j = i + word.count
+                guard isDigit(input[j]) else { continue }
+                while j < input.count && isDigit(input[j]) { j += 1 }
+                let number = Array(input[(i + word.count)..<j])
+                var table = numbering[word, default: [:]]
+                let rank = table[number] ?? (table.count + 1)
+                table[number] = rank
+                numbering[word] = table
+                out.append(contentsOf: word)
+                out.append(contentsOf: Array(String(rank).utf8))
+                i = j
+                continue scan
+            }
+            out.append(input[i])
+            i += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,71 @@
+import CCairo
+
+/// A paragraph of text shaped by Pango: font fallback, Hangul, Kana and Han, wrapping, alignment.
+public final class TextLayout {
+    public enum Alignment: Sendable { case left, center, right }
+
+    /// Logical size of the laid-out text, in user units.
+    public struct Extents: Sendable, Equatable {
+        public var width: Double
+        public var height: Double
+        /// Distance from the top of the layout to the first line's baseline.
+        public var baseline: Double
+    }
+
+    private let layout: OpaquePointer
+    private let context: Context
+
+    /// - Parameters:
+    ///   - font: a Pango font description, e.g. "Sans 12", "Noto Sans CJK KR Bold 10"; sizes are
+    ///     in user units (pixels on images, points on PDF/SVG).
+    ///   - width: wrap lines at this width (word, then character boundaries); nil for one line per
+    ///     paragraph.
+    ///   - ellipsize: with a width, end a line that does not fit with "…" instead of wrapping.
+    public init(_ text: String, font: String, in context: Context, width: Double? = nil,
+                alignment: Alignment = .left, ellipsize: Bool = false) {
+        self.context = context
+        pango_cairo_update_context(context.raw, context.sharedPangoContext())
+        layout = pango_layout_new(context.sharedPangoContext())!
+        let description = pango_font_description_from_string(font)
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        if let width {
+            pango_layout_set_width(layout, Int32(clamping: Int((width * Double(PANGO_SCALE)).rounded())))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            if ellipsize { pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END) }
+        }
+        switch alignment {
+        case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        }
+        pango_layout_set_text(layout, text, -1)
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+
+    /// Logical extents (what the text occupies, including line spacing).
+    public var extents: Extents {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let scale = Double(PANGO_SCALE)
+        // With a wrap width, Pango reports the box from x = 0; the width is the widest line.
+        return Extents(width: Double(logical.width) / scale,
+                       height: Double(logical.height) / scale,
+                       baseline: Double(pango_layout_get_baseline(layout)) / scale)
+    }
+
+    /// Number of lines after wrapping.
+    public var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
+
+    /// Whether some character had to be drawn from no font at all (a missing glyph box).
+    public var unknownGlyphCount: Int { Int(pango_layout_get_unknown_glyphs_count(layout)) }
+
+    /// Draws the text with its top-left corner at (x, y), in the context's current source colour.
+    public func draw(x: Double, y: Double) {
+        context.moveTo(x, y)
+        pango_cairo_update_layout(context.raw, layout)
+        pango_cairo_show_layout(context.raw, layout)
+        context.newPath()
+    }
+}

@@ -1,0 +1,95 @@
+import Cairo
+import Foundation
+
+/// Renders chart specs into PNG, PDF or SVG files, or onto a caller's cairo context.
+public enum ChartRenderer {
+    /// Writes the weight chart to `path`. The file appears complete or not at all (written beside
+    /// it, then renamed), with permissions `permissions` (0600: records are private by default).
+    public static func render(_ spec: WeightChartSpec, to path: String, format: ChartFormat,
+                              permissions: Int = 0o600) throws {
+        try spec.validate()
+        try write(to: path, format: format, size: spec.size, title: spec.title, permissions: permissions) { context, chunk in
+            drawWeight(spec, on: context, strokeChunk: chunk)
+        }
+    }
+
+    /// Writes the bar chart to `path`; see the weight chart's `render` for the file handling.
+    public static func render(_ spec: BarChartSpec, to path: String, format: ChartFormat,
+                              permissions: Int = 0o600) throws {
+        try spec.validate()
+        try write(to: path, format: format, size: spec.size, title: spec.title, permissions: permissions) { context, _ in
+            drawBars(spec, on: context)
+        }
+    }
+
+    /// Draws the weight chart on `context` in a `spec.size` box at the origin, in user units
+    /// (translate and scale first to place it, e.g. on a report page).
+    public static func draw(_ spec: WeightChartSpec, on context: Context) throws {
+        try spec.validate()
+        drawWeight(spec, on: context, strokeChunk: context.surface.kind == .image ? 2000 : 0)
+        try context.checkStatus()
+    }
+
+    /// Draws the bar chart on `context` in a `spec.size` box at the origin, in user units.
+    public static func draw(_ spec: BarChartSpec, on context: Context) throws {
+        try spec.validate()
+        drawBars(spec, on: context)
+        try context.checkStatus()
+    }
+
+    private static func drawWeight(_ spec: WeightChartSpec, on context: Context, strokeChunk: Int) {
+        let (w, h) = (Double(spec.size.width), Double(spec.size.height))
+        let style = ChartStyle(theme: spec.theme, width: w, height: h, fontFamily: spec.fontFamily)
+        let canvas = ChartCanvas(context: context, style: style, width: w, height: h, language: spec.language)
+        WeightChartDrawing(spec: spec, canvas: canvas, strokeChunk: strokeChunk).draw()
+    }
+
+    private static func drawBars(_ spec: BarChartSpec, on context: Context) {
+        let (w, h) = (Double(spec.size.width), Double(spec.size.height))
+        let style = ChartStyle(theme: spec.theme, width: w, height: h, fontFamily: spec.fontFamily)
+        let canvas = ChartCanvas(context: context, style: style, width: w, height: h, language: spec.language)
+        BarChartDrawing(spec: spec, canvas: canvas).draw()
+    }
+
+    /// Surface per format, drawing, then an atomic rename; cairo's errors name `path`, not the
+    /// temporary file.
+    private static func write(to path: String, format: ChartFormat, size: ChartSize, title: String,
+                              permissions: Int, draw: (Context, Int) -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        do {
+            let scale = ChartSize.vectorScale
+            let (w, h) = (Double(size.width), Double(size.height))
+            switch format {
+            case .png:
+                let surface = try Surface.image(width: size.width, height: size.height, opaque: true)
+                let context = try Context(surface)
+                draw(context, 2000)
+                try context.checkStatus()
+                try surface.writePNG(to: temporary)
+            case .pdf, .svg:
+                let surface = format == .pdf
+                    ? try Surface.pdf(path: temporary, width: w * scale, height: h * scale, title: title)
+                    : try Surface.svg(path: temporary, width: w * scale, height: h * scale)
+                let context = try Context(surface)
+                context.scale(x: scale, y: scale)
+                draw(context, 0)
+                try context.checkStatus()
+                try surface.finish()
+            }
+            guard chmod(temporary, mode_t(permissions)) == 0, rename(temporary, path) == 0 else {
+                throw CairoError.writeError(path: path)
+            }
+        } catch let error as CairoError {
+            unlink(temporary)
+            switch error {
+            case .writeError: throw CairoError.writeError(path: path)
+            default: throw error
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// Charts for terminals, made of Unicode block and Braille characters; no colour codes.
+public enum TextChart {
+    private static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    /// Bit of each dot in a Braille cell: left column top to bottom, then right column.
+    private static let brailleBits: [UInt8] = [0x01, 0x02, 0x04, 0x40, 0x08, 0x10, 0x20, 0x80]
+
+    /// One line of block characters, at most `width` of them: each character is the mean of its
+    /// share of the values, scaled between their min and max. Non-finite values become spaces.
+    public static func sparkline(_ values: [Double], width: Int) -> String {
+        guard width > 0, !values.isEmpty else { return "" }
+        let columns = min(width, values.count)
+        var means = [Double](repeating: .nan, count: columns)
+        for c in 0..<columns {
+            let lo = c * values.count / columns, hi = max(lo + 1, (c + 1) * values.count / columns)
+            var sum = 0.0, n = 0
+            for v in values[lo..<hi] where v.isFinite { sum += v; n += 1 }
+            if n > 0 { means[c] = sum / Double(n) }
+        }
+        let finite = means.filter { $0.isFinite }
+        guard let lo = finite.min(), let hi = finite.max() else { return String(repeating: " ", count: columns) }
+        return String(means.map { v -> Character in
+            guard v.isFinite else { return " " }
+            if hi - lo <= 0 { return blocks[3] }
+            let level = Int(((v - lo) / (hi - lo) * Double(blocks.count - 1)).rounded())
+            return blocks[min(max(level, 0), blocks.count - 1)]
+        })
+    }
+
+    /// `height` lines of `width` Braille characters (2×4 dots each) plotting all series over a
+    /// shared time and value range; the line breaks over each series' default gap.
+    public static func braille(series: [LineSeries], width: Int, height: Int) -> [String] {
+        guard width > 0, height > 0 else { return [] }
+        let dotsX = width * 2, dotsY = height * 4
+        var cells = [UInt8](repeating: 0, count: width * height)
+        let usable = series.filter { $0.times.count == $0.values.count && !$0.times.isEmpty }
+        let t0 = usable.compactMap { $0.times.first }.min() ?? 0
+        let t1 = usable.compactMap { $0.times.last }.max() ?? 1
+        var v0 = Double.infinity, v1 = -Double.infinity
+        for s in usable { for v in s.values where v.isFinite { v0 = min(v0, v); v1 = max(v1, v) } }
+        if !v0.isFinite { return Array(repeating: String(repeating: "\u{2800}", count: width), count: height) }
+        let tSpan = t1 > t0 ? t1 - t0 : 1, vSpan = v1 > v0 ? v1 - v0 : 1
+
+        func set(_ x: Int, _ y: Int) {
+            guard x >= 0, x < dotsX, y >= 0, y < dotsY else { return }
+            cells[(y / 4) * width + x / 2] |= brailleBits[(x % 2) * 4 + y % 4]
+        }
+        func line(_ a: (Int, Int), _ b: (Int, Int)) {   // Bresenham
+            var (x, y) = a
+            let dx = abs(b.0 - x), dy = -abs(b.1 - y)
+            let sx = x < b.0 ? 1 : -1, sy = y < b.1 ? 1 : -1
+            var err = dx + dy
+            while true {
+                set(x, y)
+                if x == b.0 && y == b.1 { break }
+                let e2 = 2 * err
+                if e2 >= dy { err += dy; x += sx }
+                if e2 <= dx { err += dx; y += sy }
+            }
+        }
+        for s in usable {
+            let gap = s.defaultGapThreshold
+            var previous: (t: Double, dot: (Int, Int))?
+            for (t, v) in zip(s.times, s.values) where v.isFinite {
+                let dot = (Int(((t - t0) / tSpan * Double(dotsX - 1)).rounded()),
+                           Int(((v1 - v) / vSpan * Double(dotsY - 1)).rounded()))
+                if let p = previous, t - p.t <= gap { line(p.dot, dot) } else { set(dot.0, dot.1) }
+                previous = (t, dot)
+            }
+        }
+        return (0..<height).map { row in
+            String(String.UnicodeScalarView(cells[(row * width)..<((row + 1) * width)].map {
+                Unicode.Scalar(0x2800 + UInt32($0))!
+            }))
+        }
+    }
+}

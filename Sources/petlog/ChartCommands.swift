@@ -1,0 +1,304 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetCharts
+import PetModel
+import PetStore
+
+/// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.
+struct ChartGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chart", abstract: "Plot weight, symptoms or expenses to PNG, PDF or SVG (-o), or as text.",
+        subcommands: [Weight.self, Symptoms.self, Expenses.self]
+    )
+
+    /// Output options shared by every chart.
+    struct Output: ParsableArguments {
+        @Option(name: .shortAndLong, help: "Output file: .png, .pdf or .svg (without it, a text chart).") var output: String?
+        @Option(help: "From: 1y, 90d, 2026-01-01.") var since: String?
+        @Option(help: "Until (a day includes that whole day).") var until: String?
+        @Option(help: "Size in pixels at 200 dpi (PDF/SVG: the same figure in points).") var size = "1600x900"
+        @Flag(help: "Dark theme.") var dark = false
+
+        func format(_ s: Session) throws -> ChartFormat? {
+            guard let o = output else { return nil }
+            guard let f = ChartFormat(pathExtension: URL(fileURLWithPath: o).pathExtension) else {
+                throw UsageError(message: s.t(.errChartFormat, ["path": o]))
+            }
+            return f
+        }
+
+        func chartSize(_ s: Session) throws -> ChartSize {
+            guard let c = ChartSize(size), c.isValid else {
+                throw ParseError.unknownChoice(field: "--size", value: size, accepted: ["WIDTHxHEIGHT, 64–16000 each"])
+            }
+            return c
+        }
+
+        func window(_ s: Session) throws -> (Date?, Date?) {
+            (try since.map { try TimeParser.since($0, context: s.time) }, try until.map { try TimeParser.until($0, context: s.time) })
+        }
+    }
+
+    struct Weight: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Weight over time: one line per pet.")
+        @Argument(help: "One or more pets (names or ids).") var pets: [String]
+        @Option(help: "Rolling mean over a window: 7d, 4w.") var smooth: String?
+        @OptionGroup var out: Output
+
+        func run() throws {
+            try Session.run { s in
+                let repo = try s.repository()
+                let (since, until) = try out.window(s)
+                let smoothing = try smooth.map { try Span.parse($0, allowCalendarUnits: false) }
+                let size = try out.chartSize(s)
+                let format = try out.format(s)
+                let perUnit = s.unitSystem == .imperial ? 453.59237 : 1000.0
+                var series: [LineSeries] = []
+                var names: [String] = []
+                for ref in pets.flatMap(PetModelText.pets) {
+                    let pet = try repo.pet(ref)
+                    var columns = try repo.weightSeries(pet: pet.id, since: since, until: until)
+                    for i in columns.grams.indices { columns.grams[i] /= perUnit }
+                    series.append(LineSeries(label: pet.name, times: columns.times, values: columns.grams))
+                    names.append(pet.name)
+                }
+                let unit = s.unitSystem == .imperial ? "lb" : "kg"
+                if s.json {
+                    s.terminal.json(series.map { ["pet": $0.label, "unit": unit, "count": $0.times.count,
+                                                  "points": zip($0.times, $0.values).map { [JSONShape.instant(Date(timeIntervalSince1970: $0.0), offset: s.time.utcOffset(at: Date(timeIntervalSince1970: $0.0))), $0.1] }] as [String: Any] })
+                    return
+                }
+                guard let format, let path = out.output else {
+                    s.printTextChart(series, unit: unit)
+                    return
+                }
+                let spec = WeightChartSpec(
+                    title: s.t(.chartWeightTitle, ["pets": names.joined(separator: ", ")]), yLabel: s.t(.chartWeightAxis),
+                    unitSuffix: unit, series: series, smoothingWindow: smoothing.map { Double($0.approximateSeconds) },
+                    smoothingLabel: smooth.map { s.t(.chartSmoothLabel, ["window": $0]) },
+                    timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
+                    language: s.l10n.language.rawValue, labeler: s.axisLabeler, noDataText: s.t(.chartNoData))
+                try s.writeChart(path) { try ChartRenderer.render(spec, to: path, format: format) }
+            }
+        }
+    }
+
+    struct Symptoms: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
+        @Argument(help: "Pet name or id.") var pet: String
+        @Option(help: "severity (default) or kind.") var by = "severity"
+        @Option(help: "Only this symptom.") var symptom: String?
+        @OptionGroup var out: Output
+
+        func run() throws {
+            try Session.run { s in
+                let byKind: Bool
+                switch by.lowercased() {
+                case "severity": byKind = false
+                case "kind": byKind = true
+                default: throw ParseError.unknownChoice(field: "--by", value: by, accepted: ["severity", "kind"])
+                }
+                let repo = try s.repository()
+                let p = try repo.pet(PetRef(pet))
+                var (since, until) = try out.window(s)
+                if since == nil { since = Span.days(26 * 7).subtracted(from: s.time.now, in: s.time) }
+                let size = try out.chartSize(s)
+                let format = try out.format(s)
+                let wanted = symptom.map { SymptomCode.match($0)?.rawValue ?? $0 }
+                let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: since, until: until))
+                let symptoms: [(LocalDate, Symptom)] = records.compactMap { r in
+                    guard case .symptom(let sy) = r.detail, wanted == nil || sy.code == wanted else { return nil }
+                    return (s.localDay(r.at), sy)
+                }
+                // Weeks start on Monday; every week of the window is a bar, empty ones too.
+                let firstDay = s.localDay(since!)
+                let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
+                let firstWeek = firstDay.adding(days: 1 - firstDay.isoWeekday)
+                let weeks = stride(from: firstWeek.dayNumber, through: lastDay.dayNumber, by: 7).map { LocalDate(dayNumber: $0) }
+                let categories = weeks.map { s.shortDay($0) }
+                var stacks: [BarStack] = []
+                if byKind {
+                    let kinds = Array(Set(symptoms.map { $0.1.code })).sorted()
+                    for (i, k) in kinds.enumerated() {
+                        var values = [Double](repeating: 0, count: weeks.count)
+                        for (d, sy) in symptoms where sy.code == k { values[(d.dayNumber - firstWeek.dayNumber) / 7] += 1 }
+                        let name = symptoms.first { $0.1.code == k }.map { s.symptomName($0.1) } ?? k
+                        stacks.append(BarStack(label: name, color: .palette(i), values: values))
+                    }
+                } else {
+                    for level in 1...5 {
+                        var values = [Double](repeating: 0, count: weeks.count)
+                        for (d, sy) in symptoms where sy.severity == level { values[(d.dayNumber - firstWeek.dayNumber) / 7] += 1 }
+                        if values.contains(where: { $0 > 0 }) {
+                            stacks.append(BarStack(label: s.t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values))
+                        }
+                    }
+                }
+                if s.json {
+                    s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
+                    return
+                }
+                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wanted.map { " — " + s.l10n.code(.symptom, $0) } ?? "")
+                guard let format, let path = out.output else {
+                    s.printBars(title: title, categories: categories, stacks: stacks)
+                    return
+                }
+                let spec = BarChartSpec(title: title, yLabel: s.t(.chartSymptomsAxis), categories: categories, stacks: stacks, size: size,
+                                        theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: s.t(.chartNoData))
+                try s.writeChart(path) { try ChartRenderer.render(spec, to: path, format: format) }
+            }
+        }
+    }
+
+    struct Expenses: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Spending per month, stacked by category, in one currency.")
+        @Argument(help: "Pet name or id (default: everything, household expenses included).") var pet: String?
+        @Option(help: "Currency to chart (default: the one used most).") var currency: String?
+        @OptionGroup var out: Output
+
+        func run() throws {
+            try Session.run { s in
+                let repo = try s.repository()
+                var (since, until) = try out.window(s)
+                if since == nil {
+                    // The last twelve whole calendar months, this one included.
+                    let today = s.time.today
+                    since = s.time.startOfDay(LocalDate(year: today.year, month: today.month, day: 1)!.adding(months: -11))
+                }
+                let size = try out.chartSize(s)
+                let format = try out.format(s)
+                let records = try repo.records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: [.expense], since: since, until: until))
+                let expenses: [(LocalDate, Expense)] = records.compactMap { r in
+                    if case .expense(let e) = r.detail { return (s.localDay(r.at), e) } else { return nil }
+                }
+                let counts = Dictionary(grouping: expenses, by: { $0.1.money.currency.code }).mapValues(\.count)
+                let chosen = try currency.map { c -> String in
+                    guard let cur = Currency.named(c) else { throw ParseError.unknownCurrency(c) }
+                    return cur.code
+                } ?? counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "KRW"
+                let minorDigits = Currency.named(chosen)?.minorDigits ?? 2
+                let skipped = expenses.filter { $0.1.money.currency.code != chosen }.count
+                if skipped > 0 { s.terminal.error(s.t(.chartOtherCurrencies, ["count": String(skipped), "currency": chosen])) }
+                let firstMonth = LocalDate(year: s.localDay(since!).year, month: s.localDay(since!).month, day: 1)!
+                let end = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
+                var months: [LocalDate] = []
+                var m = firstMonth
+                while m <= end { months.append(m); m = m.adding(months: 1) }
+                let categories = Array(Set(expenses.filter { $0.1.money.currency.code == chosen }.map { $0.1.category })).sorted()
+                var divisor = 1.0
+                for _ in 0..<minorDigits { divisor *= 10 }
+                let stacks = categories.enumerated().map { i, c -> BarStack in
+                    var values = [Double](repeating: 0, count: months.count)
+                    for (d, e) in expenses where e.category == c && e.money.currency.code == chosen {
+                        let idx = (d.year - firstMonth.year) * 12 + d.month - firstMonth.month
+                        if idx >= 0 && idx < values.count { values[idx] += Double(e.money.minorUnits) / divisor }
+                    }
+                    return BarStack(label: s.l10n.code(.category, c), color: .palette(i), values: values)
+                }
+                let labels = months.map { s.monthLabel($0) }
+                if s.json {
+                    s.terminal.json(["currency": chosen, "months": months.map { String($0.description.prefix(7)) },
+                                     "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
+                    return
+                }
+                let title = s.t(.chartExpensesTitle, ["currency": chosen])
+                guard let format, let path = out.output else {
+                    s.printBars(title: title, categories: labels, stacks: stacks)
+                    return
+                }
+                let symbolCurrency = Currency.named(chosen)
+                let spec = BarChartSpec(title: title, yLabel: chosen, categories: labels, stacks: stacks, size: size,
+                                        theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: s.t(.chartNoData),
+                                        valueFormatter: { v in Self.compact(v, symbol: symbolCurrency?.symbol) })
+                try s.writeChart(path) { try ChartRenderer.render(spec, to: path, format: format) }
+            }
+        }
+
+        /// Axis and total labels: 45k, 1.2M, with the currency symbol when it has one.
+        static func compact(_ v: Double, symbol: String?) -> String {
+            let a = abs(v)
+            let text: String
+            if a >= 1_000_000 { text = Session.trim(v / 1_000_000, digits: 1) + "M" }
+            else if a >= 10_000 { text = Session.trim(v / 1000, digits: 0) + "k" }
+            else { text = Session.trim(v, digits: 2) }
+            return (symbol ?? "") + text
+        }
+    }
+}
+
+extension Session {
+    /// Axis dates in the session's language: 2026 / 2026-11 / 11-20 (ko: 2026년 11월, ja: 2026年11月).
+    var axisLabeler: TimeAxisLabeler {
+        let l = l10n
+        let tz = time.timeZone
+        return TimeAxisLabeler(timeZone: tz) { date, unit in
+            var cal = Calendar(identifier: .gregorian)
+            cal.timeZone = tz
+            let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            let y = String(c.year!), m = String(c.month!), d = String(c.day!)
+            switch unit {
+            case .year: return l.text(.chartAxisYear, ["y": y])
+            case .month, .quarter: return l.text(.chartAxisMonth, ["y": y, "m": m, "mm": String(format: "%02d", c.month!)])
+            case .week, .day: return l.text(.chartAxisDay, ["m": m, "d": d, "mm": String(format: "%02d", c.month!), "dd": String(format: "%02d", c.day!)])
+            case .hour: return String(format: "%02d:%02d", c.hour!, c.minute!)
+            }
+        }
+    }
+
+    func shortDay(_ d: LocalDate) -> String {
+        l10n.text(.chartAxisDay, ["m": String(d.month), "d": String(d.day), "mm": String(format: "%02d", d.month), "dd": String(format: "%02d", d.day)])
+    }
+
+    func monthLabel(_ d: LocalDate) -> String {
+        l10n.text(.chartAxisMonth, ["y": String(d.year), "m": String(d.month), "mm": String(format: "%02d", d.month)])
+    }
+
+    /// The x range: the asked window where given, else the data's own range.
+    func timeRange(since: Date?, until: Date?, series: [LineSeries]) -> ClosedRange<Double>? {
+        guard since != nil || until != nil else { return nil }
+        let first = series.compactMap { $0.times.first }.min()
+        let last = series.compactMap { $0.times.last }.max()
+        guard let lo = since?.timeIntervalSince1970 ?? first,
+              let hi = until.map({ min($0.timeIntervalSince1970, time.now.timeIntervalSince1970) }) ?? last ?? Optional(time.now.timeIntervalSince1970),
+              hi > lo else { return nil }
+        return lo...hi
+    }
+
+    /// Renders, mapping drawing and file errors to "cannot create output", then says where.
+    func writeChart(_ path: String, _ render: () throws -> Void) throws {
+        do {
+            try render()
+        } catch let e as ParseError {
+            throw e
+        } catch {
+            throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": "\(error)"]), code: Failure.cannotCreate)
+        }
+        terminal.line(t(.chartWrote, ["path": path]))
+    }
+
+    /// A braille line chart with a sparkline per pet, for a quick look without a file.
+    func printTextChart(_ series: [LineSeries], unit: String) {
+        let nonEmpty = series.filter { !$0.times.isEmpty }
+        if nonEmpty.isEmpty { terminal.line(t(.chartNoData)); return }
+        for line in TextChart.braille(series: nonEmpty, width: 60, height: 12) { terminal.line(line) }
+        for s in nonEmpty {
+            let lo = s.values.min()!, hi = s.values.max()!, last = s.values.last!
+            terminal.line(Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
+                          t(.chartTextRange, ["min": Session.trim(lo, digits: 2), "max": Session.trim(hi, digits: 2),
+                                              "last": Session.trim(last, digits: 2), "unit": unit]))
+        }
+    }
+
+    /// Horizontal text bars, one line per category, for a quick look without a file.
+    func printBars(title: String, categories: [String], stacks: [BarStack]) {
+        terminal.line(terminal.styled(Terminal.sanitize(title), .bold))
+        let totals = categories.indices.map { i in stacks.reduce(0) { $0 + $1.values[i] } }
+        guard let top = totals.max(), top > 0 else { terminal.line(t(.chartNoData)); return }
+        let width = categories.map(Terminal.width).max() ?? 0
+        for (i, c) in categories.enumerated() {
+            let n = Int((totals[i] / top * 40).rounded())
+            terminal.line(Terminal.pad(c, to: width) + "  " + String(repeating: "█", count: n) + (totals[i] > 0 ? " " + Session.trim(totals[i], digits: 2) : ""))
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Cairo
+import Foundation
+import XCTest
+@testable import PetCharts
+
+/// Files written by the renderer: text in PDF/SVG, reproducibility, errors, big series.
+final class ChartRendererTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ChartRendererTests-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func pdfText(_ pdf: String) throws -> String {
+        guard let tool = ["/usr/bin/pdftotext", "/usr/local/bin/pdftotext"]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("pdftotext (poppler-utils) is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = [pdf, "-"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func testFormatFromExtension() {
+        XCTAssertEqual(ChartFormat(pathExtension: "png"), .png)
+        XCTAssertEqual(ChartFormat(pathExtension: "PDF"), .pdf)
+        XCTAssertEqual(ChartFormat(pathExtension: "svg"), .svg)
+        XCTAssertNil(ChartFormat(pathExtension: "jpg"))
+        XCTAssertEqual(ChartSize("1600x900"), ChartSize(width: 1600, height: 900))
+        XCTAssertNil(ChartSize("1600"))
+    }
+
+    func testWeightPDFHasTitleLabelsAndTicksAsText() throws {
+        var spec = Fixtures.threeSparse()
+        spec.title = "코코의 체중 — ココの体重"
+        spec.language = "ko"
+        try ChartRenderer.render(spec, to: path("w.pdf"), format: .pdf)
+        let text = try pdfText(path("w.pdf"))
+        for expected in ["코코의 체중", "ココの体重", "Weight (kg)", "Date", "Coco (dog)", "Nabi (cat)", "Dubu (ferret)", "2024-01", "12"] {
+            XCTAssertTrue(text.contains(expected), "\(expected) not in PDF text: \(text)")
+        }
+    }
+
+    func testBarPDFHasTitleLegendAndCategories() throws {
+        try ChartRenderer.render(Fixtures.symptomBars(), to: path("b.pdf"), format: .pdf)
+        let text = try pdfText(path("b.pdf"))
+        for expected in ["Symptoms per week", "Episodes", "severity 1", "severity 5", "W20"] {
+            XCTAssertTrue(text.contains(expected), "\(expected) not in PDF text: \(text)")
+        }
+    }
+
+    func testPDFIsAt72Over200OfThePixelSize() throws {
+        try ChartRenderer.render(Fixtures.oneSeries(), to: path("s.pdf"), format: .pdf)
+        let data = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path("s.pdf"))), as: UTF8.self)
+        XCTAssertTrue(data.contains("/MediaBox [ 0 0 288 162 ]"), "800×450 px → 288×162 pt")
+    }
+
+    func testSVGDrawsTheTextAsGlyphs() throws {
+        // cairo writes text into SVG as glyph outlines: count the glyphs used.
+        var spec = Fixtures.oneSeries()
+        try ChartRenderer.render(spec, to: path("a.svg"), format: .svg)
+        spec.title += " and a much longer title"
+        try ChartRenderer.render(spec, to: path("b.svg"), format: .svg)
+        func glyphUses(_ p: String) throws -> Int {
+            try String(contentsOfFile: p, encoding: .utf8).components(separatedBy: "xlink:href=\"#glyph").count - 1
+        }
+        let base = try glyphUses(path("a.svg"))
+        XCTAssertGreaterThan(base, "Coco—weightWeight(kg)".count)
+        XCTAssertEqual(try glyphUses(path("b.svg")) - base, " and a much longer title".count, "one glyph per character, spaces included")
+    }
+
+    func testPDFAndSVGAreReproducible() throws {
+        for format in [ChartFormat.pdf, .svg] {
+            let ext = format == .pdf ? "pdf" : "svg"
+            try ChartRenderer.render(Fixtures.threeSparse(), to: path("1.\(ext)"), format: format)
+            try ChartRenderer.render(Fixtures.symptomBars(), to: path("other.\(ext)"), format: format)
+            try ChartRenderer.render(Fixtures.threeSparse(), to: path("2.\(ext)"), format: format)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("1.\(ext)"))),
+                           try Data(contentsOf: URL(fileURLWithPath: path("2.\(ext)"))), ext)
+        }
+    }
+
+    func testMillionPointSeriesGivesBoundedOutput() throws {
+        let n = 1_000_000
+        var random = TestRandom(seed: 8)
+        var times = [Double](), values = [Double]()
+        times.reserveCapacity(n); values.reserveCapacity(n)
+        var v = 30.0
+        for i in 0..<n {
+            times.append(Fixtures.start + Double(i) * 150)
+            v += (random.next() - 0.5) * 0.05
+            values.append(v + (i == 500_000 ? 15 : 0))   // one spike that must survive decimation
+        }
+        let spec = WeightChartSpec(title: "1M", yLabel: "Weight", unitSuffix: "kg",
+                                   series: [LineSeries(label: "Dog", times: times, values: values)],
+                                   smoothingWindow: 7 * Fixtures.day, labeler: Fixtures.labeler)
+        try ChartRenderer.render(spec, to: path("m.pdf"), format: .pdf)
+        try ChartRenderer.render(spec, to: path("m.svg"), format: .svg)
+        try ChartRenderer.render(spec, to: path("m.png"), format: .png)
+        func size(_ p: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: p)[.size] as! Int }
+        // Undecimated, the PDF would hold a million segments (~2.7 MB for one line, twice that here).
+        XCTAssertLessThan(try size(path("m.pdf")), 400_000)
+        XCTAssertLessThan(try size(path("m.svg")), 1_500_000)
+        XCTAssertLessThan(try size(path("m.png")), 1_000_000)
+        // The spike reaches the top of the value axis: 45+ kg must be a tick.
+        let text = try pdfText(path("m.pdf"))
+        XCTAssertTrue(text.contains("45") || text.contains("50"), text)
+    }
+
+    func testNoDataMessage() throws {
+        var spec = Fixtures.oneSeries()
+        spec.series = [LineSeries(label: "Coco", times: [], values: [])]
+        spec.noDataText = "No weight recorded yet"
+        try ChartRenderer.render(spec, to: path("e.pdf"), format: .pdf)
+        XCTAssertTrue(try pdfText(path("e.pdf")).contains("No weight recorded yet"))
+        var bars = Fixtures.symptomBars()
+        bars.stacks = bars.stacks.map { BarStack(label: $0.label, color: $0.color, values: $0.values.map { _ in 0 }) }
+        bars.noDataText = "No symptoms"
+        try ChartRenderer.render(bars, to: path("e2.pdf"), format: .pdf)
+        XCTAssertTrue(try pdfText(path("e2.pdf")).contains("No symptoms"))
+    }
+
+    func testSinglePointDoesNotCrashAndShowsItsDay() throws {
+        var spec = Fixtures.oneSeries()
+        spec.series = [LineSeries(label: "Coco", times: [Fixtures.start + 8 * 3600], values: [4.2])]
+        try ChartRenderer.render(spec, to: path("one.pdf"), format: .pdf)
+        let text = try pdfText(path("one.pdf"))
+        XCTAssertTrue(text.contains("4.2"), text)
+    }
+
+    func testBadInputIsRefusedAndNothingIsWritten() throws {
+        var spec = Fixtures.oneSeries()
+        spec.size = ChartSize(width: 10, height: 10)
+        XCTAssertThrowsError(try ChartRenderer.render(spec, to: path("x.png"), format: .png)) { error in
+            XCTAssertEqual(error as? ChartError, .invalidSize(width: 10, height: 10))
+        }
+        spec = Fixtures.oneSeries()
+        spec.series = [LineSeries(label: "bad", times: [3, 2, 1], values: [1, 2, 3])]
+        XCTAssertThrowsError(try ChartRenderer.render(spec, to: path("x.png"), format: .png)) { error in
+            XCTAssertEqual(error as? ChartError, .unorderedTimes(label: "bad"))
+        }
+        spec.series = [LineSeries(label: "short", times: [1, 2], values: [1])]
+        XCTAssertThrowsError(try ChartRenderer.render(spec, to: path("x.png"), format: .png)) { error in
+            XCTAssertEqual(error as? ChartError, .mismatchedSeries(label: "short"))
+        }
+        var bars = Fixtures.symptomBars()
+        bars.stacks[0].values.removeLast()
+        XCTAssertThrowsError(try ChartRenderer.render(bars, to: path("x.png"), format: .png)) { error in
+            XCTAssertEqual(error as? ChartError, .mismatchedStack(label: "severity 1"))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    func testUnwritablePathIsACairoWriteErrorNamingThePath() throws {
+        for format in ChartFormat.allCases {
+            let target = path("missing/dir/chart.out")
+            XCTAssertThrowsError(try ChartRenderer.render(Fixtures.oneSeries(), to: target, format: format)) { error in
+                XCTAssertEqual(error as? CairoError, .writeError(path: target), "\(format)")
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    func testReplacesAnExistingFileWithPrivatePermissions() throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: path("c.png"), contents: Data("old".utf8)))
+        try ChartRenderer.render(Fixtures.oneSeries(), to: path("c.png"), format: .png)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path("c.png"))
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertGreaterThan(attributes[.size] as! Int, 1000)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["c.png"], "no temporary left")
+    }
+
+    func testDrawOnACallersContext() throws {
+        // A report places a chart on its own page: translate and scale, then draw.
+        let surface = try Surface.pdf(path: path("page.pdf"), width: 595, height: 842)
+        let context = try Context(surface)
+        context.save()
+        context.translate(x: 40, y: 100)
+        context.scale(x: 515.0 / 800, y: 515.0 / 800)
+        try ChartRenderer.draw(Fixtures.oneSeries(), on: context)
+        context.restore()
+        try surface.finish()
+        XCTAssertTrue(try pdfText(path("page.pdf")).contains("Coco — weight"))
+    }
+}
