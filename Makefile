@@ -41,3 +41,7 @@ install: release
 
 clean:
 	rm -rf .build
+
+## bench: petlog beside gnuplot, matplotlib, ReportLab, sqlite3 and the C floors, in one run (docs/benchmarks.md).
+bench: setup
+	bash bench/run.sh

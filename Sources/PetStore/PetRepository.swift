@@ -69,6 +69,8 @@ public protocol PetRepository: Sendable {
     // Records
     /// Adds one record to each pet named (none for a pet-less expense), in one transaction.
     func addRecord(pets: [PetRef], _ draft: RecordDraft) throws -> [PetRecord]
+    /// Adds several records (each to its pet, or none), in one transaction.
+    func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord]
     func record(id: Int64) throws -> PetRecord
     func records(_ query: RecordQuery) throws -> [PetRecord]
     /// How many records match (limit and order ignored).

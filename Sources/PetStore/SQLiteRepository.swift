@@ -181,15 +181,20 @@ public struct SQLiteRepository: PetRepository {
     // MARK: Records
 
     public func addRecord(pets refs: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
+        try addRecords(refs.isEmpty ? [(nil, draft)] : refs.map { ($0, draft) })
+    }
+
+    public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] {
         // Files first (content-addressed, so a retry reuses them); removed again if the transaction fails.
-        var stored: [Attachment] = []
+        var stored: [String: Attachment] = [:]
         var created: [URL] = []
-        if !draft.attachmentPaths.isEmpty {
+        let paths = items.flatMap(\.1.attachmentPaths)
+        if !paths.isEmpty {
             guard let store = attachments else { throw StoreError.io("no attachment directory") }
             do {
-                for (i, path) in draft.attachmentPaths.enumerated() {
-                    let (a, c) = try store.store(sourcePath: path, position: i)
-                    stored.append(a)
+                for path in paths where stored[path] == nil {
+                    let (a, c) = try store.store(sourcePath: path, position: 0)
+                    stored[path] = a
                     if let c { created.append(c) }
                 }
             } catch {
@@ -199,10 +204,15 @@ public struct SQLiteRepository: PetRepository {
         }
         do {
             return try write { db in
-                let pets: [Pet?] = refs.isEmpty ? [nil] : try refs.map { try resolve($0, db: db, activeOnly: true) }
                 var ids: [Int64] = []
-                for pet in pets {
-                    ids.append(try insert(draft, petId: pet?.id, attachments: stored, db: db))
+                for (ref, draft) in items {
+                    let pet = try ref.map { try resolve($0, db: db, activeOnly: true) }
+                    let files = draft.attachmentPaths.enumerated().map { i, p -> Attachment in
+                        var a = stored[p]!
+                        a.position = i
+                        return a
+                    }
+                    ids.append(try insert(draft, petId: pet?.id, attachments: files, db: db))
                 }
                 return try ids.map { try loadRecord(id: $0, db: db) }
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
+import PetStore
 
 struct VisitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "visit", abstract: "Log a vet visit.")
@@ -56,12 +57,40 @@ struct VaccineCommand: ParsableCommand {
                 if let span = try? Span.parse(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) { return span.added(to: s.localDay(at)) }
                 return try TimeParser.day(raw, context: s.time)
             }
-            let v = Vaccination(vaccine: VaccineName.normalize(try TextField.label(vaccine, field: "vaccine")),
-                                product: try product.map { try TextField.label($0, field: "product") },
-                                lot: try lot.map { try TextField.label($0, field: "lot") },
-                                clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
-            try s.log(pets: pet, options, detail: .vaccination(v))
+            let code = VaccineName.normalize(try TextField.label(vaccine, field: "vaccine"))
+            let base = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
+                                   lot: try lot.map { try TextField.label($0, field: "lot") },
+                                   clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
+            let (when, offset) = try s.when(options.at)
+            let note = try options.noteText()
+            let repo = try s.repository()
+            var items: [(PetRef?, RecordDraft)] = []
+            for ref in PetModelText.pets(pet) {
+                var v = base
+                if nextDue == nil { v.nextDue = try s.scheduledNextDue(code: code, pet: ref, on: s.localDay(when), repo: repo) }
+                items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
+            }
+            s.printAdded(try repo.addRecords(items))
         }
+    }
+}
+
+extension Session {
+    /// The next due day from the species schedule, the pet's age and the doses already given;
+    /// nil (with a note on stderr) for a vaccine the schedule does not know.
+    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, repo: SQLiteRepository) throws -> LocalDate? {
+        let pet = try repo.pet(ref)
+        let schedule = VaccinationSchedule.shipped
+        guard let entry = schedule.vaccine(code, for: pet.species) else {
+            terminal.error(t(.vaccineNoSchedule, ["vaccine": l10n.code(.vaccine, code), "species": speciesName(pet.species)]))
+            return nil
+        }
+        let earlier = try repo.records(RecordQuery(pets: [.id(pet.id)], kinds: [.vaccination])).compactMap { r -> LocalDate? in
+            guard case .vaccination(let v) = r.detail else { return nil }
+            let counts = v.vaccine == code || schedule.vaccine(v.vaccine, for: pet.species).map(entry.isSatisfied(by:)) == true
+            return counts ? localDay(r.at) : nil
+        }
+        return schedule.nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay)
     }
 }
 

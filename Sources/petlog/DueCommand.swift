@@ -1,0 +1,193 @@
+import ArgumentParser
+import Foundation
+import PetModel
+import PetStore
+
+struct DueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "due", abstract: "Vaccines, medication doses and follow-ups that are overdue or due soon.",
+        discussion: """
+        --check exits 1 when anything is overdue (for cron: 0 9 * * * petlog due --check || notify-send petlog "something is overdue").
+        --ics FILE writes the items as an iCalendar file; the events keep their ids, so importing it again updates them.
+        """)
+    @Argument(help: "Pet name or id (default: all active pets; several: Coco,Nabi).") var pet: String?
+    @Option(help: "How far ahead: 30d, 2w, 3m.") var within = "30d"
+    @Flag(help: "Exit 1 when anything is overdue.") var check = false
+    @Option(help: "Also write the items to this iCalendar (.ics) file.") var ics: String?
+
+    func run() throws {
+        try Session.run { s in
+            let span = try Span.parse(within)
+            let horizon = s.localDay(s.time.now.addingTimeInterval(Double(span.approximateSeconds)))
+            let items = try s.dueItems(pets: pet.map(PetModelText.pets) ?? []).filter { $0.dueDay <= horizon }
+            let overdue = items.filter { $0.isOverdue(s.time) }
+            if let path = ics {
+                try s.writeICS(items, to: path)
+            }
+            if s.json {
+                s.terminal.json(items.map { s.dueJSON($0) })
+            } else if ics == nil || !items.isEmpty {
+                s.printDue(items, days: span)
+            }
+            if check && !overdue.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+extension Session {
+    /// Due items of the named pets (all active pets when none), from their care records.
+    mutating func dueItems(pets refs: [PetRef]) throws -> [DueItem] {
+        let repo = try repository()
+        let pets = refs.isEmpty ? try repo.pets(includeArchived: false) : try refs.map { try repo.pet($0) }
+        let records = try repo.records(RecordQuery(pets: pets.map { .id($0.id) }, kinds: [.vaccination, .visit, .medication, .dose]))
+        return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time)
+    }
+
+    func dueWhat(_ item: DueItem) -> String {
+        switch item.kind {
+        case .vaccine(let code):
+            return t(item.neverRecorded ? .dueVaccineFirst : .dueVaccine, ["vaccine": l10n.code(.vaccine, code)])
+        case .medication(let name, _):
+            return t(.dueDose, ["name": name])
+        case .followUp(_, let reason):
+            return reason.map { t(.dueFollowUpReason, ["reason": $0]) } ?? t(.dueFollowUp)
+        }
+    }
+
+    /// "3 d late", "today", "in 5 d"; doses due today show their time.
+    func dueWhen(_ item: DueItem) -> String {
+        let days = item.dueDay.dayNumber - time.today.dayNumber
+        if days < 0 { return t(.dueLate, ["n": String(-days)]) }
+        if days == 0 { return item.dueAt.map { t(.dueTodayAt, ["time": clock($0)]) } ?? t(.dueToday) }
+        return t(.dueIn, ["n": String(days)])
+    }
+
+    func printDue(_ items: [DueItem], days: Span) {
+        if items.isEmpty {
+            terminal.line(t(.dueNothing, ["days": String(days.approximateSeconds / 86_400)]))
+            return
+        }
+        let rows = items.map { i -> [String] in
+            [dueWhen(i), i.petName, dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
+        }
+        let widths = (0..<4).map { c in rows.map { Terminal.width(Terminal.sanitize($0[c])) }.max() ?? 0 }
+        terminal.line(terminal.styled([t(.colWhen), t(.colPet), t(.colWhat), t(.colDue)].enumerated()
+            .map { Terminal.pad($1, to: max(widths[$0], Terminal.width($1))) }.joined(separator: "  ") + "  " + t(.colLast), .bold))
+        for (i, r) in rows.enumerated() {
+            let cells = r.enumerated().map { c, v in c < 4 ? Terminal.pad(Terminal.sanitize(v), to: max(widths[c], Terminal.width(t([.colWhen, .colPet, .colWhat, .colDue][c])))) : Terminal.sanitize(v) }
+            let line = cells.joined(separator: "  ")
+            terminal.line(items[i].isOverdue(time) ? terminal.styled(line, .red) : line)
+        }
+    }
+
+    func dueJSON(_ i: DueItem) -> [String: Any] {
+        var o: [String: Any] = ["pet_id": i.petId, "pet": i.petName, "due_on": i.dueDay.description, "overdue": i.isOverdue(time),
+                                "uid": i.uid, "due_at": JSONShape.value(i.dueAt.map { JSONShape.instant($0, offset: time.utcOffset(at: $0)) }),
+                                "last_done": JSONShape.value(i.lastDone.map { JSONShape.instant($0, offset: time.utcOffset(at: $0)) })]
+        switch i.kind {
+        case .vaccine(let code): o["kind"] = "vaccine"; o["vaccine"] = code; o["first_dose"] = i.neverRecorded
+        case .medication(let name, let id): o["kind"] = "dose"; o["medication"] = name; o["medication_id"] = id
+        case .followUp(let id, let reason): o["kind"] = "follow_up"; o["visit_id"] = id; o["reason"] = JSONShape.value(reason)
+        }
+        return o
+    }
+
+    func writeICS(_ items: [DueItem], to path: String) throws {
+        let events = items.map { i in
+            ICalendar.Event(uid: i.uid, summary: t(.icsSummary, ["pet": i.petName, "what": dueWhat(i)]),
+                            description: i.lastDone.map { t(.icsLastDone, ["date": localDay($0).description]) },
+                            day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
+        }
+        let text = ICalendar.document(events, stamp: time.now)
+        do {
+            try FileOutput.write(Data(text.utf8), to: path)
+        } catch {
+            throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": "\(error)"]), code: Failure.cannotCreate)
+        }
+        terminal.error(t(.icsWrote, ["count": String(events.count), "path": path]))
+    }
+}
+
+/// Writing a whole file at once: a temporary file beside it, then a rename; mode 0600.
+enum FileOutput {
+    static func write(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteNoPermission)
+        }
+        if rename(temp.path, url.path) != 0 {
+            try? FileManager.default.removeItem(at: temp)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+}
+
+/// A minimal RFC 5545 writer: CRLF lines folded at 75 octets, escaped text, all-day or timed events.
+enum ICalendar {
+    struct Event {
+        var uid: String
+        var summary: String
+        var description: String?
+        /// An all-day event on this day…
+        var day: LocalDate?
+        /// …or a 15-minute event at this instant.
+        var start: Date?
+    }
+
+    static func document(_ events: [Event], stamp: Date) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//petlog//petlog due//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+        for e in events {
+            lines += ["BEGIN:VEVENT", "UID:\(e.uid)@petlog", "DTSTAMP:\(utc(stamp))", "SUMMARY:\(escape(e.summary))"]
+            if let d = e.day {
+                lines.append("DTSTART;VALUE=DATE:\(compact(d))")
+                lines.append("DTEND;VALUE=DATE:\(compact(d.adding(days: 1)))")
+            } else if let s = e.start {
+                lines.append("DTSTART:\(utc(s))")
+                lines.append("DURATION:PT15M")
+            }
+            if let d = e.description { lines.append("DESCRIPTION:\(escape(d))") }
+            lines += ["TRANSP:TRANSPARENT", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(e.summary))", "TRIGGER:-PT0M", "END:VALARM", "END:VEVENT"]
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func compact(_ d: LocalDate) -> String { String(format: "%04d%02d%02d", d.year, d.month, d.day) }
+
+    static func utc(_ date: Date) -> String {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for ch in Terminal.sanitize(text) {
+            switch ch {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// Folds a content line to 75 octets without splitting a UTF-8 character.
+    static func fold(_ line: String) -> String {
+        var out = ""
+        var count = 0
+        for ch in line {
+            let n = String(ch).utf8.count
+            if count + n > 75 {
+                out += "\r\n "
+                count = 1
+            }
+            out.append(ch)
+            count += n
+        }
+        return out
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make bench: petlog beside the peer kit (../shared/bench) in the same run, as ratios.
+# Copies the kit into .build/bench-kit, adds petlog's rows to its runner, runs it, and writes
+# docs/benchmarks.md from the kit's summary. usage: bench/run.sh [FILTER]   (env as the kit: RUNS, POINTS)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+kit_src=${PETLOG_BENCH_KIT:-$root/../shared/bench}
+kit=$root/.build/bench-kit
+[ -d "$kit_src" ] || { echo "peer kit not found at $kit_src" >&2; exit 66; }
+
+# Peers (gnuplot, matplotlib, ReportLab, hyperfine): installed by the kit's own setup when missing.
+if ! command -v gnuplot >/dev/null || ! python3 -c 'import matplotlib, reportlab' 2>/dev/null || ! command -v hyperfine >/dev/null; then
+  bash "$kit_src/setup.sh"
+fi
+
+# A release petlog with the Swift runtime linked in (about 10 ms less start-up per run).
+(cd "$root" && swift build -c release --static-swift-stdlib --product petlog >&2)
+petlog=$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/petlog
+
+mkdir -p "$kit"
+(cd "$kit_src" && tar --exclude=./out --exclude=./results-peers.md -cf - .) | (cd "$kit" && tar -xf -)
+mkdir -p "$kit/out/petlog"
+export TZ=UTC PETLOG_BIN=$petlog
+
+# Inputs for petlog (not timed): each series lives in a petlog database as one pet's weights.
+POINTS=${POINTS:-"1000 100000 1000000"}
+for n in $POINTS; do
+  [ -f "$kit/data/series/weight_$n.csv" ] || (cd "$kit" && python3 gen_data.py --series "$n")
+  db=$kit/out/petlog/series-$n.sqlite
+  if [ ! -f "$db" ]; then
+    "$petlog" --db "$db" pet add Rex --species dog >/dev/null
+    python3 "$root/bench/load_series.py" "$db" Rex "$kit/data/series/weight_$n.csv"
+  fi
+done
+
+# petlog's rows, in the kit's groups, inserted before the kit writes its table.
+cat > "$kit/petlog_rows.sh" <<'ROWS'
+for n in $POINTS; do
+  k=$(label "$n")
+  for fmt in png pdf; do
+    bench chart/$fmt/$k/petlog "chart $fmt, $k points" "petlog chart weight" "$OUT/charts/$k-petlog.$fmt" \
+      "$PETLOG_BIN --db out/petlog/series-$n.sqlite chart weight Rex -o $OUT/charts/$k-petlog.$fmt"
+  done
+done
+ROWS
+sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
+grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }
+(cd "$kit" && POINTS="$POINTS" bash run_with_petlog.sh "${1:-}")
+
+python3 "$root/bench/write_results.py" "$kit/results-peers.md" "$root/docs/benchmarks.md"
+echo "wrote docs/benchmarks.md" >&2

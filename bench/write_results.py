@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Writes docs/benchmarks.md: the kit's table of this run (petlog rows included) and petlog's ratios
+to the targets of the issues. usage: write_results.py KIT_RESULTS.md OUT.md"""
+import re, sys
+
+src, dst = sys.argv[1:3]
+text = open(src).read()
+rows = {}
+for line in text.splitlines():
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(cells) >= 7 and re.match(r"^[0-9.]+$", cells[2] or ""):
+        rows[(cells[0], cells[1])] = (float(cells[2]), cells[5])
+
+def med(group, peer_prefix):
+    for (g, p), v in rows.items():
+        if g == group and p.startswith(peer_prefix):
+            return v
+    return None
+
+targets = []
+def ratio(group, ours, theirs, goal, label):
+    a, b = med(group, ours), med(group, theirs)
+    if a and b:
+        r = a[0] / b[0]
+        targets.append(f"| {group} | {label} | {a[0]:.3f} s / {b[0]:.3f} s = **{r:.2f}×** | {goal} | {'met' if eval(goal.replace('≤', '<=').replace('≥', '>=').replace('ratio', str(r))) else 'missed'} |")
+
+ratio("chart png, 1k points", "petlog", "gnuplot", "ratio ≤ 1.0", "petlog ÷ gnuplot")
+ratio("chart png, 1M points", "petlog", "matplotlib", "ratio ≤ 0.333", "petlog ÷ matplotlib")
+ratio("chart png, 1M points", "petlog", "limit: C + cairo, M4", "ratio ≤ 1.5", "petlog ÷ C+cairo M4 floor")
+ratio("chart pdf, 1M points", "petlog", "limit: C + cairo, M4", "ratio ≤ 1.5", "petlog ÷ C+cairo M4 floor")
+ratio("report pdf, pet 42", "petlog", "ReportLab", "ratio ≤ 0.5", "petlog ÷ ReportLab")
+rss = med("chart png, 1M points", "petlog")
+
+out = ["# Benchmarks", "",
+       "Made by `make bench` (bench/run.sh): the peer kit of `../shared/bench` copied to `.build/bench-kit`,",
+       "petlog's rows added to its runner, everything measured in the same run on this machine. petlog reads",
+       "its series from its own SQLite database (inputs loaded untimed by `bench/load_series.py`).", "",
+       "## Targets", "", "| group | ratio | medians | target | |", "|---|---|---|---|---|"] + targets
+if rss:
+    out += ["", f"Peak RSS of `petlog chart weight` with 1M points: {rss[1]} MiB (target < 64 MiB)."]
+out += ["", "## The run", ""] + text.split("\n", 1)[1].splitlines()
+open(dst, "w").write("\n".join(out) + "\n")
