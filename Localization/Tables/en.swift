@@ -233,5 +233,8 @@ extension L10n {
         "ics.last_done": "Last done {date}",
         "ics.wrote": "Wrote {count} events to {path}",
         "vaccine.no_schedule": "{vaccine} is not in the {species} schedule; recorded with no due date (use --next to set one)",
+        "col.adherence": "Given / due",
+        "col.next_dose": "Next dose",
+        "med.adherence": "{given} / {due} ({percent} %)",
     ]
 }

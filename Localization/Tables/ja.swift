@@ -233,5 +233,8 @@ extension L10n {
         "ics.last_done": "前回 {date}",
         "ics.wrote": "{count}件の予定を {path} に書き出しました",
         "vaccine.no_schedule": "{vaccine} は{species}の接種スケジュールにないため、次回予定日なしで記録しました（--next で指定できます）",
+        "col.adherence": "投与 / 予定",
+        "col.next_dose": "次回投与",
+        "med.adherence": "{given} / {due}（{percent}%）",
     ]
 }

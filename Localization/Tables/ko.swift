@@ -233,5 +233,8 @@ extension L10n {
         "ics.last_done": "최근 {date}",
         "ics.wrote": "{count}개 일정을 {path} 파일에 저장했습니다",
         "vaccine.no_schedule": "{vaccine}은(는) {species} 접종 일정에 없어 다음 예정일 없이 기록했습니다 (--next로 지정할 수 있습니다)",
+        "col.adherence": "투약 / 예정",
+        "col.next_dose": "다음 투약",
+        "med.adherence": "{given} / {due} ({percent}%)",
     ]
 }

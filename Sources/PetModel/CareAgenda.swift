@@ -90,6 +90,7 @@ public enum CareAgenda {
             next = start
         }
         if let n = next, let e = end, n > e { next = nil }
+        if m.stoppedAt != nil { next = nil }
         let countedGiven = given.filter { $0 <= until.addingTimeInterval(3600) }.count
         return MedicationTimetable(next: next, due: dueSlots.count, given: countedGiven)
     }

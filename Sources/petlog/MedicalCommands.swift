@@ -123,8 +123,13 @@ struct MedGroup: ParsableCommand {
         @Option(help: "Dose: \"1 chew\", \"5 mg\".") var dose: String?
         @Option(help: "oral, topical, injection, eye, ear, inhaled, other") var route: String?
         @Option(help: "Interval between doses: 12h, 1d, 30d, 12w.") var every: String?
+        @Option(help: "Fixed times each day instead: 08:00,20:00.") var times: String?
         @Option(help: "Last day of the course: 2026-12-31 or 10d.") var until: String?
         @OptionGroup var record: RecordOptions
+
+        func validate() throws {
+            if every != nil && times != nil { throw ValidationError("use --every or --times, not both") }
+        }
 
         func run() throws {
             try Session.run { s in
@@ -135,7 +140,8 @@ struct MedGroup: ParsableCommand {
                 let med = Medication(name: try TextField.label(name, field: "name"),
                                      dose: try dose.map { try TextField.label($0, field: "dose") },
                                      route: try route.map { try PetModelText.choice($0, field: "--route", as: Route.self) },
-                                     intervalSeconds: interval, endsOn: try until.map { try TimeParser.day($0, context: s.time) })
+                                     intervalSeconds: interval, times: try times.map(Medication.parseTimes) ?? [],
+                                     endsOn: try until.map { try TimeParser.day($0, context: s.time) })
                 try s.log(pets: pet, record, detail: .medication(med))
             }
         }
@@ -181,11 +187,22 @@ struct MedGroup: ParsableCommand {
 
         func run() throws {
             try Session.run { s in
-                let courses = try s.repository().medications(pets: pet.map(PetModelText.pets) ?? [], includeStopped: all)
+                let repo = try s.repository()
+                let courses = try repo.medications(pets: pet.map(PetModelText.pets) ?? [], includeStopped: all)
+                let tables = try courses.map { c -> MedicationTimetable in
+                    let doses = try repo.records(RecordQuery(pets: [.id(c.record.petId ?? 0)], kinds: [.dose])).compactMap { r -> (Date, Bool)? in
+                        guard case .dose(let d) = r.detail, d.medicationId == c.record.id else { return nil }
+                        return (r.at, d.skipped)
+                    }
+                    return CareAgenda.timetable(c.medication, start: c.record.at, given: doses.filter { !$0.1 }.map(\.0),
+                                                skipped: doses.filter(\.1).map(\.0), context: s.time)
+                }
                 if s.json {
-                    s.terminal.json(courses.map { c -> [String: Any] in
+                    s.terminal.json(zip(courses, tables).map { c, t -> [String: Any] in
                         var o = JSONShape.record(c.record)
                         o["doses_given"] = c.dosesGiven
+                        o["doses_due"] = t.due
+                        o["next_dose"] = JSONShape.value(t.next.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
                         o["last_dose"] = JSONShape.value(c.lastDose.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
                         return o
                     })
@@ -193,12 +210,16 @@ struct MedGroup: ParsableCommand {
                 }
                 if courses.isEmpty { s.terminal.line(s.t(.medNone)); return }
                 s.terminal.table(
-                    header: [s.t(.colId), s.t(.colPet), s.t(.colMedication), s.t(.colDose), s.t(.colEvery), s.t(.colStarted), s.t(.colDoses), s.t(.colLastDose)],
-                    rows: courses.map { c in
+                    header: [s.t(.colId), s.t(.colPet), s.t(.colMedication), s.t(.colDose), s.t(.colEvery), s.t(.colStarted),
+                             s.t(.colAdherence), s.t(.colLastDose), s.t(.colNextDose)],
+                    rows: zip(courses, tables).map { c, t in
                         let m = c.medication
+                        let every = m.intervalSeconds.map(s.interval) ?? (m.times.isEmpty ? s.t(.fieldAsNeeded) : Medication.formatTimes(m.times))
+                        let adherence = t.due > 0 ? s.t(.medAdherence, ["given": String(t.given), "due": String(t.due),
+                                                                        "percent": String(min(100, t.given * 100 / t.due))]) : String(c.dosesGiven)
                         return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")" : ""),
-                                m.dose ?? "", m.intervalSeconds.map(s.interval) ?? s.t(.fieldAsNeeded),
-                                s.localDay(c.record.at).description, String(c.dosesGiven), c.lastDose.map(s.dateTime) ?? "-"]
+                                m.dose ?? "", every, s.localDay(c.record.at).description, adherence,
+                                c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
                     })
             }
         }
