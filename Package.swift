@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "Cairo", dependencies: ["CCairo"]),
         /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
         .target(name: "PetCharts", dependencies: ["Cairo"]),
+        /** The vet-visit report: a paginated, deterministic PDF of blocks (tables, charts, alerts), given translated text. */
+        .target(name: "PetReport", dependencies: ["Cairo", "PetCharts"]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "Localization", "PetCharts",
+                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,5 +50,6 @@ let package = Package(
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
+        .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
     ]
 )

@@ -39,6 +39,10 @@ public final class Context {
     public func setSource(_ color: Color) {
         cairo_set_source_rgba(raw, color.red, color.green, color.blue, color.alpha)
     }
+    /// Paints from `surface` (e.g. a decoded PNG) with its top-left corner at (x, y) in user space.
+    public func setSource(_ surface: Surface, x: Double, y: Double) {
+        cairo_set_source_surface(raw, surface.raw, x, y)
+    }
     public func setLineWidth(_ width: Double) { cairo_set_line_width(raw, width) }
     /// `[]` for solid lines.
     public func setDash(_ dashes: [Double], offset: Double = 0) {

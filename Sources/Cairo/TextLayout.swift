@@ -55,6 +55,34 @@ public final class TextLayout {
                        baseline: Double(pango_layout_get_baseline(layout)) / scale)
     }
 
+    /// One line after wrapping: which UTF-8 bytes of the text it shows and where it sits.
+    public struct Line: Sendable, Equatable {
+        /// Offset of the line's first byte in the UTF-8 text, and its length in bytes.
+        public var byteStart: Int
+        public var byteLength: Int
+        /// Top and bottom of the line's logical box, from the top of the layout (line spacing
+        /// included), in user units.
+        public var top: Double
+        public var bottom: Double
+    }
+
+    /// The lines after wrapping, top to bottom (to split a paragraph between pages).
+    public var lines: [Line] {
+        guard let iter = pango_layout_get_iter(layout) else { return [] }
+        defer { pango_layout_iter_free(iter) }
+        let scale = Double(PANGO_SCALE)
+        var out: [Line] = []
+        repeat {
+            var y0: Int32 = 0, y1: Int32 = 0
+            pango_layout_iter_get_line_yrange(iter, &y0, &y1)
+            if let line = pango_layout_iter_get_line_readonly(iter) {
+                out.append(Line(byteStart: Int(line.pointee.start_index), byteLength: Int(line.pointee.length),
+                                top: Double(y0) / scale, bottom: Double(y1) / scale))
+            }
+        } while pango_layout_iter_next_line(iter) != 0
+        return out
+    }
+
     /// Number of lines after wrapping.
     public var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
 

@@ -64,4 +64,23 @@ final class TextLayoutTests: XCTestCase {
         let ellipsized = TextLayout("Coco weighs 4.2 kg today", font: "Sans 20", in: context, width: 120, ellipsize: true)
         XCTAssertEqual(ellipsized.lineCount, 1)
     }
+
+    /// Lines after wrapping cover the text's bytes in order and stack without gaps.
+    func testLinesCoverTheTextTopToBottom() throws {
+        let context = try Context(try Surface.image(width: 10, height: 10))
+        let text = "Atopic dermatitis flare-up with secondary pyoderma — 아토피 피부염 악화\nsecond paragraph"
+        let layout = TextLayout(text, font: "Sans 10", in: context, width: 90)
+        let lines = layout.lines
+        XCTAssertEqual(lines.count, layout.lineCount)
+        XCTAssertGreaterThan(lines.count, 3)
+        XCTAssertEqual(lines.first?.byteStart, 0)
+        XCTAssertEqual(lines.first?.top, 0)
+        for (a, b) in zip(lines, lines.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(b.byteStart, a.byteStart + a.byteLength)
+            XCTAssertEqual(b.top, a.bottom, accuracy: 0.01)
+        }
+        let last = try XCTUnwrap(lines.last)
+        XCTAssertEqual(last.byteStart + last.byteLength, text.utf8.count)
+        XCTAssertEqual(last.bottom, layout.extents.height, accuracy: 0.01)
+    }
 }
