@@ -202,6 +202,7 @@ extension L10n {
         case monthOct = "month.oct"
         case monthNov = "month.nov"
         case monthDec = "month.dec"
+        case reportNoWeights = "report.no_weights"
         case weekdayMon = "weekday.mon"
         case weekdayTue = "weekday.tue"
         case weekdayWed = "weekday.wed"

@@ -302,5 +302,6 @@ extension L10n {
         "month.oct": "Oct",
         "month.nov": "Nov",
         "month.dec": "Dec",
+        "report.no_weights": "none recorded",
     ]
 }

@@ -302,5 +302,6 @@ extension L10n {
         "month.oct": "10月",
         "month.nov": "11月",
         "month.dec": "12月",
+        "report.no_weights": "記録なし",
     ]
 }

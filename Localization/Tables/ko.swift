@@ -302,5 +302,6 @@ extension L10n {
         "month.oct": "10월",
         "month.nov": "11월",
         "month.dec": "12월",
+        "report.no_weights": "기록 없음",
     ]
 }

@@ -15,8 +15,8 @@ struct ChartGroup: ParsableCommand {
     /// Output options shared by every chart.
     struct Output: ParsableArguments {
         @Option(name: .shortAndLong, help: "Output file: .png, .pdf or .svg (without it, a text chart).") var output: String?
-        @Option(help: "From: 1y, 90d, 2026-01-01.") var since: String?
-        @Option(help: "Until (a day includes that whole day).") var until: String?
+        @Option(parsing: .unconditional, help: "From: 1y, 90d, 2026-01-01.") var since: String?
+        @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
         @Option(help: "Size in pixels at 200 dpi (PDF/SVG: the same figure in points).") var size = "1600x900"
         @Flag(help: "Dark theme.") var dark = false
 

@@ -8,7 +8,7 @@ struct EditCommand: ParsableCommand {
         commandName: "edit", abstract: "Change a record: its time, note, pet, or the values of its kind.",
         discussion: "An empty --note clears it. A value flag must fit the record's kind (--weight for a weight, --score for a stool, …).")
     @Argument(help: "Record id.") var id: Int64
-    @Option(help: "New time.") var at: String?
+    @Option(parsing: .unconditional, help: "New time.") var at: String?
     @Option(help: "New note (empty to clear).") var note: String?
     @Option(help: "Move to another pet.") var pet: String?
     @Option(help: "weight, visit: the weight.") var weight: String?
@@ -22,9 +22,9 @@ struct EditCommand: ParsableCommand {
     @Option(help: "visit: the reason.") var reason: String?
     @Option(help: "visit: the diagnosis.") var diagnosis: String?
     @Option(help: "visit: the treatment.") var treatment: String?
-    @Option(help: "visit: the follow-up day.") var followUp: String?
+    @Option(parsing: .unconditional, help: "visit: the follow-up day.") var followUp: String?
     @Option(help: "visit: the cost.") var cost: String?
-    @Option(help: "vaccination: next due.") var next: String?
+    @Option(parsing: .unconditional, help: "vaccination: next due.") var next: String?
     @Option(help: "vaccination: lot number.") var lot: String?
     @Option(help: "medication: the dose.") var dose: String?
 

@@ -6,8 +6,8 @@ import PetStore
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "log", abstract: "The timeline, grouped by local day, each line with its record id.")
     @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
-    @Option(help: "From: 30d, 1y, 2026-01-01, yesterday.") var since: String?
-    @Option(help: "Until (a day includes that whole day).") var until: String?
+    @Option(parsing: .unconditional, help: "From: 30d, 1y, 2026-01-01, yesterday.") var since: String?
+    @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
     @Option(help: "Only these kinds: weight,symptom,visit,…") var kind: String?
     @Option(help: "At most this many records (the newest).") var limit: Int?
 

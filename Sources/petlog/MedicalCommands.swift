@@ -12,7 +12,7 @@ struct VisitCommand: ParsableCommand {
     @Option var diagnosis: String?
     @Option var treatment: String?
     @Option(help: "Weight on the vet's scale: 4.3kg.") var weight: String?
-    @Option(help: "Follow-up day: 2026-12-20 or 2w.") var followUp: String?
+    @Option(parsing: .unconditional, help: "Follow-up day: 2026-12-20 or 2w.") var followUp: String?
     @Option(help: "Cost: 85000KRW, $120.50, ¥3000.") var cost: String?
     @Option(help: "A file to attach: lab results, prescription (repeat for several).") var attach: [String] = []
     @OptionGroup var record: RecordOptions
@@ -36,8 +36,8 @@ struct VaccineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper, or the product's name.") var vaccine: String
-    @Option(help: "The day it was given (default: today).") var date: String?
-    @Option(help: "Next due: 2027-11-20 or 1y.") var next: String?
+    @Option(parsing: .unconditional, help: "The day it was given (default: today).") var date: String?
+    @Option(parsing: .unconditional, help: "Next due: 2027-11-20 or 1y.") var next: String?
     @Option var product: String?
     @Option var lot: String?
     @Option var clinic: String?
@@ -168,7 +168,7 @@ struct MedGroup: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop a medication course (its history stays).")
         @Argument(help: "Pet name or id.") var pet: String
         @Argument(help: "Medication name.") var name: String
-        @Option(help: "When it was stopped (default: now).") var at: String?
+        @Option(parsing: .unconditional, help: "When it was stopped (default: now).") var at: String?
 
         func run() throws {
             try Session.run { s in

@@ -134,7 +134,7 @@ struct PetGroup: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
         @Argument(help: "Name or id.") var pet: String
         @Option(help: "passed-away, rehomed, lost or other") var reason: String = "other"
-        @Option(help: "The day (default: today).") var on: String?
+        @Option(parsing: .unconditional, help: "The day (default: today).") var on: String?
 
         func run() throws {
             try Session.run { s in

@@ -29,7 +29,7 @@ struct Petlog: ParsableCommand {
 
 /// `--at` and `--note`, shared by every command that logs a record.
 struct RecordOptions: ParsableArguments {
-    @Option(help: "When it happened (default: now).")
+    @Option(parsing: .unconditional, help: "When it happened (default: now): -2d, yesterday, \"2026-11-20 08:30\".")
     var at: String?
 
     @Option(help: "A note to keep with the record.")

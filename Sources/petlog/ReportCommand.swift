@@ -12,10 +12,10 @@ struct ReportCommand: ParsableCommand {
         discussion: "The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.")
     @Argument(help: "Pet name or id.") var pet: String
     @Option(name: .shortAndLong, help: "The PDF to write.") var output: String
-    @Option(help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
+    @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
     @Option(help: "a4 or letter.") var paper = "a4"
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
-    @Option(help: "The report's date (default: today).") var date: String?
+    @Option(parsing: .unconditional, help: "The report's date (default: today).") var date: String?
 
     func run() throws {
         try Session.run { s in
@@ -106,6 +106,9 @@ struct VetReportComposer {
         // Summary of the period.
         blocks.append(.heading(t(.reportSummary)))
         var summaryRows: [[String]] = []
+        if weights.times.isEmpty {
+            summaryRows.append([t(.reportLatestWeight), t(.reportNoWeights)])
+        }
         if let last = weights.grams.last, let at = weights.times.last {
             summaryRows.append([t(.reportLatestWeight), s.mass(Mass(grams: Int(last))) + " (" + s.longDate(s.localDay(Date(timeIntervalSince1970: at))) + ")"])
             for (days, pct, grams) in [(30, change.d30, change.g30), (90, change.d90, change.g90)] {
@@ -153,10 +156,12 @@ struct VetReportComposer {
         let chartStart = min(periodStart, Date(timeIntervalSince1970: weights.times.last ?? periodStart.timeIntervalSince1970).addingTimeInterval(-365 * 86_400))
         let lo = weights.times.firstIndex { $0 >= chartStart.timeIntervalSince1970 } ?? weights.times.count
         let series = LineSeries(label: pet.name, times: Array(weights.times[lo...]), values: weights.grams[lo...].map { $0 / perUnit })
-        blocks.append(.heading(t(.reportWeightChart)))
-        blocks.append(.weightChart(WeightChartSpec(title: "", yLabel: t(.chartWeightAxis), unitSuffix: unit, series: [series],
+        if !series.times.isEmpty {
+            blocks.append(.heading(t(.reportWeightChart)))
+            blocks.append(.weightChart(WeightChartSpec(title: "", yLabel: t(.chartWeightAxis), unitSuffix: unit, series: [series],
                                                    language: s.l10n.language.rawValue, labeler: s.axisLabeler, noDataText: t(.chartNoData)),
                                    heightFraction: 0.3))
+        }
         if !symptoms.isEmpty {
             blocks.append(.barChart(symptomChart(symptoms), heightFraction: 0.25))
         }
@@ -164,7 +169,8 @@ struct VetReportComposer {
         // Vaccinations.
         blocks.append(.heading(t(.reportVaccinations)))
         let vaccinations = all.compactMap { r -> (PetRecord, Vaccination)? in if case .vaccination(let v) = r.detail { return (r, v) } else { return nil } }
-        let latestByCode = Dictionary(grouping: vaccinations) { $0.1.vaccine }.compactMap { $0.value.last }.sorted { $0.0.at > $1.0.at }
+        let latestByCode = Dictionary(grouping: vaccinations) { $0.1.vaccine }.compactMap { $0.value.last }
+            .sorted { ($0.0.at, $1.1.vaccine) > ($1.0.at, $0.1.vaccine) }
         var vaccineRows: [[String]] = []
         var overdueRows: Set<Int> = []
         for (r, v) in latestByCode {

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+final class ReportCommandTests: CLITestCase {
+    func tool(_ name: String, _ args: [String]) throws -> String {
+        let path = "/usr/bin/\(name)"
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) not installed") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func pages(_ pdf: String) throws -> Int {
+        let info = try tool("pdfinfo", [pdf])
+        let line = try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("Pages:") })
+        return Int(line.split(separator: " ").last!)!
+    }
+
+    func testTheReportOfADemoPetTellsItsStory() throws {
+        try ok("demo", "--end", "2026-11-20")
+        let pdf = home.appendingPathComponent("coco.pdf").path
+        let out = try ok("report", "Coco", "-o", pdf, "--since", "1y", "--question", "Is the weight loss a concern?", "--date", "2026-11-23")
+        XCTAssertTrue(out.hasPrefix("Wrote \(pdf)"), out)
+        let text = try tool("pdftotext", [pdf, "-"])
+        for expected in ["Coco", "Maltese", "900123456789012", "Allergic to chicken", "Acute gastroenteritis", "Heartgard Plus",
+                         "Rabies", "Is the weight loss a concern?", "not a medical record", "Generated Nov 23, 2026", "Visit history"] {
+            XCTAssertTrue(text.contains(expected), "report lacks \(expected)")
+        }
+        let n = try pages(pdf)
+        XCTAssertGreaterThanOrEqual(n, 2)
+        XCTAssertTrue(text.contains("Page \(n) of \(n)"))
+        let attrs = try FileManager.default.attributesOfItem(atPath: pdf)
+        XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func testSameDataSameBytes() throws {
+        try ok("demo", "--end", "2026-11-20")
+        let a = home.appendingPathComponent("a.pdf").path, b = home.appendingPathComponent("b.pdf").path
+        try ok("report", "Nabi", "-o", a, "--date", "2026-11-23")
+        let r = try run(["report", "Nabi", "-o", b], env: ["SOURCE_DATE_EPOCH": "1795395600"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)))
+    }
+
+    func testAPetWithNoRecordsGetsAShortCleanReport() throws {
+        try ok("pet", "add", "Bori", "--species", "rabbit")
+        let pdf = home.appendingPathComponent("bori.pdf").path
+        try ok("report", "Bori", "-o", pdf, "--paper", "letter")
+        XCTAssertEqual(try pages(pdf), 1)
+        let text = try tool("pdftotext", [pdf, "-"])
+        XCTAssertTrue(text.contains("No visits recorded"))
+        XCTAssertTrue(text.contains("No vaccinations recorded"))
+        XCTAssertTrue(try tool("pdfinfo", [pdf]).contains("612 x 792"), "Letter paper")
+    }
+
+    func testYearsOfDenseRecordsFlowOverPagesWithoutLoss() throws {
+        try ok("pet", "add", "Rex", "--species", "dog")
+        for i in 0..<80 {
+            try ok("visit", "Rex", "--clinic", "Clinic \(i)", "--diagnosis", "Diagnosis number \(i)", "--at", "-\(i + 1)d")
+        }
+        let pdf = home.appendingPathComponent("rex.pdf").path
+        try ok("report", "Rex", "-o", pdf)
+        XCTAssertGreaterThan(try pages(pdf), 2)
+        let text = try tool("pdftotext", [pdf, "-"])
+        for i in 0..<80 { XCTAssertTrue(text.contains("Diagnosis number \(i)\n") || text.contains("Diagnosis number \(i) "), "visit \(i) lost") }
+        XCTAssertTrue(text.contains("Visit history (continued)"))
+    }
+
+    func testKoreanAndJapaneseReports() throws {
+        try ok("demo", "--end", "2026-11-20")
+        let ko = home.appendingPathComponent("ko.pdf").path
+        try ok("--lang", "ko", "report", "Nabi", "-o", ko)
+        let koText = try tool("pdftotext", [ko, "-"])
+        XCTAssertTrue(koText.contains("진료용 건강 기록"), koText)
+        XCTAssertTrue(koText.contains("예방접종"))
+        let ja = home.appendingPathComponent("ja.pdf").path
+        try ok("--lang", "ja", "report", "Mochi", "-o", ja)
+        let jaText = try tool("pdftotext", [ja, "-"])
+        XCTAssertTrue(jaText.contains("予防接種"), jaText)
+        XCTAssertTrue(try tool("pdffonts", [ja]).contains("CJK"), "an embedded CJK font")
+    }
+
+    func testBadReportRequests() throws {
+        try ok("pet", "add", "Rex", "--species", "dog")
+        XCTAssertEqual(try run(["report", "Rex", "-o", home.appendingPathComponent("r.png").path]).status, 64)
+        XCTAssertEqual(try run(["report", "Rex", "-o", home.appendingPathComponent("r.pdf").path, "--paper", "a5"]).status, 65)
+        XCTAssertEqual(try run(["report", "Rex", "-o", "/nonexistent/r.pdf"]).status, 73)
+        XCTAssertEqual(try run(["report", "Rx", "-o", home.appendingPathComponent("r.pdf").path]).status, 66)
+    }
+}
