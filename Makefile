@@ -2,6 +2,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils
+# The tests read petlog's .ics files back with a real iCalendar parser.
+PIP_PACKAGES := icalendar==7.3.0
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
@@ -15,6 +17,8 @@ setup:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi; \
 	fi
+	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
+	  python3 -m pip install -q --break-system-packages $(PIP_PACKAGES)
 
 build: setup
 	$(SWIFT) build
@@ -22,14 +26,17 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-## demo: a demo household in a fresh temporary database, then a look at it.
+## demo: a demo household in a fresh temporary database, a weight chart and a vet report, then a look at it.
 demo: build
-	@bin=$$($(SWIFT) build --show-bin-path)/petlog; db="$(DEMO_DIR)/petlog.sqlite"; \
+	@bin=$$($(SWIFT) build --show-bin-path)/petlog; dir="$(DEMO_DIR)"; db="$$dir/petlog.sqlite"; \
 	$$bin demo --db "$$db" && \
 	echo && $$bin --db "$$db" pet list && \
 	echo && $$bin --db "$$db" log Coco --since 7d && \
-	echo && $$bin --db "$$db" med list && \
-	echo && echo "Try: $$bin --db $$db log --kind visit,vaccination"
+	echo && $$bin --db "$$db" due --within 60d && \
+	echo && $$bin --db "$$db" chart weight Coco Nabi Mochi --since 1y -o "$$dir/weight.png" && \
+	$$bin --db "$$db" report Coco --since 1y -o "$$dir/coco-report.pdf" --question "Is the weight change a concern?" && \
+	echo && echo "Demo database: $$db" && echo "Weight chart:  $$dir/weight.png" && echo "Vet report:    $$dir/coco-report.pdf" && \
+	echo "Try: $$bin --db $$db log --kind visit,vaccination"
 
 ## test: every unit and end-to-end test.
 test: build

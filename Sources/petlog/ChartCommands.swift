@@ -228,31 +228,32 @@ struct ChartGroup: ParsableCommand {
 }
 
 extension Session {
-    /// Axis dates in the session's language: 2026 / 2026-11 / 11-20 (ko: 2026년 11월, ja: 2026年11月).
+    /// Axis dates in the session's language: 2026 / Nov 2026 / Nov 20 (ko: 2026년 11월, 11월 20일; ja: 2026年11月, 11月20日).
     var axisLabeler: TimeAxisLabeler {
-        let l = l10n
+        let session = self
         let tz = time.timeZone
         return TimeAxisLabeler(timeZone: tz) { date, unit in
             var cal = Calendar(identifier: .gregorian)
             cal.timeZone = tz
             let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-            let y = String(c.year!), m = String(c.month!), d = String(c.day!)
+            let day = LocalDate(year: c.year!, month: c.month!, day: c.day!)!
             switch unit {
-            case .year: return l.text(.chartAxisYear, ["y": y])
-            case .month, .quarter: return l.text(.chartAxisMonth, ["y": y, "m": m, "mm": String(format: "%02d", c.month!)])
-            case .week, .day: return l.text(.chartAxisDay, ["m": m, "d": d, "mm": String(format: "%02d", c.month!), "dd": String(format: "%02d", c.day!)])
+            case .year: return session.t(.chartAxisYear, ["y": String(day.year)])
+            case .month, .quarter: return session.monthLabel(day)
+            case .week, .day: return session.shortDay(day)
             case .hour: return String(format: "%02d:%02d", c.hour!, c.minute!)
             }
         }
     }
 
-    func shortDay(_ d: LocalDate) -> String {
-        l10n.text(.chartAxisDay, ["m": String(d.month), "d": String(d.day), "mm": String(format: "%02d", d.month), "dd": String(format: "%02d", d.day)])
+    func monthName(_ month: Int) -> String {
+        let months: [L10n.Key] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
+        return t(months[month - 1])
     }
 
-    func monthLabel(_ d: LocalDate) -> String {
-        l10n.text(.chartAxisMonth, ["y": String(d.year), "m": String(d.month), "mm": String(format: "%02d", d.month)])
-    }
+    func shortDay(_ d: LocalDate) -> String { t(.chartAxisDay, ["mon": monthName(d.month), "d": String(d.day)]) }
+
+    func monthLabel(_ d: LocalDate) -> String { t(.chartAxisMonth, ["y": String(d.year), "mon": monthName(d.month)]) }
 
     /// The x range: the asked window where given, else the data's own range.
     func timeRange(since: Date?, until: Date?, series: [LineSeries]) -> ClosedRange<Double>? {

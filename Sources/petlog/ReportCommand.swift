@@ -280,7 +280,6 @@ struct VetReportComposer {
 extension Session {
     /// Nov 20, 2026 · 2026년 11월 20일 · 2026年11月20日
     func longDate(_ d: LocalDate) -> String {
-        let months: [L10n.Key] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
-        return t(.dateLong, ["y": String(d.year), "m": String(d.month), "d": String(d.day), "mon": t(months[d.month - 1])])
+        t(.dateLong, ["y": String(d.year), "d": String(d.day), "mon": monthName(d.month)])
     }
 }
