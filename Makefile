@@ -40,7 +40,12 @@ demo: build
 
 ## test: every unit and end-to-end test.
 test: build
-	$(SWIFT) test 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
+	@set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log; status=$$?; \
+	summary=$$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test.log | tail -n 1); \
+	if [ -n "$$summary" ]; then \
+	  n=$$(echo "$$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/'); \
+	  echo "$$((n - f)) passed, $$f failed"; \
+	fi; exit $$status
 
 install: release
 	install -d $(PREFIX)/bin

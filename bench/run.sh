@@ -20,7 +20,7 @@ petlog=$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-p
 mkdir -p "$kit"
 (cd "$kit_src" && tar --exclude=./out --exclude=./results-peers.md -cf - .) | (cd "$kit" && tar -xf -)
 mkdir -p "$kit/out/petlog"
-export TZ=UTC PETLOG_BIN=$petlog
+export TZ=UTC PETLOG_BIN=$petlog PET=${PET:-42}
 
 # Inputs for petlog (not timed): each series lives in a petlog database as one pet's weights.
 POINTS=${POINTS:-"1000 100000 1000000"}
@@ -33,6 +33,12 @@ for n in $POINTS; do
   fi
 done
 
+# The report's pet (42 of the shelter set, as the ReportLab peer uses) in its own petlog database.
+PET=${PET:-42}
+[ -f "$kit/data/shelter/pets.csv" ] || (cd "$kit" && python3 gen_data.py --size shelter)
+report_db=$kit/out/petlog/shelter-pet-$PET.sqlite
+[ -f "$report_db" ] || python3 "$root/bench/load_shelter_pet.py" "$petlog" "$report_db" "$kit/data/shelter" "$PET"
+
 # petlog's rows, in the kit's groups, inserted before the kit writes its table.
 cat > "$kit/petlog_rows.sh" <<'ROWS'
 for n in $POINTS; do
@@ -42,6 +48,8 @@ for n in $POINTS; do
       "$PETLOG_BIN --db out/petlog/series-$n.sqlite chart weight Rex -o $OUT/charts/$k-petlog.$fmt"
   done
 done
+bench report/pdf/petlog "report pdf, pet $PET" "petlog report" "$OUT/report-$PET-petlog.pdf" \
+  "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog.pdf"
 ROWS
 sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }
