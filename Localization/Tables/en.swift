@@ -303,5 +303,15 @@ extension L10n {
         "month.nov": "Nov",
         "month.dec": "Dec",
         "report.no_weights": "none recorded",
+        "stats.title": "{month} against {previous}",
+        "stats.weight": "Weight, {pet} (last)",
+        "stats.meals": "Meals",
+        "stats.treats": "Snacks and treats",
+        "stats.stool": "Stool score (average)",
+        "stats.symptoms": "Symptoms",
+        "stats.visits": "Vet visits",
+        "stats.vaccines": "Vaccines given",
+        "stats.doses": "Medication doses given",
+        "stats.spending": "Spending ({currency})",
     ]
 }

@@ -303,5 +303,15 @@ extension L10n {
         "month.nov": "11月",
         "month.dec": "12月",
         "report.no_weights": "記録なし",
+        "stats.title": "{month}と{previous}の比較",
+        "stats.weight": "体重、{pet}（月末時点）",
+        "stats.meals": "食事",
+        "stats.treats": "おやつ",
+        "stats.stool": "便スコア（平均）",
+        "stats.symptoms": "症状",
+        "stats.visits": "通院",
+        "stats.vaccines": "予防接種",
+        "stats.doses": "投薬",
+        "stats.spending": "支出（{currency}）",
     ]
 }

@@ -303,5 +303,15 @@ extension L10n {
         "month.nov": "11월",
         "month.dec": "12월",
         "report.no_weights": "기록 없음",
+        "stats.title": "{month}과 {previous} 비교",
+        "stats.weight": "체중, {pet} (마지막)",
+        "stats.meals": "식사",
+        "stats.treats": "간식",
+        "stats.stool": "대변 점수 (평균)",
+        "stats.symptoms": "증상",
+        "stats.visits": "진료",
+        "stats.vaccines": "예방접종",
+        "stats.doses": "투약",
+        "stats.spending": "지출 ({currency})",
     ]
 }

@@ -1,0 +1,45 @@
+import Foundation
+import XCTest
+
+final class MonthViewTests: CLITestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try ok("demo", "--end", "2026-11-20")
+    }
+
+    func testCalendarMarksDaysAndHighlightsToday() throws {
+        // Korean locales start the week on Sunday; November 2026 starts on a Sunday.
+        let ko = try run(["calendar", "Coco"], env: ["LANG": "ko_KR.UTF-8"])
+        XCTAssertEqual(ko.status, 0, ko.stderr)
+        let lines = ko.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertTrue(lines[0].contains("2026년 11월"), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix(" 일"), lines[1])
+        XCTAssertTrue(lines[2].hasPrefix("  1 "), "the 1st is the first cell: \(lines[2])")
+        XCTAssertTrue(ko.stdout.contains("[23]"), "today without colours is bracketed")
+        let en = try ok("calendar", "Coco", "--month", "2026-10")
+        let enLines = en.split(separator: "\n").map(String.init)
+        XCTAssertTrue(enLines[1].hasPrefix(" Mon"), "C locale weeks start on Monday")
+        XCTAssertTrue(en.contains("V visit"))
+        let json = try XCTUnwrap(json("calendar", "Coco", "--month", "2026-10") as? [String: Any])
+        let days = try XCTUnwrap(json["days"] as? [[String: Any]])
+        XCTAssertEqual(days.count, 31)
+        let oct12 = try XCTUnwrap(days.first { $0["date"] as? String == "2026-10-12" }?["kinds"] as? [String: Int])
+        XCTAssertEqual(oct12["visit"], 1, "the demo's illness visit")
+        XCTAssertEqual(try run(["calendar", "--month", "2026-13"]).status, 65)
+    }
+
+    func testStatsCompareTheMonthWithThePreviousOne() throws {
+        let out = try ok("stats", "Coco", "--month", "2026-10")
+        XCTAssertTrue(out.contains("Oct 2026 against Sep 2026"), out)
+        XCTAssertTrue(out.contains("Weight, Coco (last)"))
+        XCTAssertTrue(out.contains("diarrhea"))
+        XCTAssertTrue(out.contains("Spending (KRW)"))
+        let json = try XCTUnwrap(json("stats", "Coco", "--month", "2026-10") as? [String: Any])
+        let items = try XCTUnwrap(json["items"] as? [[String: Any]])
+        let visits = try XCTUnwrap(items.first { $0["item"] as? String == "visits" })
+        XCTAssertEqual(visits["this_month"] as? Int, 2, "illness visit and its follow-up")
+        XCTAssertEqual(visits["previous_month"] as? Int, 0)
+        let vet = try XCTUnwrap(items.first { $0["item"] as? String == "spending:KRW:vet" })
+        XCTAssertEqual(vet["this_month"] as? Int, 128_000)
+    }
+}
