@@ -36,10 +36,10 @@ final class RecordCommandsTests: CLITestCase {
         XCTAssertEqual((diary["attachments"] as? [[String: Any]])?.count, 2)
 
         let timeline = try ok("log", "--since", "2d", "--kind", "weight,symptom")
-        XCTAssertTrue(timeline.contains("2026-11-22 Sun"), timeline)
+        XCTAssertTrue(timeline.contains("Nov 22, 2026 Sun"), timeline)
         XCTAssertTrue(timeline.contains("vomiting · severity 3/5"), timeline)
         XCTAssertFalse(timeline.contains("kibble"), timeline)
-        XCTAssertFalse(timeline.contains("2026-11-20"), timeline)
+        XCTAssertFalse(timeline.contains("Nov 20, 2026"), timeline)
 
         let search = try ok("search", "HAPPY vet")
         XCTAssertTrue(search.contains("visit"), search)

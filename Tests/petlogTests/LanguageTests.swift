@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// Each language end to end, and the binary finding its tables wherever it is copied.
+final class LanguageTests: CLITestCase {
+    func testKoreanAndJapaneseEndToEnd() throws {
+        try ok("pet", "add", "Coco", "--species", "dog", "--sex", "f")
+        let ko = try run(["weight", "Coco", "4.2kg"], env: ["LANG": "ko_KR.UTF-8"])
+        XCTAssertTrue(ko.stdout.contains("체중"), ko.stdout)
+        let ja = try run(["pet", "list"], env: ["PETLOG_LANG": "ja"])
+        XCTAssertTrue(ja.stdout.contains("名前"), ja.stdout)
+        XCTAssertTrue(ja.stdout.contains("メス"), ja.stdout)
+        // --lang beats PETLOG_LANG beats LANG.
+        let en = try run(["pet", "list", "--lang", "en"], env: ["PETLOG_LANG": "ja", "LANG": "ko_KR.UTF-8"])
+        XCTAssertTrue(en.stdout.contains("Name"), en.stdout)
+        // Errors are localized too.
+        let err = try run(["weight", "Cocoa", "4kg"], env: ["LANG": "ja_JP.UTF-8"])
+        XCTAssertEqual(err.status, 66)
+        XCTAssertTrue(err.stderr.contains("Coco"), err.stderr)
+        XCTAssertFalse(err.stderr.contains("did you mean"), err.stderr)
+        // Day headers read naturally in each language.
+        XCTAssertTrue(try run(["log"], env: ["LANG": "ko_KR.UTF-8"]).stdout.contains("2026년 11월 23일 월"))
+        XCTAssertTrue(try run(["log"], env: ["LANG": "ja_JP.UTF-8"]).stdout.contains("2026年11月23日 月"))
+        XCTAssertTrue(try ok("log").contains("Nov 23, 2026 Mon"))
+    }
+
+    func testANameTypedInDecomposedHangulFindsThePet() throws {
+        try ok("pet", "add", "나비", "--species", "cat")
+        XCTAssertEqual(try run(["weight", "나비".decomposedStringWithCanonicalMapping, "5kg"]).status, 0)
+        XCTAssertEqual(try run(["weight", "ＣＯＣＯ", "5kg"]).status, 66)
+    }
+
+    func testACopiedBinaryStillSpeaksEveryLanguage() throws {
+        let elsewhere = home.appendingPathComponent("bin/petlog")
+        try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.binary, to: elsewhere)
+        let p = Process()
+        p.executableURL = elsewhere
+        p.arguments = ["--db", dbPath, "--lang", "ko", "pet", "list"]
+        p.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+        p.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertTrue(out.contains("반려동물을 추가") || out.contains("반려동물"), out)
+    }
+}
