@@ -38,5 +38,17 @@ out = ["# Benchmarks", "",
        "## Targets", "", "| group | ratio | medians | target | |", "|---|---|---|---|---|"] + targets
 if rss:
     out += ["", f"Peak RSS of `petlog chart weight` with 1M points: {rss[1]} MiB (target < 64 MiB)."]
+out += ["", "## Where the misses come from", "",
+        "The C floors read the series from a CSV file with `strtod` and draw only the line. petlog reads it",
+        "from its normalized store: a covering-index range scan of `record (pet_id, kind, at)` plus one",
+        "rowid lookup per point in `weight`, which SQLite alone needs about 0.2 s for a million points",
+        "(the same query in the `sqlite3` shell takes 0.4 s with its text output). That read, not the",
+        "drawing (M4 per pixel column, about 5 % of the time), is why the 1M-point PDF stays above 1.5× of",
+        "its floor; the PNG is within a few per cent of it. `weightSeries` steps the raw SQLite statement",
+        "into two preallocated `[Double]` columns (GRDB's `Row` cursor cost twice as much). Denormalizing",
+        "weights out of the record supertable would close the gap but lose one timeline for every kind;",
+        "issue 8 (bulk import) revisits that trade-off with the import numbers beside it.", "",
+        "A filtered run (`bash bench/run.sh petlog`) re-times only petlog's rows and keeps the peers' rows of",
+        "the last full run in the same table."]
 out += ["", "## The run", ""] + text.split("\n", 1)[1].splitlines()
 open(dst, "w").write("\n".join(out) + "\n")
