@@ -313,5 +313,8 @@ extension L10n {
         "stats.vaccines": "Vaccines given",
         "stats.doses": "Medication doses given",
         "stats.spending": "Spending ({currency})",
+        "err.exclusive": "use only one of {flags}",
+        "err.bad_microchip": "microchip \"{value}\" must be 9 to 15 digits",
+        "err.bad_size": "size \"{value}\" must be WIDTHxHEIGHT with each from 64 to 16000 (e.g. 1600x900)",
     ]
 }

@@ -313,5 +313,8 @@ extension L10n {
         "stats.vaccines": "予防接種",
         "stats.doses": "投薬",
         "stats.spending": "支出（{currency}）",
+        "err.exclusive": "{flags} のどれか一つだけを指定してください",
+        "err.bad_microchip": "マイクロチップ番号「{value}」は9〜15桁の数字で入力してください",
+        "err.bad_size": "サイズ「{value}」は 幅x高さ の形式で、それぞれ64〜16000にしてください（例: 1600x900）",
     ]
 }

@@ -313,5 +313,8 @@ extension L10n {
         "stats.vaccines": "예방접종",
         "stats.doses": "투약",
         "stats.spending": "지출 ({currency})",
+        "err.exclusive": "{flags} 중 하나만 쓰세요",
+        "err.bad_microchip": "마이크로칩 번호 \"{value}\"는 9–15자리 숫자여야 합니다",
+        "err.bad_size": "크기 \"{value}\"는 너비x높이 형식이며 각각 64–16000이어야 합니다 (예: 1600x900)",
     ]
 }

@@ -20,6 +20,10 @@ public enum ParseError: Error, Equatable, Sendable {
     case emptyText(field: String)
     case textTooLong(field: String, max: Int)
     case controlCharacters(field: String)
+    /// A microchip number that is not 9–15 digits.
+    case badMicrochip(String)
+    /// A chart size that is not WIDTHxHEIGHT within 64–16000.
+    case badSize(String)
     /// A pet name made only of digits would be read as an id.
     case numericName(String)
 }

@@ -30,7 +30,7 @@ struct ChartGroup: ParsableCommand {
 
         func chartSize(_ s: Session) throws -> ChartSize {
             guard let c = ChartSize(size), c.isValid else {
-                throw ParseError.unknownChoice(field: "--size", value: size, accepted: ["WIDTHxHEIGHT, 64–16000 each"])
+                throw ParseError.badSize(size)
             }
             return c
         }

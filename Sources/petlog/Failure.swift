@@ -57,6 +57,8 @@ struct Failure {
         case .textTooLong(let f, let n): return l.text(.errTextTooLong, ["field": f, "max": String(n)])
         case .controlCharacters(let f): return l.text(.errControlCharacters, ["field": f])
         case .numericName(let v): return l.text(.errNumericName, ["value": v])
+        case .badMicrochip(let v): return l.text(.errBadMicrochip, ["value": v])
+        case .badSize(let v): return l.text(.errBadSize, ["value": v])
         }
     }
 

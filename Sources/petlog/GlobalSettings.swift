@@ -83,6 +83,9 @@ struct GlobalSettings: Sendable {
         return (.en, nil)
     }
 
+    /// The chosen language's strings (for messages given before a session exists, as in `validate()`).
+    var l10n: L10n { L10n(languageChoice.0) }
+
     var colorEnabled: Bool {
         !noColor && environment["NO_COLOR"].map { $0.isEmpty } ?? true && isatty(STDOUT_FILENO) == 1
     }

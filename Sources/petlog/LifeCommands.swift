@@ -39,7 +39,7 @@ struct MealCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
-        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError("--snack, --treat and --water exclude each other") }
+        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--snack, --treat, --water"])) }
     }
 
     func run() throws {

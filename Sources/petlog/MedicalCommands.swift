@@ -44,7 +44,7 @@ struct VaccineCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
-        if date != nil && record.at != nil { throw ValidationError("use --date or --at, not both") }
+        if date != nil && record.at != nil { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--date, --at"])) }
     }
 
     func run() throws {
@@ -128,7 +128,7 @@ struct MedGroup: ParsableCommand {
         @OptionGroup var record: RecordOptions
 
         func validate() throws {
-            if every != nil && times != nil { throw ValidationError("use --every or --times, not both") }
+            if every != nil && times != nil { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--every, --times"])) }
         }
 
         func run() throws {

@@ -32,7 +32,7 @@ struct PetGroup: ParsableCommand {
             if let c = chip {
                 let digits = c.filter { $0 != " " && $0 != "-" }
                 guard digits.isEmpty || (digits.count >= 9 && digits.count <= 15 && digits.allSatisfy { $0.isASCII && $0.isNumber }) else {
-                    throw ParseError.unknownChoice(field: "--chip", value: c, accepted: ["9–15 digits"])
+                    throw ParseError.badMicrochip(c)
                 }
                 d.microchip = .some(digits.isEmpty ? nil : digits)
             }
