@@ -70,7 +70,7 @@ public struct DemoHousehold {
             var month = LocalDate(year: start.year, month: start.month, day: 1)!
             while month <= end {
                 let day = month.adding(days: 2)
-                if day <= end {
+                if day <= end && ctx.instant(day, hour: 18) <= repository.now() {
                     try add(.expense(Expense(money: Money(minorUnits: 42_000 + Int64(rng.unit() * 6) * 1000, currency: Currency.named("KRW")!),
                                              category: "supplies", merchant: "Pet Mart", payment: .card)),
                             pet: nil, day: day, hour: 18, ctx: ctx, db: db, repository: repository)
@@ -105,7 +105,10 @@ public struct DemoHousehold {
     func seedRecords(for pet: Pet, plan: PetPlan, from start: LocalDate, rng: inout SeededGenerator, ctx: TimeContext,
                      db: Database, repository: SQLiteRepository) throws -> Int {
         var n = 0
+        let now = repository.now()
         func put(_ d: RecordDetail, _ day: LocalDate, _ hour: Int, _ minute: Int = 0, note: String? = nil, starred: Bool = false) throws -> Int64 {
+            // Nothing later than now: a demo ending today stops at the current hour.
+            if ctx.instant(day, hour: hour, minute: minute) > now { return -1 }
             n += 1
             return try add(d, pet: pet, day: day, hour: hour, minute: minute, note: note, starred: starred, ctx: ctx, db: db, repository: repository)
         }
