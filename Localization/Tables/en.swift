@@ -316,5 +316,8 @@ extension L10n {
         "err.exclusive": "use only one of {flags}",
         "err.bad_microchip": "microchip \"{value}\" must be 9 to 15 digits",
         "err.bad_size": "size \"{value}\" must be WIDTHxHEIGHT with each from 64 to 16000 (e.g. 1600x900)",
+        "backup.wrote": "Backup written to {path}",
+        "check.repaired": "Repaired {count} problems",
+        "err.file_exists": "the file already exists",
     ]
 }

@@ -316,5 +316,8 @@ extension L10n {
         "err.exclusive": "{flags} のどれか一つだけを指定してください",
         "err.bad_microchip": "マイクロチップ番号「{value}」は9〜15桁の数字で入力してください",
         "err.bad_size": "サイズ「{value}」は 幅x高さ の形式で、それぞれ64〜16000にしてください（例: 1600x900）",
+        "backup.wrote": "{path} にバックアップしました",
+        "check.repaired": "{count}件の問題を修復しました",
+        "err.file_exists": "ファイルがすでに存在します",
     ]
 }

@@ -316,5 +316,8 @@ extension L10n {
         "err.exclusive": "{flags} 중 하나만 쓰세요",
         "err.bad_microchip": "마이크로칩 번호 \"{value}\"는 9–15자리 숫자여야 합니다",
         "err.bad_size": "크기 \"{value}\"는 너비x높이 형식이며 각각 64–16000이어야 합니다 (예: 1600x900)",
+        "backup.wrote": "{path}에 백업했습니다",
+        "check.repaired": "문제 {count}건을 고쳤습니다",
+        "err.file_exists": "파일이 이미 있습니다",
     ]
 }

@@ -4,7 +4,7 @@ import PetModel
 
 /// Files kept beside the database under `attachments/`, named by their SHA-256 only, so no
 /// user-given name ever becomes a path.
-struct AttachmentStore {
+struct AttachmentStore: Sendable {
     let directory: URL
 
     /// The stored location of a hash: `attachments/ab/abcdef…`.

@@ -1,0 +1,44 @@
+import Foundation
+import XCTest
+
+final class DataCommandsTests: CLITestCase {
+    func testCheckIsSilentWhenAllIsWellAndNamesEachProblem() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let photo = home.appendingPathComponent("p.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 7, 7, 7]).write(to: photo)
+        try ok("diary", "Coco", "walk", "--photo", photo.path)
+        XCTAssertEqual(try ok("check"), "", "nothing printed when all is well")
+
+        let attachments = home.appendingPathComponent("data/attachments")
+        let stored = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: attachments.path).first { $0.count > 10 })
+        let storedURL = attachments.appendingPathComponent(stored)
+        let original = try Data(contentsOf: storedURL)
+        try Data("tampered".utf8).write(to: storedURL)
+        try Data("stray".utf8).write(to: attachments.appendingPathComponent("stray-file"))
+        let bad = try run(["check"])
+        XCTAssertEqual(bad.status, 65)
+        XCTAssertTrue(bad.stdout.contains("bad-hash: "), bad.stdout)
+        XCTAssertTrue(bad.stdout.contains("orphan-file: "), bad.stdout)
+
+        // --repair removes only the orphan; the damaged photo is reported, never deleted.
+        XCTAssertEqual(try run(["check", "--repair"]).status, 65)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: attachments.appendingPathComponent("stray-file").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: storedURL.path))
+        try original.write(to: storedURL)
+        XCTAssertEqual(try ok("check"), "")
+        try FileManager.default.removeItem(at: storedURL)
+        XCTAssertTrue(try run(["check"]).stdout.contains("missing-file: "))
+    }
+
+    func testBackupIsAPrivateCopyThatOpens() throws {
+        try ok("demo", "--end", "2026-11-20")
+        let copy = home.appendingPathComponent("backup.sqlite").path
+        XCTAssertTrue(try ok("backup", "-o", copy).contains(copy))
+        let attrs = try FileManager.default.attributesOfItem(atPath: copy)
+        XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let original = try run(["log", "--json", "--since", "2026-10-01"]).stdout
+        let fromCopy = try run(["--db", copy, "log", "--json", "--since", "2026-10-01"], useDefaultDB: true).stdout
+        XCTAssertEqual(original, fromCopy)
+        XCTAssertEqual(try run(["backup", "-o", copy]).status, 73, "an existing file is not overwritten")
+    }
+}
