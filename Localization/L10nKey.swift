@@ -219,6 +219,7 @@ extension L10n {
         case backupWrote = "backup.wrote"
         case checkRepaired = "check.repaired"
         case errFileExists = "err.file_exists"
+        case exportWrote = "export.wrote"
         case weekdayMon = "weekday.mon"
         case weekdayTue = "weekday.tue"
         case weekdayWed = "weekday.wed"

@@ -319,5 +319,6 @@ extension L10n {
         "backup.wrote": "Backup written to {path}",
         "check.repaired": "Repaired {count} problems",
         "err.file_exists": "the file already exists",
+        "export.wrote": "Exported {records} records to {path}",
     ]
 }

@@ -319,5 +319,6 @@ extension L10n {
         "backup.wrote": "{path} にバックアップしました",
         "check.repaired": "{count}件の問題を修復しました",
         "err.file_exists": "ファイルがすでに存在します",
+        "export.wrote": "{records}件の記録を {path} に書き出しました",
     ]
 }

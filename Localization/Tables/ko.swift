@@ -319,5 +319,6 @@ extension L10n {
         "backup.wrote": "{path}에 백업했습니다",
         "check.repaired": "문제 {count}건을 고쳤습니다",
         "err.file_exists": "파일이 이미 있습니다",
+        "export.wrote": "기록 {records}건을 {path}에 내보냈습니다",
     ]
 }

@@ -346,6 +346,19 @@ public struct SQLiteRepository: PetRepository {
         }
     }
 
+    /// Every record in id order, a batch at a time (for export: memory stays flat on big files).
+    public func forEachRecordBatch(size: Int = 2000, _ body: ([PetRecord]) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let batch = try read { db in
+                try loadRecords(sql: "WHERE r.id > ? ORDER BY r.id LIMIT \(size)", arguments: [after], db: db)
+            }
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = last.id
+        }
+    }
+
     public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord {
         try write { db in
             _ = try loadRecord(id: id, db: db)

@@ -42,3 +42,30 @@ final class DataCommandsTests: CLITestCase {
         XCTAssertEqual(try run(["backup", "-o", copy]).status, 73, "an existing file is not overwritten")
     }
 }
+
+final class ExportCommandTests: CLITestCase {
+    func testExportHasEveryPetAndRecordInCanonicalUnits() throws {
+        try ok("demo", "--end", "2026-11-20")
+        try ok("pet", "archive", "Mochi", "--reason", "rehomed")
+        let path = home.appendingPathComponent("all.json").path
+        let out = try ok("export", "-o", path)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        XCTAssertEqual(doc["format"] as? String, "petlog")
+        XCTAssertEqual((doc["units"] as? [String: String])?["weight"], "g")
+        let pets = try XCTUnwrap(doc["pets"] as? [[String: Any]])
+        XCTAssertEqual(pets.count, 3, "archived pets are exported too")
+        let records = try XCTUnwrap(doc["records"] as? [[String: Any]])
+        XCTAssertTrue(out.contains("Exported \(records.count) records"), out)
+        let all = try XCTUnwrap(json("log") as? [[String: Any]])
+        XCTAssertEqual(records.count, all.count)
+        XCTAssertEqual(Set(records.compactMap { $0["kind"] as? String }).count, 11, "every kind")
+        XCTAssertEqual(records.map { $0["id"] as? Int ?? 0 }, records.map { $0["id"] as? Int ?? 0 }.sorted(), "id order")
+        let attrs = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        // The same data gives the same file.
+        let again = home.appendingPathComponent("again.json").path
+        try ok("export", "-o", again)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), try Data(contentsOf: URL(fileURLWithPath: again)))
+        XCTAssertEqual(try run(["export", "-o", "/nonexistent/x.json"]).status, 73)
+    }
+}
