@@ -10,8 +10,6 @@ struct GlobalSettings: Sendable {
     var json = false
     var noColor = false
     var unit: String?
-    /// Set by tests and `make demo` to pin "now" (ISO 8601 instant).
-    var nowOverride: String?
 
     nonisolated(unsafe) static var current = GlobalSettings()
 
@@ -53,6 +51,9 @@ struct GlobalSettings: Sendable {
     }
 
     var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// `PETLOG_NOW` (an instant such as 2026-11-23T10:00:00+09:00) pins "now", for tests and reproducible demos.
+    var pinnedNow: String? { environment["PETLOG_NOW"].flatMap { $0.isEmpty ? nil : $0 } }
 
     /// `--db`, else `PETLOG_DB`, else `$XDG_DATA_HOME/petlog/petlog.sqlite` (`~/.local/share/petlog/`).
     var resolvedDatabasePath: String {

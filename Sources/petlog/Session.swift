@@ -40,7 +40,7 @@ struct Session {
         self.l10n = l10n
         self.terminal = terminal
         var now = Date()
-        if let pinned = settings.nowOverride ?? ProcessInfo.processInfo.environment["PETLOG_NOW"], !pinned.isEmpty {
+        if let pinned = settings.pinnedNow {
             now = try TimeParser.instant(pinned, context: TimeContext())
         }
         self.time = TimeContext(now: now, timeZone: .current)
@@ -64,9 +64,8 @@ struct Session {
         if let r = openedRepository { return r }
         let db = try AppDatabase.open(path: settings.resolvedDatabasePath)
         let now = time.now
-        let pinned = settings.nowOverride != nil || ProcessInfo.processInfo.environment["PETLOG_NOW"] != nil
         let r: SQLiteRepository
-        if pinned {
+        if settings.pinnedNow != nil {
             r = SQLiteRepository(db, now: { now })
         } else {
             r = SQLiteRepository(db)
