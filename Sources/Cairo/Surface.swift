@@ -117,6 +117,21 @@ public final class Surface {
 
     /// The pixels of an image surface, row by row, as 0xAARRGGBB with alpha forced to 0xFF for
     /// opaque (RGB24) surfaces. Premultiplied, as cairo stores them.
+    /// The share of pixels (0…1) that differ from `other` by more than `channelTolerance` levels in any
+    /// ARGB channel, or nil when the sizes differ: image comparison with room for font rasterisation.
+    public func fractionOfPixelsDiffering(from other: Surface, channelTolerance: UInt32) throws -> Double? {
+        guard pixelWidth == other.pixelWidth, pixelHeight == other.pixelHeight else { return nil }
+        let pa = try argbPixels(), pb = try other.argbPixels()
+        var differing = 0
+        for (x, y) in zip(pa, pb) where x != y {
+            for shift in stride(from: 0, through: 24, by: 8) {
+                let u = (x >> UInt32(shift)) & 0xFF, v = (y >> UInt32(shift)) & 0xFF
+                if (u > v ? u - v : v - u) > channelTolerance { differing += 1; break }
+            }
+        }
+        return Double(differing) / Double(max(1, pa.count))
+    }
+
     public func argbPixels() throws -> [UInt32] {
         guard kind == .image else { throw CairoError.surfaceTypeMismatch }
         cairo_surface_flush(raw)

@@ -15,25 +15,6 @@ enum GoldenImage {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     static var updating: Bool { ProcessInfo.processInfo.environment["PETLOG_UPDATE_GOLDEN"] == "1" }
 
-    struct Difference {
-        var differing: Int
-        var total: Int
-        var fraction: Double { Double(differing) / Double(max(1, total)) }
-    }
-
-    static func difference(_ a: Surface, _ b: Surface, channelTolerance: UInt32) throws -> Difference? {
-        guard a.pixelWidth == b.pixelWidth, a.pixelHeight == b.pixelHeight else { return nil }
-        let pa = try a.argbPixels(), pb = try b.argbPixels()
-        var differing = 0
-        for (x, y) in zip(pa, pb) where x != y {
-            for shift in stride(from: 0, through: 24, by: 8) {
-                let u = (x >> UInt32(shift)) & 0xFF, v = (y >> UInt32(shift)) & 0xFF
-                if (u > v ? u - v : v - u) > channelTolerance { differing += 1; break }
-            }
-        }
-        return Difference(differing: differing, total: pa.count)
-    }
-
     static func assertMatches(_ renderedPath: String, golden name: String, channelTolerance: UInt32 = 16,
                               maxDifferingFraction: Double = 0.005, file: StaticString = #filePath, line: UInt = #line) throws {
         let golden = directory.appendingPathComponent(name)
@@ -49,17 +30,17 @@ enum GoldenImage {
         }
         let expected = try Surface.image(readingPNG: golden.path)
         let actual = try Surface.image(readingPNG: renderedPath)
-        guard let diff = try difference(expected, actual, channelTolerance: channelTolerance) else {
+        guard let fraction = try expected.fractionOfPixelsDiffering(from: actual, channelTolerance: channelTolerance) else {
             XCTFail("\(name): size \(actual.pixelWidth)×\(actual.pixelHeight), golden \(expected.pixelWidth)×\(expected.pixelHeight)",
                     file: file, line: line)
             return
         }
-        if diff.fraction > maxDifferingFraction {
+        if fraction > maxDifferingFraction {
             let kept = FileManager.default.temporaryDirectory.appendingPathComponent("actual-\(name)")
             try? FileManager.default.removeItem(at: kept)
             try? FileManager.default.copyItem(atPath: renderedPath, toPath: kept.path)
             XCTFail(String(format: "%@: %.3f %% of pixels differ by more than %u levels (allowed %.3f %%); actual kept at %@",
-                           name, diff.fraction * 100, channelTolerance, maxDifferingFraction * 100, kept.path),
+                           name, fraction * 100, channelTolerance, maxDifferingFraction * 100, kept.path),
                     file: file, line: line)
         }
     }

@@ -12,20 +12,6 @@ enum GoldenPage {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     static var updating: Bool { ProcessInfo.processInfo.environment["PETLOG_UPDATE_GOLDEN"] == "1" }
 
-    /// Pixels differing beyond the tolerance, or nil when the sizes differ.
-    static func differingFraction(_ a: Surface, _ b: Surface, channelTolerance: UInt32) throws -> Double? {
-        guard a.pixelWidth == b.pixelWidth, a.pixelHeight == b.pixelHeight else { return nil }
-        let pa = try a.argbPixels(), pb = try b.argbPixels()
-        var differing = 0
-        for (x, y) in zip(pa, pb) where x != y {
-            for shift in stride(from: 0, through: 24, by: 8) {
-                let u = (x >> UInt32(shift)) & 0xFF, v = (y >> UInt32(shift)) & 0xFF
-                if (u > v ? u - v : v - u) > channelTolerance { differing += 1; break }
-            }
-        }
-        return Double(differing) / Double(max(1, pa.count))
-    }
-
     static func assertMatches(_ renderedPNG: String, golden name: String, channelTolerance: UInt32 = 16,
                               maxDifferingFraction: Double = 0.005, file: StaticString = #filePath,
                               line: UInt = #line) throws {
@@ -43,7 +29,7 @@ enum GoldenPage {
         }
         let expected = try Surface.image(readingPNG: golden.path)
         let actual = try Surface.image(readingPNG: renderedPNG)
-        guard let fraction = try differingFraction(expected, actual, channelTolerance: channelTolerance) else {
+        guard let fraction = try expected.fractionOfPixelsDiffering(from: actual, channelTolerance: channelTolerance) else {
             XCTFail("\(name): size \(actual.pixelWidth)×\(actual.pixelHeight), golden \(expected.pixelWidth)×\(expected.pixelHeight)",
                     file: file, line: line)
             return

@@ -35,7 +35,7 @@ final class GoldenPageTests: XCTestCase {
         doc.blocks.remove(at: 1)
         let expected = try Surface.image(readingPNG: try firstPagePNG(ReportFixtures.goldenDocument(), "a"))
         let changed = try Surface.image(readingPNG: try firstPagePNG(doc, "b"))
-        XCTAssertGreaterThan(try XCTUnwrap(try GoldenPage.differingFraction(expected, changed, channelTolerance: 16)), 0.005)
-        XCTAssertEqual(try GoldenPage.differingFraction(expected, expected, channelTolerance: 16), 0)
+        XCTAssertGreaterThan(try XCTUnwrap(try expected.fractionOfPixelsDiffering(from: changed, channelTolerance: 16)), 0.005)
+        XCTAssertEqual(try expected.fractionOfPixelsDiffering(from: expected, channelTolerance: 16), 0)
     }
 }
