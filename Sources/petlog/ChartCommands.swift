@@ -111,30 +111,9 @@ struct ChartGroup: ParsableCommand {
                     guard case .symptom(let sy) = r.detail, wanted == nil || sy.code == wanted else { return nil }
                     return (s.localDay(r.at), sy)
                 }
-                // Weeks start on Monday; every week of the window is a bar, empty ones too.
-                let firstDay = s.localDay(since!)
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let firstWeek = firstDay.adding(days: 1 - firstDay.isoWeekday)
-                let weeks = stride(from: firstWeek.dayNumber, through: lastDay.dayNumber, by: 7).map { LocalDate(dayNumber: $0) }
+                let (weeks, stacks) = s.weeklySymptomBars(symptoms, from: s.localDay(since!), through: lastDay, byKind: byKind)
                 let categories = weeks.map { s.shortDay($0) }
-                var stacks: [BarStack] = []
-                if byKind {
-                    let kinds = Array(Set(symptoms.map { $0.1.code })).sorted()
-                    for (i, k) in kinds.enumerated() {
-                        var values = [Double](repeating: 0, count: weeks.count)
-                        for (d, sy) in symptoms where sy.code == k { values[(d.dayNumber - firstWeek.dayNumber) / 7] += 1 }
-                        let name = symptoms.first { $0.1.code == k }.map { s.symptomName($0.1) } ?? k
-                        stacks.append(BarStack(label: name, color: .palette(i), values: values))
-                    }
-                } else {
-                    for level in 1...5 {
-                        var values = [Double](repeating: 0, count: weeks.count)
-                        for (d, sy) in symptoms where sy.severity == level { values[(d.dayNumber - firstWeek.dayNumber) / 7] += 1 }
-                        if values.contains(where: { $0 > 0 }) {
-                            stacks.append(BarStack(label: s.t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values))
-                        }
-                    }
-                }
                 if s.json {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
                     return
@@ -249,6 +228,35 @@ extension Session {
     func monthName(_ month: Int) -> String {
         let months: [L10n.Key] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
         return t(months[month - 1])
+    }
+
+    /// Symptom episodes per week from `first` through `last` (weeks start on Monday; empty weeks are
+    /// bars too), stacked by severity 1–5 (only the levels seen) or by kind.
+    func weeklySymptomBars(_ symptoms: [(LocalDate, Symptom)], from first: LocalDate, through last: LocalDate,
+                           byKind: Bool) -> (weeks: [LocalDate], stacks: [BarStack]) {
+        let firstWeek = first.adding(days: 1 - first.isoWeekday)
+        let weeks = stride(from: firstWeek.dayNumber, through: last.dayNumber, by: 7).map { LocalDate(dayNumber: $0) }
+        func counts(_ include: (Symptom) -> Bool) -> [Double] {
+            var values = [Double](repeating: 0, count: weeks.count)
+            for (d, x) in symptoms where include(x) {
+                let i = (d.dayNumber - firstWeek.dayNumber) / 7
+                if i >= 0 && i < values.count { values[i] += 1 }
+            }
+            return values
+        }
+        if byKind {
+            let kinds = Array(Set(symptoms.map { $0.1.code })).sorted()
+            return (weeks, kinds.enumerated().map { i, k in
+                let name = symptoms.first { $0.1.code == k }.map { symptomName($0.1) } ?? k
+                return BarStack(label: name, color: .palette(i), values: counts { $0.code == k })
+            })
+        }
+        let stacks = (1...5).compactMap { level -> BarStack? in
+            let values = counts { $0.severity == level }
+            guard values.contains(where: { $0 > 0 }) else { return nil }
+            return BarStack(label: t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values)
+        }
+        return (weeks, stacks)
     }
 
     func shortDay(_ d: LocalDate) -> String { t(.chartAxisDay, ["mon": monthName(d.month), "d": String(d.day)]) }

@@ -189,14 +189,10 @@ struct MedGroup: ParsableCommand {
             try Session.run { s in
                 let repo = try s.repository()
                 let courses = try repo.medications(pets: pet.map(PetModelText.pets) ?? [], includeStopped: all)
-                let tables = try courses.map { c -> MedicationTimetable in
-                    let doses = try repo.records(RecordQuery(pets: [.id(c.record.petId ?? 0)], kinds: [.dose])).compactMap { r -> (Date, Bool)? in
-                        guard case .dose(let d) = r.detail, d.medicationId == c.record.id else { return nil }
-                        return (r.at, d.skipped)
-                    }
-                    return CareAgenda.timetable(c.medication, start: c.record.at, given: doses.filter { !$0.1 }.map(\.0),
-                                                skipped: doses.filter(\.1).map(\.0), context: s.time)
-                }
+                // The dose records of every pet concerned, read once for all courses.
+                let petIds = Set(courses.compactMap(\.record.petId)).sorted()
+                let doses = petIds.isEmpty ? [] : try repo.records(RecordQuery(pets: petIds.map { .id($0) }, kinds: [.dose]))
+                let tables = courses.map { s.timetable($0, doses: doses) }
                 if s.json {
                     s.terminal.json(zip(courses, tables).map { c, t -> [String: Any] in
                         var o = JSONShape.record(c.record)
@@ -214,14 +210,34 @@ struct MedGroup: ParsableCommand {
                              s.t(.colAdherence), s.t(.colLastDose), s.t(.colNextDose)],
                     rows: zip(courses, tables).map { c, t in
                         let m = c.medication
-                        let every = m.intervalSeconds.map(s.interval) ?? (m.times.isEmpty ? s.t(.fieldAsNeeded) : Medication.formatTimes(m.times))
-                        let adherence = t.due > 0 ? s.t(.medAdherence, ["given": String(t.given), "due": String(t.due),
-                                                                        "percent": String(min(100, t.given * 100 / t.due))]) : String(c.dosesGiven)
                         return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")" : ""),
-                                m.dose ?? "", every, s.localDay(c.record.at).description, adherence,
+                                m.dose ?? "", s.everyText(m), s.localDay(c.record.at).description, s.adherenceText(t, course: c),
                                 c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
                     })
             }
         }
+    }
+}
+
+extension Session {
+    /// A course's next dose and adherence, from dose records (of any course; only its own count).
+    func timetable(_ course: MedicationCourse, doses: [PetRecord]) -> MedicationTimetable {
+        var given: [Date] = [], skipped: [Date] = []
+        for r in doses {
+            guard case .dose(let d) = r.detail, d.medicationId == course.record.id else { continue }
+            if d.skipped { skipped.append(r.at) } else { given.append(r.at) }
+        }
+        return CareAgenda.timetable(course.medication, start: course.record.at, given: given, skipped: skipped, context: time)
+    }
+
+    /// `30 d`, `08:00,20:00` or "as needed".
+    func everyText(_ m: Medication) -> String {
+        m.intervalSeconds.map(interval) ?? (m.times.isEmpty ? t(.fieldAsNeeded) : Medication.formatTimes(m.times))
+    }
+
+    /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
+    func adherenceText(_ table: MedicationTimetable, course: MedicationCourse) -> String {
+        guard table.due > 0 else { return String(course.dosesGiven) }
+        return t(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
     }
 }

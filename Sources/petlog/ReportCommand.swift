@@ -192,17 +192,12 @@ struct VetReportComposer {
 
         // Medications and prevention with adherence.
         blocks.append(.heading(t(.reportMedications)))
-        let doseRecords = all.compactMap { r -> (Date, Dose)? in if case .dose(let d) = r.detail { return (r.at, d) } else { return nil } }
+        let doseRecords = all.filter { $0.kind == .dose }
         let medRows = courses.filter { $0.medication.stoppedAt == nil || $0.medication.stoppedAt! >= periodStart }.map { c -> [String] in
-            let mine = doseRecords.filter { $0.1.medicationId == c.record.id }
-            let table = CareAgenda.timetable(c.medication, start: c.record.at, given: mine.filter { !$0.1.skipped }.map(\.0),
-                                             skipped: mine.filter(\.1.skipped).map(\.0), context: s.time)
             let m = c.medication
-            let every = m.intervalSeconds.map(s.interval) ?? (m.times.isEmpty ? t(.fieldAsNeeded) : Medication.formatTimes(m.times))
-            let adherence = table.due > 0 ? t(.medAdherence, ["given": String(table.given), "due": String(table.due),
-                                                              "percent": String(min(100, table.given * 100 / table.due))]) : String(c.dosesGiven)
             let period = s.longDate(s.localDay(c.record.at)) + " – " + (m.stoppedAt.map { s.longDate(s.localDay($0)) } ?? t(.reportOngoing))
-            return [m.name, [m.dose, every].compactMap { $0 }.joined(separator: ", "), period, adherence]
+            return [m.name, [m.dose, s.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
+                    s.adherenceText(s.timetable(c, doses: doseRecords), course: c)]
         }
         blocks.append(.table(ReportTable(header: [t(.colMedication), t(.colDose), t(.reportPeriodColumn), t(.colAdherence)], rows: medRows,
                                          columnWeights: [1.4, 1.4, 2, 1.2], emptyText: t(.reportNoMedications))))
@@ -258,20 +253,8 @@ struct VetReportComposer {
     }
 
     func symptomChart(_ symptoms: [(Date, Symptom)]) -> BarChartSpec {
-        let first = s.localDay(periodStart)
-        let firstWeek = first.adding(days: 1 - first.isoWeekday)
-        let weeks = stride(from: firstWeek.dayNumber, through: s.time.today.dayNumber, by: 7).map { LocalDate(dayNumber: $0) }
-        var stacks: [BarStack] = []
-        for level in 1...5 {
-            var values = [Double](repeating: 0, count: weeks.count)
-            for (d, x) in symptoms where x.severity == level {
-                let idx = (s.localDay(d).dayNumber - firstWeek.dayNumber) / 7
-                if idx >= 0 && idx < values.count { values[idx] += 1 }
-            }
-            if values.contains(where: { $0 > 0 }) {
-                stacks.append(BarStack(label: t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values))
-            }
-        }
+        let (weeks, stacks) = s.weeklySymptomBars(symptoms.map { (s.localDay($0.0), $0.1) }, from: s.localDay(periodStart),
+                                                  through: s.time.today, byKind: false)
         return BarChartSpec(title: t(.chartSymptomsTitle, ["pet": pet.name]), yLabel: t(.chartSymptomsAxis), categories: weeks.map(s.shortDay),
                             stacks: stacks, language: s.l10n.language.rawValue, noDataText: t(.chartNoData))
     }
