@@ -95,6 +95,16 @@ public enum CareAgenda {
         return MedicationTimetable(next: next, due: dueSlots.count, given: countedGiven)
     }
 
+    /// The timetable of the course recorded as `course`, from any records (only its own doses count).
+    public static func timetable(course: PetRecord, _ m: Medication, doseRecords: [PetRecord], context: TimeContext) -> MedicationTimetable {
+        var given: [Date] = [], skipped: [Date] = []
+        for r in doseRecords {
+            guard case .dose(let d) = r.detail, d.medicationId == course.id else { continue }
+            if d.skipped { skipped.append(r.at) } else { given.append(r.at) }
+        }
+        return timetable(m, start: course.at, given: given, skipped: skipped, context: context)
+    }
+
     /// Everything due or overdue for `pets`, from their records (vaccinations, visits, medications, doses).
     public static func items(pets: [Pet], records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
         var out: [DueItem] = []
@@ -147,14 +157,11 @@ public enum CareAgenda {
         var out: [DueItem] = []
         for r in records {
             guard case .medication(let m) = r.detail, m.stoppedAt == nil else { continue }
-            let doses = records.compactMap { d -> (Date, Bool)? in
-                if case .dose(let dose) = d.detail, dose.medicationId == r.id { return (d.at, dose.skipped) }
-                return nil
-            }
-            let t = timetable(m, start: r.at, given: doses.filter { !$0.1 }.map(\.0), skipped: doses.filter(\.1).map(\.0), context: context)
+            let t = timetable(course: r, m, doseRecords: records, context: context)
             guard let next = t.next else { continue }
+            let lastDone = records.filter { d in if case .dose(let dose) = d.detail { return dose.medicationId == r.id } else { return false } }.map(\.at).max()
             out.append(DueItem(kind: .medication(name: m.name, courseId: r.id), petId: pet.id, petName: pet.name,
-                               dueDay: context.localDate(of: next), dueAt: next, lastDone: doses.map(\.0).max(), neverRecorded: false,
+                               dueDay: context.localDate(of: next), dueAt: next, lastDone: lastDone, neverRecorded: false,
                                uid: "petlog-medication-\(r.id)"))
         }
         return out

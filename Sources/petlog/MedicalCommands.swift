@@ -222,12 +222,7 @@ struct MedGroup: ParsableCommand {
 extension Session {
     /// A course's next dose and adherence, from dose records (of any course; only its own count).
     func timetable(_ course: MedicationCourse, doses: [PetRecord]) -> MedicationTimetable {
-        var given: [Date] = [], skipped: [Date] = []
-        for r in doses {
-            guard case .dose(let d) = r.detail, d.medicationId == course.record.id else { continue }
-            if d.skipped { skipped.append(r.at) } else { given.append(r.at) }
-        }
-        return CareAgenda.timetable(course.medication, start: course.record.at, given: given, skipped: skipped, context: time)
+        CareAgenda.timetable(course: course.record, course.medication, doseRecords: doses, context: time)
     }
 
     /// `30 d`, `08:00,20:00` or "as needed".
