@@ -15,6 +15,10 @@ enum PDFTools {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        // pdfinfo prints dates in the local zone: read them in UTC so the checks hold on any machine.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "UTC"
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
