@@ -47,7 +47,7 @@ let package = Package(
         ),
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
-        .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"]),
+        .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures"]),
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),

@@ -320,5 +320,6 @@ extension L10n {
         "check.repaired": "Repaired {count} problems",
         "err.file_exists": "the file already exists",
         "export.wrote": "Exported {records} records to {path}",
+        "err.ambiguous_pet": "several pets are called \"{name}\": {candidates}; use the number",
     ]
 }

@@ -320,5 +320,6 @@ extension L10n {
         "check.repaired": "{count}件の問題を修復しました",
         "err.file_exists": "ファイルがすでに存在します",
         "export.wrote": "{records}件の記録を {path} に書き出しました",
+        "err.ambiguous_pet": "「{name}」という名前のペットが複数います: {candidates}。番号で指定してください",
     ]
 }

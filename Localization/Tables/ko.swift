@@ -320,5 +320,6 @@ extension L10n {
         "check.repaired": "문제 {count}건을 고쳤습니다",
         "err.file_exists": "파일이 이미 있습니다",
         "export.wrote": "기록 {records}건을 {path}에 내보냈습니다",
+        "err.ambiguous_pet": "\"{name}\"(이)라는 반려동물이 여럿 있습니다: {candidates}. 번호를 쓰세요",
     ]
 }

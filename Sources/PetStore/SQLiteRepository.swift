@@ -84,6 +84,10 @@ public struct SQLiteRepository: PetRepository {
                                         arguments: [key])
             if let row = rows.first {
                 let pet = Self.pet(from: row)
+                let active = rows.map(Self.pet(from:)).filter { !$0.isArchived }
+                if active.count > 1 {
+                    throw StoreError.ambiguousPetName(name, candidates: active.map { "#\($0.id) \($0.species.rawValue)\($0.born.map { " \($0)" } ?? "")" })
+                }
                 if activeOnly && pet.isArchived { throw StoreError.petArchived(pet.name) }
                 return pet
             }

@@ -6,6 +6,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case petNotFound(String, suggestion: String?)
     /// Two pets match (an archived one and an id-like name); the user must use an id.
     case duplicatePetName(String)
+    /// Several active pets share the name (a shelter's two "Penny"s): the user must use a number.
+    case ambiguousPetName(String, candidates: [String])
     case recordNotFound(Int64)
     case medicationNotFound(pet: String, name: String)
     case medicationAlreadyActive(pet: String, name: String)

@@ -19,7 +19,7 @@ struct Failure {
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable: return Self.noInput
-            case .duplicatePetName, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
+            case .duplicatePetName, .ambiguousPetName, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase: return Self.dataError
             case .cannotOpen: return Self.cannotCreate
             case .busy: return Self.busy
@@ -67,6 +67,7 @@ struct Failure {
         case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest, ["name": name, "suggestion": suggestion])
         case .petNotFound(let name, nil): return l.text(.errPetNotFound, ["name": name])
         case .duplicatePetName(let name): return l.text(.errDuplicatePet, ["name": name])
+        case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet, ["name": name, "candidates": candidates.joined(separator: ", ")])
         case .recordNotFound(let id): return l.text(.errRecordNotFound, ["id": String(id)])
         case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound, ["pet": pet, "name": name])
         case .medicationAlreadyActive(let pet, let name): return l.text(.errMedicationActive, ["pet": pet, "name": name])

@@ -31,7 +31,8 @@ final class DatabaseFileTests: XCTestCase {
     func testMigratedFileHasTheCurrentSchemaAndForeignKeys() throws {
         let path = dir.appendingPathComponent("p.sqlite").path
         let db = try AppDatabase.open(path: path)
-        XCTAssertEqual(try db.appliedMigrations(), [Schema.currentVersion])
+        XCTAssertEqual(try db.appliedMigrations(), Schema.migrator.migrations)
+        XCTAssertEqual(Schema.migrator.migrations.last, Schema.currentVersion)
         try db.dbQueue.read { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA foreign_keys"), 1)
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import XCTest
+import PetModel
+@testable import PetStore
+
+/// Every shipped schema version has a fixture file in `Fixtures/<version>/`, written by the build that
+/// shipped it (a demo household plus an archived pet, a photo, a star and a deleted record). Each is
+/// upgraded here: backup beside it first, then the current schema, every record kept, `check` clean.
+final class MigrationTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// Copies `Fixtures/<version>` (the file and its attachments) into the temporary directory.
+    func fixture(_ version: String) throws -> String {
+        let source = Self.fixtures.appendingPathComponent(version)
+        let target = dir.appendingPathComponent(version)
+        try FileManager.default.copyItem(at: source, to: target)
+        return target.appendingPathComponent("\(version).sqlite").path
+    }
+
+    func testEveryShippedVersionHasAFixture() throws {
+        for version in Schema.migrator.migrations {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Self.fixtures.appendingPathComponent("\(version)/\(version).sqlite").path),
+                          "ship a fixture for \(version): make it with the build that introduces it")
+        }
+    }
+
+    func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
+        for version in Schema.migrator.migrations {
+            let database = try AppDatabase.open(path: try fixture(version))
+            XCTAssertEqual(try database.appliedMigrations(), Schema.migrator.migrations, version)
+            let repo = SQLiteRepository(database)
+            XCTAssertEqual(try repo.check(), [], version)
+            XCTAssertEqual(try repo.count(RecordQuery()), 1957, version)
+            XCTAssertEqual(try repo.pets(includeArchived: true).map(\.name), ["Coco", "Mochi", "Nabi", "Bori"], version)
+        }
+    }
+
+    func testV1UpgradesKeepingEveryRecord() throws {
+        let path = try fixture("v1")
+        let before = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM record")!,
+             try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n, sum(starred) AS s FROM record GROUP BY kind ORDER BY kind").map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" },
+             try String.fetchAll(db, sql: "SELECT name FROM pet ORDER BY id"),
+             try Int.fetchOne(db, sql: "SELECT max(id) FROM record")!)
+        }
+        XCTAssertEqual(before.0, 1957)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let database = try AppDatabase.open(path: path)
+        XCTAssertEqual(try database.appliedMigrations(), Schema.migrator.migrations)
+        let backups = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("v1").path).filter { $0.hasPrefix("v1.sqlite.before-") }
+        XCTAssertEqual(backups.count, 1)
+        let backup = dir.appendingPathComponent("v1/\(backups[0])").path
+        XCTAssertEqual(try DatabaseQueue(path: backup).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }, ["v1"])
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as! NSNumber).intValue, 0o600)
+        XCTAssertFalse(original.isEmpty)
+
+        try database.dbQueue.read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM record"), before.0)
+            XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n, sum(starred) AS s FROM record GROUP BY kind ORDER BY kind").map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" }, before.1)
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM pet ORDER BY id"), before.2)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT max(id) FROM record"), before.3)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check"), 0)
+        }
+        let repo = SQLiteRepository(database)
+        XCTAssertEqual(try repo.check(), [])
+        // The v1 CHECK on kinds still holds after the rebuild, and records still cascade with their pet.
+        XCTAssertThrowsError(try database.dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
+        })
+        let coco = try repo.pet(.name("Coco"))
+        let (_, removed) = try repo.removePet(.id(coco.id))
+        XCTAssertGreaterThan(removed, 0)
+        try database.dbQueue.read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM weight w LEFT JOIN record r ON r.id = w.record_id WHERE r.id IS NULL"), 0)
+        }
+    }
+
+    func testV2AllowsTwoActivePetsOfTheSameNameAndAsksForTheNumber() throws {
+        let database = try AppDatabase.open(path: dir.appendingPathComponent("p.sqlite").path)
+        let repo = SQLiteRepository(database)
+        _ = try repo.addPet(PetDraft(name: "Penny", species: .dog))
+        try database.dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Penny', 'penny', 'ferret', 0, 0)")
+        }
+        XCTAssertThrowsError(try repo.pet(.name("Penny"))) { error in
+            guard case StoreError.ambiguousPetName("Penny", let candidates) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(candidates, ["#2 ferret", "#1 dog"])
+        }
+        XCTAssertEqual(try repo.pet(.id(2)).species, .ferret)
+        XCTAssertThrowsError(try repo.addPet(PetDraft(name: "penny", species: .cat)))
+    }
+}
