@@ -7,43 +7,43 @@ enum RecordDetailTables {
     static func insert(_ detail: RecordDetail, id: Int64, db: Database) throws {
         switch detail {
         case .weight(let w):
-            try db.execute(sql: "INSERT INTO weight (record_id, grams, body_condition) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO weight (record_id, grams, body_condition) VALUES (?, ?, ?)").execute(
                            arguments: [id, w.mass.grams, w.bodyCondition])
         case .meal(let m):
-            try db.execute(sql: "INSERT INTO meal (record_id, food, type, amount, amount_unit) VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO meal (record_id, food, type, amount, amount_unit) VALUES (?, ?, ?, ?, ?)").execute(
                            arguments: [id, m.food, m.type.rawValue, m.amount?.value, m.amount?.unit.rawValue])
         case .stool(let s):
-            try db.execute(sql: "INSERT INTO stool (record_id, score, color, blood, mucus) VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO stool (record_id, score, color, blood, mucus) VALUES (?, ?, ?, ?, ?)").execute(
                            arguments: [id, s.score, s.color, s.blood, s.mucus])
         case .urine(let u):
-            try db.execute(sql: "INSERT INTO urine (record_id, color, amount, straining, blood) VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO urine (record_id, color, amount, straining, blood) VALUES (?, ?, ?, ?, ?)").execute(
                            arguments: [id, u.color, u.amount?.rawValue, u.straining, u.blood])
         case .symptom(let s):
-            try db.execute(sql: "INSERT INTO symptom (record_id, code, listed, severity, duration_minutes) VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO symptom (record_id, code, listed, severity, duration_minutes) VALUES (?, ?, ?, ?, ?)").execute(
                            arguments: [id, s.code, s.isListed, s.severity, s.durationMinutes])
         case .diary(let d):
-            try db.execute(sql: "INSERT INTO diary (record_id, text, mood) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO diary (record_id, text, mood) VALUES (?, ?, ?)").execute(
                            arguments: [id, d.text, d.mood?.rawValue])
         case .visit(let v):
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO visit (record_id, clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, v.clinic, v.vet, v.reason, v.diagnosis, v.treatment, v.weight?.grams,
+                """).execute(arguments: [id, v.clinic, v.vet, v.reason, v.diagnosis, v.treatment, v.weight?.grams,
                                  v.followUp?.description, v.cost?.minorUnits, v.cost?.currency.code])
         case .vaccination(let v):
-            try db.execute(sql: "INSERT INTO vaccination (record_id, vaccine, product, lot, clinic, next_due) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO vaccination (record_id, vaccine, product, lot, clinic, next_due) VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, v.vaccine, v.product, v.lot, v.clinic, v.nextDue?.description])
         case .medication(let m):
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO medication (record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds, m.times.isEmpty ? nil : Medication.formatTimes(m.times),
+                """).execute(arguments: [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds, m.times.isEmpty ? nil : Medication.formatTimes(m.times),
                                  m.endsOn?.description,
                                  m.stoppedAt.map { Int64($0.timeIntervalSince1970) }])
         case .dose(let d):
-            try db.execute(sql: "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)").execute(
                            arguments: [id, d.medicationId, d.skipped])
         case .expense(let e):
-            try db.execute(sql: "INSERT INTO expense (record_id, amount_minor, currency, category, merchant, payment) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO expense (record_id, amount_minor, currency, category, merchant, payment) VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, e.money.minorUnits, e.money.currency.code, e.category, e.merchant, e.payment?.rawValue])
         }
     }

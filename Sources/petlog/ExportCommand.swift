@@ -1,16 +1,39 @@
 import ArgumentParser
 import Foundation
+import PetModel
 import PetStore
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write everything to one documented JSON file (docs/json.md): pets, every record, attachments by hash.",
-        discussion: "Weights in grams and money in minor units with its currency, as stored; one record per line. Mode 0600.")
-    @Option(name: .shortAndLong, help: "The JSON file to write.") var output: String
+        commandName: "export", abstract: "Write everything to one documented JSON file (docs/json.md) or one CSV per table: pets, every record, attachments by hash.",
+        discussion: """
+        Weights in grams and money in minor units with its currency, as stored; one record per line. Files 0600.
+        --format csv writes pet.csv, record.csv and one file per record kind into the folder -o names (docs/import.md);
+        text a spreadsheet would run as a formula (=, +, -, @) starts with ' there. petlog import reads both back.
+        """)
+    @Option(name: .shortAndLong, help: "The JSON file to write (a folder with --format csv).") var output: String
+    @Option(help: "json (one file) or csv (a folder of tables).") var format: String = "json"
+    @Option(help: "Also copy the attachment files into this folder, named by SHA-256.") var withAttachments: String?
 
     func run() throws {
         try Session.run { s in
+            guard ["json", "csv"].contains(format.lowercased()) else {
+                throw ParseError.unknownChoice(field: "--format", value: format, accepted: ["json", "csv"])
+            }
             let repo = try s.repository()
+            if let dir = withAttachments {
+                do { _ = try repo.copyAttachments(to: URL(fileURLWithPath: dir)) } catch {
+                    throw UsageError(message: s.t(.errCannotWrite, ["path": dir, "reason": "\(error)"]), code: Failure.cannotCreate)
+                }
+            }
+            if format.lowercased() == "csv" {
+                let written: (records: Int, tables: Int)
+                do { written = try repo.exportCSV(to: URL(fileURLWithPath: output)) } catch {
+                    throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
+                }
+                s.terminal.line(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": output]))
+                return
+            }
             let url = URL(fileURLWithPath: output)
             let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
             guard FileManager.default.createFile(atPath: temp.path, contents: nil, attributes: [.posixPermissions: 0o600]),

@@ -16,6 +16,7 @@ struct Failure {
         switch error {
         case is ParseError: return Self.dataError
         case let e as UsageError: return e.code
+        case let e as ImportError: return e.problem == .unreadable ? Self.noInput : Self.dataError
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable: return Self.noInput
@@ -34,6 +35,7 @@ struct Failure {
         case let e as ParseError: return Self.message(e, l)
         case let e as UsageError: return e.message
         case let e as StoreError: return Self.message(e, l)
+        case let e as ImportError: return Self.message(e, l)
         default: return l.text(.errUnexpected, ["detail": "\(error)"])
         }
     }
@@ -60,6 +62,30 @@ struct Failure {
         case .badMicrochip(let v): return l.text(.errBadMicrochip, ["value": v])
         case .badSize(let v): return l.text(.errBadSize, ["value": v])
         }
+    }
+
+    static func message(_ e: ImportError, _ l: L10n) -> String {
+        let reason: String
+        switch e.problem {
+        case .unreadable: reason = l.text(.errImportUnreadable)
+        case .unknownFormat: reason = l.text(.errImportUnknownFormat)
+        case .unterminatedQuote: reason = l.text(.errImportQuote)
+        case .malformedRow: reason = l.text(.errImportMalformedRow)
+        case .invalidUTF8: reason = l.text(.errImportInvalidUTF8)
+        case .badJSON: reason = l.text(.errImportBadJSON)
+        case .missingColumn(let name): reason = l.text(.errImportMissingColumn, ["name": name])
+        case .wrongFieldCount(let expected, let found): reason = l.text(.errImportFieldCount, ["expected": String(expected), "found": String(found)])
+        case .value(let p): reason = Self.message(p, l)
+        case .unknownPet(let id): reason = l.text(.errImportUnknownPet, ["id": id])
+        case .unknownMedication(let id): reason = l.text(.errImportUnknownMedication, ["id": String(id)])
+        case .duplicateId(let id): reason = l.text(.errImportDuplicateId, ["id": String(id)])
+        case .missingAttachment(let sha): reason = l.text(.errImportMissingAttachment, ["sha": sha])
+        case .attachmentHashMismatch(let sha): reason = l.text(.errImportAttachmentHash, ["sha": sha])
+        case .noRows: reason = l.text(.errImportNoRows)
+        case .needsPet: reason = l.text(.errImportNeedsPet)
+        case .needsUnit: reason = l.text(.errImportNeedsUnit)
+        }
+        return l.text(.errImportAt, ["where": e.location.description, "reason": reason])
     }
 
     static func message(_ e: StoreError, _ l: L10n) -> String {

@@ -53,6 +53,7 @@ enum JSONShape {
                     "next_due": value(v.nextDue?.description)]
         case .medication(let m):
             return ["name": m.name, "dose": value(m.dose), "route": value(m.route?.rawValue), "interval_seconds": value(m.intervalSeconds),
+                    "times": value(m.times.isEmpty ? nil : Medication.formatTimes(m.times)),
                     "ends_on": value(m.endsOn?.description), "stopped_at": value(m.stoppedAt.map { instant($0, offset: 0) })]
         case .dose(let d): return ["medication_id": d.medicationId, "medication": d.medicationName, "skipped": d.skipped]
         case .expense(let e):

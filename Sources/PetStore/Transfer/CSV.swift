@@ -1,0 +1,218 @@
+import Foundation
+
+/// An RFC 4180 reader over a file's bytes: quoted fields may hold commas, quotes (doubled) and line
+/// breaks; CRLF or LF ends a row; a UTF-8 byte order mark is skipped. Fields are byte ranges, so the
+/// bulk path reads numbers without making strings.
+public struct CSVReader {
+    public let bytes: [UInt8]
+    public let file: String
+    var position: Int
+    /// The line the current row starts on (1-based, counting the header).
+    public private(set) var line = 0
+    var nextLine = 1
+    /// Field ranges of the current row; quoted fields with doubled quotes are unescaped on demand.
+    public private(set) var fields: [Range<Int>] = []
+    var quoted: [Bool] = []
+
+    public init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+        position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
+        self.init(bytes: [UInt8](data), file: url.lastPathComponent)
+    }
+
+    public var location: SourceLocation { SourceLocation(file: file, line: line) }
+
+    /// Reads the next row; false at the end. An unterminated quote is an error naming its line.
+    public mutating func next() throws -> Bool {
+        fields.removeAll(keepingCapacity: true)
+        quoted.removeAll(keepingCapacity: true)
+        let n = bytes.count
+        // Skip blank lines.
+        while position < n && (bytes[position] == 0x0A || bytes[position] == 0x0D) {
+            if bytes[position] == 0x0A { nextLine += 1 }
+            position += 1
+        }
+        guard position < n else { return false }
+        line = nextLine
+        return try bytes.withUnsafeBufferPointer { b -> Bool in
+            var i = position
+            while true {
+                if i < n && b[i] == 0x22 { // quoted field
+                    let start = i + 1
+                    i += 1
+                    while true {
+                        guard i < n else { throw ImportError(location: location, problem: .unterminatedQuote) }
+                        if b[i] == 0x22 {
+                            if i + 1 < n && b[i + 1] == 0x22 { i += 2; continue }
+                            break
+                        }
+                        if b[i] == 0x0A { nextLine += 1 }
+                        i += 1
+                    }
+                    fields.append(start..<i)
+                    quoted.append(true)
+                    i += 1
+                    guard i >= n || b[i] == 0x2C || b[i] == 0x0A || b[i] == 0x0D else {
+                        throw ImportError(location: location, problem: .malformedRow)
+                    }
+                } else {
+                    let start = i
+                    while i < n && b[i] != 0x2C && b[i] != 0x0A && b[i] != 0x0D {
+                        if b[i] == 0x22 { throw ImportError(location: location, problem: .malformedRow) }
+                        i += 1
+                    }
+                    fields.append(start..<i)
+                    quoted.append(false)
+                }
+                if i < n && b[i] == 0x2C { i += 1; continue }
+                // End of row.
+                if i < n && b[i] == 0x0D { i += 1 }
+                if i < n && b[i] == 0x0A { i += 1; nextLine += 1 }
+                position = i
+                return true
+            }
+        }
+    }
+
+    public var count: Int { fields.count }
+
+    /// Field `i` as text (nil when empty: an empty field is NULL), quotes unescaped, UTF-8 checked.
+    public func string(_ i: Int) throws -> String? {
+        let r = fields[i]
+        if r.isEmpty { return nil }
+        var slice = Array(bytes[r])
+        if quoted[i] {
+            var out: [UInt8] = []
+            out.reserveCapacity(slice.count)
+            var j = 0
+            while j < slice.count {
+                out.append(slice[j])
+                j += slice[j] == 0x22 ? 2 : 1
+            }
+            slice = out
+        }
+        guard let s = String(validating: slice, as: UTF8.self) else { throw ImportError(location: location, problem: .invalidUTF8) }
+        return s
+    }
+
+    /// Field `i` as a non-negative integer without making a string; nil when empty or not digits.
+    public func integer(_ i: Int) -> Int64? {
+        let r = fields[i]
+        guard !r.isEmpty, r.count <= 18 else { return nil }
+        var v: Int64 = 0
+        for k in r {
+            let d = bytes[k] &- 0x30
+            guard d < 10 else { return nil }
+            v = v * 10 + Int64(d)
+        }
+        return v
+    }
+
+    /// Field `i` as an exact decimal `digits / 10^scale` (no sign, no exponent); nil when not one.
+    public func decimal(_ i: Int) -> (digits: Int64, scale: Int)? {
+        let r = fields[i]
+        guard !r.isEmpty, r.count <= 16 else { return nil }
+        var v: Int64 = 0, scale = 0, seenDot = false, digits = 0
+        for k in r {
+            let c = bytes[k]
+            if c == 0x2E { if seenDot { return nil }; seenDot = true; continue }
+            let d = c &- 0x30
+            guard d < 10 else { return nil }
+            v = v * 10 + Int64(d)
+            digits += 1
+            if seenDot { scale += 1 }
+        }
+        guard digits > 0, !(seenDot && scale == 0) else { return nil }
+        return (v, scale)
+    }
+
+    /// Field `i` as a local date-time `YYYY-MM-DD[ T]HH:MM[:SS]` or a date `YYYY-MM-DD` (midnight):
+    /// seconds since 1970-01-01T00:00 as if it were UTC; nil when not one (or not a real day).
+    public func localDateTime(_ i: Int) -> Int64? {
+        let r = fields[i]
+        return bytes.withUnsafeBufferPointer { b in CSVReader.localDateTime(b, r) }
+    }
+
+    static func localDateTime(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int64? {
+        func num(_ at: Int, _ len: Int) -> Int? {
+            var v = 0
+            for k in at..<(at + len) {
+                let d = b[k] &- 0x30
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            return v
+        }
+        let s = r.lowerBound, len = r.count
+        guard len == 10 || len == 16 || len == 19, b[s + 4] == 0x2D, b[s + 7] == 0x2D,
+              let y = num(s, 4), let m = num(s + 5, 2), let d = num(s + 8, 2),
+              let day = LocalDateShim.dayNumber(year: y, month: m, day: d) else { return nil }
+        var secs = 0
+        if len > 10 {
+            guard b[s + 10] == 0x54 || b[s + 10] == 0x20, b[s + 13] == 0x3A, let h = num(s + 11, 2), let mi = num(s + 14, 2), h < 24, mi < 60 else { return nil }
+            secs = h * 3600 + mi * 60
+            if len == 19 {
+                guard b[s + 16] == 0x3A, let sec = num(s + 17, 2), sec < 60 else { return nil }
+                secs += sec
+            }
+        }
+        return Int64(day) * 86400 + Int64(secs)
+    }
+}
+
+/// Day numbers without the PetModel import in the hot path.
+enum LocalDateShim {
+    static func dayNumber(year y: Int, month m: Int, day d: Int) -> Int? {
+        guard (1...9999).contains(y), (1...12).contains(m), d >= 1 else { return nil }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+        guard d <= days else { return nil }
+        // Days from civil (Howard Hinnant).
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+}
+
+/// RFC 4180 writing with spreadsheet formula neutralization: a text cell starting with `=`, `+`, `-`,
+/// `@`, tab or CR gets a leading `'` so a spreadsheet shows it instead of running it. A cell that
+/// starts with `'` before such a cell gets one more, so reading back (`CSVText.restore`) is exact.
+public enum CSVText {
+    static let triggers: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    static func needsGuard(_ s: Substring) -> Bool {
+        guard let f = s.first else { return false }
+        if triggers.contains(f) { return true }
+        return f == "'" && needsGuard(s.dropFirst())
+    }
+
+    /// The cell for a text value.
+    public static func cell(text: String) -> String {
+        let guarded = needsGuard(Substring(text)) ? "'" + text : text
+        return quoteIfNeeded(guarded)
+    }
+
+    /// The cell for a number or other non-text value (never neutralized).
+    public static func quoteIfNeeded(_ s: String) -> String {
+        if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return s
+    }
+
+    /// Undoes `cell(text:)`'s guard.
+    public static func restore(_ s: String) -> String {
+        if s.first == "'" && needsGuard(Substring(s).dropFirst()) { return String(s.dropFirst()) }
+        return s
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import PetModel
+
+/// Where an imported value came from: the file's name and the line its row starts on.
+public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public init(file: String, line: Int) { self.file = file; self.line = line }
+    public var description: String { line > 0 ? "\(file):\(line)" : file }
+}
+
+/// Why an import was refused. Nothing is written when one is thrown.
+public struct ImportError: Error, Equatable, Sendable {
+    public enum Problem: Equatable, Sendable {
+        case unreadable
+        case unknownFormat
+        case unterminatedQuote
+        case malformedRow
+        case invalidUTF8
+        case badJSON
+        case missingColumn(String)
+        case wrongFieldCount(expected: Int, found: Int)
+        case value(ParseError)
+        case unknownPet(String)
+        case unknownMedication(Int64)
+        case duplicateId(Int64)
+        case missingAttachment(String)
+        case attachmentHashMismatch(String)
+        case noRows
+        /// A plain weight CSV needs `--pet`.
+        case needsPet
+        /// A plain weight CSV's numbers have no unit: `--unit` or a header such as `weight_kg`.
+        case needsUnit
+    }
+    public var location: SourceLocation
+    public var problem: Problem
+
+    public init(location: SourceLocation, problem: Problem) { self.location = location; self.problem = problem }
+    public init(file: String, line: Int, problem: Problem) { self.init(location: SourceLocation(file: file, line: line), problem: problem) }
+}
+
+/// A pet as an import file describes it, or a reference to one already in the database.
+public struct ImportPet: Sendable {
+    public var location: SourceLocation
+    /// The file's own id (kept when importing into an empty database).
+    public var fileId: Int64?
+    /// Set for `--pet Coco`: the records go to this existing pet and the fields below are ignored.
+    public var existing: PetRef?
+    public var name: String
+    public var species: Species
+    public var breed: String?
+    public var sex: Sex
+    public var neutered: Bool
+    public var born: PartialDate?
+    public var microchip: String?
+    public var color: String?
+    public var notes: String?
+    public var archivedOn: LocalDate?
+    public var archiveReason: ArchiveReason?
+
+    public init(location: SourceLocation, fileId: Int64? = nil, existing: PetRef? = nil, name: String, species: Species,
+                breed: String? = nil, sex: Sex = .unknown, neutered: Bool = false, born: PartialDate? = nil, microchip: String? = nil,
+                color: String? = nil, notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil) {
+        self.location = location; self.fileId = fileId; self.existing = existing; self.name = name; self.species = species
+        self.breed = breed; self.sex = sex; self.neutered = neutered; self.born = born; self.microchip = microchip
+        self.color = color; self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason
+    }
+
+    public static func existing(_ ref: PetRef) -> ImportPet {
+        ImportPet(location: SourceLocation(file: "--pet", line: 0), existing: ref, name: ref.description, species: .other)
+    }
+}
+
+/// One record of any kind; `pet` indexes `ImportBatch.pets` (nil: a household expense).
+public struct ImportRecord: Sendable {
+    public var location: SourceLocation
+    public var fileId: Int64?
+    public var pet: Int?
+    public var at: Int64
+    public var utcOffset: Int
+    public var note: String?
+    public var starred: Bool
+    /// For doses, `medicationId` is the medication's id in the file.
+    public var detail: RecordDetail
+    public var attachments: [Attachment]
+
+    public init(location: SourceLocation, fileId: Int64? = nil, pet: Int?, at: Int64, utcOffset: Int, note: String? = nil,
+                starred: Bool = false, detail: RecordDetail, attachments: [Attachment] = []) {
+        self.location = location; self.fileId = fileId; self.pet = pet; self.at = at; self.utcOffset = utcOffset; self.note = note
+        self.starred = starred; self.detail = detail; self.attachments = attachments
+    }
+}
+
+/// Weights by the hundred thousand, column by column (no note, star or attachment; no file ids).
+public struct ImportWeights: Sendable {
+    public var pet: [Int32] = []
+    public var at: [Int64] = []
+    public var utcOffset: [Int32] = []
+    public var grams: [Int32] = []
+    public var bodyCondition: [Int8] = []  // 0: none
+    public var count: Int { at.count }
+    public init() {}
+
+    public mutating func reserve(_ n: Int) {
+        pet.reserveCapacity(n); at.reserveCapacity(n); utcOffset.reserveCapacity(n); grams.reserveCapacity(n); bodyCondition.reserveCapacity(n)
+    }
+
+    public mutating func append(pet p: Int, at t: Int64, utcOffset o: Int, grams g: Int, bodyCondition b: Int? = nil) {
+        pet.append(Int32(p)); at.append(t); utcOffset.append(Int32(o)); grams.append(Int32(g)); bodyCondition.append(Int8(b ?? 0))
+    }
+}
+
+/// Everything one `petlog import` adds, validated before the database is touched.
+public struct ImportBatch: Sendable {
+    public var pets: [ImportPet] = []
+    public var records: [ImportRecord] = []
+    public var weights = ImportWeights()
+    /// Where to copy attachment files from, by SHA-256, when the store lacks them.
+    public var attachmentSources: [URL] = []
+    public var rowCount: Int { records.count + weights.count }
+    public init() {}
+}
+
+/// What an import did.
+public struct ImportSummary: Equatable, Sendable {
+    public var petsAdded = 0
+    public var petsMatched = 0
+    public var recordsAdded = 0
+    public var recordsAlreadyThere = 0
+    public var attachmentsAdded = 0
+    public init() {}
+}
+
+/// Local wall-clock seconds (as if UTC) to the instant and its offset in a zone, cached per local day:
+/// a day whose offset is the same at both ends needs no further lookups.
+public struct LocalTimeConverter {
+    let timeZone: TimeZone
+    var cache: [Int64: Int] = [:]  // local day number → offset, for days without a transition
+
+    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    /// The UTC instant and offset for a local time (the earlier instant when clocks go back).
+    public mutating func instant(local: Int64) -> (at: Int64, offset: Int) {
+        let day = local >= 0 ? local / 86400 : (local - 86399) / 86400
+        if let o = cache[day] { return (local - Int64(o), o) }
+        let start = exact(day * 86400), end = exact(day * 86400 + 86399)
+        if start == end { cache[day] = start; return (local - Int64(start), start) }
+        let o = exact(local)
+        return (local - Int64(o), o)
+    }
+
+    func exact(_ local: Int64) -> Int {
+        let guess = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local)))
+        let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local - Int64(guess))))
+        return max(guess, second)
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import PetModel
+
+/// Writes an `ImportBatch` in one IMMEDIATE transaction: all of it or nothing.
+///
+/// - Pets: `existing` refs resolve to active pets; others match a pet with the same name, species and
+///   birth date (archived ones too), else are added.
+/// - Records already there are skipped, so importing a file twice adds nothing: same pet, kind, instant
+///   and main value (grams, food, score, code, text, vaccine, medication, amount…; `duplicateKey`).
+/// - Into an empty database the file's ids are kept (so export → import → export is byte-identical);
+///   otherwise records get new ids and doses follow their medication's new id.
+/// - Weights go through reused prepared statements with raw bound values; for a big load into a
+///   smaller database the record indexes are dropped and rebuilt once (a sort instead of random inserts).
+extension SQLiteRepository {
+    public typealias ImportProgress = (_ done: Int, _ total: Int) -> Void
+
+    public func importBatch(_ batch: ImportBatch, progress: ImportProgress? = nil) throws -> ImportSummary {
+        var summary = ImportSummary()
+        // Attachment files first (content-addressed; removed again if the transaction fails).
+        var created: [URL] = []
+        do {
+            summary.attachmentsAdded = try copyAttachments(batch, created: &created)
+            let result = try write { db in try importRows(batch, db: db, summary: summary, progress: progress) }
+            return result
+        } catch {
+            created.forEach { try? FileManager.default.removeItem(at: $0) }
+            throw error
+        }
+    }
+
+    func copyAttachments(_ batch: ImportBatch, created: inout [URL]) throws -> Int {
+        var needed: [String: SourceLocation] = [:]
+        for r in batch.records { for a in r.attachments where needed[a.sha256] == nil { needed[a.sha256] = r.location } }
+        guard !needed.isEmpty else { return 0 }
+        guard let store = attachments else { throw StoreError.io("no attachment directory") }
+        var added = 0
+        for (sha, location) in needed.sorted(by: { $0.key < $1.key }) {
+            if FileManager.default.fileExists(atPath: store.url(for: sha).path) { continue }
+            let candidates = batch.attachmentSources.flatMap { [$0.appendingPathComponent(sha), $0.appendingPathComponent(String(sha.prefix(2))).appendingPathComponent(sha)] }
+            guard let source = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                throw ImportError(location: location, problem: .missingAttachment(sha))
+            }
+            let (a, c) = try store.store(sourcePath: source.path, position: 0)
+            if let c { created.append(c) }
+            guard a.sha256 == sha else { throw ImportError(location: location, problem: .attachmentHashMismatch(sha)) }
+            if c != nil { added += 1 }
+        }
+        return added
+    }
+
+    func importRows(_ batch: ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
+        var summary = start
+        let emptyDatabase = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM pet) + (SELECT count(*) FROM record)") == 0
+        let t = nowSeconds
+
+        // Pets.
+        var petIds: [Int64] = []
+        var preexisting = Set<Int64>()
+        for p in batch.pets {
+            if let ref = p.existing {
+                let pet = try resolve(ref, db: db, activeOnly: true)
+                petIds.append(pet.id); preexisting.insert(pet.id); summary.petsMatched += 1
+                continue
+            }
+            let match = try Int64.fetchOne(db, sql: """
+                SELECT id FROM pet WHERE name_key = ? AND species = ? AND born IS ? ORDER BY archived_on IS NOT NULL, id LIMIT 1
+                """, arguments: [TextField.nameKey(p.name), p.species.rawValue, p.born?.description])
+            if let id = match, !petIds.contains(id) {
+                petIds.append(id); preexisting.insert(id); summary.petsMatched += 1
+                continue
+            }
+            try db.execute(sql: """
+                INSERT INTO pet (id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason,
+                                 created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [emptyDatabase ? p.fileId : nil, p.name, TextField.nameKey(p.name), p.species.rawValue, p.breed, p.sex.rawValue,
+                                 p.neutered, p.born?.description, p.microchip, p.color, p.notes, p.archivedOn?.description,
+                                 p.archiveReason?.rawValue, t, t])
+            petIds.append(db.lastInsertedRowID)
+            summary.petsAdded += 1
+        }
+
+        // What is already there, for the pets that were (new pets have nothing yet).
+        var known = Set<DuplicateKey>()
+        var knownMedications: [DuplicateKey: Int64] = [:]
+        let householdExpenses = batch.records.contains { $0.pet == nil }
+        if !preexisting.isEmpty || householdExpenses {
+            try loadDuplicateKeys(pets: preexisting, household: householdExpenses, db: db, into: &known, medications: &knownMedications)
+        }
+
+        let total = batch.rowCount
+        var done = 0
+        let existingRecords = try Int.fetchOne(db, sql: "SELECT count(*) FROM record") ?? 0
+        let rebuild = total >= 50_000 && total > existingRecords
+        var indexes: [String] = []
+        if rebuild {
+            indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' AND name IN ('record_pet_kind_at', 'record_at')")
+            for name in ["record_pet_kind_at", "record_at"] { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+        }
+        var nextId = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0) + 1
+        let keepIds = emptyDatabase
+
+        // Records of every kind (ids ascending in petlog files, so a medication precedes its doses).
+        var idMap: [Int64: Int64] = [:]
+        if keepIds, let maxFileId = batch.records.compactMap(\.fileId).max() { nextId = max(nextId, maxFileId + 1) }
+        var seenIds = Set<Int64>()
+        for r in batch.records {
+            let petId = r.pet.map { petIds[$0] }
+            var detail = r.detail
+            if case .dose(var d) = detail {
+                guard let mapped = idMap[d.medicationId] else {
+                    throw ImportError(location: r.location, problem: .unknownMedication(d.medicationId))
+                }
+                d.medicationId = mapped
+                detail = .dose(d)
+            }
+            let key = DuplicateKey(pet: petId ?? 0, at: r.at, detail: detail)
+            if known.contains(key) {
+                summary.recordsAlreadyThere += 1
+                if case .medication = detail, let fileId = r.fileId { idMap[fileId] = knownMedications[key] }
+                continue
+            }
+            var id: Int64
+            if keepIds, let f = r.fileId {
+                guard seenIds.insert(f).inserted else { throw ImportError(location: r.location, problem: .duplicateId(f)) }
+                id = f
+            } else {
+                id = nextId; nextId += 1
+            }
+            if let f = r.fileId { idMap[f] = id }
+            try db.cachedStatement(sql: """
+                INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [id, petId, detail.kind.rawValue, r.at, r.utcOffset, r.note, r.starred, t, t])
+            try RecordDetailTables.insert(detail, id: id, db: db)
+            for a in r.attachments {
+                try db.cachedStatement(sql: "INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)")
+                    .execute(arguments: [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
+            }
+            if case .medication = detail { knownMedications[key] = id }
+            known.insert(key)
+            summary.recordsAdded += 1
+            done += 1
+            if done % 10_000 == 0 { progress?(done, total) }
+        }
+
+        // Weights, the bulk of any real import.
+        if batch.weights.count > 0 {
+            let (added, skipped) = try insertWeights(batch.weights, petIds: petIds, known: known, firstId: nextId, now: t, db: db) { n in
+                progress?(done + n, total)
+            }
+            summary.recordsAdded += added
+            summary.recordsAlreadyThere += skipped
+            done += batch.weights.count
+        }
+        for sql in indexes { try db.execute(sql: sql) }
+        progress?(total, total)
+        return summary
+    }
+
+    /// Raw sqlite3: two prepared statements, reset and rebound per row; values bound as integers.
+    func insertWeights(_ w: ImportWeights, petIds: [Int64], known: Set<DuplicateKey>, firstId: Int64, now t: Int64, db: Database,
+                       progress: (Int) -> Void) throws -> (added: Int, skipped: Int) {
+        let connection = db.sqliteConnection
+        var recordStmt: OpaquePointer?, weightStmt: OpaquePointer?
+        defer { sqlite3_finalize(recordStmt); sqlite3_finalize(weightStmt) }
+        func check(_ rc: Int32) throws {
+            if rc != SQLITE_OK && rc != SQLITE_DONE {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(connection)))
+            }
+        }
+        try check(sqlite3_prepare_v2(connection, """
+            INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?1, ?2, 'weight', ?3, ?4, NULL, 0, ?5, ?5)
+            """, -1, &recordStmt, nil))
+        try check(sqlite3_prepare_v2(connection, "INSERT INTO weight (record_id, grams, body_condition) VALUES (?1, ?2, ?3)", -1, &weightStmt, nil))
+        var id = firstId, added = 0, skipped = 0
+        let checkKnown = !known.isEmpty
+        for i in 0..<w.count {
+            let pet = petIds[Int(w.pet[i])]
+            if checkKnown && known.contains(DuplicateKey(pet: pet, kind: .weight, at: w.at[i], value: String(w.grams[i]))) {
+                skipped += 1
+                continue
+            }
+            sqlite3_bind_int64(recordStmt, 1, id)
+            sqlite3_bind_int64(recordStmt, 2, pet)
+            sqlite3_bind_int64(recordStmt, 3, w.at[i])
+            sqlite3_bind_int64(recordStmt, 4, Int64(w.utcOffset[i]))
+            sqlite3_bind_int64(recordStmt, 5, t)
+            try check(sqlite3_step(recordStmt))
+            sqlite3_reset(recordStmt)
+            sqlite3_bind_int64(weightStmt, 1, id)
+            sqlite3_bind_int64(weightStmt, 2, Int64(w.grams[i]))
+            if w.bodyCondition[i] > 0 { sqlite3_bind_int64(weightStmt, 3, Int64(w.bodyCondition[i])) } else { sqlite3_bind_null(weightStmt, 3) }
+            try check(sqlite3_step(weightStmt))
+            sqlite3_reset(weightStmt)
+            id += 1
+            added += 1
+            if i % 20_000 == 0 { progress(i) }
+        }
+        return (added, skipped)
+    }
+
+    func loadDuplicateKeys(pets: Set<Int64>, household: Bool, db: Database, into known: inout Set<DuplicateKey>,
+                           medications: inout [DuplicateKey: Int64]) throws {
+        var filter: [String] = []
+        if !pets.isEmpty { filter.append("r.pet_id IN (\(pets.sorted().map(String.init).joined(separator: ",")))") }
+        if household { filter.append("r.pet_id IS NULL") }
+        for kind in RecordKind.allCases {
+            let sql = "SELECT r.id, coalesce(r.pet_id, 0), r.at, \(DuplicateKey.valueSQL(kind)) FROM record r JOIN \(kind.rawValue) d ON d.record_id = r.id " +
+                (kind == .dose ? "JOIN medication m ON m.record_id = d.medication_id " : "") + "WHERE r.kind = '\(kind.rawValue)' AND (\(filter.joined(separator: " OR ")))"
+            let rows = try Row.fetchCursor(db, sql: sql)
+            while let row = try rows.next() {
+                let key = DuplicateKey(pet: row[1], kind: kind, at: row[2], value: row[3] as String? ?? "")
+                known.insert(key)
+                if kind == .medication { medications[key] = row[0] }
+            }
+        }
+    }
+}
+
+/// When two records are the same one: pet, kind, instant and the kind's main value.
+struct DuplicateKey: Hashable {
+    var pet: Int64
+    var kind: RecordKind
+    var at: Int64
+    var value: String
+
+    init(pet: Int64, kind: RecordKind, at: Int64, value: String) {
+        self.pet = pet; self.kind = kind; self.at = at; self.value = value
+    }
+
+    init(pet: Int64, at: Int64, detail: RecordDetail) {
+        let value: String
+        switch detail {
+        case .weight(let w): value = String(w.mass.grams)
+        case .meal(let m): value = m.food + "|" + m.type.rawValue
+        case .stool(let s): value = String(s.score)
+        case .urine(let u): value = u.amount?.rawValue ?? ""
+        case .symptom(let s): value = s.code
+        case .diary(let d): value = d.text
+        case .visit(let v): value = (v.reason ?? "") + "|" + (v.clinic ?? "")
+        case .vaccination(let v): value = v.vaccine
+        case .medication(let m): value = m.name
+        case .dose(let d): value = String(d.medicationId)
+        case .expense(let e): value = "\(e.money.minorUnits)|\(e.money.currency.code)|\(e.category)"
+        }
+        self.init(pet: pet, kind: detail.kind, at: at, value: value)
+    }
+
+    /// The same value in SQL over `d` (the detail row).
+    static func valueSQL(_ kind: RecordKind) -> String {
+        switch kind {
+        case .weight: return "CAST(d.grams AS TEXT)"
+        case .meal: return "d.food || '|' || d.type"
+        case .stool: return "CAST(d.score AS TEXT)"
+        case .urine: return "coalesce(d.amount, '')"
+        case .symptom: return "d.code"
+        case .diary: return "d.text"
+        case .visit: return "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')"
+        case .vaccination: return "d.vaccine"
+        case .medication: return "d.name"
+        case .dose: return "CAST(d.medication_id AS TEXT)"
+        case .expense: return "d.amount_minor || '|' || d.currency || '|' || d.category"
+        }
+    }
+}

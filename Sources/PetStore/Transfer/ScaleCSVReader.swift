@@ -1,0 +1,83 @@
+import Foundation
+import PetModel
+
+/// One pet's weights from a smart scale's or a spreadsheet's CSV.
+///
+/// Columns come from `--columns` (names in order, `-` skips one) or from the header: a date column
+/// (`date`, `time`, `datetime`, `timestamp`, `measured_at`) and a weight column (`weight`, `weight_kg`,
+/// `Weight (lb)`, `grams`…); an optional separate `time` column joins the date. A first row whose
+/// weight is not a number is the header. Units: the header's, else `--unit`, else one in each cell
+/// (`4.2 kg`). Times: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, `YYYY/MM/DD …`, or RFC 3339 with an offset.
+enum ScaleCSVReader {
+    static func read(url: URL, pet: PetRef, options: ImportOptions) throws -> ImportBatch {
+        var batch = ImportBatch()
+        batch.pets = [.existing(pet)]
+        var converter = LocalTimeConverter(timeZone: options.timeZone)
+        var r = try CSVReader(contentsOf: url)
+        guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) }
+        var cDate: Int, cTime: Int?, cWeight: Int, unit = options.unit
+        var firstIsData = false
+        if let columns = options.columns?.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            guard let d = columns.firstIndex(where: { ["date", "datetime", "time", "at", "timestamp"].contains($0) && $0 != "time" } ) ?? columns.firstIndex(of: "time"),
+                  let w = columns.firstIndex(where: { $0.hasPrefix("weight") || $0 == "grams" || $0 == "kg" || $0 == "lb" }) else {
+                throw ImportError(file: r.file, line: 0, problem: .missingColumn(columns.contains(where: { $0.hasPrefix("weight") }) ? "date" : "weight"))
+            }
+            cDate = d; cWeight = w
+            cTime = columns[d] != "time" ? columns.firstIndex(of: "time") : nil
+            let name = columns[w]
+            if unit == nil { unit = ["weight_kg": .kilogram, "kg": .kilogram, "weight_lb": .pound, "lb": .pound, "weight_g": .gram, "grams": .gram][name] }
+            firstIsData = r.count > w && (r.decimal(w) != nil || (try? Mass.parse((try? r.text(w)) ?? "", defaultUnit: unit)) != nil)
+        } else {
+            let h = try Header(r)
+            guard let d = h.find("datetime", "timestamp", "measured_at", "date", "time", "at") else {
+                throw ImportError(file: r.file, line: 1, problem: .missingColumn("date"))
+            }
+            cDate = d
+            cTime = h.names[d] == "date" ? h.find("time") : nil
+            let (w, headerUnit) = try SpreadsheetTables.weightColumn(h, fallback: nil)
+            cWeight = w
+            unit = headerUnit ?? unit
+        }
+        if !firstIsData { guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) } }
+        repeat {
+            guard r.count > max(cDate, cWeight, cTime ?? 0) else {
+                throw ImportError(location: r.location, problem: .wrongFieldCount(expected: max(cDate, cWeight, cTime ?? 0) + 1, found: r.count))
+            }
+            var text = try r.text(cDate) ?? ""
+            if let t = cTime, let time = try r.text(t) { text += " " + time }
+            let (at, offset) = try instant(text, &converter, r)
+            let grams: Int
+            if unit == nil && r.decimal(cWeight) != nil { throw ImportError(location: r.location, problem: .needsUnit) }
+            grams = try SpreadsheetTables.grams(r, cWeight, unit)
+            batch.weights.append(pet: 0, at: at, utcOffset: offset, grams: grams)
+        } while try r.next()
+        return batch
+    }
+
+    static func instant(_ raw: String, _ converter: inout LocalTimeConverter, _ r: CSVReader) throws -> (Int64, Int) {
+        let text = raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "/", with: "-")
+        var bytes = Array(text.utf8)
+        if bytes.count == 19 || bytes.count == 16 || bytes.count == 10 {
+            if let local = bytes.withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<bytes.count) }) {
+                return converter.instant(local: local + (bytes.count == 10 ? 12 * 3600 : 0))
+            }
+        }
+        // RFC 3339 with an offset or Z.
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        if let date = f.date(from: text.replacingOccurrences(of: " ", with: "T")) {
+            bytes = Array(text.utf8)
+            let offset = rfc3339Offset(text) ?? 0
+            return (Int64(date.timeIntervalSince1970), offset)
+        }
+        throw ImportError(location: r.location, problem: .value(.badDate(raw)))
+    }
+
+    /// The offset written at the end of an RFC 3339 time, in seconds east of UTC.
+    static func rfc3339Offset(_ text: String) -> Int? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
+        let tail = text.suffix(6)
+        guard tail.count == 6, let sign = tail.first, sign == "+" || sign == "-", let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return nil }
+        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+    }
+}

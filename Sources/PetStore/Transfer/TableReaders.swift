@@ -1,0 +1,336 @@
+import Foundation
+import PetModel
+
+/// What `petlog import` was told besides the path.
+public struct ImportOptions: Sendable {
+    /// `--pet`: the pet a plain weight CSV belongs to.
+    public var pet: PetRef?
+    /// `--columns date,weight`: names for a plain CSV's columns in order (`-` skips one).
+    public var columns: [String]?
+    /// `--unit`: the unit of bare weight numbers when the header does not say.
+    public var unit: MassUnit?
+    /// Where attachment files are (`--attachments DIR`; default the `attachments` folder beside the file).
+    public var attachments: URL?
+    /// The zone local times without an offset are in.
+    public var timeZone: TimeZone
+
+    public init(pet: PetRef? = nil, columns: [String]? = nil, unit: MassUnit? = nil, attachments: URL? = nil, timeZone: TimeZone = .current) {
+        self.pet = pet; self.columns = columns; self.unit = unit; self.attachments = attachments; self.timeZone = timeZone
+    }
+}
+
+/// Reads a file or folder into an `ImportBatch`, recognizing the format:
+/// - a petlog JSON export (`"format": "petlog"`);
+/// - a folder of petlog CSVs (`pet.csv`, `record.csv`, one file per table; `petlog export --format csv`);
+/// - a folder of spreadsheet tables by name (`pets.csv`, `weights.csv`, `symptoms.csv`, `visits.csv`,
+///   `vaccinations.csv`, `expenses.csv`; docs/import.md lists the columns), such as a shelter's;
+/// - one plain CSV of weights from a smart scale or a spreadsheet, for the pet given with `--pet`.
+public enum ImportReader {
+    public static func read(path: String, options: ImportOptions) throws -> ImportBatch {
+        let url = URL(fileURLWithPath: path)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable)
+        }
+        var batch: ImportBatch
+        if isDir.boolValue {
+            let has = { (name: String) in FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) }
+            if has("record.csv") && has("pet.csv") {
+                batch = try PetlogCSVReader.read(directory: url, options: options)
+            } else if has("pets.csv") {
+                batch = try SpreadsheetTables.read(directory: url, options: options)
+            } else {
+                throw ImportError(file: url.lastPathComponent, line: 0, problem: .unknownFormat)
+            }
+            batch.attachmentSources = [options.attachments ?? url.appendingPathComponent("attachments")]
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
+            let head = (try? handle.read(upToCount: 64)) ?? Data()
+            try? handle.close()
+            let firstByte = head.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first
+            if firstByte == UInt8(ascii: "{") {
+                batch = try PetlogJSONReader.read(url: url, options: options)
+            } else if let pet = options.pet {
+                batch = try ScaleCSVReader.read(url: url, pet: pet, options: options)
+            } else {
+                throw ImportError(file: url.lastPathComponent, line: 0, problem: .needsPet)
+            }
+            batch.attachmentSources = [options.attachments ?? url.deletingLastPathComponent().appendingPathComponent("attachments")]
+        }
+        if batch.rowCount == 0 && batch.pets.allSatisfy({ $0.existing != nil }) {
+            throw ImportError(file: url.lastPathComponent, line: 0, problem: .noRows)
+        }
+        return batch
+    }
+}
+
+/// A header row's column positions by name (case-insensitive), with aliases.
+struct Header {
+    var index: [String: Int] = [:]
+    var names: [String] = []
+    let file: String
+
+    init(_ reader: CSVReader) throws {
+        file = reader.file
+        for i in 0..<reader.count {
+            let name = (try reader.string(i) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            names.append(name)
+            if index[name] == nil { index[name] = i }
+        }
+    }
+
+    func find(_ aliases: String...) -> Int? {
+        for a in aliases { if let i = index[a] { return i } }
+        return nil
+    }
+
+    func require(_ aliases: String...) throws -> Int {
+        for a in aliases { if let i = index[a] { return i } }
+        throw ImportError(file: file, line: 1, problem: .missingColumn(aliases[0]))
+    }
+}
+
+/// Helpers that turn a parse failure into an error naming the file and line.
+extension CSVReader {
+    func value<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as ParseError {
+            throw ImportError(location: location, problem: .value(e))
+        }
+    }
+
+    func text(_ i: Int?) throws -> String? {
+        guard let i, i < count else { return nil }
+        return try string(i).map(CSVText.restore)
+    }
+
+    func requiredText(_ i: Int, field: String) throws -> String {
+        guard i < count, let s = try text(i) else { throw ImportError(location: location, problem: .value(.emptyText(field: field))) }
+        return s
+    }
+
+    func requireFields(_ n: Int) throws {
+        if count < n { throw ImportError(location: location, problem: .wrongFieldCount(expected: n, found: count)) }
+    }
+}
+
+/// The spreadsheet tables a shelter or another program keeps (the benchmark kit's `shelter` set):
+/// `pets.csv` with `pet_id`, then tables that point at it. Local times are in `options.timeZone`;
+/// a date alone is noon, as on the command line.
+enum SpreadsheetTables {
+    static func read(directory: URL, options: ImportOptions) throws -> ImportBatch {
+        var batch = ImportBatch()
+        var converter = LocalTimeConverter(timeZone: options.timeZone)
+        var petIndex: [Int64: Int] = [:]
+
+        // pets.csv
+        var r = try CSVReader(contentsOf: directory.appendingPathComponent("pets.csv"))
+        guard try r.next() else { throw ImportError(file: "pets.csv", line: 0, problem: .noRows) }
+        var h = try Header(r)
+        let cId = try h.require("pet_id", "id"), cName = try h.require("name"), cSpecies = try h.require("species")
+        let cBreed = h.find("breed"), cSex = h.find("sex"), cBorn = h.find("birth_date", "born", "birthday")
+        let cDied = h.find("deceased_on", "died_on"), cNeutered = h.find("neutered"), cChip = h.find("microchip")
+        let cColor = h.find("color", "colour"), cNotes = h.find("notes", "note")
+        while try r.next() {
+            try r.requireFields(h.names.count)
+            guard let id = r.integer(cId) else { throw ImportError(location: r.location, problem: .value(.notANumber(try r.text(cId) ?? ""))) }
+            let pet = try r.value { () -> ImportPet in
+                let name = try TextField.name(try r.requiredText(cName, field: "name"))
+                let speciesText = try r.requiredText(cSpecies, field: "species").lowercased()
+                guard let species = Species(rawValue: speciesText) else {
+                    throw ParseError.unknownChoice(field: "species", value: speciesText, accepted: Species.allCases.map(\.rawValue))
+                }
+                let died = try r.text(cDied).map { raw -> LocalDate in
+                    guard let d = LocalDate.parseISO(Substring(raw)) else { throw ParseError.badDate(raw) }
+                    return d
+                }
+                return ImportPet(location: r.location, fileId: id, name: name, species: species,
+                                 breed: try r.text(cBreed).map { try TextField.label($0, field: "breed") },
+                                 sex: try r.text(cSex).map(Sex.parse) ?? .unknown,
+                                 neutered: try r.text(cNeutered).map(SpreadsheetTables.flag) ?? false,
+                                 born: try r.text(cBorn).map(PartialDate.parse), microchip: try r.text(cChip),
+                                 color: try r.text(cColor).map { try TextField.label($0, field: "color") },
+                                 notes: try r.text(cNotes).map { try TextField.text($0, field: "notes") },
+                                 archivedOn: died, archiveReason: died == nil ? nil : .passedAway)
+            }
+            guard petIndex[id] == nil else { throw ImportError(location: r.location, problem: .duplicateId(id)) }
+            petIndex[id] = batch.pets.count
+            batch.pets.append(pet)
+        }
+        func pet(_ r: CSVReader, _ column: Int) throws -> Int {
+            guard let id = r.integer(column), let i = petIndex[id] else {
+                throw ImportError(location: r.location, problem: .unknownPet((try? r.text(column)) ?? ""))
+            }
+            return i
+        }
+        func local(_ r: CSVReader, _ column: Int) throws -> (Int64, Int) {
+            guard column < r.count, var t = r.localDateTime(column) else {
+                throw ImportError(location: r.location, problem: .value(.badDate((try? r.text(column)) ?? "")))
+            }
+            if r.fields[column].count == 10 { t += 12 * 3600 }
+            return converter.instant(local: t)
+        }
+        func open(_ name: String) throws -> CSVReader? {
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            var r = try CSVReader(contentsOf: url)
+            return try r.next() ? r : nil
+        }
+
+        // weights.csv: the bulk path, numbers read from bytes.
+        if var r = try open("weights.csv") {
+            h = try Header(r)
+            let cPet = try h.require("pet_id"), cAt = try h.require("measured_at", "date", "time", "at")
+            let (cWeight, unit) = try weightColumn(h, fallback: options.unit)
+            let cBCS = h.find("body_condition", "bcs")
+            batch.weights.reserve(r.bytes.count / 24)
+            let fields = h.names.count
+            while try r.next() {
+                if r.count != fields { throw ImportError(location: r.location, problem: .wrongFieldCount(expected: fields, found: r.count)) }
+                let p = try pet(r, cPet)
+                let (at, offset) = try local(r, cAt)
+                let grams = try SpreadsheetTables.grams(r, cWeight, unit)
+                var bcs: Int?
+                if let c = cBCS, let v = r.integer(c) {
+                    guard (1...9).contains(v) else { throw ImportError(location: r.location, problem: .value(.outOfRange(field: "body_condition", value: String(v), min: 1, max: 9))) }
+                    bcs = Int(v)
+                }
+                batch.weights.append(pet: p, at: at, utcOffset: offset, grams: grams, bodyCondition: bcs)
+            }
+        }
+        if var r = try open("symptoms.csv") {
+            h = try Header(r)
+            let cPet = try h.require("pet_id"), cAt = try h.require("observed_at", "at", "date"), cCode = try h.require("symptom", "code")
+            let cSeverity = try h.require("severity"), cNote = h.find("note", "notes"), cMinutes = h.find("duration_minutes")
+            while try r.next() {
+                try r.requireFields(h.names.count)
+                let p = try pet(r, cPet)
+                let (at, offset) = try local(r, cAt)
+                let record = try r.value { () -> ImportRecord in
+                    let raw = try TextField.label(try r.requiredText(cCode, field: "symptom"), field: "symptom")
+                    let code = SymptomCode.match(raw)
+                    let severityText = try r.text(cSeverity) ?? ""
+                    guard let severity = Int(severityText), (1...5).contains(severity) else {
+                        throw ParseError.outOfRange(field: "severity", value: severityText, min: 1, max: 5)
+                    }
+                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset,
+                                        note: try r.text(cNote).map { try TextField.text($0, field: "note") },
+                                        detail: .symptom(Symptom(code: code?.rawValue ?? raw, isListed: code != nil, severity: severity,
+                                                                 durationMinutes: try r.text(cMinutes).map { try SpreadsheetTables.count($0, field: "duration_minutes") })))
+                }
+                batch.records.append(record)
+            }
+        }
+        if var r = try open("visits.csv") {
+            h = try Header(r)
+            let cPet = try h.require("pet_id"), cAt = try h.require("visited_on", "date", "at")
+            let cClinic = h.find("clinic"), cVet = h.find("vet"), cReason = h.find("reason"), cDiagnosis = h.find("diagnosis")
+            let cTreatment = h.find("treatment"), weight = try? weightColumn(h, fallback: .kilogram)
+            while try r.next() {
+                try r.requireFields(h.names.count)
+                let p = try pet(r, cPet)
+                let (at, offset) = try local(r, cAt)
+                var grams: Int?
+                if let (c, unit) = weight, c < r.count, !r.fields[c].isEmpty { grams = try SpreadsheetTables.grams(r, c, unit) }
+                let record = try r.value { () -> ImportRecord in
+                    let label = { (c: Int?, f: String) in try r.text(c).map { try TextField.label($0, field: f) } }
+                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset, detail: .visit(Visit(
+                        clinic: try label(cClinic, "clinic"), vet: try label(cVet, "vet"), reason: try label(cReason, "reason"),
+                        diagnosis: try r.text(cDiagnosis).map { try TextField.text($0, field: "diagnosis", max: 2000) },
+                        treatment: try r.text(cTreatment).map { try TextField.text($0, field: "treatment", max: 2000) },
+                        weight: grams.map(Mass.init(grams:)))))
+                }
+                batch.records.append(record)
+            }
+        }
+        if var r = try open("vaccinations.csv") {
+            h = try Header(r)
+            let cPet = try h.require("pet_id"), cAt = try h.require("given_on", "date", "at"), cVaccine = try h.require("vaccine")
+            let cDue = h.find("valid_until", "next_due"), cLot = h.find("lot"), cProduct = h.find("product"), cClinic = h.find("clinic")
+            while try r.next() {
+                try r.requireFields(h.names.count)
+                let p = try pet(r, cPet)
+                let (at, offset) = try local(r, cAt)
+                let record = try r.value { () -> ImportRecord in
+                    let label = { (c: Int?, f: String) in try r.text(c).map { try TextField.label($0, field: f) } }
+                    let due = try r.text(cDue).map { raw -> LocalDate in
+                        guard let d = LocalDate.parseISO(Substring(raw)) else { throw ParseError.badDate(raw) }
+                        return d
+                    }
+                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset, detail: .vaccination(Vaccination(
+                        vaccine: VaccineName.normalize(try TextField.label(try r.requiredText(cVaccine, field: "vaccine"), field: "vaccine")),
+                        product: try label(cProduct, "product"), lot: try label(cLot, "lot"), clinic: try label(cClinic, "clinic"), nextDue: due)))
+                }
+                batch.records.append(record)
+            }
+        }
+        if var r = try open("expenses.csv") {
+            h = try Header(r)
+            let cPet = h.find("pet_id"), cAt = try h.require("spent_on", "date", "at"), cCategory = try h.require("category")
+            let cAmount = try h.require("amount"), cCurrency = try h.require("currency"), cDescription = h.find("description", "note")
+            let cMerchant = h.find("merchant")
+            while try r.next() {
+                try r.requireFields(h.names.count)
+                let p: Int? = try cPet.flatMap { c in r.fields[c].isEmpty ? nil : try pet(r, c) }
+                let (at, offset) = try local(r, cAt)
+                let record = try r.value { () -> ImportRecord in
+                    let code = try r.requiredText(cCurrency, field: "currency").uppercased()
+                    guard let currency = Currency.named(code) else { throw ParseError.unknownCurrency(code) }
+                    let money = try Money.parse(try r.requiredText(cAmount, field: "amount"), defaultCurrency: currency)
+                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset,
+                                        note: try r.text(cDescription).map { try TextField.text($0, field: "description") },
+                                        detail: .expense(Expense(money: money, category: try TextField.label(try r.requiredText(cCategory, field: "category"), field: "category"),
+                                                                 merchant: try r.text(cMerchant).map { try TextField.label($0, field: "merchant") })))
+                }
+                batch.records.append(record)
+            }
+        }
+        batch.records.sort { ($0.at, $0.location.file, $0.location.line) < ($1.at, $1.location.file, $1.location.line) }
+        return batch
+    }
+
+    /// The weight column and its unit: from the header (`weight_kg`, `weight (lb)`, `grams`), else `fallback`.
+    static func weightColumn(_ h: Header, fallback: MassUnit?) throws -> (Int, MassUnit?) {
+        for (i, name) in h.names.enumerated() {
+            let n = name.replacingOccurrences(of: " ", with: "")
+            for (suffix, unit) in [("kg", MassUnit.kilogram), ("lb", .pound), ("lbs", .pound), ("g", .gram), ("oz", .ounce)] {
+                if n == "weight_\(suffix)" || n == "weight(\(suffix))" || n == "weight[\(suffix)]" { return (i, unit) }
+            }
+            if n == "grams" { return (i, .gram) }
+        }
+        if let i = h.find("weight", "mass") { return (i, fallback) }
+        throw ImportError(file: h.file, line: 1, problem: .missingColumn("weight"))
+    }
+
+    /// Grams from a weight cell: fast for plain decimals, else through `Mass.parse` ("4.2 kg", "9lb 4oz").
+    static func grams(_ r: CSVReader, _ column: Int, _ unit: MassUnit?) throws -> Int {
+        guard column < r.count else { throw ImportError(location: r.location, problem: .wrongFieldCount(expected: column + 1, found: r.count)) }
+        if let unit, let (digits, scale) = r.decimal(column), scale <= 6 {
+            var pow: Int64 = 1
+            for _ in 0..<scale { pow *= 10 }
+            let mgPerUnit: Int64 = unit == .kilogram ? 1_000_000 : unit == .gram ? 1000 : unit == .pound ? 453_592 : 28_350
+            let (mg, overflow) = digits.multipliedReportingOverflow(by: mgPerUnit)
+            if !overflow {
+                let g = (mg / pow + 500) / 1000
+                guard g > 0, g <= Int64(Mass.maximumGrams) else {
+                    throw ImportError(location: r.location, problem: .value(.massOutOfRange((try? r.text(column)) ?? "")))
+                }
+                if unit == .kilogram || unit == .gram { return Int(g) }
+            }
+        }
+        let raw = (try r.text(column)) ?? ""
+        return try r.value { try Mass.parse(raw, defaultUnit: unit).grams }
+    }
+
+    static func flag(_ raw: String) throws -> Bool {
+        switch raw.lowercased() {
+        case "1", "true", "yes", "y": return true
+        case "0", "false", "no", "n": return false
+        default: throw ParseError.unknownChoice(field: "neutered", value: raw, accepted: ["0", "1"])
+        }
+    }
+
+    static func count(_ raw: String, field: String) throws -> Int {
+        guard let v = Int(raw), v >= 0, v <= 1_000_000_000 else { throw ParseError.outOfRange(field: field, value: raw, min: 0, max: 1_000_000_000) }
+        return v
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import PetModel
+import PetStore
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a petlog export (JSON or CSV folder), a folder of spreadsheet tables, or one pet's weight CSV.",
+        discussion: """
+        All or nothing: a bad row names its file and line and nothing is written. Importing the same file again adds nothing.
+        Formats and columns: docs/import.md. Local times without an offset are in this computer's time zone (TZ).
+          petlog import backup.json
+          petlog import export-folder/            (petlog export --format csv)
+          petlog import shelter/                  (pets.csv, weights.csv, symptoms.csv, visits.csv, vaccinations.csv, expenses.csv)
+          petlog import scale.csv --pet Coco --columns date,weight --unit kg
+        """)
+    @Argument(help: "The file or folder to import.") var path: String
+    @Option(help: "The pet a weight CSV belongs to (name or id).") var pet: String?
+    @Option(help: "A weight CSV's columns in order, e.g. date,weight or date,time,-,weight_kg (- skips one).") var columns: String?
+    @Option(help: "The unit of bare weight numbers: kg, g, lb or oz (default: from the header, e.g. weight_kg).") var unit: String?
+    @Option(help: "Where the attachment files are (default: the attachments folder beside the file).") var attachments: String?
+
+    func run() throws {
+        try Session.run { s in
+            var massUnit: MassUnit?
+            if let u = unit {
+                guard let m = MassUnit(symbol: u.lowercased()) else {
+                    throw ParseError.unknownChoice(field: "--unit", value: u, accepted: MassUnit.allCases.map(\.rawValue))
+                }
+                massUnit = m
+            }
+            let options = ImportOptions(pet: pet.map(PetRef.init), columns: columns?.split(separator: ",").map(String.init), unit: massUnit,
+                                        attachments: attachments.map { URL(fileURLWithPath: $0) }, timeZone: s.time.timeZone)
+            // Every row is read and checked before the database is opened.
+            let bar = ProgressBar(label: s.t(.importWriting))
+            let batch = try ImportReader.read(path: path, options: options)
+            let repo = try s.repository()
+            let summary = try repo.importBatch(batch) { done, total in bar.update(done, total) }
+            bar.finish()
+            if s.json {
+                s.terminal.json(["records_added": summary.recordsAdded, "records_already_there": summary.recordsAlreadyThere,
+                                 "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded])
+            } else {
+                s.terminal.line(s.t(.importDone, ["added": Display.count(summary.recordsAdded), "pets": String(summary.petsAdded),
+                                                  "existing": Display.count(summary.recordsAlreadyThere), "path": path]))
+            }
+        }
+    }
+}
+
+/// A one-line progress bar on stderr, only when stderr is a terminal; redrawn at most every 1 %.
+final class ProgressBar {
+    let label: String
+    let enabled = isatty(STDERR_FILENO) == 1
+    var lastPercent = -1
+
+    init(label: String) { self.label = label }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled, total > 0 else { return }
+        let percent = min(100, done * 100 / total)
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let filled = percent * 30 / 100
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 30 - filled)
+        FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)% \(Display.count(done))/\(Display.count(total))".utf8))
+    }
+
+    func finish() {
+        if enabled && lastPercent >= 0 { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}
