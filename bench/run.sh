@@ -29,7 +29,7 @@ for n in $POINTS; do
   db=$kit/out/petlog/series-$n.sqlite
   if [ ! -f "$db" ]; then
     "$petlog" --db "$db" pet add Rex --species dog >/dev/null
-    python3 "$root/bench/load_series.py" "$db" Rex "$kit/data/series/weight_$n.csv"
+    "$petlog" --db "$db" import "$kit/data/series/weight_$n.csv" --pet Rex >/dev/null
   fi
 done
 
@@ -37,7 +37,17 @@ done
 PET=${PET:-42}
 [ -f "$kit/data/shelter/pets.csv" ] || (cd "$kit" && python3 gen_data.py --size shelter)
 report_db=$kit/out/petlog/shelter-pet-$PET.sqlite
-[ -f "$report_db" ] || python3 "$root/bench/load_shelter_pet.py" "$petlog" "$report_db" "$kit/data/shelter" "$PET"
+if [ ! -f "$report_db" ]; then   # the pet's rows of every table, imported (ids kept: an empty database)
+  one=$kit/out/petlog/shelter-pet-$PET && mkdir -p "$one"
+  for t in pets weights symptoms visits vaccinations expenses; do
+    awk -F, -v p="$PET" 'NR == 1 || $0 ~ "^[0-9]+,"p"," || (FILENAME ~ /pets|weights/ && $1 == p)' \
+      "$kit/data/shelter/$t.csv" > "$one/$t.csv"
+  done
+  "$petlog" --db "$report_db" import "$one" >/dev/null
+fi
+# The import benchmark's input: the kit's pets and weights, as its sqlite3 and Python peers load them.
+mkdir -p "$kit/out/petlog/shelter-pets-weights"
+cp "$kit/data/shelter/pets.csv" "$kit/data/shelter/weights.csv" "$kit/out/petlog/shelter-pets-weights/"
 
 # petlog's rows, in the kit's groups, inserted before the kit writes its table.
 cat > "$kit/petlog_rows.sh" <<'ROWS'
@@ -50,6 +60,12 @@ for n in $POINTS; do
 done
 bench report/pdf/petlog "report pdf, pet $PET" "petlog report" "$OUT/report-$PET-petlog.pdf" \
   "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog.pdf"
+bench db/load/petlog "$g" "petlog import" out/petlog/import.sqlite \
+  "rm -f out/petlog/import.sqlite*; \$PETLOG_BIN --db out/petlog/import.sqlite import out/petlog/shelter-pets-weights"
+bench db/load-all/sqlite3-cli "load every shelter table" "sqlite3 shell .import --all" $OUT/db/cli-all.db \
+  "peers/sqlite_cli_load.sh $DATA $OUT/db/cli-all.db --all"
+bench db/load-all/petlog "load every shelter table" "petlog import" out/petlog/import-all.sqlite \
+  "rm -f out/petlog/import-all.sqlite*; \$PETLOG_BIN --db out/petlog/import-all.sqlite import $DATA"
 ROWS
 sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }

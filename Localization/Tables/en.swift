@@ -340,7 +340,7 @@ extension L10n {
         "err.import_attachment_hash": "the file for attachment {sha} has other contents",
         "err.import_no_rows": "there is nothing to import",
         "err.import_needs_pet": "whose weights are these? add --pet NAME",
-        "err.import_needs_unit": "the weights have no unit: add --unit kg (or g, lb) or name the column weight_kg",
+        "err.import_needs_unit": "the weights have no unit: add --weight-unit kg (or g, lb) or name the column weight_kg",
         "export.wrote_csv": "Exported {records} records as {tables} CSV files to {path}",
     ]
 }

@@ -340,7 +340,7 @@ extension L10n {
         "err.import_attachment_hash": "添付 {sha} のファイルの内容が違います",
         "err.import_no_rows": "取り込む内容がありません",
         "err.import_needs_pet": "どのペットの体重ですか？ --pet 名前 を付けてください",
-        "err.import_needs_unit": "体重に単位がありません: --unit kg（または g, lb）を付けるか列名を weight_kg にしてください",
+        "err.import_needs_unit": "体重に単位がありません: --weight-unit kg（または g, lb）を付けるか列名を weight_kg にしてください",
         "export.wrote_csv": "{records}件の記録を CSV ファイル{tables}個として {path} に書き出しました",
     ]
 }

@@ -340,7 +340,7 @@ extension L10n {
         "err.import_attachment_hash": "첨부 {sha}의 파일 내용이 다릅니다",
         "err.import_no_rows": "가져올 내용이 없습니다",
         "err.import_needs_pet": "어느 반려동물의 체중인가요? --pet 이름 을 붙이세요",
-        "err.import_needs_unit": "체중에 단위가 없습니다: --unit kg(또는 g, lb)를 붙이거나 열 이름을 weight_kg로 하세요",
+        "err.import_needs_unit": "체중에 단위가 없습니다: --weight-unit kg(또는 g, lb)를 붙이거나 열 이름을 weight_kg로 하세요",
         "export.wrote_csv": "기록 {records}건을 CSV 파일 {tables}개로 {path}에 내보냈습니다",
     ]
 }

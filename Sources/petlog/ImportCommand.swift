@@ -13,12 +13,12 @@ struct ImportCommand: ParsableCommand {
           petlog import backup.json
           petlog import export-folder/            (petlog export --format csv)
           petlog import shelter/                  (pets.csv, weights.csv, symptoms.csv, visits.csv, vaccinations.csv, expenses.csv)
-          petlog import scale.csv --pet Coco --columns date,weight --unit kg
+          petlog import scale.csv --pet Coco --columns date,weight --weight-unit kg
         """)
     @Argument(help: "The file or folder to import.") var path: String
     @Option(help: "The pet a weight CSV belongs to (name or id).") var pet: String?
-    @Option(help: "A weight CSV's columns in order, e.g. date,weight or date,time,-,weight_kg (- skips one).") var columns: String?
-    @Option(help: "The unit of bare weight numbers: kg, g, lb or oz (default: from the header, e.g. weight_kg).") var unit: String?
+    @Option(parsing: .unconditional, help: "A weight CSV's columns in order, e.g. date,weight or date,time,-,weight_kg (- skips one).") var columns: String?
+    @Option(name: .customLong("weight-unit"), help: "The unit of bare weight numbers: kg, g, lb or oz (default: from the header, e.g. weight_kg).") var unit: String?
     @Option(help: "Where the attachment files are (default: the attachments folder beside the file).") var attachments: String?
 
     func run() throws {
@@ -26,7 +26,7 @@ struct ImportCommand: ParsableCommand {
             var massUnit: MassUnit?
             if let u = unit {
                 guard let m = MassUnit(symbol: u.lowercased()) else {
-                    throw ParseError.unknownChoice(field: "--unit", value: u, accepted: MassUnit.allCases.map(\.rawValue))
+                    throw ParseError.unknownChoice(field: "--weight-unit", value: u, accepted: MassUnit.allCases.map(\.rawValue))
                 }
                 massUnit = m
             }

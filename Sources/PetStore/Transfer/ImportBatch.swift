@@ -29,7 +29,7 @@ public struct ImportError: Error, Equatable, Sendable {
         case noRows
         /// A plain weight CSV needs `--pet`.
         case needsPet
-        /// A plain weight CSV's numbers have no unit: `--unit` or a header such as `weight_kg`.
+        /// A plain weight CSV's numbers have no unit: `--weight-unit` or a header such as `weight_kg`.
         case needsUnit
     }
     public var location: SourceLocation

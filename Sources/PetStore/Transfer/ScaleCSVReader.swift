@@ -6,7 +6,7 @@ import PetModel
 /// Columns come from `--columns` (names in order, `-` skips one) or from the header: a date column
 /// (`date`, `time`, `datetime`, `timestamp`, `measured_at`) and a weight column (`weight`, `weight_kg`,
 /// `Weight (lb)`, `grams`…); an optional separate `time` column joins the date. A first row whose
-/// weight is not a number is the header. Units: the header's, else `--unit`, else one in each cell
+/// weight is not a number is the header. Units: the header's, else `--weight-unit`, else one in each cell
 /// (`4.2 kg`). Times: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, `YYYY/MM/DD …`, or RFC 3339 with an offset.
 enum ScaleCSVReader {
     static func read(url: URL, pet: PetRef, options: ImportOptions) throws -> ImportBatch {
@@ -17,6 +17,7 @@ enum ScaleCSVReader {
         guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) }
         var cDate: Int, cTime: Int?, cWeight: Int, unit = options.unit
         var firstIsData = false
+        var fieldCount: Int?  // a header fixes the number of fields
         if let columns = options.columns?.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
             guard let d = columns.firstIndex(where: { ["date", "datetime", "time", "at", "timestamp"].contains($0) && $0 != "time" } ) ?? columns.firstIndex(of: "time"),
                   let w = columns.firstIndex(where: { $0.hasPrefix("weight") || $0 == "grams" || $0 == "kg" || $0 == "lb" }) else {
@@ -29,6 +30,7 @@ enum ScaleCSVReader {
             firstIsData = r.count > w && (r.decimal(w) != nil || (try? Mass.parse((try? r.text(w)) ?? "", defaultUnit: unit)) != nil)
         } else {
             let h = try Header(r)
+            fieldCount = h.names.count
             guard let d = h.find("datetime", "timestamp", "measured_at", "date", "time", "at") else {
                 throw ImportError(file: r.file, line: 1, problem: .missingColumn("date"))
             }
@@ -39,13 +41,20 @@ enum ScaleCSVReader {
             unit = headerUnit ?? unit
         }
         if !firstIsData { guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) } }
+        batch.weights.reserve(r.bytes.count / 20)
         repeat {
+            if let n = fieldCount, r.count != n { throw ImportError(location: r.location, problem: .wrongFieldCount(expected: n, found: r.count)) }
             guard r.count > max(cDate, cWeight, cTime ?? 0) else {
                 throw ImportError(location: r.location, problem: .wrongFieldCount(expected: max(cDate, cWeight, cTime ?? 0) + 1, found: r.count))
             }
-            var text = try r.text(cDate) ?? ""
-            if let t = cTime, let time = try r.text(t) { text += " " + time }
-            let (at, offset) = try instant(text, &converter, r)
+            let at: Int64, offset: Int
+            if cTime == nil, let local = r.localDateTime(cDate) {  // the common case, read from the bytes
+                (at, offset) = converter.instant(local: local + (r.fields[cDate].count == 10 ? 12 * 3600 : 0))
+            } else {
+                var text = try r.text(cDate) ?? ""
+                if let t = cTime, let time = try r.text(t) { text += " " + time }
+                (at, offset) = try instant(text, &converter, r)
+            }
             let grams: Int
             if unit == nil && r.decimal(cWeight) != nil { throw ImportError(location: r.location, problem: .needsUnit) }
             grams = try SpreadsheetTables.grams(r, cWeight, unit)

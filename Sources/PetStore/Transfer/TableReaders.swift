@@ -7,7 +7,7 @@ public struct ImportOptions: Sendable {
     public var pet: PetRef?
     /// `--columns date,weight`: names for a plain CSV's columns in order (`-` skips one).
     public var columns: [String]?
-    /// `--unit`: the unit of bare weight numbers when the header does not say.
+    /// `--weight-unit`: the unit of bare weight numbers when the header does not say.
     public var unit: MassUnit?
     /// Where attachment files are (`--attachments DIR`; default the `attachments` folder beside the file).
     public var attachments: URL?
