@@ -186,3 +186,38 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0)
     }
 }
+
+/// The benchmark kit's whole `shelter` set (500 pets, 868,890 weights and 90,667 other rows), made by
+/// its generator when the kit is beside the repository (`../shared/bench`, or `$PETLOG_BENCH_KIT`).
+final class ShelterImportTests: CLITestCase {
+    static var kit: URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["PETLOG_BENCH_KIT"], root.deletingLastPathComponent().appendingPathComponent("shared/bench").path]
+        return candidates.compactMap { $0 }.map(URL.init(fileURLWithPath:))
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("gen_data.py").path) }
+    }
+
+    func testTheWholeShelterLoadsOnceAndChecksClean() throws {
+        guard let kit = Self.kit else { throw XCTSkip("the peer kit (../shared/bench) is not beside this checkout") }
+        let data = home.appendingPathComponent("kit")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: kit.appendingPathComponent("gen_data.py"), to: data.appendingPathComponent("gen_data.py"))
+        let gen = Process()
+        gen.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gen.arguments = ["python3", "gen_data.py", "--size", "shelter"]
+        gen.currentDirectoryURL = data
+        gen.standardOutput = FileHandle.nullDevice
+        try gen.run()
+        gen.waitUntilExit()
+        XCTAssertEqual(gen.terminationStatus, 0)
+        let shelter = data.appendingPathComponent("data/shelter").path
+        let r = try run(["import", shelter, "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(summary["pets_added"] as? Int, 500)
+        XCTAssertEqual(summary["records_added"] as? Int, 868_890 + 90_667 - 500)
+        XCTAssertEqual(try run(["check"]).status, 0)
+        let stats = try JSONSerialization.jsonObject(with: Data(try run(["log", "42", "--kind", "weight", "--json"]).stdout.utf8)) as! [[String: Any]]
+        XCTAssertGreaterThan(stats.count, 1700)
+    }
+}
