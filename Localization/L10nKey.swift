@@ -242,6 +242,7 @@ extension L10n {
         case errImportNeedsPet = "err.import_needs_pet"
         case errImportNeedsUnit = "err.import_needs_unit"
         case exportWroteCSV = "export.wrote_csv"
+        case errImportBadTime = "err.import_bad_time"
         case weekdayMon = "weekday.mon"
         case weekdayTue = "weekday.tue"
         case weekdayWed = "weekday.wed"

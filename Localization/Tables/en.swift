@@ -342,5 +342,6 @@ extension L10n {
         "err.import_needs_pet": "whose weights are these? add --pet NAME",
         "err.import_needs_unit": "the weights have no unit: add --weight-unit kg (or g, lb) or name the column weight_kg",
         "export.wrote_csv": "Exported {records} records as {tables} CSV files to {path}",
+        "err.import_bad_time": "\"{value}\" is not a date or time an import reads (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
     ]
 }

@@ -342,5 +342,6 @@ extension L10n {
         "err.import_needs_pet": "どのペットの体重ですか？ --pet 名前 を付けてください",
         "err.import_needs_unit": "体重に単位がありません: --weight-unit kg（または g, lb）を付けるか列名を weight_kg にしてください",
         "export.wrote_csv": "{records}件の記録を CSV ファイル{tables}個として {path} に書き出しました",
+        "err.import_bad_time": "「{value}」は取り込みで読める日付や時刻ではありません（2026-11-20、2026-11-20 08:30、2026-11-20T08:30:00+09:00）",
     ]
 }

@@ -82,6 +82,7 @@ struct Failure {
         case .missingAttachment(let sha): reason = l.text(.errImportMissingAttachment, ["sha": sha])
         case .attachmentHashMismatch(let sha): reason = l.text(.errImportAttachmentHash, ["sha": sha])
         case .noRows: reason = l.text(.errImportNoRows)
+        case .badTime(let raw): reason = l.text(.errImportBadTime, ["value": raw])
         case .needsPet: reason = l.text(.errImportNeedsPet)
         case .needsUnit: reason = l.text(.errImportNeedsUnit)
         }

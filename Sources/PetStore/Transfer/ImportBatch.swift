@@ -27,6 +27,8 @@ public struct ImportError: Error, Equatable, Sendable {
         case missingAttachment(String)
         case attachmentHashMismatch(String)
         case noRows
+        /// Not a date or time an import reads (they differ from the command line's: no "today", no spans).
+        case badTime(String)
         /// A plain weight CSV needs `--pet`.
         case needsPet
         /// A plain weight CSV's numbers have no unit: `--weight-unit` or a header such as `weight_kg`.

@@ -40,12 +40,15 @@ struct Fields {
 
     func day(_ key: String) throws -> LocalDate? {
         guard let raw = text(key) else { return nil }
-        guard let d = LocalDate.parseISO(Substring(raw)) else { throw ImportError(location: location, problem: .value(.badDate(raw))) }
+        guard let d = LocalDate.parseISO(Substring(raw)) else { throw ImportError(location: location, problem: .badTime(raw)) }
         return d
     }
 
     func checked<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as ParseError { throw ImportError(location: location, problem: .value(e)) }
+        do { return try body() } catch let e as ParseError {
+            if case .badDate(let raw) = e { throw ImportError(location: location, problem: .badTime(raw)) }
+            throw ImportError(location: location, problem: .value(e))
+        }
     }
 
     func label(_ key: String) throws -> String? { try text(key).map { v in try checked { try TextField.label(v, field: key) } } }
@@ -56,9 +59,9 @@ struct Fields {
         let raw = try required(key)
         guard raw.utf8.count >= 20, let offset = ScaleCSVReader.rfc3339Offset(raw),
               let local = Array(raw.utf8.prefix(19)).withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<19) }) else {
-            throw ImportError(location: location, problem: .value(.badDate(raw)))
+            throw ImportError(location: location, problem: .badTime(raw))
         }
-        guard (-64800...64800).contains(offset) else { throw ImportError(location: location, problem: .value(.badDate(raw))) }
+        guard (-64800...64800).contains(offset) else { throw ImportError(location: location, problem: .badTime(raw)) }
         return (local - Int64(offset), offset)
     }
 

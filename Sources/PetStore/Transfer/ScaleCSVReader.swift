@@ -79,7 +79,7 @@ enum ScaleCSVReader {
             let offset = rfc3339Offset(text) ?? 0
             return (Int64(date.timeIntervalSince1970), offset)
         }
-        throw ImportError(location: r.location, problem: .value(.badDate(raw)))
+        throw ImportError(location: r.location, problem: .badTime(raw))
     }
 
     /// The offset written at the end of an RFC 3339 time, in seconds east of UTC.

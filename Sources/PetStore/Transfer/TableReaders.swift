@@ -32,6 +32,9 @@ public enum ImportReader {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable)
         }
+        // Only regular files and folders: a FIFO or /dev/zero would never end.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) ?? nil
+        guard isDir.boolValue || type == .typeRegular else { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
         var batch: ImportBatch
         if isDir.boolValue {
             let has = { (name: String) in FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) }
@@ -94,6 +97,7 @@ struct Header {
 extension CSVReader {
     func value<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let e as ParseError {
+            if case .badDate(let raw) = e { throw ImportError(location: location, problem: .badTime(raw)) }
             throw ImportError(location: location, problem: .value(e))
         }
     }
@@ -164,7 +168,7 @@ enum SpreadsheetTables {
         }
         func local(_ r: CSVReader, _ column: Int) throws -> (Int64, Int) {
             guard column < r.count, var t = r.localDateTime(column) else {
-                throw ImportError(location: r.location, problem: .value(.badDate((try? r.text(column)) ?? "")))
+                throw ImportError(location: r.location, problem: .badTime((try? r.text(column)) ?? ""))
             }
             if r.fields[column].count == 10 { t += 12 * 3600 }
             return converter.instant(local: t)
