@@ -147,9 +147,7 @@ struct Fields {
 /// A petlog JSON export (docs/json.md). Its lines are read one object at a time when it has the
 /// layout `petlog export` writes (one pet or record per line), so a big file is never one big tree.
 enum PetlogJSONReader {
-    static func read(url: URL, options: ImportOptions) throws -> ImportBatch {
-        let file = url.lastPathComponent
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ImportError(file: file, line: 0, problem: .unreadable) }
+    static func read(data: Data, file: String, options: ImportOptions) throws -> ImportBatch {
         var batch = ImportBatch()
         var petIndex: [Int64: Int] = [:]
         var section = ""

@@ -9,11 +9,11 @@ import PetModel
 /// weight is not a number is the header. Units: the header's, else `--weight-unit`, else one in each cell
 /// (`4.2 kg`). Times: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, `YYYY/MM/DD …`, or RFC 3339 with an offset.
 enum ScaleCSVReader {
-    static func read(url: URL, pet: PetRef, options: ImportOptions) throws -> ImportBatch {
+    static func read(bytes: [UInt8], file: String, pet: PetRef, options: ImportOptions) throws -> ImportBatch {
         var batch = ImportBatch()
         batch.pets = [.existing(pet)]
         var converter = LocalTimeConverter(timeZone: options.timeZone)
-        var r = try CSVReader(contentsOf: url)
+        var r = CSVReader(bytes: bytes, file: file)
         guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) }
         var cDate: Int, cTime: Int?, cWeight: Int, unit = options.unit
         var firstIsData = false

@@ -47,23 +47,24 @@ public enum ImportReader {
             }
             batch.attachmentSources = [options.attachments ?? url.appendingPathComponent("attachments")]
         } else {
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
-            let head = (try? handle.read(upToCount: 64)) ?? Data()
-            try? handle.close()
-            let firstByte = head.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first
-            if firstByte == UInt8(ascii: "{") {
-                batch = try PetlogJSONReader.read(url: url, options: options)
-            } else if let pet = options.pet {
-                batch = try ScaleCSVReader.read(url: url, pet: pet, options: options)
-            } else {
-                throw ImportError(file: url.lastPathComponent, line: 0, problem: .needsPet)
-            }
+            guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
+            batch = try read(data: data, file: url.lastPathComponent, options: options)
             batch.attachmentSources = [options.attachments ?? url.deletingLastPathComponent().appendingPathComponent("attachments")]
         }
         if batch.rowCount == 0 && batch.pets.allSatisfy({ $0.existing != nil }) {
             throw ImportError(file: url.lastPathComponent, line: 0, problem: .noRows)
         }
         return batch
+    }
+}
+
+extension ImportReader {
+    /// One file's contents: a petlog JSON export (it starts with `{`), else one pet's weight CSV.
+    public static func read(data: Data, file: String, options: ImportOptions) throws -> ImportBatch {
+        let firstByte = data.prefix(64).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first
+        if firstByte == UInt8(ascii: "{") { return try PetlogJSONReader.read(data: data, file: file, options: options) }
+        guard let pet = options.pet else { throw ImportError(file: file, line: 0, problem: .needsPet) }
+        return try ScaleCSVReader.read(bytes: [UInt8](data), file: file, pet: pet, options: options)
     }
 }
 
