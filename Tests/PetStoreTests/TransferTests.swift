@@ -54,10 +54,10 @@ final class TransferTests: XCTestCase {
     func testLocalTimesAcrossDaylightSaving() {
         var c = LocalTimeConverter(timeZone: TimeZone(identifier: "America/New_York")!)
         // 2024-03-10 01:30 EST (−5 h), 03:30 EDT (−4 h); 2024-11-03 01:30 happens twice: the earlier (EDT).
-        let day = Int64(LocalDateShim.dayNumber(year: 2024, month: 3, day: 10)!) * 86400
+        let day = Int64(LocalDate(year: 2024, month: 3, day: 10)!.dayNumber) * 86400
         XCTAssertEqual(c.instant(local: day + 5400).offset, -18000)
         XCTAssertEqual(c.instant(local: day + 12600).offset, -14400)
-        let fall = Int64(LocalDateShim.dayNumber(year: 2024, month: 11, day: 3)!) * 86400
+        let fall = Int64(LocalDate(year: 2024, month: 11, day: 3)!.dayNumber) * 86400
         XCTAssertEqual(c.instant(local: fall + 5400).offset, -14400)
         XCTAssertEqual(c.instant(local: fall + 43200).offset, -18000)
         XCTAssertEqual(RFC3339.format(seconds: c.instant(local: fall + 43200).at, offset: -18000), "2024-11-03T12:00:00-05:00")

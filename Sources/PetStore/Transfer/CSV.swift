@@ -1,4 +1,5 @@
 import Foundation
+import PetModel
 
 /// An RFC 4180 reader over a file's bytes: quoted fields may hold commas, quotes (doubled) and line
 /// breaks; CRLF or LF ends a row; a UTF-8 byte order mark is skipped. Fields are byte ranges, so the
@@ -152,7 +153,7 @@ public struct CSVReader {
         let s = r.lowerBound, len = r.count
         guard len == 10 || len == 16 || len == 19, b[s + 4] == 0x2D, b[s + 7] == 0x2D,
               let y = num(s, 4), let m = num(s + 5, 2), let d = num(s + 8, 2),
-              let day = LocalDateShim.dayNumber(year: y, month: m, day: d) else { return nil }
+              let day = LocalDate(year: y, month: m, day: d)?.dayNumber else { return nil }
         var secs = 0
         if len > 10 {
             guard b[s + 10] == 0x54 || b[s + 10] == 0x20, b[s + 13] == 0x3A, let h = num(s + 11, 2), let mi = num(s + 14, 2), h < 24, mi < 60 else { return nil }
@@ -163,24 +164,6 @@ public struct CSVReader {
             }
         }
         return Int64(day) * 86400 + Int64(secs)
-    }
-}
-
-/// Day numbers without the PetModel import in the hot path.
-enum LocalDateShim {
-    static func dayNumber(year y: Int, month m: Int, day d: Int) -> Int? {
-        guard (1...9999).contains(y), (1...12).contains(m), d >= 1 else { return nil }
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
-        guard d <= days else { return nil }
-        // Days from civil (Howard Hinnant).
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let mp = (m + 9) % 12
-        let doy = (153 * mp + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
     }
 }
 
