@@ -41,6 +41,12 @@ final class CrashSafetyTests: CLITestCase {
     /// Acknowledged (or printed) weight record id → its slot.
     var acknowledged: [Int64: Int] = [:]
     var spawned = 0
+    /// The last writes that ran to the end (never one aimed at): ms from start to opening the file, and to exit.
+    var recentWrites: [(open: Double, end: Double)] = []
+    /// Medians of `recentWrites`: how long a write lives now, and how much of it after the open. They follow
+    /// the machine's load, so the kill window keeps covering the part of a write that touches the file.
+    var life: Double { recentWrites.map(\.end).sorted()[recentWrites.count / 2] }
+    var fileLife: Double { recentWrites.map { $0.end - $0.open }.sorted()[recentWrites.count / 2] }
 
     /// When to kill: some time after the process started, or after it opened its database file.
     enum Moment {
@@ -67,7 +73,7 @@ final class CrashSafetyTests: CLITestCase {
     /// Lets `child` run until `moment`, then SIGKILLs it; returns whether it was killed (it may end first),
     /// and when it opened the database (ms after start), if it did before the end.
     @discardableResult
-    func drive(_ child: PetlogChild, killAt moment: Moment?, watch: OpenWatch) -> (killed: Bool, openedAt: Double?) {
+    func drive(_ child: PetlogChild, killAt moment: Moment?, watch: OpenWatch, learn: Bool = false) -> (killed: Bool, openedAt: Double?) {
         var deadline: UInt64?
         if case .afterStart(let ms) = moment { deadline = child.started + UInt64(ms * 1e6) }
         var openedAt: Double?
@@ -90,6 +96,10 @@ final class CrashSafetyTests: CLITestCase {
             usleep(200)
         }
         if moment != nil { tally.endedBeforeKill += 1 }
+        if learn, moment == nil, child.exitCode == 0, let o = openedAt {
+            recentWrites.append((o, child.elapsedMilliseconds))
+            if recentWrites.count > 15 { recentWrites.removeFirst() }
+        }
         return (false, openedAt)
     }
 
@@ -140,17 +150,13 @@ final class CrashSafetyTests: CLITestCase {
         let watch = try OpenWatch(directory: home.appendingPathComponent("data").path)
         // Calibration: when a write opens the file and when it exits. Most of its life is start-up,
         // which touches no file; kills are aimed mostly at the part after the open.
-        var lives: [(open: Double, end: Double)] = []
         for _ in 0..<5 {
             slot += 1
             let c = try spawn(["--db", dbPath, "weight", "Coco", "\(Self.grams(slot))g", "--at", Self.at(slot)], watch: watch)
-            let (_, opened) = drive(c, killAt: nil, watch: watch)
+            XCTAssertNotNil(drive(c, killAt: nil, watch: watch, learn: true).openedAt, "no open of the database seen")
             XCTAssertEqual(c.exitCode, 0, c.stderr)
             acknowledged[try XCTUnwrap(c.printedRecordIds.first)] = slot
-            lives.append((try XCTUnwrap(opened, "no open of the database seen"), c.elapsedMilliseconds))
         }
-        let life = lives.map(\.end).sorted()[2]
-        let fileLife = lives.map { $0.end - $0.open }.sorted()[2]
         // The demo household is the same every time (seed 42, today pinned): one full run gives its size and times.
         let demoReference = home.appendingPathComponent("demo-reference")
         try FileManager.default.createDirectory(at: demoReference, withIntermediateDirectories: true)
@@ -191,7 +197,8 @@ final class CrashSafetyTests: CLITestCase {
               + "\(tally.killed) petlog processes killed (\(tally.killedBeforeOpen) before opening the file), \(tally.endedBeforeKill) ended before their moment; "
               + "\(tally.acknowledged) acknowledged writes read back, \(tally.committedUnacknowledged) killed after commit, "
               + "\(tally.printedThenKilled) killed after printing; \(tally.walLeftBehind) kills left a WAL with frames to recover; "
-              + "\(tally.backupsVerified) finished backups verified; demo: \(tally.demosCommitted) committed, \(tally.demosRolledBack) rolled back")
+              + "\(tally.backupsVerified) finished backups verified; demo: \(tally.demosCommitted) committed, \(tally.demosRolledBack) rolled back; "
+              + String(format: "a write lived %.1f ms, %.1f ms after the open, at the end", life, fileLife))
     }
 
     /// `before` writes run to completion, then one more is killed at `moment`; then `check` and a read-back.
@@ -204,7 +211,7 @@ final class CrashSafetyTests: CLITestCase {
         for i in 0...before {
             slot += 1
             let c = try spawn(["--db", dbPath, "weight", "Coco", "\(Self.grams(slot))g", "--at", Self.at(slot)], watch: watch)
-            if drive(c, killAt: i == before ? moment : nil, watch: watch).killed {
+            if drive(c, killAt: i == before ? moment : nil, watch: watch, learn: true).killed {
                 killedSlot = slot
                 // Printed means committed (the line comes after the commit), even if the exit never came.
                 if let id = c.printedRecordIds.first { acked[id] = slot; tally.printedThenKilled += 1 }
