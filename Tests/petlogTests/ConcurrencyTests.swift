@@ -1,8 +1,7 @@
+#if os(Linux)
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Eight petlog processes writing at once lose nothing and never show the user a busy error, even
 /// when some of them are killed mid-write.
@@ -217,3 +216,4 @@ final class ConcurrencyTests: CLITestCase {
         return o.killedWrites.count - killed.count
     }
 }
+#endif

@@ -1,7 +1,7 @@
+#if os(Linux)
+// Linux only: posix_spawn file actions, inotify, /proc.
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One `petlog` process started with `posix_spawn`, no shell in between: the test holds its pid, so
 /// SIGKILL reaches petlog itself, and polling never blocks. Output goes to files, which keep every
@@ -146,3 +146,4 @@ final class OpenWatch {
         return any
     }
 }
+#endif
