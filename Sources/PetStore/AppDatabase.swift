@@ -109,15 +109,40 @@ public struct AppDatabase: Sendable {
     }
 
     /// Copies the whole database through SQLite's online backup API into a new 0600 file.
+    ///
+    /// The copy is made under a temporary name beside `destination` and linked into place only once
+    /// complete: a backup killed half-way leaves no file at `destination` (a half-written one would
+    /// roll back to an empty file, which opens as a valid, empty petlog database).
     public func backup(to destination: String) throws {
         if FileManager.default.fileExists(atPath: destination) {
             throw StoreError.io("\(destination) exists")
         }
-        _ = FileManager.default.createFile(atPath: destination, contents: nil, attributes: [.posixPermissions: 0o600])
-        let target = try DatabaseQueue(path: destination)
+        let url = URL(fileURLWithPath: destination)
+        let directory = url.deletingLastPathComponent().path
+        let partial = directory + "/.\(url.lastPathComponent).partial-\(getpid())"
+        defer {
+            unlink(partial)
+            unlink(partial + "-journal")
+        }
+        unlink(partial)
+        _ = FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600])
+        let target = try DatabaseQueue(path: partial)
         try dbQueue.backup(to: target)
         try target.close()
-        FileSecurity.restrict(destination)
+        FileSecurity.restrict(partial)
+        // link(2) refuses an existing name, so a file that appeared meanwhile is never replaced.
+        if link(partial, destination) != 0 {
+            let code = errno
+            if code == EEXIST { throw StoreError.io("\(destination) exists") }
+            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP, rename(partial, destination) == 0 else {
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+        }
+        // The new name is durable once the directory is.
+        if let dir = FileHandle(forReadingAtPath: directory) {
+            try? dir.synchronize()
+            try? dir.close()
+        }
     }
 
     /// The schema versions applied to this file.
