@@ -20,7 +20,7 @@ final class CrashSafetyTests: CLITestCase {
         var killed = 0, killedBeforeOpen = 0, endedBeforeKill = 0
         var acknowledged = 0, committedUnacknowledged = 0, printedThenKilled = 0
         var walLeftBehind = 0
-        var backupsVerified = 0, killedBackupsLeftNothing = 0, demosCommitted = 0, demosRolledBack = 0
+        var backupsVerified = 0, killedBackupsLeftNothing = 0, demosCommitted = 0, demosRolledBack = 0, importsCommitted = 0, importsRolledBack = 0
     }
 
     /// A write's slot gives it a time (one minute per slot from 2026-11-01 00:00 KST) and a weight
@@ -167,6 +167,14 @@ final class CrashSafetyTests: CLITestCase {
         let demoRecords = try demoRecordCount(db: demoReference.appendingPathComponent("p.sqlite").path, "demo reference")
         print(String(format: "CrashSafetyTests: a write lives %.1f ms, %.1f ms of it after opening the file; demo %.0f ms after (%ld records)",
                      life, fileLife, demoFileLife, demoRecords))
+        // The same for an import of the small shelter tables (6,152 records, one transaction).
+        let importReference = home.appendingPathComponent("import-reference")
+        try FileManager.default.createDirectory(at: importReference, withIntermediateDirectories: true)
+        let importWatch = try OpenWatch(directory: importReference.path)
+        let fullImport = try spawn(["--db", importReference.appendingPathComponent("p.sqlite").path, "import", Self.shelter], watch: importWatch)
+        let importOpened = try XCTUnwrap(drive(fullImport, killAt: nil, watch: importWatch).openedAt)
+        XCTAssertEqual(fullImport.exitCode, 0, fullImport.stderr)
+        let importFileLife = fullImport.elapsedMilliseconds - importOpened
 
         for trial in 1...trials {
             let pick = uniform()
@@ -177,7 +185,8 @@ final class CrashSafetyTests: CLITestCase {
             switch pick {
             case ..<0.80: try weightTrial(trial, killAt: moment(fileLife), before: Int(uniform() * 3), watch: watch)
             case ..<0.88: try petAddTrial(trial, killAt: moment(fileLife), watch: watch)
-            case ..<0.95: try backupTrial(trial, killAt: moment(1.3 * fileLife), watch: watch)
+            case ..<0.94: try backupTrial(trial, killAt: moment(1.3 * fileLife), watch: watch)
+            case ..<0.97: try importTrial(trial, killAt: anyMoment ? .afterStart(f * (importOpened + importFileLife)) : .afterOpen(f * 1.05 * importFileLife))
             default: try demoTrial(trial, killAt: anyMoment ? .afterStart(f * (demoOpened + demoFileLife)) : .afterOpen(f * 1.05 * demoFileLife),
                                    expectedRecords: demoRecords)
             }
@@ -197,6 +206,7 @@ final class CrashSafetyTests: CLITestCase {
               + "\(tally.acknowledged) acknowledged writes read back, \(tally.committedUnacknowledged) killed after commit, "
               + "\(tally.printedThenKilled) killed after printing; \(tally.walLeftBehind) kills left a WAL with frames to recover; "
               + "\(tally.backupsVerified) backup files verified, \(tally.killedBackupsLeftNothing) killed backups left none; demo: \(tally.demosCommitted) committed, \(tally.demosRolledBack) rolled back; "
+              + "import: \(tally.importsCommitted) committed, \(tally.importsRolledBack) rolled back; "
               + String(format: "a write lived %.1f ms, %.1f ms after the open, at the end", life, fileLife))
     }
 
@@ -294,6 +304,35 @@ final class CrashSafetyTests: CLITestCase {
         } else {
             XCTAssertEqual(try demoRecordCount(db: db, what), expectedRecords, "\(what): a partial household")
             tally.demosCommitted += 1
+        }
+    }
+
+    static let shelter = ImportCommandTests.fixtures.appendingPathComponent("shelter-small").path
+
+    /// `import` is one transaction into a new file: after a kill, importing the same folder again must
+    /// find all 6,152 records already there, or none of them (then it adds them all).
+    func importTrial(_ trial: Int, killAt moment: Moment) throws {
+        tally.trials["import", default: 0] += 1
+        let what = context(trial, "import, kill \(moment.label)")
+        let dir = home.appendingPathComponent("import-\(trial)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let db = dir.appendingPathComponent("p.sqlite").path
+        let watch = try OpenWatch(directory: dir.path)
+        let c = try spawn(["--db", db, "import", Self.shelter], watch: watch)
+        let killed = drive(c, killAt: moment, watch: watch).killed
+        if !killed { XCTAssertEqual(c.exitCode, 0, "\(what): \(c.stderr)") }
+        if killed && walSize(db) > 0 { tally.walLeftBehind += 1 }
+        try expectCheckPasses(db: db, what)
+        let again = try XCTUnwrap(try readJSON(["import", Self.shelter], db: db, what) as? [String: Any])
+        let added = again["records_added"] as? Int, there = again["records_already_there"] as? Int
+        if there == 6152 {
+            XCTAssertEqual(added, 0, "\(what): \(again)")
+            tally.importsCommitted += 1
+        } else {
+            XCTAssertTrue(killed && c.stdout.isEmpty, "\(what): import acknowledged but its records are gone")
+            XCTAssertEqual(there, 0, "\(what): a partial import: \(again)")
+            XCTAssertEqual(added, 6152, "\(what): \(again)")
+            tally.importsRolledBack += 1
         }
     }
 
