@@ -28,6 +28,21 @@ final class MassTests: XCTestCase {
             }
         }
     }
+
+    /// Found by fuzzing: the rounding step of the unit conversion overflowed Int64 and trapped.
+    func testHugeValuesNearInt64AreOutOfRangeNotACrash() {
+        for bad in ["922337.2036854kg", "922337.2036854 kg", "9223372.036854kg", "9lb 922337.2036854oz"] {
+            XCTAssertThrowsError(try Mass.parse(bad), bad) { error in
+                XCTAssertTrue([ParseError.massOutOfRange(bad), ParseError.badMass(bad)].contains(error as? ParseError), "\(bad): \(error)")
+            }
+        }
+    }
+
+    func testTrailingFractionZerosDoNotOverflow() throws {
+        XCTAssertEqual(try Mass.parse("1.00000000000000oz").grams, 28)
+        XCTAssertEqual(try Mass.parse("4.20000000000000kg").grams, 4200)
+        XCTAssertEqual(try Mass.parse("9lb 4.000000000oz").grams, 4196)
+    }
 }
 
 final class MoneyTests: XCTestCase {
