@@ -220,6 +220,7 @@ extension L10n {
         case checkRepaired = "check.repaired"
         case errFileExists = "err.file_exists"
         case exportWrote = "export.wrote"
+        case errDateRange = "err.date_range"
         case weekdayMon = "weekday.mon"
         case weekdayTue = "weekday.tue"
         case weekdayWed = "weekday.wed"
