@@ -221,6 +221,7 @@ extension L10n {
         case errFileExists = "err.file_exists"
         case exportWrote = "export.wrote"
         case errDateRange = "err.date_range"
+        case errUsageHint = "err.usage_hint"
         case weekdayMon = "weekday.mon"
         case weekdayTue = "weekday.tue"
         case weekdayWed = "weekday.wed"

@@ -321,5 +321,6 @@ extension L10n {
         "err.file_exists": "the file already exists",
         "export.wrote": "Exported {records} records to {path}",
         "err.date_range": "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)",
+        "err.usage_hint": "{message} (see: {command} --help)",
     ]
 }

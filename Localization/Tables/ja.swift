@@ -321,5 +321,6 @@ extension L10n {
         "err.file_exists": "ファイルがすでに存在します",
         "export.wrote": "{records}件の記録を {path} に書き出しました",
         "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
+        "err.usage_hint": "{message}（ヘルプ: {command} --help）",
     ]
 }

@@ -321,5 +321,6 @@ extension L10n {
         "err.file_exists": "파일이 이미 있습니다",
         "export.wrote": "기록 {records}건을 {path}에 내보냈습니다",
         "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
+        "err.usage_hint": "{message} (도움말: {command} --help)",
     ]
 }
