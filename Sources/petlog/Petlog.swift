@@ -33,7 +33,8 @@ extension Petlog {
     /// hold, a `validate()` error) as one line naming the help to read, exit 64, like every other
     /// refusal; help and petlog's own exit codes pass through unchanged.
     static func exit(oneLine error: Error, arguments: [String]) -> Never {
-        guard exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
+        // An ExitCode was thrown after Session.run had already said why.
+        guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
         let line = GlobalSettings.current.l10n.text(.errUsageHint, ["message": message(for: error), "command": commandPath(arguments)])
         Terminal(colors: false).error(line)
         Foundation.exit(Failure.usage)
