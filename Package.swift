@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"]),
-        .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"]),
+        .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
