@@ -38,6 +38,18 @@ final class MassTests: XCTestCase {
         }
     }
 
+    /// Found by fuzzing: grams were rounded twice (to milligrams, then to grams), so 1.002 lb,
+    /// 454.49955 g, was stored as 455 g.
+    func testGramsAreRoundedOnceFromTheExactValue() throws {
+        XCTAssertEqual(try Mass.parse("1.002lb").grams, 454)
+        XCTAssertEqual(try Mass.parse("1.002", defaultUnit: .pound).grams, 454)
+        XCTAssertEqual(try Mass.parse("1.4995g").grams, 1)      // was 1499.5 mg → 1500 mg → 2 g
+        XCTAssertThrowsError(try Mass.parse("0.4995g"))          // 0 g
+        XCTAssertEqual(try Mass.parse("1.5g").grams, 2)
+        XCTAssertEqual(try Mass.parse("0lb 0.5oz").grams, 14)   // 14.17 g
+        XCTAssertEqual(try Mass.parse("2.2046226218lb").grams, 1000)
+    }
+
     func testTrailingFractionZerosDoNotOverflow() throws {
         XCTAssertEqual(try Mass.parse("1.00000000000000oz").grams, 28)
         XCTAssertEqual(try Mass.parse("4.20000000000000kg").grams, 4200)
