@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "petlog", targets: ["petlog"]),
+        /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
+        .library(name: "PetModel", targets: ["PetModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
