@@ -136,5 +136,10 @@ final class TextFieldTests: XCTestCase {
         XCTAssertEqual(try Amount.parse("2pc").unit, .piece)
         XCTAssertThrowsError(try Amount.parse("-5g"))
         XCTAssertThrowsError(try Amount.parse("nan"))
+        // What is kept is one decimal: an amount that rounds to nothing is refused, not stored as 0.
+        XCTAssertThrowsError(try Amount.parse("0.04g"))
+        XCTAssertThrowsError(try Amount.parse("0.00001kg"))
+        XCTAssertEqual(try Amount.parse("0.05g"), Amount(value: 0.1, unit: .g))
+        XCTAssertThrowsError(try Amount.parse("100000.04l"))
     }
 }
