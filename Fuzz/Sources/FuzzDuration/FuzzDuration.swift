@@ -18,6 +18,11 @@ func canonical(_ s: Span) -> String {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzText(data, size) { text in
         guard text.utf8.count <= 256 else { return }
+        // med start --times 08:00,20:00: minutes of the day, sorted, distinct, and they read back.
+        if let times = try? Medication.parseTimes(text) {
+            check(!times.isEmpty && times == Array(Set(times)).sorted() && times.allSatisfy { (0..<1440).contains($0) }, "times \(times)")
+            check((try? Medication.parseTimes(Medication.formatTimes(times))) == times, "\(times) does not read back")
+        }
         for calendarUnits in [true, false] {
             guard let span = try? Span.parse(text, allowCalendarUnits: calendarUnits) else { continue }
             if !calendarUnits, case .months = span { check(false, "a calendar unit without allowCalendarUnits: \(span)") }

@@ -25,6 +25,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 check(abs(Double(g) - expected) <= 0.5 + expected * 1e-12, "\(text) = \(g) g, expected about \(expected) g")
             }
         }
+        // Meal amounts: positive, at most 100,000, one decimal, and what is kept reads back.
+        if let a = try? Amount.parse(text) {
+            check(a.value > 0 && a.value <= 100_000 && (a.value * 10).rounded() / 10 == a.value, "amount \(a.value)")
+            let symbol = [Amount.Unit.g: "g", .ml: "ml", .cup: "cup", .piece: "pc"][a.unit]!
+            check((try? Amount.parse("\(a.value)\(symbol)")) == a, "\(text) → \(a.value) \(symbol) does not read back")
+        }
         // DecimalText: what parses prints back to an equal value, and scaling agrees with exact arithmetic.
         if let d = DecimalText(Substring(text)) {
             check(d.digits >= 0 && d.scale >= 0 && d.scale <= 15, "\(d)")
