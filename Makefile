@@ -7,7 +7,7 @@ PIP_PACKAGES := icalendar==7.3.0
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
-.PHONY: setup build release demo test install bench clean
+.PHONY: setup build release demo test fuzz install bench clean
 
 ## setup: install the system packages petlog builds and tests with, when missing (needs root).
 setup:
@@ -46,6 +46,26 @@ test: build
 	  n=$$(echo "$$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/'); \
 	  echo "$$((n - f)) passed, $$f failed"; \
 	fi; exit $$status
+
+## fuzz: each libFuzzer target in Fuzz/ (the parsers) for FUZZ_SECONDS, built with -sanitize=fuzzer,address
+## (Linux; docs/testing.md). Seeds in Fuzz/Corpus/<target>/ are only read; inputs found go to Fuzz/.build/corpus/,
+## a failing input to Fuzz/.build/crashes/. FUZZ_TARGETS=FuzzMass runs one.
+FUZZ_SECONDS ?= 20
+FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+FUZZ_TARGETS ?= $(filter-out FuzzSupport,$(notdir $(wildcard Fuzz/Sources/Fuzz*)))
+fuzz:
+	@mkdir -p Fuzz/.build/crashes; \
+	if ! $(FUZZ_BUILD) > Fuzz/.build/build.log 2>&1; then grep -v "Cannot export local symbol" Fuzz/.build/build.log | tail -n 40; exit 1; fi; \
+	grep -v "Cannot export local symbol" Fuzz/.build/build.log | tail -n 1; \
+	bin=$$($(FUZZ_BUILD) --show-bin-path); failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p Fuzz/.build/corpus/$$t; \
+	  SWIFT_BACKTRACE=enable=no $$bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=Fuzz/.build/crashes/$$t- Fuzz/.build/corpus/$$t Fuzz/Corpus/$$t > Fuzz/.build/$$t.log 2>&1 < /dev/null \
+	    || { failed="$$failed $$t"; grep -v "^    #\|^ *r[a-z0-9]* 0x" Fuzz/.build/$$t.log | tail -n 30; }; \
+	  echo "fuzz: $$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' Fuzz/.build/$$t.log) inputs in $(FUZZ_SECONDS) s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed (inputs in Fuzz/.build/crashes/; replay: $$bin/TARGET FILE)"; exit 1; fi
 
 install: release
 	install -d $(PREFIX)/bin

@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "petlog", targets: ["petlog"]),
+        /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
+        .library(name: "PetModel", targets: ["PetModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -48,7 +50,7 @@ let package = Package(
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),

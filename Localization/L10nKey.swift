@@ -243,6 +243,8 @@ extension L10n {
         case errImportNeedsUnit = "err.import_needs_unit"
         case exportWroteCSV = "export.wrote_csv"
         case errImportBadTime = "err.import_bad_time"
+        case errDateRange = "err.date_range"
+        case errUsageHint = "err.usage_hint"
         case weekdayMon = "weekday.mon"
         case weekdayTue = "weekday.tue"
         case weekdayWed = "weekday.wed"

@@ -343,5 +343,7 @@ extension L10n {
         "err.import_needs_unit": "the weights have no unit: add --weight-unit kg (or g, lb) or name the column weight_kg",
         "export.wrote_csv": "Exported {records} records as {tables} CSV files to {path}",
         "err.import_bad_time": "\"{value}\" is not a date or time an import reads (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
+        "err.date_range": "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)",
+        "err.usage_hint": "{message} (see: {command} --help)",
     ]
 }

@@ -343,5 +343,7 @@ extension L10n {
         "err.import_needs_unit": "体重に単位がありません: --weight-unit kg（または g, lb）を付けるか列名を weight_kg にしてください",
         "export.wrote_csv": "{records}件の記録を CSV ファイル{tables}個として {path} に書き出しました",
         "err.import_bad_time": "「{value}」は取り込みで読める日付や時刻ではありません（2026-11-20、2026-11-20 08:30、2026-11-20T08:30:00+09:00）",
+        "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
+        "err.usage_hint": "{message}（ヘルプ: {command} --help）",
     ]
 }

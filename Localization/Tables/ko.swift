@@ -343,5 +343,7 @@ extension L10n {
         "err.import_needs_unit": "체중에 단위가 없습니다: --weight-unit kg(또는 g, lb)를 붙이거나 열 이름을 weight_kg로 하세요",
         "export.wrote_csv": "기록 {records}건을 CSV 파일 {tables}개로 {path}에 내보냈습니다",
         "err.import_bad_time": "\"{value}\"은(는) 가져오기에서 읽을 수 있는 날짜나 시각이 아닙니다 (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
+        "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
+        "err.usage_hint": "{message} (도움말: {command} --help)",
     ]
 }

@@ -35,7 +35,13 @@ public struct DecimalText: Equatable, Sendable {
     }
 
     /// The value multiplied by `numerator/denominator`, rounded half away from zero; nil on overflow.
+    /// Trailing fraction zeros are dropped first, so `1.000000000000oz` is not mistaken for an overflow.
     public func scaled(by numerator: Int64, over denominator: Int64) -> Int64? {
+        var digits = digits, scale = scale
+        while scale > 0 && digits % 10 == 0 {
+            digits /= 10
+            scale -= 1
+        }
         var den = denominator
         for _ in 0..<scale {
             let (d, o) = den.multipliedReportingOverflow(by: 10)
@@ -44,7 +50,9 @@ public struct DecimalText: Equatable, Sendable {
         }
         let (num, o) = digits.multipliedReportingOverflow(by: numerator)
         if o { return nil }
-        return (num + den / 2) / den
+        let (rounded, o2) = num.addingReportingOverflow(den / 2)
+        if o2 { return nil }
+        return rounded / den
     }
 
     public var doubleValue: Double {

@@ -6,8 +6,11 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public var month: Int
     public var day: Int
 
+    /// The years a LocalDate can be made in (and stored and parsed back as `YYYY-MM-DD`).
+    public static let supportedYears = 1800...9999
+
     public init?(year: Int, month: Int, day: Int) {
-        guard (1800...9999).contains(year), (1...12).contains(month),
+        guard LocalDate.supportedYears.contains(year), (1...12).contains(month),
               (1...LocalDate.daysIn(month: month, year: year)).contains(day) else { return nil }
         self.year = year
         self.month = month
@@ -63,14 +66,25 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.day = d
     }
 
+    /// Whether the year is within `supportedYears`; arithmetic (`adding`) may leave the range, parsers may not.
+    public var isSupported: Bool { LocalDate.supportedYears.contains(year) }
+
     public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
 
-    /// Adds calendar months, clamping the day (Jan 31 + 1 month = Feb 28/29).
+    /// Adds calendar months, clamping the day (Jan 31 + 1 month = Feb 28/29). Like `adding(days:)` it
+    /// may leave `supportedYears` (check `isSupported`); it never answers the same day, so a month
+    /// loop always ends.
     public func adding(months: Int) -> LocalDate {
         let total = year * 12 + (month - 1) + months
-        let y = total / 12, m = total % 12 + 1
-        return LocalDate(year: y, month: m, day: min(day, LocalDate.daysIn(month: m, year: y)))
-            ?? self
+        let y = total >= 0 ? total / 12 : (total - 11) / 12
+        let m = total - y * 12 + 1
+        return LocalDate(unchecked: y, m, min(day, LocalDate.daysIn(month: m, year: y)))
+    }
+
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
     }
 
     /// ISO weekday: 1 = Monday … 7 = Sunday.

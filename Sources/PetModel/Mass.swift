@@ -39,15 +39,41 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
         // Only "lb oz" may be combined.
         if parts.count == 2 && !(parts[0].1 == .pound && parts[1].1 == .ounce) { throw ParseError.badMass(raw) }
         if parts.count > 2 || parts.isEmpty { throw ParseError.badMass(raw) }
-        // Sum in milligrams and round once, so "9lb 4oz" is 4195.73 g → 4196 g.
-        var milligrams: Int64 = 0
-        for (value, unit) in parts {
-            guard let mg = unit.milligrams(of: value) else { throw ParseError.massOutOfRange(raw) }
-            milligrams += mg
+        let total: Int64?
+        if #available(macOS 15.0, iOS 18.0, *) {
+            total = exactGrams(parts)
+        } else {
+            // Sum in milligrams, then round to grams: one milligram of double rounding.
+            var milligrams: Int64 = 0
+            for (value, unit) in parts {
+                guard let mg = unit.milligrams(of: value) else { throw ParseError.massOutOfRange(raw) }
+                milligrams += mg
+            }
+            total = (milligrams + 500) / 1000
         }
-        let total = (milligrams + 500) / 1000
-        guard total > 0, total <= Int64(maximumGrams) else { throw ParseError.massOutOfRange(raw) }
+        guard let total, total > 0, total <= Int64(maximumGrams) else { throw ParseError.massOutOfRange(raw) }
         return Mass(grams: Int(total))
+    }
+
+    /// The parts summed exactly and rounded once (half up) to grams, so "9lb 4oz" (4195.73 g) is 4196 g
+    /// and 1.002 lb (454.4996 g) is 454 g; nil when the sum is absurdly large. Every unit is a whole
+    /// number of 1/1,600,000 g (1 oz = 45,359,237 of them, 1 lb = 16 oz), so the sum is one integer.
+    @available(macOS 15.0, iOS 18.0, *)
+    static func exactGrams(_ parts: [(DecimalText, MassUnit)]) -> Int64? {
+        let scale = parts.map(\.0.scale).max() ?? 0
+        var sum: Int128 = 0
+        for (value, unit) in parts {
+            var n = Int128(value.digits)
+            for _ in value.scale..<scale { n *= 10 }
+            let (product, overflow) = n.multipliedReportingOverflow(by: Int128(unit.sixteenHundredThousandthsOfAGram))
+            let (added, overflow2) = sum.addingReportingOverflow(product)
+            if overflow || overflow2 { return nil }
+            sum = added
+        }
+        var denominator: Int128 = 1_600_000
+        for _ in 0..<scale { denominator *= 10 }
+        let grams = (sum + denominator / 2) / denominator
+        return grams <= Int128(Int64.max) ? Int64(grams) : nil
     }
 }
 
@@ -62,6 +88,16 @@ public enum MassUnit: String, CaseIterable, Sendable {
         case "lb", "lbs", "pound", "pounds": self = .pound
         case "oz", "ounce", "ounces": self = .ounce
         default: return nil
+        }
+    }
+
+    /// The unit in 1/1,600,000 g: a whole number for every unit (1 oz = 28.349523125 g = 45,359,237 of them).
+    var sixteenHundredThousandthsOfAGram: Int64 {
+        switch self {
+        case .gram: return 1_600_000
+        case .kilogram: return 1_600_000_000
+        case .pound: return 725_747_792
+        case .ounce: return 45_359_237
         }
     }
 

@@ -44,8 +44,9 @@ public struct Amount: Equatable, Sendable, Codable {
         case "pc", "pcs", "piece", "pieces", "x", "": unit = .piece
         default: throw ParseError.badAmount(raw)
         }
-        guard v > 0, v <= 100_000 else { throw ParseError.badAmount(raw) }
-        return Amount(value: (v * 10).rounded() / 10, unit: unit)
+        let kept = (v * 10).rounded() / 10 // one decimal is kept: check what is kept, so 0.04g is not stored as 0 g
+        guard kept > 0, kept <= 100_000 else { throw ParseError.badAmount(raw) }
+        return Amount(value: kept, unit: unit)
     }
 }
 

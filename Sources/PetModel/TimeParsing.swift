@@ -16,10 +16,19 @@ public struct TimeContext: Sendable {
         return c
     }
 
-    /// The local calendar day of an instant.
+    /// The local calendar day of an instant. Outside the supported years (a record written by an
+    /// older petlog or another tool) the day is worked out by arithmetic, never by a trap.
     public func localDate(of date: Date) -> LocalDate {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return LocalDate(year: c.year!, month: c.month!, day: c.day!)!
+        let c = calendar.dateComponents([.era, .year, .month, .day], from: date)
+        if c.era == 1, let y = c.year, let m = c.month, let d = c.day, let day = LocalDate(year: y, month: m, day: d) { return day }
+        let days = ((date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))) / 86_400).rounded(.down)
+        return LocalDate(dayNumber: days.isNaN ? 0 : Int(max(-1e9, min(1e9, days))))
+    }
+
+    /// `date` when its local day is one petlog keeps (1800–9999), else `dateOutOfRange(raw)`.
+    func checked(_ date: Date, _ raw: String) throws -> Date {
+        guard localDate(of: date).isSupported else { throw ParseError.dateOutOfRange(raw) }
+        return date
     }
 
     public var today: LocalDate { localDate(of: now) }
@@ -100,7 +109,7 @@ public enum TimeParser {
         }
         if text.hasPrefix("-") {
             let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false)
-            return span.subtracted(from: context.now, in: context)
+            return try context.checked(span.subtracted(from: context.now, in: context), raw)
         }
         // Split date and time: "2026-11-20T08:30", "2026-11-20 08:30", "yesterday 18:00", "08:30".
         var datePart: Substring
@@ -126,7 +135,7 @@ public enum TimeParser {
             guard let d = LocalDate.parseISO(datePart) else { throw ParseError.badDate(raw) }
             day = d
         }
-        guard var time = timePart else { return context.instant(day, hour: 12) }
+        guard var time = timePart else { return try context.checked(context.instant(day, hour: 12), raw) }
         // Optional explicit offset.
         var explicitOffset: Int?
         if time.hasSuffix("z") {
@@ -149,10 +158,11 @@ public enum TimeParser {
             s = sec
         }
         if let off = explicitOffset {
-            let fixed = TimeContext(now: context.now, timeZone: TimeZone(secondsFromGMT: off)!)
-            return fixed.instant(day, hour: h, minute: m, second: s)
+            guard let zone = TimeZone(secondsFromGMT: off) else { throw ParseError.badTime(raw) } // beyond ±18:00
+            let fixed = TimeContext(now: context.now, timeZone: zone)
+            return try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw)
         }
-        return context.instant(day, hour: h, minute: m, second: s)
+        return try context.checked(context.instant(day, hour: h, minute: m, second: s), raw)
     }
 
     /// A calendar day: `2026-12-20`, `today`, `tomorrow`, `yesterday`, or a span ahead like `2w` / `+2w`.
@@ -169,10 +179,10 @@ public enum TimeParser {
             let negative = text.hasPrefix("-")
             let body = text.hasPrefix("+") || negative ? String(text.dropFirst()) : text
             guard let span = try? Span.parse(body) else { throw ParseError.badDate(raw) }
-            if negative {
-                return context.localDate(of: span.subtracted(from: context.instant(context.today, hour: 12), in: context))
-            }
-            return span.added(to: context.today)
+            let result = negative ? context.localDate(of: span.subtracted(from: context.instant(context.today, hour: 12), in: context))
+                                  : span.added(to: context.today)
+            guard result.isSupported else { throw ParseError.dateOutOfRange(raw) }
+            return result
         }
         throw ParseError.badDate(raw)
     }
@@ -181,7 +191,7 @@ public enum TimeParser {
     public static func since(_ raw: String, context: TimeContext) throws -> Date {
         let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         if text.first?.asciiDigit != nil, !text.contains("-"), !text.contains(":") {
-            return try Span.parse(text).subtracted(from: context.now, in: context)
+            return try context.checked(Span.parse(text).subtracted(from: context.now, in: context), raw)
         }
         if let d = LocalDate.parseISO(Substring(text)) { return context.startOfDay(d) }
         if text == "today" || text == "yesterday" {

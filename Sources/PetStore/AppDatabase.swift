@@ -16,6 +16,11 @@ public struct AppDatabase: Sendable {
         let dir = url.deletingLastPathComponent()
         try FileSecurity.makePrivateDirectory(dir)
         let existed = FileManager.default.fileExists(atPath: path)
+        // A directory, FIFO or device is refused before SQLite touches it (and leaves a -journal beside /dev/null).
+        var info = stat()
+        if existed, stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw StoreError.cannotOpen(path: path, reason: "not a regular file")
+        }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration())

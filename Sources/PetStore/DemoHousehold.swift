@@ -47,7 +47,8 @@ public struct DemoHousehold {
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM pet") ?? 0 > 0 { throw StoreError.constraint("not empty") }
             var rng = SeededGenerator(seed: seed)
             let ctx = TimeContext(now: Date(), timeZone: timeZone)
-            let start = end.adding(months: -24)
+            // Two years back, but never before the first day petlog can store.
+            let start = max(end.adding(months: -24), LocalDate(year: LocalDate.supportedYears.lowerBound, month: 1, day: 1)!)
             let plans = [
                 PetPlan(draft: PetDraft(name: "Coco", species: .dog, breed: "Maltese", sex: .female, neutered: true,
                                         born: PartialDate(year: 2019, month: 4, day: 2), microchip: "900123456789012", color: "white",

@@ -283,7 +283,7 @@ extension Session {
         } catch {
             throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": "\(error)"]), code: Failure.cannotCreate)
         }
-        terminal.line(t(.chartWrote, ["path": path]))
+        terminal.line(t(.chartWrote, ["path": Terminal.sanitize(path)]))
     }
 
     /// A braille line chart with a sparkline per pet, for a quick look without a file.

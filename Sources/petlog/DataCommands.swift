@@ -17,7 +17,7 @@ struct BackupCommand: ParsableCommand {
             } catch {
                 throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
             }
-            s.terminal.line(s.t(.backupWrote, ["path": output]))
+            s.terminal.line(s.t(.backupWrote, ["path": Terminal.sanitize(output)]))
         }
     }
 }

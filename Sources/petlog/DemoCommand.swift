@@ -19,7 +19,7 @@ struct DemoCommand: ParsableCommand {
             }
             let counts = try DemoHousehold(seed: seed, end: endDay, timeZone: s.time.timeZone).seed(into: repo)
             s.terminal.line(s.t(.demoDone, ["pets": String(counts.pets), "records": String(counts.records),
-                                            "path": s.settings.resolvedDatabasePath]))
+                                            "path": Terminal.sanitize(s.settings.resolvedDatabasePath)]))
         }
     }
 }

@@ -46,6 +46,7 @@ struct Failure {
         case .badMass(let v): return l.text(.errBadMass, ["value": v])
         case .massOutOfRange(let v): return l.text(.errMassRange, ["value": v])
         case .badDate(let v): return l.text(.errBadDate, ["value": v])
+        case .dateOutOfRange(let v): return l.text(.errDateRange, ["value": v])
         case .badTime(let v): return l.text(.errBadTime, ["value": v])
         case .badDuration(let v): return l.text(.errBadDuration, ["value": v])
         case .badMoney(let v): return l.text(.errBadMoney, ["value": v])

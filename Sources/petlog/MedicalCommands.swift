@@ -54,7 +54,11 @@ struct VaccineCommand: ParsableCommand {
             let (at, _) = try s.when(options.at)
             let nextDue = try next.map { raw -> LocalDate in
                 // A span counts from the day it was given, not from today.
-                if let span = try? Span.parse(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) { return span.added(to: s.localDay(at)) }
+                if let span = try? Span.parse(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) {
+                    let day = span.added(to: s.localDay(at))
+                    guard day.isSupported else { throw ParseError.dateOutOfRange(raw) }
+                    return day
+                }
                 return try TimeParser.day(raw, context: s.time)
             }
             let code = VaccineName.normalize(try TextField.label(vaccine, field: "vaccine"))

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 
 /// The `petlog` command: every subcommand is one file in this folder.
@@ -25,6 +26,31 @@ struct Petlog: ParsableCommand {
             EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, CheckCommand.self, DemoCommand.self,
         ]
     )
+}
+
+extension Petlog {
+    /// argument-parser's own refusals (a missing argument, an unknown option, a value its type cannot
+    /// hold, a `validate()` error) as one line naming the help to read, exit 64, like every other
+    /// refusal; help and petlog's own exit codes pass through unchanged.
+    static func exit(oneLine error: Error, arguments: [String]) -> Never {
+        // An ExitCode was thrown after Session.run had already said why.
+        guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
+        let line = GlobalSettings.current.l10n.text(.errUsageHint, ["message": message(for: error), "command": commandPath(arguments)])
+        Terminal(colors: false).error(line)
+        Foundation.exit(Failure.usage)
+    }
+
+    /// `petlog med start` for `med start Coco …`: the subcommands named at the front of the arguments.
+    static func commandPath(_ arguments: [String]) -> String {
+        var command: ParsableCommand.Type = Petlog.self
+        var names = [Petlog._commandName]
+        for a in arguments {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == a }) else { break }
+            command = sub
+            names.append(a)
+        }
+        return names.joined(separator: " ")
+    }
 }
 
 /// `--at` and `--note`, shared by every command that logs a record.

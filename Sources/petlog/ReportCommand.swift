@@ -46,7 +46,7 @@ struct ReportCommand: ParsableCommand {
             } catch {
                 throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
             }
-            s.terminal.line(s.t(.reportWrote, ["path": output, "pages": String(summary.pageCount)]))
+            s.terminal.line(s.t(.reportWrote, ["path": Terminal.sanitize(output), "pages": String(summary.pageCount)]))
         }
     }
 }

@@ -66,7 +66,23 @@ struct Terminal {
     /// Writes a JSON value with sorted keys, the stable machine format of every read command.
     func json(_ value: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
-        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data(Terminal.escapingC1AndBidi(String(decoding: data, as: UTF8.self)).utf8))
         FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    /// JSONSerialization escapes C0 controls only; C1 controls (U+009B is CSI to many terminals), line
+    /// separators and bidi overrides are written as `\uXXXX` too, so `--json` on a terminal is as safe as
+    /// the tables and still decodes to exactly the stored text. Outside strings JSON is ASCII, so this
+    /// only ever touches string contents.
+    static func escapingC1AndBidi(_ json: String) -> String {
+        var out = String.UnicodeScalarView()
+        for s in json.unicodeScalars {
+            switch s.value {
+            case 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                out.append(contentsOf: String(format: "\\u%04x", s.value).unicodeScalars)
+            default: out.append(s)
+            }
+        }
+        return String(out)
     }
 }

@@ -28,6 +28,33 @@ final class MassTests: XCTestCase {
             }
         }
     }
+
+    /// Found by fuzzing: the rounding step of the unit conversion overflowed Int64 and trapped.
+    func testHugeValuesNearInt64AreOutOfRangeNotACrash() {
+        for bad in ["922337.2036854kg", "922337.2036854 kg", "9223372.036854kg", "9lb 922337.2036854oz"] {
+            XCTAssertThrowsError(try Mass.parse(bad), bad) { error in
+                XCTAssertTrue([ParseError.massOutOfRange(bad), ParseError.badMass(bad)].contains(error as? ParseError), "\(bad): \(error)")
+            }
+        }
+    }
+
+    /// Found by fuzzing: grams were rounded twice (to milligrams, then to grams), so 1.002 lb,
+    /// 454.49955 g, was stored as 455 g.
+    func testGramsAreRoundedOnceFromTheExactValue() throws {
+        XCTAssertEqual(try Mass.parse("1.002lb").grams, 454)
+        XCTAssertEqual(try Mass.parse("1.002", defaultUnit: .pound).grams, 454)
+        XCTAssertEqual(try Mass.parse("1.4995g").grams, 1)      // was 1499.5 mg → 1500 mg → 2 g
+        XCTAssertThrowsError(try Mass.parse("0.4995g"))          // 0 g
+        XCTAssertEqual(try Mass.parse("1.5g").grams, 2)
+        XCTAssertEqual(try Mass.parse("0lb 0.5oz").grams, 14)   // 14.17 g
+        XCTAssertEqual(try Mass.parse("2.2046226218lb").grams, 1000)
+    }
+
+    func testTrailingFractionZerosDoNotOverflow() throws {
+        XCTAssertEqual(try Mass.parse("1.00000000000000oz").grams, 28)
+        XCTAssertEqual(try Mass.parse("4.20000000000000kg").grams, 4200)
+        XCTAssertEqual(try Mass.parse("9lb 4.000000000oz").grams, 4196)
+    }
 }
 
 final class MoneyTests: XCTestCase {

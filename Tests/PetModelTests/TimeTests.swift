@@ -75,6 +75,41 @@ final class TimeTests: XCTestCase {
         XCTAssertThrowsError(try Span.parse("0d"))
         XCTAssertThrowsError(try Span.parse("1.5d"))
     }
+
+    /// Each of these trapped (a force-unwrapped LocalDate or time zone) or, for far-ahead spans,
+    /// silently answered today; now each is a clear error.
+    func testDaysOutsideTheStorableYearsAreRefusedNotATrap() {
+        func expectRange(_ raw: String, _ parse: (String) throws -> Any, line: UInt = #line) {
+            XCTAssertThrowsError(try parse(raw), raw, line: line) { XCTAssertEqual($0 as? ParseError, .dateOutOfRange(raw), line: line) }
+        }
+        for raw in ["-300y", "-250y", "100000y", "8000y", "+8000y", "-100000w"] { expectRange(raw) { try TimeParser.day($0, context: seoul) } }
+        for raw in ["-100000d", "-100000w", "9999-12-31 23:00-12:00", "1800-01-01 00:00+14:00"] {
+            expectRange(raw) { try TimeParser.instant($0, context: seoul) }
+        }
+        for raw in ["300y", "100000y"] { expectRange(raw) { try TimeParser.since($0, context: seoul) } }
+        XCTAssertThrowsError(try TimeParser.instant("2026-11-20 08:30+18:59", context: seoul)) { XCTAssertEqual($0 as? ParseError, .badTime("2026-11-20 08:30+18:59")) }
+        XCTAssertNoThrow(try TimeParser.instant("1800-01-01 00:00", context: seoul))
+        XCTAssertNoThrow(try TimeParser.instant("9999-12-31 23:59", context: seoul))
+        XCTAssertEqual(try TimeParser.day("7000y", context: seoul).description, "9026-11-23")
+    }
+
+    func testLocalDateOfAnyInstantIsTotal() {
+        // A record from before 1800 (written by an older petlog) is shown, not a trap.
+        let old = seoul.localDate(of: Date(timeIntervalSince1970: -7_000_000_000))
+        XCTAssertEqual(old.year, 1748)
+        XCTAssertFalse(old.isSupported)
+        XCTAssertEqual(seoul.localDate(of: Date(timeIntervalSince1970: 1_795_395_600)).description, "2026-11-23")
+    }
+
+    /// `adding(months:)` answered the same day past 9999, so month loops (demo --end 9999-12-31) never ended.
+    func testAddingMonthsAlwaysMoves() {
+        let last = LocalDate(year: 9999, month: 12, day: 31)!
+        XCTAssertGreaterThan(last.adding(months: 1), last)
+        XCTAssertFalse(last.adding(months: 1).isSupported)
+        XCTAssertLessThan(LocalDate(year: 1800, month: 1, day: 31)!.adding(months: -1), LocalDate(year: 1800, month: 1, day: 1)!)
+        XCTAssertEqual(LocalDate(year: 1800, month: 3, day: 31)!.adding(months: -25).description, "1798-02-28")
+        XCTAssertEqual(LocalDate(year: 2024, month: 1, day: 31)!.adding(months: -13).description, "2022-12-31")
+    }
 }
 
 final class TextFieldTests: XCTestCase {
@@ -101,5 +136,10 @@ final class TextFieldTests: XCTestCase {
         XCTAssertEqual(try Amount.parse("2pc").unit, .piece)
         XCTAssertThrowsError(try Amount.parse("-5g"))
         XCTAssertThrowsError(try Amount.parse("nan"))
+        // What is kept is one decimal: an amount that rounds to nothing is refused, not stored as 0.
+        XCTAssertThrowsError(try Amount.parse("0.04g"))
+        XCTAssertThrowsError(try Amount.parse("0.00001kg"))
+        XCTAssertEqual(try Amount.parse("0.05g"), Amount(value: 0.1, unit: .g))
+        XCTAssertThrowsError(try Amount.parse("100000.04l"))
     }
 }

@@ -9,17 +9,6 @@ final class BadInputTests: CLITestCase {
         try ok("weight", "Coco", "4.2kg")
     }
 
-    func expectRefused(_ args: [String], code: Int32, mentions: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let before = try fileHash(dbPath)
-        let r = try run(args)
-        XCTAssertEqual(r.status, code, "\(args): \(r.stderr)", file: file, line: line)
-        XCTAssertEqual(r.stdout, "", file: file, line: line)
-        let lines = r.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, "one line: \(r.stderr)", file: file, line: line)
-        XCTAssertTrue(r.stderr.contains(mentions), "\(r.stderr) should mention \(mentions)", file: file, line: line)
-        XCTAssertEqual(try fileHash(dbPath), before, "database changed by \(args)", file: file, line: line)
-    }
-
     func testStrictParsersRefuseAndWriteNothing() throws {
         try expectRefused(["weight", "Coco", "nan"], code: 65, mentions: "\"nan\"")
         try expectRefused(["weight", "Coco", "inf"], code: 65, mentions: "\"inf\"")

@@ -10,6 +10,8 @@ class CLITestCase: XCTestCase {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Ended by a signal (a Swift trap is SIGILL or SIGTRAP), not by exit().
+        var crashed = false
     }
 
     /// `$PETLOG_BIN`, else the `petlog` built beside this test executable (`.build/<triple>/debug/`).
@@ -35,9 +37,14 @@ class CLITestCase: XCTestCase {
 
     @discardableResult
     func run(_ args: [String], env extra: [String: String] = [:], useDefaultDB: Bool = false, stdin: String? = nil) throws -> Result {
+        try launch(Self.binary, useDefaultDB ? args : ["--db", dbPath] + args, env: extra)
+    }
+
+    /// Runs `executable` in HOME with the tests' environment (Seoul, C.UTF-8, a pinned now) plus `extra`.
+    func launch(_ executable: URL, _ args: [String], env extra: [String: String] = [:]) throws -> Result {
         let p = Process()
-        p.executableURL = Self.binary
-        p.arguments = useDefaultDB ? args : ["--db", dbPath] + args
+        p.executableURL = executable
+        p.arguments = args
         var env = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "Asia/Seoul", "LANG": "C.UTF-8", "PETLOG_NOW": "2026-11-23T10:00:00+09:00"]
         env.merge(extra) { _, new in new }
         p.environment = env
@@ -49,7 +56,8 @@ class CLITestCase: XCTestCase {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+                      crashed: p.terminationReason == .uncaughtSignal)
     }
 
     /// Runs and expects success.
@@ -66,11 +74,41 @@ class CLITestCase: XCTestCase {
         return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
     }
 
+    /// The bytes of a database file with its WAL and rollback journal; what stands at a path that is
+    /// not a regular file (a folder, a FIFO) is named, never read.
     func fileHash(_ path: String) throws -> Data {
         var all = Data()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
-            all += try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+        for suffix in ["", "-wal", "-journal"] {
+            guard let type = (try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.type] as? FileAttributeType else { continue }
+            if type == .typeRegular {
+                all += try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+            } else {
+                all += Data("\(suffix):\(type.rawValue)".utf8)
+            }
         }
         return all
+    }
+
+    /// A refusal as the README promises it: the sysexits `code` (no crash), nothing on stdout, exactly one
+    /// line on stderr that contains `mentions`, and the database file byte-identical. `db` runs against
+    /// another file than the test's own.
+    @discardableResult
+    func expectRefused(_ args: [String], code: Int32, mentions: String, db: String? = nil, env: [String: String] = [:],
+                       file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+        let path = db ?? dbPath
+        let before = try fileHash(path)
+        let r = try run(db.map { ["--db", $0] + args } ?? args, env: env, useDefaultDB: db != nil)
+        checkRefusal(r, code: code, mentions: mentions, "\(args)", file: file, line: line)
+        XCTAssertEqual(try fileHash(path), before, "database changed by \(args)", file: file, line: line)
+        return r
+    }
+
+    func checkRefusal(_ r: Result, code: Int32, mentions: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(r.crashed, "\(what) crashed (signal \(r.status)): \(r.stderr.prefix(600))", file: file, line: line)
+        XCTAssertEqual(r.status, code, "\(what): \(r.stderr.prefix(600))", file: file, line: line)
+        XCTAssertEqual(r.stdout, "", "\(what) printed on stdout", file: file, line: line)
+        XCTAssertEqual(r.stderr.split(separator: "\n", omittingEmptySubsequences: false).count, 2, "\(what): one line: \(r.stderr.prefix(600))", file: file, line: line)
+        XCTAssertTrue(r.stderr.hasSuffix("\n") && r.stderr.hasPrefix("petlog: "), "\(what): \(r.stderr.prefix(600))", file: file, line: line)
+        XCTAssertTrue(r.stderr.contains(mentions), "\(what): \(r.stderr) should mention \(mentions)", file: file, line: line)
     }
 }
