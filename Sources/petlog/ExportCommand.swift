@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
                 do { written = try repo.exportCSV(to: URL(fileURLWithPath: output)) } catch {
                     throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
                 }
-                s.terminal.line(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": output]))
+                s.terminal.line(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": Terminal.sanitize(output)]))
                 return
             }
             let url = URL(fileURLWithPath: output)
@@ -64,7 +64,7 @@ struct ExportCommand: ParsableCommand {
                 try? FileManager.default.removeItem(at: temp)
                 throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
             }
-            s.terminal.line(s.t(.exportWrote, ["path": output, "records": String(count)]))
+            s.terminal.line(s.t(.exportWrote, ["path": Terminal.sanitize(output), "records": String(count)]))
         }
     }
 }

@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
                                  "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded])
             } else {
                 s.terminal.line(s.t(.importDone, ["added": Display.count(summary.recordsAdded), "pets": String(summary.petsAdded),
-                                                  "existing": Display.count(summary.recordsAlreadyThere), "path": path]))
+                                                  "existing": Display.count(summary.recordsAlreadyThere), "path": Terminal.sanitize(path)]))
             }
         }
     }

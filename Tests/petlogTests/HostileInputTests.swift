@@ -116,13 +116,18 @@ final class HostileInputTests: CLITestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for (args, file) in [(["chart", "weight", "Coco", "-o"], "w\u{1B}]0;t\u{07}\u{1B}[31m.png"),
                              (["report", "Coco", "-o"], "r\u{1B}[2J.pdf"),
-                             (["backup", "-o"], "b\u{1B}[31m.sqlite")] {
+                             (["backup", "-o"], "b\u{1B}[31m.sqlite"),
+                             (["export", "-o"], "e\u{1B}[31m.json"),
+                             (["export", "--format", "csv", "-o"], "c\u{1B}[2J")] {
             let path = dir + "/" + file
             let r = try run(args + [path])
             XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
             assertTerminalSafe(r, "\(args)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: path), "\(args) wrote the file under its real name")
         }
+        let imported = try run(["import", dir + "/e\u{1B}[31m.json"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        assertTerminalSafe(imported, "import")
         let demo = home.appendingPathComponent("d\u{1B}[2J.sqlite").path
         let r = try run(["--db", demo, "demo"], useDefaultDB: true)
         XCTAssertEqual(r.status, 0, r.stderr)
