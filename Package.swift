@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "petlog", targets: ["petlog"]),
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
         .library(name: "PetModel", targets: ["PetModel"]),
+        .library(name: "PetStore", targets: ["PetStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

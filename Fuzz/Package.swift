@@ -24,5 +24,6 @@ let package = Package(
         fuzzer("FuzzMass"),
         fuzzer("FuzzMoney"),
         fuzzer("FuzzDuration"),
+        fuzzer("FuzzImport", [petModel, .product(name: "PetStore", package: "petlog")]),
     ]
 )
