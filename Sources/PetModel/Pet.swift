@@ -115,14 +115,29 @@ public enum TextField {
     /// Free text (notes, diary): NFC, at most `max` characters; newlines and tabs are kept, the terminal
     /// display sanitizes the rest.
     public static func text(_ raw: String, field: String, max: Int = 100_000) throws -> String {
-        let t = raw.precomposedStringWithCanonicalMapping
-        guard !t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ParseError.emptyText(field: field) }
+        // ASCII is already NFC: skip Foundation's normalization (most of the cost of a bulk import).
+        let ascii = raw.utf8.allSatisfy { $0 < 0x80 }
+        let t = ascii ? raw : raw.precomposedStringWithCanonicalMapping
+        let blank = ascii ? raw.utf8.allSatisfy(isASCIISpace) : t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        guard !blank else { throw ParseError.emptyText(field: field) }
         guard t.unicodeScalars.count <= max else { throw ParseError.textTooLong(field: field, max: max) }
         return t
     }
 
     /// A short label (clinic, food, breed): one line, at most 200 characters.
+    static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
+
     public static func label(_ raw: String, field: String) throws -> String {
+        if raw.utf8.allSatisfy({ $0 < 0x80 }) {  // the same rules without Foundation, for bulk imports
+            let bytes = Array(raw.utf8)
+            guard let first = bytes.firstIndex(where: { !isASCIISpace($0) }), let last = bytes.lastIndex(where: { !isASCIISpace($0) }) else {
+                throw ParseError.emptyText(field: field)
+            }
+            guard bytes.count <= 200 else { throw ParseError.textTooLong(field: field, max: 200) }
+            let core = bytes[first...last]
+            guard !core.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { throw ParseError.controlCharacters(field: field) }
+            return String(decoding: core, as: UTF8.self)
+        }
         let t = try text(raw, field: field, max: 200).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ParseError.controlCharacters(field: field)

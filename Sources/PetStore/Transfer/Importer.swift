@@ -138,8 +138,9 @@ extension SQLiteRepository {
                 d.medicationId = mapped
                 detail = .dose(d)
             }
-            let key = DuplicateKey(pet: petId ?? 0, at: r.at, detail: detail)
-            if let n = known[key], n > 0 {
+            // Nothing to compare with when none of these pets had records (a first import): no keys.
+            let key = known.isEmpty ? nil : DuplicateKey(pet: petId ?? 0, at: r.at, detail: detail)
+            if let key, let n = known[key], n > 0 {
                 known[key] = n - 1
                 summary.recordsAlreadyThere += 1
                 if case .medication = detail, let fileId = r.fileId { idMap[fileId] = knownMedications[key] }
@@ -161,7 +162,7 @@ extension SQLiteRepository {
                 try db.cachedStatement(sql: "INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)")
                     .execute(arguments: [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
             }
-            if case .medication = detail { knownMedications[key] = id }
+            if case .medication = detail, let key { knownMedications[key] = id }
             summary.recordsAdded += 1
             done += 1
             if done % 10_000 == 0 { progress?(done, total) }
@@ -187,51 +188,68 @@ extension SQLiteRepository {
         return summary
     }
 
-    /// Raw sqlite3: two prepared statements, reset and rebound per row; values bound as integers.
+    /// Raw sqlite3: rows go in blocks of `block` per statement (multi-row VALUES, fewer steps and
+    /// resets per row), the rest one by one; statements are prepared once and rebound, values bound as
+    /// integers, the constant columns written into the SQL.
     func insertWeights(_ w: ImportWeights, petIds: [Int64], known: [DuplicateKey: Int], firstId: Int64, now t: Int64, db: Database,
                        progress: (Int) -> Void) throws -> (added: Int, skipped: Int) {
         let connection = db.sqliteConnection
-        var recordStmt: OpaquePointer?, weightStmt: OpaquePointer?
-        defer { sqlite3_finalize(recordStmt); sqlite3_finalize(weightStmt) }
         func check(_ rc: Int32) throws {
             if rc != SQLITE_OK && rc != SQLITE_DONE {
                 throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(connection)))
             }
         }
-        try check(sqlite3_prepare_v2(connection, """
-            INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?1, ?2, 'weight', ?3, ?4, NULL, 0, ?5, ?5)
-            """, -1, &recordStmt, nil))
-        try check(sqlite3_prepare_v2(connection, "INSERT INTO weight (record_id, grams, body_condition) VALUES (?1, ?2, ?3)", -1, &weightStmt, nil))
-        var id = firstId, added = 0, skipped = 0
-        var known = known.filter { $0.key.kind == .weight }
-        let checkKnown = !known.isEmpty
-        for i in 0..<w.count {
-            let pet = petIds[Int(w.pet[i])]
-            if checkKnown {
-                let key = DuplicateKey(pet: pet, kind: .weight, at: w.at[i], value: String(w.grams[i]))
-                if let n = known[key], n > 0 {
-                    known[key] = n - 1
-                    skipped += 1
-                    continue
-                }
-            }
-            sqlite3_bind_int64(recordStmt, 1, id)
-            sqlite3_bind_int64(recordStmt, 2, pet)
-            sqlite3_bind_int64(recordStmt, 3, w.at[i])
-            sqlite3_bind_int64(recordStmt, 4, Int64(w.utcOffset[i]))
-            sqlite3_bind_int64(recordStmt, 5, t)
-            try check(sqlite3_step(recordStmt))
-            sqlite3_reset(recordStmt)
-            sqlite3_bind_int64(weightStmt, 1, id)
-            sqlite3_bind_int64(weightStmt, 2, Int64(w.grams[i]))
-            if w.bodyCondition[i] > 0 { sqlite3_bind_int64(weightStmt, 3, Int64(w.bodyCondition[i])) } else { sqlite3_bind_null(weightStmt, 3) }
-            try check(sqlite3_step(weightStmt))
-            sqlite3_reset(weightStmt)
-            id += 1
-            added += 1
-            if i % 20_000 == 0 { progress(i) }
+        func prepare(_ rows: Int, _ sql: String, _ values: String) throws -> OpaquePointer? {
+            var stmt: OpaquePointer?
+            try check(sqlite3_prepare_v2(connection, sql + Array(repeating: values, count: rows).joined(separator: ","), -1, &stmt, nil))
+            return stmt
         }
-        return (added, skipped)
+        let recordSQL = "INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES "
+        let recordValues = "(?, ?, 'weight', ?, ?, NULL, 0, \(t), \(t))"
+        let weightSQL = "INSERT INTO weight (record_id, grams, body_condition) VALUES ", weightValues = "(?, ?, ?)"
+        let block = 64
+        let records = (block: try prepare(block, recordSQL, recordValues), one: try prepare(1, recordSQL, recordValues))
+        let weights = (block: try prepare(block, weightSQL, weightValues), one: try prepare(1, weightSQL, weightValues))
+        defer { [records.block, records.one, weights.block, weights.one].forEach { sqlite3_finalize($0) } }
+
+        // The rows to write: all of them, less those already there (counted, see `DuplicateKey`).
+        var rows: [Int32] = []
+        var skipped = 0
+        var known = known.filter { $0.key.kind == .weight }
+        if known.isEmpty {
+            rows = Array(0..<Int32(w.count))
+        } else {
+            for i in 0..<w.count {
+                let key = DuplicateKey(pet: petIds[Int(w.pet[i])], kind: .weight, at: w.at[i], value: String(w.grams[i]))
+                if let n = known[key], n > 0 { known[key] = n - 1; skipped += 1 } else { rows.append(Int32(i)) }
+            }
+        }
+        var id = firstId
+        var start = 0
+        while start < rows.count {
+            let n = min(block, rows.count - start)
+            let (r, g) = n == block ? (records.block, weights.block) : (records.one, weights.one)
+            let count = n == block ? block : 1
+            for k in 0..<count {
+                let i = Int(rows[start + k]), rowId = id + Int64(k)
+                let p = Int32(k * 4), q = Int32(k * 3)
+                sqlite3_bind_int64(r, p + 1, rowId)
+                sqlite3_bind_int64(r, p + 2, petIds[Int(w.pet[i])])
+                sqlite3_bind_int64(r, p + 3, w.at[i])
+                sqlite3_bind_int64(r, p + 4, Int64(w.utcOffset[i]))
+                sqlite3_bind_int64(g, q + 1, rowId)
+                sqlite3_bind_int64(g, q + 2, Int64(w.grams[i]))
+                if w.bodyCondition[i] > 0 { sqlite3_bind_int64(g, q + 3, Int64(w.bodyCondition[i])) } else { sqlite3_bind_null(g, q + 3) }
+            }
+            try check(sqlite3_step(r))
+            sqlite3_reset(r)
+            try check(sqlite3_step(g))
+            sqlite3_reset(g)
+            id += Int64(count)
+            start += count
+            if start % (block * 320) < count { progress(start) }
+        }
+        return (rows.count, skipped)
     }
 
     func loadDuplicateKeys(pets: Set<Int64>, household: Bool, db: Database, into known: inout [DuplicateKey: Int],
