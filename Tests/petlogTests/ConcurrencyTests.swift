@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 import Glibc
+@testable import PetStore
 
 /// Eight petlog processes writing at once lose nothing and never show the user a busy error, even
 /// when some of them are killed mid-write.

@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 import Glibc
+@testable import PetStore
 
 /// SIGKILL at any moment loses no acknowledged record and leaves a file that `petlog check` accepts.
 ///

@@ -2,6 +2,7 @@
 // Linux only: posix_spawn file actions, inotify, /proc.
 import Foundation
 import Glibc
+@testable import PetStore
 
 /// One `petlog` process started with `posix_spawn`, no shell in between: the test holds its pid, so
 /// SIGKILL reaches petlog itself, and polling never blocks. Output goes to files, which keep every
@@ -108,18 +109,8 @@ final class PetlogChild {
     var commandLine: String { "petlog " + arguments.joined(separator: " ") }
 }
 
-/// SplitMix64: the test's own seeded generator, so a printed seed replays the same kill schedule.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The tests' seeded generator is the demo's SplitMix64, so a printed seed replays the same kill schedule.
+typealias SplitMix64 = SeededGenerator
 
 /// Tells when something opens a file in one directory (inotify IN_OPEN): the moment petlog opens its
 /// database, so a kill can be aimed at the part of its life that touches the file, not at start-up.
