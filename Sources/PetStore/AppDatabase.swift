@@ -2,39 +2,132 @@ import Foundation
 import GRDB
 import PetModel
 
+/// How a command opens the database file.
+public struct OpenOptions: Sendable {
+    /// Create the file (and its folder) when missing. Read commands never do: a mistyped `--db` is an error.
+    public var create: Bool
+    /// Called once, when a wait for another process's lock has lasted about two seconds.
+    public var onWaiting: (@Sendable () -> Void)?
+    /// The longest petlog waits for other processes, in total, before giving up as busy.
+    public var busyTimeout: TimeInterval
+
+    public init(create: Bool = false, busyTimeout: TimeInterval = 30, onWaiting: (@Sendable () -> Void)? = nil) {
+        self.create = create
+        self.busyTimeout = busyTimeout
+        self.onWaiting = onWaiting
+    }
+}
+
+/// Something opening the file did that the user should hear about once.
+public enum StoreNotice: Equatable, Sendable {
+    /// A new database file was created here.
+    case created(path: String)
+    /// An older file was backed up before its schema was migrated.
+    case migrated(backup: String)
+    /// The files of this database were moved out of a shared `attachments/` folder into its own.
+    case attachmentsMoved(count: Int, from: String, to: String)
+}
+
 /// Owns the SQLite connection and the migrator: opening refuses newer files untouched, backs up
-/// before migrating, and sets WAL + a busy timeout so concurrent petlog processes wait, not fail.
+/// before migrating, and sets WAL + a bounded wait so concurrent petlog processes wait, not fail.
 public struct AppDatabase: Sendable {
     let dbQueue: DatabaseQueue
-    /// Where attachments live (`attachments/` beside the file); nil for in-memory databases.
+    /// Where attachments live (`<file name>.attachments/` beside the file); nil for in-memory databases.
     public let attachmentsDirectory: URL?
     public let path: String?
+    /// What opening did that the user should be told (creation, migration backup, attachments moved).
+    public private(set) var notices: [StoreNotice] = []
+    let busy: BusyBudget
 
-    /// Opens (creating when missing) the database at `path`.
-    public static func open(path: String) throws -> AppDatabase {
+    /// The attachments folder of the database file at `path`: `<file name>.attachments` beside it, so two
+    /// databases in one folder never share one.
+    public static func attachmentsDirectory(forDatabase path: String) -> URL {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".attachments")
+    }
+
+    /// Opens the database at `path`; creates it only with `options.create`.
+    public static func open(path: String, options: OpenOptions = OpenOptions(create: true)) throws -> AppDatabase {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent()
-        try FileSecurity.makePrivateDirectory(dir)
         let existed = FileManager.default.fileExists(atPath: path)
-        // A directory, FIFO or device is refused before SQLite touches it (and leaves a -journal beside /dev/null).
         var info = stat()
+        if !existed {
+            if lstat(path, &info) == 0 { throw StoreError.file(path: path, .danglingLink) }
+            guard options.create else { throw StoreError.databaseMissing(path: path) }
+            try FileSecurity.makePrivateDirectory(dir)
+        }
+        // A directory, FIFO or device is refused before SQLite touches it (and leaves a -journal beside /dev/null).
         if existed, stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw StoreError.cannotOpen(path: path, reason: "not a regular file")
+            throw StoreError.file(path: path, info.st_mode & S_IFMT == S_IFDIR ? .isDirectory : .notARegularFile)
         }
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration())
-        } catch let e as DatabaseError where e.resultCode == .SQLITE_NOTADB || e.resultCode == .SQLITE_CORRUPT {
-            throw StoreError.notAPetlogDatabase(path: path)
-        } catch {
-            throw StoreError.cannotOpen(path: path, reason: "\(error)")
-        }
+        if existed && access(path, R_OK) != 0 { throw StoreError.file(path: path, .permissionDenied) }
+        let busy = BusyBudget(limit: options.busyTimeout, onWaiting: options.onWaiting)
+        // A file or folder this user may not write is opened read-only, so reads still work there.
+        let writable = !existed || (access(path, W_OK) == 0 && access(dir.path, W_OK) == 0)
+        let queue = try openQueue(path: path, readOnly: !writable, busy: busy)
         if !existed { FileSecurity.restrict(path) }
-        let migrator = Schema.migrator
+        var database = AppDatabase(dbQueue: queue, attachmentsDirectory: attachmentsDirectory(forDatabase: path), path: path, busy: busy)
+        if !existed { database.notices.append(.created(path: path)) }
         // Read first, write nothing, so a refused file stays byte-identical.
-        let applied: [String]
+        var applied = try database.appliedMigrationsChecked()
+        if applied.count < Schema.migrator.migrations.count {
+            guard writable else { throw StoreError.readOnly(path: path) }
+            // One process migrates; the others wait for it, then find the work done.
+            let lock = try DirectoryLock(directory: dir.path, busy: busy)
+            defer { lock.release() }
+            applied = try database.appliedMigrationsChecked()
+            if !applied.isEmpty && applied.count < Schema.migrator.migrations.count {
+                let backup = try database.migrationBackupPath()
+                try database.backup(to: backup)
+                database.notices.append(.migrated(backup: backup))
+            }
+            try database.prepareFile(applied: applied)
+        } else if writable {
+            try database.prepareFile(applied: applied)
+        }
+        if writable, let moved = try AttachmentStore.adoptSharedFolder(database: database) {
+            database.notices.append(moved)
+        }
+        return database
+    }
+
+    /// The queue for `path`; read-only when the file or its folder cannot be written. A read-only WAL file
+    /// whose `-shm` cannot be created is opened immutable (nobody can write it from here either).
+    static func openQueue(path: String, readOnly: Bool, busy: BusyBudget) throws -> DatabaseQueue {
+        var config = configuration(busy: busy)
+        config.readonly = readOnly
         do {
-            applied = try queue.read { db -> [String] in
+            return try DatabaseQueue(path: path, configuration: config)
+        } catch let e as DatabaseError where readOnly && e.resultCode == .SQLITE_CANTOPEN {
+            do {
+                return try DatabaseQueue(path: "file:" + uriEscaped(path) + "?immutable=1", configuration: config)
+            } catch {
+                throw classify(error, path: path)
+            }
+        } catch {
+            throw classify(error, path: path)
+        }
+    }
+
+    static func uriEscaped(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// An error met while opening, as a store error naming the file.
+    static func classify(_ error: Error, path: String) -> Error {
+        guard let e = error as? DatabaseError else { return error }
+        return SQLiteRepository.map(e, path: path)
+    }
+
+    /// The applied migrations, refusing a file from a newer petlog or one that is not petlog's.
+    func appliedMigrationsChecked() throws -> [String] {
+        let migrator = Schema.migrator
+        let path = self.path ?? ":memory:"
+        do {
+            return try dbQueue.read { db -> [String] in
                 let hasMigrations = try db.tableExists("grdb_migrations")
                 if !hasMigrations {
                     let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
@@ -48,31 +141,37 @@ public struct AppDatabase: Sendable {
             }
         } catch let e as StoreError {
             throw e
-        } catch let e as DatabaseError where e.resultCode == .SQLITE_NOTADB || e.resultCode == .SQLITE_CORRUPT {
-            throw StoreError.notAPetlogDatabase(path: path)
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: "\(error)")
+            throw Self.classify(error, path: path)
         }
-        let database = AppDatabase(dbQueue: queue, attachmentsDirectory: dir.appendingPathComponent("attachments"), path: path)
-        if !applied.isEmpty && applied.count < migrator.migrations.count {
-            try database.backup(to: path + ".before-\(Schema.currentVersion)-\(Int(Date().timeIntervalSince1970)).bak")
+    }
+
+    /// `FILE.before-v3-1763888400.bak`, with a counter when a backup of that second exists.
+    func migrationBackupPath() throws -> String {
+        guard let path else { throw StoreError.io("in-memory database") }
+        let base = path + ".before-\(Schema.currentVersion)-\(Int(Date().timeIntervalSince1970))"
+        var candidate = base + ".bak"
+        var n = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            n += 1
+            candidate = base + "-\(n).bak"
         }
-        try database.prepareFile(applied: applied)
-        return database
+        return candidate
     }
 
     /// A private in-memory database, for tests.
     public static func inMemory() throws -> AppDatabase {
-        let queue = try DatabaseQueue(configuration: configuration())
-        let database = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: nil)
+        let busy = BusyBudget(limit: 30, onWaiting: nil)
+        let queue = try DatabaseQueue(configuration: configuration(busy: busy))
+        let database = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: nil, busy: busy)
         try database.prepareFile(applied: [])
         return database
     }
 
-    static func configuration() -> Configuration {
+    static func configuration(busy: BusyBudget) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(30)
+        config.busyMode = .callback { tries in busy.waitOnce(tries: tries) }
         config.prepareDatabase { db in
             db.add(function: DatabaseFunction("petlog_fold", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).map(TextField.nameKey)
@@ -90,64 +189,48 @@ public struct AppDatabase: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             if applied.count < Schema.migrator.migrations.count {
-                try migrateWithRetry()
+                try Schema.migrator.migrate(dbQueue)
             }
         } catch let e as DatabaseError {
-            throw SQLiteRepository.map(e)
+            throw SQLiteRepository.map(e, path: path ?? ":memory:")
         }
     }
 
-    /// Two processes opening a fresh file at once both try to migrate; the loser re-checks and moves on.
-    private func migrateWithRetry() throws {
-        var attempt = 0
-        while true {
-            do {
-                try Schema.migrator.migrate(dbQueue)
-                return
-            } catch let e as DatabaseError where attempt < 3 && (e.resultCode == .SQLITE_ERROR || e.resultCode == .SQLITE_BUSY) {
-                attempt += 1
-                usleep(50_000)
-                let done = try dbQueue.read { db in try Schema.migrator.hasCompletedMigrations(db) }
-                if done { return }
-            }
-        }
-    }
-
-    /// Copies the whole database through SQLite's online backup API into a new 0600 file.
+    /// Copies the whole database through SQLite's online backup API into a new 0600 file, then checks
+    /// the copy (`PRAGMA integrity_check`): a damaged source is refused, and no copy is left.
     ///
     /// The copy is made under a temporary name beside `destination` and linked into place only once
-    /// complete: a backup killed half-way leaves no file at `destination` (a half-written one would
-    /// roll back to an empty file, which opens as a valid, empty petlog database).
+    /// complete and checked: a backup killed half-way leaves no file at `destination` (a half-written one
+    /// would roll back to an empty file, which opens as a valid, empty petlog database).
     public func backup(to destination: String) throws {
-        if FileManager.default.fileExists(atPath: destination) {
-            throw StoreError.io("\(destination) exists")
-        }
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         let partial = directory + "/.\(url.lastPathComponent).partial-\(getpid())"
+        if FileManager.default.fileExists(atPath: destination) { throw StoreError.file(path: destination, .exists) }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw StoreError.file(path: destination, .noSuchFolder)
+        }
         defer {
             unlink(partial)
             unlink(partial + "-journal")
         }
         unlink(partial)
-        _ = FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600])
-        let target = try DatabaseQueue(path: partial)
-        try dbQueue.backup(to: target)
-        try target.close()
+        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw StoreError.file(path: destination, FileProblem(errno: errno))
+        }
+        do {
+            let target = try DatabaseQueue(path: partial)
+            try dbQueue.backup(to: target)
+            let problems = try target.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+            try target.close()
+            if !problems.isEmpty { throw StoreError.damaged(path: path ?? "", detail: problems.first ?? "") }
+        } catch let e as DatabaseError {
+            if e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB { throw StoreError.damaged(path: path ?? "", detail: e.message ?? "") }
+            throw SQLiteRepository.map(e, path: destination)
+        }
         FileSecurity.restrict(partial)
-        // link(2) refuses an existing name, so a file that appeared meanwhile is never replaced.
-        if link(partial, destination) != 0 {
-            let code = errno
-            if code == EEXIST { throw StoreError.io("\(destination) exists") }
-            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP, rename(partial, destination) == 0 else {
-                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-            }
-        }
-        // The new name is durable once the directory is.
-        if let dir = FileHandle(forReadingAtPath: directory) {
-            try? dir.synchronize()
-            try? dir.close()
-        }
+        try FileSecurity.linkIntoPlace(partial, destination)
     }
 
     /// The schema versions applied to this file.
@@ -156,23 +239,102 @@ public struct AppDatabase: Sendable {
     }
 }
 
+/// The wait for other processes' locks: one budget per process (30 s by default), shared by SQLite's busy
+/// handler, petlog's retries and the migration lock, with a notice once the wait passes two seconds.
+final class BusyBudget: @unchecked Sendable {
+    let limit: TimeInterval
+    let onWaiting: (@Sendable () -> Void)?
+    private let lock = NSLock()
+    private var waited: TimeInterval = 0
+    private var noticed = false
+
+    init(limit: TimeInterval, onWaiting: (@Sendable () -> Void)?) {
+        self.limit = limit
+        self.onWaiting = onWaiting
+    }
+
+    /// Sleeps a little and says whether to try again (SQLite's busy handler: false gives up with SQLITE_BUSY).
+    func waitOnce(tries: Int) -> Bool {
+        let step: TimeInterval = tries < 10 ? 0.002 : (tries < 50 ? 0.01 : 0.05)
+        lock.lock()
+        let allowed = waited + step <= limit
+        if allowed { waited += step }
+        let notice = allowed && waited >= 2 && !noticed
+        if notice { noticed = true }
+        lock.unlock()
+        guard allowed else { return false }
+        if notice { onWaiting?() }
+        usleep(useconds_t(step * 1_000_000))
+        return true
+    }
+}
+
+/// An exclusive `flock` on the database's folder, held while one process migrates the file. (Not on the
+/// file itself: closing another descriptor of it would drop SQLite's own POSIX locks.)
+struct DirectoryLock {
+    let fd: Int32
+
+    init(directory: String, busy: BusyBudget) throws {
+        fd = Foundation.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.file(path: directory, FileProblem(errno: errno)) }
+        var tries = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, busy.waitOnce(tries: tries) else {
+                close(fd)
+                throw StoreError.busy
+            }
+            tries += 1
+        }
+    }
+
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}
+
 /// Private files and folders: data dir 0700, every file petlog creates 0600, whatever the umask.
 public enum FileSecurity {
     public static func makePrivateDirectory(_ url: URL) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) {
-            if !isDir.boolValue { throw StoreError.cannotOpen(path: url.path, reason: "not a directory") }
+            if !isDir.boolValue { throw StoreError.file(path: url.path, .notADirectory) }
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            chmod(url.path, 0o700)
-        } catch {
-            throw StoreError.cannotOpen(path: url.path, reason: error.localizedDescription)
-        }
+        if mkdirs(url.path) != 0 { throw StoreError.file(path: url.path, FileProblem(errno: errno)) }
+    }
+
+    /// `mkdir -p` with mode 0700 for every folder it makes; 0 or -1 with errno set.
+    private static func mkdirs(_ path: String) -> Int32 {
+        if mkdir(path, 0o700) == 0 { chmod(path, 0o700); return 0 }
+        if errno == EEXIST { return 0 }
+        guard errno == ENOENT else { return -1 }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !parent.isEmpty, parent != path, mkdirs(parent) == 0 else { return -1 }
+        if mkdir(path, 0o700) == 0 || errno == EEXIST { chmod(path, 0o700); return 0 }
+        return -1
     }
 
     public static func restrict(_ path: String) {
         chmod(path, 0o600)
+    }
+
+    /// Gives a finished temporary file its final name without ever replacing a file there (link(2) refuses
+    /// an existing name), then makes the new name durable by syncing the folder.
+    static func linkIntoPlace(_ temporary: String, _ destination: String) throws {
+        if link(temporary, destination) != 0 {
+            let code = errno
+            if code == EEXIST { throw StoreError.file(path: destination, .exists) }
+            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw StoreError.file(path: destination, FileProblem(errno: code)) }
+            // A file system without hard links: rename, after a last check that nothing appeared.
+            if FileManager.default.fileExists(atPath: destination) { throw StoreError.file(path: destination, .exists) }
+            if rename(temporary, destination) != 0 { throw StoreError.file(path: destination, FileProblem(errno: errno)) }
+        }
+        syncDirectory(of: destination)
+    }
+
+    static func syncDirectory(of path: String) {
+        let fd = Foundation.open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY)
+        if fd >= 0 { fsync(fd); close(fd) }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GRDB
 import PetModel
 
 /// Files kept beside the database under `attachments/`, named by their SHA-256 only, so no
@@ -63,5 +64,116 @@ struct AttachmentStore: Sendable {
         case "pdf": return "application/pdf"
         default: return "application/octet-stream"
         }
+    }
+}
+
+// MARK: One folder per database file
+
+extension AttachmentStore {
+    /// Wave 1 kept the files of every database in one `attachments/` folder beside them, so `check --repair`
+    /// on one database took its neighbours' files for orphans. On the first open of such a file, the files
+    /// it refers to are hard-linked into its own folder (built under a temporary name and renamed into place,
+    /// so a kill leaves either no new folder or a whole one), then removed from the shared folder unless
+    /// another database beside it, still on the old layout, refers to them too. Files nobody refers to stay
+    /// where they are: petlog never deletes a user's file.
+    static func adoptSharedFolder(database: AppDatabase) throws -> StoreNotice? {
+        guard let path = database.path, let own = database.attachmentsDirectory else { return nil }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let shared = folder.appendingPathComponent("attachments")
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard !fm.fileExists(atPath: own.path), fm.fileExists(atPath: shared.path, isDirectory: &isDir), isDir.boolValue else { return nil }
+        let hashes = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        let old = AttachmentStore(directory: shared)
+        let present = hashes.filter { fm.fileExists(atPath: old.url(for: $0).path) }
+        guard !present.isEmpty else { return nil }
+
+        let partial = folder.appendingPathComponent(".\(own.lastPathComponent).partial-\(getpid())")
+        try? fm.removeItem(at: partial)
+        let building = AttachmentStore(directory: partial)
+        do {
+            try FileSecurity.makePrivateDirectory(partial)
+            for sha in present {
+                let target = building.url(for: sha)
+                try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
+                if link(old.url(for: sha).path, target.path) != 0 {
+                    // No hard links here (another file system): copy and sync.
+                    try fm.copyItem(at: old.url(for: sha), to: target)
+                    FileSecurity.restrict(target.path)
+                }
+            }
+            FileSecurity.syncDirectory(of: partial.appendingPathComponent("x").path)
+            guard rename(partial.path, own.path) == 0 else { throw StoreError.file(path: own.path, FileProblem(errno: errno)) }
+            FileSecurity.syncDirectory(of: own.path)
+        } catch {
+            try? fm.removeItem(at: partial)
+            throw error
+        }
+        // The new folder is whole; now the shared copies that no other old-layout database needs can go.
+        if let stillNeeded = neighboursStillShared(folder: folder, except: path) {
+            for sha in present where !stillNeeded.contains(sha) {
+                unlink(old.url(for: sha).path)
+                rmdir(old.url(for: sha).deletingLastPathComponent().path)
+            }
+            rmdir(shared.path)
+        }
+        return .attachmentsMoved(count: present.count, from: shared.path, to: own.path)
+    }
+
+    /// The hashes referred to by other petlog databases in `folder` that still use the shared folder (have no
+    /// folder of their own); nil when one of them cannot be read, so nothing is removed.
+    static func neighboursStillShared(folder: URL, except path: String) -> Set<String>? {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { return nil }
+        var needed: Set<String> = []
+        for name in names where !name.hasPrefix(".") && name != "attachments" {
+            let candidate = folder.appendingPathComponent(name).path
+            guard candidate != path, !name.hasSuffix("-wal"), !name.hasSuffix("-shm"), !name.hasSuffix("-journal") else { continue }
+            var info = stat()
+            guard stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                  let handle = FileHandle(forReadingAtPath: candidate) else { continue }
+            let head = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            guard head == Data("SQLite format 3\0".utf8) else { continue }
+            if fm.fileExists(atPath: AppDatabase.attachmentsDirectory(forDatabase: candidate).path) { continue }
+            do {
+                var config = Configuration()
+                config.readonly = true
+                let queue = try DatabaseQueue(path: candidate, configuration: config)
+                let hashes = try queue.read { db -> [String] in
+                    guard try db.tableExists("attachment") else { return [] }
+                    return try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment")
+                }
+                try queue.close()
+                needed.formUnion(hashes)
+            } catch {
+                return nil
+            }
+        }
+        return needed
+    }
+}
+
+// MARK: Quarantine
+
+extension AttachmentStore {
+    /// Moves files out of the way instead of deleting them: into `<file name>.quarantine/<UTC time>/`
+    /// beside the database, keeping their relative path. Returns the quarantine folder used.
+    static func quarantine(_ files: [String], root: URL, databasePath: String, now: Date) throws -> URL {
+        let stamp = ISO8601DateFormatter.string(from: now, timeZone: TimeZone(identifier: "UTC")!, // safe: UTC always exists
+                                                formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
+            .replacingOccurrences(of: ":", with: "")
+        let url = URL(fileURLWithPath: databasePath)
+        let base = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".quarantine")
+        var folder = base.appendingPathComponent(stamp)
+        var n = 1
+        while FileManager.default.fileExists(atPath: folder.path) { n += 1; folder = base.appendingPathComponent("\(stamp)-\(n)") }
+        for file in files {
+            let relative = file.hasPrefix(root.path + "/") ? String(file.dropFirst(root.path.count + 1)) : (file as NSString).lastPathComponent
+            let target = folder.appendingPathComponent(relative)
+            try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
+            if rename(file, target.path) != 0 { throw StoreError.file(path: file, FileProblem(errno: errno)) }
+        }
+        return folder
     }
 }

@@ -18,19 +18,19 @@ public struct SQLiteRepository: PetRepository {
 
     // MARK: Transactions and errors
 
-    /// A write transaction (IMMEDIATE), retried when another process holds the lock past the busy timeout.
+    /// A write transaction (IMMEDIATE). SQLite's busy handler waits for other processes; the few busy
+    /// answers it cannot wait out (WAL recovery, a read lock to upgrade) are retried within the same budget.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         var attempt = 0
         while true {
             do {
                 return try dbQueue.write { db in try body(db) }
             } catch let e as DatabaseError {
-                if (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && attempt < 5 {
+                if (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && database.busy.waitOnce(tries: attempt + 20) {
                     attempt += 1
-                    usleep(useconds_t(20_000 * attempt))
                     continue
                 }
-                throw Self.map(e)
+                throw map(e)
             }
         }
     }
@@ -39,17 +39,29 @@ public struct SQLiteRepository: PetRepository {
         do {
             return try dbQueue.read { db in try body(db) }
         } catch let e as DatabaseError {
-            throw Self.map(e)
+            throw map(e)
         }
     }
 
-    /// The one place SQLite errors become store errors.
-    static func map(_ e: DatabaseError) -> StoreError {
+    func map(_ e: DatabaseError) -> StoreError { Self.map(e, path: database.path ?? ":memory:") }
+
+    /// The one place SQLite errors become store errors, naming the file they concern.
+    static func map(_ e: DatabaseError, path: String) -> StoreError {
         switch e.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
         case .SQLITE_CONSTRAINT: return .constraint(e.message ?? "constraint")
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notAPetlogDatabase(path: "")
-        default: return .io(e.message ?? "\(e)")
+        case .SQLITE_NOTADB: return .notAPetlogDatabase(path: path)
+        case .SQLITE_CORRUPT: return .damaged(path: path, detail: e.message ?? "")
+        case .SQLITE_FULL: return .file(path: path, .noSpace)
+        case .SQLITE_READONLY: return .readOnly(path: path)
+        case .SQLITE_PERM, .SQLITE_AUTH: return .file(path: path, .permissionDenied)
+        case .SQLITE_IOERR: return .file(path: path, .ioError)
+        case .SQLITE_CANTOPEN:
+            let dir = (path as NSString).deletingLastPathComponent
+            if access(path, R_OK) != 0 && FileManager.default.fileExists(atPath: path) { return .file(path: path, .permissionDenied) }
+            if access(dir.isEmpty ? "." : dir, W_OK | X_OK) != 0 { return .file(path: path, .permissionDenied) }
+            return .file(path: path, .other(e.extendedResultCode.rawValue))
+        default: return .io(e.message ?? "SQLite \(e.resultCode.rawValue)")
         }
     }
 

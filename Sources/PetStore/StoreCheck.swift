@@ -4,33 +4,82 @@ import PetModel
 
 /// One problem `check` found.
 public struct StoreProblem: Equatable, Sendable {
-    public enum Kind: String, Sendable { case integrity, foreignKey = "foreign-key", missingFile = "missing-file", badHash = "bad-hash", orphanFile = "orphan-file", orphanRecord = "orphan-record" }
+    public enum Kind: String, Sendable {
+        /// Damage in a table (rows may be lost): repaired into a recovered copy beside the file, never in place.
+        case integrity
+        /// Damage in an index only (the rows are intact): repaired in place by REINDEX.
+        case index
+        case foreignKey = "foreign-key", missingFile = "missing-file", badHash = "bad-hash", orphanFile = "orphan-file", orphanRecord = "orphan-record"
+    }
     public var kind: Kind
     public var detail: String
-    /// Safe for `check --repair` to fix (an orphan file or a header without its detail).
-    public var repairable: Bool { kind == .orphanFile || kind == .orphanRecord }
+    /// Something `check --repair` can fix without losing anything: an orphan file (quarantined), a record
+    /// header without its detail, an index (rebuilt), or a damaged table (recovered into a copy).
+    public var repairable: Bool { kind == .orphanFile || kind == .orphanRecord || kind == .index || kind == .integrity }
+}
+
+/// What `check --repair` did.
+public struct RepairReport: Equatable, Sendable {
+    /// Problems fixed in place (orphan record headers removed, indexes rebuilt, files quarantined).
+    public var fixed = 0
+    /// Where orphan files were moved, if any were.
+    public var quarantine: String?
+    /// A recovered copy of a file whose tables are damaged: its path, and records kept of those counted.
+    public var recovered: (path: String, records: Int, rowsLost: Int)?
+
+    public static func == (a: RepairReport, b: RepairReport) -> Bool {
+        a.fixed == b.fixed && a.quarantine == b.quarantine && a.recovered?.path == b.recovered?.path
+    }
+}
+
+/// What `backup` wrote.
+public struct BackupReport: Equatable, Sendable {
+    public var database: String
+    public var attachmentsFolder: String?
+    public var attachments: Int
+    /// Attachments the database names whose files are missing (the backup is made without them).
+    public var missing: [String]
 }
 
 extension SQLiteRepository {
     /// SQLite's integrity and foreign-key checks, every attachment present with its SHA-256, and no orphans
-    /// (files nobody refers to, record headers without their detail row).
+    /// (files nobody refers to, record headers without their detail row). A damaged file is reported, not
+    /// thrown: the checks that cannot run on it are skipped.
     public func check() throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         var referenced: Set<String> = []
-        try read { db in
-            for line in try String.fetchAll(db, sql: "PRAGMA integrity_check") where line != "ok" {
-                problems.append(StoreProblem(kind: .integrity, detail: line))
-            }
-            for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
-                problems.append(StoreProblem(kind: .foreignKey, detail: "\(row[0] as String? ?? "?") rowid \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")"))
-            }
-            for kind in RecordKind.allCases {
-                for id in try Int64.fetchAll(db, sql: "SELECT id FROM record WHERE kind = ? AND id NOT IN (SELECT record_id FROM \(kind.rawValue))",
-                                             arguments: [kind.rawValue]) {
-                    problems.append(StoreProblem(kind: .orphanRecord, detail: "#\(id) \(kind.rawValue)"))
+        do {
+            try dbQueue.read { db in
+                let roots = try Self.rootPages(db)
+                for line in try String.fetchAll(db, sql: "PRAGMA integrity_check") where line != "ok" {
+                    problems.append(StoreProblem(kind: Self.damageKind(line, roots: roots), detail: line))
                 }
             }
-            referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
+            problems.append(StoreProblem(kind: .integrity, detail: e.message ?? "database disk image is malformed"))
+        } catch let e as DatabaseError {
+            throw map(e)
+        }
+        let damaged = problems.contains { $0.kind == .integrity }
+        do {
+            try dbQueue.read { db in
+                for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+                    problems.append(StoreProblem(kind: .foreignKey, detail: "\(row[0] as String? ?? "?") rowid \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")"))
+                }
+                for kind in RecordKind.allCases {
+                    for id in try Int64.fetchAll(db, sql: "SELECT id FROM record WHERE kind = ? AND id NOT IN (SELECT record_id FROM \(kind.rawValue))",
+                                                 arguments: [kind.rawValue]) {
+                        problems.append(StoreProblem(kind: .orphanRecord, detail: "#\(id) \(kind.rawValue)"))
+                    }
+                }
+                referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
+            }
+        } catch let e as DatabaseError where damaged || e.resultCode == .SQLITE_CORRUPT {
+            // Already reported by the integrity check; the file system checks below need the references.
+            if !damaged { problems.append(StoreProblem(kind: .integrity, detail: e.message ?? "database disk image is malformed")) }
+            return problems
+        } catch let e as DatabaseError {
+            throw map(e)
         }
         if let store = attachments {
             for sha in referenced.sorted() {
@@ -41,39 +90,263 @@ extension SQLiteRepository {
                 }
                 if AttachmentStore.sha256Hex(data) != sha { problems.append(StoreProblem(kind: .badHash, detail: url.path)) }
             }
-            let root = store.directory
-            if let enumerator = FileManager.default.enumerator(atPath: root.path) {
-                for case let relative as String in enumerator {
-                    let name = (relative as NSString).lastPathComponent
-                    var isDir: ObjCBool = false
-                    FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path, isDirectory: &isDir)
-                    if isDir.boolValue { continue }
-                    if !referenced.contains(name) { problems.append(StoreProblem(kind: .orphanFile, detail: root.appendingPathComponent(relative).path)) }
-                }
+            for file in store.allFiles() where !referenced.contains((file as NSString).lastPathComponent) {
+                problems.append(StoreProblem(kind: .orphanFile, detail: file))
             }
         }
         return problems
     }
 
-    /// Fixes what is safe to fix: removes orphan files and record headers without detail. Returns how many.
-    public func repair(_ problems: [StoreProblem]) throws -> Int {
-        var fixed = 0
+    /// Root page → (name, type) of every table and index, to tell index damage from table damage.
+    static func rootPages(_ db: Database) throws -> [Int: (name: String, type: String)] {
+        var out: [Int: (name: String, type: String)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT rootpage, name, type FROM sqlite_master WHERE rootpage > 0") {
+            out[row[0]] = (row[1], row[2])
+        }
+        return out
+    }
+
+    /// `row 5 missing from index record_at`, `wrong # of entries in index …` and page errors in a tree whose
+    /// root is an index are index damage; anything else is table damage.
+    static func damageKind(_ line: String, roots: [Int: (name: String, type: String)]) -> StoreProblem.Kind {
+        if line.contains(" index ") || line.hasPrefix("wrong # of entries in index") { return .index }
+        let scanner = Scanner(string: line)
+        if scanner.scanString("Tree ") != nil || scanner.scanString("On tree page ") != nil,
+           let root = scanner.scanInt(), roots[root]?.type == "index" {
+            return .index
+        }
+        return .integrity
+    }
+
+    /// Fixes what can be fixed without losing anything: orphan files move to a quarantine folder beside the
+    /// database, record headers without detail go, damaged indexes are rebuilt, and a file whose tables are
+    /// damaged is copied, row by readable row, into a new file beside it (the damaged file stays as it was).
+    public func repair(_ problems: [StoreProblem]) throws -> RepairReport {
+        var report = RepairReport()
+        if problems.contains(where: { $0.kind == .integrity }) {
+            // Nothing in place: a recovered copy, which the user checks and moves into place.
+            report.recovered = try recoverCopy()
+            return report
+        }
+        if problems.contains(where: { $0.kind == .index }) {
+            try write { db in try db.execute(sql: "REINDEX") }
+            report.fixed += problems.filter { $0.kind == .index }.count
+        }
         let orphanIds = problems.filter { $0.kind == .orphanRecord }.compactMap { Int64($0.detail.dropFirst().prefix { $0 != " " }) }
         if !orphanIds.isEmpty {
             try write { db in
                 for id in orphanIds { try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id]) }
             }
-            fixed += orphanIds.count
+            report.fixed += orphanIds.count
         }
-        for p in problems where p.kind == .orphanFile {
-            try? FileManager.default.removeItem(atPath: p.detail)
-            fixed += 1
+        let orphans = problems.filter { $0.kind == .orphanFile }.map(\.detail)
+        if !orphans.isEmpty, let store = attachments, let path = database.path {
+            report.quarantine = try AttachmentStore.quarantine(orphans, root: store.directory, databasePath: path, now: now()).path
+            report.fixed += orphans.count
         }
-        return fixed
+        return report
     }
 
-    /// An online backup (consistent while others write) into a new 0600 file.
-    public func backup(to path: String) throws {
-        try database.backup(to: path)
+    /// Copies every readable row of every table into `<name>.recovered-<time>.sqlite` beside the file (with
+    /// its attachments), drops rows whose parent was lost, and checks the copy.
+    func recoverCopy() throws -> (path: String, records: Int, rowsLost: Int) {
+        guard let path = database.path else { throw StoreError.io("in-memory database") }
+        let stamp = Int(now().timeIntervalSince1970)
+        var target = path + ".recovered-\(stamp).sqlite"
+        var n = 1
+        while FileManager.default.fileExists(atPath: target) { n += 1; target = path + ".recovered-\(stamp)-\(n).sqlite" }
+        let copy = try AppDatabase.open(path: target, options: OpenOptions(create: true))
+        var lost = 0
+        do {
+            let tables = try dbQueue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY rootpage")
+            }
+            try copy.dbQueue.writeWithoutTransaction { out in
+                try out.execute(sql: "PRAGMA foreign_keys = OFF")
+                try out.inTransaction {
+                    for table in tables {
+                        lost += try copyReadableRows(table: table, into: out)
+                    }
+                    // Rows whose parent was lost (a detail without its record, a record without its pet) go too.
+                    while true {
+                        let broken = try Row.fetchAll(out, sql: "PRAGMA foreign_key_check")
+                        if broken.isEmpty { break }
+                        for row in broken {
+                            try out.execute(sql: "DELETE FROM \(row[0] as String) WHERE rowid = ?", arguments: [row[1] as Int64?])
+                            lost += 1
+                        }
+                    }
+                    for kind in RecordKind.allCases {
+                        try out.execute(sql: "DELETE FROM record WHERE kind = ? AND id NOT IN (SELECT record_id FROM \(kind.rawValue))", arguments: [kind.rawValue])
+                        lost += out.changesCount
+                    }
+                    return .commit
+                }
+                try out.execute(sql: "PRAGMA foreign_keys = ON")
+            }
+            if let from = attachments, let to = copy.attachmentsDirectory {
+                let hashes = try copy.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment") }
+                _ = try AttachmentStore.copyVerified(hashes, from: from, to: AttachmentStore(directory: to), skipMissing: true)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: target)
+            try? FileManager.default.removeItem(at: AppDatabase.attachmentsDirectory(forDatabase: target))
+            throw error
+        }
+        let records = try copy.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM record") ?? 0 }
+        return (target, records, lost)
+    }
+
+    /// Copies the rows of `table` that can be read, in rowid order, stepping over damaged pages; returns an
+    /// estimate of the rows skipped (one per failed probe).
+    private func copyReadableRows(table: String, into out: Database) throws -> Int {
+        let columns = try dbQueue.read { db in try db.columns(in: table).map(\.name) }
+        let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let insert = "INSERT OR IGNORE INTO \"\(table)\" (rowid, \(list)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+        func batch(after cursor: Int64, limit: Int) throws -> [Row] {
+            try dbQueue.read { db in
+                try Row.fetchAll(db, sql: "SELECT rowid, \(list) FROM \"\(table)\" WHERE rowid > ? ORDER BY rowid LIMIT \(limit)", arguments: [cursor])
+            }
+        }
+        var cursor = Int64.min
+        var skipped = 0
+        while true {
+            let rows: [Row]
+            do {
+                rows = try batch(after: cursor, limit: 500)
+            } catch {
+                // Damage after `cursor`: find the smallest later cursor from which reading works again.
+                var step: Int64 = 1
+                var bad = cursor
+                var good: Int64?
+                while good == nil {
+                    let probe = bad.addingReportingOverflow(step)
+                    if probe.overflow { return skipped + 1 }
+                    if (try? batch(after: probe.partialValue, limit: 1)) != nil { good = probe.partialValue } else { bad = probe.partialValue; step = step > Int64.max / 2 ? Int64.max : step * 2 }
+                }
+                var hi = good!  // safe: the loop above only ends with good set
+                while hi - bad > 1 {
+                    let mid = bad + (hi - bad) / 2
+                    if (try? batch(after: mid, limit: 1)) != nil { hi = mid } else { bad = mid }
+                }
+                skipped += 1
+                cursor = hi
+                continue
+            }
+            if rows.isEmpty { return skipped }
+            for row in rows {
+                try out.execute(sql: insert, arguments: StatementArguments(row.databaseValues))
+            }
+            cursor = rows.last?[0] ?? cursor
+        }
+    }
+
+    /// An online backup (consistent while others write) into a new 0600 file, with the attachments it
+    /// refers to in the backup's own attachments folder (`<file name>.attachments/` beside it), so the
+    /// backup opens as it is (`petlog --db BACKUP`) and `restore` brings both back. The attachments are
+    /// copied and verified first, into a folder renamed into place; the database is linked into place last,
+    /// so a file at `destination` always comes with its attachments.
+    public func backup(to destination: String) throws -> BackupReport {
+        let folder = AppDatabase.attachmentsDirectory(forDatabase: destination)
+        if FileManager.default.fileExists(atPath: destination) { throw StoreError.file(path: destination, .exists) }
+        if FileManager.default.fileExists(atPath: folder.path) { throw StoreError.file(path: folder.path, .exists) }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().path, isDirectory: &isDir), isDir.boolValue else {
+            throw StoreError.file(path: destination, .noSuchFolder)
+        }
+        let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        var copied = (count: 0, missing: [String]())
+        if let from = attachments, !hashes.isEmpty {
+            copied = try AttachmentStore.copyFolder(hashes, from: from, to: folder)
+        }
+        do {
+            try database.backup(to: destination)
+        } catch {
+            if copied.count > 0 { try? FileManager.default.removeItem(at: folder) }
+            throw error
+        }
+        return BackupReport(database: destination, attachmentsFolder: copied.count > 0 ? folder.path : nil, attachments: copied.count, missing: copied.missing)
+    }
+
+    /// Restores a backup made by `backup` (or any petlog database file) into a new database at `target`,
+    /// with its attachments: the attachments first (verified), the database last, each linked or renamed into
+    /// place only when whole. The target must not exist; the backup is only read.
+    public static func restore(from backup: String, to target: String) throws -> BackupReport {
+        let source = try AppDatabase.open(path: backup, options: OpenOptions(create: false))
+        if FileManager.default.fileExists(atPath: target) { throw StoreError.file(path: target, .exists) }
+        let folder = AppDatabase.attachmentsDirectory(forDatabase: target)
+        if FileManager.default.fileExists(atPath: folder.path) { throw StoreError.file(path: folder.path, .exists) }
+        try FileSecurity.makePrivateDirectory(URL(fileURLWithPath: target).deletingLastPathComponent())
+        let repo = SQLiteRepository(source)
+        let hashes = try repo.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        var copied = (count: 0, missing: [String]())
+        if let from = repo.attachments, !hashes.isEmpty {
+            copied = try AttachmentStore.copyFolder(hashes, from: from, to: folder)
+        }
+        do {
+            try source.backup(to: target)
+        } catch {
+            if copied.count > 0 { try? FileManager.default.removeItem(at: folder) }
+            throw error
+        }
+        return BackupReport(database: target, attachmentsFolder: copied.count > 0 ? folder.path : nil, attachments: copied.count, missing: copied.missing)
+    }
+}
+
+extension AttachmentStore {
+    /// Every file under the folder (its path), skipping petlog's own temporary files.
+    func allFiles() -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        var out: [String] = []
+        for case let relative as String in enumerator {
+            let url = directory.appendingPathComponent(relative)
+            var isDir: ObjCBool = false
+            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir)
+            if !isDir.boolValue { out.append(url.path) }
+        }
+        return out.sorted()
+    }
+
+    /// Copies the files of `hashes` into a new folder `to`, built under a temporary name and renamed into
+    /// place when whole. Each file is verified against its hash; a damaged one stops the copy.
+    static func copyFolder(_ hashes: [String], from: AttachmentStore, to folder: URL) throws -> (count: Int, missing: [String]) {
+        let partial = folder.deletingLastPathComponent().appendingPathComponent(".\(folder.lastPathComponent).partial-\(getpid())")
+        try? FileManager.default.removeItem(at: partial)
+        do {
+            let result = try copyVerified(hashes, from: from, to: AttachmentStore(directory: partial), skipMissing: true)
+            if result.count == 0 {
+                try? FileManager.default.removeItem(at: partial)
+                return result
+            }
+            FileSecurity.syncDirectory(of: partial.appendingPathComponent("x").path)
+            if rename(partial.path, folder.path) != 0 { throw StoreError.file(path: folder.path, FileProblem(errno: errno)) }
+            FileSecurity.syncDirectory(of: folder.path)
+            return result
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Copies (hard-links where possible) each file after checking its SHA-256; a missing file is listed
+    /// (or thrown, without `skipMissing`), a damaged one is thrown.
+    static func copyVerified(_ hashes: [String], from: AttachmentStore, to: AttachmentStore, skipMissing: Bool) throws -> (count: Int, missing: [String]) {
+        var count = 0
+        var missing: [String] = []
+        for sha in hashes {
+            let source = from.url(for: sha)
+            guard let data = FileManager.default.contents(atPath: source.path) else {
+                if skipMissing { missing.append(source.path); continue }
+                throw StoreError.attachmentUnreadable(path: source.path)
+            }
+            guard sha256Hex(data) == sha else { throw StoreError.attachmentDamaged(path: source.path) }
+            let target = to.url(for: sha)
+            try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
+            guard FileManager.default.createFile(atPath: target.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw StoreError.file(path: target.path, FileProblem(errno: errno))
+            }
+            count += 1
+        }
+        return (count, missing)
     }
 }

@@ -13,7 +13,7 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         try Session.run { s in
             let endDay = try end.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
-            let repo = try s.repository()
+            let repo = try s.repository(creating: true)
             if try !repo.pets(includeArchived: true).isEmpty {
                 throw UsageError(message: s.t(.errDemoNotEmpty, ["path": s.settings.resolvedDatabasePath]), code: Failure.cannotCreate)
             }

@@ -59,6 +59,12 @@ struct GlobalSettings: Sendable {
     var resolvedDatabasePath: String {
         if let p = dbPath, !p.isEmpty { return p }
         if let p = environment["PETLOG_DB"], !p.isEmpty { return p }
+        return Self.defaultDatabasePath
+    }
+
+    /// `$XDG_DATA_HOME/petlog/petlog.sqlite`, else `~/.local/share/petlog/petlog.sqlite`.
+    static var defaultDatabasePath: String {
+        let environment = ProcessInfo.processInfo.environment
         let base: String
         if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") {
             base = x

@@ -35,7 +35,7 @@ struct ImportCommand: ParsableCommand {
             // Every row is read and checked before the database is opened.
             let bar = ProgressBar(label: s.t(.importWriting))
             let batch = try ImportReader.read(path: path, options: options)
-            let repo = try s.repository()
+            let repo = try s.repository(creating: true)
             let summary = try repo.importBatch(batch) { done, total in bar.update(done, total) }
             bar.finish()
             if s.json {

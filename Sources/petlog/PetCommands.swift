@@ -52,7 +52,7 @@ struct PetGroup: ParsableCommand {
                 var draft = try profile.draft()
                 draft.name = try TextField.name(name)
                 if draft.species == nil { draft.species = .other }
-                let pet = try s.repository().addPet(draft)
+                let pet = try s.repository(creating: true).addPet(draft)
                 if s.json { s.terminal.json(JSONShape.pet(pet)); return }
                 s.terminal.line(s.t(.petAdded, ["name": Terminal.sanitize(pet.name), "id": String(pet.id)]))
             }

@@ -59,10 +59,23 @@ struct Session {
         return l.hasPrefix("en_US")
     }
 
-    /// The store, opened on first use.
-    mutating func repository() throws -> SQLiteRepository {
+    /// The store, opened on first use. Only the commands that may start a new database (`pet add`, `import`,
+    /// `demo`, `restore`) pass `creating: true`; every other command refuses a missing file (exit 66) and
+    /// creates nothing.
+    mutating func repository(creating: Bool = false) throws -> SQLiteRepository {
         if let r = openedRepository { return r }
-        let db = try AppDatabase.open(path: settings.resolvedDatabasePath)
+        let path = settings.resolvedDatabasePath
+        let terminal = self.terminal
+        let waiting = t(.dbWaiting, ["path": Terminal.sanitize(path), "seconds": "30"])
+        let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, onWaiting: { terminal.error(waiting) }))
+        for notice in db.notices {
+            switch notice {
+            case .created(let p): terminal.error(t(.dbCreated, ["path": Terminal.sanitize(p)]))
+            case .attachmentsMoved(let count, let from, let to):
+                terminal.error(t(.dbAttachmentsMoved, ["count": String(count), "from": Terminal.sanitize(from), "to": Terminal.sanitize(to)]))
+            case .migrated: break
+            }
+        }
         let now = time.now
         let r: SQLiteRepository
         if settings.pinnedNow != nil {

@@ -46,7 +46,7 @@ extension SQLiteRepository {
                 return result!
             }
         } catch let e as DatabaseError {
-            throw Self.map(e)
+            throw map(e)
         }
     }
 
