@@ -365,7 +365,7 @@ extension L10n {
         "file.too_long": "the name is too long",
         "file.other": "system error {code}",
         "db.created": "created a new petlog database at {path}",
-        "db.attachments_moved": "moved the attachments of this database ({count}) from the shared folder {from} to its own folder {to}",
+        "db.attachments_moved": "the attachments of this database ({count}) now live in its own folder {to}, no longer in the shared folder {from}",
         "db.waiting": "another petlog process is using {path}; waiting up to {seconds} s (Ctrl-C to stop)",
         "check.quarantined": "Moved {count} orphan files (no record refers to them) to {path}; nothing was deleted",
         "check.recovered": "The tables of {path} are damaged: recovered {records} records into {copy} ({lost} unreadable rows left out); the damaged file was not changed. Check the copy (petlog --db {copy} check), then put it in place of the old file",

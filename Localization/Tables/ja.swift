@@ -365,7 +365,7 @@ extension L10n {
         "file.too_long": "名前が長すぎます",
         "file.other": "システムエラー {code}",
         "db.created": "{path} に新しい petlog データベースを作成しました",
-        "db.attachments_moved": "このデータベースの添付ファイル {count} 件を共有フォルダー {from} から専用フォルダー {to} に移しました",
+        "db.attachments_moved": "このデータベースの添付ファイル {count} 件は、共有フォルダー {from} ではなく専用フォルダー {to} に保存されるようになりました",
         "db.waiting": "別の petlog プロセスが {path} を使用中です。最大 {seconds} 秒待ちます (中止: Ctrl-C)",
         "check.quarantined": "どの記録からも参照されていないファイル {count} 件を {path} に移しました。削除したファイルはありません",
         "check.recovered": "{path} のテーブルが破損しています。記録 {records} 件を {copy} に復旧しました (読めない行 {lost} 件を除外)。破損したファイルは変更していません。復旧したファイルを確認してから (petlog --db {copy} check) 元のファイルと置き換えてください",

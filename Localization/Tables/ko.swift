@@ -365,7 +365,7 @@ extension L10n {
         "file.too_long": "이름이 너무 깁니다",
         "file.other": "시스템 오류 {code}",
         "db.created": "{path}에 새 petlog 데이터베이스를 만들었습니다",
-        "db.attachments_moved": "이 데이터베이스의 첨부 파일 {count}개를 공유 폴더 {from}에서 전용 폴더 {to}(으)로 옮겼습니다",
+        "db.attachments_moved": "이 데이터베이스의 첨부 파일 {count}개를 이제 공유 폴더 {from}이 아닌 전용 폴더 {to}에 보관합니다",
         "db.waiting": "다른 petlog 프로세스가 {path}을(를) 사용 중입니다. 최대 {seconds}초 기다립니다 (중단: Ctrl-C)",
         "check.quarantined": "어떤 기록도 참조하지 않는 파일 {count}개를 {path}(으)로 옮겼습니다. 삭제한 파일은 없습니다",
         "check.recovered": "{path}의 테이블이 손상되었습니다. 기록 {records}건을 {copy}에 복구했습니다 (읽을 수 없는 행 {lost}개 제외). 손상된 파일은 그대로 두었습니다. 복구본을 확인한 뒤(petlog --db {copy} check) 기존 파일 대신 사용하세요",

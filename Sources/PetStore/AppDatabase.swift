@@ -54,6 +54,7 @@ public struct AppDatabase: Sendable {
         var info = stat()
         if !existed {
             if lstat(path, &info) == 0 { throw StoreError.file(path: path, .danglingLink) }
+            if errno == ENOTDIR || errno == EACCES { throw StoreError.file(path: path, FileProblem(errno: errno)) }
             guard options.create else { throw StoreError.databaseMissing(path: path) }
             try FileSecurity.makePrivateDirectory(dir)
         }

@@ -88,8 +88,16 @@ extension AttachmentStore {
         let present = hashes.filter { fm.fileExists(atPath: old.url(for: $0).path) }
         guard !present.isEmpty else { return nil }
 
-        let partial = folder.appendingPathComponent(".\(own.lastPathComponent).partial-\(getpid())")
-        try? fm.removeItem(at: partial)
+        // Several processes may open the file at once: one moves the files, the others find them moved.
+        let lock = try DirectoryLock(directory: folder.path, busy: database.busy)
+        defer { lock.release() }
+        guard !fm.fileExists(atPath: own.path) else { return nil }
+        // A partial folder left by a killed process is incomplete by definition: start again.
+        let prefix = ".\(own.lastPathComponent).partial-"
+        for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+            try? fm.removeItem(at: folder.appendingPathComponent(name))
+        }
+        let partial = folder.appendingPathComponent(prefix + "\(getpid())")
         let building = AttachmentStore(directory: partial)
         do {
             try FileSecurity.makePrivateDirectory(partial)
@@ -139,7 +147,9 @@ extension AttachmentStore {
             do {
                 var config = Configuration()
                 config.readonly = true
-                let queue = try DatabaseQueue(path: candidate, configuration: config)
+                // Without a -wal beside it the file holds everything: read it immutable, leaving no -shm behind.
+                let live = fm.fileExists(atPath: candidate + "-wal")
+                let queue = try DatabaseQueue(path: live ? candidate : "file:" + AppDatabase.uriEscaped(candidate) + "?immutable=1", configuration: config)
                 let hashes = try queue.read { db -> [String] in
                     guard try db.tableExists("attachment") else { return [] }
                     return try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import PetModel
 
 /// One problem `check` found.
@@ -123,14 +124,16 @@ extension SQLiteRepository {
     /// damaged is copied, row by readable row, into a new file beside it (the damaged file stays as it was).
     public func repair(_ problems: [StoreProblem]) throws -> RepairReport {
         var report = RepairReport()
-        if problems.contains(where: { $0.kind == .integrity }) {
-            // Nothing in place: a recovered copy, which the user checks and moves into place.
-            report.recovered = try recoverCopy()
-            return report
-        }
-        if problems.contains(where: { $0.kind == .index }) {
-            try write { db in try db.execute(sql: "REINDEX") }
-            report.fixed += problems.filter { $0.kind == .index }.count
+        let damage = problems.filter { $0.kind == .index || $0.kind == .integrity }
+        if !damage.isEmpty {
+            // Indexes hold nothing of their own: rebuilding them loses nothing, and is kept only when the file
+            // then passes the integrity check. Otherwise the tables are damaged, and nothing is done in place.
+            if try rebuildIndexes() {
+                report.fixed += damage.count
+            } else {
+                report.recovered = try recoverCopy()
+                return report
+            }
         }
         let orphanIds = problems.filter { $0.kind == .orphanRecord }.compactMap { Int64($0.detail.dropFirst().prefix { $0 != " " }) }
         if !orphanIds.isEmpty {
@@ -145,6 +148,25 @@ extension SQLiteRepository {
             report.fixed += orphans.count
         }
         return report
+    }
+
+    /// REINDEX in one transaction, committed only when the file then passes `PRAGMA integrity_check`.
+    func rebuildIndexes() throws -> Bool {
+        struct StillDamaged: Error {}
+        do {
+            try dbQueue.write { db in
+                try db.execute(sql: "REINDEX")
+                let lines = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+                if lines != ["ok"] { throw StillDamaged() }
+            }
+            return true
+        } catch is StillDamaged {
+            return false
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT {
+            return false
+        } catch let e as DatabaseError {
+            throw map(e)
+        }
     }
 
     /// Copies every readable row of every table into `<name>.recovered-<time>.sqlite` beside the file (with
@@ -203,42 +225,62 @@ extension SQLiteRepository {
         let columns = try dbQueue.read { db in try db.columns(in: table).map(\.name) }
         let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         let insert = "INSERT OR IGNORE INTO \"\(table)\" (rowid, \(list)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+        // A damaged interior page can send a scan round and round the tree: each read gets two seconds.
         func batch(after cursor: Int64, limit: Int) throws -> [Row] {
             try dbQueue.read { db in
-                try Row.fetchAll(db, sql: "SELECT rowid, \(list) FROM \"\(table)\" WHERE rowid > ? ORDER BY rowid LIMIT \(limit)", arguments: [cursor])
+                let deadline = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+                deadline.pointee = Date().timeIntervalSince1970 + 2
+                sqlite3_progress_handler(db.sqliteConnection, 10_000, { context in
+                    (context.map { Date().timeIntervalSince1970 > $0.assumingMemoryBound(to: Double.self).pointee } ?? false) ? 1 : 0
+                }, deadline)
+                defer {
+                    sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil)
+                    deadline.deallocate()
+                }
+                return try Row.fetchAll(db, sql: "SELECT rowid, \(list) FROM \"\(table)\" WHERE rowid > ? ORDER BY rowid LIMIT \(limit)", arguments: [cursor])
             }
+        }
+        /// Rows past `cursor` from one read, or nil when the read fails or goes backwards (damage).
+        func readable(after cursor: Int64, limit: Int) -> [Row]? {
+            guard let rows = try? batch(after: cursor, limit: limit) else { return nil }
+            return rows.allSatisfy({ ($0[0] as Int64) > cursor }) ? rows : nil
         }
         var cursor = Int64.min
         var skipped = 0
-        while true {
-            let rows: [Row]
-            do {
-                rows = try batch(after: cursor, limit: 500)
-            } catch {
-                // Damage after `cursor`: find the smallest later cursor from which reading works again.
-                var step: Int64 = 1
-                var bad = cursor
-                var good: Int64?
-                while good == nil {
-                    let probe = bad.addingReportingOverflow(step)
-                    if probe.overflow { return skipped + 1 }
-                    if (try? batch(after: probe.partialValue, limit: 1)) != nil { good = probe.partialValue } else { bad = probe.partialValue; step = step > Int64.max / 2 ? Int64.max : step * 2 }
-                }
-                var hi = good!  // safe: the loop above only ends with good set
-                while hi - bad > 1 {
-                    let mid = bad + (hi - bad) / 2
-                    if (try? batch(after: mid, limit: 1)) != nil { hi = mid } else { bad = mid }
-                }
-                skipped += 1
-                cursor = hi
+        var singles = 0
+        let giveUp = Date().addingTimeInterval(120)
+        while Date() < giveUp {
+            let limit = singles > 0 ? 1 : 500
+            if let rows = readable(after: cursor, limit: limit) {
+                guard let last = rows.last else { return skipped }
+                for row in rows { try out.execute(sql: insert, arguments: StatementArguments(row.databaseValues)) }
+                cursor = last[0]
+                singles = max(0, singles - 1)
                 continue
             }
-            if rows.isEmpty { return skipped }
-            for row in rows {
-                try out.execute(sql: insert, arguments: StatementArguments(row.databaseValues))
+            // Near damage, read one row at a time; where even that fails, find the first cursor past the
+            // damage from which reading works again (doubling steps, then halving), and go on from there.
+            if limit > 1 { singles = 500; continue }
+            var step: Int64 = 1
+            var bad = cursor
+            var good: Int64?
+            while good == nil {
+                let probe = bad.addingReportingOverflow(step)
+                if probe.overflow { return skipped + 1 }
+                if readable(after: probe.partialValue, limit: 1) != nil { good = probe.partialValue } else {
+                    bad = probe.partialValue
+                    step = step > Int64.max / 2 ? Int64.max : step * 2
+                }
             }
-            cursor = rows.last?[0] ?? cursor
+            var hi = good!  // safe: the loop above only ends with good set
+            while hi - bad > 1 {
+                let mid = bad + (hi - bad) / 2
+                if readable(after: mid, limit: 1) != nil { hi = mid } else { bad = mid }
+            }
+            skipped += 1
+            cursor = hi
         }
+        return skipped + 1
     }
 
     /// An online backup (consistent while others write) into a new 0600 file, with the attachments it

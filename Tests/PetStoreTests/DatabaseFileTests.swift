@@ -80,7 +80,7 @@ final class DatabaseFileTests: XCTestCase {
         XCTAssertEqual(r.attachments.map(\.position), [0, 1])
         XCTAssertEqual(r.attachments[0].mediaType, "image/jpeg")
         XCTAssertEqual(r.attachments[0].originalName, "name.jpg")
-        let stored = dir.appendingPathComponent("attachments/\(r.attachments[0].sha256.prefix(2))/\(r.attachments[0].sha256)")
+        let stored = dir.appendingPathComponent("p.sqlite.attachments/\(r.attachments[0].sha256.prefix(2))/\(r.attachments[0].sha256)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: stored.path))
         XCTAssertEqual(try mode(stored.path), 0o600)
         // A write that fails (unknown pet) leaves no new file behind.
@@ -88,7 +88,7 @@ final class DatabaseFileTests: XCTestCase {
         try Data([0x89, 0x50, 0x4E, 0x47, 9]).write(to: other)
         XCTAssertThrowsError(try repo.addRecord(pets: [.name("Rex")], RecordDraft(at: Date(), utcOffset: 0, detail: .diary(Diary(text: "x")),
                                                                                   attachmentPaths: [other.path])))
-        let files = try FileManager.default.subpathsOfDirectory(atPath: dir.appendingPathComponent("attachments").path).filter { $0.count > 3 }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: dir.appendingPathComponent("p.sqlite.attachments").path).filter { $0.count > 3 }
         XCTAssertEqual(files.count, 1)
     }
 

@@ -9,7 +9,7 @@ final class DataCommandsTests: CLITestCase {
         try ok("diary", "Coco", "walk", "--photo", photo.path)
         XCTAssertEqual(try ok("check"), "", "nothing printed when all is well")
 
-        let attachments = home.appendingPathComponent("data/attachments")
+        let attachments = home.appendingPathComponent("data/petlog.sqlite.attachments")
         let stored = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: attachments.path).first { $0.count > 10 })
         let storedURL = attachments.appendingPathComponent(stored)
         let original = try Data(contentsOf: storedURL)
@@ -20,9 +20,14 @@ final class DataCommandsTests: CLITestCase {
         XCTAssertTrue(bad.stdout.contains("bad-hash: "), bad.stdout)
         XCTAssertTrue(bad.stdout.contains("orphan-file: "), bad.stdout)
 
-        // --repair removes only the orphan; the damaged photo is reported, never deleted.
-        XCTAssertEqual(try run(["check", "--repair"]).status, 65)
+        // --repair moves only the orphan, into the quarantine folder it names; the damaged photo is reported, never touched.
+        let repair = try run(["check", "--repair"])
+        XCTAssertEqual(repair.status, 65)
         XCTAssertFalse(FileManager.default.fileExists(atPath: attachments.appendingPathComponent("stray-file").path))
+        let quarantine = try XCTUnwrap(try FileManager.default.subpathsOfDirectory(atPath: home.appendingPathComponent("data/petlog.sqlite.quarantine").path)
+            .first { $0.hasSuffix("/stray-file") })
+        XCTAssertTrue(repair.stdout.contains(home.appendingPathComponent("data/petlog.sqlite.quarantine").path), repair.stdout)
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("data/petlog.sqlite.quarantine/" + quarantine)), Data("stray".utf8))
         XCTAssertTrue(FileManager.default.fileExists(atPath: storedURL.path))
         try original.write(to: storedURL)
         XCTAssertEqual(try ok("check"), "")

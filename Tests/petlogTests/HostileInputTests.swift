@@ -158,7 +158,7 @@ final class HostileInputTests: CLITestCase {
         let names = records.compactMap { ($0["attachments"] as? [[String: Any]])?.first?["name"] as? String }
         XCTAssertEqual(names, ["passwd", "new\nline\u{1B}[31m.jpg"])
         // Stored under attachments/<2 hex>/<sha256>, nowhere else.
-        let stored = try FileManager.default.subpathsOfDirectory(atPath: home.appendingPathComponent("data/attachments").path)
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: home.appendingPathComponent("data/petlog.sqlite.attachments").path)
         XCTAssertEqual(stored.filter { $0.count == 67 }.count, 2, "\(stored)")
         XCTAssertTrue(stored.allSatisfy { $0.range(of: "^[0-9a-f]{2}(/[0-9a-f]{64})?$", options: .regularExpression) != nil }, "\(stored)")
         assertTerminalSafe(try run(["log"]), "log")
@@ -191,10 +191,10 @@ final class HostileInputTests: CLITestCase {
         XCTAssertGreaterThan(whole.count, 3 * 4096)
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: truncated))
         let fileAsFolder = text + "/petlog.sqlite"
-        for (db, code, mentions) in [(home.path, Int32(73), "not a regular file"), (home.appendingPathComponent("fifo").path, 73, "not a regular file"),
+        for (db, code, mentions) in [(home.path, Int32(73), "is a folder"), (home.appendingPathComponent("fifo").path, 73, "not a regular file"),
                                      (text, 65, "is not a petlog database"), (random, 65, "is not a petlog database"),
-                                     (foreign, 65, "is not a petlog database"), (truncated, 65, "is not a petlog database"),
-                                     (fileAsFolder, 73, "not a directory")] {
+                                     (foreign, 65, "is not a petlog database"), (truncated, 65, "is damaged"),
+                                     (fileAsFolder, 73, "is not a folder")] {
             for args in [["pet", "list"], ["weight", "Coco", "4kg"], ["log", "--json"]] {
                 try expectRefused(args, code: code, mentions: mentions, db: db)
             }

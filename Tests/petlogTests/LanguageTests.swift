@@ -34,6 +34,9 @@ final class LanguageTests: CLITestCase {
         let elsewhere = home.appendingPathComponent("bin/petlog")
         try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.binary, to: elsewhere)
+        // An empty database (reads never create one), so pet list has its Korean "no pets yet" to say.
+        try ok("pet", "add", "Coco", "--species", "dog")
+        try ok("pet", "remove", "Coco", "--yes")
         let p = Process()
         p.executableURL = elsewhere
         p.arguments = ["--db", dbPath, "--lang", "ko", "pet", "list"]
