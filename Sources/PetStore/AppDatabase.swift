@@ -42,16 +42,16 @@ public struct AppDatabase: Sendable {
     /// The attachments folder of the database file at `path`: `<file name>.attachments` beside it, so two
     /// databases in one folder never share one.
     public static func attachmentsDirectory(forDatabase path: String) -> URL {
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: FileSecurity.absolute(path))
         return url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".attachments")
     }
 
     /// Opens the database at `path`; creates it only with `options.create`.
     public static func open(path: String, options: OpenOptions = OpenOptions(create: true)) throws -> AppDatabase {
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: FileSecurity.absolute(path))
         let dir = url.deletingLastPathComponent()
-        let existed = FileManager.default.fileExists(atPath: path)
         var info = stat()
+        let existed = stat(path, &info) == 0
         if !existed {
             if lstat(path, &info) == 0 { throw StoreError.file(path: path, .danglingLink) }
             if errno == ENOTDIR || errno == EACCES { throw StoreError.file(path: path, FileProblem(errno: errno)) }
@@ -99,8 +99,11 @@ public struct AppDatabase: Sendable {
         var config = configuration(busy: busy)
         config.readonly = readOnly
         do {
-            return try DatabaseQueue(path: path, configuration: config)
-        } catch let e as DatabaseError where readOnly && e.resultCode == .SQLITE_CANTOPEN {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            // A read-only WAL file needs its -shm, which only a writer of the folder can make: probe once.
+            if readOnly { _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") } }
+            return queue
+        } catch let e as DatabaseError where readOnly && (e.resultCode == .SQLITE_CANTOPEN || e.resultCode == .SQLITE_READONLY) {
             do {
                 return try DatabaseQueue(path: "file:" + uriEscaped(path) + "?immutable=1", configuration: config)
             } catch {
@@ -203,22 +206,20 @@ public struct AppDatabase: Sendable {
     /// The copy is made under a temporary name beside `destination` and linked into place only once
     /// complete and checked: a backup killed half-way leaves no file at `destination` (a half-written one
     /// would roll back to an empty file, which opens as a valid, empty petlog database).
-    public func backup(to destination: String) throws {
+    public func backup(to typed: String) throws {
+        let destination = FileSecurity.absolute(typed)
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         let partial = directory + "/.\(url.lastPathComponent).partial-\(getpid())"
-        if FileManager.default.fileExists(atPath: destination) { throw StoreError.file(path: destination, .exists) }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
-            throw StoreError.file(path: destination, .noSuchFolder)
-        }
+        if FileSecurity.exists(destination) { throw StoreError.file(path: typed, .exists) }
+        guard FileSecurity.isDirectory(directory) else { throw StoreError.file(path: typed, .noSuchFolder) }
         defer {
             unlink(partial)
             unlink(partial + "-journal")
         }
         unlink(partial)
         guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw StoreError.file(path: destination, FileProblem(errno: errno))
+            throw StoreError.file(path: typed, FileProblem(errno: errno))
         }
         do {
             let target = try DatabaseQueue(path: partial)
@@ -228,10 +229,44 @@ public struct AppDatabase: Sendable {
             if !problems.isEmpty { throw StoreError.damaged(path: path ?? "", detail: problems.first ?? "") }
         } catch let e as DatabaseError {
             if e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB { throw StoreError.damaged(path: path ?? "", detail: e.message ?? "") }
-            throw SQLiteRepository.map(e, path: destination)
+            throw SQLiteRepository.map(e, path: typed)
         }
         FileSecurity.restrict(partial)
         try FileSecurity.linkIntoPlace(partial, destination)
+    }
+
+    // MARK: Damage
+
+    /// `FILE.damaged` beside the database: written when a command meets corruption that `PRAGMA quick_check`
+    /// confirms, or when `check` finds damage; while it exists every write is refused, so nothing more goes
+    /// into a damaged file. `check` removes it once the file passes.
+    var damageMarker: String? { path.map { $0 + ".damaged" } }
+
+    /// What the marker says, when the file is known to be damaged.
+    public var knownDamage: String? {
+        guard let marker = damageMarker, FileSecurity.exists(marker) else { return nil }
+        return (try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "damaged"
+    }
+
+    /// Confirms corruption a command met with `PRAGMA quick_check` and, if confirmed, marks the file.
+    func noteCorruption(_ detail: String) {
+        let confirmed: String?
+        do {
+            let lines = try dbQueue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") }
+            confirmed = lines == ["ok"] ? nil : lines.first ?? detail
+        } catch {
+            confirmed = detail
+        }
+        if let confirmed { markDamaged(confirmed) }
+    }
+
+    func markDamaged(_ detail: String) {
+        guard let marker = damageMarker, !FileSecurity.exists(marker) else { return }
+        _ = FileManager.default.createFile(atPath: marker, contents: Data((detail + "\n").utf8), attributes: [.posixPermissions: 0o600])
+    }
+
+    func clearDamaged() {
+        if let marker = damageMarker { unlink(marker) }
     }
 
     /// The schema versions applied to this file.
@@ -316,6 +351,26 @@ public enum FileSecurity {
         return -1
     }
 
+    /// `path` made absolute against the working folder, as the system reads it: Foundation's URLs and file
+    /// manager would expand a leading `~`, which a quoted `-o "~/x"` never meant.
+    public static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// Whether something is at `path` (a dangling link counts), read with lstat: the path as typed, with no
+    /// `~` expansion, which Foundation's file manager does and the shell did not.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Whether `path` is a folder (following links), read with stat.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path.isEmpty ? "." : path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     public static func restrict(_ path: String) {
         chmod(path, 0o600)
     }
@@ -328,7 +383,7 @@ public enum FileSecurity {
             if code == EEXIST { throw StoreError.file(path: destination, .exists) }
             guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw StoreError.file(path: destination, FileProblem(errno: code)) }
             // A file system without hard links: rename, after a last check that nothing appeared.
-            if FileManager.default.fileExists(atPath: destination) { throw StoreError.file(path: destination, .exists) }
+            if FileSecurity.exists(destination) { throw StoreError.file(path: destination, .exists) }
             if rename(temporary, destination) != 0 { throw StoreError.file(path: destination, FileProblem(errno: errno)) }
         }
         syncDirectory(of: destination)

@@ -21,6 +21,7 @@ public struct SQLiteRepository: PetRepository {
     /// A write transaction (IMMEDIATE). SQLite's busy handler waits for other processes; the few busy
     /// answers it cannot wait out (WAL recovery, a read lock to upgrade) are retried within the same budget.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try refuseWritesWhenDamaged()
         var attempt = 0
         while true {
             do {
@@ -43,7 +44,17 @@ public struct SQLiteRepository: PetRepository {
         }
     }
 
-    func map(_ e: DatabaseError) -> StoreError { Self.map(e, path: database.path ?? ":memory:") }
+    /// Nothing more goes into a file known to be damaged (see `AppDatabase.damageMarker`).
+    func refuseWritesWhenDamaged() throws {
+        if let damage = database.knownDamage { throw StoreError.damaged(path: database.path ?? "", detail: damage) }
+    }
+
+    /// A store error for `e`; corruption met here is confirmed and remembered, so later writes are refused.
+    func map(_ e: DatabaseError) -> StoreError {
+        let error = Self.map(e, path: database.path ?? ":memory:")
+        if case .damaged(_, let detail) = error { database.noteCorruption(detail) }
+        return error
+    }
 
     /// The one place SQLite errors become store errors, naming the file they concern.
     static func map(_ e: DatabaseError, path: String) -> StoreError {
@@ -58,7 +69,7 @@ public struct SQLiteRepository: PetRepository {
         case .SQLITE_IOERR: return .file(path: path, .ioError)
         case .SQLITE_CANTOPEN:
             let dir = (path as NSString).deletingLastPathComponent
-            if access(path, R_OK) != 0 && FileManager.default.fileExists(atPath: path) { return .file(path: path, .permissionDenied) }
+            if access(path, R_OK) != 0 && FileSecurity.exists(path) { return .file(path: path, .permissionDenied) }
             if access(dir.isEmpty ? "." : dir, W_OK | X_OK) != 0 { return .file(path: path, .permissionDenied) }
             return .file(path: path, .other(e.extendedResultCode.rawValue))
         default: return .io(e.message ?? "SQLite \(e.resultCode.rawValue)")

@@ -62,6 +62,11 @@ extension SQLiteRepository {
             throw map(e)
         }
         let damaged = problems.contains { $0.kind == .integrity }
+        if let first = problems.first(where: { $0.kind == .integrity || $0.kind == .index }) {
+            database.markDamaged(first.detail)
+        } else {
+            database.clearDamaged()
+        }
         do {
             try dbQueue.read { db in
                 for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
@@ -129,6 +134,7 @@ extension SQLiteRepository {
             // Indexes hold nothing of their own: rebuilding them loses nothing, and is kept only when the file
             // then passes the integrity check. Otherwise the tables are damaged, and nothing is done in place.
             if try rebuildIndexes() {
+                database.clearDamaged()
                 report.fixed += damage.count
             } else {
                 report.recovered = try recoverCopy()
@@ -154,6 +160,7 @@ extension SQLiteRepository {
     func rebuildIndexes() throws -> Bool {
         struct StillDamaged: Error {}
         do {
+            // Not through `write`: the file is marked damaged, and this is the one write that may mend it.
             try dbQueue.write { db in
                 try db.execute(sql: "REINDEX")
                 let lines = try String.fetchAll(db, sql: "PRAGMA integrity_check")
@@ -290,12 +297,9 @@ extension SQLiteRepository {
     /// so a file at `destination` always comes with its attachments.
     public func backup(to destination: String) throws -> BackupReport {
         let folder = AppDatabase.attachmentsDirectory(forDatabase: destination)
-        if FileManager.default.fileExists(atPath: destination) { throw StoreError.file(path: destination, .exists) }
-        if FileManager.default.fileExists(atPath: folder.path) { throw StoreError.file(path: folder.path, .exists) }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().path, isDirectory: &isDir), isDir.boolValue else {
-            throw StoreError.file(path: destination, .noSuchFolder)
-        }
+        if FileSecurity.exists(destination) { throw StoreError.file(path: destination, .exists) }
+        if FileSecurity.exists(folder.path) { throw StoreError.file(path: folder.path, .exists) }
+        guard FileSecurity.isDirectory(folder.deletingLastPathComponent().path) else { throw StoreError.file(path: destination, .noSuchFolder) }
         let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
         var copied = (count: 0, missing: [String]())
         if let from = attachments, !hashes.isEmpty {
@@ -315,9 +319,9 @@ extension SQLiteRepository {
     /// place only when whole. The target must not exist; the backup is only read.
     public static func restore(from backup: String, to target: String) throws -> BackupReport {
         let source = try AppDatabase.open(path: backup, options: OpenOptions(create: false))
-        if FileManager.default.fileExists(atPath: target) { throw StoreError.file(path: target, .exists) }
+        if FileSecurity.exists(target) { throw StoreError.file(path: target, .exists) }
         let folder = AppDatabase.attachmentsDirectory(forDatabase: target)
-        if FileManager.default.fileExists(atPath: folder.path) { throw StoreError.file(path: folder.path, .exists) }
+        if FileSecurity.exists(folder.path) { throw StoreError.file(path: folder.path, .exists) }
         try FileSecurity.makePrivateDirectory(URL(fileURLWithPath: target).deletingLastPathComponent())
         let repo = SQLiteRepository(source)
         let hashes = try repo.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }

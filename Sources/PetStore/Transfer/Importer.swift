@@ -34,6 +34,7 @@ extension SQLiteRepository {
     /// resolved or inserted and record ids it inserted, and skipping SQLite's parent lookups per row saves
     /// a fifth of a big load. Doses and attachments, whose references come from the file, are checked before commit.
     func writeWithoutForeignKeys<T>(_ body: (Database) throws -> T) throws -> T {
+        try refuseWritesWhenDamaged()
         do {
             return try dbQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
