@@ -246,6 +246,7 @@ extension L10n {
         case errDateRange = "err.date_range"
         case errUsageHint = "err.usage_hint"
         // fix-store
+        case errBadMonth = "err.bad_month"
         case errDamaged = "err.damaged"
         case errDatabaseMissing = "err.database_missing"
         case errReadOnly = "err.read_only"

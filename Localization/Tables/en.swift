@@ -346,6 +346,7 @@ extension L10n {
         "err.date_range": "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)",
         "err.usage_hint": "{message} (see: {command} --help)",
         // fix-store
+        "err.bad_month": "\"{value}\" is not a month (accepted: 2026-11, a year and a month 01 to 12)",
         "err.damaged": "{path} is damaged ({detail}); nothing was written. See petlog check; petlog check --repair recovers what can be read",
         "err.database_missing": "there is no petlog database at {path} (nothing was created; the default is {default}, and petlog pet add or petlog import creates one)",
         "err.read_only": "{path} can be read but not written here (the file, its folder or the disk is read-only); nothing was written",

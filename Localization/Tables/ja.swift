@@ -346,6 +346,7 @@ extension L10n {
         "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
         "err.usage_hint": "{message}（ヘルプ: {command} --help）",
         // fix-store
+        "err.bad_month": "\"{value}\" は正しい月ではありません (入力例: 2026-11、年と 01〜12 の月)",
         "err.damaged": "{path} は破損しています ({detail})。何も書き込んでいません。petlog check で確認し、petlog check --repair で読める記録を復旧してください",
         "err.database_missing": "{path} に petlog のデータベースがありません (何も作成していません。既定の場所は {default} で、petlog pet add か petlog import で作成できます)",
         "err.read_only": "{path} は読み取りのみ可能で書き込めません (ファイル、フォルダー、またはディスクが読み取り専用です)。何も書き込んでいません",

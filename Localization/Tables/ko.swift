@@ -346,6 +346,7 @@ extension L10n {
         "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
         "err.usage_hint": "{message} (도움말: {command} --help)",
         // fix-store
+        "err.bad_month": "\"{value}\"은(는) 올바른 월이 아닙니다 (입력 예: 2026-11, 연도와 01~12월)",
         "err.damaged": "{path} 파일이 손상되었습니다 ({detail}). 아무것도 기록하지 않았습니다. petlog check로 확인하고 petlog check --repair로 읽을 수 있는 기록을 복구하세요",
         "err.database_missing": "{path}에 petlog 데이터베이스가 없습니다 (아무것도 만들지 않았습니다. 기본 위치는 {default}이며, petlog pet add 또는 petlog import로 만들 수 있습니다)",
         "err.read_only": "{path} 파일은 읽을 수만 있고 쓸 수 없습니다 (파일, 폴더 또는 디스크가 읽기 전용). 아무것도 기록하지 않았습니다",

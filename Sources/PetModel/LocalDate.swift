@@ -37,6 +37,15 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         return LocalDate(year: y, month: m, day: d)
     }
 
+    /// `2026-11` → 2026-11-01; a month outside 01–12, another shape or a year outside 1800–9999 is an error.
+    public static func parseMonth(_ text: String) throws -> LocalDate {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              let y = strictInt(parts[0]), let m = strictInt(parts[1]), (1...12).contains(m) else { throw ParseError.badMonth(text) }
+        guard (1800...9999).contains(y), let first = LocalDate(year: y, month: m, day: 1) else { throw ParseError.dateOutOfRange(text) }
+        return first
+    }
+
     public var description: String {
         String(format: "%04d-%02d-%02d", year, month, day)
     }

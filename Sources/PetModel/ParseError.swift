@@ -7,6 +7,8 @@ public enum ParseError: Error, Equatable, Sendable {
     /// A mass was zero, negative or beyond any pet (over 1,000 kg).
     case massOutOfRange(String)
     case badDate(String)
+    /// A month (`--month`) that is not YYYY-MM with a month 01–12.
+    case badMonth(String)
     /// A well-formed day or time that lands outside the days petlog keeps (1800-01-01 to 9999-12-31).
     case dateOutOfRange(String)
     case badTime(String)

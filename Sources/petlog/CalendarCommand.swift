@@ -35,8 +35,7 @@ extension Session {
     /// `2026-11` → its first day; nil → this month.
     func monthStart(_ text: String?) throws -> LocalDate {
         guard let text else { return LocalDate(year: time.today.year, month: time.today.month, day: 1)! }
-        guard let d = LocalDate.parseISO(Substring(text + "-01")) else { throw ParseError.badDate(text) }
-        return d
+        return try LocalDate.parseMonth(text)
     }
 
     /// Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.

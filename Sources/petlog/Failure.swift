@@ -47,6 +47,7 @@ struct Failure {
         case .badMass(let v): return l.text(.errBadMass, ["value": v])
         case .massOutOfRange(let v): return l.text(.errMassRange, ["value": v])
         case .badDate(let v): return l.text(.errBadDate, ["value": v])
+        case .badMonth(let v): return l.text(.errBadMonth, ["value": v])
         case .dateOutOfRange(let v): return l.text(.errDateRange, ["value": v])
         case .badTime(let v): return l.text(.errBadTime, ["value": v])
         case .badDuration(let v): return l.text(.errBadDuration, ["value": v])

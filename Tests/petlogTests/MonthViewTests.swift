@@ -42,4 +42,13 @@ final class MonthViewTests: CLITestCase {
         let vet = try XCTUnwrap(items.first { $0["item"] as? String == "spending:KRW:vet" })
         XCTAssertEqual(vet["this_month"] as? Int, 128_000)
     }
+
+    func testABadMonthIsCalledAMonthNotADay() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        for args in [["calendar", "--month", "2026-13"], ["stats", "--month", "2026-13"], ["calendar", "--month", "13"], ["calendar", "--month", "2026-11-02"]] {
+            let r = try expectRefused(args, code: 65, mentions: "is not a month")
+            XCTAssertFalse(r.stderr.contains("day"), r.stderr)
+        }
+        try expectRefused(["--lang", "ko", "calendar", "--month", "2026-00"], code: 65, mentions: "올바른 월이 아닙니다")
+    }
 }
