@@ -58,6 +58,17 @@ public struct AppDatabase: Sendable {
             guard options.create else { throw StoreError.databaseMissing(path: path) }
             try FileSecurity.makePrivateDirectory(dir)
         }
+        // Made here, exclusively, so that of several processes starting a new file only one says it made it.
+        var created = false
+        if !existed {
+            let fd = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                created = true
+                close(fd)
+            } else if errno != EEXIST {
+                throw StoreError.file(path: path, FileProblem(errno: errno))
+            }
+        }
         // A directory, FIFO or device is refused before SQLite touches it (and leaves a -journal beside /dev/null).
         if existed, stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw StoreError.file(path: path, info.st_mode & S_IFMT == S_IFDIR ? .isDirectory : .notARegularFile)
@@ -67,11 +78,19 @@ public struct AppDatabase: Sendable {
         // A file or folder this user may not write is opened read-only, so reads still work there.
         let writable = !existed || (access(path, W_OK) == 0 && access(dir.path, W_OK) == 0)
         let queue = try openQueue(path: path, readOnly: !writable, busy: busy)
-        if !existed { FileSecurity.restrict(path) }
+        if created { FileSecurity.restrict(path) }
         var database = AppDatabase(dbQueue: queue, attachmentsDirectory: attachmentsDirectory(forDatabase: path), path: path, busy: busy)
-        if !existed { database.notices.append(.created(path: path)) }
+        if created { database.notices.append(.created(path: path)) }
         // Read first, write nothing, so a refused file stays byte-identical.
-        var applied = try database.appliedMigrationsChecked()
+        var applied: [String]
+        do {
+            applied = try database.appliedMigrationsChecked()
+        } catch StoreError.notAPetlogDatabase {
+            // Perhaps another process is creating this file right now (it migrates holding the folder lock):
+            // wait for that lock, then look again.
+            try DirectoryLock(directory: dir.path, busy: busy).release()
+            applied = try database.appliedMigrationsChecked()
+        }
         if applied.count < Schema.migrator.migrations.count {
             guard writable else { throw StoreError.readOnly(path: path) }
             // One process migrates; the others wait for it, then find the work done.
@@ -132,6 +151,8 @@ public struct AppDatabase: Sendable {
         let path = self.path ?? ":memory:"
         do {
             return try dbQueue.read { db -> [String] in
+                // Another process may have created or migrated the file since this connection last looked.
+                db.clearSchemaCache()
                 let hasMigrations = try db.tableExists("grdb_migrations")
                 if !hasMigrations {
                     let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
