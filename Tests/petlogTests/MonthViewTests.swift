@@ -44,7 +44,6 @@ final class MonthViewTests: CLITestCase {
     }
 
     func testABadMonthIsCalledAMonthNotADay() throws {
-        try ok("pet", "add", "Coco", "--species", "dog")
         for args in [["calendar", "--month", "2026-13"], ["stats", "--month", "2026-13"], ["calendar", "--month", "13"], ["calendar", "--month", "2026-11-02"]] {
             let r = try expectRefused(args, code: 65, mentions: "is not a month")
             XCTAssertFalse(r.stderr.contains("day"), r.stderr)
