@@ -374,6 +374,28 @@ extension L10n {
         case vaccineMyxomatosis = "vaccine.myxomatosis"
         case vaccineMyxoRhd = "vaccine.myxo-rhd"
         case vaccineDistemper = "vaccine.distemper"
+        // fix-outputs
+        case errOutputNoSpace = "err.output_no_space"
+        case errOutputIO = "err.output_io"
+        case errOutputPermission = "err.output_permission"
+        case errOutputReadOnly = "err.output_read_only"
+        case errOutputNoFolder = "err.output_no_folder"
+        case errOutputNotFolder = "err.output_not_folder"
+        case errOutputIsDirectory = "err.output_is_directory"
+        case errOutputIsFile = "err.output_is_file"
+        case errOutputIsDevice = "err.output_is_device"
+        case errOutputIsFIFO = "err.output_is_fifo"
+        case errOutputLinkLoop = "err.output_link_loop"
+        case errOutputNameTooLong = "err.output_name_too_long"
+        case outputStandard = "output.stdout"
+        case errStdoutFormat = "err.stdout_format"
+        case errReportFormat = "err.report_format"
+        case errCSVStdoutNeedsTable = "err.csv_stdout_needs_table"
+        case errTableNeedsCSV = "err.table_needs_csv"
+        case errFolderNotStdout = "err.folder_not_stdout"
+        case errStdoutTwice = "err.stdout_twice"
+        case exportWroteTable = "export.wrote_table"
+        case errAttachmentHash = "err.attachment_hash"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

@@ -3,8 +3,9 @@ import Foundation
 
 /// Renders chart specs into PNG, PDF or SVG files, or onto a caller's cairo context.
 public enum ChartRenderer {
-    /// Writes the weight chart to `path`. The file appears complete or not at all (written beside
-    /// it, then renamed), with permissions `permissions` (0600: records are private by default).
+    /// Writes the weight chart to `path`, with permissions `permissions` (0600: records are private by
+    /// default); on a failure, what was written there is removed. The caller chooses the path: petlog
+    /// hands a temporary file of PetStore's `OutputFile`, which replaces the target atomically.
     public static func render(_ spec: WeightChartSpec, to path: String, format: ChartFormat,
                               permissions: Int = 0o600) throws {
         try spec.validate()
@@ -51,13 +52,10 @@ public enum ChartRenderer {
         BarChartDrawing(spec: spec, canvas: canvas).draw()
     }
 
-    /// Surface per format, drawing, then an atomic rename; cairo's errors name `path`, not the
-    /// temporary file.
+    /// Surface per format, drawing, then the permissions; a failure removes the file.
     private static func write(to path: String, format: ChartFormat, size: ChartSize, title: String,
                               permissions: Int, draw: (Context, Int) -> Void) throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let temporary = path
         do {
             let scale = ChartSize.vectorScale
             let (w, h) = (Double(size.width), Double(size.height))
@@ -78,14 +76,8 @@ public enum ChartRenderer {
                 try context.checkStatus()
                 try surface.finish()
             }
-            guard chmod(temporary, mode_t(permissions)) == 0, rename(temporary, path) == 0 else {
+            guard chmod(temporary, mode_t(permissions)) == 0 else {
                 throw CairoError.writeError(path: path)
-            }
-        } catch let error as CairoError {
-            unlink(temporary)
-            switch error {
-            case .writeError: throw CairoError.writeError(path: path)
-            default: throw error
             }
         } catch {
             unlink(temporary)

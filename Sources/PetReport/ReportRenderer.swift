@@ -4,26 +4,18 @@ import PetCharts
 
 /// Lays a `ReportDocument` out on pages and writes it as a PDF.
 public enum ReportRenderer {
-    /// Writes the report to `path` as a PDF: laid out once to know the page count, then drawn.
-    /// The file appears complete or not at all (written beside it, then renamed), with
-    /// permissions `permissions` (0600: health records are private by default).
+    /// Writes the report to `path` as a PDF: laid out once to know the page count, then drawn,
+    /// with permissions `permissions` (0600: health records are private by default); on a failure,
+    /// what was written there is removed. petlog hands a temporary file of PetStore's `OutputFile`,
+    /// which replaces the target atomically.
     @discardableResult
     public static func render(_ doc: ReportDocument, to path: String, permissions: Int = 0o600) throws -> ReportSummary {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
         do {
-            let summary = try write(doc, to: temporary)
-            guard chmod(temporary, mode_t(permissions)) == 0, rename(temporary, path) == 0 else {
-                throw CairoError.writeError(path: path)
-            }
+            let summary = try write(doc, to: path)
+            guard chmod(path, mode_t(permissions)) == 0 else { throw CairoError.writeError(path: path) }
             return summary
-        } catch let error as CairoError {
-            unlink(temporary)
-            if case .writeError = error { throw CairoError.writeError(path: path) }
-            throw error
         } catch {
-            unlink(temporary)
+            unlink(path)
             throw error
         }
     }

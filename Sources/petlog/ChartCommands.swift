@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cairo
 import Foundation
 import Localization
 import PetCharts
@@ -14,7 +15,7 @@ struct ChartGroup: ParsableCommand {
 
     /// Output options shared by every chart.
     struct Output: ParsableArguments {
-        @Option(name: .shortAndLong, help: "Output file: .png, .pdf or .svg (without it, a text chart).") var output: String?
+        @Option(name: .shortAndLong, help: "Output file: .png, .pdf or .svg; - writes SVG to standard output (without -o, a text chart).") var output: String?
         @Option(parsing: .unconditional, help: "From: 1y, 90d, 2026-01-01.") var since: String?
         @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
         @Option(help: "Size in pixels at 200 dpi (PDF/SVG: the same figure in points).") var size = "1600x900"
@@ -22,6 +23,8 @@ struct ChartGroup: ParsableCommand {
 
         func format(_ s: Session) throws -> ChartFormat? {
             guard let o = output else { return nil }
+            // Standard output takes the one text format.
+            if OutputFile.isStandardOutput(o) { return .svg }
             guard let f = ChartFormat(pathExtension: URL(fileURLWithPath: o).pathExtension) else {
                 throw UsageError(message: s.t(.errChartFormat, ["path": o]))
             }
@@ -79,7 +82,7 @@ struct ChartGroup: ParsableCommand {
                     smoothingLabel: smooth.map { s.t(.chartSmoothLabel, ["window": $0]) },
                     timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
                     language: s.l10n.language.rawValue, labeler: s.axisLabeler, noDataText: s.t(.chartNoData))
-                try s.writeChart(path) { try ChartRenderer.render(spec, to: path, format: format) }
+                try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
             }
         }
     }
@@ -125,7 +128,7 @@ struct ChartGroup: ParsableCommand {
                 }
                 let spec = BarChartSpec(title: title, yLabel: s.t(.chartSymptomsAxis), categories: categories, stacks: stacks, size: size,
                                         theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: s.t(.chartNoData))
-                try s.writeChart(path) { try ChartRenderer.render(spec, to: path, format: format) }
+                try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
             }
         }
     }
@@ -190,7 +193,7 @@ struct ChartGroup: ParsableCommand {
                 let spec = BarChartSpec(title: title, yLabel: chosen, categories: labels, stacks: stacks, size: size,
                                         theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: s.t(.chartNoData),
                                         valueFormatter: { v in Self.compact(v, symbol: symbolCurrency?.symbol) })
-                try s.writeChart(path) { try ChartRenderer.render(spec, to: path, format: format) }
+                try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
             }
         }
 
@@ -274,16 +277,31 @@ extension Session {
         return lo...hi
     }
 
-    /// Renders, mapping drawing and file errors to "cannot create output", then says where.
-    func writeChart(_ path: String, _ render: () throws -> Void) throws {
+    /// Renders into the temporary file `OutputFile` hands out (then renamed over the file `path` names,
+    /// or copied to standard output for `-`), then says where.
+    func writeChart(_ path: String, _ render: (String) throws -> Void) throws {
+        try renderOutput(path, render)
+        if !OutputFile.isStandardOutput(path) {
+            terminal.line(t(.chartWrote, ["path": Terminal.sanitize(path)]))
+        }
+    }
+
+    /// A cairo renderer writing `path` through `OutputFile`: what cairo reports as a write error
+    /// (its errno lost) is an I/O error on `path`; file errors are `OutputError`s, mapped in `Failure`.
+    @discardableResult
+    func renderOutput<T>(_ path: String, _ render: (String) throws -> T) throws -> T {
         do {
-            try render()
+            return try OutputFile.write(to: path, viaTemporaryPath: render)
+        } catch let e as OutputError {
+            throw e
         } catch let e as ParseError {
             throw e
+        } catch let e as CairoError {
+            if case .writeError = e { throw OutputError(path: path, cause: .ioError) }
+            throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": e.description]), code: Failure.cannotCreate)
         } catch {
             throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": "\(error)"]), code: Failure.cannotCreate)
         }
-        terminal.line(t(.chartWrote, ["path": Terminal.sanitize(path)]))
     }
 
     /// A braille line chart with a sparkline per pet, for a quick look without a file.

@@ -13,10 +13,12 @@ struct DueCommand: ParsableCommand {
     @Argument(help: "Pet name or id (default: all active pets; several: Coco,Nabi).") var pet: String?
     @Option(help: "How far ahead: 30d, 2w, 3m.") var within = "30d"
     @Flag(help: "Exit 1 when anything is overdue.") var check = false
-    @Option(help: "Also write the items to this iCalendar (.ics) file.") var ics: String?
+    @Option(help: "Also write the items to this iCalendar (.ics) file (- for standard output, instead of the table).") var ics: String?
 
     func run() throws {
         try Session.run { s in
+            let icsToStdout = ics.map(OutputFile.isStandardOutput) ?? false
+            if icsToStdout && s.json { throw UsageError(message: s.t(.errStdoutTwice, ["first": "--ics -", "second": "--json"])) }
             let span = try Span.parse(within)
             let horizon = s.localDay(s.time.now.addingTimeInterval(Double(span.approximateSeconds)))
             let items = try s.dueItems(pets: pet.map(PetModelText.pets) ?? []).filter { $0.dueDay <= horizon }
@@ -24,7 +26,9 @@ struct DueCommand: ParsableCommand {
             if let path = ics {
                 try s.writeICS(items, to: path)
             }
-            if s.json {
+            if icsToStdout {
+                // Standard output carries the calendar only.
+            } else if s.json {
                 s.terminal.json(items.map { s.dueJSON($0) })
             } else if ics == nil || !items.isEmpty {
                 s.printDue(items, days: span)
@@ -99,26 +103,9 @@ extension Session {
                             day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
         }
         let text = ICalendar.document(events, stamp: time.now)
-        do {
-            try FileOutput.write(Data(text.utf8), to: path)
-        } catch {
-            throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": "\(error)"]), code: Failure.cannotCreate)
-        }
-        terminal.error(t(.icsWrote, ["count": String(events.count), "path": path]))
-    }
-}
-
-/// Writing a whole file at once: a temporary file beside it, then a rename; mode 0600.
-enum FileOutput {
-    static func write(_ data: Data, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteNoPermission)
-        }
-        if rename(temp.path, url.path) != 0 {
-            try? FileManager.default.removeItem(at: temp)
-            throw CocoaError(.fileWriteUnknown)
+        try OutputFile.write(Data(text.utf8), to: path)
+        if !OutputFile.isStandardOutput(path) {
+            terminal.error(t(.icsWrote, ["count": String(events.count), "path": Terminal.sanitize(path)]))
         }
     }
 }

@@ -11,8 +11,9 @@ struct ExportCommand: ParsableCommand {
         --format csv writes pet.csv, record.csv and one file per record kind into the folder -o names (docs/import.md);
         text a spreadsheet would run as a formula (=, +, -, @) starts with ' there. petlog import reads both back.
         """)
-    @Option(name: .shortAndLong, help: "The JSON file to write (a folder with --format csv).") var output: String
+    @Option(name: .shortAndLong, help: "The JSON file to write (a folder with --format csv; - for standard output).") var output: String
     @Option(help: "json (one file) or csv (a folder of tables).") var format: String = "json"
+    @Option(help: "With --format csv: write only this table, to the file -o names (or - for standard output).") var table: String?
     @Option(help: "Also copy the attachment files into this folder, named by SHA-256.") var withAttachments: String?
 
     func run() throws {
@@ -20,51 +21,59 @@ struct ExportCommand: ParsableCommand {
             guard ["json", "csv"].contains(format.lowercased()) else {
                 throw ParseError.unknownChoice(field: "--format", value: format, accepted: ["json", "csv"])
             }
+            let csv = format.lowercased() == "csv"
+            if let t = table {
+                guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV, ["table": t])) }
+                guard SQLiteRepository.csvTableNames.contains(t) else {
+                    throw ParseError.unknownChoice(field: "--table", value: t, accepted: SQLiteRepository.csvTableNames)
+                }
+            } else if csv, OutputFile.isStandardOutput(output) {
+                throw UsageError(message: s.t(.errCSVStdoutNeedsTable, ["tables": SQLiteRepository.csvTableNames.joined(separator: ", ")]))
+            }
+            if let dir = withAttachments, OutputFile.isStandardOutput(dir) {
+                throw UsageError(message: s.t(.errFolderNotStdout, ["option": "--with-attachments"]))
+            }
+            let toStdout = OutputFile.isStandardOutput(output)
             let repo = try s.repository()
             if let dir = withAttachments {
-                do { _ = try repo.copyAttachments(to: URL(fileURLWithPath: dir)) } catch {
-                    throw UsageError(message: s.t(.errCannotWrite, ["path": dir, "reason": "\(error)"]), code: Failure.cannotCreate)
-                }
+                _ = try repo.copyAttachments(to: dir)
             }
-            if format.lowercased() == "csv" {
-                let written: (records: Int, tables: Int)
-                do { written = try repo.exportCSV(to: URL(fileURLWithPath: output)) } catch {
-                    throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
-                }
-                s.terminal.line(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": Terminal.sanitize(output)]))
+            let shown = toStdout ? s.t(.outputStandard) : Terminal.sanitize(output)
+            // With -o -, stdout carries the data only; the summary goes to stderr.
+            let terminal = s.terminal
+            let say: (String) -> Void = toStdout ? { terminal.error($0) } : { terminal.line($0) }
+            if let t = table {
+                let rows = try repo.exportCSVTable(t, to: output)
+                say(s.t(.exportWroteTable, ["rows": String(rows), "table": t, "path": shown]))
                 return
             }
-            let url = URL(fileURLWithPath: output)
-            let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-            guard FileManager.default.createFile(atPath: temp.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-                  let handle = try? FileHandle(forWritingTo: temp) else {
-                throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": s.t(.errIO, ["detail": temp.path])]), code: Failure.cannotCreate)
+            if csv {
+                let written = try repo.exportCSV(to: output)
+                say(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": shown]))
+                return
             }
             var count = 0
-            do {
+            try OutputFile.write(to: output) { sink in
                 func line(_ object: Any) throws -> Data {
                     try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                 }
                 let pets = try repo.pets(includeArchived: true).sorted { $0.id < $1.id }
-                handle.write(Data("{\"format\": \"petlog\", \"schema\": \"v1\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n".utf8))
+                try sink.write("{\"format\": \"petlog\", \"schema\": \"v1\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
                 for (i, p) in pets.enumerated() {
-                    handle.write(try line(JSONShape.pet(p)) + Data((i < pets.count - 1 ? ",\n" : "\n").utf8))
+                    try sink.write(try line(JSONShape.pet(p)))
+                    try sink.write(i < pets.count - 1 ? ",\n" : "\n")
                 }
-                handle.write(Data("],\n\"records\": [\n".utf8))
+                try sink.write("],\n\"records\": [\n")
                 try repo.forEachRecordBatch { batch in
                     for r in batch {
-                        handle.write(Data((count > 0 ? ",\n" : "").utf8) + (try line(JSONShape.record(r))))
+                        if count > 0 { try sink.write(",\n") }
+                        try sink.write(try line(JSONShape.record(r)))
                         count += 1
                     }
                 }
-                handle.write(Data("\n]}\n".utf8))
-                try handle.close()
-                if rename(temp.path, url.path) != 0 { throw CocoaError(.fileWriteUnknown) }
-            } catch {
-                try? FileManager.default.removeItem(at: temp)
-                throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
+                try sink.write("\n]}\n")
             }
-            s.terminal.line(s.t(.exportWrote, ["path": Terminal.sanitize(output), "records": String(count)]))
+            say(s.t(.exportWrote, ["path": shown, "records": String(count)]))
         }
     }
 }

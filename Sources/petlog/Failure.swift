@@ -17,6 +17,8 @@ struct Failure {
         case is ParseError: return Self.dataError
         case let e as UsageError: return e.code
         case let e as ImportError: return e.problem == .unreadable ? Self.noInput : Self.dataError
+        case let e as OutputError: return e.cause.isIOFailure ? Self.ioError : Self.cannotCreate
+        case is AttachmentHashMismatch: return Self.dataError
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
@@ -37,6 +39,8 @@ struct Failure {
         case let e as UsageError: return e.message
         case let e as StoreError: return Self.message(e, l)
         case let e as ImportError: return Self.message(e, l)
+        case let e as OutputError: return Self.message(e, l)
+        case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash, ["path": e.path, "sha": e.expected])
         default: return l.text(.errUnexpected, ["detail": "\(error)"])
         }
     }
@@ -65,6 +69,29 @@ struct Failure {
         case .badMicrochip(let v): return l.text(.errBadMicrochip, ["value": v])
         case .badSize(let v): return l.text(.errBadSize, ["value": v])
         }
+    }
+
+    /// "cannot write PATH: CAUSE", for every file petlog writes (the errno → cause mapping is
+    /// `OutputError.Cause(errno:)`).
+    static func message(_ e: OutputError, _ l: L10n) -> String {
+        let reason: String
+        switch e.cause {
+        case .noSpace: reason = l.text(.errOutputNoSpace)
+        case .ioError: reason = l.text(.errOutputIO)
+        case .permissionDenied: reason = l.text(.errOutputPermission)
+        case .readOnly: reason = l.text(.errOutputReadOnly)
+        case .noFolder(let folder): reason = l.text(.errOutputNoFolder, ["folder": folder])
+        case .notAFolder(let folder): reason = l.text(.errOutputNotFolder, ["folder": folder])
+        case .isDirectory: reason = l.text(.errOutputIsDirectory)
+        case .isFile: reason = l.text(.errOutputIsFile)
+        case .isDevice: reason = l.text(.errOutputIsDevice)
+        case .isFIFO: reason = l.text(.errOutputIsFIFO)
+        case .linkLoop: reason = l.text(.errOutputLinkLoop)
+        case .nameTooLong: reason = l.text(.errOutputNameTooLong)
+        case .other(_, let text): reason = text
+        }
+        let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
+        return l.text(.errCannotWrite, ["path": path, "reason": reason])
     }
 
     static func message(_ e: ImportError, _ l: L10n) -> String {

@@ -64,10 +64,10 @@ final class ProgressBar {
         lastPercent = percent
         let filled = percent * 30 / 100
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 30 - filled)
-        FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)% \(Display.count(done))/\(Display.count(total))".utf8))
+        Terminal.write("\r\(label) \(bar) \(percent)% \(Display.count(done))/\(Display.count(total))", to: STDERR_FILENO)
     }
 
     func finish() {
-        if enabled && lastPercent >= 0 { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        if enabled && lastPercent >= 0 { Terminal.write("\r\u{1B}[2K", to: STDERR_FILENO) }
     }
 }

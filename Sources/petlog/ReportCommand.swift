@@ -11,7 +11,7 @@ struct ReportCommand: ParsableCommand {
         commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",
         discussion: "The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.")
     @Argument(help: "Pet name or id.") var pet: String
-    @Option(name: .shortAndLong, help: "The PDF to write.") var output: String
+    @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
     @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
     @Option(help: "a4 or letter.") var paper = "a4"
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
@@ -25,8 +25,11 @@ struct ReportCommand: ParsableCommand {
             case "letter": paperSize = .letter
             default: throw ParseError.unknownChoice(field: "--paper", value: paper, accepted: ["a4", "letter"])
             }
+            if OutputFile.isStandardOutput(output) {
+                throw UsageError(message: s.t(.errStdoutFormat, ["what": "PDF", "ext": ".pdf"]))
+            }
             guard URL(fileURLWithPath: output).pathExtension.lowercased() == "pdf" else {
-                throw UsageError(message: s.t(.errChartFormat, ["path": output]))
+                throw UsageError(message: s.t(.errReportFormat, ["path": output]))
             }
             let questions = try question.map { try TextField.text($0, field: "--question", max: 2000) }
             var generated = s.time.today
@@ -40,12 +43,7 @@ struct ReportCommand: ParsableCommand {
             let p = try repo.pet(PetRef(pet))
             let composer = VetReportComposer(session: s, pet: p, periodStart: periodStart, generated: generated, questions: questions)
             let doc = try composer.document(repo: repo, paper: paperSize)
-            let summary: ReportSummary
-            do {
-                summary = try ReportRenderer.render(doc, to: output)
-            } catch {
-                throw UsageError(message: s.t(.errCannotWrite, ["path": output, "reason": "\(error)"]), code: Failure.cannotCreate)
-            }
+            let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote, ["path": Terminal.sanitize(output), "pages": String(summary.pageCount)]))
         }
     }

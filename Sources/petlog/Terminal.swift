@@ -1,4 +1,5 @@
 import Foundation
+import PetStore
 
 /// Writing to the terminal: colours only on a TTY, and no control character from user text ever
 /// reaches it.
@@ -14,11 +15,32 @@ struct Terminal {
     }
 
     func line(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Terminal.write(text + "\n", to: STDOUT_FILENO)
     }
 
     func error(_ text: String) {
-        FileHandle.standardError.write(Data(("petlog: " + Terminal.sanitize(text) + "\n").utf8))
+        Terminal.write("petlog: " + Terminal.sanitize(text) + "\n", to: STDERR_FILENO)
+    }
+
+    /// Checked writes (FileHandle.write traps on a full disk): a stdout that cannot be written (a
+    /// redirect to a full disk) ends petlog with one line on stderr and exit 74 (73 for a path that
+    /// cannot take it); a failing stderr is ignored.
+    static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                guard fd == STDOUT_FILENO else { return }
+                let failure = Failure(OutputError(path: OutputFile.standardOutput, cause: OutputError.Cause(errno: code)))
+                write("petlog: " + failure.message(GlobalSettings.current.l10n) + "\n", to: STDERR_FILENO)
+                exit(failure.exitCode)
+            }
+            offset += n
+        }
+        bytes.removeAll()
     }
 
     /// Replaces control characters (C0, C1, DEL, bidi overrides, line separators) so user text cannot
@@ -66,8 +88,7 @@ struct Terminal {
     /// Writes a JSON value with sorted keys, the stable machine format of every read command.
     func json(_ value: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
-        FileHandle.standardOutput.write(Data(Terminal.escapingC1AndBidi(String(decoding: data, as: UTF8.self)).utf8))
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        Terminal.write(Terminal.escapingC1AndBidi(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
     }
 
     /// JSONSerialization escapes C0 controls only; C1 controls (U+009B is CSI to many terminals), line

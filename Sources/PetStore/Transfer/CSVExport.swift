@@ -17,80 +17,133 @@ extension SQLiteRepository {
             : "SELECT * FROM \(kind.rawValue) ORDER BY record_id")
     } + [("attachment", "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position")]
 
-    /// Writes every table into `directory` (created 0700; files 0600, each written whole then renamed).
-    public func exportCSV(to directory: URL) throws -> (records: Int, tables: Int) {
-        try FileSecurity.makePrivateDirectory(directory)
+    /// The tables `export --format csv` writes, in order (`--table` takes one of them).
+    public static var csvTableNames: [String] { csvTables.map(\.name) }
+
+    /// Writes every table into the folder `directory` (created 0700 if missing; its parent must exist)
+    /// as `<table>.csv`, each through `OutputFile` (links followed, 0600): every file is written to a
+    /// temporary file first and all are renamed at the end, so a failure (a full disk, a signal) leaves
+    /// the folder as it was.
+    public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) {
+        let batch = OutputFile.Batch()
         var records = 0
-        try read { db in
-            for (name, select) in Self.csvTables {
-                var out = ""
-                out.reserveCapacity(1 << 20)
-                let rows = try Row.fetchCursor(db, sql: select)
-                var header: [String]?
-                var atColumn = -1, offsetColumn = -1, stoppedColumn = -1
-                let target = directory.appendingPathComponent("\(name).csv")
-                let temp = directory.appendingPathComponent(".\(name).csv.\(getpid()).tmp")
-                guard FileManager.default.createFile(atPath: temp.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-                      let handle = FileHandle(forWritingAtPath: temp.path) else { throw StoreError.io("cannot write \(temp.path)") }
-                func flush(_ force: Bool) {
-                    if force || out.utf8.count > 1 << 20 { handle.write(Data(out.utf8)); out.removeAll(keepingCapacity: true) }
-                }
-                let columns = try db.makeStatement(sql: select).columnNames
-                header = columns.filter { $0 != "utc_offset" }
-                atColumn = name == "record" ? columns.firstIndex(of: "at")! : -1
-                offsetColumn = name == "record" ? columns.firstIndex(of: "utc_offset")! : -1
-                stoppedColumn = name == "medication" ? columns.firstIndex(of: "stopped_at")! : -1
-                out += header!.joined(separator: ",") + "\r\n"
-                while let row = try rows.next() {
-                    var cells: [String] = []
-                    for i in 0..<columns.count where i != offsetColumn {
-                        let value = row[i] as DatabaseValue
-                        if i == atColumn {
-                            cells.append(RFC3339.format(seconds: row[i], offset: row[offsetColumn]))
-                        } else if i == stoppedColumn, let t = row[i] as Int64? {
-                            cells.append(RFC3339.format(seconds: t, offset: 0))
-                        } else {
-                            switch value.storage {
-                            case .null: cells.append("")
-                            case .int64(let v): cells.append(String(v))
-                            case .double(let v): cells.append(DecimalFormat.shortest(v))
-                            case .string(let s): cells.append(CSVText.cell(text: s))
-                            case .blob: cells.append("")
-                            }
-                        }
+        do {
+            try batch.prepareFolder(directory)
+            let folder = directory.hasSuffix("/") ? directory : directory + "/"
+            try read { db in
+                for (name, select) in Self.csvTables {
+                    try batch.add(folder + "\(name).csv") { sink in
+                        let rows = try Self.writeCSV(db, name: name, select: select, to: sink)
+                        if name == "record" { records = rows }
                     }
-                    out += cells.joined(separator: ",") + "\r\n"
-                    if name == "record" { records += 1 }
-                    flush(false)
-                }
-                flush(true)
-                try handle.close()
-                if rename(temp.path, target.path) != 0 {
-                    try? FileManager.default.removeItem(at: temp)
-                    throw StoreError.io("cannot write \(target.path)")
                 }
             }
+            try batch.commit()
+        } catch {
+            batch.discard()
+            throw error
         }
         return (records, Self.csvTables.count)
     }
 
-    /// Copies the attachment files the database refers to into `directory` as `<sha256>` (0600).
-    public func copyAttachments(to directory: URL) throws -> Int {
-        guard let store = attachments else { return 0 }
-        try FileSecurity.makePrivateDirectory(directory)
-        let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
-        var copied = 0
-        for sha in hashes {
-            let target = directory.appendingPathComponent(sha)
-            if FileManager.default.fileExists(atPath: target.path) { continue }
-            guard let data = FileManager.default.contents(atPath: store.url(for: sha).path) else { throw StoreError.attachmentUnreadable(path: store.url(for: sha).path) }
-            guard FileManager.default.createFile(atPath: target.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw StoreError.io("cannot write \(target.path)")
+    /// Writes one table as CSV to `path` (`-`: standard output); returns its number of rows.
+    public func exportCSVTable(_ table: String, to path: String) throws -> Int {
+        guard let (name, select) = Self.csvTables.first(where: { $0.name == table }) else {
+            throw ParseError.unknownChoice(field: "--table", value: table, accepted: Self.csvTableNames)
+        }
+        var count = 0
+        try read { db in
+            try OutputFile.write(to: path) { sink in
+                count = try Self.writeCSV(db, name: name, select: select, to: sink)
             }
-            copied += 1
+        }
+        return count
+    }
+
+    /// One table, header row first, rows in id order; returns the number of rows.
+    static func writeCSV(_ db: Database, name: String, select: String, to sink: OutputSink) throws -> Int {
+        var out = ""
+        out.reserveCapacity(1 << 20)
+        var count = 0
+        let rows = try Row.fetchCursor(db, sql: select)
+        let columns = try db.makeStatement(sql: select).columnNames
+        let header = columns.filter { $0 != "utc_offset" }
+        // Both columns are in the SELECTs above (csvTables), so they are found.
+        let atColumn = name == "record" ? columns.firstIndex(of: "at") ?? -1 : -1
+        let offsetColumn = name == "record" ? columns.firstIndex(of: "utc_offset") ?? -1 : -1
+        let stoppedColumn = name == "medication" ? columns.firstIndex(of: "stopped_at") ?? -1 : -1
+        out += header.joined(separator: ",") + "\r\n"
+        while let row = try rows.next() {
+            var cells: [String] = []
+            for i in 0..<columns.count where i != offsetColumn {
+                let value = row[i] as DatabaseValue
+                if i == atColumn {
+                    cells.append(RFC3339.format(seconds: row[i], offset: row[offsetColumn]))
+                } else if i == stoppedColumn, let t = row[i] as Int64? {
+                    cells.append(RFC3339.format(seconds: t, offset: 0))
+                } else {
+                    switch value.storage {
+                    case .null: cells.append("")
+                    case .int64(let v): cells.append(String(v))
+                    case .double(let v): cells.append(DecimalFormat.shortest(v))
+                    case .string(let s): cells.append(CSVText.cell(text: s))
+                    case .blob: cells.append("")
+                    }
+                }
+            }
+            out += cells.joined(separator: ",") + "\r\n"
+            count += 1
+            if out.utf8.count > 1 << 20 {
+                try sink.write(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        try sink.write(out)
+        return count
+    }
+
+    /// Copies the attachment files the database refers to into the folder `directory` as `<sha256>`
+    /// (0600, through `OutputFile`). Every stored file is read and its SHA-256 checked first: a file
+    /// that no longer matches its name (changed or damaged since it was attached) refuses the whole
+    /// copy, naming the file, before anything is written. Files already in the folder are kept.
+    public func copyAttachments(to directory: String) throws -> Int {
+        guard let store = attachments else { return 0 }
+        let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        for sha in hashes {
+            let source = store.url(for: sha).path
+            guard let data = FileManager.default.contents(atPath: source) else { throw StoreError.attachmentUnreadable(path: source) }
+            let found = AttachmentStore.sha256Hex(data)
+            if found != sha { throw AttachmentHashMismatch(path: source, expected: sha, found: found) }
+        }
+        let batch = OutputFile.Batch()
+        var copied = 0
+        do {
+            try batch.prepareFolder(directory)
+            let folder = directory.hasSuffix("/") ? directory : directory + "/"
+            for sha in hashes {
+                if FileManager.default.fileExists(atPath: folder + sha) { continue }
+                let source = store.url(for: sha).path
+                guard let data = FileManager.default.contents(atPath: source) else { throw StoreError.attachmentUnreadable(path: source) }
+                if AttachmentStore.sha256Hex(data) != sha {
+                    throw AttachmentHashMismatch(path: source, expected: sha, found: AttachmentStore.sha256Hex(data))
+                }
+                try batch.add(folder + sha) { try $0.write(data) }
+                try batch.commit()
+                copied += 1
+            }
+        } catch {
+            batch.discard()
+            throw error
         }
         return copied
     }
+}
+
+/// A stored attachment whose content no longer has the SHA-256 it is stored under.
+public struct AttachmentHashMismatch: Error, Equatable, Sendable {
+    public let path: String
+    public let expected: String
+    public let found: String
 }
 
 /// RFC 3339 instants with a given offset, without a formatter per call.
