@@ -40,9 +40,14 @@ public struct AppDatabase: Sendable {
     let busy: BusyBudget
 
     /// The attachments folder of the database file at `path`: `<file name>.attachments` beside it, so two
-    /// databases in one folder never share one.
+    /// databases in one folder never share one. Through a symbolic link, beside the file it names.
     public static func attachmentsDirectory(forDatabase path: String) -> URL {
-        let url = URL(fileURLWithPath: FileSecurity.absolute(path))
+        var real = FileSecurity.absolute(path)
+        if let resolved = realpath(path, nil) {
+            real = String(cString: resolved)
+            free(resolved)
+        }
+        let url = URL(fileURLWithPath: real)
         return url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".attachments")
     }
 
@@ -53,8 +58,10 @@ public struct AppDatabase: Sendable {
         var info = stat()
         let existed = stat(path, &info) == 0
         if !existed {
-            if lstat(path, &info) == 0 { throw StoreError.file(path: path, .danglingLink) }
-            if errno == ENOTDIR || errno == EACCES { throw StoreError.file(path: path, FileProblem(errno: errno)) }
+            // (A link to nothing names no database either.)
+            if lstat(path, &info) != 0, errno == ENOTDIR || errno == EACCES {
+                throw StoreError.file(path: path, OutputError.Cause(errno: errno, folder: OutputFile.folder(of: path)))
+            }
             guard options.create else { throw StoreError.databaseMissing(path: path) }
             try FileSecurity.makePrivateDirectory(dir)
         }
@@ -66,12 +73,13 @@ public struct AppDatabase: Sendable {
                 created = true
                 close(fd)
             } else if errno != EEXIST {
-                throw StoreError.file(path: path, FileProblem(errno: errno))
+                throw StoreError.file(path: path, OutputError.Cause(errno: errno))
             }
         }
         // A directory, FIFO or device is refused before SQLite touches it (and leaves a -journal beside /dev/null).
         if existed, stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw StoreError.file(path: path, info.st_mode & S_IFMT == S_IFDIR ? .isDirectory : .notARegularFile)
+            let type = info.st_mode & S_IFMT
+            throw StoreError.file(path: path, type == S_IFDIR ? .isDirectory : type == S_IFIFO ? .isFIFO : .isDevice)
         }
         if existed && access(path, R_OK) != 0 { throw StoreError.file(path: path, .permissionDenied) }
         let busy = BusyBudget(limit: options.busyTimeout, onWaiting: options.onWaiting)
@@ -228,19 +236,23 @@ public struct AppDatabase: Sendable {
     /// complete and checked: a backup killed half-way leaves no file at `destination` (a half-written one
     /// would roll back to an empty file, which opens as a valid, empty petlog database).
     public func backup(to typed: String) throws {
-        let destination = FileSecurity.absolute(typed)
+        // Through a link to the file it names (never replacing the link); devices, FIFOs and folders refused.
+        let destination = FileSecurity.absolute(try OutputFile.resolve(typed))
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         let partial = directory + "/.\(url.lastPathComponent).partial-\(getpid())"
         if FileSecurity.exists(destination) { throw StoreError.file(path: typed, .exists) }
-        guard FileSecurity.isDirectory(directory) else { throw StoreError.file(path: typed, .noSuchFolder) }
+        // Ctrl-C (or a kill of another kind) removes the partial copy.
+        for suffix in ["", "-journal", "-wal", "-shm"] { TemporaryFiles.register(partial + suffix) }
         defer {
-            unlink(partial)
-            unlink(partial + "-journal")
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                unlink(partial + suffix)
+                TemporaryFiles.unregister(partial + suffix)
+            }
         }
         unlink(partial)
         guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw StoreError.file(path: typed, FileProblem(errno: errno))
+            throw StoreError.file(path: typed, OutputError.Cause(errno: errno))
         }
         do {
             let target = try DatabaseQueue(path: partial)
@@ -333,7 +345,7 @@ struct DirectoryLock {
 
     init(directory: String, busy: BusyBudget) throws {
         fd = Foundation.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.file(path: directory, FileProblem(errno: errno)) }
+        guard fd >= 0 else { throw StoreError.file(path: directory, OutputError.Cause(errno: errno)) }
         var tries = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, busy.waitOnce(tries: tries) else {
@@ -355,10 +367,10 @@ public enum FileSecurity {
     public static func makePrivateDirectory(_ url: URL) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) {
-            if !isDir.boolValue { throw StoreError.file(path: url.path, .notADirectory) }
+            if !isDir.boolValue { throw StoreError.file(path: url.path, .isFile) }
             return
         }
-        if mkdirs(url.path) != 0 { throw StoreError.file(path: url.path, FileProblem(errno: errno)) }
+        if mkdirs(url.path) != 0 { throw StoreError.file(path: url.path, OutputError.Cause(errno: errno)) }
     }
 
     /// `mkdir -p` with mode 0700 for every folder it makes; 0 or -1 with errno set.
@@ -402,10 +414,10 @@ public enum FileSecurity {
         if link(temporary, destination) != 0 {
             let code = errno
             if code == EEXIST { throw StoreError.file(path: destination, .exists) }
-            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw StoreError.file(path: destination, FileProblem(errno: code)) }
+            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw StoreError.file(path: destination, OutputError.Cause(errno: code)) }
             // A file system without hard links: rename, after a last check that nothing appeared.
             if FileSecurity.exists(destination) { throw StoreError.file(path: destination, .exists) }
-            if rename(temporary, destination) != 0 { throw StoreError.file(path: destination, FileProblem(errno: errno)) }
+            if rename(temporary, destination) != 0 { throw StoreError.file(path: destination, OutputError.Cause(errno: errno)) }
         }
         syncDirectory(of: destination)
     }

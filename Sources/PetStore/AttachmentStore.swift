@@ -78,7 +78,7 @@ extension AttachmentStore {
     /// where they are: petlog never deletes a user's file.
     static func adoptSharedFolder(database: AppDatabase) throws -> StoreNotice? {
         guard let path = database.path, let own = database.attachmentsDirectory else { return nil }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let folder = own.deletingLastPathComponent()
         let shared = folder.appendingPathComponent("attachments")
         let fm = FileManager.default
         var isDir: ObjCBool = false
@@ -111,14 +111,14 @@ extension AttachmentStore {
                 }
             }
             FileSecurity.syncDirectory(of: partial.appendingPathComponent("x").path)
-            guard rename(partial.path, own.path) == 0 else { throw StoreError.file(path: own.path, FileProblem(errno: errno)) }
+            guard rename(partial.path, own.path) == 0 else { throw StoreError.file(path: own.path, OutputError.Cause(errno: errno)) }
             FileSecurity.syncDirectory(of: own.path)
         } catch {
             try? fm.removeItem(at: partial)
             throw error
         }
         // The new folder is whole; now the shared copies that no other old-layout database needs can go.
-        if let stillNeeded = neighboursStillShared(folder: folder, except: path) {
+        if let stillNeeded = neighboursStillShared(folder: folder, except: String(own.path.dropLast(".attachments".count))) {
             for sha in present where !stillNeeded.contains(sha) {
                 unlink(old.url(for: sha).path)
                 rmdir(old.url(for: sha).deletingLastPathComponent().path)
@@ -182,7 +182,7 @@ extension AttachmentStore {
             let relative = file.hasPrefix(root.path + "/") ? String(file.dropFirst(root.path.count + 1)) : (file as NSString).lastPathComponent
             let target = folder.appendingPathComponent(relative)
             try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
-            if rename(file, target.path) != 0 { throw StoreError.file(path: file, FileProblem(errno: errno)) }
+            if rename(file, target.path) != 0 { throw StoreError.file(path: file, OutputError.Cause(errno: errno)) }
         }
         return folder
     }

@@ -29,6 +29,8 @@ public struct OutputError: Error, Equatable, Sendable {
         case isDevice
         /// A named pipe (`-o /dev/stdout` when stdout is a pipe).
         case isFIFO
+        /// EEXIST: petlog never writes over what is there (a backup, a restore target).
+        case exists
         /// ELOOP: a chain of symbolic links too long or circular.
         case linkLoop
         /// ENAMETOOLONG.
@@ -47,6 +49,7 @@ public struct OutputError: Error, Equatable, Sendable {
             case ENOTDIR: self = .notAFolder(folder)
             case EISDIR: self = .isDirectory
             case ELOOP: self = .linkLoop
+            case EEXIST: self = .exists
             case ENAMETOOLONG: self = .nameTooLong
             case ENXIO, ENODEV: self = .isDevice
             default: self = .other(code: code, text: String(cString: strerror(code)))

@@ -71,7 +71,7 @@ public struct SQLiteRepository: PetRepository {
             let dir = (path as NSString).deletingLastPathComponent
             if access(path, R_OK) != 0 && FileSecurity.exists(path) { return .file(path: path, .permissionDenied) }
             if access(dir.isEmpty ? "." : dir, W_OK | X_OK) != 0 { return .file(path: path, .permissionDenied) }
-            return .file(path: path, .other(e.extendedResultCode.rawValue))
+            return .file(path: path, OutputError.Cause(errno: EIO))
         default: return .io(e.message ?? "SQLite \(e.resultCode.rawValue)")
         }
     }

@@ -296,10 +296,10 @@ extension SQLiteRepository {
     /// copied and verified first, into a folder renamed into place; the database is linked into place last,
     /// so a file at `destination` always comes with its attachments.
     public func backup(to destination: String) throws -> BackupReport {
-        let folder = AppDatabase.attachmentsDirectory(forDatabase: destination)
-        if FileSecurity.exists(destination) { throw StoreError.file(path: destination, .exists) }
+        let target = try OutputFile.resolve(destination)
+        let folder = AppDatabase.attachmentsDirectory(forDatabase: target)
+        if FileSecurity.exists(target) { throw StoreError.file(path: destination, .exists) }
         if FileSecurity.exists(folder.path) { throw StoreError.file(path: folder.path, .exists) }
-        guard FileSecurity.isDirectory(folder.deletingLastPathComponent().path) else { throw StoreError.file(path: destination, .noSuchFolder) }
         let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
         var copied = (count: 0, missing: [String]())
         if let from = attachments, !hashes.isEmpty {
@@ -365,7 +365,7 @@ extension AttachmentStore {
                 return result
             }
             FileSecurity.syncDirectory(of: partial.appendingPathComponent("x").path)
-            if rename(partial.path, folder.path) != 0 { throw StoreError.file(path: folder.path, FileProblem(errno: errno)) }
+            if rename(partial.path, folder.path) != 0 { throw StoreError.file(path: folder.path, OutputError.Cause(errno: errno)) }
             FileSecurity.syncDirectory(of: folder.path)
             return result
         } catch {
@@ -385,11 +385,11 @@ extension AttachmentStore {
                 if skipMissing { missing.append(source.path); continue }
                 throw StoreError.attachmentUnreadable(path: source.path)
             }
-            guard sha256Hex(data) == sha else { throw StoreError.attachmentDamaged(path: source.path) }
+            guard sha256Hex(data) == sha else { throw AttachmentHashMismatch(path: source.path, expected: sha, found: sha256Hex(data)) }
             let target = to.url(for: sha)
             try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
             guard FileManager.default.createFile(atPath: target.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw StoreError.file(path: target.path, FileProblem(errno: errno))
+                throw StoreError.file(path: target.path, OutputError.Cause(errno: errno))
             }
             count += 1
         }

@@ -23,45 +23,14 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The database may be read but not written here (file, folder or file system read-only).
     case readOnly(path: String)
     case cannotOpen(path: String, reason: String)
-    /// A file the store reads or writes, and what the system said about it.
-    case file(path: String, FileProblem)
+    /// A file the store reads or writes, and what the system said about it (the causes of `OutputError`,
+    /// whose errno mapping is the only one).
+    case file(path: String, OutputError.Cause)
     case attachmentUnreadable(path: String)
-    /// A stored attachment whose content no longer matches its SHA-256.
-    case attachmentDamaged(path: String)
     case busy
     case petArchived(String)
     case petNotArchived(String)
     /// A CHECK or foreign key rejected the data (a bug upstream of the store; reported, nothing written).
     case constraint(String)
     case io(String)
-}
-
-/// Why a file could not be read or written, from errno: the one mapping of system errors to words.
-public enum FileProblem: Equatable, Sendable {
-    case exists, noSuchFolder, notFound, permissionDenied, noSpace, readOnlyFileSystem, isDirectory, notADirectory
-    case notARegularFile, danglingLink, ioError, tooLong
-    case other(Int32)
-
-    public init(errno code: Int32) {
-        switch code {
-        case EEXIST: self = .exists
-        case ENOENT: self = .notFound
-        case EACCES, EPERM: self = .permissionDenied
-        case ENOSPC, EDQUOT, EFBIG: self = .noSpace
-        case EROFS: self = .readOnlyFileSystem
-        case EISDIR: self = .isDirectory
-        case ENOTDIR: self = .notADirectory
-        case EIO: self = .ioError
-        case ENAMETOOLONG: self = .tooLong
-        default: self = .other(code)
-        }
-    }
-
-    /// True when the cause is the disk or the system (exit 74), not a path the user chose (exit 73).
-    public var isIOFailure: Bool {
-        switch self {
-        case .noSpace, .ioError, .other: return true
-        default: return false
-        }
-    }
 }

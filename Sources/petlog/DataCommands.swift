@@ -14,6 +14,9 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         try Session.run { s in
+            if OutputFile.isStandardOutput(output) {
+                throw UsageError(message: s.t(.errBackupStdout))
+            }
             let report = try s.repository().backup(to: output)
             if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing, ["count": String(report.missing.count)])) }
             if let folder = report.attachmentsFolder {

@@ -23,9 +23,9 @@ struct Failure {
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
             case .duplicatePetName, .ambiguousPetName, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
-            case .newerSchema, .notAPetlogDatabase, .damaged, .attachmentDamaged: return Self.dataError
+            case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
-            case .file(_, let problem): return problem == .notFound ? Self.noInput : problem.isIOFailure ? Self.ioError : Self.cannotCreate
+            case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
             case .busy: return Self.busy
             case .io: return Self.ioError
             }
@@ -74,8 +74,14 @@ struct Failure {
     /// "cannot write PATH: CAUSE", for every file petlog writes (the errno → cause mapping is
     /// `OutputError.Cause(errno:)`).
     static func message(_ e: OutputError, _ l: L10n) -> String {
+        let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
+        return l.text(.errCannotWrite, ["path": path, "reason": reason(e.cause, l)])
+    }
+
+    /// What the system said about a file, in words (for writes and opens alike).
+    static func reason(_ cause: OutputError.Cause, _ l: L10n) -> String {
         let reason: String
-        switch e.cause {
+        switch cause {
         case .noSpace: reason = l.text(.errOutputNoSpace)
         case .ioError: reason = l.text(.errOutputIO)
         case .permissionDenied: reason = l.text(.errOutputPermission)
@@ -88,10 +94,10 @@ struct Failure {
         case .isFIFO: reason = l.text(.errOutputIsFIFO)
         case .linkLoop: reason = l.text(.errOutputLinkLoop)
         case .nameTooLong: reason = l.text(.errOutputNameTooLong)
+        case .exists: reason = l.text(.errFileExists)
         case .other(_, let text): reason = text
         }
-        let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
-        return l.text(.errCannotWrite, ["path": path, "reason": reason])
+        return reason
     }
 
     static func message(_ e: ImportError, _ l: L10n) -> String {
@@ -132,37 +138,15 @@ struct Failure {
         case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase, ["path": path])
         case .cannotOpen(let path, let reason): return l.text(.errCannotOpen, ["path": path, "reason": reason])
         case .attachmentUnreadable(let path): return l.text(.errAttachmentUnreadable, ["path": path])
-        case .attachmentDamaged(let path): return l.text(.errAttachmentDamaged, ["path": path])
         case .damaged(let path, let detail): return l.text(.errDamaged, ["path": path, "detail": detail])
         case .databaseMissing(let path): return l.text(.errDatabaseMissing, ["path": path, "default": GlobalSettings.defaultDatabasePath])
         case .readOnly(let path): return l.text(.errReadOnly, ["path": path])
-        case .file(let path, let problem): return l.text(.errFile, ["path": path, "problem": Self.text(problem, l)])
+        case .file(let path, let cause): return l.text(.errFile, ["path": path, "problem": Self.reason(cause, l)])
         case .busy: return l.text(.errBusy)
         case .petArchived(let name): return l.text(.errPetArchived, ["name": name])
         case .petNotArchived(let name): return l.text(.errPetNotArchived, ["name": name])
         case .constraint(let detail): return l.text(.errConstraint, ["detail": detail])
         case .io(let detail): return l.text(.errIO, ["detail": detail])
-        }
-    }
-}
-
-extension Failure {
-    /// What the system said about a file, in words.
-    static func text(_ problem: FileProblem, _ l: L10n) -> String {
-        switch problem {
-        case .exists: return l.text(.fileExists)
-        case .noSuchFolder: return l.text(.fileNoSuchFolder)
-        case .notFound: return l.text(.fileNotFound)
-        case .permissionDenied: return l.text(.filePermissionDenied)
-        case .noSpace: return l.text(.fileNoSpace)
-        case .readOnlyFileSystem: return l.text(.fileReadOnlyFS)
-        case .isDirectory: return l.text(.fileIsDirectory)
-        case .notADirectory: return l.text(.fileNotADirectory)
-        case .notARegularFile: return l.text(.fileNotRegular)
-        case .danglingLink: return l.text(.fileDanglingLink)
-        case .ioError: return l.text(.fileIOError)
-        case .tooLong: return l.text(.fileTooLong)
-        case .other(let code): return l.text(.fileOther, ["code": String(code)])
         }
     }
 }

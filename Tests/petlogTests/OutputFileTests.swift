@@ -278,7 +278,7 @@ final class OutputFileTests: CLITestCase {
         let photo = p("photo.jpg")
         FileManager.default.createFile(atPath: photo, contents: Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 7, count: 100)))
         try ok("diary", "Coco", "walk", "--photo", photo)
-        let store = home.appendingPathComponent("data/attachments").path
+        let store = home.appendingPathComponent("data/petlog.sqlite.attachments").path
         let stored = try FileManager.default.subpathsOfDirectory(atPath: store).filter { $0.count > 60 }
         XCTAssertEqual(stored.count, 1)
         let damaged = store + "/" + stored[0]

@@ -145,7 +145,16 @@ final class StoreSafetyTests: CLITestCase {
         let again = try petlog(target.path, "restore", backup)
         checkRefusal(again, code: 73, mentions: "already exists", "restore over a database")
         try expectRefused(["backup", "-o", backup], code: 73, mentions: "already exists")
-        try expectRefused(["backup", "-o", "~/x.sqlite"], code: 73, mentions: "folder does not exist")
+        try expectRefused(["backup", "-o", "~/x.sqlite"], code: 73, mentions: "the folder ~ does not exist")
+        try expectRefused(["backup", "-o", "-"], code: 64, mentions: "standard output")
+        // Through a link, to the file it names; the link stays a link.
+        let real = try folder("real").appendingPathComponent("b.sqlite")
+        let link = home.appendingPathComponent("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        try ok("backup", "-o", link.path)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), real.path)
+        XCTAssertEqual(files(under: URL(fileURLWithPath: real.path + ".attachments")), copied)
+        XCTAssertEqual(try petlog(link.path, "check").stdout, "")
         XCTAssertFalse(exists(home.appendingPathComponent("~")))
     }
 
@@ -321,7 +330,7 @@ final class StoreSafetyTests: CLITestCase {
         let target = disk.appendingPathComponent("b.sqlite").path
         let before = try fileHash(db)
         let backup = try petlog(db, "backup", "-o", target)
-        checkRefusal(backup, code: 74, mentions: "no space left on the device", "backup on a full disk")
+        checkRefusal(backup, code: 74, mentions: "no space left on device", "backup on a full disk")
         XCTAssertFalse(backup.stderr.contains("SQLite"), backup.stderr)
         XCTAssertEqual(try fileHash(db), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted(), ["d.sqlite", "filler"], "nothing left behind")
@@ -332,7 +341,7 @@ final class StoreSafetyTests: CLITestCase {
         try FileManager.default.copyItem(atPath: Self.storeFixtures.appendingPathComponent("v1/v1.sqlite").path, toPath: v1)
         let old = try fileHash(v1)
         let list = try petlog(v1, "pet", "list")
-        checkRefusal(list, code: 74, mentions: "no space left on the device", "migration on a full disk")
+        checkRefusal(list, code: 74, mentions: "no space left on device", "migration on a full disk")
         XCTAssertEqual(try fileHash(v1), old)
     }
 
