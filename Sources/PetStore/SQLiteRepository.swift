@@ -56,6 +56,12 @@ public struct SQLiteRepository: PetRepository {
         return error
     }
 
+    /// `error` as a store error when it is an SQLite error that escaped the repository's own mapping (a
+    /// safety net for the CLI, so no raw SQLite text reaches a user); nil for any other error.
+    public static func storeError(from error: Error, path: String) -> StoreError? {
+        (error as? DatabaseError).map { map($0, path: path) }
+    }
+
     /// The one place SQLite errors become store errors, naming the file they concern.
     static func map(_ e: DatabaseError, path: String) -> StoreError {
         switch e.resultCode {

@@ -8,9 +8,12 @@ import PetStore
 struct Failure {
     let error: Error
 
-    init(_ error: Error) { self.error = error }
 
     static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75
+
+    init(_ error: Error) {
+        self.error = SQLiteRepository.storeError(from: error, path: GlobalSettings.current.resolvedDatabasePath) ?? error
+    }
 
     var exitCode: Int32 {
         switch error {
