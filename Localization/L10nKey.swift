@@ -246,6 +246,7 @@ extension L10n {
         case errDateRange = "err.date_range"
         case errUsageHint = "err.usage_hint"
         // fix-store
+        case errOpenNotRegular = "err.open_not_regular"
         case errBackupStdout = "err.backup_stdout"
         case errBadMonth = "err.bad_month"
         case errDamaged = "err.damaged"

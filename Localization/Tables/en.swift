@@ -346,6 +346,7 @@ extension L10n {
         "err.date_range": "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)",
         "err.usage_hint": "{message} (see: {command} --help)",
         // fix-store
+        "err.open_not_regular": "it is not a regular file ({what}); a database is a file",
         "err.backup_stdout": "a backup is a database file with its attachments folder beside it, so it cannot go to standard output (-o -): name a file such as backup.sqlite",
         "err.bad_month": "\"{value}\" is not a month (accepted: 2026-11, a year and a month 01 to 12)",
         "err.damaged": "{path} is damaged ({detail}); nothing was written. See petlog check; petlog check --repair recovers what can be read",

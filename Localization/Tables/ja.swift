@@ -346,6 +346,7 @@ extension L10n {
         "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
         "err.usage_hint": "{message}（ヘルプ: {command} --help）",
         // fix-store
+        "err.open_not_regular": "通常のファイルではありません ({what})。データベースはファイルです",
         "err.backup_stdout": "バックアップはデータベースファイルとその横の添付ファイルフォルダーからなるため、標準出力 (-o -) には出せません。backup.sqlite のようにファイル名を指定してください",
         "err.bad_month": "\"{value}\" は正しい月ではありません (入力例: 2026-11、年と 01〜12 の月)",
         "err.damaged": "{path} は破損しています ({detail})。何も書き込んでいません。petlog check で確認し、petlog check --repair で読める記録を復旧してください",

@@ -346,6 +346,7 @@ extension L10n {
         "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
         "err.usage_hint": "{message} (도움말: {command} --help)",
         // fix-store
+        "err.open_not_regular": "일반 파일이 아닙니다 ({what}). 데이터베이스는 파일이어야 합니다",
         "err.backup_stdout": "백업은 데이터베이스 파일과 그 옆의 첨부 파일 폴더로 이루어져 표준 출력(-o -)으로 보낼 수 없습니다. backup.sqlite처럼 파일 이름을 지정하세요",
         "err.bad_month": "\"{value}\"은(는) 올바른 월이 아닙니다 (입력 예: 2026-11, 연도와 01~12월)",
         "err.damaged": "{path} 파일이 손상되었습니다 ({detail}). 아무것도 기록하지 않았습니다. petlog check로 확인하고 petlog check --repair로 읽을 수 있는 기록을 복구하세요",

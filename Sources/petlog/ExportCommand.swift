@@ -35,20 +35,21 @@ struct ExportCommand: ParsableCommand {
             }
             let toStdout = OutputFile.isStandardOutput(output)
             let repo = try s.repository()
-            if let dir = withAttachments {
-                _ = try repo.copyAttachments(to: dir)
-            }
+            // Checked before anything is written; copied after the tables, so the folder may sit inside -o's.
+            if withAttachments != nil { try repo.verifyAttachments() }
             let shown = toStdout ? s.t(.outputStandard) : Terminal.sanitize(output)
             // With -o -, stdout carries the data only; the summary goes to stderr.
             let terminal = s.terminal
             let say: (String) -> Void = toStdout ? { terminal.error($0) } : { terminal.line($0) }
             if let t = table {
                 let rows = try repo.exportCSVTable(t, to: output)
+                try copyAttachments(repo)
                 say(s.t(.exportWroteTable, ["rows": String(rows), "table": t, "path": shown]))
                 return
             }
             if csv {
                 let written = try repo.exportCSV(to: output)
+                try copyAttachments(repo)
                 say(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": shown]))
                 return
             }
@@ -73,7 +74,12 @@ struct ExportCommand: ParsableCommand {
                 }
                 try sink.write("\n]}\n")
             }
+            try copyAttachments(repo)
             say(s.t(.exportWrote, ["path": shown, "records": String(count)]))
         }
+    }
+
+    func copyAttachments(_ repo: SQLiteRepository) throws {
+        if let dir = withAttachments { _ = try repo.copyAttachments(to: dir) }
     }
 }

@@ -144,6 +144,8 @@ struct Failure {
         case .damaged(let path, let detail): return l.text(.errDamaged, ["path": path, "detail": detail])
         case .databaseMissing(let path): return l.text(.errDatabaseMissing, ["path": path, "default": GlobalSettings.defaultDatabasePath])
         case .readOnly(let path): return l.text(.errReadOnly, ["path": path])
+        case .file(let path, .isFIFO): return l.text(.errFile, ["path": path, "problem": l.text(.errOpenNotRegular, ["what": "FIFO"])])
+        case .file(let path, .isDevice): return l.text(.errFile, ["path": path, "problem": l.text(.errOpenNotRegular, ["what": "device"])])
         case .file(let path, let cause): return l.text(.errFile, ["path": path, "problem": Self.reason(cause, l)])
         case .busy: return l.text(.errBusy)
         case .petArchived(let name): return l.text(.errPetArchived, ["name": name])

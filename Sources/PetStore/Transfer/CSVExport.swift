@@ -102,12 +102,11 @@ extension SQLiteRepository {
         return count
     }
 
-    /// Copies the attachment files the database refers to into the folder `directory` as `<sha256>`
-    /// (0600, through `OutputFile`). Every stored file is read and its SHA-256 checked first: a file
-    /// that no longer matches its name (changed or damaged since it was attached) refuses the whole
-    /// copy, naming the file, before anything is written. Files already in the folder are kept.
-    public func copyAttachments(to directory: String) throws -> Int {
-        guard let store = attachments else { return 0 }
+    /// Reads every attachment file the database refers to and checks its SHA-256; returns the hashes.
+    /// A missing file or one that no longer matches is thrown, naming it.
+    @discardableResult
+    public func verifyAttachments() throws -> [String] {
+        guard let store = attachments else { return [] }
         let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
         for sha in hashes {
             let source = store.url(for: sha).path
@@ -115,6 +114,16 @@ extension SQLiteRepository {
             let found = AttachmentStore.sha256Hex(data)
             if found != sha { throw AttachmentHashMismatch(path: source, expected: sha, found: found) }
         }
+        return hashes
+    }
+
+    /// Copies the attachment files the database refers to into the folder `directory` as `<sha256>`
+    /// (0600, through `OutputFile`). Every stored file is read and its SHA-256 checked first: a file
+    /// that no longer matches its name (changed or damaged since it was attached) refuses the whole
+    /// copy, naming the file, before anything is written. Files already in the folder are kept.
+    public func copyAttachments(to directory: String) throws -> Int {
+        guard let store = attachments else { return 0 }
+        let hashes = try verifyAttachments()
         let batch = OutputFile.Batch()
         var copied = 0
         do {
