@@ -10,9 +10,13 @@ public struct OpenOptions: Sendable {
     public var onWaiting: (@Sendable () -> Void)?
     /// The longest petlog waits for other processes, in total, before giving up as busy.
     public var busyTimeout: TimeInterval
+    /// Only read the file, whatever its schema version: no migration, no change of any kind (a backup being
+    /// restored).
+    public var readOnly: Bool
 
-    public init(create: Bool = false, busyTimeout: TimeInterval = 30, onWaiting: (@Sendable () -> Void)? = nil) {
+    public init(create: Bool = false, readOnly: Bool = false, busyTimeout: TimeInterval = 30, onWaiting: (@Sendable () -> Void)? = nil) {
         self.create = create
+        self.readOnly = readOnly
         self.busyTimeout = busyTimeout
         self.onWaiting = onWaiting
     }
@@ -84,7 +88,7 @@ public struct AppDatabase: Sendable {
         if existed && access(path, R_OK) != 0 { throw StoreError.file(path: path, .permissionDenied) }
         let busy = BusyBudget(limit: options.busyTimeout, onWaiting: options.onWaiting)
         // A file or folder this user may not write is opened read-only, so reads still work there.
-        let writable = !existed || (access(path, W_OK) == 0 && access(dir.path, W_OK) == 0)
+        let writable = !options.readOnly && (!existed || (access(path, W_OK) == 0 && access(dir.path, W_OK) == 0))
         let queue = try openQueue(path: path, readOnly: !writable, busy: busy)
         if created { FileSecurity.restrict(path) }
         var database = AppDatabase(dbQueue: queue, attachmentsDirectory: attachmentsDirectory(forDatabase: path), path: path, busy: busy)
@@ -99,7 +103,7 @@ public struct AppDatabase: Sendable {
             try DirectoryLock(directory: dir.path, busy: busy).release()
             applied = try database.appliedMigrationsChecked()
         }
-        if applied.count < Schema.migrator.migrations.count {
+        if applied.count < Schema.migrator.migrations.count && !options.readOnly {
             guard writable else { throw StoreError.readOnly(path: path) }
             // One process migrates; the others wait for it, then find the work done.
             let lock = try DirectoryLock(directory: dir.path, busy: busy)

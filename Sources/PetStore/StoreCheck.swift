@@ -315,27 +315,13 @@ extension SQLiteRepository {
     }
 
     /// Restores a backup made by `backup` (or any petlog database file) into a new database at `target`,
-    /// with its attachments: the attachments first (verified), the database last, each linked or renamed into
-    /// place only when whole. The target must not exist; the backup is only read.
+    /// with its attachments, the way `backup` writes (attachments verified and renamed into place first, the
+    /// database last). The target must not exist; the backup is only read (opened read-only, even when its
+    /// schema is older: the restored copy is upgraded on its first open).
     public static func restore(from backup: String, to target: String) throws -> BackupReport {
-        let source = try AppDatabase.open(path: backup, options: OpenOptions(create: false))
-        if FileSecurity.exists(target) { throw StoreError.file(path: target, .exists) }
-        let folder = AppDatabase.attachmentsDirectory(forDatabase: target)
-        if FileSecurity.exists(folder.path) { throw StoreError.file(path: folder.path, .exists) }
-        try FileSecurity.makePrivateDirectory(URL(fileURLWithPath: target).deletingLastPathComponent())
-        let repo = SQLiteRepository(source)
-        let hashes = try repo.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
-        var copied = (count: 0, missing: [String]())
-        if let from = repo.attachments, !hashes.isEmpty {
-            copied = try AttachmentStore.copyFolder(hashes, from: from, to: folder)
-        }
-        do {
-            try source.backup(to: target)
-        } catch {
-            if copied.count > 0 { try? FileManager.default.removeItem(at: folder) }
-            throw error
-        }
-        return BackupReport(database: target, attachmentsFolder: copied.count > 0 ? folder.path : nil, attachments: copied.count, missing: copied.missing)
+        let source = try AppDatabase.open(path: backup, options: OpenOptions(readOnly: true))
+        try FileSecurity.makePrivateDirectory(URL(fileURLWithPath: FileSecurity.absolute(target)).deletingLastPathComponent())
+        return try SQLiteRepository(source).backup(to: target)
     }
 }
 
