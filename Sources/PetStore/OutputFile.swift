@@ -327,13 +327,15 @@ public enum OutputFile {
         return nil
     }
 
-    /// Makes sure `path` names a folder to write files into, creating it (0700) when it does not exist
-    /// (its parent must). Links to a folder are followed. Returns whether it was created.
-    public static func prepareFolder(_ path: String) throws -> Bool {
+    /// Makes sure `path` names a folder to write files into, creating it (0700, and missing parents
+    /// like `mkdir -p`) when it does not exist. Links to a folder are followed; a dangling link makes
+    /// the folder it points at. Returns the folders created, deepest last.
+    @discardableResult
+    public static func prepareFolder(_ path: String) throws -> [String] {
         var st = stat()
         if stat(path, &st) == 0 {
             switch fileType(st.st_mode) {
-            case S_IFDIR: return false
+            case S_IFDIR: return []
             case S_IFREG: throw OutputError(path: path, cause: .isFile)
             default:
                 try refuseSpecial(st.st_mode, path: path)
@@ -344,15 +346,24 @@ public enum OutputFile {
         while target.count > 1, target.hasSuffix("/") { target.removeLast() }
         var lst = stat()
         if lstat(target, &lst) == 0, fileType(lst.st_mode) == S_IFLNK {
-            // A dangling link: make the folder it points at.
             target = try resolve(target)
+        } else if lstat(target, &lst) != 0, errno != ENOENT {
+            throw OutputError(path: path, errno: errno, folder: folder(of: target))
+        }
+        let parent = folder(of: target)
+        var created: [String] = []
+        var ps = stat()
+        if parent != target, stat(parent, &ps) != 0 {
+            guard errno == ENOENT else { throw OutputError(path: path, errno: errno, folder: parent) }
+            created = try prepareFolder(parent)
         }
         if mkdir(target, 0o700) != 0 {
             let code = errno
-            throw OutputError(path: path, errno: code, folder: folder(of: target))
+            for dir in created.reversed() { rmdir(dir) }
+            throw OutputError(path: path, errno: code, folder: parent)
         }
         chmod(target, 0o700)
-        return true
+        return created + [target]
     }
 
     /// Several files written into folders, renamed into place together at the end: either every
@@ -365,7 +376,7 @@ public enum OutputFile {
 
         /// Makes `folder` if needed (see `OutputFile.prepareFolder`); removed again if the batch fails.
         public func prepareFolder(_ folder: String) throws {
-            if try OutputFile.prepareFolder(folder) { createdFolders.append(folder) }
+            createdFolders += try OutputFile.prepareFolder(folder)
         }
 
         /// Writes one file of the batch to its temporary path.
