@@ -107,7 +107,7 @@ public enum OutputFile {
     /// the path it points at, a chain to its end); refuses a folder, a device, a FIFO or a socket, and a
     /// folder that does not exist. Returns the real target path; errors name `path` as given.
     public static func resolve(_ path: String) throws -> String {
-        guard !path.isEmpty else { throw OutputError(path: path, cause: .noFolder("")) }
+        guard !path.isEmpty else { throw OutputError(path: path, cause: .other(code: ENOENT, text: String(cString: strerror(ENOENT)))) }
         var current = path
         for _ in 0..<40 {
             var st = stat()
@@ -219,7 +219,7 @@ public enum OutputFile {
         var template = Array((dir + "/.petlog-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputError(path: path, errno: errno, folder: dir) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         TemporaryFiles.register(temporary)
         return Pending(path: path, target: temporary, temporary: temporary, descriptor: fd)
     }
@@ -521,15 +521,21 @@ public enum TemporaryFiles {
         return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
     }
 
+    /// Unlinks every registered path; async-signal-safe, for another signal handler (a lock wait that
+    /// honours Ctrl-C) to call before it ends the process.
+    public static func removeRegistered() {
+        for i in 0..<capacity {
+            if let p = slots[i] { unlink(p) }
+        }
+    }
+
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
         _ = slots
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
-                for i in 0..<TemporaryFiles.capacity {
-                    if let p = TemporaryFiles.slots[i] { unlink(p) }
-                }
+                TemporaryFiles.removeRegistered()
                 signal(sig, SIG_DFL)
                 raise(sig)
             }
