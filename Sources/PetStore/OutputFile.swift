@@ -110,7 +110,7 @@ public enum OutputFile {
     /// the path it points at, a chain to its end); refuses a folder, a device, a FIFO or a socket, and a
     /// folder that does not exist. Returns the real target path; errors name `path` as given.
     public static func resolve(_ path: String) throws -> String {
-        guard !path.isEmpty else { throw OutputError(path: path, cause: .noFolder("")) }
+        guard !path.isEmpty else { throw OutputError(path: path, cause: .other(code: ENOENT, text: String(cString: strerror(ENOENT)))) }
         var current = path
         for _ in 0..<40 {
             var st = stat()
@@ -222,7 +222,7 @@ public enum OutputFile {
         var template = Array((dir + "/.petlog-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputError(path: path, errno: errno, folder: dir) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         TemporaryFiles.register(temporary)
         return Pending(path: path, target: temporary, temporary: temporary, descriptor: fd)
     }
@@ -330,13 +330,15 @@ public enum OutputFile {
         return nil
     }
 
-    /// Makes sure `path` names a folder to write files into, creating it (0700) when it does not exist
-    /// (its parent must). Links to a folder are followed. Returns whether it was created.
-    public static func prepareFolder(_ path: String) throws -> Bool {
+    /// Makes sure `path` names a folder to write files into, creating it (0700, and missing parents
+    /// like `mkdir -p`) when it does not exist. Links to a folder are followed; a dangling link makes
+    /// the folder it points at. Returns the folders created, deepest last.
+    @discardableResult
+    public static func prepareFolder(_ path: String) throws -> [String] {
         var st = stat()
         if stat(path, &st) == 0 {
             switch fileType(st.st_mode) {
-            case S_IFDIR: return false
+            case S_IFDIR: return []
             case S_IFREG: throw OutputError(path: path, cause: .isFile)
             default:
                 try refuseSpecial(st.st_mode, path: path)
@@ -347,15 +349,24 @@ public enum OutputFile {
         while target.count > 1, target.hasSuffix("/") { target.removeLast() }
         var lst = stat()
         if lstat(target, &lst) == 0, fileType(lst.st_mode) == S_IFLNK {
-            // A dangling link: make the folder it points at.
             target = try resolve(target)
+        } else if lstat(target, &lst) != 0, errno != ENOENT {
+            throw OutputError(path: path, errno: errno, folder: folder(of: target))
+        }
+        let parent = folder(of: target)
+        var created: [String] = []
+        var ps = stat()
+        if parent != target, stat(parent, &ps) != 0 {
+            guard errno == ENOENT else { throw OutputError(path: path, errno: errno, folder: parent) }
+            created = try prepareFolder(parent)
         }
         if mkdir(target, 0o700) != 0 {
             let code = errno
-            throw OutputError(path: path, errno: code, folder: folder(of: target))
+            for dir in created.reversed() { rmdir(dir) }
+            throw OutputError(path: path, errno: code, folder: parent)
         }
         chmod(target, 0o700)
-        return true
+        return created + [target]
     }
 
     /// Several files written into folders, renamed into place together at the end: either every
@@ -368,7 +379,7 @@ public enum OutputFile {
 
         /// Makes `folder` if needed (see `OutputFile.prepareFolder`); removed again if the batch fails.
         public func prepareFolder(_ folder: String) throws {
-            if try OutputFile.prepareFolder(folder) { createdFolders.append(folder) }
+            createdFolders += try OutputFile.prepareFolder(folder)
         }
 
         /// Writes one file of the batch to its temporary path.
@@ -513,15 +524,21 @@ public enum TemporaryFiles {
         return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
     }
 
+    /// Unlinks every registered path; async-signal-safe, for another signal handler (a lock wait that
+    /// honours Ctrl-C) to call before it ends the process.
+    public static func removeRegistered() {
+        for i in 0..<capacity {
+            if let p = slots[i] { unlink(p) }
+        }
+    }
+
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
         _ = slots
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
-                for i in 0..<TemporaryFiles.capacity {
-                    if let p = TemporaryFiles.slots[i] { unlink(p) }
-                }
+                TemporaryFiles.removeRegistered()
                 signal(sig, SIG_DFL)
                 raise(sig)
             }

@@ -106,7 +106,16 @@ final class OutputFileTests: CLITestCase {
             try expectRefused(args, code: 73, mentions: args.last == "/dev/null" ? "it is a device" : "named pipe (FIFO)")
             XCTAssertEqual(type("/dev/stdout"), .typeSymbolicLink, "\(args) replaced /dev/stdout")
             XCTAssertEqual(type("/dev/null"), .typeCharacterSpecial, "\(args) replaced /dev/null")
+            restoreDevStdout()
         }
+    }
+
+    /// A petlog that replaced the system's /dev/stdout (as root) must not break the machine for
+    /// what runs next: put the link back (the test has failed already).
+    private func restoreDevStdout() {
+        guard type("/dev/stdout") != .typeSymbolicLink else { return }
+        unlink("/dev/stdout")
+        symlink("/proc/self/fd/1", "/dev/stdout")
     }
 
     func testFIFOsAndFoldersAreRefusedAndLeftAlone() throws {
@@ -167,8 +176,16 @@ final class OutputFileTests: CLITestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         let mount = try launch(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir])
         guard mount.status == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mount.stderr)") }
-        addTeardownBlock { _ = try? self.launch(URL(fileURLWithPath: "/bin/umount"), [dir]) }
+        mounts.append(dir)
         return dir
+    }
+
+    private var mounts: [String] = []
+
+    override func tearDownWithError() throws {
+        for dir in mounts { _ = try? launch(URL(fileURLWithPath: "/bin/umount"), [dir]) }
+        mounts = []
+        try super.tearDownWithError()
     }
 
     func testFullDiskIsOneLineExit74AndLeavesNothing() throws {
@@ -318,10 +335,9 @@ final class OutputFileTests: CLITestCase {
         XCTAssertFalse(png.stderr.contains(".png, .pdf or .svg"), png.stderr)
         try expectRefused(["--lang", "ko", "report", "Coco", "-o", p("r.png")], code: 64, mentions: "보고서는 PDF입니다")
         try expectRefused(["--lang", "ja", "report", "Coco", "-o", p("r.png")], code: 64, mentions: "レポートは PDF です")
-        // Permission: a read-only folder refuses as "permission denied" even to root? root bypasses
-        // modes, so a read-only mount stands in: checked where mount works.
-        try expectRefused(["--lang", "ko", "export", "-o", "/dev/stdout"], code: 73, mentions: "이름 있는 파이프(FIFO)")
-        try expectRefused(["--lang", "ja", "export", "-o", "/dev/stdout"], code: 73, mentions: "名前付きパイプ（FIFO）")
+        XCTAssertEqual(mkfifo(p("fifo.json"), 0o600), 0)
+        try expectRefused(["--lang", "ko", "export", "-o", p("fifo.json")], code: 73, mentions: "이름 있는 파이프(FIFO)")
+        try expectRefused(["--lang", "ja", "export", "-o", p("fifo.json")], code: 73, mentions: "名前付きパイプ（FIFO）")
     }
 
     func testReadOnlyFileSystem() throws {
