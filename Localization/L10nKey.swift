@@ -346,6 +346,12 @@ extension L10n {
         case vaccineMyxomatosis = "vaccine.myxomatosis"
         case vaccineMyxoRhd = "vaccine.myxo-rhd"
         case vaccineDistemper = "vaccine.distemper"
+        // fix-answers
+        case errAmbiguousMedication = "err.ambiguous_medication"
+        case fieldEndedShort = "field.ended_short"
+        case dueLateMinutes = "due.late_minutes"
+        case dueLateHours = "due.late_hours"
+        case errNearlyListed = "err.nearly_listed"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

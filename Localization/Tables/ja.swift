@@ -251,7 +251,7 @@ extension L10n {
         "report.latest_weight": "最新の体重",
         "report.change_days": "{days}日間の変化",
         "report.meals": "食事",
-        "report.meals_value": "食事 {meals}回（1日{perDay}回）、おやつ {treats}回",
+        "report.meals_value": "食事 {meals}回（記録のある{days}日で1日{perDay}回）、おやつ {treats}回",
         "report.stools": "便スコア（1–7）",
         "report.stool_flags": "血便・粘液 {count}回",
         "report.item": "項目",
@@ -345,5 +345,11 @@ extension L10n {
         "err.import_bad_time": "「{value}」は取り込みで読める日付や時刻ではありません（2026-11-20、2026-11-20 08:30、2026-11-20T08:30:00+09:00）",
         "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
         "err.usage_hint": "{message}（ヘルプ: {command} --help）",
+        // fix-answers
+        "err.ambiguous_medication": "「{name}」に当てはまる{pet}の薬が複数あります: {candidates}。名前をもっと入力してください",
+        "field.ended_short": "完了",
+        "due.late_minutes": "{n}分超過",
+        "due.late_hours": "{n}時間超過",
+        "err.nearly_listed": "「{value}」は一覧にない{field}です。「{suggestion}」のことですか？（入力どおりに記録するには --as-written を付けてください）",
     ]
 }

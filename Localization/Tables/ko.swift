@@ -251,7 +251,7 @@ extension L10n {
         "report.latest_weight": "최근 체중",
         "report.change_days": "{days}일간 변화",
         "report.meals": "식사",
-        "report.meals_value": "식사 {meals}회 (하루 {perDay}회), 간식 {treats}회",
+        "report.meals_value": "식사 {meals}회 (기록이 있는 {days}일 기준 하루 {perDay}회), 간식 {treats}회",
         "report.stools": "대변 점수 (1–7)",
         "report.stool_flags": "혈변·점액 {count}회",
         "report.item": "항목",
@@ -345,5 +345,11 @@ extension L10n {
         "err.import_bad_time": "\"{value}\"은(는) 가져오기에서 읽을 수 있는 날짜나 시각이 아닙니다 (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
         "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
         "err.usage_hint": "{message} (도움말: {command} --help)",
+        // fix-answers
+        "err.ambiguous_medication": "\"{name}\"(으)로 시작하는 {pet}의 약이 여럿입니다: {candidates}. 이름을 더 입력하세요",
+        "field.ended_short": "종료",
+        "due.late_minutes": "{n}분 지남",
+        "due.late_hours": "{n}시간 지남",
+        "err.nearly_listed": "\"{value}\"은(는) 목록에 없는 {field}입니다. \"{suggestion}\"을(를) 말씀하신 건가요? (입력한 그대로 저장하려면 --as-written을 붙이세요)",
     ]
 }
