@@ -18,8 +18,8 @@ let package = Package(
     targets: [
         /** Values only: pets, records, units, money and the strict parsers that build them. */
         .target(name: "PetModel", dependencies: ["Assets"]),
-        /** The data petlog ships (vaccination schedules), embedded in the binary at build time. */
-        .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json")]),
+        /** The data petlog ships (vaccination schedules, symptom and vaccine names), embedded in the binary at build time. */
+        .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
         /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in. */
         .target(name: "Localization", path: "Localization"),
         /** The SQLite store behind the repository protocol: schema, migrations, reads, writes, demo data. */

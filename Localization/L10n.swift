@@ -46,6 +46,9 @@ public struct L10n: Sendable {
         return table[k] ?? L10n.en[k] ?? code
     }
 
+    /// Fills `{name}` with its value, and chooses a plural form with `{name|one|other}`: `one` when the
+    /// value is 1, else `other` ("{count} {count|meal|meals}"). English needs the forms; Korean and
+    /// Japanese write `{count}` alone.
     static func fill(_ template: String, _ args: [String: String]) -> String {
         guard template.contains("{") else { return template }
         var out = ""
@@ -53,8 +56,13 @@ public struct L10n: Sendable {
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let name = String(rest[rest.index(after: open)..<close])
-            out += args[name] ?? "{\(name)}"
+            let inside = String(rest[rest.index(after: open)..<close])
+            let parts = inside.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            if parts.count == 3, let value = args[parts[0]] {
+                out += value == "1" ? parts[1] : parts[2]
+            } else {
+                out += args[inside] ?? "{\(inside)}"
+            }
             rest = rest[rest.index(after: close)...]
         }
         return out + rest
@@ -65,7 +73,8 @@ public struct L10n: Sendable {
         var names: Set<String> = []
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.insert(String(rest[rest.index(after: open)..<close]))
+            let inside = rest[rest.index(after: open)..<close]
+            names.insert(String(inside.prefix { $0 != "|" }))
             rest = rest[rest.index(after: close)...]
         }
         return names

@@ -384,6 +384,12 @@ extension L10n {
         case errStdoutTwice = "err.stdout_twice"
         case exportWroteTable = "export.wrote_table"
         case errAttachmentHash = "err.attachment_hash"
+        // fix-answers
+        case errAmbiguousMedication = "err.ambiguous_medication"
+        case fieldEndedShort = "field.ended_short"
+        case dueLateMinutes = "due.late_minutes"
+        case dueLateHours = "due.late_hours"
+        case errNearlyListed = "err.nearly_listed"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

@@ -4,4 +4,6 @@ import Foundation
 public enum Assets {
     /// `vaccine-schedules.json`: per-species vaccination schedules with their sources.
     public static var vaccineSchedules: Data { Data(PackageResources.vaccine_schedules_json) }
+    /// `care-names.json`: every accepted name of the listed symptoms and vaccines in en/ko/ja, with aliases.
+    public static var careNames: Data { Data(PackageResources.care_names_json) }
 }

@@ -251,7 +251,7 @@ extension L10n {
         "report.latest_weight": "最新の体重",
         "report.change_days": "{days}日間の変化",
         "report.meals": "食事",
-        "report.meals_value": "食事 {meals}回（1日{perDay}回）、おやつ {treats}回",
+        "report.meals_value": "食事 {meals}回（記録のある{days}日で1日{perDay}回）、おやつ {treats}回",
         "report.stools": "便スコア（1–7）",
         "report.stool_flags": "血便・粘液 {count}回",
         "report.item": "項目",
@@ -383,5 +383,11 @@ extension L10n {
         "err.stdout_twice": "{first} と {second} はどちらも標準出力に書き出します。どちらか1つにしてください",
         "export.wrote_table": "{table} の {rows} 行を {path} に書き出しました",
         "err.attachment_hash": "添付ファイル {path} が SHA-256 {sha} と一致しなくなりました（添付後に変更または破損）。何も書き出していません（petlog check を参照）",
+        // fix-answers
+        "err.ambiguous_medication": "「{name}」に当てはまる{pet}の薬が複数あります: {candidates}。名前をもっと入力してください",
+        "field.ended_short": "完了",
+        "due.late_minutes": "{n}分超過",
+        "due.late_hours": "{n}時間超過",
+        "err.nearly_listed": "「{value}」は一覧にない{field}です。「{suggestion}」のことですか？（入力どおりに記録するには --as-written を付けてください）",
     ]
 }

@@ -251,7 +251,7 @@ extension L10n {
         "report.latest_weight": "최근 체중",
         "report.change_days": "{days}일간 변화",
         "report.meals": "식사",
-        "report.meals_value": "식사 {meals}회 (하루 {perDay}회), 간식 {treats}회",
+        "report.meals_value": "식사 {meals}회 (기록이 있는 {days}일 기준 하루 {perDay}회), 간식 {treats}회",
         "report.stools": "대변 점수 (1–7)",
         "report.stool_flags": "혈변·점액 {count}회",
         "report.item": "항목",
@@ -383,5 +383,11 @@ extension L10n {
         "err.stdout_twice": "{first}와(과) {second}가 둘 다 표준 출력에 씁니다. 하나만 고르세요",
         "export.wrote_table": "{table} 표의 {rows}행을 {path}에 내보냈습니다",
         "err.attachment_hash": "첨부 파일 {path}이(가) SHA-256 {sha}와 더 이상 맞지 않습니다 (첨부한 뒤 바뀌었거나 손상됨). 아무것도 내보내지 않았습니다 (petlog check 참고)",
+        // fix-answers
+        "err.ambiguous_medication": "\"{name}\"(으)로 시작하는 {pet}의 약이 여럿입니다: {candidates}. 이름을 더 입력하세요",
+        "field.ended_short": "종료",
+        "due.late_minutes": "{n}분 지남",
+        "due.late_hours": "{n}시간 지남",
+        "err.nearly_listed": "\"{value}\"은(는) 목록에 없는 {field}입니다. \"{suggestion}\"을(를) 말씀하신 건가요? (입력한 그대로 저장하려면 --as-written을 붙이세요)",
     ]
 }

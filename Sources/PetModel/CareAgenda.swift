@@ -42,7 +42,7 @@ public enum CareAgenda {
         var out: [Date] = []
         if let i = m.intervalSeconds {
             var t = start
-            while t <= end && out.count < limit { out.append(t); t = t.addingTimeInterval(Double(i)) }
+            while t <= end && out.count < limit { out.append(t); t = step(t, by: i, context: context) }
         } else if !m.times.isEmpty {
             var day = context.localDate(of: start)
             while out.count < limit {
@@ -57,8 +57,24 @@ public enum CareAgenda {
         return out
     }
 
+    /// The dose after one at `t`: whole days keep the local time of day across a daylight-saving
+    /// change (09:00 stays 09:00); intervals in hours and minutes are exact elapsed time.
+    public static func step(_ t: Date, by interval: Int, context: TimeContext) -> Date {
+        if interval > 0, interval % 86_400 == 0,
+           let next = context.calendar.date(byAdding: .day, value: interval / 86_400, to: t) {
+            return next
+        }
+        return t.addingTimeInterval(Double(interval))
+    }
+
+    /// Whether a course still runs at `date`: not stopped by then and not past the end of its `--until` day.
+    public static func isActive(_ m: Medication, at date: Date, context: TimeContext) -> Bool {
+        guard let end = courseEnd(m, context: context) else { return true }
+        return date < end
+    }
+
     /// The last moment a course may have doses: stopped, or the end of its last day.
-    static func courseEnd(_ m: Medication, context: TimeContext) -> Date? {
+    public static func courseEnd(_ m: Medication, context: TimeContext) -> Date? {
         let ended = m.endsOn.map { context.startOfDay($0.adding(days: 1)) }
         switch (m.stoppedAt, ended) {
         case let (s?, e?): return min(s, e)
@@ -82,15 +98,16 @@ public enum CareAgenda {
             let grace: Double = m.intervalSeconds.map { Double($0) / 2 } ?? 3600
             // The first slot after the last handled dose (with half an interval of grace for early doses).
             if let i = m.intervalSeconds {
-                next = last.addingTimeInterval(Double(i))
+                next = step(last, by: i, context: context)
             } else {
                 next = slots(m, start: last.addingTimeInterval(grace), through: last.addingTimeInterval(2 * 86_400), context: context, limit: 1).first
             }
         } else {
             next = start
         }
-        if let n = next, let e = end, n > e { next = nil }
-        if m.stoppedAt != nil { next = nil }
+        if let n = next, let e = end, n >= e { next = nil }
+        // A finished course (stopped, or past its last day) has no next dose, however many were missed.
+        if m.stoppedAt != nil || !isActive(m, at: context.now, context: context) { next = nil }
         let countedGiven = given.filter { $0 <= until.addingTimeInterval(3600) }.count
         return MedicationTimetable(next: next, due: dueSlots.count, given: countedGiven)
     }
@@ -119,30 +136,37 @@ public enum CareAgenda {
     }
 
     static func vaccineItems(pet: Pet, records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
-        let doses: [(PetRecord, Vaccination)] = records.compactMap { r in
-            if case .vaccination(let v) = r.detail { return (r, v) } else { return nil }
+        // Each dose under its listed code (also when typed as `ジステンパー` before petlog knew the name);
+        // other names compare without case or width (`Lyme` and `lyme` are one vaccine).
+        let doses: [(record: PetRecord, code: String, key: String, next: LocalDate?)] = records.compactMap { r in
+            guard case .vaccination(let v) = r.detail else { return nil }
+            return (r, VaccineName.normalize(v.vaccine), VaccineName.key(v.vaccine), v.nextDue)
         }
         var out: [DueItem] = []
+        var seen: Set<String> = []
         // A dose is superseded by any later dose of the same vaccine or of a combination covering it.
-        for (i, (record, v)) in doses.enumerated() {
-            guard let next = v.nextDue else { continue }
-            let entry = schedule.vaccine(v.vaccine, for: pet.species)
+        for (i, dose) in doses.enumerated() {
+            guard let next = dose.next else { continue }
+            let entry = schedule.vaccine(dose.code, for: pet.species)
             let superseded = doses[(i + 1)...].contains { later in
-                if later.1.vaccine == v.vaccine { return true }
-                guard let e = entry, let l = schedule.vaccine(later.1.vaccine, for: pet.species) else { return false }
+                if later.key == dose.key { return true }
+                guard let e = entry, let l = schedule.vaccine(later.code, for: pet.species) else { return false }
                 return e.isSatisfied(by: l)
             }
             if superseded { continue }
             // Two codes with the same due record (e.g. a combination recorded twice) give one item.
-            if out.contains(where: { $0.kind == .vaccine(code: v.vaccine) }) { continue }
-            out.append(DueItem(kind: .vaccine(code: v.vaccine), petId: pet.id, petName: pet.name, dueDay: next, dueAt: nil,
-                               lastDone: record.at, neverRecorded: false, uid: "petlog-vaccine-\(pet.id)-\(v.vaccine)"))
+            guard seen.insert(dose.key).inserted else { continue }
+            // The UID holds ids and codes only: a listed code, else the id of the vaccine's first record.
+            let uidPart = entry != nil || CareNames.shipped.vaccineCode(dose.code) != nil
+                ? dose.code : "r\(doses.first { $0.key == dose.key }?.record.id ?? dose.record.id)"
+            out.append(DueItem(kind: .vaccine(code: dose.code), petId: pet.id, petName: pet.name, dueDay: next, dueAt: nil,
+                               lastDone: dose.record.at, neverRecorded: false, uid: "petlog-vaccine-\(pet.id)-\(uidPart)"))
         }
         // A young pet's core vaccines not yet started.
         if let born = pet.born?.earliestDay, context.today.dayNumber - born.dayNumber < 365 {
             for entry in schedule.vaccines(for: pet.species) where entry.core {
                 let covered = doses.contains { d in
-                    d.1.vaccine == entry.code || schedule.vaccine(d.1.vaccine, for: pet.species).map(entry.isSatisfied(by:)) == true
+                    d.code == entry.code || schedule.vaccine(d.code, for: pet.species).map(entry.isSatisfied(by:)) == true
                 }
                 if covered { continue }
                 out.append(DueItem(kind: .vaccine(code: entry.code), petId: pet.id, petName: pet.name,
@@ -156,7 +180,7 @@ public enum CareAgenda {
     static func medicationItems(pet: Pet, records: [PetRecord], context: TimeContext) -> [DueItem] {
         var out: [DueItem] = []
         for r in records {
-            guard case .medication(let m) = r.detail, m.stoppedAt == nil else { continue }
+            guard case .medication(let m) = r.detail, isActive(m, at: context.now, context: context) else { continue }
             let t = timetable(course: r, m, doseRecords: records, context: context)
             guard let next = t.next else { continue }
             let lastDone = records.filter { d in if case .dose(let dose) = d.detail { return dose.medicationId == r.id } else { return false } }.map(\.at).max()

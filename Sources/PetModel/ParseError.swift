@@ -30,4 +30,6 @@ public enum ParseError: Error, Equatable, Sendable {
     case badSize(String)
     /// A pet name made only of digits would be read as an id.
     case numericName(String)
+    /// A symptom or vaccine name one typo away from a listed one (`vomitting`): refused with the listed name.
+    case nearlyListed(field: String, value: String, suggestion: String)
 }

@@ -3,13 +3,9 @@ public enum SymptomCode: String, CaseIterable, Sendable {
     case vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetiteLoss = "appetite-loss"
     case thirst, seizure, breathing, discharge, hairLoss = "hair-loss", lump, pain, constipation, regurgitation, fever
 
+    /// The code of any of its names in en/ko/ja or an alias (`vomit`, `구토`, `嘔吐`), case- and width-insensitively.
     public static func match(_ raw: String) -> SymptomCode? {
-        let t = raw.lowercased().trimmingCharacters(in: .whitespaces)
-        let aliases: [String: SymptomCode] = [
-            "vomit": .vomiting, "diarrhoea": .diarrhea, "cough": .coughing, "sneeze": .sneezing, "itch": .itching,
-            "scratching": .itching, "lethargic": .lethargy, "limp": .limping, "lameness": .limping, "anorexia": .appetiteLoss,
-            "not-eating": .appetiteLoss, "no-appetite": .appetiteLoss, "polydipsia": .thirst, "seizures": .seizure,
-        ]
-        return SymptomCode(rawValue: t) ?? aliases[t]
+        guard case .listed(let code) = CareNames.shipped.symptom(raw) else { return nil }
+        return SymptomCode(rawValue: code)
     }
 }

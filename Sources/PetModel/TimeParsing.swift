@@ -166,7 +166,9 @@ public enum TimeParser {
     }
 
     /// A calendar day: `2026-12-20`, `today`, `tomorrow`, `yesterday`, or a span ahead like `2w` / `+2w`.
-    public static func day(_ raw: String, context: TimeContext) throws -> LocalDate {
+    /// A span counts from `base`, the record's own day (a visit's `--follow-up 2w` is two weeks after
+    /// the visit, not after today); without one, from today.
+    public static func day(_ raw: String, from base: LocalDate? = nil, context: TimeContext) throws -> LocalDate {
         let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         switch text {
         case "today": return context.today
@@ -179,8 +181,9 @@ public enum TimeParser {
             let negative = text.hasPrefix("-")
             let body = text.hasPrefix("+") || negative ? String(text.dropFirst()) : text
             guard let span = try? Span.parse(body) else { throw ParseError.badDate(raw) }
-            let result = negative ? context.localDate(of: span.subtracted(from: context.instant(context.today, hour: 12), in: context))
-                                  : span.added(to: context.today)
+            let origin = base ?? context.today
+            let result = negative ? context.localDate(of: span.subtracted(from: context.instant(origin, hour: 12), in: context))
+                                  : span.added(to: origin)
             guard result.isSupported else { throw ParseError.dateOutOfRange(raw) }
             return result
         }

@@ -11,6 +11,8 @@ public struct ScheduledVaccine: Codable, Equatable, Sendable {
 
     public var code: String
     public var core: Bool
+    /// A modified-live vaccine: one dose protects an adult of unknown history (WSAVA 2016).
+    public var modifiedLive: Bool?
     /// The diseases it protects against; a combination product covers several.
     public var covers: [String]
     public var series: Series?
@@ -27,9 +29,16 @@ public struct ScheduledVaccine: Codable, Equatable, Sendable {
         other.code == code || Set(other.covers).isSuperset(of: covers)
     }
 
+    /// Whether an adult's first recorded dose counts as protective, not as the start of an initial course.
+    public var adultDoseIsProtective: Bool { core && modifiedLive == true }
+
     /// The youngest age a first dose is given at.
     public var firstDoseWeeks: Int { series?.startWeeks ?? minAgeWeeks ?? 0 }
 }
+
+/// What the owner says a dose is: worked out from the history (`automatic`), a routine booster, or the
+/// first dose ever of an adult (its initial course applies).
+public enum DoseIntent: String, Sendable { case automatic, booster, initial }
 
 /// The shipped schedules per species (`assets/vaccine-schedules.json`), loaded and checked at start.
 public struct VaccinationSchedule: Codable, Sendable {
@@ -85,12 +94,15 @@ public struct VaccinationSchedule: Codable, Sendable {
     ///   at or after `until` weeks);
     /// - the dose that ends a series is followed by the first booster (at `firstBoosterAgeWeeks` of age,
     ///   else a year later);
-    /// - an adult starting with no history gets `adultInitialDoses` doses `adultInitialInterval` apart,
-    ///   then a booster a year later;
-    /// - after that, every `boosterMonths`.
-    public func nextDue(_ vaccine: ScheduledVaccine, doses: [LocalDate], born: LocalDate?) -> LocalDate? {
+    /// - an adult with no dose recorded before its series age: a core modified-live vaccine counts as
+    ///   protective (a routine booster: WSAVA 2016), so the next is `boosterMonths` later; other vaccines,
+    ///   or `intent == .initial`, get `adultInitialDoses` doses `adultInitialInterval` apart, then a
+    ///   booster a year later;
+    /// - after that, every `boosterMonths`; `intent == .booster` means that at once.
+    public func nextDue(_ vaccine: ScheduledVaccine, doses: [LocalDate], born: LocalDate?, intent: DoseIntent = .automatic) -> LocalDate? {
         let sorted = doses.sorted()
         guard let last = sorted.last else { return nil }
+        if intent == .booster { return last.adding(months: vaccine.boosterMonths) }
         func ageWeeks(_ d: LocalDate) -> Int? { born.map { (d.dayNumber - $0.dayNumber) / 7 } }
         let seriesEnd = vaccine.series?.untilWeeks ?? vaccine.minAgeWeeks ?? 0
         if let age = ageWeeks(last), age < seriesEnd, let born {
@@ -111,7 +123,10 @@ public struct VaccinationSchedule: Codable, Sendable {
             }
             return last.adding(months: vaccine.boosterMonths)
         }
-        // An adult starting with no known history.
+        // An adult with no known history: a core MLV dose is taken as a booster unless it is said to be the first.
+        if intent != .initial && vaccine.adultDoseIsProtective {
+            return last.adding(months: vaccine.boosterMonths)
+        }
         if adultDoses < vaccine.adultInitialDoses {
             return last.adding(days: vaccine.adultInitialIntervalWeeks * 7)
         }

@@ -1,14 +1,13 @@
-/// Common spellings of the core vaccines, stored as one code each.
+/// The listed vaccines by any of their names, stored as one code each.
 public enum VaccineName {
-    public static let aliases: [String: String] = [
-        "rabies": "rabies", "dhpp": "dhpp", "dapp": "dhpp", "da2pp": "dhpp", "dhppi": "dhpp", "lepto": "leptospirosis",
-        "leptospirosis": "leptospirosis", "lepto4": "leptospirosis", "bordetella": "bordetella", "kennel-cough": "bordetella",
-        "civ": "canine-influenza", "canine-influenza": "canine-influenza", "fvrcp": "fvrcp", "felv": "felv",
-        "rhdv2": "rhdv2", "rhd2": "rhdv2", "myxo": "myxo-rhd", "myxo-rhd": "myxo-rhd", "myxo-rhd-plus": "myxo-rhd",
-        "myxomatosis": "myxomatosis", "distemper": "distemper",
-    ]
-
+    /// The code of a listed vaccine's name in en/ko/ja or an alias (`dhpp`, `DA2PP`, `ジステンパー`); other text as given.
     public static func normalize(_ text: String) -> String {
-        aliases[text.lowercased().replacingOccurrences(of: " ", with: "-")] ?? text
+        CareNames.shipped.vaccineCode(text) ?? text
+    }
+
+    /// What two vaccine texts are compared by: the listed code, else the text without case, width or
+    /// spacing differences (`Lyme Booster` and `lyme booster` are one vaccine).
+    public static func key(_ text: String) -> String {
+        CareNames.shipped.vaccineCode(text) ?? CareNames.key(text)
     }
 }

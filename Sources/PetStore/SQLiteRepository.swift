@@ -402,20 +402,29 @@ public struct SQLiteRepository: PetRepository {
 
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {
         let needle = TextField.nameKey(text)
+        // A listed symptom or vaccine is found by any of its names (`구토` finds records stored as `vomiting`).
+        var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
+        func listed(_ codes: [String], _ prefix: String) -> String {
+            guard !codes.isEmpty else { return "" }
+            for (i, c) in codes.enumerated() { arguments["\(prefix)\(i)"] = c }
+            return " OR \(prefix == "s" ? "code" : "vaccine") IN (" + codes.indices.map { ":\(prefix)\($0)" }.joined(separator: ", ") + ")"
+        }
+        let symptomCodes = listed(CareNames.shipped.symptomCodes(containing: text), "s")
+        let vaccineCodes = listed(CareNames.shipped.vaccineCodes(containing: text), "v")
         return try read { db in
             let fields = [
                 "SELECT id FROM record WHERE instr(petlog_fold(note), :q) > 0",
                 "SELECT record_id FROM diary WHERE instr(petlog_fold(text), :q) > 0",
                 "SELECT record_id FROM meal WHERE instr(petlog_fold(food), :q) > 0",
-                "SELECT record_id FROM symptom WHERE instr(petlog_fold(code), :q) > 0",
+                "SELECT record_id FROM symptom WHERE instr(petlog_fold(code), :q) > 0" + symptomCodes,
                 "SELECT record_id FROM visit WHERE instr(petlog_fold(coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')), :q) > 0",
-                "SELECT record_id FROM vaccination WHERE instr(petlog_fold(vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')), :q) > 0",
+                "SELECT record_id FROM vaccination WHERE instr(petlog_fold(vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')), :q) > 0" + vaccineCodes,
                 "SELECT record_id FROM medication WHERE instr(petlog_fold(name), :q) > 0",
                 "SELECT record_id FROM expense WHERE instr(petlog_fold(category || ' ' || coalesce(merchant, '')), :q) > 0",
                 "SELECT record_id FROM attachment WHERE instr(petlog_fold(original_name), :q) > 0",
             ]
             return try loadRecords(sql: "WHERE r.id IN (\(fields.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)",
-                                   arguments: ["q": needle], db: db)
+                                   arguments: StatementArguments(arguments), db: db)
         }
     }
 
@@ -456,7 +465,11 @@ public struct SQLiteRepository: PetRepository {
         try read { db in try courses(pets: refs, includeStopped: includeStopped, db: db) }
     }
 
-    func courses(pets refs: [PetRef], includeStopped: Bool, db: Database) throws -> [MedicationCourse] {
+    /// Courses of the pets; without `includeStopped`, only those running at `activeAt` (default now):
+    /// a course stopped or past its `--until` day is finished.
+    func courses(pets refs: [PetRef], includeStopped: Bool, activeAt: Date? = nil, db: Database) throws -> [MedicationCourse] {
+        let context = TimeContext(now: now(), timeZone: .current)
+        let moment = activeAt ?? context.now
         var sql = "WHERE r.kind = 'medication'"
         var args: [any DatabaseValueConvertible] = []
         if !refs.isEmpty {
@@ -468,6 +481,7 @@ public struct SQLiteRepository: PetRepository {
         sql += " ORDER BY p.name_key, r.at"
         return try loadRecords(sql: sql, arguments: StatementArguments(args), db: db).compactMap { r in
             guard case .medication(let m) = r.detail else { return nil }
+            if !includeStopped && !CareAgenda.isActive(m, at: moment, context: context) { return nil }
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*) AS n, max(r.at) AS last FROM dose d JOIN record r ON r.id = d.record_id
                 WHERE d.medication_id = ? AND d.skipped = 0
@@ -477,11 +491,17 @@ public struct SQLiteRepository: PetRepository {
         }
     }
 
-    func activeCourse(pet: Pet, name: String, db: Database) throws -> MedicationCourse {
+    /// The course running at `at` that `name` names: an exact name wins; else a prefix of exactly one
+    /// course's name (several: refused with the candidates, never a silent pick).
+    func activeCourse(pet: Pet, name: String, at: Date? = nil, db: Database) throws -> MedicationCourse {
         let key = TextField.nameKey(name)
-        let matches = try courses(pets: [.id(pet.id)], includeStopped: false, db: db)
+        let matches = try courses(pets: [.id(pet.id)], includeStopped: false, activeAt: at, db: db)
         if let exact = matches.last(where: { TextField.nameKey($0.medication.name) == key }) { return exact }
-        if let prefix = matches.last(where: { TextField.nameKey($0.medication.name).hasPrefix(key) }) { return prefix }
+        let prefixed = matches.filter { TextField.nameKey($0.medication.name).hasPrefix(key) }
+        if prefixed.count > 1 {
+            throw StoreError.ambiguousMedication(pet: pet.name, name: name, candidates: prefixed.map(\.medication.name))
+        }
+        if let prefix = prefixed.first { return prefix }
         throw StoreError.medicationNotFound(pet: pet.name, name: name)
     }
 
@@ -490,7 +510,7 @@ public struct SQLiteRepository: PetRepository {
             var ids: [Int64] = []
             for ref in refs {
                 let pet = try resolve(ref, db: db, activeOnly: true)
-                let course = try activeCourse(pet: pet, name: name, db: db)
+                let course = try activeCourse(pet: pet, name: name, at: at, db: db)
                 let draft = RecordDraft(at: at, utcOffset: utcOffset, note: note,
                                         detail: .dose(Dose(medicationId: course.record.id, medicationName: course.medication.name, skipped: skipped)))
                 ids.append(try insert(draft, petId: pet.id, attachments: [], db: db))
@@ -502,7 +522,7 @@ public struct SQLiteRepository: PetRepository {
     public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
         try write { db in
             let pet = try resolve(ref, db: db)
-            let course = try activeCourse(pet: pet, name: name, db: db)
+            let course = try activeCourse(pet: pet, name: name, at: min(at, now()), db: db)
             try db.execute(sql: "UPDATE medication SET stopped_at = ? WHERE record_id = ?",
                            arguments: [Int64(at.timeIntervalSince1970), course.record.id])
             try db.execute(sql: "UPDATE record SET updated_at = ? WHERE id = ?", arguments: [nowSeconds, course.record.id])
@@ -519,33 +539,5 @@ public struct SQLiteRepository: PetRepository {
             }
             return StoreSummary(pets: pets, records: counts)
         }
-    }
-}
-
-/// Did-you-mean for pet names: the closest by edit distance, if close enough to be a typo.
-public enum NameSuggestion {
-    public static func closest(to input: String, among names: [String]) -> String? {
-        let key = Array(TextField.nameKey(input))
-        var best: (String, Int)?
-        for name in names {
-            let d = distance(key, Array(TextField.nameKey(name)))
-            if d <= max(1, key.count / 3), best == nil || d < best!.1 { best = (name, d) }
-        }
-        return best?.0
-    }
-
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev = Array(0...b.count)
-        var cur = prev
-        for i in 1...a.count {
-            cur[0] = i
-            for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&prev, &cur)
-        }
-        return prev[b.count]
     }
 }

@@ -33,4 +33,6 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A CHECK or foreign key rejected the data (a bug upstream of the store; reported, nothing written).
     case constraint(String)
     case io(String)
+    /// A medication prefix names several running courses (Heartgard, Heartgard Plus): the user must say which.
+    case ambiguousMedication(pet: String, name: String, candidates: [String])
 }

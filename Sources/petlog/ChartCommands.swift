@@ -108,10 +108,13 @@ struct ChartGroup: ParsableCommand {
                 if since == nil { since = Span.days(26 * 7).subtracted(from: s.time.now, in: s.time) }
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
-                let wanted = symptom.map { SymptomCode.match($0)?.rawValue ?? $0 }
+                // One symptom by any of its names: `--symptom 구토` also counts records stored as `vomiting`.
+                let wantedSymptom = symptom.map { raw in SymptomCode.match(raw).map { Symptom(code: $0.rawValue, isListed: true, severity: 1) }
+                    ?? Symptom(code: raw, isListed: false, severity: 1) }
+                let wanted = wantedSymptom?.groupKey
                 let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: since, until: until))
                 let symptoms: [(LocalDate, Symptom)] = records.compactMap { r in
-                    guard case .symptom(let sy) = r.detail, wanted == nil || sy.code == wanted else { return nil }
+                    guard case .symptom(let sy) = r.detail, wanted == nil || sy.groupKey == wanted else { return nil }
                     return (s.localDay(r.at), sy)
                 }
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
@@ -121,7 +124,7 @@ struct ChartGroup: ParsableCommand {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
                     return
                 }
-                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wanted.map { " — " + s.l10n.code(.symptom, $0) } ?? "")
+                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wantedSymptom.map { " — " + s.symptomName($0) } ?? "")
                 guard let format, let path = out.output else {
                     s.printBars(title: title, categories: categories, stacks: stacks)
                     return
@@ -248,10 +251,10 @@ extension Session {
             return values
         }
         if byKind {
-            let kinds = Array(Set(symptoms.map { $0.1.code })).sorted()
+            let kinds = Array(Set(symptoms.map { $0.1.groupKey })).sorted()
             return (weeks, kinds.enumerated().map { i, k in
-                let name = symptoms.first { $0.1.code == k }.map { symptomName($0.1) } ?? k
-                return BarStack(label: name, color: .palette(i), values: counts { $0.code == k })
+                let name = symptoms.first { $0.1.groupKey == k }.map { symptomName($0.1) } ?? k
+                return BarStack(label: name, color: .palette(i), values: counts { $0.groupKey == k })
             })
         }
         let stacks = (1...5).compactMap { level -> BarStack? in

@@ -60,7 +60,7 @@ extension Session {
     func sexName(_ s: Sex) -> String { l10n.code(.sex, s.rawValue) }
 
     func symptomName(_ s: Symptom) -> String {
-        s.isListed ? l10n.code(.symptom, s.code) : s.code
+        s.listedCode.map { l10n.code(.symptom, $0) } ?? s.code
     }
 
     /// One line describing a record's detail, e.g. `4.2 kg · BCS 5`.
@@ -99,7 +99,7 @@ extension Session {
             if let c = v.cost { parts.append(money(c)) }
             if let f = v.followUp { parts.append(t(.fieldFollowUp, ["date": f.description])) }
         case .vaccination(let v):
-            parts.append(l10n.code(.vaccine, v.vaccine))
+            parts.append(l10n.code(.vaccine, VaccineName.normalize(v.vaccine)))
             if let p = v.product { parts.append(p) }
             if let lot = v.lot { parts.append(t(.fieldLot, ["lot": lot])) }
             if let n = v.nextDue { parts.append(t(.fieldNextDue, ["date": n.description])) }

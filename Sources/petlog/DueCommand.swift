@@ -58,8 +58,15 @@ extension Session {
         }
     }
 
-    /// "3 d late", "today", "in 5 d"; doses due today show their time.
+    /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
+    /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
     func dueWhen(_ item: DueItem) -> String {
+        if let at = item.dueAt, at < time.now {
+            let minutes = Int(time.now.timeIntervalSince(at) / 60)
+            if minutes < 60 { return t(.dueLateMinutes, ["n": String(max(1, minutes))]) }
+            if minutes < 24 * 60 { return t(.dueLateHours, ["n": String(minutes / 60)]) }
+            return t(.dueLate, ["n": String(minutes / (24 * 60))])
+        }
         let days = item.dueDay.dayNumber - time.today.dayNumber
         if days < 0 { return t(.dueLate, ["n": String(-days)]) }
         if days == 0 { return item.dueAt.map { t(.dueTodayAt, ["time": clock($0)]) } ?? t(.dueToday) }
@@ -123,7 +130,8 @@ enum ICalendar {
     }
 
     static func document(_ events: [Event], stamp: Date) -> String {
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//petlog//petlog due//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+        // No METHOD: a calendar file for import, not an iTIP message (METHOD:PUBLISH would need an ORGANIZER).
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//petlog//petlog due//EN", "CALSCALE:GREGORIAN"]
         for e in events {
             lines += ["BEGIN:VEVENT", "UID:\(e.uid)@petlog", "DTSTAMP:\(utc(stamp))", "SUMMARY:\(escape(e.summary))"]
             if let d = e.day {

@@ -54,6 +54,8 @@ struct EditCommand: ParsableCommand {
         }
         let unit: MassUnit = s.unitSystem == .imperial ? .pound : .kilogram
         var detail = r.detail
+        // Spans (`--follow-up 2w`, `--next 1y`) count from the record's day: its new `--at` when that changes too.
+        let recordDay = s.localDay(try at.map { try s.when($0).0 } ?? r.at)
         switch detail {
         case .weight(var w):
             if let m = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }
@@ -78,12 +80,12 @@ struct EditCommand: ParsableCommand {
             if let x = try take(diagnosis, "--diagnosis", { try TextField.text($0, field: "diagnosis", max: 10_000) }) { v.diagnosis = x }
             if let x = try take(treatment, "--treatment", { try TextField.text($0, field: "treatment", max: 10_000) }) { v.treatment = x }
             if let x = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { v.weight = x }
-            if let x = try take(followUp, "--follow-up", { try TimeParser.day($0, context: s.time) }) { v.followUp = x }
+            if let x = try take(followUp, "--follow-up", { try TimeParser.day($0, from: recordDay, context: s.time) }) { v.followUp = x }
             if let x = try take(cost, "--cost", { try Money.parse($0) }) { v.cost = x }
             detail = .visit(v)
         case .vaccination(var v):
             if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
-            if let x = try take(next, "--next", { try TimeParser.day($0, context: s.time) }) { v.nextDue = x }
+            if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { v.nextDue = x }
             if let x = try take(lot, "--lot", { try TextField.label($0, field: "lot") }) { v.lot = x }
             detail = .vaccination(v)
         case .medication(var m):

@@ -25,7 +25,7 @@ struct Failure {
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
-            case .duplicatePetName, .ambiguousPetName, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
+            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
             case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
@@ -71,6 +71,8 @@ struct Failure {
         case .numericName(let v): return l.text(.errNumericName, ["value": v])
         case .badMicrochip(let v): return l.text(.errBadMicrochip, ["value": v])
         case .badSize(let v): return l.text(.errBadSize, ["value": v])
+        case .nearlyListed(let f, let v, let suggestion):
+            return l.text(.errNearlyListed, ["field": l.code(.kind, f == "vaccine" ? "vaccination" : f), "value": v, "suggestion": suggestion])
         }
     }
 
@@ -152,6 +154,8 @@ struct Failure {
         case .petNotArchived(let name): return l.text(.errPetNotArchived, ["name": name])
         case .constraint(let detail): return l.text(.errConstraint, ["detail": detail])
         case .io(let detail): return l.text(.errIO, ["detail": detail])
+        case .ambiguousMedication(let pet, let name, let candidates):
+            return l.text(.errAmbiguousMedication, ["pet": pet, "name": name, "candidates": candidates.joined(separator: ", ")])
         }
     }
 }

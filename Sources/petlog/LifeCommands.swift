@@ -91,18 +91,18 @@ struct UrineCommand: ParsableCommand {
 struct SymptomCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
     @Argument(help: "Pet name or id.") var pet: String
-    @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … or your own words.") var symptom: String
+    @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … (in English, Korean or Japanese) or your own words.") var symptom: String
     @Option(help: "1 (mild) – 5 (severe).") var severity: String = "2"
     @Option(help: "How long it lasted: 30min, 2h, 1d.") var duration: String?
+    @Flag(help: "Keep the name as typed, even when it is close to a listed symptom.") var asWritten = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
         try Session.run { s in
             let sev = try PetModelText.int(severity, field: "--severity", range: 1...5)
             let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
-            let code = SymptomCode.match(symptom)
-            let text = try code?.rawValue ?? TextField.label(symptom, field: "symptom")
-            let detail = Symptom(code: text, isListed: code != nil,
+            let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
+            let detail = Symptom(code: entry.text, isListed: entry.isListed,
                                  severity: sev, durationMinutes: minutes)
             try s.log(pets: pet, record, detail: .symptom(detail))
         }

@@ -20,12 +20,13 @@ struct VisitCommand: ParsableCommand {
     func run() throws {
         try Session.run { s in
             func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
+            let visitDay = s.localDay(try s.when(record.at).0)
             let visit = Visit(
                 clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
                 diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
                 treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
                 weight: try weight.map { try Mass.parse($0, defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram) },
-                followUp: try followUp.map { try TimeParser.day($0, context: s.time) },
+                followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: s.time) },
                 cost: try cost.map { try Money.parse($0) })
             try s.log(pets: pet, record, attachments: attach, detail: .visit(visit))
         }
@@ -35,16 +36,20 @@ struct VisitCommand: ParsableCommand {
 struct VaccineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
     @Argument(help: "Pet name or id.") var pet: String
-    @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper, or the product's name.") var vaccine: String
+    @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper (or their Korean and Japanese names), or the product's name.") var vaccine: String
     @Option(parsing: .unconditional, help: "The day it was given (default: today).") var date: String?
     @Option(parsing: .unconditional, help: "Next due: 2027-11-20 or 1y.") var next: String?
     @Option var product: String?
     @Option var lot: String?
     @Option var clinic: String?
+    @Flag(help: "Keep the name as typed, even when it is close to a listed vaccine.") var asWritten = false
+    @Flag(help: "A routine booster: the next is due after the booster interval, whatever the history.") var booster = false
+    @Flag(help: "An adult's first dose ever: its initial course applies (log each dose of that course with --initial).") var initial = false
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
         if date != nil && record.at != nil { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--date, --at"])) }
+        if booster && initial { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--booster, --initial"])) }
     }
 
     func run() throws {
@@ -52,16 +57,9 @@ struct VaccineCommand: ParsableCommand {
             var options = record
             if let d = date { options.at = d }
             let (at, _) = try s.when(options.at)
-            let nextDue = try next.map { raw -> LocalDate in
-                // A span counts from the day it was given, not from today.
-                if let span = try? Span.parse(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) {
-                    let day = span.added(to: s.localDay(at))
-                    guard day.isSupported else { throw ParseError.dateOutOfRange(raw) }
-                    return day
-                }
-                return try TimeParser.day(raw, context: s.time)
-            }
-            let code = VaccineName.normalize(try TextField.label(vaccine, field: "vaccine"))
+            // A span counts from the day it was given, not from today.
+            let nextDue = try next.map { try TimeParser.day($0, from: s.localDay(at), context: s.time) }
+            let code = try CareNames.shipped.vaccineEntry(vaccine, asWritten: asWritten)
             let base = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
                                    lot: try lot.map { try TextField.label($0, field: "lot") },
                                    clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
@@ -71,7 +69,10 @@ struct VaccineCommand: ParsableCommand {
             var items: [(PetRef?, RecordDraft)] = []
             for ref in PetModelText.pets(pet) {
                 var v = base
-                if nextDue == nil { v.nextDue = try s.scheduledNextDue(code: code, pet: ref, on: s.localDay(when), repo: repo) }
+                if nextDue == nil {
+                    v.nextDue = try s.scheduledNextDue(code: code, pet: ref, on: s.localDay(when), intent: booster ? .booster : initial ? .initial : .automatic,
+                                                       repo: repo)
+                }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
             }
             s.printAdded(try repo.addRecords(items))
@@ -82,7 +83,7 @@ struct VaccineCommand: ParsableCommand {
 extension Session {
     /// The next due day from the species schedule, the pet's age and the doses already given;
     /// nil (with a note on stderr) for a vaccine the schedule does not know.
-    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, repo: SQLiteRepository) throws -> LocalDate? {
+    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, intent: DoseIntent, repo: SQLiteRepository) throws -> LocalDate? {
         let pet = try repo.pet(ref)
         let schedule = VaccinationSchedule.shipped
         guard let entry = schedule.vaccine(code, for: pet.species) else {
@@ -91,10 +92,11 @@ extension Session {
         }
         let earlier = try repo.records(RecordQuery(pets: [.id(pet.id)], kinds: [.vaccination])).compactMap { r -> LocalDate? in
             guard case .vaccination(let v) = r.detail else { return nil }
-            let counts = v.vaccine == code || schedule.vaccine(v.vaccine, for: pet.species).map(entry.isSatisfied(by:)) == true
+            let counts = VaccineName.key(v.vaccine) == code
+                || schedule.vaccine(VaccineName.normalize(v.vaccine), for: pet.species).map(entry.isSatisfied(by:)) == true
             return counts ? localDay(r.at) : nil
         }
-        return schedule.nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay)
+        return schedule.nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay, intent: intent)
     }
 }
 
@@ -130,7 +132,7 @@ struct MedGroup: ParsableCommand {
                                      dose: try dose.map { try TextField.label($0, field: "dose") },
                                      route: try route.map { try PetModelText.choice($0, field: "--route", as: Route.self) },
                                      intervalSeconds: interval, times: try times.map(Medication.parseTimes) ?? [],
-                                     endsOn: try until.map { try TimeParser.day($0, context: s.time) })
+                                     endsOn: try until.map { try TimeParser.day($0, from: s.localDay(try s.when(record.at).0), context: s.time) })
                 try s.log(pets: pet, record, detail: .medication(med))
             }
         }
@@ -187,6 +189,7 @@ struct MedGroup: ParsableCommand {
                         var o = JSONShape.record(c.record)
                         o["doses_given"] = c.dosesGiven
                         o["doses_due"] = t.due
+                        o["active"] = CareAgenda.isActive(c.medication, at: s.time.now, context: s.time)
                         o["next_dose"] = JSONShape.value(t.next.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
                         o["last_dose"] = JSONShape.value(c.lastDose.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
                         return o
@@ -199,7 +202,8 @@ struct MedGroup: ParsableCommand {
                              s.t(.colAdherence), s.t(.colLastDose), s.t(.colNextDose)],
                     rows: zip(courses, tables).map { c, t in
                         let m = c.medication
-                        return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")" : ""),
+                        return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")"
+                                   : CareAgenda.isActive(m, at: s.time.now, context: s.time) ? "" : " (" + s.t(.fieldEndedShort) + ")"),
                                 m.dose ?? "", s.everyText(m), s.localDay(c.record.at).description, s.adherenceText(t, course: c),
                                 c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
                     })

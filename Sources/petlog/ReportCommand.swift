@@ -91,7 +91,7 @@ struct VetReportComposer {
         blocks.append(.alerts(alerts))
 
         // Profile.
-        let current = courses.filter { $0.medication.stoppedAt == nil }
+        let current = courses.filter { CareAgenda.isActive($0.medication, at: s.time.now, context: s.time) }
         var profile: [(String, String)] = [
             (t(.colSpecies), s.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), s.sexLabel(pet)),
             (t(.colBorn), pet.born.map { "\($0) (\(s.age(pet)))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
@@ -117,12 +117,11 @@ struct VetReportComposer {
                 }
             }
         }
-        let meals = inPeriod.compactMap { r -> Meal? in if case .meal(let m) = r.detail { return m } else { return nil } }
-        let periodDays = max(1, s.time.today.dayNumber - s.localDay(periodStart).dayNumber)
-        if !meals.isEmpty {
-            let main = meals.filter { $0.type == .meal }.count
-            summaryRows.append([t(.reportMeals), t(.reportMealsValue, ["meals": String(main), "perDay": Session.trim(Double(main) / Double(periodDays), digits: 1),
-                                                                       "treats": String(meals.count - main)])])
+        // The same counts as `stats`: water is neither a meal nor a treat; meals a day over the days with meals logged.
+        let meals = MealCounts(inPeriod, context: s.time)
+        if meals.meals + meals.treats > 0 {
+            summaryRows.append([t(.reportMeals), t(.reportMealsValue, ["meals": String(meals.meals), "perDay": Session.trim(meals.mealsPerDay ?? 0, digits: 1),
+                                                                       "days": String(meals.mealDays), "treats": String(meals.treats)])])
         }
         let stools = inPeriod.compactMap { r -> Stool? in if case .stool(let x) = r.detail { return x } else { return nil } }
         if !stools.isEmpty {
@@ -138,7 +137,7 @@ struct VetReportComposer {
 
         // Symptoms: count, worst severity, last seen.
         let symptoms = inPeriod.compactMap { r -> (Date, Symptom)? in if case .symptom(let x) = r.detail { return (r.at, x) } else { return nil } }
-        let byCode = Dictionary(grouping: symptoms) { $0.1.code }
+        let byCode = Dictionary(grouping: symptoms) { $0.1.groupKey }
         let symptomRows = byCode.map { code, list -> [String] in
             [s.symptomName(list[0].1), String(list.count), "\(list.map(\.1.severity).max()!)/5", s.longDate(s.localDay(list.map(\.0).max()!))]
         }.sorted { (Int($0[1]) ?? 0, $1[0]) > (Int($1[1]) ?? 0, $0[0]) }
@@ -167,17 +166,18 @@ struct VetReportComposer {
         // Vaccinations.
         blocks.append(.heading(t(.reportVaccinations)))
         let vaccinations = all.compactMap { r -> (PetRecord, Vaccination)? in if case .vaccination(let v) = r.detail { return (r, v) } else { return nil } }
-        let latestByCode = Dictionary(grouping: vaccinations) { $0.1.vaccine }.compactMap { $0.value.last }
+        // One row per vaccine by any of its names (`ジステンパー` is `distemper`; `Lyme` is `lyme`).
+        let latestByCode = Dictionary(grouping: vaccinations) { VaccineName.key($0.1.vaccine) }.compactMap { $0.value.last }
             .sorted { ($0.0.at, $1.1.vaccine) > ($1.0.at, $0.1.vaccine) }
         var vaccineRows: [[String]] = []
         var overdueRows: Set<Int> = []
         for (r, v) in latestByCode {
-            let item = due.first { $0.kind == .vaccine(code: v.vaccine) }
+            let item = due.first { if case .vaccine(let code) = $0.kind { return VaccineName.key(code) == VaccineName.key(v.vaccine) } else { return false } }
             let status: String
             if let item, item.isOverdue(s.time) { status = t(.reportOverdue); overdueRows.insert(vaccineRows.count) }
             else if item == nil && v.nextDue != nil { status = t(.reportCovered) }
             else { status = item.map { s.dueWhen($0) } ?? "—" }
-            vaccineRows.append([s.l10n.code(.vaccine, v.vaccine), s.longDate(s.localDay(r.at)), (item?.dueDay ?? v.nextDue).map(s.longDate) ?? "—", status])
+            vaccineRows.append([s.l10n.code(.vaccine, VaccineName.normalize(v.vaccine)), s.longDate(s.localDay(r.at)), (item?.dueDay ?? v.nextDue).map(s.longDate) ?? "—", status])
         }
         for item in due where item.neverRecorded {
             if case .vaccine(let code) = item.kind {
@@ -191,9 +191,11 @@ struct VetReportComposer {
         // Medications and prevention with adherence.
         blocks.append(.heading(t(.reportMedications)))
         let doseRecords = all.filter { $0.kind == .dose }
-        let medRows = courses.filter { $0.medication.stoppedAt == nil || $0.medication.stoppedAt! >= periodStart }.map { c -> [String] in
+        let medRows = courses.filter { c in CareAgenda.courseEnd(c.medication, context: s.time).map { $0 >= periodStart } ?? true }.map { c -> [String] in
             let m = c.medication
-            let period = s.longDate(s.localDay(c.record.at)) + " – " + (m.stoppedAt.map { s.longDate(s.localDay($0)) } ?? t(.reportOngoing))
+            // A course ends when stopped or at the end of its --until day; a planned end is shown too.
+            let last = m.stoppedAt.map { s.localDay($0) } ?? m.endsOn
+            let period = s.longDate(s.localDay(c.record.at)) + " – " + (last.map { s.longDate($0) } ?? t(.reportOngoing))
             return [m.name, [m.dose, s.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
                     s.adherenceText(s.timetable(c, doses: doseRecords), course: c)]
         }

@@ -29,10 +29,12 @@ struct StatsCommand: ParsableCommand {
             func figures(_ start: LocalDate) throws -> MonthFigures {
                 let records = try repo.records(RecordQuery(pets: refs, since: s.time.startOfDay(start), until: s.time.startOfDay(start.adding(months: 1))))
                 var f = MonthFigures()
+                let meals = MealCounts(records, context: s.time)
+                f.meals = meals.meals
+                f.treats = meals.treats
                 for r in records {
                     switch r.detail {
                     case .weight(let w): f.lastWeight[r.petName ?? "-"] = w.mass.grams
-                    case .meal(let m): if m.type == .meal { f.meals += 1 } else if m.type != .water { f.treats += 1 }
                     case .stool(let st): f.stoolScores.append(st.score)
                     case .symptom(let sy): f.symptoms[s.symptomName(sy), default: 0] += 1
                     case .visit: f.visits += 1

@@ -54,4 +54,44 @@ final class TableTests: XCTestCase {
         XCTAssertEqual(Language.fromLocale("C.UTF-8"), .en)
         XCTAssertNil(Language.parse("fr"))
     }
+
+    // fix-answers
+
+    func testEnglishCountsChooseTheirPluralForm() {
+        XCTAssertEqual(L10n.fill("{n} {n|meal|meals}", ["n": "1"]), "1 meal")
+        XCTAssertEqual(L10n.fill("{n} {n|meal|meals}", ["n": "0"]), "0 meals")
+        XCTAssertEqual(L10n.fill("{n} {n|meal|meals}", ["n": "21"]), "21 meals")
+        XCTAssertEqual(L10n.placeholders(in: "{n} {n|meal|meals} on {day}"), ["n", "day"])
+        let en = L10n(.en)
+        XCTAssertEqual(en.text(.importDone, ["added": "1", "pets": "1", "path": "a", "existing": "0"]), "Imported 1 record and 1 new pet from a (0 already there)")
+        XCTAssertEqual(en.text(.checkRepaired, ["count": "1"]), "Repaired 1 problem")
+        XCTAssertEqual(en.text(.reportAlertSevere, ["count": "1", "symptoms": "x"]), "1 severe symptom episode (severity 4–5): x")
+        XCTAssertEqual(L10n(.ko).text(.reportAlertSevere, ["count": "1", "symptoms": "x"]).contains("|"), false)
+    }
+
+    func testEveryEnglishCountHasASingular() {
+        // A number placeholder followed by an English plural noun must use the plural form.
+        let counted = ["count", "records", "added", "pets", "pages", "days", "meals", "treats", "tables", "found"]
+        for (key, text) in L10n.en {
+            for name in counted where text.contains("{\(name)} ") {
+                let after = text.components(separatedBy: "{\(name)} ")[1]
+                if let word = after.split(separator: " ").first, word.hasSuffix("s"), !word.hasPrefix("{") {
+                    XCTFail("\(key): \"{\(name)} \(word)\" has no singular form")
+                }
+            }
+        }
+    }
+
+    func testEveryDisplayNameOfASymptomOrVaccineIsAcceptedAsInput() {
+        for (language, table) in L10n.tables {
+            for code in SymptomCode.allCases.map(\.rawValue) {
+                let shown = table["symptom.\(code)"] ?? ""
+                XCTAssertEqual(SymptomCode.match(shown)?.rawValue, code, "\(language) \(shown)")
+            }
+            for code in L10n.requiredCodes[.vaccine] ?? [] {
+                let shown = table["vaccine.\(code)"] ?? ""
+                XCTAssertEqual(VaccineName.normalize(shown), code, "\(language) \(shown)")
+            }
+        }
+    }
 }

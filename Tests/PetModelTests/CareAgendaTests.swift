@@ -100,4 +100,40 @@ final class CareAgendaTests: XCTestCase {
         let adult = pet(2, "Coco", .dog, born: PartialDate(year: 2019))
         XCTAssertTrue(CareAgenda.items(pets: [adult], records: [], schedule: .shipped, context: ctx).isEmpty)
     }
+
+    // fix-answers
+
+    func testACourseEndsAtItsUntilDayEvenWithDosesMissed() {
+        let coco = pet(1, "Coco", .dog)
+        let m = Medication(name: "Amoxicillin", intervalSeconds: 12 * 3600, endsOn: LocalDate(year: 2026, month: 11, day: 10))
+        let course = rec(1, "2026-11-01 08:00", .medication(m))
+        XCTAssertTrue(CareAgenda.items(pets: [coco], records: [course], schedule: .shipped, context: ctx).isEmpty, "nothing due, nothing overdue")
+        XCTAssertNil(CareAgenda.timetable(m, start: course.at, given: [], skipped: [], context: ctx).next)
+        XCTAssertEqual(CareAgenda.timetable(m, start: course.at, given: [], skipped: [], context: ctx).due, 20, "10 days of two doses")
+        XCTAssertTrue(CareAgenda.isActive(m, at: try! TimeParser.instant("2026-11-10 23:59", context: ctx), context: ctx))
+        XCTAssertFalse(CareAgenda.isActive(m, at: try! TimeParser.instant("2026-11-11 00:00", context: ctx), context: ctx))
+    }
+
+    func testWholeDaysKeepTheLocalTimeAndHoursAreElapsedTime() throws {
+        let ny = TimeContext(now: Date(timeIntervalSince1970: 1_795_453_200), timeZone: TimeZone(identifier: "America/New_York")!)
+        let start = try TimeParser.instant("2026-10-15 09:00", context: ny)  // EDT
+        XCTAssertEqual(CareAgenda.step(start, by: 30 * 86_400, context: ny), try TimeParser.instant("2026-11-14 09:00", context: ny))
+        let evening = try TimeParser.instant("2026-10-31 21:00", context: ny)
+        XCTAssertEqual(CareAgenda.step(evening, by: 12 * 3600, context: ny).timeIntervalSince(evening), 12 * 3600)
+        let berlin = TimeContext(now: ny.now, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let dose = try TimeParser.instant("2026-03-20 09:00", context: berlin)   // CET; summer time from March 29
+        let m = Medication(name: "Heartgard", intervalSeconds: 14 * 86_400)
+        let t = CareAgenda.timetable(m, start: dose, given: [dose], skipped: [], context: berlin)
+        XCTAssertEqual(t.next, try TimeParser.instant("2026-04-03 09:00", context: berlin))
+    }
+
+    func testVaccineUIDsHoldIdsAndCodesAndCaseVariantsAreOne() {
+        let coco = pet(1, "Coco", .dog)
+        let a = rec(1, "2025-10-01", vaccine("Lyme, Booster", next: "2026-10-01"))
+        let b = rec(1, "2026-10-05", vaccine("lyme, booster", next: "2027-10-05"))
+        let c = rec(1, "2026-10-05", vaccine("ジステンパー", next: "2026-11-01"))
+        let items = CareAgenda.items(pets: [coco], records: [a, b, c], schedule: .shipped, context: ctx)
+        XCTAssertEqual(items.map(\.uid).sorted(), ["petlog-vaccine-1-distemper", "petlog-vaccine-1-r\(a.id)"])
+        XCTAssertEqual(items.first { $0.uid.hasSuffix("r\(a.id)") }?.dueDay, LocalDate(year: 2027, month: 10, day: 5))
+    }
 }

@@ -6,9 +6,9 @@ final class ScheduleTests: XCTestCase {
 
     func day(_ s: String) -> LocalDate { LocalDate.parseISO(Substring(s))! }
 
-    func next(_ code: String, _ species: Species, _ doses: [String], born: String?) -> String? {
+    func next(_ code: String, _ species: Species, _ doses: [String], born: String?, intent: DoseIntent = .automatic) -> String? {
         let entry = schedule.vaccine(code, for: species)!
-        return schedule.nextDue(entry, doses: doses.map(day), born: born.map(day))?.description
+        return schedule.nextDue(entry, doses: doses.map(day), born: born.map(day), intent: intent)?.description
     }
 
     func testTheShippedFileIsValidAndNamesItsSources() throws {
@@ -48,10 +48,21 @@ final class ScheduleTests: XCTestCase {
         // Last rabies 2023-05-01 for a 6-year-old: due 2024-05-01, long overdue; the next dose restarts the yearly rhythm.
         XCTAssertEqual(next("rabies", .dog, ["2022-05-01", "2023-05-01"], born: "2019-04-02"), "2024-05-01")
         XCTAssertEqual(next("rabies", .dog, ["2022-05-01", "2023-05-01", "2026-11-20"], born: "2019-04-02"), "2027-11-20")
-        // An adult with no known history gets two DHPP doses three weeks apart, then a booster a year later.
-        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20"], born: "2019-04-02"), "2026-12-11")
-        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20", "2026-12-11"], born: "2019-04-02"), "2027-12-11")
+        // An adult's DHPP with no earlier dose recorded is a routine booster: one MLV dose protects (WSAVA 2016),
+        // so the next is the booster interval later, not a puppy series' three weeks.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20"], born: "2019-04-02"), "2029-11-20")
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20"], born: nil), "2029-11-20")
+        XCTAssertEqual(next("fvrcp", .cat, ["2026-11-20"], born: "2018-05-01"), "2029-11-20")
+        // Said to be its first dose ever (--initial): two doses three weeks apart, then a booster a year later.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20"], born: "2019-04-02", intent: .initial), "2026-12-11")
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20", "2026-12-11"], born: "2019-04-02", intent: .initial), "2027-12-11")
         XCTAssertEqual(next("dhpp", .dog, ["2026-11-20", "2026-12-11", "2027-12-11"], born: nil), "2030-12-11")
+        // Not modified-live or not core: the initial course stays (leptospirosis needs two doses) unless --booster.
+        XCTAssertEqual(next("leptospirosis", .dog, ["2026-11-20"], born: "2019-04-02"), "2026-12-11")
+        XCTAssertEqual(next("leptospirosis", .dog, ["2026-11-20"], born: "2019-04-02", intent: .booster), "2027-11-20")
+        XCTAssertEqual(next("distemper", .ferret, ["2026-11-20"], born: "2020-01-01"), "2026-12-11")
+        // A puppy is still in its series.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-20"], born: "2026-09-01"), "2026-12-11")
     }
 
     func testAKitten() {

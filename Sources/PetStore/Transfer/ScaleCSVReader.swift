@@ -6,7 +6,8 @@ import PetModel
 /// Columns come from `--columns` (names in order, `-` skips one) or from the header: a date column
 /// (`date`, `time`, `datetime`, `timestamp`, `measured_at`) and a weight column (`weight`, `weight_kg`,
 /// `Weight (lb)`, `grams`…); an optional separate `time` column joins the date. A first row whose
-/// weight is not a number is the header. Units: the header's, else `--weight-unit`, else one in each cell
+/// weight is not a number is the header, and gives the unit even with `--columns`. Units: the header's
+/// (or a `--columns` role such as `weight_kg`), else `--weight-unit`, else one in each cell
 /// (`4.2 kg`). Times: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, `YYYY/MM/DD …`, or RFC 3339 with an offset.
 enum ScaleCSVReader {
     static func read(bytes: [UInt8], file: String, pet: PetRef, options: ImportOptions) throws -> ImportBatch {
@@ -28,6 +29,10 @@ enum ScaleCSVReader {
             let name = columns[w]
             if unit == nil { unit = ["weight_kg": .kilogram, "kg": .kilogram, "weight_lb": .pound, "lb": .pound, "weight_g": .gram, "grams": .gram][name] }
             firstIsData = r.count > w && (r.decimal(w) != nil || (try? Mass.parse((try? r.text(w)) ?? "", defaultUnit: unit)) != nil)
+            // `--columns` names the roles; a header row still gives the unit (`Weight (kg)`, `weight_kg`).
+            if !firstIsData, r.count > w, let cell = try? r.text(w), let headerUnit = SpreadsheetTables.weightUnit(inHeader: cell) {
+                unit = headerUnit
+            }
         } else {
             let h = try Header(r)
             fieldCount = h.names.count

@@ -296,14 +296,19 @@ enum SpreadsheetTables {
     /// The weight column and its unit: from the header (`weight_kg`, `weight (lb)`, `grams`), else `fallback`.
     static func weightColumn(_ h: Header, fallback: MassUnit?) throws -> (Int, MassUnit?) {
         for (i, name) in h.names.enumerated() {
-            let n = name.replacingOccurrences(of: " ", with: "")
-            for (suffix, unit) in [("kg", MassUnit.kilogram), ("lb", .pound), ("lbs", .pound), ("g", .gram), ("oz", .ounce)] {
-                if n == "weight_\(suffix)" || n == "weight(\(suffix))" || n == "weight[\(suffix)]" { return (i, unit) }
-            }
-            if n == "grams" { return (i, .gram) }
+            if let unit = weightUnit(inHeader: name) { return (i, unit) }
         }
         if let i = h.find("weight", "mass") { return (i, fallback) }
         throw ImportError(file: h.file, line: 1, problem: .missingColumn("weight"))
+    }
+
+    /// The unit a weight column's header names: `weight_kg`, `Weight (lb)`, `weight[g]`, `grams`; nil for none.
+    static func weightUnit(inHeader name: String) -> MassUnit? {
+        let n = name.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "")
+        for (suffix, unit) in [("kg", MassUnit.kilogram), ("lb", .pound), ("lbs", .pound), ("g", .gram), ("oz", .ounce)] {
+            if n == "weight_\(suffix)" || n == "weight(\(suffix))" || n == "weight[\(suffix)]" { return unit }
+        }
+        return n == "grams" ? .gram : nil
     }
 
     /// Grams from a weight cell: fast for plain decimals, else through `Mass.parse` ("4.2 kg", "9lb 4oz").

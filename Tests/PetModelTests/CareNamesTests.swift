@@ -1,0 +1,58 @@
+import XCTest
+import Assets
+@testable import PetModel
+
+final class CareNamesTests: XCTestCase {
+    let names = CareNames.shipped
+
+    func testEveryListedSymptomAndVaccineIsKnownInEnglishKoreanAndJapanese() throws {
+        let file = try JSONDecoder().decode(CareNames.File.self, from: Assets.careNames)
+        XCTAssertEqual(Set(file.symptoms.keys), Set(SymptomCode.allCases.map(\.rawValue)))
+        for (code, e) in file.symptoms {
+            XCTAssertFalse(e.en.isEmpty || e.ko.isEmpty || e.ja.isEmpty, code)
+            for n in e.en + e.ko + e.ja { XCTAssertEqual(names.symptom(n), .listed(code), n) }
+        }
+        let scheduled = Set(VaccinationSchedule.shipped.species.values.flatMap { $0.map(\.code) })
+        XCTAssertEqual(Set(file.vaccines.keys), scheduled)
+        for (code, e) in file.vaccines {
+            XCTAssertFalse(e.en.isEmpty || e.ko.isEmpty || e.ja.isEmpty, code)
+            for n in e.en + e.ko + e.ja { XCTAssertEqual(names.vaccine(n), .listed(code), n) }
+        }
+    }
+
+    func testCaseWidthAndSpacingDoNotMatter() {
+        XCTAssertEqual(SymptomCode.match("ＶＯＭＩＴ"), .vomiting)
+        XCTAssertEqual(SymptomCode.match("  Appetite-Loss "), .appetiteLoss)
+        XCTAssertEqual(SymptomCode.match("식욕부진"), .appetiteLoss)
+        XCTAssertEqual(SymptomCode.match("ｹﾞﾘ"), nil, "half-width katakana of a name not listed")
+        XCTAssertEqual(VaccineName.normalize("Da2pp"), "dhpp")
+        XCTAssertEqual(VaccineName.normalize("ｼﾞｽﾃﾝﾊﾟｰ"), "distemper", "half-width katakana")
+        XCTAssertEqual(VaccineName.normalize("Lyme"), "Lyme")
+        XCTAssertEqual(VaccineName.key("Lyme Booster"), VaccineName.key("lyme  booster"))
+    }
+
+    func testOnlyATypoOfALongEnoughNameIsRefused() {
+        XCTAssertEqual(names.symptom("vomitting"), .nearly(code: "vomiting", name: "vomiting"))
+        XCTAssertEqual(names.symptom("diarhoea"), .nearly(code: "diarrhea", name: "diarrhoea"))
+        XCTAssertEqual(names.symptom("bump"), .unlisted, "short words are not guessed at")
+        XCTAssertEqual(names.symptom("hiccups"), .unlisted)
+        XCTAssertEqual(names.symptom("sore paw"), .unlisted)
+        XCTAssertThrowsError(try names.symptomEntry("vomitting")) { error in
+            XCTAssertEqual(error as? ParseError, .nearlyListed(field: "symptom", value: "vomitting", suggestion: "vomiting"))
+        }
+        XCTAssertEqual(try names.symptomEntry("vomitting", asWritten: true).isListed, false)
+        XCTAssertEqual(try names.vaccineEntry("ＤＨＰＰ"), "dhpp")
+    }
+
+    func testSearchFindsCodesByAnyName() {
+        XCTAssertEqual(names.symptomCodes(containing: "구토"), ["vomiting"])
+        XCTAssertEqual(names.symptomCodes(containing: "食欲"), ["appetite-loss"])
+        XCTAssertEqual(names.vaccineCodes(containing: "ジステンパー"), ["distemper"])
+        XCTAssertEqual(names.symptomCodes(containing: "happy vet"), [])
+    }
+
+    func testAnOldFreeTextNameCountsAsItsCode() {
+        XCTAssertEqual(Symptom(code: "구토", isListed: false, severity: 2).groupKey, Symptom(code: "vomiting", isListed: true, severity: 1).groupKey)
+        XCTAssertEqual(Symptom(code: "Hiccups", isListed: false, severity: 2).groupKey, Symptom(code: "hiccups", isListed: false, severity: 2).groupKey)
+    }
+}
