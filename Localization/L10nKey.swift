@@ -346,6 +346,9 @@ extension L10n {
         case vaccineMyxomatosis = "vaccine.myxomatosis"
         case vaccineMyxoRhd = "vaccine.myxo-rhd"
         case vaccineDistemper = "vaccine.distemper"
+        // fix-dates
+        case errInFuture = "err.in_future"
+        case errBeforeStart = "err.before_start"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

@@ -345,5 +345,8 @@ extension L10n {
         "err.import_bad_time": "\"{value}\" is not a date or time an import reads (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
         "err.date_range": "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)",
         "err.usage_hint": "{message} (see: {command} --help)",
+        // fix-dates
+        "err.in_future": "\"{value}\" is in the future: what happened can be dated up to {limit}",
+        "err.before_start": "{field} {value} is before {start}, the day it counts from",
     ]
 }

@@ -345,5 +345,8 @@ extension L10n {
         "err.import_bad_time": "「{value}」は取り込みで読める日付や時刻ではありません（2026-11-20、2026-11-20 08:30、2026-11-20T08:30:00+09:00）",
         "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
         "err.usage_hint": "{message}（ヘルプ: {command} --help）",
+        // fix-dates
+        "err.in_future": "「{value}」は未来の日時です: 起きたことは {limit} までの日時で記録できます",
+        "err.before_start": "{field} {value} が起点の {start} より前です",
     ]
 }

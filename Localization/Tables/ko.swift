@@ -345,5 +345,8 @@ extension L10n {
         "err.import_bad_time": "\"{value}\"은(는) 가져오기에서 읽을 수 있는 날짜나 시각이 아닙니다 (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
         "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
         "err.usage_hint": "{message} (도움말: {command} --help)",
+        // fix-dates
+        "err.in_future": "\"{value}\"은(는) 미래입니다: 있었던 일은 {limit}까지만 기록할 수 있습니다",
+        "err.before_start": "{field} {value}이(가) 기준일 {start}보다 앞섭니다",
     ]
 }

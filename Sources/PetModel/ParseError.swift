@@ -28,4 +28,8 @@ public enum ParseError: Error, Equatable, Sendable {
     case badSize(String)
     /// A pet name made only of digits would be read as an id.
     case numericName(String)
+    /// Something that happened, dated after now (plus the tolerance) or a birth after today; `limit` is the latest allowed.
+    case inFuture(String, limit: String)
+    /// A day that must not precede the day it counts from: `--until`, `--next`, `--follow-up`.
+    case beforeStart(field: String, value: String, start: String)
 }

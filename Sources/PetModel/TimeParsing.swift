@@ -122,15 +122,27 @@ public enum TimeParser {
     /// `2026-11-20`, `2026-11-20 08:30`, `2026-11-20T08:30:15`, optionally with `Z` or `+09:00`.
     /// A day without a time of day means 12:00 local, so it stays on that day in nearby zones.
     public static func instant(_ raw: String, context: TimeContext) throws -> Date {
+        try instantAndPrecision(raw, context: context).date
+    }
+
+    /// When something happened, as `instant` reads it, refused when it is in the future
+    /// (`RecordDating`): an instant may be at most now plus the tolerance, a day without a time today.
+    public static func observed(_ raw: String, context: TimeContext) throws -> Date {
+        let (date, dayOnly) = try instantAndPrecision(raw, context: context)
+        return try context.checkObserved(date, dayOnly: dayOnly, raw: raw)
+    }
+
+    /// `instant`, and whether the text named a day without a time of day (then 12:00 local).
+    public static func instantAndPrecision(_ raw: String, context: TimeContext) throws -> (date: Date, dayOnly: Bool) {
         let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         switch text {
-        case "now", "today": return context.now
-        case "yesterday": return Span.days(1).subtracted(from: context.now, in: context)
+        case "now", "today": return (context.now, false)
+        case "yesterday": return (Span.days(1).subtracted(from: context.now, in: context), false)
         default: break
         }
         if text.hasPrefix("-") {
             let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false)
-            return try context.checked(span.subtracted(from: context.now, in: context), raw)
+            return (try context.checked(span.subtracted(from: context.now, in: context), raw), false)
         }
         // Split date and time: "2026-11-20T08:30", "2026-11-20 08:30", "yesterday 18:00", "08:30".
         var datePart: Substring
@@ -156,7 +168,7 @@ public enum TimeParser {
             guard let d = LocalDate.parseISO(datePart) else { throw ParseError.badDate(raw) }
             day = d
         }
-        guard var time = timePart else { return try context.checked(context.instant(day, hour: 12), raw) }
+        guard var time = timePart else { return (try context.checked(context.instant(day, hour: 12), raw), true) }
         // Optional explicit offset.
         var explicitOffset: Int?
         if time.hasSuffix("z") {
@@ -181,9 +193,9 @@ public enum TimeParser {
         if let off = explicitOffset {
             guard let zone = TimeZone(secondsFromGMT: off) else { throw ParseError.badTime(raw) } // beyond ±18:00
             let fixed = TimeContext(now: context.now, timeZone: zone)
-            return try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw)
+            return (try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw), false)
         }
-        return try context.checked(context.instant(day, hour: h, minute: m, second: s), raw)
+        return (try context.checked(context.instant(day, hour: h, minute: m, second: s), raw), false)
     }
 
     /// A calendar day: `2026-12-20`, `today`, `tomorrow`, `yesterday`, or a span ahead like `2w` / `+2w`.

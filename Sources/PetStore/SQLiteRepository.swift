@@ -229,6 +229,7 @@ public struct SQLiteRepository: PetRepository {
 
     func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
         let t = nowSeconds
+        try RecordDating.check(draft.detail, at: draft.at.unixSeconds(), utcOffset: draft.utcOffset, now: t)
         try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
                        arguments: [petId, draft.detail.kind.rawValue, draft.at.unixSeconds(), draft.utcOffset,
                                    draft.note, t, t])
@@ -329,6 +330,9 @@ public struct SQLiteRepository: PetRepository {
             if let ref = u.pet { petId = try resolve(ref, db: db, activeOnly: true).id }
             let at = u.at.map { $0.unixSeconds() } ?? current.at.unixSeconds()
             let note: String? = u.note ?? current.note
+            if u.at != nil || u.detail != nil {
+                try RecordDating.check(u.detail ?? current.detail, at: at, utcOffset: u.utcOffset ?? current.utcOffset, now: nowSeconds)
+            }
             try db.execute(sql: "UPDATE record SET pet_id = ?, at = ?, utc_offset = ?, note = ?, updated_at = ? WHERE id = ?",
                            arguments: [petId, at, u.utcOffset ?? current.utcOffset, note, nowSeconds, id])
             if let d = u.detail {

@@ -62,6 +62,8 @@ struct Failure {
         case .numericName(let v): return l.text(.errNumericName, ["value": v])
         case .badMicrochip(let v): return l.text(.errBadMicrochip, ["value": v])
         case .badSize(let v): return l.text(.errBadSize, ["value": v])
+        case .inFuture(let v, let limit): return l.text(.errInFuture, ["value": v, "limit": limit])
+        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart, ["field": f, "value": v, "start": start])
         }
     }
 

@@ -51,7 +51,7 @@ struct VaccineCommand: ParsableCommand {
         try Session.run { s in
             var options = record
             if let d = date { options.at = d }
-            let (at, _) = try s.when(options.at)
+            let (at, _) = try s.when(options.at, for: .vaccination)
             let nextDue = try next.map { raw -> LocalDate in
                 // A span counts from the day it was given, not from today.
                 if let span = try? Span.parse(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) {
@@ -65,7 +65,7 @@ struct VaccineCommand: ParsableCommand {
             let base = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
                                    lot: try lot.map { try TextField.label($0, field: "lot") },
                                    clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
-            let (when, offset) = try s.when(options.at)
+            let (when, offset) = try s.when(options.at, for: .vaccination)
             let note = try options.noteText()
             let repo = try s.repository()
             var items: [(PetRef?, RecordDraft)] = []
@@ -145,7 +145,7 @@ struct MedGroup: ParsableCommand {
 
         func run() throws {
             try Session.run { s in
-                let (at, offset) = try s.when(record.at)
+                let (at, offset) = try s.when(record.at, for: .dose)
                 let records = try s.repository().giveMedication(pets: PetModelText.pets(pet), name: name, at: at, utcOffset: offset,
                                                                 note: try record.noteText(), skipped: skipped)
                 s.printAdded(records)
