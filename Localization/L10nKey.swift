@@ -390,6 +390,9 @@ extension L10n {
         case dueLateMinutes = "due.late_minutes"
         case dueLateHours = "due.late_hours"
         case errNearlyListed = "err.nearly_listed"
+        // fix-dates
+        case errInFuture = "err.in_future"
+        case errBeforeStart = "err.before_start"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

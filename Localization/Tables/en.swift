@@ -389,5 +389,8 @@ extension L10n {
         "due.late_minutes": "{n} min late",
         "due.late_hours": "{n} h late",
         "err.nearly_listed": "\"{value}\" is not a listed {field}; did you mean \"{suggestion}\"? (to keep your own words, add --as-written)",
+        // fix-dates
+        "err.in_future": "\"{value}\" is in the future: what happened can be dated up to {limit}",
+        "err.before_start": "{field} {value} is before {start}, the day it counts from",
     ]
 }

@@ -389,5 +389,8 @@ extension L10n {
         "due.late_minutes": "{n}分超過",
         "due.late_hours": "{n}時間超過",
         "err.nearly_listed": "「{value}」は一覧にない{field}です。「{suggestion}」のことですか？（入力どおりに記録するには --as-written を付けてください）",
+        // fix-dates
+        "err.in_future": "「{value}」は未来の日時です: 起きたことは {limit} までの日時で記録できます",
+        "err.before_start": "{field} {value} が起点の {start} より前です",
     ]
 }

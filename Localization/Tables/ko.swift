@@ -389,5 +389,8 @@ extension L10n {
         "due.late_minutes": "{n}분 지남",
         "due.late_hours": "{n}시간 지남",
         "err.nearly_listed": "\"{value}\"은(는) 목록에 없는 {field}입니다. \"{suggestion}\"을(를) 말씀하신 건가요? (입력한 그대로 저장하려면 --as-written을 붙이세요)",
+        // fix-dates
+        "err.in_future": "\"{value}\"은(는) 미래입니다: 있었던 일은 {limit}까지만 기록할 수 있습니다",
+        "err.before_start": "{field} {value}이(가) 기준일 {start}보다 앞섭니다",
     ]
 }

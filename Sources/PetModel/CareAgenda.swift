@@ -44,8 +44,12 @@ public enum CareAgenda {
             var t = start
             while t <= end && out.count < limit { out.append(t); t = step(t, by: i, context: context) }
         } else if !m.times.isEmpty {
+            // Days visited are bounded too: for an instant far outside the years petlog keeps, the
+            // local day is clamped, so its times may never reach `start` (a file may hold any Int64).
             var day = context.localDate(of: start)
-            while out.count < limit {
+            var daysLeft = limit + 1
+            while out.count < limit && daysLeft > 0 {
+                daysLeft -= 1
                 for minutes in m.times {
                     let t = context.instant(day, hour: minutes / 60, minute: minutes % 60)
                     if t > end { return out }

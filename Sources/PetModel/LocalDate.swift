@@ -90,6 +90,16 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         return LocalDate(unchecked: y, m, min(day, LocalDate.daysIn(month: m, year: y)))
     }
 
+    /// The first day of this date's month.
+    public var firstOfMonth: LocalDate { LocalDate(unchecked: year, month, 1) }
+
+    /// A day from fields that may not name one (a value built in code, not parsed): month and day are
+    /// clamped into range; the year is kept, so `isSupported` still tells.
+    public init(clamping year: Int, month: Int, day: Int) {
+        let m = min(12, max(1, month))
+        self.init(unchecked: year, m, min(LocalDate.daysIn(month: m, year: year), max(1, day)))
+    }
+
     private init(unchecked year: Int, _ month: Int, _ day: Int) {
         self.year = year
         self.month = month
@@ -138,7 +148,7 @@ public struct PartialDate: Equatable, Sendable, Codable, CustomStringConvertible
     }
 
     /// The earliest day the birth could have been (used for age and schedules).
-    public var earliestDay: LocalDate { LocalDate(year: year, month: month ?? 1, day: day ?? 1)! }
+    public var earliestDay: LocalDate { LocalDate(clamping: year, month: month ?? 1, day: day ?? 1) }
 
     public var description: String {
         var s = String(format: "%04d", year)

@@ -108,3 +108,12 @@ public struct Money: Equatable, Sendable, Codable {
         return "\(whole).\(String(repeating: "0", count: currency.minorDigits - frac.count))\(frac)"
     }
 }
+
+extension Int64 {
+    /// A sum that stops at the Int64 limits instead of trapping: amounts read from a file may be as
+    /// large as the schema allows (any non-negative Int64), and their totals must still print.
+    public func addingSaturated(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}

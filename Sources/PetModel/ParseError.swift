@@ -32,4 +32,8 @@ public enum ParseError: Error, Equatable, Sendable {
     case numericName(String)
     /// A symptom or vaccine name one typo away from a listed one (`vomitting`): refused with the listed name.
     case nearlyListed(field: String, value: String, suggestion: String)
+    /// Something that happened, dated after now (plus the tolerance) or a birth after today; `limit` is the latest allowed.
+    case inFuture(String, limit: String)
+    /// A day that must not precede the day it counts from: `--until`, `--next`, `--follow-up`.
+    case beforeStart(field: String, value: String, start: String)
 }

@@ -33,12 +33,32 @@ public struct TimeContext: Sendable {
 
     public var today: LocalDate { localDate(of: now) }
 
-    /// The instant a local wall-clock time names (the earlier one when clocks go back).
+    /// The instant a local wall-clock time names (the earlier one when clocks go back). A day the
+    /// calendar cannot place (arithmetic may leave the supported years) is placed by arithmetic with
+    /// the zone's offset then, never by a trap.
     public func instant(_ day: LocalDate, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Date {
         var comps = DateComponents()
         comps.year = day.year; comps.month = day.month; comps.day = day.day
         comps.hour = hour; comps.minute = minute; comps.second = second
-        return calendar.date(from: comps)!
+        if day.isSupported, let date = calendar.date(from: comps) { return date }
+        let local = Double(day.dayNumber) * 86_400 + Double(hour * 3600 + minute * 60 + second)
+        let guess = Date(timeIntervalSince1970: local)
+        return guess.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess)))
+    }
+
+    /// Local wall-clock fields of an instant in this zone, for any instant a file may hold: outside
+    /// the supported years they are worked out by arithmetic (see `localDate(of:)`).
+    public func clock(of date: Date) -> (day: LocalDate, hour: Int, minute: Int, second: Int) {
+        let c = calendar.dateComponents([.era, .year, .month, .day, .hour, .minute, .second], from: date)
+        if c.era == 1, let y = c.year, let m = c.month, let d = c.day, let day = LocalDate(year: y, month: m, day: d),
+           let h = c.hour, let mi = c.minute, let s = c.second {
+            return (day, h, mi, s)
+        }
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        let seconds = local.isNaN ? 0 : max(-8.64e13, min(8.64e13, local)).rounded(.down)
+        let days = (seconds / 86_400).rounded(.down)
+        let rest = Int(seconds - days * 86_400)
+        return (LocalDate(dayNumber: Int(days)), rest / 3600, rest % 3600 / 60, rest % 60)
     }
 
     public func startOfDay(_ day: LocalDate) -> Date { instant(day) }
@@ -81,8 +101,9 @@ public enum Span: Equatable, Sendable {
     public func subtracted(from date: Date, in context: TimeContext) -> Date {
         switch self {
         case .seconds(let s): return date.addingTimeInterval(-Double(s))
-        case .days(let d): return context.calendar.date(byAdding: .day, value: -d, to: date)!
-        case .months(let m): return context.calendar.date(byAdding: .month, value: -m, to: date)!
+        // The calendar answers nil only far outside the years petlog keeps: count fixed lengths there.
+        case .days(let d): return context.calendar.date(byAdding: .day, value: -d, to: date) ?? date.addingTimeInterval(-Double(approximateSeconds))
+        case .months(let m): return context.calendar.date(byAdding: .month, value: -m, to: date) ?? date.addingTimeInterval(-Double(approximateSeconds))
         }
     }
 
@@ -101,15 +122,27 @@ public enum TimeParser {
     /// `2026-11-20`, `2026-11-20 08:30`, `2026-11-20T08:30:15`, optionally with `Z` or `+09:00`.
     /// A day without a time of day means 12:00 local, so it stays on that day in nearby zones.
     public static func instant(_ raw: String, context: TimeContext) throws -> Date {
+        try instantAndPrecision(raw, context: context).date
+    }
+
+    /// When something happened, as `instant` reads it, refused when it is in the future
+    /// (`RecordDating`): an instant may be at most now plus the tolerance, a day without a time today.
+    public static func observed(_ raw: String, context: TimeContext) throws -> Date {
+        let (date, dayOnly) = try instantAndPrecision(raw, context: context)
+        return try context.checkObserved(date, dayOnly: dayOnly, raw: raw)
+    }
+
+    /// `instant`, and whether the text named a day without a time of day (then 12:00 local).
+    public static func instantAndPrecision(_ raw: String, context: TimeContext) throws -> (date: Date, dayOnly: Bool) {
         let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         switch text {
-        case "now", "today": return context.now
-        case "yesterday": return context.calendar.date(byAdding: .day, value: -1, to: context.now)!
+        case "now", "today": return (context.now, false)
+        case "yesterday": return (Span.days(1).subtracted(from: context.now, in: context), false)
         default: break
         }
         if text.hasPrefix("-") {
             let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false)
-            return try context.checked(span.subtracted(from: context.now, in: context), raw)
+            return (try context.checked(span.subtracted(from: context.now, in: context), raw), false)
         }
         // Split date and time: "2026-11-20T08:30", "2026-11-20 08:30", "yesterday 18:00", "08:30".
         var datePart: Substring
@@ -135,7 +168,7 @@ public enum TimeParser {
             guard let d = LocalDate.parseISO(datePart) else { throw ParseError.badDate(raw) }
             day = d
         }
-        guard var time = timePart else { return try context.checked(context.instant(day, hour: 12), raw) }
+        guard var time = timePart else { return (try context.checked(context.instant(day, hour: 12), raw), true) }
         // Optional explicit offset.
         var explicitOffset: Int?
         if time.hasSuffix("z") {
@@ -160,9 +193,9 @@ public enum TimeParser {
         if let off = explicitOffset {
             guard let zone = TimeZone(secondsFromGMT: off) else { throw ParseError.badTime(raw) } // beyond ±18:00
             let fixed = TimeContext(now: context.now, timeZone: zone)
-            return try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw)
+            return (try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw), false)
         }
-        return try context.checked(context.instant(day, hour: h, minute: m, second: s), raw)
+        return (try context.checked(context.instant(day, hour: h, minute: m, second: s), raw), false)
     }
 
     /// A calendar day: `2026-12-20`, `today`, `tomorrow`, `yesterday`, or a span ahead like `2w` / `+2w`.
@@ -211,5 +244,17 @@ public enum TimeParser {
             return context.startOfDay(try day(text, context: context).adding(days: 1))
         }
         return try instant(raw, context: context)
+    }
+}
+
+extension Date {
+    /// Whole Unix seconds, clamped to what an Int64 holds: a stored 2⁶³ − 1 comes back as the Double
+    /// 2⁶³, which `Int64(_:)` would trap on. NaN (never stored) gives 0.
+    public func unixSeconds(_ rule: FloatingPointRoundingRule = .down) -> Int64 {
+        let t = timeIntervalSince1970.rounded(rule)
+        if t.isNaN { return 0 }
+        if t >= 9.223372036854775807e18 { return .max }
+        if t <= -9.223372036854775808e18 { return .min }
+        return Int64(t)
     }
 }

@@ -38,7 +38,7 @@ enum RecordDetailTables {
                 INSERT INTO medication (record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds, m.times.isEmpty ? nil : Medication.formatTimes(m.times),
                                  m.endsOn?.description,
-                                 m.stoppedAt.map { Int64($0.timeIntervalSince1970) }])
+                                 m.stoppedAt.map { $0.unixSeconds() }])
         case .dose(let d):
             try db.cachedStatement(sql: "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)").execute(
                            arguments: [id, d.medicationId, d.skipped])

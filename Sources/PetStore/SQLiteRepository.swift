@@ -82,7 +82,7 @@ public struct SQLiteRepository: PetRepository {
         }
     }
 
-    var nowSeconds: Int64 { Int64(now().timeIntervalSince1970) }
+    var nowSeconds: Int64 { now().unixSeconds() }
 
     // MARK: Pets
 
@@ -258,8 +258,9 @@ public struct SQLiteRepository: PetRepository {
 
     func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
         let t = nowSeconds
+        try RecordDating.check(draft.detail, at: draft.at.unixSeconds(), utcOffset: draft.utcOffset, now: t)
         try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                       arguments: [petId, draft.detail.kind.rawValue, Int64(draft.at.timeIntervalSince1970.rounded(.down)), draft.utcOffset,
+                       arguments: [petId, draft.detail.kind.rawValue, draft.at.unixSeconds(), draft.utcOffset,
                                    draft.note, t, t])
         let id = db.lastInsertedRowID
         try RecordDetailTables.insert(draft.detail, id: id, db: db)
@@ -344,8 +345,8 @@ public struct SQLiteRepository: PetRepository {
             clauses.append("r.kind IN (\(databaseQuestionMarks(count: query.kinds.count)))")
             args += query.kinds.map(\.rawValue)
         }
-        if let s = query.since { clauses.append("r.at >= ?"); args.append(Int64(s.timeIntervalSince1970.rounded(.up))) }
-        if let u = query.until { clauses.append("r.at < ?"); args.append(Int64(u.timeIntervalSince1970.rounded(.up))) }
+        if let s = query.since { clauses.append("r.at >= ?"); args.append(s.unixSeconds(.up)) }
+        if let u = query.until { clauses.append("r.at < ?"); args.append(u.unixSeconds(.up)) }
         if query.starredOnly { clauses.append("r.starred = 1") }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), args)
     }
@@ -356,8 +357,11 @@ public struct SQLiteRepository: PetRepository {
             let u = try change(current)
             var petId = current.petId
             if let ref = u.pet { petId = try resolve(ref, db: db, activeOnly: true).id }
-            let at = u.at.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64(current.at.timeIntervalSince1970)
+            let at = u.at.map { $0.unixSeconds() } ?? current.at.unixSeconds()
             let note: String? = u.note ?? current.note
+            if u.at != nil || u.detail != nil {
+                try RecordDating.check(u.detail ?? current.detail, at: at, utcOffset: u.utcOffset ?? current.utcOffset, now: nowSeconds)
+            }
             try db.execute(sql: "UPDATE record SET pet_id = ?, at = ?, utc_offset = ?, note = ?, updated_at = ? WHERE id = ?",
                            arguments: [petId, at, u.utcOffset ?? current.utcOffset, note, nowSeconds, id])
             if let d = u.detail {
@@ -432,8 +436,8 @@ public struct SQLiteRepository: PetRepository {
     /// as much, and this is the hot path of `chart weight` and the report.
     public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
         try read { db in
-            let lower = since.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.min
-            let upper = until.map { Int64($0.timeIntervalSince1970.rounded(.up)) } ?? Int64.max
+            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
             let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE pet_id = ? AND kind = 'weight' AND at >= ? AND at < ?",
                                      arguments: [pet, lower, upper]) ?? 0
             var columns = WeightColumns()
@@ -524,7 +528,7 @@ public struct SQLiteRepository: PetRepository {
             let pet = try resolve(ref, db: db)
             let course = try activeCourse(pet: pet, name: name, at: min(at, now()), db: db)
             try db.execute(sql: "UPDATE medication SET stopped_at = ? WHERE record_id = ?",
-                           arguments: [Int64(at.timeIntervalSince1970), course.record.id])
+                           arguments: [at.unixSeconds(), course.record.id])
             try db.execute(sql: "UPDATE record SET updated_at = ? WHERE id = ?", arguments: [nowSeconds, course.record.id])
             return try loadRecord(id: course.record.id, db: db)
         }

@@ -34,7 +34,7 @@ struct CalendarCommand: ParsableCommand {
 extension Session {
     /// `2026-11` → its first day; nil → this month.
     func monthStart(_ text: String?) throws -> LocalDate {
-        guard let text else { return LocalDate(year: time.today.year, month: time.today.month, day: 1)! }
+        guard let text else { return time.today.firstOfMonth }
         return try LocalDate.parseMonth(text)
     }
 
@@ -48,10 +48,21 @@ extension Session {
     }
 
     /// One letter per kind, so the grid stays aligned in any terminal.
-    static let calendarMark: [RecordKind: Character] = [
-        .weight: "w", .meal: "m", .stool: "s", .urine: "u", .symptom: "!", .diary: "d", .visit: "V", .vaccination: "X",
-        .medication: "P", .dose: "p", .expense: "$",
-    ]
+    static func calendarMark(_ kind: RecordKind) -> Character {
+        switch kind {
+        case .weight: "w"
+        case .meal: "m"
+        case .stool: "s"
+        case .urine: "u"
+        case .symptom: "!"
+        case .diary: "d"
+        case .visit: "V"
+        case .vaccination: "X"
+        case .medication: "P"
+        case .dose: "p"
+        case .expense: "$"
+        }
+    }
 
     func printCalendar(first: LocalDate, days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
         let sundayFirst = weekStartsOnSunday
@@ -73,7 +84,7 @@ extension Session {
                 n = d == time.today ? (terminal.colors ? terminal.styled(" " + n + " ", .bold) : "[" + n + "]") : " " + n + " "
                 numbers += n + String(repeating: " ", count: cell - 4)
                 let kinds = RecordKind.allCases.filter { (marks[d]?[$0] ?? 0) > 0 }
-                var m = String(kinds.compactMap { Session.calendarMark[$0] }.prefix(cell - 1))
+                var m = String(kinds.map(Session.calendarMark).prefix(cell - 1))
                 if kinds.count > cell - 1 { m = String(m.dropLast()) + "+" }
                 marksLine += " " + Terminal.pad(m, to: cell - 1)
             }
@@ -86,7 +97,7 @@ extension Session {
             if week.count == 7 { flush() }
         }
         flush()
-        let legend = RecordKind.allCases.map { "\(Session.calendarMark[$0]!) \(kindName($0))" }.joined(separator: " · ")
+        let legend = RecordKind.allCases.map { "\(Session.calendarMark($0)) \(kindName($0))" }.joined(separator: " · ")
         terminal.line(terminal.styled(legend, .dim))
     }
 }

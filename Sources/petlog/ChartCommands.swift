@@ -218,15 +218,13 @@ extension Session {
         let session = self
         let tz = time.timeZone
         return TimeAxisLabeler(timeZone: tz) { date, unit in
-            var cal = Calendar(identifier: .gregorian)
-            cal.timeZone = tz
-            let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-            let day = LocalDate(year: c.year!, month: c.month!, day: c.day!)!
+            let c = TimeContext(now: date, timeZone: tz).clock(of: date)
+            let day = c.day
             switch unit {
             case .year: return session.t(.chartAxisYear, ["y": String(day.year)])
             case .month, .quarter: return session.monthLabel(day)
             case .week, .day: return session.shortDay(day)
-            case .hour: return String(format: "%02d:%02d", c.hour!, c.minute!)
+            case .hour: return String(format: "%02d:%02d", c.hour, c.minute)
             }
         }
     }

@@ -43,8 +43,8 @@ extension Session {
 
     /// `08:30` in the local zone.
     func clock(_ date: Date) -> String {
-        let c = time.calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour!, c.minute!)
+        let c = time.clock(of: date)
+        return String(format: "%02d:%02d", c.hour, c.minute)
     }
 
     /// `2026-11-20 08:30` in the local zone.

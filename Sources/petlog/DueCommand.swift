@@ -151,10 +151,8 @@ enum ICalendar {
     static func compact(_ d: LocalDate) -> String { String(format: "%04d%02d%02d", d.year, d.month, d.day) }
 
     static func utc(_ date: Date) -> String {
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(identifier: "UTC")!
-        let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+        let c = TimeContext(now: date, timeZone: TimeZone(secondsFromGMT: 0) ?? .gmt).clock(of: date)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.day.year, c.day.month, c.day.day, c.hour, c.minute, c.second)
     }
 
     static func escape(_ text: String) -> String {

@@ -30,12 +30,17 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         try Session.run { s in
-            let when = try at.map { try s.when($0) }
+            let parsed = try at.map { try TimeParser.instantAndPrecision($0, context: s.time) }
+            let when = parsed.map { ($0.date, s.time.utcOffset(at: $0.date)) }
             var noteChange: String??
             if let n = note { noteChange = .some(n.isEmpty ? nil : try PetModelText.note(n)) }
             let session = s
             let updated = try s.repository().updateRecord(id: id) { current in
-                RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init),
+                // A record of something that happened cannot be moved into the future.
+                if let (date, dayOnly) = parsed, let raw = at, RecordDating.isObservation(current.kind) {
+                    _ = try session.time.checkObserved(date, dayOnly: dayOnly, raw: raw)
+                }
+                return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init),
                              detail: try changedDetail(current, session))
             }
             if s.json { s.terminal.json(JSONShape.record(updated)); return }

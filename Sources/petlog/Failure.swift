@@ -73,6 +73,8 @@ struct Failure {
         case .badSize(let v): return l.text(.errBadSize, ["value": v])
         case .nearlyListed(let f, let v, let suggestion):
             return l.text(.errNearlyListed, ["field": l.code(.kind, f == "vaccine" ? "vaccination" : f), "value": v, "suggestion": suggestion])
+        case .inFuture(let v, let limit): return l.text(.errInFuture, ["value": v, "limit": limit])
+        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart, ["field": f, "value": v, "start": start])
         }
     }
 

@@ -1,10 +1,17 @@
 import Foundation
 import PetModel
+import PetStore
 
 /// The documented `--json` shapes (docs/json.md): snake_case keys, canonical units (grams, minor
 /// units), instants as RFC 3339 with the offset they happened at. Keys are only ever added.
 enum JSONShape {
     static func instant(_ date: Date, offset: Int) -> String {
+        // By arithmetic, so any stored value has an answer: Foundation's formatter traps on an offset of
+        // ±18:00 and far outside the years petlog keeps. It is kept for offsets with seconds (local mean
+        // time before 1900), which it writes its own way.
+        guard offset % 60 != 0, abs(offset) < 64800, (-6.2e10...2.534e11).contains(date.timeIntervalSince1970) else {
+            return RFC3339.format(seconds: date.unixSeconds(), offset: offset)
+        }
         let f = ISO8601DateFormatter()
         f.timeZone = TimeZone(secondsFromGMT: offset)
         f.formatOptions = [.withInternetDateTime]

@@ -5,7 +5,7 @@ import PetModel
 /// Logging a record of any kind: resolve the time, build the detail, write once, print the new id.
 extension Session {
     mutating func log(pets: String?, _ options: RecordOptions, attachments: [String] = [], detail: RecordDetail) throws {
-        let (at, offset) = try when(options.at)
+        let (at, offset) = try when(options.at, for: detail.kind)
         let draft = RecordDraft(at: at, utcOffset: offset, note: try options.noteText(), detail: detail, attachmentPaths: attachments)
         let records = try repository().addRecord(pets: pets.map(PetModelText.pets) ?? [], draft)
         printAdded(records)

@@ -56,14 +56,14 @@ struct VaccineCommand: ParsableCommand {
         try Session.run { s in
             var options = record
             if let d = date { options.at = d }
-            let (at, _) = try s.when(options.at)
+            let (at, _) = try s.when(options.at, for: .vaccination)
             // A span counts from the day it was given, not from today.
             let nextDue = try next.map { try TimeParser.day($0, from: s.localDay(at), context: s.time) }
             let code = try CareNames.shipped.vaccineEntry(vaccine, asWritten: asWritten)
             let base = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
                                    lot: try lot.map { try TextField.label($0, field: "lot") },
                                    clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
-            let (when, offset) = try s.when(options.at)
+            let (when, offset) = try s.when(options.at, for: .vaccination)
             let note = try options.noteText()
             let repo = try s.repository()
             var items: [(PetRef?, RecordDraft)] = []
@@ -147,7 +147,7 @@ struct MedGroup: ParsableCommand {
 
         func run() throws {
             try Session.run { s in
-                let (at, offset) = try s.when(record.at)
+                let (at, offset) = try s.when(record.at, for: .dose)
                 let records = try s.repository().giveMedication(pets: PetModelText.pets(pet), name: name, at: at, utcOffset: offset,
                                                                 note: try record.noteText(), skipped: skipped)
                 s.printAdded(records)

@@ -22,13 +22,13 @@ struct PetGroup: ParsableCommand {
         @Option var color: String?
         @Option(help: "Conditions, allergies, anything a vet should know.") var notes: String?
 
-        func draft() throws -> PetDraft {
+        func draft(_ time: TimeContext) throws -> PetDraft {
             var d = PetDraft()
             d.species = try species.map { try PetModelText.choice($0, field: "--species", as: Species.self) }
             if let b = breed { d.breed = .some(b.isEmpty ? nil : try TextField.label(b, field: "breed")) }
             d.sex = try sex.map(Sex.parse)
             d.neutered = neutered
-            if let b = born { d.born = .some(b.isEmpty ? nil : try PartialDate.parse(b)) }
+            if let b = born { d.born = .some(b.isEmpty ? nil : try time.checkBorn(PartialDate.parse(b), raw: b)) }
             if let c = chip {
                 let digits = c.filter { $0 != " " && $0 != "-" }
                 guard digits.isEmpty || (digits.count >= 9 && digits.count <= 15 && digits.allSatisfy { $0.isASCII && $0.isNumber }) else {
@@ -49,7 +49,7 @@ struct PetGroup: ParsableCommand {
 
         func run() throws {
             try Session.run { s in
-                var draft = try profile.draft()
+                var draft = try profile.draft(s.time)
                 draft.name = try TextField.name(name)
                 if draft.species == nil { draft.species = .other }
                 let pet = try s.repository(creating: true).addPet(draft)
@@ -121,7 +121,7 @@ struct PetGroup: ParsableCommand {
 
         func run() throws {
             try Session.run { s in
-                var draft = try profile.draft()
+                var draft = try profile.draft(s.time)
                 draft.name = try name.map(TextField.name)
                 let p = try s.repository().editPet(PetRef(pet), draft)
                 if s.json { s.terminal.json(JSONShape.pet(p)); return }

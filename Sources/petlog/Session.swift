@@ -91,9 +91,11 @@ struct Session {
 
     var json: Bool { settings.json }
 
-    /// Parses `--at` (default now) into an instant and the local offset of that instant.
-    func when(_ at: String?) throws -> (Date, Int) {
-        let date = try at.map { try TimeParser.instant($0, context: time) } ?? time.now
+    /// Parses `--at` (default now) into an instant and the local offset of that instant. For a record
+    /// of something that happened (`kind`, see `RecordDating`) a time in the future is refused.
+    func when(_ at: String?, for kind: RecordKind? = nil) throws -> (Date, Int) {
+        let observed = kind.map(RecordDating.isObservation) ?? false
+        let date = try at.map { try observed ? TimeParser.observed($0, context: time) : TimeParser.instant($0, context: time) } ?? time.now
         return (date, time.utcOffset(at: date))
     }
 }

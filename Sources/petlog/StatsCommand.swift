@@ -40,7 +40,9 @@ struct StatsCommand: ParsableCommand {
                     case .visit: f.visits += 1
                     case .vaccination: f.vaccines += 1
                     case .dose(let d): if !d.skipped { f.doses += 1 }
-                    case .expense(let e): f.spending[e.money.currency.code, default: [:]][e.category, default: 0] += e.money.minorUnits
+                    case .expense(let e):
+                        f.spending[e.money.currency.code, default: [:]][e.category, default: 0] =
+                            (f.spending[e.money.currency.code]?[e.category] ?? 0).addingSaturated(e.money.minorUnits)
                     default: break
                     }
                 }
@@ -93,7 +95,7 @@ struct StatsCommand: ParsableCommand {
             for currency in Set(a.spending.keys).union(b.spending.keys).sorted() {
                 let cur = Currency.named(currency) ?? Currency(code: currency, minorDigits: 2, symbol: nil)
                 let ca = a.spending[currency] ?? [:], cb = b.spending[currency] ?? [:]
-                let ta = ca.values.reduce(0, +), tb = cb.values.reduce(0, +)
+                let ta = ca.values.reduce(Int64(0)) { $0.addingSaturated($1) }, tb = cb.values.reduce(Int64(0)) { $0.addingSaturated($1) }
                 func m(_ v: Int64) -> String { s.money(Money(minorUnits: v, currency: cur)) }
                 func md(_ x: Int64, _ y: Int64) -> String { x == y ? "±0" : (x > y ? "+" : "−") + m(abs(x - y)) }
                 add(s.t(.statsSpending, ["currency": currency]), "spending:\(currency)", m(ta), m(tb), md(ta, tb), (ta, tb))

@@ -157,10 +157,14 @@ public struct AttachmentHashMismatch: Error, Equatable, Sendable {
 
 /// RFC 3339 instants with a given offset, without a formatter per call.
 public enum RFC3339 {
+    /// Any Int64 a file holds has an answer (years beyond 9999 are written out in full, which an import
+    /// then refuses with the row's line); the sum with the offset saturates instead of trapping.
     public static func format(seconds: Int64, offset: Int) -> String {
-        let local = seconds + Int64(offset)
-        let day = Int(local >= 0 ? local / 86400 : (local - 86399) / 86400)
-        let secs = Int(local - Int64(day) * 86400)
+        let (sum, overflow) = seconds.addingReportingOverflow(Int64(offset))
+        let local = overflow ? (offset > 0 ? Int64.max : Int64.min) : sum
+        let (q, r) = local.quotientAndRemainder(dividingBy: 86400)
+        let day = Int(r < 0 ? q - 1 : q)
+        let secs = Int(r < 0 ? r + 86400 : r)
         let d = LocalDate(dayNumber: day)
         let zone: String
         if offset == 0 { zone = "Z" } else {

@@ -82,7 +82,7 @@ enum ScaleCSVReader {
         if let date = f.date(from: text.replacingOccurrences(of: " ", with: "T")) {
             bytes = Array(text.utf8)
             let offset = rfc3339Offset(text) ?? 0
-            return (Int64(date.timeIntervalSince1970), offset)
+            return (date.unixSeconds(), offset)
         }
         throw ImportError(location: r.location, problem: .badTime(raw))
     }
