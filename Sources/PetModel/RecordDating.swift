@@ -34,11 +34,16 @@ public enum RecordDating {
     /// Both rules for a record about to be stored: `inFuture` or `beforeStart`.
     public static func check(_ detail: RecordDetail, at: Int64, utcOffset: Int, now: Int64) throws {
         guard isAcceptable(detail.kind, at: at, utcOffset: utcOffset, now: now) else {
-            let day = Self.day(at: at, utcOffset: utcOffset)
-            let today = Self.day(at: now.addingSaturated(Int64(futureTolerance)), utcOffset: utcOffset)
-            throw ParseError.inFuture(day.description, limit: today.description)
+            throw futureError(at: at, utcOffset: utcOffset, now: now)
         }
         try checkOwnDates(detail, day: day(at: at, utcOffset: utcOffset))
+    }
+
+    /// `inFuture` naming the record's day and the latest day allowed.
+    public static func futureError(at: Int64, utcOffset: Int, now: Int64) -> ParseError {
+        let day = Self.day(at: at, utcOffset: utcOffset)
+        let today = Self.day(at: now.addingSaturated(Int64(futureTolerance)), utcOffset: utcOffset)
+        return ParseError.inFuture(day.description, limit: today.description)
     }
 
     static func localDay(_ t: Int64, _ offset: Int) -> Int64 {

@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
                 massUnit = m
             }
             let options = ImportOptions(pet: pet.map(PetRef.init), columns: columns?.split(separator: ",").map(String.init), unit: massUnit,
-                                        attachments: attachments.map { URL(fileURLWithPath: $0) }, timeZone: s.time.timeZone)
+                                        attachments: attachments.map { URL(fileURLWithPath: $0) }, timeZone: s.time.timeZone, now: s.time.now)
             // Every row is read and checked before the database is opened.
             let bar = ProgressBar(label: s.t(.importWriting))
             let batch = try ImportReader.read(path: path, options: options)

@@ -63,6 +63,7 @@ enum ScaleCSVReader {
             let grams: Int
             if unit == nil && r.decimal(cWeight) != nil { throw ImportError(location: r.location, problem: .needsUnit) }
             grams = try SpreadsheetTables.grams(r, cWeight, unit)
+            try options.checkWeight(at: at, utcOffset: offset, location: r.location)
             batch.weights.append(pet: 0, at: at, utcOffset: offset, grams: grams)
         } while try r.next()
         return batch

@@ -13,9 +13,21 @@ public struct ImportOptions: Sendable {
     public var attachments: URL?
     /// The zone local times without an offset are in.
     public var timeZone: TimeZone
+    /// Now, for the dating rules (`RecordDating`): an observation dated after now plus the tolerance,
+    /// or a birth after today, is refused with its file and line, as on the command line.
+    public var now: Date
 
-    public init(pet: PetRef? = nil, columns: [String]? = nil, unit: MassUnit? = nil, attachments: URL? = nil, timeZone: TimeZone = .current) {
-        self.pet = pet; self.columns = columns; self.unit = unit; self.attachments = attachments; self.timeZone = timeZone
+    public init(pet: PetRef? = nil, columns: [String]? = nil, unit: MassUnit? = nil, attachments: URL? = nil, timeZone: TimeZone = .current,
+                now: Date = Date()) {
+        self.pet = pet; self.columns = columns; self.unit = unit; self.attachments = attachments; self.timeZone = timeZone; self.now = now
+    }
+
+    /// `RecordDating`'s rule for one weight row (the bulk path has no `ImportRecord` to check later).
+    func checkWeight(at: Int64, utcOffset: Int, location: SourceLocation) throws {
+        let now = self.now.unixSeconds()
+        guard RecordDating.isAcceptable(.weight, at: at, utcOffset: utcOffset, now: now) else {
+            throw ImportError(location: location, problem: .value(RecordDating.futureError(at: at, utcOffset: utcOffset, now: now)))
+        }
     }
 }
 
@@ -54,7 +66,26 @@ public enum ImportReader {
         if batch.rowCount == 0 && batch.pets.allSatisfy({ $0.existing != nil }) {
             throw ImportError(file: url.lastPathComponent, line: 0, problem: .noRows)
         }
+        try checkDates(batch, options: options)
         return batch
+    }
+
+    /// The command line's dating rules for what a file holds: no observation after now plus the
+    /// tolerance, no birth after today, no next due day, follow-up or last day before its record's day.
+    /// Weights were checked as they were read.
+    static func checkDates(_ batch: ImportBatch, options: ImportOptions) throws {
+        let now = options.now.unixSeconds()
+        let today = TimeContext(now: options.now, timeZone: options.timeZone).today
+        for p in batch.pets where p.existing == nil {
+            if let born = p.born, born.earliestDay > today {
+                throw ImportError(location: p.location, problem: .value(.inFuture(born.description, limit: today.description)))
+            }
+        }
+        for r in batch.records {
+            do { try RecordDating.check(r.detail, at: r.at, utcOffset: r.utcOffset, now: now) } catch let e as ParseError {
+                throw ImportError(location: r.location, problem: .value(e))
+            }
+        }
     }
 }
 
@@ -199,6 +230,7 @@ enum SpreadsheetTables {
                     guard (1...9).contains(v) else { throw ImportError(location: r.location, problem: .value(.outOfRange(field: "body_condition", value: String(v), min: 1, max: 9))) }
                     bcs = Int(v)
                 }
+                try options.checkWeight(at: at, utcOffset: offset, location: r.location)
                 batch.weights.append(pet: p, at: at, utcOffset: offset, grams: grams, bodyCondition: bcs)
             }
         }
