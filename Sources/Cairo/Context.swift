@@ -16,6 +16,7 @@ public final class Context {
 
     public init(_ surface: Surface) throws {
         self.surface = surface
+        // safe: cairo_create never returns NULL (an error is an object in an error state, checked next).
         self.raw = cairo_create(surface.raw)!
         try check(cairo_status(raw))
     }
@@ -115,6 +116,7 @@ public final class Context {
     /// N user units; unhinted metrics, so that text measures the same on PNG, PDF and SVG.
     func sharedPangoContext() -> OpaquePointer {
         if let pangoContext { return pangoContext }
+        // safe: pango_cairo_create_context never returns NULL for a cairo context.
         let made = pango_cairo_create_context(raw)!
         pango_cairo_context_set_resolution(made, 72)
         let options = cairo_font_options_create()

@@ -42,6 +42,8 @@ public final class Surface {
     /// which suits charts with a painted background.
     public static func image(width: Int, height: Int, opaque: Bool = false) throws -> Surface {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else { throw CairoError.invalidSize }
+        // safe: cairo's surface constructors never return NULL; errors are surfaces in an error state,
+        // checked by Surface.init.
         let raw = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32,
                                              Int32(width), Int32(height))!
         return try Surface(raw: raw, kind: .image, width: Double(width), height: Double(height), path: nil)
@@ -52,6 +54,7 @@ public final class Surface {
     public static func pdf(path: String, width: Double, height: Double,
                            title: String? = nil, date: String = fixedPDFDate) throws -> Surface {
         guard width > 0, height > 0 else { throw CairoError.invalidSize }
+        // safe: never NULL (see `image`); an unwritable path is an error surface, checked by Surface.init.
         let raw = cairo_pdf_surface_create(path, width, height)!
         let surface = try Surface(raw: raw, kind: .pdf, width: width, height: height, path: path)
         cairo_pdf_surface_set_metadata(raw, CAIRO_PDF_METADATA_CREATE_DATE, date)
@@ -69,12 +72,12 @@ public final class Surface {
         guard width > 0, height > 0 else { throw CairoError.invalidSize }
         let sink = try SVGSink(path: path)
         let closure = Unmanaged.passUnretained(sink).toOpaque()
-        let raw = cairo_svg_surface_create_for_stream({ closure, data, length in
+        guard let raw = cairo_svg_surface_create_for_stream({ closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
             Unmanaged<SVGSink>.fromOpaque(closure).takeUnretainedValue()
                 .bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
             return CAIRO_STATUS_SUCCESS
-        }, closure, width, height)!
+        }, closure, width, height) else { throw CairoError.noMemory }
         let surface = try Surface(raw: raw, kind: .svg, width: width, height: height, path: path)
         surface.svgSink = sink
         return surface
@@ -82,6 +85,7 @@ public final class Surface {
 
     /// Decodes a PNG file into an image surface.
     public static func image(readingPNG path: String) throws -> Surface {
+        // safe: never NULL (see `image`); an unreadable file is an error surface, checked by Surface.init.
         let raw = cairo_image_surface_create_from_png(path)!
         return try Surface(raw: raw, kind: .image,
                            width: Double(cairo_image_surface_get_width(raw)),

@@ -25,6 +25,7 @@ public final class TextLayout {
                 alignment: Alignment = .left, ellipsize: Bool = false) {
         self.context = context
         pango_cairo_update_context(context.raw, context.sharedPangoContext())
+        // safe: pango_layout_new aborts inside GLib on out-of-memory rather than return NULL.
         layout = pango_layout_new(context.sharedPangoContext())!
         let description = pango_font_description_from_string(font)
         pango_layout_set_font_description(layout, description)

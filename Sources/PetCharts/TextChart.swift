@@ -69,6 +69,7 @@ public enum TextChart {
         }
         return (0..<height).map { row in
             String(String.UnicodeScalarView(cells[(row * width)..<((row + 1) * width)].map {
+                // safe: a cell holds 8 dot bits (0...255), and U+2800...U+28FF are all scalars.
                 Unicode.Scalar(0x2800 + UInt32($0))!
             }))
         }

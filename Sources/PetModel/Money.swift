@@ -27,6 +27,9 @@ public struct Currency: Hashable, Sendable, Codable {
         Currency(code: "NZD", minorDigits: 2, symbol: nil),
     ]
 
+    /// The demo household's and the report's default.
+    public static let krw = Currency(code: "KRW", minorDigits: 0, symbol: "₩")
+
     public static func named(_ code: String) -> Currency? {
         let upper = code.uppercased()
         return known.first { $0.code == upper }
@@ -90,10 +93,10 @@ public struct Money: Equatable, Sendable, Codable {
             throw ParseError.tooManyFractionDigits(raw, currency: cur.code, allowed: cur.minorDigits)
         }
         guard intDigits.count <= 15 else { throw ParseError.moneyOutOfRange(raw) }
-        var minor = Int64(intDigits)!
         let padded = fraction + String(repeating: "0", count: cur.minorDigits - fraction.count)
+        guard var minor = Int64(intDigits), padded.isEmpty || Int64(padded) != nil else { throw ParseError.badMoney(raw) }
         for _ in 0..<cur.minorDigits { minor *= 10 }
-        if !padded.isEmpty { minor += Int64(padded)! }
+        minor += Int64(padded) ?? 0
         guard minor <= maximumMinorUnits else { throw ParseError.moneyOutOfRange(raw) }
         return Money(minorUnits: minor, currency: cur)
     }

@@ -7,7 +7,7 @@ public enum NameSuggestion {
         var best: (String, Int)?
         for name in names {
             let d = distance(key, Array(TextField.nameKey(name)))
-            if d <= max(1, key.count / 3), best == nil || d < best!.1 { best = (name, d) }
+            if d <= max(1, key.count / 3), d < best?.1 ?? Int.max { best = (name, d) }
         }
         return best?.0
     }

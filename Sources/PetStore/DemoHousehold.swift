@@ -48,7 +48,7 @@ public struct DemoHousehold {
             var rng = SeededGenerator(seed: seed)
             let ctx = TimeContext(now: Date(), timeZone: timeZone)
             // Two years back, but never before the first day petlog can store.
-            let start = max(end.adding(months: -24), LocalDate(year: LocalDate.supportedYears.lowerBound, month: 1, day: 1)!)
+            let start = max(end.adding(months: -24), LocalDate(clamping: LocalDate.supportedYears.lowerBound, month: 1, day: 1))
             let plans = [
                 PetPlan(draft: PetDraft(name: "Coco", species: .dog, breed: "Maltese", sex: .female, neutered: true,
                                         born: PartialDate(year: 2019, month: 4, day: 2), microchip: "900123456789012", color: "white",
@@ -68,11 +68,11 @@ public struct DemoHousehold {
                 records += try seedRecords(for: pet, plan: plan, from: start, rng: &rng, ctx: ctx, db: db, repository: repository)
             }
             // Household expenses with no single pet.
-            var month = LocalDate(year: start.year, month: start.month, day: 1)!
+            var month = start.firstOfMonth
             while month <= end {
                 let day = month.adding(days: 2)
                 if day <= end && ctx.instant(day, hour: 18) <= repository.now() {
-                    try add(.expense(Expense(money: Money(minorUnits: 42_000 + Int64(rng.unit() * 6) * 1000, currency: Currency.named("KRW")!),
+                    try add(.expense(Expense(money: Money(minorUnits: 42_000 + Int64(rng.unit() * 6) * 1000, currency: .krw),
                                              category: "supplies", merchant: "Pet Mart", payment: .card)),
                             pet: nil, day: day, hour: 18, ctx: ctx, db: db, repository: repository)
                     records += 1
@@ -85,6 +85,7 @@ public struct DemoHousehold {
 
     func insertPet(_ d: PetDraft, db: Database, repository: SQLiteRepository) throws -> Pet {
         let t = repository.nowSeconds
+        // safe: the drafts are the constant plans in `seed`, which set name, species, sex and neutered.
         try db.execute(sql: """
             INSERT INTO pet (name, name_key, species, breed, sex, neutered, born, microchip, color, notes, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -113,7 +114,7 @@ public struct DemoHousehold {
             n += 1
             return try add(d, pet: pet, day: day, hour: hour, minute: minute, note: note, starred: starred, ctx: ctx, db: db, repository: repository)
         }
-        let krw = Currency.named("KRW")!
+        let krw = Currency.krw
         let totalDays = end.dayNumber - start.dayNumber
         var drift = 0.0
         var sickUntil = -1

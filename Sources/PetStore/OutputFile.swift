@@ -220,6 +220,7 @@ public enum OutputFile {
         let env = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
         let dir = env.isEmpty ? "/tmp" : env
         var template = Array((dir + "/.petlog-XXXXXX").utf8CString)
+        // safe: the template is a non-empty C string, so its buffer has an address.
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputError(path: path, errno: errno, folder: dir) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -455,6 +456,7 @@ public final class OutputSink {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
+            // safe: the loop runs only while offset < bytes.count, so the buffer is not empty and has an address.
             let n = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -469,6 +471,7 @@ public final class OutputSink {
         try flush()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // safe: the chunk holds 64 KiB, so its buffer has an address.
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }

@@ -241,8 +241,9 @@ public struct SQLiteRepository: PetRepository {
                 var ids: [Int64] = []
                 for (ref, draft) in items {
                     let pet = try ref.map { try resolve($0, db: db, activeOnly: true) }
-                    let files = draft.attachmentPaths.enumerated().map { i, p -> Attachment in
-                        var a = stored[p]!
+                    let files = try draft.attachmentPaths.enumerated().map { i, p -> Attachment in
+                        // Every path was stored above; a miss would be a bug here, not bad input.
+                        guard var a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
                         a.position = i
                         return a
                     }

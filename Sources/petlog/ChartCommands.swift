@@ -104,8 +104,8 @@ struct ChartGroup: ParsableCommand {
                 }
                 let repo = try s.repository()
                 let p = try repo.pet(PetRef(pet))
-                var (since, until) = try out.window(s)
-                if since == nil { since = Span.days(26 * 7).subtracted(from: s.time.now, in: s.time) }
+                let (chosenSince, until) = try out.window(s)
+                let since = chosenSince ?? Span.days(26 * 7).subtracted(from: s.time.now, in: s.time)
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 // One symptom by any of its names: `--symptom 구토` also counts records stored as `vomiting`.
@@ -118,7 +118,7 @@ struct ChartGroup: ParsableCommand {
                     return (s.localDay(r.at), sy)
                 }
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let (weeks, stacks) = s.weeklySymptomBars(symptoms, from: s.localDay(since!), through: lastDay, byKind: byKind)
+                let (weeks, stacks) = s.weeklySymptomBars(symptoms, from: s.localDay(since), through: lastDay, byKind: byKind)
                 let categories = weeks.map { s.shortDay($0) }
                 if s.json {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
@@ -145,12 +145,9 @@ struct ChartGroup: ParsableCommand {
         func run() throws {
             try Session.run { s in
                 let repo = try s.repository()
-                var (since, until) = try out.window(s)
-                if since == nil {
-                    // The last twelve whole calendar months, this one included.
-                    let today = s.time.today
-                    since = s.time.startOfDay(LocalDate(year: today.year, month: today.month, day: 1)!.adding(months: -11))
-                }
+                let (chosenSince, until) = try out.window(s)
+                // By default the last twelve whole calendar months, this one included.
+                let since = chosenSince ?? s.time.startOfDay(s.time.today.firstOfMonth.adding(months: -11))
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 let records = try repo.records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: [.expense], since: since, until: until))
@@ -165,7 +162,7 @@ struct ChartGroup: ParsableCommand {
                 let minorDigits = Currency.named(chosen)?.minorDigits ?? 2
                 let skipped = expenses.filter { $0.1.money.currency.code != chosen }.count
                 if skipped > 0 { s.terminal.error(s.t(.chartOtherCurrencies, ["count": String(skipped), "currency": chosen])) }
-                let firstMonth = LocalDate(year: s.localDay(since!).year, month: s.localDay(since!).month, day: 1)!
+                let firstMonth = s.localDay(since).firstOfMonth
                 let end = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
                 var months: [LocalDate] = []
                 var m = firstMonth
@@ -311,7 +308,7 @@ extension Session {
         if nonEmpty.isEmpty { terminal.line(t(.chartNoData)); return }
         for line in TextChart.braille(series: nonEmpty, width: 60, height: 12) { terminal.line(line) }
         for s in nonEmpty {
-            let lo = s.values.min()!, hi = s.values.max()!, last = s.values.last!
+            guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
             terminal.line(Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
                           t(.chartTextRange, ["min": Session.trim(lo, digits: 2), "max": Session.trim(hi, digits: 2),
                                               "last": Session.trim(last, digits: 2), "unit": unit]))

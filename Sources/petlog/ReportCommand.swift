@@ -139,7 +139,7 @@ struct VetReportComposer {
         let symptoms = inPeriod.compactMap { r -> (Date, Symptom)? in if case .symptom(let x) = r.detail { return (r.at, x) } else { return nil } }
         let byCode = Dictionary(grouping: symptoms) { $0.1.groupKey }
         let symptomRows = byCode.map { code, list -> [String] in
-            [s.symptomName(list[0].1), String(list.count), "\(list.map(\.1.severity).max()!)/5", s.longDate(s.localDay(list.map(\.0).max()!))]
+            [s.symptomName(list[0].1), String(list.count), "\(list.map(\.1.severity).max() ?? 0)/5", list.map(\.0).max().map { s.longDate(s.localDay($0)) } ?? ""]
         }.sorted { (Int($0[1]) ?? 0, $1[0]) > (Int($1[1]) ?? 0, $0[0]) }
         blocks.append(.heading(t(.reportSymptoms)))
         blocks.append(.table(ReportTable(header: [t(.reportSymptom), t(.reportCount), t(.reportMaxSeverity), t(.reportLastSeen)], rows: symptomRows,

@@ -29,6 +29,7 @@ struct Terminal {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
+            // safe: the loop runs only while offset < bytes.count, so the buffer is not empty and has an address.
             let n = bytes.withUnsafeMutableBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 let code = errno

@@ -44,7 +44,8 @@ extension SQLiteRepository {
                     result = try body(db)
                     return .commit
                 }
-                return result!
+                guard let result else { throw StoreError.io("the import transaction ended without a result") }
+                return result
             }
         } catch let e as DatabaseError {
             throw map(e)
