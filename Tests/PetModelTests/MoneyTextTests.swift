@@ -42,3 +42,20 @@ final class MoneyTextTests: XCTestCase {
         }
     }
 }
+
+final class ExpenseSplitTests: XCTestCase {
+    func testSharesAddUpAndTheFirstPetsTakeTheRemainder() {
+        let krw = Currency.named("KRW")!, usd = Currency.named("USD")!
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 45000, currency: krw), among: 3).map(\.minorUnits), [15000, 15000, 15000])
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 100, currency: krw), among: 3).map(\.minorUnits), [34, 33, 33])
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 1000, currency: usd), among: 3).map(\.minorUnits), [334, 333, 333])
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 2, currency: usd), among: 4).map(\.minorUnits), [1, 1, 0, 0])
+        for total in [0, 1, 7, 99_999, 123_456_789] as [Int64] {
+            for n in 1...7 {
+                let shares = ExpenseSplit.shares(of: Money(minorUnits: total, currency: krw), among: n)
+                XCTAssertEqual(shares.map(\.minorUnits).reduce(0, +), total)
+                XCTAssertLessThanOrEqual((shares.map(\.minorUnits).max() ?? 0) - (shares.map(\.minorUnits).min() ?? 0), 1)
+            }
+        }
+    }
+}
