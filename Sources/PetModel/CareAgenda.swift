@@ -169,9 +169,7 @@ public enum CareAgenda {
         // A young pet's core vaccines not yet started.
         if let born = pet.born?.earliestDay, context.today.dayNumber - born.dayNumber < 365 {
             for entry in schedule.vaccines(for: pet.species) where entry.core {
-                let covered = doses.contains { d in
-                    d.code == entry.code || schedule.vaccine(d.code, for: pet.species).map(entry.isSatisfied(by:)) == true
-                }
+                let covered = doses.contains { schedule.dose(named: $0.code, countsAs: entry, for: pet.species) }
                 if covered { continue }
                 out.append(DueItem(kind: .vaccine(code: entry.code), petId: pet.id, petName: pet.name,
                                    dueDay: born.adding(days: entry.firstDoseWeeks * 7), dueAt: nil, lastDone: nil, neverRecorded: true,

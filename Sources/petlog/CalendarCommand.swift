@@ -69,7 +69,7 @@ extension Session {
         let names: [L10n.Key] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
         let order = sundayFirst ? [6, 0, 1, 2, 3, 4, 5] : [0, 1, 2, 3, 4, 5, 6]
         let cell = 7
-        terminal.line(terminal.styled(monthLabel(first), .bold))
+        terminal.line(terminal.styled(format.monthLabel(first), .bold))
         terminal.line(order.map { Terminal.pad(" " + t(names[$0]), to: cell) }.joined())
         // Column of a day: 0-based position in the week.
         func column(_ d: LocalDate) -> Int { sundayFirst ? d.isoWeekday % 7 : d.isoWeekday - 1 }

@@ -4,41 +4,6 @@ import PetModel
 
 /// Turning values into the words and numbers a person reads, in the session's language and units.
 extension Session {
-    func mass(_ m: Mass) -> String {
-        switch unitSystem {
-        case .metric:
-            if m.grams < 1000 { return "\(m.grams) g" }
-            return Self.trim(m.kilograms, digits: m.grams >= 100_000 ? 1 : 2) + " kg"
-        case .imperial:
-            if m.pounds < 1 { return Self.trim(Double(m.grams) / 28.349523125, digits: 1) + " oz" }
-            return Self.trim(m.pounds, digits: 2) + " lb"
-        }
-    }
-
-    /// A number with at most `digits` decimals and no trailing zeros.
-    static func trim(_ v: Double, digits: Int) -> String {
-        var s = String(format: "%.\(digits)f", v)
-        if s.contains(".") {
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.removeLast() }
-        }
-        return s
-    }
-
-    func money(_ m: Money) -> String {
-        let digits = m.decimalString
-        let parts = digits.split(separator: ".", maxSplits: 1)
-        var whole = String(parts[0])
-        var grouped = ""
-        while whole.count > 3 {
-            grouped = "," + whole.suffix(3) + grouped
-            whole = String(whole.dropLast(3))
-        }
-        let amount = whole + grouped + (parts.count > 1 ? "." + parts[1] : "")
-        if let sym = m.currency.symbol { return sym + amount }
-        return amount + " " + m.currency.code
-    }
-
     func localDay(_ date: Date) -> LocalDate { time.localDate(of: date) }
 
     /// `08:30` in the local zone.
@@ -49,11 +14,6 @@ extension Session {
 
     /// `2026-11-20 08:30` in the local zone.
     func dateTime(_ date: Date) -> String { "\(localDay(date)) \(clock(date))" }
-
-    func weekday(_ day: LocalDate) -> String {
-        let keys: [L10n.Key] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
-        return t(keys[day.isoWeekday - 1])
-    }
 
     func kindName(_ k: RecordKind) -> String { l10n.code(.kind, k.rawValue) }
     func speciesName(_ s: Species) -> String { l10n.code(.species, s.rawValue) }
@@ -68,11 +28,11 @@ extension Session {
         var parts: [String] = []
         switch r.detail {
         case .weight(let w):
-            parts.append(mass(w.mass))
+            parts.append(format.mass(w.mass))
             if let b = w.bodyCondition { parts.append(t(.fieldBCS, ["score": String(b)])) }
         case .meal(let m):
             var s = m.food
-            if let a = m.amount { s += " " + Self.trim(a.value, digits: 1) + " " + l10n.code(.amountUnit, a.unit.rawValue) }
+            if let a = m.amount { s += " " + ValueFormatter.trim(a.value, digits: 1) + " " + l10n.code(.amountUnit, a.unit.rawValue) }
             parts.append(s)
             if m.type != .meal { parts.append(l10n.code(.mealType, m.type.rawValue)) }
         case .stool(let s):
@@ -95,8 +55,8 @@ extension Session {
             if let m = d.mood { parts.append(l10n.code(.mood, m.rawValue)) }
         case .visit(let v):
             parts += [v.clinic, v.reason, v.diagnosis, v.treatment].compactMap { $0 }
-            if let w = v.weight { parts.append(mass(w)) }
-            if let c = v.cost { parts.append(money(c)) }
+            if let w = v.weight { parts.append(format.mass(w)) }
+            if let c = v.cost { parts.append(format.money(c)) }
             if let f = v.followUp { parts.append(t(.fieldFollowUp, ["date": f.description])) }
         case .vaccination(let v):
             parts.append(l10n.code(.vaccine, VaccineName.normalize(v.vaccine)))
@@ -112,7 +72,7 @@ extension Session {
             parts.append(d.medicationName)
             if d.skipped { parts.append(t(.fieldSkipped)) }
         case .expense(let e):
-            parts.append(money(e.money))
+            parts.append(format.money(e.money))
             parts.append(l10n.code(.category, e.category))
             if let m = e.merchant { parts.append(m) }
         }

@@ -60,7 +60,9 @@ extension Session {
 
     /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
     /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
-    func dueWhen(_ item: DueItem) -> String {
+    /// `asOf` is the moment it is said at (the report's day); by default now.
+    func dueWhen(_ item: DueItem, asOf: TimeContext? = nil) -> String {
+        let time = asOf ?? self.time
         if let at = item.dueAt, at < time.now {
             let minutes = Int(time.now.timeIntervalSince(at) / 60)
             if minutes < 60 { return t(.dueLateMinutes, ["n": String(max(1, minutes))]) }

@@ -34,7 +34,7 @@ extension Session {
             let day = localDay(r.at)
             if day != currentDay {
                 if currentDay != nil { terminal.line() }
-                terminal.line(terminal.styled("\(longDate(day)) \(weekday(day))", .bold))
+                terminal.line(terminal.styled("\(format.longDate(day)) \(format.weekday(day))", .bold))
                 currentDay = day
             }
             var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)

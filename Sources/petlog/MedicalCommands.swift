@@ -70,33 +70,20 @@ struct VaccineCommand: ParsableCommand {
             for ref in PetModelText.pets(pet) {
                 var v = base
                 if nextDue == nil {
-                    v.nextDue = try s.scheduledNextDue(code: code, pet: ref, on: s.localDay(when), intent: booster ? .booster : initial ? .initial : .automatic,
-                                                       repo: repo)
+                    let schedule = VaccinationSchedule.shipped
+                    let p = try repo.pet(ref)
+                    if let entry = schedule.vaccine(code, for: p.species) {
+                        let earlier = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.vaccination]))
+                        v.nextDue = schedule.nextDue(entry, givenOn: s.localDay(when), to: p, records: earlier,
+                                                     intent: booster ? .booster : initial ? .initial : .automatic, context: s.time)
+                    } else {
+                        s.terminal.error(s.t(.vaccineNoSchedule, ["vaccine": s.l10n.code(.vaccine, code), "species": s.speciesName(p.species)]))
+                    }
                 }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
             }
             s.printAdded(try repo.addRecords(items))
         }
-    }
-}
-
-extension Session {
-    /// The next due day from the species schedule, the pet's age and the doses already given;
-    /// nil (with a note on stderr) for a vaccine the schedule does not know.
-    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, intent: DoseIntent, repo: SQLiteRepository) throws -> LocalDate? {
-        let pet = try repo.pet(ref)
-        let schedule = VaccinationSchedule.shipped
-        guard let entry = schedule.vaccine(code, for: pet.species) else {
-            terminal.error(t(.vaccineNoSchedule, ["vaccine": l10n.code(.vaccine, code), "species": speciesName(pet.species)]))
-            return nil
-        }
-        let earlier = try repo.records(RecordQuery(pets: [.id(pet.id)], kinds: [.vaccination])).compactMap { r -> LocalDate? in
-            guard case .vaccination(let v) = r.detail else { return nil }
-            let counts = VaccineName.key(v.vaccine) == code
-                || schedule.vaccine(VaccineName.normalize(v.vaccine), for: pet.species).map(entry.isSatisfied(by:)) == true
-            return counts ? localDay(r.at) : nil
-        }
-        return schedule.nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay, intent: intent)
     }
 }
 
@@ -204,7 +191,7 @@ struct MedGroup: ParsableCommand {
                         let m = c.medication
                         return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")"
                                    : CareAgenda.isActive(m, at: s.time.now, context: s.time) ? "" : " (" + s.t(.fieldEndedShort) + ")"),
-                                m.dose ?? "", s.everyText(m), s.localDay(c.record.at).description, s.adherenceText(t, course: c),
+                                m.dose ?? "", s.everyText(m), s.localDay(c.record.at).description, s.adherenceText(t, dosesGiven: c.dosesGiven),
                                 c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
                     })
             }
@@ -224,8 +211,8 @@ extension Session {
     }
 
     /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
-    func adherenceText(_ table: MedicationTimetable, course: MedicationCourse) -> String {
-        guard table.due > 0 else { return String(course.dosesGiven) }
+    func adherenceText(_ table: MedicationTimetable, dosesGiven: Int) -> String {
+        guard table.due > 0 else { return String(dosesGiven) }
         return t(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
     }
 }

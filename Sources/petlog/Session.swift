@@ -11,6 +11,8 @@ struct Session {
     let time: TimeContext
     let terminal: Terminal
     let unitSystem: UnitSystem
+    /// Masses, money and dates in the session's language and units.
+    let format: ValueFormatter
 
     private var openedRepository: SQLiteRepository?
 
@@ -50,6 +52,7 @@ struct Session {
         case "imperial"?: unitSystem = .imperial
         case let other?: throw ParseError.unknownChoice(field: "--unit", value: other, accepted: UnitSystem.allCases.map(\.rawValue))
         }
+        format = ValueFormatter(l10n, unitSystem: unitSystem)
     }
 
     /// en_US users weigh in pounds unless they say otherwise.
