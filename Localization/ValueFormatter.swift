@@ -80,9 +80,12 @@ public struct ValueFormatter: Sendable {
     public func monthLabel(_ d: LocalDate) -> String { l10n.text(.chartAxisMonth, ["y": String(d.year), "mon": monthName(d.month)]) }
 
     /// Mon · 월 · 月
-    public func weekday(_ day: LocalDate) -> String {
+    public func weekday(_ day: LocalDate) -> String { weekday(iso: day.isoWeekday) }
+
+    /// The name of ISO weekday `n`: 1 is Monday, 7 Sunday.
+    public func weekday(iso n: Int) -> String {
         let keys: [L10n.Key] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
-        return l10n.text(keys[day.isoWeekday - 1])
+        return l10n.text(keys[((n - 1) % 7 + 7) % 7])
     }
 
     /// Months under two years, then whole years; empty when unknown.

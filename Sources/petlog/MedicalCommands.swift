@@ -170,7 +170,7 @@ struct MedGroup: ParsableCommand {
                 // The dose records of every pet concerned, read once for all courses.
                 let petIds = Set(courses.compactMap(\.record.petId)).sorted()
                 let doses = petIds.isEmpty ? [] : try repo.records(RecordQuery(pets: petIds.map { .id($0) }, kinds: [.dose]))
-                let tables = courses.map { s.timetable($0, doses: doses) }
+                let tables = courses.map { CareAgenda.timetable(course: $0.record, $0.medication, doseRecords: doses, context: s.time) }
                 if s.json {
                     s.terminal.json(zip(courses, tables).map { c, t -> [String: Any] in
                         var o = JSONShape.record(c.record)
@@ -200,11 +200,6 @@ struct MedGroup: ParsableCommand {
 }
 
 extension Session {
-    /// A course's next dose and adherence, from dose records (of any course; only its own count).
-    func timetable(_ course: MedicationCourse, doses: [PetRecord]) -> MedicationTimetable {
-        CareAgenda.timetable(course: course.record, course.medication, doseRecords: doses, context: time)
-    }
-
     /// `30 d`, `08:00,20:00` or "as needed".
     func everyText(_ m: Medication) -> String {
         m.intervalSeconds.map(interval) ?? (m.times.isEmpty ? t(.fieldAsNeeded) : Medication.formatTimes(m.times))

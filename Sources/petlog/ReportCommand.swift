@@ -9,13 +9,16 @@ import PetStore
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",
-        discussion: "The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.")
+        discussion: """
+        The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.
+        --date also fixes the report's today: ages, alerts, due dates, current medications and the --since period are as of the end of that day, and later records are left out.
+        """)
     @Argument(help: "Pet name or id.") var pet: String
     @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
     @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
     @Option(help: "a4 or letter.") var paper = "a4"
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
-    @Option(parsing: .unconditional, help: "The report's date (default: today).") var date: String?
+    @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
 
     func run() throws {
         try Session.run { s in
