@@ -33,6 +33,10 @@ public struct MedicationTimetable: Equatable, Sendable {
     public var next: Date?
     public var due: Int
     public var given: Int
+
+    public init(next: Date?, due: Int, given: Int) {
+        self.next = next; self.due = due; self.given = given
+    }
 }
 
 /// Works out what is due from the records: the care layer behind `due`, `calendar --ics` and the report.

@@ -125,7 +125,7 @@ struct ChartGroup: ParsableCommand {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
                     return
                 }
-                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wantedSymptom.map { " — " + s.symptomName($0) } ?? "")
+                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wantedSymptom.map { " — " + s.wording.symptomName($0) } ?? "")
                 guard let format, let path = out.output else {
                     s.printBars(title: title, categories: categories, stacks: stacks)
                     return
@@ -223,7 +223,7 @@ extension Session {
             if let level = series.severity {
                 return BarStack(label: t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values)
             }
-            return BarStack(label: series.kind.map(symptomName) ?? "", color: .palette(i), values: values)
+            return BarStack(label: series.kind.map(wording.symptomName) ?? "", color: .palette(i), values: values)
         }
     }
 

@@ -77,7 +77,7 @@ struct VaccineCommand: ParsableCommand {
                         v.nextDue = schedule.nextDue(entry, givenOn: s.localDay(when), to: p, records: earlier,
                                                      intent: booster ? .booster : initial ? .initial : .automatic, context: s.time)
                     } else {
-                        s.terminal.error(s.t(.vaccineNoSchedule, ["vaccine": s.l10n.code(.vaccine, code), "species": s.speciesName(p.species)]))
+                        s.terminal.error(s.t(.vaccineNoSchedule, ["vaccine": s.l10n.code(.vaccine, code), "species": s.wording.speciesName(p.species)]))
                     }
                 }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
@@ -153,7 +153,7 @@ struct MedGroup: ParsableCommand {
                 let (when, _) = try s.when(at)
                 let r = try s.repository().stopMedication(pet: PetRef(pet), name: name, at: when)
                 if s.json { s.terminal.json(JSONShape.record(r)); return }
-                s.terminal.line(s.t(.medStopped, ["name": Terminal.sanitize(s.summary(r)), "pet": Terminal.sanitize(r.petName ?? ""), "id": String(r.id)]))
+                s.terminal.line(s.t(.medStopped, ["name": Terminal.sanitize(s.wording.summary(r)), "pet": Terminal.sanitize(r.petName ?? ""), "id": String(r.id)]))
             }
         }
     }
@@ -191,23 +191,10 @@ struct MedGroup: ParsableCommand {
                         let m = c.medication
                         return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")"
                                    : CareAgenda.isActive(m, at: s.time.now, context: s.time) ? "" : " (" + s.t(.fieldEndedShort) + ")"),
-                                m.dose ?? "", s.everyText(m), s.localDay(c.record.at).description, s.adherenceText(t, dosesGiven: c.dosesGiven),
+                                m.dose ?? "", s.wording.everyText(m), s.localDay(c.record.at).description, s.wording.adherenceText(t, dosesGiven: c.dosesGiven),
                                 c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
                     })
             }
         }
-    }
-}
-
-extension Session {
-    /// `30 d`, `08:00,20:00` or "as needed".
-    func everyText(_ m: Medication) -> String {
-        m.intervalSeconds.map(interval) ?? (m.times.isEmpty ? t(.fieldAsNeeded) : Medication.formatTimes(m.times))
-    }
-
-    /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
-    func adherenceText(_ table: MedicationTimetable, dosesGiven: Int) -> String {
-        guard table.due > 0 else { return String(dosesGiven) }
-        return t(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
     }
 }

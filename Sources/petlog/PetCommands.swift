@@ -71,7 +71,7 @@ struct PetGroup: ParsableCommand {
                 s.terminal.table(
                     header: [s.t(.colId), s.t(.colName), s.t(.colSpecies), s.t(.colBreed), s.t(.colSex), s.t(.colAge), s.t(.colStatus)],
                     rows: pets.map { p in
-                        [String(p.id), p.name, s.speciesName(p.species), p.breed ?? "", s.sexLabel(p), s.format.age(months: p.ageInMonths(on: s.time.today)),
+                        [String(p.id), p.name, s.wording.speciesName(p.species), p.breed ?? "", s.wording.sexLabel(p), s.format.age(months: p.ageInMonths(on: s.time.today)),
                          p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) } ?? ""]
                     })
             }
@@ -98,11 +98,11 @@ struct PetGroup: ParsableCommand {
                     return
                 }
                 let rows: [(L10n.Key, String?)] = [
-                    (.colSpecies, s.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.sexLabel(p)),
+                    (.colSpecies, s.wording.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.wording.sexLabel(p)),
                     (.colBorn, p.born.map { "\($0) (\(s.format.age(months: p.ageInMonths(on: s.time.today))))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
                     (.colNotes, p.notes),
                     (.colStatus, p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),
-                    (.colLatestWeight, latestWeight.map { s.summary($0) + " (" + s.localDay($0.at).description + ")" }),
+                    (.colLatestWeight, latestWeight.map { s.wording.summary($0) + " (" + s.localDay($0.at).description + ")" }),
                     (.colMedications, meds.isEmpty ? nil : meds.map { [$0.medication.name, $0.medication.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")),
                     (.colRecords, String(counts)),
                 ]
@@ -170,12 +170,5 @@ struct PetGroup: ParsableCommand {
                 s.terminal.line(s.t(.petRemoved, ["name": Terminal.sanitize(p.name), "count": String(n)]))
             }
         }
-    }
-}
-
-extension Session {
-    func sexLabel(_ p: Pet) -> String {
-        let base = sexName(p.sex)
-        return p.neutered ? t(.sexNeutered, ["sex": base]) : base
     }
 }

@@ -77,7 +77,7 @@ struct VetReportComposer {
         let time = facts.context
         let age = f.age(months: facts.ageInMonths)
         var blocks: [ReportBlock] = []
-        let subtitle = [s.speciesName(pet.species), pet.breed, s.sexLabel(pet), pet.born.map { _ in age }]
+        let subtitle = [s.wording.speciesName(pet.species), pet.breed, s.wording.sexLabel(pet), pet.born.map { _ in age }]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
         blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod, ["from": day(facts.periodStart), "to": f.longDate(generated)])))
 
@@ -94,14 +94,14 @@ struct VetReportComposer {
         }
         if !facts.severeSymptoms.isEmpty {
             alerts.append(t(.reportAlertSevere, ["count": String(facts.severeSymptoms.count),
-                                                 "symptoms": Array(Set(facts.severeSymptoms.map(s.symptomName))).sorted().joined(separator: ", ")]))
+                                                 "symptoms": Array(Set(facts.severeSymptoms.map(s.wording.symptomName))).sorted().joined(separator: ", ")]))
         }
         blocks.append(.alerts(alerts))
 
         // Profile.
         let current = facts.currentMedications
         var profile: [(String, String)] = [
-            (t(.colSpecies), s.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), s.sexLabel(pet)),
+            (t(.colSpecies), s.wording.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), s.wording.sexLabel(pet)),
             (t(.colBorn), pet.born.map { "\($0) (\(age))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
         ]
         if let c = pet.color { profile.append((t(.colColor), c)) }
@@ -136,7 +136,7 @@ struct VetReportComposer {
 
         // Symptoms: count, worst severity, last seen; the most frequent first, then by name.
         let symptomRows = facts.symptoms.map { x -> [String] in
-            [s.symptomName(x.sample), String(x.count), "\(x.worstSeverity)/5", day(x.lastSeen)]
+            [s.wording.symptomName(x.sample), String(x.count), "\(x.worstSeverity)/5", day(x.lastSeen)]
         }.sorted { (Int($0[1]) ?? 0, $1[0]) > (Int($1[1]) ?? 0, $0[0]) }
         blocks.append(.heading(t(.reportSymptoms)))
         blocks.append(.table(ReportTable(header: [t(.reportSymptom), t(.reportCount), t(.reportMaxSeverity), t(.reportLastSeen)], rows: symptomRows,
@@ -183,8 +183,8 @@ struct VetReportComposer {
             let m = c.medication
             // A course ends when stopped or at the end of its --until day; a planned end is shown too.
             let period = day(c.record.at) + " – " + (c.lastDay.map(f.longDate) ?? t(.reportOngoing))
-            return [m.name, [m.dose, s.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
-                    s.adherenceText(c.timetable, dosesGiven: c.dosesGiven)]
+            return [m.name, [m.dose, s.wording.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
+                    s.wording.adherenceText(c.timetable, dosesGiven: c.dosesGiven)]
         }
         blocks.append(.table(ReportTable(header: [t(.colMedication), t(.colDose), t(.reportPeriodColumn), t(.colAdherence)], rows: medRows,
                                          columnWeights: [1.4, 1.4, 2, 1.2], emptyText: t(.reportNoMedications))))
@@ -201,7 +201,7 @@ struct VetReportComposer {
 
         // Starred notes, questions, attachments.
         let starred = facts.starred.map { r -> String in
-            day(r.at) + " — " + s.summary(r) + (r.note.map { " (\($0))" } ?? "")
+            day(r.at) + " — " + s.wording.summary(r) + (r.note.map { " (\($0))" } ?? "")
         }
         if !starred.isEmpty {
             blocks.append(.heading(t(.reportStarred)))
@@ -212,7 +212,7 @@ struct VetReportComposer {
         if !facts.attachments.isEmpty {
             blocks.append(.heading(t(.reportAttachments)))
             blocks.append(.bullets(facts.attachments.map { r, a in
-                "\(day(r.at)) · \(s.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
+                "\(day(r.at)) · \(s.wording.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
             }))
         }
 

@@ -13,6 +13,8 @@ struct Session {
     let unitSystem: UnitSystem
     /// Masses, money and dates in the session's language and units.
     let format: ValueFormatter
+    /// Records, codes and intervals in the session's language.
+    let wording: RecordWording
 
     private var openedRepository: SQLiteRepository?
 
@@ -53,6 +55,7 @@ struct Session {
         case let other?: throw ParseError.unknownChoice(field: "--unit", value: other, accepted: UnitSystem.allCases.map(\.rawValue))
         }
         format = ValueFormatter(l10n, unitSystem: unitSystem)
+        wording = RecordWording(format, time: time)
     }
 
     /// en_US users weigh in pounds unless they say otherwise.

@@ -49,7 +49,7 @@ struct StatsCommand: ParsableCommand {
             add(s.t(.statsStool), "stool_scores", stoolText(a.stools), stoolText(b.stools), stoolDelta, (a.stools.scores, b.stools.scores))
             let totalA = a.symptomTotal, totalB = b.symptomTotal
             add(s.t(.statsSymptoms), "symptoms", String(totalA), String(totalB), delta(totalA, totalB), (totalA, totalB))
-            func symptomLabel(_ key: String) -> String { (a.symptomSamples[key] ?? b.symptomSamples[key]).map(s.symptomName) ?? key }
+            func symptomLabel(_ key: String) -> String { (a.symptomSamples[key] ?? b.symptomSamples[key]).map(s.wording.symptomName) ?? key }
             for key in comparison.symptomKeys.sorted(by: { (symptomLabel($0), $0) < (symptomLabel($1), $1) }) {
                 let x = a.symptoms[key] ?? 0, y = b.symptoms[key] ?? 0
                 add("  " + symptomLabel(key), "symptom:\(key)", String(x), String(y), delta(x, y), (x, y))
