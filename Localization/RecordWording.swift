@@ -100,4 +100,38 @@ public struct RecordWording: Sendable {
         guard table.due > 0 else { return String(dosesGiven) }
         return l10n.text(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
     }
+
+    /// What is due: "Rabies vaccine", "Apoquel dose", "follow-up visit (ear check)".
+    public func dueWhat(_ item: DueItem) -> String {
+        switch item.kind {
+        case .vaccine(let code):
+            return l10n.text(item.neverRecorded ? .dueVaccineFirst : .dueVaccine, ["vaccine": l10n.code(.vaccine, code)])
+        case .medication(let name, _):
+            return l10n.text(.dueDose, ["name": name])
+        case .followUp(_, let reason):
+            return reason.map { l10n.text(.dueFollowUpReason, ["reason": $0]) } ?? l10n.text(.dueFollowUp)
+        }
+    }
+
+    /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
+    /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
+    /// "Now" is `time.now`: the report's as-of moment in the report.
+    public func dueWhen(_ item: DueItem) -> String {
+        if let at = item.dueAt, at < time.now {
+            let minutes = Int(time.now.timeIntervalSince(at) / 60)
+            if minutes < 60 { return l10n.text(.dueLateMinutes, ["n": String(max(1, minutes))]) }
+            if minutes < 24 * 60 { return l10n.text(.dueLateHours, ["n": String(minutes / 60)]) }
+            return l10n.text(.dueLate, ["n": String(minutes / (24 * 60))])
+        }
+        let days = item.dueDay.dayNumber - time.today.dayNumber
+        if days < 0 { return l10n.text(.dueLate, ["n": String(-days)]) }
+        if days == 0 { return item.dueAt.map { l10n.text(.dueTodayAt, ["time": clock($0)]) } ?? l10n.text(.dueToday) }
+        return l10n.text(.dueIn, ["n": String(days)])
+    }
+
+    /// `08:30` in the local zone.
+    func clock(_ date: Date) -> String {
+        let c = time.clock(of: date)
+        return String(format: "%02d:%02d", c.hour, c.minute)
+    }
 }

@@ -21,6 +21,11 @@ public struct DueItem: Equatable, Sendable {
     /// Stable across runs, so a calendar re-import updates rather than duplicates.
     public var uid: String
 
+    public init(kind: Kind, petId: Int64, petName: String, dueDay: LocalDate, dueAt: Date?, lastDone: Date?, neverRecorded: Bool, uid: String) {
+        self.kind = kind; self.petId = petId; self.petName = petName; self.dueDay = dueDay; self.dueAt = dueAt
+        self.lastDone = lastDone; self.neverRecorded = neverRecorded; self.uid = uid
+    }
+
     /// Overdue when the day (or the dose time) has passed.
     public func isOverdue(_ context: TimeContext) -> Bool {
         if let at = dueAt { return at < context.now }

@@ -69,12 +69,13 @@ struct VetReportComposer {
 
     var s: Session { session }
     var f: ValueFormatter { session.format }
+    /// Says "in 5 d" and "3 d late" as of the report's day.
+    var w: RecordWording { RecordWording(session.format, time: facts.context) }
     var pet: Pet { facts.pet }
     func t(_ k: L10n.Key, _ a: [String: String] = [:]) -> String { s.t(k, a) }
     func day(_ date: Date) -> String { f.longDate(facts.context.localDate(of: date)) }
 
     func document(paper: Paper) -> ReportDocument {
-        let time = facts.context
         let age = f.age(months: facts.ageInMonths)
         var blocks: [ReportBlock] = []
         let subtitle = [s.wording.speciesName(pet.species), pet.breed, s.wording.sexLabel(pet), pet.born.map { _ in age }]
@@ -90,7 +91,7 @@ struct VetReportComposer {
             }
         }
         if !facts.overdue.isEmpty {
-            alerts.append(t(.reportAlertOverdue, ["items": facts.overdue.map { s.dueWhat($0) }.joined(separator: ", ")]))
+            alerts.append(t(.reportAlertOverdue, ["items": facts.overdue.map(w.dueWhat).joined(separator: ", ")]))
         }
         if !facts.severeSymptoms.isEmpty {
             alerts.append(t(.reportAlertSevere, ["count": String(facts.severeSymptoms.count),
@@ -167,8 +168,8 @@ struct VetReportComposer {
             if v.isOverdue { overdueRows.insert(i) }
             let status: String
             switch v.status {
-            case .overdue(let item): status = v.lastGiven == nil ? s.dueWhen(item, asOf: time) : t(.reportOverdue)
-            case .due(let item): status = s.dueWhen(item, asOf: time)
+            case .overdue(let item): status = v.lastGiven == nil ? w.dueWhen(item) : t(.reportOverdue)
+            case .due(let item): status = w.dueWhen(item)
             case .covered: status = t(.reportCovered)
             case .unknown: status = "—"
             }

@@ -39,4 +39,19 @@ final class RecordWordingTests: XCTestCase {
         let pet = Pet(id: 1, name: "Coco", species: .dog, sex: .female, neutered: true, createdAt: Date(), updatedAt: Date())
         XCTAssertEqual(w.sexLabel(pet), en.text(.sexNeutered, ["sex": en.code(.sex, "female")]))
     }
+
+    func testDueIsSaidFromTheWordingsNow() {
+        let en = L10n(.en)
+        let rabies = DueItem(kind: .vaccine(code: "rabies"), petId: 1, petName: "Coco", dueDay: LocalDate(year: 2026, month: 11, day: 28)!,
+                             dueAt: nil, lastDone: nil, neverRecorded: false, uid: "u")
+        XCTAssertEqual(wording(.en).dueWhen(rabies), en.text(.dueIn, ["n": "5"]))
+        // The same item said as of a later day, as the report does for --date.
+        let later = RecordWording(ValueFormatter(en, unitSystem: .metric), time: TimeContext(now: Date(timeIntervalSince1970: 1_795_395_600 + 10 * 86_400), timeZone: seoul))
+        XCTAssertEqual(later.dueWhen(rabies), en.text(.dueLate, ["n": "5"]))
+        XCTAssertEqual(later.dueWhat(rabies), en.text(.dueVaccine, ["vaccine": en.code(.vaccine, "rabies")]))
+        // A dose due 90 minutes ago is late by hours, not days.
+        let dose = DueItem(kind: .medication(name: "Apoquel", courseId: 3), petId: 1, petName: "Coco", dueDay: LocalDate(year: 2026, month: 11, day: 23)!,
+                           dueAt: Date(timeIntervalSince1970: 1_795_395_600 - 5400), lastDone: nil, neverRecorded: false, uid: "d")
+        XCTAssertEqual(wording(.en).dueWhen(dose), en.text(.dueLateHours, ["n": "1"]))
+    }
 }
