@@ -103,7 +103,7 @@ struct VetReportComposer {
         let current = facts.currentMedications
         var profile: [(String, String)] = [
             (t(.colSpecies), s.wording.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), s.wording.sexLabel(pet)),
-            (t(.colBorn), pet.born.map { "\($0) (\(age))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
+            (t(.colBorn), pet.born.map { age.isEmpty ? "\($0)" : "\($0) (\(age))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
         ]
         if let c = pet.color { profile.append((t(.colColor), c)) }
         profile.append((t(.reportCurrentMeds), current.isEmpty ? "—" : current.map { [$0.name, $0.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")))
