@@ -47,39 +47,13 @@ extension Session {
         return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time)
     }
 
-    func dueWhat(_ item: DueItem) -> String {
-        switch item.kind {
-        case .vaccine(let code):
-            return t(item.neverRecorded ? .dueVaccineFirst : .dueVaccine, ["vaccine": l10n.code(.vaccine, code)])
-        case .medication(let name, _):
-            return t(.dueDose, ["name": name])
-        case .followUp(_, let reason):
-            return reason.map { t(.dueFollowUpReason, ["reason": $0]) } ?? t(.dueFollowUp)
-        }
-    }
-
-    /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
-    /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
-    func dueWhen(_ item: DueItem) -> String {
-        if let at = item.dueAt, at < time.now {
-            let minutes = Int(time.now.timeIntervalSince(at) / 60)
-            if minutes < 60 { return t(.dueLateMinutes, ["n": String(max(1, minutes))]) }
-            if minutes < 24 * 60 { return t(.dueLateHours, ["n": String(minutes / 60)]) }
-            return t(.dueLate, ["n": String(minutes / (24 * 60))])
-        }
-        let days = item.dueDay.dayNumber - time.today.dayNumber
-        if days < 0 { return t(.dueLate, ["n": String(-days)]) }
-        if days == 0 { return item.dueAt.map { t(.dueTodayAt, ["time": clock($0)]) } ?? t(.dueToday) }
-        return t(.dueIn, ["n": String(days)])
-    }
-
     func printDue(_ items: [DueItem], days: Span) {
         if items.isEmpty {
             terminal.line(t(.dueNothing, ["days": String(days.approximateSeconds / 86_400)]))
             return
         }
         let rows = items.map { i -> [String] in
-            [dueWhen(i), i.petName, dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
+            [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
         }
         let widths = (0..<4).map { c in rows.map { Terminal.width(Terminal.sanitize($0[c])) }.max() ?? 0 }
         terminal.line(terminal.styled([t(.colWhen), t(.colPet), t(.colWhat), t(.colDue)].enumerated()
@@ -105,7 +79,7 @@ extension Session {
 
     func writeICS(_ items: [DueItem], to path: String) throws {
         let events = items.map { i in
-            ICalendar.Event(uid: i.uid, summary: t(.icsSummary, ["pet": i.petName, "what": dueWhat(i)]),
+            ICalendar.Event(uid: i.uid, summary: t(.icsSummary, ["pet": i.petName, "what": wording.dueWhat(i)]),
                             description: i.lastDone.map { t(.icsLastDone, ["date": localDay($0).description]) },
                             day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
         }
