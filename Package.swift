@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "petlog",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],  // Int128 for exact money and mass arithmetic
     products: [
         .executable(name: "petlog", targets: ["petlog"]),
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */

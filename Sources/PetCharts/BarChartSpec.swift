@@ -6,7 +6,6 @@ public enum BarColor: Sendable, Equatable {
     case palette(Int)
     /// Severity 1 (mild) to 5 (severe) on a pale-yellow-to-dark-red scale.
     case severity(Int)
-    case custom(Color)
 }
 
 /// One layer of a stacked bar chart: a value per category (non-negative).

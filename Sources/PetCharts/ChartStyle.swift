@@ -58,7 +58,6 @@ struct ChartStyle {
         switch bar {
         case .palette(let i): return seriesColor(i)
         case .severity(let s): return severityColor(s)
-        case .custom(let c): return c
         }
     }
 

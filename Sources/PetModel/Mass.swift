@@ -42,26 +42,13 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
         // Only "lb oz" may be combined.
         if parts.count == 2 && !(parts[0].1 == .pound && parts[1].1 == .ounce) { throw ParseError.badMass(raw) }
         if parts.count > 2 || parts.isEmpty { throw ParseError.badMass(raw) }
-        let total: Int64?
-        if #available(macOS 15.0, iOS 18.0, *) {
-            total = exactGrams(parts)
-        } else {
-            // Sum in milligrams, then round to grams: one milligram of double rounding.
-            var milligrams: Int64 = 0
-            for (value, unit) in parts {
-                guard let mg = unit.milligrams(of: value) else { throw ParseError.massOutOfRange(raw) }
-                milligrams += mg
-            }
-            total = (milligrams + 500) / 1000
-        }
-        guard let total, total > 0, total <= Int64(maximumGrams) else { throw ParseError.massOutOfRange(raw) }
+        guard let total = exactGrams(parts), total > 0, total <= Int64(maximumGrams) else { throw ParseError.massOutOfRange(raw) }
         return Mass(grams: Int(total))
     }
 
     /// The parts summed exactly and rounded once (half up) to grams, so "9lb 4oz" (4195.73 g) is 4196 g
     /// and 1.002 lb (454.4996 g) is 454 g; nil when the sum is absurdly large. Every unit is a whole
     /// number of 1/1,600,000 g (1 oz = 45,359,237 of them, 1 lb = 16 oz), so the sum is one integer.
-    @available(macOS 15.0, iOS 18.0, *)
     static func exactGrams(_ parts: [(DecimalText, MassUnit)]) -> Int64? {
         let scale = parts.map(\.0.scale).max() ?? 0
         var sum: Int128 = 0
@@ -101,16 +88,6 @@ public enum MassUnit: String, CaseIterable, Sendable {
         case .kilogram: return 1_600_000_000
         case .pound: return 725_747_792
         case .ounce: return 45_359_237
-        }
-    }
-
-    /// Exact conversion: 1 lb = 453.59237 g, 1 oz = 28.349523125 g (international avoirdupois).
-    func milligrams(of value: DecimalText) -> Int64? {
-        switch self {
-        case .gram: return value.scaled(by: 1000, over: 1)
-        case .kilogram: return value.scaled(by: 1_000_000, over: 1)
-        case .pound: return value.scaled(by: 45_359_237, over: 100)
-        case .ounce: return value.scaled(by: 28_349_523_125, over: 1_000_000)
         }
     }
 }

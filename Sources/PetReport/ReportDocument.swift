@@ -1,3 +1,4 @@
+import Cairo
 import PetCharts
 
 /// Page size of a report.
@@ -14,7 +15,7 @@ public enum Paper: Sendable, Equatable, CaseIterable {
 }
 
 /// Horizontal alignment of text in a table column.
-public enum TextAlignment: Sendable, Equatable { case left, center, right }
+public typealias TextAlignment = TextLayout.Alignment
 
 /// A report as a list of blocks with already-translated, already-formatted strings.
 public struct ReportDocument {

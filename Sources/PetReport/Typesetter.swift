@@ -33,14 +33,8 @@ struct Typesetter {
 
     private func makeLayout(_ text: String, size: Double, bold: Bool, width: Double?,
                             alignment: TextAlignment, ellipsize: Bool) -> TextLayout {
-        let align: TextLayout.Alignment
-        switch alignment {
-        case .left: align = .left
-        case .center: align = .center
-        case .right: align = .right
-        }
-        return TextLayout(text, font: style.font(size, bold: bold), in: context, width: width,
-                          alignment: align, ellipsize: ellipsize)
+        TextLayout(text, font: style.font(size, bold: bold), in: context, width: width,
+                   alignment: alignment, ellipsize: ellipsize)
     }
 }
 
