@@ -393,6 +393,8 @@ extension L10n {
         // fix-dates
         case errInFuture = "err.in_future"
         case errBeforeStart = "err.before_start"
+        // arch-store
+        case errInvalidStoredValue = "err.invalid_stored_value"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

@@ -392,5 +392,7 @@ extension L10n {
         // fix-dates
         "err.in_future": "\"{value}\" is in the future: what happened can be dated up to {limit}",
         "err.before_start": "{field} {value} is before {start}, the day it counts from",
+        // arch-store
+        "err.invalid_stored_value": "{path}: {table} #{id} has {column} {value}, a value petlog never writes (edited outside petlog, or damaged); nothing was changed. See petlog check",
     ]
 }

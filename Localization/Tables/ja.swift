@@ -392,5 +392,7 @@ extension L10n {
         // fix-dates
         "err.in_future": "「{value}」は未来の日時です: 起きたことは {limit} までの日時で記録できます",
         "err.before_start": "{field} {value} が起点の {start} より前です",
+        // arch-store
+        "err.invalid_stored_value": "{path}: {table} #{id} の {column} に petlog が書かない値 {value} があります（petlog の外で編集されたか、破損しています）。何も変更していません。petlog check で確認してください",
     ]
 }

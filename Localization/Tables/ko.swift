@@ -392,5 +392,7 @@ extension L10n {
         // fix-dates
         "err.in_future": "\"{value}\"은(는) 미래입니다: 있었던 일은 {limit}까지만 기록할 수 있습니다",
         "err.before_start": "{field} {value}이(가) 기준일 {start}보다 앞섭니다",
+        // arch-store
+        "err.invalid_stored_value": "{path}: {table} #{id}의 {column} 값 {value}은(는) petlog가 쓰지 않는 값입니다 (petlog 밖에서 고쳤거나 손상됨). 아무것도 바꾸지 않았습니다. petlog check로 확인하세요",
     ]
 }

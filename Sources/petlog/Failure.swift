@@ -22,6 +22,7 @@ struct Failure {
         case let e as ImportError: return e.problem == .unreadable ? Self.noInput : Self.dataError
         case let e as OutputError: return e.cause.isIOFailure ? Self.ioError : Self.cannotCreate
         case is AttachmentHashMismatch: return Self.dataError
+        case is InvalidStoredValue: return Self.dataError
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
@@ -44,6 +45,9 @@ struct Failure {
         case let e as ImportError: return Self.message(e, l)
         case let e as OutputError: return Self.message(e, l)
         case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash, ["path": e.path, "sha": e.expected])
+        case let e as InvalidStoredValue:
+            return l.text(.errInvalidStoredValue, ["path": GlobalSettings.current.resolvedDatabasePath, "table": e.table, "id": String(e.id),
+                                                   "column": e.column, "value": e.value])
         default: return l.text(.errUnexpected, ["detail": "\(error)"])
         }
     }

@@ -83,7 +83,7 @@ struct VaccineCommand: ParsableCommand {
 extension Session {
     /// The next due day from the species schedule, the pet's age and the doses already given;
     /// nil (with a note on stderr) for a vaccine the schedule does not know.
-    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, intent: DoseIntent, repo: SQLiteRepository) throws -> LocalDate? {
+    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, intent: DoseIntent, repo: any PetlogStore) throws -> LocalDate? {
         let pet = try repo.pet(ref)
         let schedule = VaccinationSchedule.shipped
         guard let entry = schedule.vaccine(code, for: pet.species) else {

@@ -60,7 +60,7 @@ struct VetReportComposer {
     var s: Session { session }
     func t(_ k: L10n.Key, _ a: [String: String] = [:]) -> String { s.t(k, a) }
 
-    func document(repo: SQLiteRepository, paper: Paper) throws -> ReportDocument {
+    func document(repo: any PetlogStore, paper: Paper) throws -> ReportDocument {
         let all = try repo.records(RecordQuery(pets: [.id(pet.id)]))
         let inPeriod = all.filter { $0.at >= periodStart }
         let weights = try repo.weightSeries(pet: pet.id, since: nil, until: nil)
