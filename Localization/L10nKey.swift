@@ -27,7 +27,6 @@ extension L10n {
         case errDuplicatePet = "err.duplicate_pet"
         case errRecordNotFound = "err.record_not_found"
         case errMedicationNotFound = "err.medication_not_found"
-        case errMedicationActive = "err.medication_active"
         case errNewerSchema = "err.newer_schema"
         case errNotPetlogDatabase = "err.not_petlog_database"
         case errCannotOpen = "err.cannot_open"

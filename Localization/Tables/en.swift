@@ -26,7 +26,6 @@ extension L10n {
         "err.duplicate_pet": "there is already an active pet named \"{name}\"",
         "err.record_not_found": "no record with id {id}",
         "err.medication_not_found": "{pet} has no active medication named \"{name}\" (see: petlog med list)",
-        "err.medication_active": "{pet} already takes \"{name}\"",
         "err.newer_schema": "{path} was written by a newer petlog; upgrade petlog to open it (the file was not changed)",
         "err.not_petlog_database": "{path} is not a petlog database (the file was not changed)",
         "err.cannot_open": "cannot open {path}: {reason}",

@@ -26,7 +26,6 @@ extension L10n {
         "err.duplicate_pet": "「{name}」という名前のペットはすでに登録されています",
         "err.record_not_found": "ID {id} の記録はありません",
         "err.medication_not_found": "{pet}が服用中の薬に「{name}」はありません（確認: petlog med list）",
-        "err.medication_active": "{pet}はすでに「{name}」を服用中です",
         "err.newer_schema": "{path} は新しいバージョンの petlog で作成されています。開くには petlog を更新してください（ファイルは変更されていません）",
         "err.not_petlog_database": "{path} は petlog のデータベースではありません（ファイルは変更されていません）",
         "err.cannot_open": "{path} を開けません: {reason}",

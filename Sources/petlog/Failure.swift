@@ -26,7 +26,7 @@ struct Failure {
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
-            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
+            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
             case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
@@ -144,7 +144,6 @@ struct Failure {
         case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet, ["name": name, "candidates": candidates.joined(separator: ", ")])
         case .recordNotFound(let id): return l.text(.errRecordNotFound, ["id": String(id)])
         case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound, ["pet": pet, "name": name])
-        case .medicationAlreadyActive(let pet, let name): return l.text(.errMedicationActive, ["pet": pet, "name": name])
         case .newerSchema(let path, _): return l.text(.errNewerSchema, ["path": path])
         case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase, ["path": path])
         case .cannotOpen(let path, let reason): return l.text(.errCannotOpen, ["path": path, "reason": reason])
