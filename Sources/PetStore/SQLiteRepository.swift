@@ -194,7 +194,7 @@ public struct SQLiteRepository: PetlogStore {
     public func removePet(_ ref: PetRef) throws -> (Pet, Int) {
         try write { db in
             let pet = try resolve(ref, db: db)
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE pet_id = ?", arguments: [pet.id]) ?? 0
+            let count = try RecordRow.filter(RecordRow.Columns.petId == pet.id).fetchCount(db)
             _ = try PetRow.deleteOne(db, key: pet.id)
             return (pet, count)
         }
@@ -248,14 +248,14 @@ public struct SQLiteRepository: PetlogStore {
     func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
         let t = nowSeconds
         try RecordDating.check(draft.detail, at: draft.at.unixSeconds(), utcOffset: draft.utcOffset, now: t)
-        try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                       arguments: [petId, draft.detail.kind.rawValue, draft.at.unixSeconds(), draft.utcOffset,
-                                   draft.note, t, t])
+        var header = RecordRow(petId: petId, kind: draft.detail.kind.rawValue, at: draft.at.unixSeconds(), utcOffset: draft.utcOffset,
+                               note: draft.note, starred: false, createdAt: t, updatedAt: t)
+        try header.insert(db)
         let id = db.lastInsertedRowID
         try RecordDetailTables.insert(draft.detail, id: id, db: db)
         for a in attachments {
-            try db.execute(sql: "INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
+            var row = AttachmentRow(a, record: id)
+            try row.insert(db)
         }
         return id
     }
@@ -283,10 +283,8 @@ public struct SQLiteRepository: PetlogStore {
         var files: [Int64: [Attachment]] = [:]
         if try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment)") == 1 {
             for chunk in stride(from: 0, to: allIds.count, by: 500).map({ Array(allIds[$0..<min($0 + 500, allIds.count)]) }) {
-                for a in try Row.fetchAll(db, sql: "SELECT * FROM attachment WHERE record_id IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY position",
-                                          arguments: StatementArguments(chunk)) {
-                    files[a["record_id"], default: []].append(Attachment(sha256: a["sha256"], originalName: a["original_name"],
-                                                                         mediaType: a["media_type"], size: a["size"], position: a["position"]))
+                for a in try AttachmentRow.filter(chunk.contains(AttachmentRow.Columns.recordId)).order(AttachmentRow.Columns.position).fetchAll(db) {
+                    files[a.recordId, default: []].append(a.attachment)
                 }
             }
         }
@@ -352,8 +350,9 @@ public struct SQLiteRepository: PetlogStore {
             if u.at != nil || u.detail != nil {
                 try RecordDating.check(u.detail ?? current.detail, at: at, utcOffset: u.utcOffset ?? current.utcOffset, now: nowSeconds)
             }
-            try db.execute(sql: "UPDATE record SET pet_id = ?, at = ?, utc_offset = ?, note = ?, updated_at = ? WHERE id = ?",
-                           arguments: [petId, at, u.utcOffset ?? current.utcOffset, note, nowSeconds, id])
+            _ = try RecordRow.filter(key: id).updateAll(db, RecordRow.Columns.petId.set(to: petId), RecordRow.Columns.at.set(to: at),
+                                                        RecordRow.Columns.utcOffset.set(to: u.utcOffset ?? current.utcOffset),
+                                                        RecordRow.Columns.note.set(to: note), RecordRow.Columns.updatedAt.set(to: nowSeconds))
             if let d = u.detail {
                 guard d.kind == current.kind else { throw StoreError.constraint("kind cannot change") }
                 try RecordDetailTables.delete(kind: current.kind, id: id, db: db)
@@ -366,7 +365,7 @@ public struct SQLiteRepository: PetlogStore {
     public func deleteRecord(id: Int64) throws -> PetRecord {
         try write { db in
             let r = try loadRecord(id: id, db: db)
-            try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
+            _ = try RecordRow.deleteOne(db, key: id)
             // Doses of a deleted course go with it (the dose rows cascade; their headers are removed here).
             try db.execute(sql: "DELETE FROM record WHERE kind = 'dose' AND id NOT IN (SELECT record_id FROM dose)")
             return r
@@ -389,7 +388,7 @@ public struct SQLiteRepository: PetlogStore {
     public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord {
         try write { db in
             _ = try loadRecord(id: id, db: db)
-            try db.execute(sql: "UPDATE record SET starred = ?, updated_at = ? WHERE id = ?", arguments: [starred, nowSeconds, id])
+            _ = try RecordRow.filter(key: id).updateAll(db, RecordRow.Columns.starred.set(to: starred), RecordRow.Columns.updatedAt.set(to: nowSeconds))
             return try loadRecord(id: id, db: db)
         }
     }
@@ -519,7 +518,7 @@ public struct SQLiteRepository: PetlogStore {
             let course = try activeCourse(pet: pet, name: name, at: min(at, now()), db: db)
             try db.execute(sql: "UPDATE medication SET stopped_at = ? WHERE record_id = ?",
                            arguments: [at.unixSeconds(), course.record.id])
-            try db.execute(sql: "UPDATE record SET updated_at = ? WHERE id = ?", arguments: [nowSeconds, course.record.id])
+            _ = try RecordRow.filter(key: course.record.id).updateAll(db, RecordRow.Columns.updatedAt.set(to: nowSeconds))
             return try loadRecord(id: course.record.id, db: db)
         }
     }

@@ -154,13 +154,15 @@ extension SQLiteRepository {
                 id = nextId; nextId += 1
             }
             if let f = r.fileId { idMap[f] = id }
+            // A cached statement, not `RecordRow.insert`: on 60,000 diary records the record type made the
+            // whole import 25-40 % slower (debug build, 2 cores), and this loop is what a big import is.
             try db.cachedStatement(sql: """
                 INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [id, petId, detail.kind.rawValue, r.at, r.utcOffset, r.note, r.starred, t, t])
             try RecordDetailTables.insert(detail, id: id, db: db)
             for a in r.attachments {
-                try db.cachedStatement(sql: "INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)")
-                    .execute(arguments: [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
+                var row = AttachmentRow(a, record: id)
+                try row.insert(db)
             }
             if case .medication = detail, let key { knownMedications[key] = id }
             summary.recordsAdded += 1
