@@ -95,10 +95,9 @@ enum RecordDetailTables {
         case .diary:
             return .diary(Diary(text: row["text"], mood: try optional("mood", Mood.init(rawValue:))))
         case .visit:
-            var cost: Money?
-            if let minor = row["cost_minor"] as Int64?, let code = row["cost_currency"] as String? {
-                cost = Money(minorUnits: minor, currency: Currency.named(code) ?? Currency(code: code, minorDigits: 2, symbol: nil))
-            }
+            // The schema holds amount and currency together (both or neither). Every writer takes only the
+            // currencies petlog knows, so another code has no minor digits to go by.
+            let cost: Money? = try (row["cost_minor"] as Int64?).map { Money(minorUnits: $0, currency: try text("cost_currency", Currency.named)) }
             return .visit(Visit(clinic: row["clinic"], vet: row["vet"], reason: row["reason"], diagnosis: row["diagnosis"],
                                 treatment: row["treatment"], weight: (row["weight_grams"] as Int?).map(Mass.init(grams:)),
                                 followUp: try day("follow_up"), cost: cost))
@@ -114,8 +113,7 @@ enum RecordDetailTables {
         case .dose:
             return .dose(Dose(medicationId: row["medication_id"], medicationName: row["medication_name"], skipped: row["skipped"]))
         case .expense:
-            let code: String = row["currency"]
-            return .expense(Expense(money: Money(minorUnits: row["amount_minor"], currency: Currency.named(code) ?? Currency(code: code, minorDigits: 2, symbol: nil)),
+            return .expense(Expense(money: Money(minorUnits: row["amount_minor"], currency: try text("currency", Currency.named)),
                                     category: row["category"], merchant: row["merchant"],
                                     payment: try optional("payment", Payment.init(rawValue:))))
         }

@@ -94,6 +94,18 @@ final class InvalidStoredValueTests: XCTestCase {
         XCTAssertFalse(StoreProblem(kind: .invalidValue, detail: "").repairable, "only the user knows what the value should be")
     }
 
+    func testACurrencyPetlogDoesNotKnowIsNotGivenTwoMinorDigits() throws {
+        let repo = try store()
+        _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
+        let food = try add(.expense(Expense(money: Money(minorUnits: 48_000, currency: .krw), category: "food")), to: repo)
+        let visit = try add(.visit(Visit(clinic: "Happy Paws", cost: Money(minorUnits: 55_000, currency: .krw))), to: repo)
+        try tamper("UPDATE expense SET currency = 'XYZ' WHERE record_id = \(food)")
+        try tamper("UPDATE visit SET cost_currency = 'ABC' WHERE record_id = \(visit)")
+        expect(InvalidStoredValue(table: "expense", id: food, column: "currency", value: "'XYZ'")) { _ = try repo.record(id: food) }
+        expect(InvalidStoredValue(table: "visit", id: visit, column: "cost_currency", value: "'ABC'")) { _ = try repo.record(id: visit) }
+        XCTAssertEqual(try repo.check().map(\.detail), ["visit #\(visit) cost_currency: 'ABC'", "expense #\(food) currency: 'XYZ'"])
+    }
+
     func testAKindOutsideTheListIsRefusedNotSkipped() throws {
         let repo = try store()
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
