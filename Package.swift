@@ -20,8 +20,8 @@ let package = Package(
         .target(name: "PetModel", dependencies: ["Assets"]),
         /** The data petlog ships (vaccination schedules, symptom and vaccine names), embedded in the binary at build time. */
         .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
-        /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in. */
-        .target(name: "Localization", path: "Localization"),
+        /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in; one formatter of masses, money and dates per language. */
+        .target(name: "Localization", dependencies: ["PetModel"], path: "Localization"),
         /** The SQLite store behind the repository protocol: schema, migrations, reads, writes, demo data. */
         .target(
             name: "PetStore",

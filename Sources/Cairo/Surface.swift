@@ -119,11 +119,10 @@ public final class Surface {
     public var pixelWidth: Int { Int(cairo_image_surface_get_width(raw)) }
     public var pixelHeight: Int { Int(cairo_image_surface_get_height(raw)) }
 
-    /// The pixels of an image surface, row by row, as 0xAARRGGBB with alpha forced to 0xFF for
-    /// opaque (RGB24) surfaces. Premultiplied, as cairo stores them.
     /// The share of pixels (0…1) that differ from `other` by more than `channelTolerance` levels in any
     /// ARGB channel, or nil when the sizes differ: image comparison with room for font rasterisation.
-    public func fractionOfPixelsDiffering(from other: Surface, channelTolerance: UInt32) throws -> Double? {
+    /// For the golden-image tests (`@testable import Cairo`), not part of the module's API.
+    func fractionOfPixelsDiffering(from other: Surface, channelTolerance: UInt32) throws -> Double? {
         guard pixelWidth == other.pixelWidth, pixelHeight == other.pixelHeight else { return nil }
         let pa = try argbPixels(), pb = try other.argbPixels()
         var differing = 0
@@ -136,6 +135,8 @@ public final class Surface {
         return Double(differing) / Double(max(1, pa.count))
     }
 
+    /// The pixels of an image surface, row by row, as 0xAARRGGBB with alpha forced to 0xFF for
+    /// opaque (RGB24) surfaces. Premultiplied, as cairo stores them.
     public func argbPixels() throws -> [UInt32] {
         guard kind == .image else { throw CairoError.surfaceTypeMismatch }
         cairo_surface_flush(raw)

@@ -21,6 +21,11 @@ public struct DueItem: Equatable, Sendable {
     /// Stable across runs, so a calendar re-import updates rather than duplicates.
     public var uid: String
 
+    public init(kind: Kind, petId: Int64, petName: String, dueDay: LocalDate, dueAt: Date?, lastDone: Date?, neverRecorded: Bool, uid: String) {
+        self.kind = kind; self.petId = petId; self.petName = petName; self.dueDay = dueDay; self.dueAt = dueAt
+        self.lastDone = lastDone; self.neverRecorded = neverRecorded; self.uid = uid
+    }
+
     /// Overdue when the day (or the dose time) has passed.
     public func isOverdue(_ context: TimeContext) -> Bool {
         if let at = dueAt { return at < context.now }
@@ -33,6 +38,10 @@ public struct MedicationTimetable: Equatable, Sendable {
     public var next: Date?
     public var due: Int
     public var given: Int
+
+    public init(next: Date?, due: Int, given: Int) {
+        self.next = next; self.due = due; self.given = given
+    }
 }
 
 /// Works out what is due from the records: the care layer behind `due`, `calendar --ics` and the report.
@@ -169,9 +178,7 @@ public enum CareAgenda {
         // A young pet's core vaccines not yet started.
         if let born = pet.born?.earliestDay, context.today.dayNumber - born.dayNumber < 365 {
             for entry in schedule.vaccines(for: pet.species) where entry.core {
-                let covered = doses.contains { d in
-                    d.code == entry.code || schedule.vaccine(d.code, for: pet.species).map(entry.isSatisfied(by:)) == true
-                }
+                let covered = doses.contains { schedule.dose(named: $0.code, countsAs: entry, for: pet.species) }
                 if covered { continue }
                 out.append(DueItem(kind: .vaccine(code: entry.code), petId: pet.id, petName: pet.name,
                                    dueDay: born.adding(days: entry.firstDoseWeeks * 7), dueAt: nil, lastDone: nil, neverRecorded: true,

@@ -9,7 +9,10 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
     public static func < (a: Mass, b: Mass) -> Bool { a.grams < b.grams }
 
     public var kilograms: Double { Double(grams) / 1000 }
-    public var pounds: Double { Double(grams) / 453.59237 }
+    /// The international avoirdupois pound, exactly.
+    public static let gramsPerPound = 453.59237
+
+    public var pounds: Double { Double(grams) / Mass.gramsPerPound }
 
     /// Parses `4.2kg`, `4200g`, `9.3lb`, `9lb 4oz`, `12 oz`, or a bare number in `defaultUnit`.
     public static func parse(_ raw: String, defaultUnit: MassUnit? = nil) throws -> Mass {
@@ -115,4 +118,10 @@ public enum MassUnit: String, CaseIterable, Sendable {
 /// How masses are shown: a view setting only, never stored.
 public enum UnitSystem: String, CaseIterable, Sendable {
     case metric, imperial
+
+    /// Grams in the unit weights are charted in: a kilogram, or a pound.
+    public var gramsPerUnit: Double { self == .imperial ? Mass.gramsPerPound : 1000 }
+
+    /// `kg` or `lb`.
+    public var symbol: String { self == .imperial ? "lb" : "kg" }
 }

@@ -100,6 +100,25 @@ public struct VaccinationSchedule: Codable, Sendable {
     ///   or `intent == .initial`, get `adultInitialDoses` doses `adultInitialInterval` apart, then a
     ///   booster a year later;
     /// - after that, every `boosterMonths`; `intent == .booster` means that at once.
+    /// Whether a dose recorded under `name` counts as a dose of `entry` for a pet of `species`: the same
+    /// vaccine by any of its names, or a combination covering everything `entry` covers.
+    public func dose(named name: String, countsAs entry: ScheduledVaccine, for species: Species) -> Bool {
+        let code = VaccineName.normalize(name)
+        if code == entry.code || VaccineName.key(name) == VaccineName.key(entry.code) { return true }
+        return vaccine(code, for: species).map(entry.isSatisfied(by:)) == true
+    }
+
+    /// The next due day of `entry` given to `pet` on `day`, counting the earlier doses among `records`
+    /// (any record kind may be passed; only vaccinations counting as `entry` are used).
+    public func nextDue(_ entry: ScheduledVaccine, givenOn day: LocalDate, to pet: Pet, records: [PetRecord], intent: DoseIntent,
+                        context: TimeContext) -> LocalDate? {
+        let earlier = records.compactMap { r -> LocalDate? in
+            guard r.petId == pet.id, case .vaccination(let v) = r.detail, dose(named: v.vaccine, countsAs: entry, for: pet.species) else { return nil }
+            return context.localDate(of: r.at)
+        }
+        return nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay, intent: intent)
+    }
+
     public func nextDue(_ vaccine: ScheduledVaccine, doses: [LocalDate], born: LocalDate?, intent: DoseIntent = .automatic) -> LocalDate? {
         let sorted = doses.sorted()
         guard let last = sorted.last else { return nil }

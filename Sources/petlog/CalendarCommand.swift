@@ -26,7 +26,7 @@ struct CalendarCommand: ParsableCommand {
                                  }])
                 return
             }
-            s.printCalendar(first: first, days: days, marks: byDay)
+            MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today).print(first: first, days: days, marks: byDay)
         }
     }
 }
@@ -37,6 +37,13 @@ extension Session {
         guard let text else { return time.today.firstOfMonth }
         return try LocalDate.parseMonth(text)
     }
+}
+
+/// A month as week rows for the terminal: day numbers, one letter per kind of record under each day, today marked.
+struct MonthGrid {
+    let terminal: Terminal
+    let format: ValueFormatter
+    let today: LocalDate
 
     /// Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
     var weekStartsOnSunday: Bool {
@@ -44,11 +51,11 @@ extension Session {
         let locale = [env["LC_ALL"], env["LC_TIME"], env["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
         let region = locale.split(separator: ".").first.flatMap { $0.split(separator: "_").dropFirst().first }.map(String.init)
         if let region { return ["US", "CA", "JP", "KR", "TW", "HK", "MX", "BR", "IL", "PH", "AU"].contains(region) }
-        return l10n.language != .en
+        return format.l10n.language != .en
     }
 
     /// One letter per kind, so the grid stays aligned in any terminal.
-    static func calendarMark(_ kind: RecordKind) -> Character {
+    static func mark(_ kind: RecordKind) -> Character {
         switch kind {
         case .weight: "w"
         case .meal: "m"
@@ -64,13 +71,12 @@ extension Session {
         }
     }
 
-    func printCalendar(first: LocalDate, days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
+    func print(first: LocalDate, days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
         let sundayFirst = weekStartsOnSunday
-        let names: [L10n.Key] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
-        let order = sundayFirst ? [6, 0, 1, 2, 3, 4, 5] : [0, 1, 2, 3, 4, 5, 6]
+        let order = sundayFirst ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
         let cell = 7
-        terminal.line(terminal.styled(monthLabel(first), .bold))
-        terminal.line(order.map { Terminal.pad(" " + t(names[$0]), to: cell) }.joined())
+        terminal.line(terminal.styled(format.monthLabel(first), .bold))
+        terminal.line(order.map { Terminal.pad(" " + format.weekday(iso: $0), to: cell) }.joined())
         // Column of a day: 0-based position in the week.
         func column(_ d: LocalDate) -> Int { sundayFirst ? d.isoWeekday % 7 : d.isoWeekday - 1 }
         var week: [LocalDate?] = Array(repeating: nil, count: column(first))
@@ -81,10 +87,10 @@ extension Session {
             for d in week {
                 guard let d else { numbers += String(repeating: " ", count: cell); marksLine += String(repeating: " ", count: cell); continue }
                 var n = String(format: "%2d", d.day)
-                n = d == time.today ? (terminal.colors ? terminal.styled(" " + n + " ", .bold) : "[" + n + "]") : " " + n + " "
+                n = d == today ? (terminal.colors ? terminal.styled(" " + n + " ", .bold) : "[" + n + "]") : " " + n + " "
                 numbers += n + String(repeating: " ", count: cell - 4)
                 let kinds = RecordKind.allCases.filter { (marks[d]?[$0] ?? 0) > 0 }
-                var m = String(kinds.map(Session.calendarMark).prefix(cell - 1))
+                var m = String(kinds.map(MonthGrid.mark).prefix(cell - 1))
                 if kinds.count > cell - 1 { m = String(m.dropLast()) + "+" }
                 marksLine += " " + Terminal.pad(m, to: cell - 1)
             }
@@ -97,7 +103,7 @@ extension Session {
             if week.count == 7 { flush() }
         }
         flush()
-        let legend = RecordKind.allCases.map { "\(Session.calendarMark($0)) \(kindName($0))" }.joined(separator: " · ")
+        let legend = RecordKind.allCases.map { "\(MonthGrid.mark($0)) \(format.l10n.code(.kind, $0.rawValue))" }.joined(separator: " · ")
         terminal.line(terminal.styled(legend, .dim))
     }
 }

@@ -56,7 +56,7 @@ struct ChartGroup: ParsableCommand {
                 let smoothing = try smooth.map { try Span.parse($0, allowCalendarUnits: false) }
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
-                let perUnit = s.unitSystem == .imperial ? 453.59237 : 1000.0
+                let perUnit = s.unitSystem.gramsPerUnit
                 var series: [LineSeries] = []
                 var names: [String] = []
                 for ref in pets.flatMap(PetModelText.pets) {
@@ -66,7 +66,7 @@ struct ChartGroup: ParsableCommand {
                     series.append(LineSeries(label: pet.name, times: columns.times, values: columns.grams))
                     names.append(pet.name)
                 }
-                let unit = s.unitSystem == .imperial ? "lb" : "kg"
+                let unit = s.unitSystem.symbol
                 if s.json {
                     s.terminal.json(series.map { ["pet": $0.label, "unit": unit, "count": $0.times.count,
                                                   "points": zip($0.times, $0.values).map { [JSONShape.instant(Date(timeIntervalSince1970: $0.0), offset: s.time.utcOffset(at: Date(timeIntervalSince1970: $0.0))), $0.1] }] as [String: Any] })
@@ -113,18 +113,19 @@ struct ChartGroup: ParsableCommand {
                     ?? Symptom(code: raw, isListed: false, severity: 1) }
                 let wanted = wantedSymptom?.groupKey
                 let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: since, until: until))
-                let symptoms: [(LocalDate, Symptom)] = records.compactMap { r in
+                let symptoms: [(day: LocalDate, symptom: Symptom)] = records.compactMap { r in
                     guard case .symptom(let sy) = r.detail, wanted == nil || sy.groupKey == wanted else { return nil }
                     return (s.localDay(r.at), sy)
                 }
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let (weeks, stacks) = s.weeklySymptomBars(symptoms, from: s.localDay(since), through: lastDay, byKind: byKind)
-                let categories = weeks.map { s.shortDay($0) }
+                let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity)
+                let weeks = counts.weeks, stacks = s.symptomStacks(counts)
+                let categories = weeks.map { s.format.shortDay($0) }
                 if s.json {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
                     return
                 }
-                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wantedSymptom.map { " — " + s.symptomName($0) } ?? "")
+                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wantedSymptom.map { " — " + s.wording.symptomName($0) } ?? "")
                 guard let format, let path = out.output else {
                     s.printBars(title: title, categories: categories, stacks: stacks)
                     return
@@ -151,34 +152,23 @@ struct ChartGroup: ParsableCommand {
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 let records = try repo.records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: [.expense], since: since, until: until))
-                let expenses: [(LocalDate, Expense)] = records.compactMap { r in
+                let expenses: [(day: LocalDate, expense: Expense)] = records.compactMap { r in
                     if case .expense(let e) = r.detail { return (s.localDay(r.at), e) } else { return nil }
                 }
-                let counts = Dictionary(grouping: expenses, by: { $0.1.money.currency.code }).mapValues(\.count)
                 let chosen = try currency.map { c -> String in
                     guard let cur = Currency.named(c) else { throw ParseError.unknownCurrency(c) }
                     return cur.code
-                } ?? counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "KRW"
-                let minorDigits = Currency.named(chosen)?.minorDigits ?? 2
-                let skipped = expenses.filter { $0.1.money.currency.code != chosen }.count
-                if skipped > 0 { s.terminal.error(s.t(.chartOtherCurrencies, ["count": String(skipped), "currency": chosen])) }
-                let firstMonth = s.localDay(since).firstOfMonth
+                } ?? MonthlySpending.mostUsedCurrency(expenses.map(\.expense)) ?? "KRW"
                 let end = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                var months: [LocalDate] = []
-                var m = firstMonth
-                while m <= end { months.append(m); m = m.adding(months: 1) }
-                let categories = Array(Set(expenses.filter { $0.1.money.currency.code == chosen }.map { $0.1.category })).sorted()
-                var divisor = 1.0
-                for _ in 0..<minorDigits { divisor *= 10 }
-                let stacks = categories.enumerated().map { i, c -> BarStack in
-                    var values = [Double](repeating: 0, count: months.count)
-                    for (d, e) in expenses where e.category == c && e.money.currency.code == chosen {
-                        let idx = (d.year - firstMonth.year) * 12 + d.month - firstMonth.month
-                        if idx >= 0 && idx < values.count { values[idx] += Double(e.money.minorUnits) / divisor }
-                    }
-                    return BarStack(label: s.l10n.code(.category, c), color: .palette(i), values: values)
+                let spending = MonthlySpending(expenses, currency: chosen, from: s.localDay(since), through: end)
+                if spending.otherCurrencyCount > 0 {
+                    s.terminal.error(s.t(.chartOtherCurrencies, ["count": String(spending.otherCurrencyCount), "currency": chosen]))
                 }
-                let labels = months.map { s.monthLabel($0) }
+                let months = spending.months
+                let stacks = spending.categories.enumerated().map { i, c in
+                    BarStack(label: s.l10n.code(.category, c.code), color: .palette(i), values: c.amounts)
+                }
+                let labels = months.map { s.format.monthLabel($0) }
                 if s.json {
                     s.terminal.json(["currency": chosen, "months": months.map { String($0.description.prefix(7)) },
                                      "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
@@ -201,9 +191,9 @@ struct ChartGroup: ParsableCommand {
         static func compact(_ v: Double, symbol: String?) -> String {
             let a = abs(v)
             let text: String
-            if a >= 1_000_000 { text = Session.trim(v / 1_000_000, digits: 1) + "M" }
-            else if a >= 10_000 { text = Session.trim(v / 1000, digits: 0) + "k" }
-            else { text = Session.trim(v, digits: 2) }
+            if a >= 1_000_000 { text = ValueFormatter.trim(v / 1_000_000, digits: 1) + "M" }
+            else if a >= 10_000 { text = ValueFormatter.trim(v / 1000, digits: 0) + "k" }
+            else { text = ValueFormatter.trim(v, digits: 2) }
             return (symbol ?? "") + text
         }
     }
@@ -219,50 +209,23 @@ extension Session {
             let day = c.day
             switch unit {
             case .year: return session.t(.chartAxisYear, ["y": String(day.year)])
-            case .month, .quarter: return session.monthLabel(day)
-            case .week, .day: return session.shortDay(day)
+            case .month, .quarter: return session.format.monthLabel(day)
+            case .week, .day: return session.format.shortDay(day)
             case .hour: return String(format: "%02d:%02d", c.hour, c.minute)
             }
         }
     }
 
-    func monthName(_ month: Int) -> String {
-        let months: [L10n.Key] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
-        return t(months[month - 1])
-    }
-
-    /// Symptom episodes per week from `first` through `last` (weeks start on Monday; empty weeks are
-    /// bars too), stacked by severity 1–5 (only the levels seen) or by kind.
-    func weeklySymptomBars(_ symptoms: [(LocalDate, Symptom)], from first: LocalDate, through last: LocalDate,
-                           byKind: Bool) -> (weeks: [LocalDate], stacks: [BarStack]) {
-        let firstWeek = first.adding(days: 1 - first.isoWeekday)
-        let weeks = stride(from: firstWeek.dayNumber, through: last.dayNumber, by: 7).map { LocalDate(dayNumber: $0) }
-        func counts(_ include: (Symptom) -> Bool) -> [Double] {
-            var values = [Double](repeating: 0, count: weeks.count)
-            for (d, x) in symptoms where include(x) {
-                let i = (d.dayNumber - firstWeek.dayNumber) / 7
-                if i >= 0 && i < values.count { values[i] += 1 }
+    /// Weekly symptom counts as bars: one per severity level seen (coloured by level) or one per kind.
+    func symptomStacks(_ counts: WeeklySymptomCounts) -> [BarStack] {
+        counts.series.enumerated().map { i, series in
+            let values = series.counts.map(Double.init)
+            if let level = series.severity {
+                return BarStack(label: t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values)
             }
-            return values
+            return BarStack(label: series.kind.map(wording.symptomName) ?? "", color: .palette(i), values: values)
         }
-        if byKind {
-            let kinds = Array(Set(symptoms.map { $0.1.groupKey })).sorted()
-            return (weeks, kinds.enumerated().map { i, k in
-                let name = symptoms.first { $0.1.groupKey == k }.map { symptomName($0.1) } ?? k
-                return BarStack(label: name, color: .palette(i), values: counts { $0.groupKey == k })
-            })
-        }
-        let stacks = (1...5).compactMap { level -> BarStack? in
-            let values = counts { $0.severity == level }
-            guard values.contains(where: { $0 > 0 }) else { return nil }
-            return BarStack(label: t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values)
-        }
-        return (weeks, stacks)
     }
-
-    func shortDay(_ d: LocalDate) -> String { t(.chartAxisDay, ["mon": monthName(d.month), "d": String(d.day)]) }
-
-    func monthLabel(_ d: LocalDate) -> String { t(.chartAxisMonth, ["y": String(d.year), "mon": monthName(d.month)]) }
 
     /// The x range: the asked window where given, else the data's own range.
     func timeRange(since: Date?, until: Date?, series: [LineSeries]) -> ClosedRange<Double>? {
@@ -310,8 +273,8 @@ extension Session {
         for s in nonEmpty {
             guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
             terminal.line(Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
-                          t(.chartTextRange, ["min": Session.trim(lo, digits: 2), "max": Session.trim(hi, digits: 2),
-                                              "last": Session.trim(last, digits: 2), "unit": unit]))
+                          t(.chartTextRange, ["min": ValueFormatter.trim(lo, digits: 2), "max": ValueFormatter.trim(hi, digits: 2),
+                                              "last": ValueFormatter.trim(last, digits: 2), "unit": unit]))
         }
     }
 
@@ -323,7 +286,7 @@ extension Session {
         let width = categories.map(Terminal.width).max() ?? 0
         for (i, c) in categories.enumerated() {
             let n = Int((totals[i] / top * 40).rounded())
-            terminal.line(Terminal.pad(c, to: width) + "  " + String(repeating: "█", count: n) + (totals[i] > 0 ? " " + Session.trim(totals[i], digits: 2) : ""))
+            terminal.line(Terminal.pad(c, to: width) + "  " + String(repeating: "█", count: n) + (totals[i] > 0 ? " " + ValueFormatter.trim(totals[i], digits: 2) : ""))
         }
     }
 }

@@ -47,39 +47,13 @@ extension Session {
         return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time)
     }
 
-    func dueWhat(_ item: DueItem) -> String {
-        switch item.kind {
-        case .vaccine(let code):
-            return t(item.neverRecorded ? .dueVaccineFirst : .dueVaccine, ["vaccine": l10n.code(.vaccine, code)])
-        case .medication(let name, _):
-            return t(.dueDose, ["name": name])
-        case .followUp(_, let reason):
-            return reason.map { t(.dueFollowUpReason, ["reason": $0]) } ?? t(.dueFollowUp)
-        }
-    }
-
-    /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
-    /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
-    func dueWhen(_ item: DueItem) -> String {
-        if let at = item.dueAt, at < time.now {
-            let minutes = Int(time.now.timeIntervalSince(at) / 60)
-            if minutes < 60 { return t(.dueLateMinutes, ["n": String(max(1, minutes))]) }
-            if minutes < 24 * 60 { return t(.dueLateHours, ["n": String(minutes / 60)]) }
-            return t(.dueLate, ["n": String(minutes / (24 * 60))])
-        }
-        let days = item.dueDay.dayNumber - time.today.dayNumber
-        if days < 0 { return t(.dueLate, ["n": String(-days)]) }
-        if days == 0 { return item.dueAt.map { t(.dueTodayAt, ["time": clock($0)]) } ?? t(.dueToday) }
-        return t(.dueIn, ["n": String(days)])
-    }
-
     func printDue(_ items: [DueItem], days: Span) {
         if items.isEmpty {
             terminal.line(t(.dueNothing, ["days": String(days.approximateSeconds / 86_400)]))
             return
         }
         let rows = items.map { i -> [String] in
-            [dueWhen(i), i.petName, dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
+            [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
         }
         let widths = (0..<4).map { c in rows.map { Terminal.width(Terminal.sanitize($0[c])) }.max() ?? 0 }
         terminal.line(terminal.styled([t(.colWhen), t(.colPet), t(.colWhat), t(.colDue)].enumerated()
@@ -105,7 +79,7 @@ extension Session {
 
     func writeICS(_ items: [DueItem], to path: String) throws {
         let events = items.map { i in
-            ICalendar.Event(uid: i.uid, summary: t(.icsSummary, ["pet": i.petName, "what": dueWhat(i)]),
+            ICalendar.Event(uid: i.uid, summary: t(.icsSummary, ["pet": i.petName, "what": wording.dueWhat(i)]),
                             description: i.lastDone.map { t(.icsLastDone, ["date": localDay($0).description]) },
                             day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
         }
@@ -114,73 +88,5 @@ extension Session {
         if !OutputFile.isStandardOutput(path) {
             terminal.error(t(.icsWrote, ["count": String(events.count), "path": Terminal.sanitize(path)]))
         }
-    }
-}
-
-/// A minimal RFC 5545 writer: CRLF lines folded at 75 octets, escaped text, all-day or timed events.
-enum ICalendar {
-    struct Event {
-        var uid: String
-        var summary: String
-        var description: String?
-        /// An all-day event on this day…
-        var day: LocalDate?
-        /// …or a 15-minute event at this instant.
-        var start: Date?
-    }
-
-    static func document(_ events: [Event], stamp: Date) -> String {
-        // No METHOD: a calendar file for import, not an iTIP message (METHOD:PUBLISH would need an ORGANIZER).
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//petlog//petlog due//EN", "CALSCALE:GREGORIAN"]
-        for e in events {
-            lines += ["BEGIN:VEVENT", "UID:\(e.uid)@petlog", "DTSTAMP:\(utc(stamp))", "SUMMARY:\(escape(e.summary))"]
-            if let d = e.day {
-                lines.append("DTSTART;VALUE=DATE:\(compact(d))")
-                lines.append("DTEND;VALUE=DATE:\(compact(d.adding(days: 1)))")
-            } else if let s = e.start {
-                lines.append("DTSTART:\(utc(s))")
-                lines.append("DURATION:PT15M")
-            }
-            if let d = e.description { lines.append("DESCRIPTION:\(escape(d))") }
-            lines += ["TRANSP:TRANSPARENT", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(e.summary))", "TRIGGER:-PT0M", "END:VALARM", "END:VEVENT"]
-        }
-        lines.append("END:VCALENDAR")
-        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
-    }
-
-    static func compact(_ d: LocalDate) -> String { String(format: "%04d%02d%02d", d.year, d.month, d.day) }
-
-    static func utc(_ date: Date) -> String {
-        let c = TimeContext(now: date, timeZone: TimeZone(secondsFromGMT: 0) ?? .gmt).clock(of: date)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.day.year, c.day.month, c.day.day, c.hour, c.minute, c.second)
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for ch in Terminal.sanitize(text) {
-            switch ch {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-
-    /// Folds a content line to 75 octets without splitting a UTF-8 character.
-    static func fold(_ line: String) -> String {
-        var out = ""
-        var count = 0
-        for ch in line {
-            let n = String(ch).utf8.count
-            if count + n > 75 {
-                out += "\r\n "
-                count = 1
-            }
-            out.append(ch)
-            count += n
-        }
-        return out
     }
 }

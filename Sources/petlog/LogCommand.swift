@@ -34,13 +34,13 @@ extension Session {
             let day = localDay(r.at)
             if day != currentDay {
                 if currentDay != nil { terminal.line() }
-                terminal.line(terminal.styled("\(longDate(day)) \(weekday(day))", .bold))
+                terminal.line(terminal.styled("\(format.longDate(day)) \(format.weekday(day))", .bold))
                 currentDay = day
             }
             var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)
             line += "  " + clock(r.at)
             if showPet { line += "  " + Terminal.sanitize(r.petName ?? "-") }
-            line += "  " + terminal.styled(kindName(r.kind), .cyan) + "  " + Terminal.sanitize(summary(r))
+            line += "  " + terminal.styled(wording.kindName(r.kind), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
             if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
             if r.starred { line += " ★" }
             terminal.line(line)
@@ -105,7 +105,7 @@ struct DeleteCommand: ParsableCommand {
     func run() throws {
         try Session.run { s in
             let r = try s.repository().deleteRecord(id: id)
-            s.terminal.line(s.t(.recordDeleted, ["id": String(r.id), "kind": s.kindName(r.kind), "summary": Terminal.sanitize(s.summary(r))]))
+            s.terminal.line(s.t(.recordDeleted, ["id": String(r.id), "kind": s.wording.kindName(r.kind), "summary": Terminal.sanitize(s.wording.summary(r))]))
         }
     }
 }

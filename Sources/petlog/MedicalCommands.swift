@@ -70,33 +70,20 @@ struct VaccineCommand: ParsableCommand {
             for ref in PetModelText.pets(pet) {
                 var v = base
                 if nextDue == nil {
-                    v.nextDue = try s.scheduledNextDue(code: code, pet: ref, on: s.localDay(when), intent: booster ? .booster : initial ? .initial : .automatic,
-                                                       repo: repo)
+                    let schedule = VaccinationSchedule.shipped
+                    let p = try repo.pet(ref)
+                    if let entry = schedule.vaccine(code, for: p.species) {
+                        let earlier = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.vaccination]))
+                        v.nextDue = schedule.nextDue(entry, givenOn: s.localDay(when), to: p, records: earlier,
+                                                     intent: booster ? .booster : initial ? .initial : .automatic, context: s.time)
+                    } else {
+                        s.terminal.error(s.t(.vaccineNoSchedule, ["vaccine": s.l10n.code(.vaccine, code), "species": s.wording.speciesName(p.species)]))
+                    }
                 }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
             }
             s.printAdded(try repo.addRecords(items))
         }
-    }
-}
-
-extension Session {
-    /// The next due day from the species schedule, the pet's age and the doses already given;
-    /// nil (with a note on stderr) for a vaccine the schedule does not know.
-    func scheduledNextDue(code: String, pet ref: PetRef, on day: LocalDate, intent: DoseIntent, repo: any PetlogStore) throws -> LocalDate? {
-        let pet = try repo.pet(ref)
-        let schedule = VaccinationSchedule.shipped
-        guard let entry = schedule.vaccine(code, for: pet.species) else {
-            terminal.error(t(.vaccineNoSchedule, ["vaccine": l10n.code(.vaccine, code), "species": speciesName(pet.species)]))
-            return nil
-        }
-        let earlier = try repo.records(RecordQuery(pets: [.id(pet.id)], kinds: [.vaccination])).compactMap { r -> LocalDate? in
-            guard case .vaccination(let v) = r.detail else { return nil }
-            let counts = VaccineName.key(v.vaccine) == code
-                || schedule.vaccine(VaccineName.normalize(v.vaccine), for: pet.species).map(entry.isSatisfied(by:)) == true
-            return counts ? localDay(r.at) : nil
-        }
-        return schedule.nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay, intent: intent)
     }
 }
 
@@ -166,7 +153,7 @@ struct MedGroup: ParsableCommand {
                 let (when, _) = try s.when(at)
                 let r = try s.repository().stopMedication(pet: PetRef(pet), name: name, at: when)
                 if s.json { s.terminal.json(JSONShape.record(r)); return }
-                s.terminal.line(s.t(.medStopped, ["name": Terminal.sanitize(s.summary(r)), "pet": Terminal.sanitize(r.petName ?? ""), "id": String(r.id)]))
+                s.terminal.line(s.t(.medStopped, ["name": Terminal.sanitize(s.wording.summary(r)), "pet": Terminal.sanitize(r.petName ?? ""), "id": String(r.id)]))
             }
         }
     }
@@ -183,7 +170,7 @@ struct MedGroup: ParsableCommand {
                 // The dose records of every pet concerned, read once for all courses.
                 let petIds = Set(courses.compactMap(\.record.petId)).sorted()
                 let doses = petIds.isEmpty ? [] : try repo.records(RecordQuery(pets: petIds.map { .id($0) }, kinds: [.dose]))
-                let tables = courses.map { s.timetable($0, doses: doses) }
+                let tables = courses.map { CareAgenda.timetable(course: $0.record, $0.medication, doseRecords: doses, context: s.time) }
                 if s.json {
                     s.terminal.json(zip(courses, tables).map { c, t -> [String: Any] in
                         var o = JSONShape.record(c.record)
@@ -204,28 +191,10 @@ struct MedGroup: ParsableCommand {
                         let m = c.medication
                         return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")"
                                    : CareAgenda.isActive(m, at: s.time.now, context: s.time) ? "" : " (" + s.t(.fieldEndedShort) + ")"),
-                                m.dose ?? "", s.everyText(m), s.localDay(c.record.at).description, s.adherenceText(t, course: c),
+                                m.dose ?? "", s.wording.everyText(m), s.localDay(c.record.at).description, s.wording.adherenceText(t, dosesGiven: c.dosesGiven),
                                 c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
                     })
             }
         }
-    }
-}
-
-extension Session {
-    /// A course's next dose and adherence, from dose records (of any course; only its own count).
-    func timetable(_ course: MedicationCourse, doses: [PetRecord]) -> MedicationTimetable {
-        CareAgenda.timetable(course: course.record, course.medication, doseRecords: doses, context: time)
-    }
-
-    /// `30 d`, `08:00,20:00` or "as needed".
-    func everyText(_ m: Medication) -> String {
-        m.intervalSeconds.map(interval) ?? (m.times.isEmpty ? t(.fieldAsNeeded) : Medication.formatTimes(m.times))
-    }
-
-    /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
-    func adherenceText(_ table: MedicationTimetable, course: MedicationCourse) -> String {
-        guard table.due > 0 else { return String(course.dosesGiven) }
-        return t(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
     }
 }

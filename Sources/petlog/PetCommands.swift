@@ -71,7 +71,7 @@ struct PetGroup: ParsableCommand {
                 s.terminal.table(
                     header: [s.t(.colId), s.t(.colName), s.t(.colSpecies), s.t(.colBreed), s.t(.colSex), s.t(.colAge), s.t(.colStatus)],
                     rows: pets.map { p in
-                        [String(p.id), p.name, s.speciesName(p.species), p.breed ?? "", s.sexLabel(p), s.age(p),
+                        [String(p.id), p.name, s.wording.speciesName(p.species), p.breed ?? "", s.wording.sexLabel(p), s.format.age(months: p.ageInMonths(on: s.time.today)),
                          p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) } ?? ""]
                     })
             }
@@ -98,11 +98,11 @@ struct PetGroup: ParsableCommand {
                     return
                 }
                 let rows: [(L10n.Key, String?)] = [
-                    (.colSpecies, s.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.sexLabel(p)),
-                    (.colBorn, p.born.map { "\($0) (\(s.age(p)))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
+                    (.colSpecies, s.wording.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.wording.sexLabel(p)),
+                    (.colBorn, p.born.map { "\($0) (\(s.format.age(months: p.ageInMonths(on: s.time.today))))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
                     (.colNotes, p.notes),
                     (.colStatus, p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),
-                    (.colLatestWeight, latestWeight.map { s.summary($0) + " (" + s.localDay($0.at).description + ")" }),
+                    (.colLatestWeight, latestWeight.map { s.wording.summary($0) + " (" + s.localDay($0.at).description + ")" }),
                     (.colMedications, meds.isEmpty ? nil : meds.map { [$0.medication.name, $0.medication.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")),
                     (.colRecords, String(counts)),
                 ]
@@ -170,24 +170,5 @@ struct PetGroup: ParsableCommand {
                 s.terminal.line(s.t(.petRemoved, ["name": Terminal.sanitize(p.name), "count": String(n)]))
             }
         }
-    }
-}
-
-extension Session {
-    func sexLabel(_ p: Pet) -> String {
-        let base = sexName(p.sex)
-        return p.neutered ? t(.sexNeutered, ["sex": base]) : base
-    }
-
-    /// Age in years (and months under two years) from the earliest possible birth day.
-    func age(_ p: Pet) -> String {
-        guard let born = p.born else { return "" }
-        let end = p.archivedOn ?? time.today
-        let start = born.earliestDay
-        var months = (end.year - start.year) * 12 + (end.month - start.month)
-        if end.day < start.day { months -= 1 }
-        if months < 0 { return "" }
-        if months < 24 { return t(.ageMonths, ["n": String(months)]) }
-        return t(.ageYears, ["n": String(months / 12)])
     }
 }

@@ -9,13 +9,16 @@ import PetStore
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",
-        discussion: "The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.")
+        discussion: """
+        The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.
+        --date also fixes the report's today: ages, alerts, due dates, current medications and the --since period are as of the end of that day, and later records are left out.
+        """)
     @Argument(help: "Pet name or id.") var pet: String
     @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
     @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
     @Option(help: "a4 or letter.") var paper = "a4"
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
-    @Option(parsing: .unconditional, help: "The report's date (default: today).") var date: String?
+    @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
 
     func run() throws {
         try Session.run { s in
@@ -33,113 +36,108 @@ struct ReportCommand: ParsableCommand {
             }
             let questions = try question.map { try TextField.text($0, field: "--question", max: 2000) }
             var generated = s.time.today
+            // --date is the report's "today": ages, alerts, current medications and the period count from
+            // the end of that day, and nothing after it is shown.
+            var asOf = s.time
             if let d = date {
                 generated = try TimeParser.day(d, context: s.time)
+                if generated != s.time.today {
+                    asOf = TimeContext(now: s.time.startOfDay(generated.adding(days: 1)).addingTimeInterval(-1), timeZone: s.time.timeZone)
+                }
             } else if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let secs = Double(epoch) {
                 generated = s.localDay(Date(timeIntervalSince1970: secs))
             }
-            let periodStart = try TimeParser.since(since, context: s.time)
+            let periodStart = try TimeParser.since(since, context: asOf)
             let repo = try s.repository()
             let p = try repo.pet(PetRef(pet))
-            let composer = VetReportComposer(session: s, pet: p, periodStart: periodStart, generated: generated, questions: questions)
-            let doc = try composer.document(repo: repo, paper: paperSize)
+            let weights = try repo.weightSeries(pet: p.id, since: nil, until: nil)
+            let facts = VisitReportFacts(pet: p, records: try repo.records(RecordQuery(pets: [.id(p.id)])), weightTimes: weights.times,
+                                         weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf)
+            let doc = VetReportComposer(session: s, facts: facts, generated: generated, questions: questions).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote, ["path": Terminal.sanitize(output), "pages": String(summary.pageCount)]))
         }
     }
 }
 
-/// Turns a pet's records into the vet report's blocks, with every string translated and formatted here.
+/// Turns a pet's report facts into the vet report's blocks, with every string translated and formatted here.
 struct VetReportComposer {
     let session: Session
-    let pet: Pet
-    let periodStart: Date
+    let facts: VisitReportFacts
     let generated: LocalDate
     let questions: [String]
 
     var s: Session { session }
+    var f: ValueFormatter { session.format }
+    /// Says "in 5 d" and "3 d late" as of the report's day.
+    var w: RecordWording { RecordWording(session.format, time: facts.context) }
+    var pet: Pet { facts.pet }
     func t(_ k: L10n.Key, _ a: [String: String] = [:]) -> String { s.t(k, a) }
+    func day(_ date: Date) -> String { f.longDate(facts.context.localDate(of: date)) }
 
-    func document(repo: any PetlogStore, paper: Paper) throws -> ReportDocument {
-        let all = try repo.records(RecordQuery(pets: [.id(pet.id)]))
-        let inPeriod = all.filter { $0.at >= periodStart }
-        let weights = try repo.weightSeries(pet: pet.id, since: nil, until: nil)
-        let courses = try repo.medications(pets: [.id(pet.id)], includeStopped: true)
-        let due = CareAgenda.items(pets: [pet], records: all.filter { [.vaccination, .visit, .medication, .dose].contains($0.kind) },
-                                   schedule: .shipped, context: s.time)
-
+    func document(paper: Paper) -> ReportDocument {
+        let age = f.age(months: facts.ageInMonths)
         var blocks: [ReportBlock] = []
-        let subtitle = [s.speciesName(pet.species), pet.breed, s.sexLabel(pet), pet.born.map { _ in s.age(pet) }]
+        let subtitle = [s.wording.speciesName(pet.species), pet.breed, s.wording.sexLabel(pet), pet.born.map { _ in age }]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
-        blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod, ["from": s.longDate(s.localDay(periodStart)), "to": s.longDate(generated)])))
+        blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod, ["from": day(facts.periodStart), "to": f.longDate(generated)])))
 
         // Alerts first: what a vet must not miss.
         var alerts: [String] = []
         if let notes = pet.notes { alerts.append(notes) }
-        let change = weightChanges(weights)
-        for (days, pct) in [(30, change.d30), (90, change.d90)] {
-            if let pct, pct <= -5 { alerts.append(t(.reportAlertWeightLoss, ["percent": Session.trim(-pct, digits: 1), "days": String(days)])) }
+        for (days, change) in [(30, facts.change30), (90, facts.change90)] {
+            if let change, change.percent <= -5 {
+                alerts.append(t(.reportAlertWeightLoss, ["percent": ValueFormatter.trim(-change.percent, digits: 1), "days": String(days)]))
+            }
         }
-        let overdue = due.filter { $0.isOverdue(s.time) }
-        if !overdue.isEmpty {
-            alerts.append(t(.reportAlertOverdue, ["items": overdue.map { s.dueWhat($0) }.joined(separator: ", ")]))
+        if !facts.overdue.isEmpty {
+            alerts.append(t(.reportAlertOverdue, ["items": facts.overdue.map(w.dueWhat).joined(separator: ", ")]))
         }
-        let severe = inPeriod.compactMap { r -> Symptom? in if case .symptom(let x) = r.detail, x.severity >= 4 { return x } else { return nil } }
-        if !severe.isEmpty {
-            alerts.append(t(.reportAlertSevere, ["count": String(severe.count), "symptoms": Array(Set(severe.map(s.symptomName))).sorted().joined(separator: ", ")]))
+        if !facts.severeSymptoms.isEmpty {
+            alerts.append(t(.reportAlertSevere, ["count": String(facts.severeSymptoms.count),
+                                                 "symptoms": Array(Set(facts.severeSymptoms.map(s.wording.symptomName))).sorted().joined(separator: ", ")]))
         }
         blocks.append(.alerts(alerts))
 
         // Profile.
-        let current = courses.filter { CareAgenda.isActive($0.medication, at: s.time.now, context: s.time) }
+        let current = facts.currentMedications
         var profile: [(String, String)] = [
-            (t(.colSpecies), s.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), s.sexLabel(pet)),
-            (t(.colBorn), pet.born.map { "\($0) (\(s.age(pet)))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
+            (t(.colSpecies), s.wording.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), s.wording.sexLabel(pet)),
+            (t(.colBorn), pet.born.map { age.isEmpty ? "\($0)" : "\($0) (\(age))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
         ]
         if let c = pet.color { profile.append((t(.colColor), c)) }
-        profile.append((t(.reportCurrentMeds), current.isEmpty ? "—" : current.map { [$0.medication.name, $0.medication.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")))
+        profile.append((t(.reportCurrentMeds), current.isEmpty ? "—" : current.map { [$0.name, $0.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")))
         blocks.append(.heading(t(.reportProfile)))
         blocks.append(.keyValues(profile, photoPNG: nil))
 
         // Summary of the period.
         blocks.append(.heading(t(.reportSummary)))
         var summaryRows: [[String]] = []
-        if weights.times.isEmpty {
+        if let latest = facts.latestWeight {
+            summaryRows.append([t(.reportLatestWeight), f.mass(latest.mass) + " (" + day(latest.at) + ")"])
+            for (days, change) in [(30, facts.change30), (90, facts.change90)] {
+                if let change { summaryRows.append([t(.reportChangeDays, ["days": String(days)]), f.massChange(change)]) }
+            }
+        } else {
             summaryRows.append([t(.reportLatestWeight), t(.reportNoWeights)])
         }
-        if let last = weights.grams.last, let at = weights.times.last {
-            summaryRows.append([t(.reportLatestWeight), s.mass(Mass(grams: Int(last))) + " (" + s.longDate(s.localDay(Date(timeIntervalSince1970: at))) + ")"])
-            for (days, pct, grams) in [(30, change.d30, change.g30), (90, change.d90, change.g90)] {
-                if let pct, let grams {
-                    let sign = grams > 0 ? "+" : grams < 0 ? "−" : "±"
-                    summaryRows.append([t(.reportChangeDays, ["days": String(days)]),
-                                        sign + s.mass(Mass(grams: max(1, abs(Int(grams))))).replacingOccurrences(of: "-", with: "") + " (" + (pct > 0 ? "+" : "") + Session.trim(pct, digits: 1) + " %)"])
-                }
-            }
-        }
         // The same counts as `stats`: water is neither a meal nor a treat; meals a day over the days with meals logged.
-        let meals = MealCounts(inPeriod, context: s.time)
+        let meals = facts.meals
         if meals.meals + meals.treats > 0 {
-            summaryRows.append([t(.reportMeals), t(.reportMealsValue, ["meals": String(meals.meals), "perDay": Session.trim(meals.mealsPerDay ?? 0, digits: 1),
+            summaryRows.append([t(.reportMeals), t(.reportMealsValue, ["meals": String(meals.meals), "perDay": ValueFormatter.trim(meals.mealsPerDay ?? 0, digits: 1),
                                                                        "days": String(meals.mealDays), "treats": String(meals.treats)])])
         }
-        let stools = inPeriod.compactMap { r -> Stool? in if case .stool(let x) = r.detail { return x } else { return nil } }
-        if !stools.isEmpty {
-            let dist = (1...7).compactMap { score -> String? in
-                let n = stools.filter { $0.score == score }.count
-                return n > 0 ? "\(score): \(n)" : nil
-            }.joined(separator: " · ")
-            let flagged = stools.filter { $0.blood || $0.mucus }.count
+        if !facts.stools.isEmpty {
+            let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: " · ")
+            let flagged = facts.stools.flagged
             summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags, ["count": String(flagged)]) : "")])
         }
         blocks.append(.table(ReportTable(header: [t(.reportItem), t(.reportValue)], rows: summaryRows, columnWeights: [1, 2.4],
                                          emptyText: t(.reportNothing))))
 
-        // Symptoms: count, worst severity, last seen.
-        let symptoms = inPeriod.compactMap { r -> (Date, Symptom)? in if case .symptom(let x) = r.detail { return (r.at, x) } else { return nil } }
-        let byCode = Dictionary(grouping: symptoms) { $0.1.groupKey }
-        let symptomRows = byCode.map { code, list -> [String] in
-            [s.symptomName(list[0].1), String(list.count), "\(list.map(\.1.severity).max() ?? 0)/5", list.map(\.0).max().map { s.longDate(s.localDay($0)) } ?? ""]
+        // Symptoms: count, worst severity, last seen; the most frequent first, then by name.
+        let symptomRows = facts.symptoms.map { x -> [String] in
+            [s.wording.symptomName(x.sample), String(x.count), "\(x.worstSeverity)/5", day(x.lastSeen)]
         }.sorted { (Int($0[1]) ?? 0, $1[0]) > (Int($1[1]) ?? 0, $0[0]) }
         blocks.append(.heading(t(.reportSymptoms)))
         blocks.append(.table(ReportTable(header: [t(.reportSymptom), t(.reportCount), t(.reportMaxSeverity), t(.reportLastSeen)], rows: symptomRows,
@@ -148,74 +146,63 @@ struct VetReportComposer {
                                          emptyText: t(.reportNoSymptoms))))
 
         // Charts.
-        let perUnit = s.unitSystem == .imperial ? 453.59237 : 1000.0
-        let unit = s.unitSystem == .imperial ? "lb" : "kg"
-        let chartStart = min(periodStart, Date(timeIntervalSince1970: weights.times.last ?? periodStart.timeIntervalSince1970).addingTimeInterval(-365 * 86_400))
-        let lo = weights.times.firstIndex { $0 >= chartStart.timeIntervalSince1970 } ?? weights.times.count
-        let series = LineSeries(label: pet.name, times: Array(weights.times[lo...]), values: weights.grams[lo...].map { $0 / perUnit })
+        let perUnit = s.unitSystem.gramsPerUnit
+        let series = LineSeries(label: pet.name, times: facts.chartTimes, values: facts.chartGrams.map { $0 / perUnit })
         if !series.times.isEmpty {
             blocks.append(.heading(t(.reportWeightChart)))
-            blocks.append(.weightChart(WeightChartSpec(title: "", yLabel: t(.chartWeightAxis), unitSuffix: unit, series: [series],
+            blocks.append(.weightChart(WeightChartSpec(title: "", yLabel: t(.chartWeightAxis), unitSuffix: s.unitSystem.symbol, series: [series],
                                                    language: s.l10n.language.rawValue, labeler: s.axisLabeler, noDataText: t(.chartNoData)),
                                    heightFraction: 0.3))
         }
-        if !symptoms.isEmpty {
-            blocks.append(.barChart(symptomChart(symptoms), heightFraction: 0.25))
+        if let weekly = facts.weeklySymptoms {
+            blocks.append(.barChart(BarChartSpec(title: t(.chartSymptomsTitle, ["pet": pet.name]), yLabel: t(.chartSymptomsAxis),
+                                                 categories: weekly.weeks.map(f.shortDay), stacks: s.symptomStacks(weekly),
+                                                 language: s.l10n.language.rawValue, noDataText: t(.chartNoData)),
+                                    heightFraction: 0.25))
         }
 
         // Vaccinations.
         blocks.append(.heading(t(.reportVaccinations)))
-        let vaccinations = all.compactMap { r -> (PetRecord, Vaccination)? in if case .vaccination(let v) = r.detail { return (r, v) } else { return nil } }
-        // One row per vaccine by any of its names (`ジステンパー` is `distemper`; `Lyme` is `lyme`).
-        let latestByCode = Dictionary(grouping: vaccinations) { VaccineName.key($0.1.vaccine) }.compactMap { $0.value.last }
-            .sorted { ($0.0.at, $1.1.vaccine) > ($1.0.at, $0.1.vaccine) }
-        var vaccineRows: [[String]] = []
         var overdueRows: Set<Int> = []
-        for (r, v) in latestByCode {
-            let item = due.first { if case .vaccine(let code) = $0.kind { return VaccineName.key(code) == VaccineName.key(v.vaccine) } else { return false } }
+        let vaccineRows = facts.vaccines.enumerated().map { i, v -> [String] in
+            if v.isOverdue { overdueRows.insert(i) }
             let status: String
-            if let item, item.isOverdue(s.time) { status = t(.reportOverdue); overdueRows.insert(vaccineRows.count) }
-            else if item == nil && v.nextDue != nil { status = t(.reportCovered) }
-            else { status = item.map { s.dueWhen($0) } ?? "—" }
-            vaccineRows.append([s.l10n.code(.vaccine, VaccineName.normalize(v.vaccine)), s.longDate(s.localDay(r.at)), (item?.dueDay ?? v.nextDue).map(s.longDate) ?? "—", status])
-        }
-        for item in due where item.neverRecorded {
-            if case .vaccine(let code) = item.kind {
-                if item.isOverdue(s.time) { overdueRows.insert(vaccineRows.count) }
-                vaccineRows.append([s.l10n.code(.vaccine, code), "—", s.longDate(item.dueDay), s.dueWhen(item)])
+            switch v.status {
+            case .overdue(let item): status = v.lastGiven == nil ? w.dueWhen(item) : t(.reportOverdue)
+            case .due(let item): status = w.dueWhen(item)
+            case .covered: status = t(.reportCovered)
+            case .unknown: status = "—"
             }
+            return [s.l10n.code(.vaccine, v.vaccine), v.lastGiven.map(day) ?? "—", v.nextDue.map(f.longDate) ?? "—", status]
         }
         blocks.append(.table(ReportTable(header: [t(.reportVaccine), t(.reportLastGiven), t(.reportNextDue), t(.reportStatus)], rows: vaccineRows,
                                          columnWeights: [1.6, 1.3, 1.3, 1], emphasizedRows: overdueRows, emptyText: t(.reportNoVaccinations))))
 
         // Medications and prevention with adherence.
         blocks.append(.heading(t(.reportMedications)))
-        let doseRecords = all.filter { $0.kind == .dose }
-        let medRows = courses.filter { c in CareAgenda.courseEnd(c.medication, context: s.time).map { $0 >= periodStart } ?? true }.map { c -> [String] in
+        let medRows = facts.courses.map { c -> [String] in
             let m = c.medication
             // A course ends when stopped or at the end of its --until day; a planned end is shown too.
-            let last = m.stoppedAt.map { s.localDay($0) } ?? m.endsOn
-            let period = s.longDate(s.localDay(c.record.at)) + " – " + (last.map { s.longDate($0) } ?? t(.reportOngoing))
-            return [m.name, [m.dose, s.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
-                    s.adherenceText(s.timetable(c, doses: doseRecords), course: c)]
+            let period = day(c.record.at) + " – " + (c.lastDay.map(f.longDate) ?? t(.reportOngoing))
+            return [m.name, [m.dose, s.wording.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
+                    s.wording.adherenceText(c.timetable, dosesGiven: c.dosesGiven)]
         }
         blocks.append(.table(ReportTable(header: [t(.colMedication), t(.colDose), t(.reportPeriodColumn), t(.colAdherence)], rows: medRows,
                                          columnWeights: [1.4, 1.4, 2, 1.2], emptyText: t(.reportNoMedications))))
 
         // Visits.
         blocks.append(.heading(t(.reportVisits)))
-        let visitRows = all.reversed().compactMap { r -> [String]? in
-            guard case .visit(let v) = r.detail else { return nil }
-            return [s.longDate(s.localDay(r.at)), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
-                    v.diagnosis ?? "", v.treatment ?? "", v.cost.map(s.money) ?? ""]
+        let visitRows = facts.visits.map { at, v -> [String] in
+            [day(at), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
+             v.diagnosis ?? "", v.treatment ?? "", v.cost.map(f.money) ?? ""]
         }
         blocks.append(.table(ReportTable(header: [t(.reportDate), t(.reportClinic), t(.reportReason), t(.reportDiagnosis), t(.reportTreatment), t(.reportCost)],
                                          rows: visitRows, columnWeights: [1.2, 1.3, 1, 1.5, 1.8, 0.9], alignments: [.left, .left, .left, .left, .left, .right],
                                          emptyText: t(.reportNoVisits), continuationTitle: t(.reportContinued, ["section": t(.reportVisits)]))))
 
         // Starred notes, questions, attachments.
-        let starred = all.filter(\.starred).map { r -> String in
-            s.longDate(s.localDay(r.at)) + " — " + s.summary(r) + (r.note.map { " (\($0))" } ?? "")
+        let starred = facts.starred.map { r -> String in
+            day(r.at) + " — " + s.wording.summary(r) + (r.note.map { " (\($0))" } ?? "")
         }
         if !starred.isEmpty {
             blocks.append(.heading(t(.reportStarred)))
@@ -223,46 +210,18 @@ struct VetReportComposer {
         }
         blocks.append(.heading(t(.reportQuestions)))
         blocks.append(questions.isEmpty ? .paragraph(t(.reportNoQuestions)) : .bullets(questions))
-        let files = all.flatMap { r in r.attachments.map { (r, $0) } }
-        if !files.isEmpty {
+        if !facts.attachments.isEmpty {
             blocks.append(.heading(t(.reportAttachments)))
-            blocks.append(.bullets(files.map { r, a in
-                "\(s.longDate(s.localDay(r.at))) · \(s.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
+            blocks.append(.bullets(facts.attachments.map { r, a in
+                "\(day(r.at)) · \(s.wording.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
             }))
         }
 
         let l = s.l10n
         return ReportDocument(
             title: t(.reportTitle, ["pet": pet.name]), language: l.language.rawValue, paper: paper,
-            headerLeft: t(.reportTitle, ["pet": pet.name]), headerRight: t(.reportGenerated, ["date": s.longDate(generated)]),
+            headerLeft: t(.reportTitle, ["pet": pet.name]), headerRight: t(.reportGenerated, ["date": f.longDate(generated)]),
             footerNote: t(.reportFooter), pageLabel: { l.text(.reportPage, ["page": String($0), "pages": String($1)]) },
             blocks: blocks, creationDate: String(format: "%04d-%02d-%02dT00:00:00Z", generated.year, generated.month, generated.day))
-    }
-
-    /// Change of weight over 30 and 90 days: the latest weight against the one nearest to that many days before.
-    func weightChanges(_ w: WeightColumns) -> (d30: Double?, d90: Double?, g30: Double?, g90: Double?) {
-        guard let lastT = w.times.last, let last = w.grams.last else { return (nil, nil, nil, nil) }
-        func change(_ days: Double) -> (Double?, Double?) {
-            let target = lastT - days * 86_400
-            guard let i = w.times.lastIndex(where: { $0 <= target }), target - w.times[i] < 30 * 86_400 else { return (nil, nil) }
-            let before = w.grams[i]
-            return ((last - before) / before * 100, last - before)
-        }
-        let a = change(30), b = change(90)
-        return (a.0, b.0, a.1, b.1)
-    }
-
-    func symptomChart(_ symptoms: [(Date, Symptom)]) -> BarChartSpec {
-        let (weeks, stacks) = s.weeklySymptomBars(symptoms.map { (s.localDay($0.0), $0.1) }, from: s.localDay(periodStart),
-                                                  through: s.time.today, byKind: false)
-        return BarChartSpec(title: t(.chartSymptomsTitle, ["pet": pet.name]), yLabel: t(.chartSymptomsAxis), categories: weeks.map(s.shortDay),
-                            stacks: stacks, language: s.l10n.language.rawValue, noDataText: t(.chartNoData))
-    }
-}
-
-extension Session {
-    /// Nov 20, 2026 · 2026년 11월 20일 · 2026年11月20日
-    func longDate(_ d: LocalDate) -> String {
-        t(.dateLong, ["y": String(d.year), "d": String(d.day), "mon": monthName(d.month)])
     }
 }

@@ -11,6 +11,10 @@ struct Session {
     let time: TimeContext
     let terminal: Terminal
     let unitSystem: UnitSystem
+    /// Masses, money and dates in the session's language and units.
+    let format: ValueFormatter
+    /// Records, codes and intervals in the session's language.
+    let wording: RecordWording
 
     private var openedRepository: (any PetlogStore)?
 
@@ -50,6 +54,8 @@ struct Session {
         case "imperial"?: unitSystem = .imperial
         case let other?: throw ParseError.unknownChoice(field: "--unit", value: other, accepted: UnitSystem.allCases.map(\.rawValue))
         }
+        format = ValueFormatter(l10n, unitSystem: unitSystem)
+        wording = RecordWording(format, time: time)
     }
 
     /// en_US users weigh in pounds unless they say otherwise.

@@ -1,4 +1,5 @@
 import Foundation
+import PetModel
 import PetStore
 
 /// Writing to the terminal: colours only on a TTY, and no control character from user text ever
@@ -46,17 +47,7 @@ struct Terminal {
 
     /// Replaces control characters (C0, C1, DEL, bidi overrides, line separators) so user text cannot
     /// move the cursor, recolour, retitle or reorder the terminal; newlines and tabs become spaces.
-    static func sanitize(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for s in text.unicodeScalars {
-            switch s.value {
-            case 0x09, 0x0A, 0x0D: out.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
-            default: out.append(s)
-            }
-        }
-        return String(out)
-    }
+    static func sanitize(_ text: String) -> String { PlainText.sanitized(text) }
 
     /// Display width: East Asian wide characters take two columns.
     static func width(_ text: String) -> Int {

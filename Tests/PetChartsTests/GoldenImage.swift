@@ -1,4 +1,4 @@
-import Cairo
+@testable import Cairo
 import Foundation
 import XCTest
 

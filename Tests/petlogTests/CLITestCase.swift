@@ -37,11 +37,13 @@ class CLITestCase: XCTestCase {
 
     @discardableResult
     func run(_ args: [String], env extra: [String: String] = [:], useDefaultDB: Bool = false, stdin: String? = nil) throws -> Result {
-        try launch(Self.binary, useDefaultDB ? args : ["--db", dbPath] + args, env: extra)
+        try launch(Self.binary, useDefaultDB ? args : ["--db", dbPath] + args, env: extra, stdin: stdin)
     }
 
     /// Runs `executable` in HOME with the tests' environment (Seoul, C.UTF-8, a pinned now) plus `extra`.
-    func launch(_ executable: URL, _ args: [String], env extra: [String: String] = [:]) throws -> Result {
+    /// stdout and stderr are read at the same time (a child that fills one pipe while the test waits on
+    /// the other would hang both); `stdin` is written, then closed; without it stdin is empty.
+    func launch(_ executable: URL, _ args: [String], env extra: [String: String] = [:], stdin: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = executable
         p.arguments = args
@@ -49,14 +51,23 @@ class CLITestCase: XCTestCase {
         env.merge(extra) { _, new in new }
         p.environment = env
         p.currentDirectoryURL = home
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out
         p.standardError = err
+        p.standardInput = input
         try p.run()
+        let group = DispatchGroup()
+        let errData = LockedData()
+        DispatchQueue.global().async(group: group) { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: group) {
+            // A child that exits without reading its input makes this write fail (EPIPE); that is fine.
+            if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+            try? input.fileHandleForWriting.close()
+        }
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData.get(), as: UTF8.self),
                       crashed: p.terminationReason == .uncaughtSignal)
     }
 
@@ -111,4 +122,12 @@ class CLITestCase: XCTestCase {
         XCTAssertTrue(r.stderr.hasSuffix("\n") && r.stderr.hasPrefix("petlog: "), "\(what): \(r.stderr.prefix(600))", file: file, line: line)
         XCTAssertTrue(r.stderr.contains(mentions), "\(what): \(r.stderr) should mention \(mentions)", file: file, line: line)
     }
+}
+
+/// Bytes handed from a reading thread to the test.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }

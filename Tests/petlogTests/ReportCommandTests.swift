@@ -48,6 +48,24 @@ final class ReportCommandTests: CLITestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)))
     }
 
+    /// `--date` is the report's "today": what came later is left out, ages and alerts count from it.
+    func testADatedReportIsTheReportOfThatDay() throws {
+        try ok("pet", "add", "Rex", "--species", "dog", "--born", "2020-07-15")
+        try ok("weight", "Rex", "10kg", "--at", "2026-06-01")
+        try ok("weight", "Rex", "12.4kg", "--at", "2026-11-20")
+        try ok("med", "start", "Rex", "Apoquel", "--every", "1d", "--at", "2026-08-01")
+        try ok("symptom", "Rex", "vomiting", "--at", "2026-10-01")
+        let then = home.appendingPathComponent("then.pdf").path, now = home.appendingPathComponent("now.pdf").path
+        try ok("report", "Rex", "-o", then, "--date", "2026-06-30")
+        try ok("report", "Rex", "-o", now)
+        let old = try tool("pdftotext", [then, "-"]), new = try tool("pdftotext", [now, "-"])
+        XCTAssertTrue(old.contains("Generated Jun 30, 2026") && old.contains("5 y") && old.contains("10 kg"), old)
+        for later in ["12.4 kg", "Apoquel", "vomiting", "6 y"] {
+            XCTAssertFalse(old.contains(later), "the report of June 30 shows \(later)")
+            XCTAssertTrue(new.contains(later), "today's report lacks \(later)")
+        }
+    }
+
     func testAPetWithNoRecordsGetsAShortCleanReport() throws {
         try ok("pet", "add", "Bori", "--species", "rabbit")
         let pdf = home.appendingPathComponent("bori.pdf").path

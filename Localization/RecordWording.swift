@@ -1,0 +1,137 @@
+import Foundation
+import PetModel
+
+/// Records, their kinds and codes, intervals and medication adherence as one language words them.
+public struct RecordWording: Sendable {
+    public let format: ValueFormatter
+    /// Where a record's instants fall on local days.
+    public let time: TimeContext
+    var l10n: L10n { format.l10n }
+
+    public init(_ format: ValueFormatter, time: TimeContext) {
+        self.format = format
+        self.time = time
+    }
+
+    public func kindName(_ k: RecordKind) -> String { l10n.code(.kind, k.rawValue) }
+    public func speciesName(_ s: Species) -> String { l10n.code(.species, s.rawValue) }
+    public func sexName(_ s: Sex) -> String { l10n.code(.sex, s.rawValue) }
+
+    public func symptomName(_ s: Symptom) -> String {
+        s.listedCode.map { l10n.code(.symptom, $0) } ?? s.code
+    }
+
+    /// One line describing a record's detail, e.g. `4.2 kg · BCS 5`.
+    public func summary(_ r: PetRecord) -> String {
+        var parts: [String] = []
+        switch r.detail {
+        case .weight(let w):
+            parts.append(format.mass(w.mass))
+            if let b = w.bodyCondition { parts.append(l10n.text(.fieldBCS, ["score": String(b)])) }
+        case .meal(let m):
+            var s = m.food
+            if let a = m.amount { s += " " + ValueFormatter.trim(a.value, digits: 1) + " " + l10n.code(.amountUnit, a.unit.rawValue) }
+            parts.append(s)
+            if m.type != .meal { parts.append(l10n.code(.mealType, m.type.rawValue)) }
+        case .stool(let s):
+            parts.append(l10n.text(.fieldStoolScore, ["score": String(s.score)]))
+            if let c = s.color { parts.append(c) }
+            if s.blood { parts.append(l10n.text(.fieldBlood)) }
+            if s.mucus { parts.append(l10n.text(.fieldMucus)) }
+        case .urine(let u):
+            if let a = u.amount { parts.append(l10n.code(.urineAmount, a.rawValue)) }
+            if let c = u.color { parts.append(c) }
+            if u.straining { parts.append(l10n.text(.fieldStraining)) }
+            if u.blood { parts.append(l10n.text(.fieldBlood)) }
+            if parts.isEmpty { parts.append(l10n.text(.fieldNormal)) }
+        case .symptom(let s):
+            parts.append(symptomName(s))
+            parts.append(l10n.text(.fieldSeverity, ["severity": String(s.severity)]))
+            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration, ["minutes": String(d)])) }
+        case .diary(let d):
+            parts.append(d.text)
+            if let m = d.mood { parts.append(l10n.code(.mood, m.rawValue)) }
+        case .visit(let v):
+            parts += [v.clinic, v.reason, v.diagnosis, v.treatment].compactMap { $0 }
+            if let w = v.weight { parts.append(format.mass(w)) }
+            if let c = v.cost { parts.append(format.money(c)) }
+            if let f = v.followUp { parts.append(l10n.text(.fieldFollowUp, ["date": f.description])) }
+        case .vaccination(let v):
+            parts.append(l10n.code(.vaccine, VaccineName.normalize(v.vaccine)))
+            if let p = v.product { parts.append(p) }
+            if let lot = v.lot { parts.append(l10n.text(.fieldLot, ["lot": lot])) }
+            if let n = v.nextDue { parts.append(l10n.text(.fieldNextDue, ["date": n.description])) }
+        case .medication(let m):
+            parts.append(m.name)
+            if let d = m.dose { parts.append(d) }
+            if let i = m.intervalSeconds { parts.append(l10n.text(.fieldEvery, ["interval": interval(i)])) }
+            if let s = m.stoppedAt { parts.append(l10n.text(.fieldStopped, ["date": time.localDate(of: s).description])) }
+        case .dose(let d):
+            parts.append(d.medicationName)
+            if d.skipped { parts.append(l10n.text(.fieldSkipped)) }
+        case .expense(let e):
+            parts.append(format.money(e.money))
+            parts.append(l10n.code(.category, e.category))
+            if let m = e.merchant { parts.append(m) }
+        }
+        if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments, ["count": String(r.attachments.count)])) }
+        return parts.joined(separator: " · ")
+    }
+
+    public func interval(_ seconds: Int) -> String {
+        if seconds % (7 * 86_400) == 0 { return l10n.text(.unitWeeks, ["n": String(seconds / (7 * 86_400))]) }
+        if seconds % 86_400 == 0 { return l10n.text(.unitDays, ["n": String(seconds / 86_400)]) }
+        if seconds % 3600 == 0 { return l10n.text(.unitHours, ["n": String(seconds / 3600)]) }
+        return l10n.text(.unitMinutes, ["n": String(seconds / 60)])
+    }
+
+    public func sexLabel(_ p: Pet) -> String {
+        let base = sexName(p.sex)
+        return p.neutered ? l10n.text(.sexNeutered, ["sex": base]) : base
+    }
+
+    /// `30 d`, `08:00,20:00` or "as needed".
+    public func everyText(_ m: Medication) -> String {
+        m.intervalSeconds.map(interval) ?? (m.times.isEmpty ? l10n.text(.fieldAsNeeded) : Medication.formatTimes(m.times))
+    }
+
+    /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
+    public func adherenceText(_ table: MedicationTimetable, dosesGiven: Int) -> String {
+        guard table.due > 0 else { return String(dosesGiven) }
+        return l10n.text(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
+    }
+
+    /// What is due: "Rabies vaccine", "Apoquel dose", "follow-up visit (ear check)".
+    public func dueWhat(_ item: DueItem) -> String {
+        switch item.kind {
+        case .vaccine(let code):
+            return l10n.text(item.neverRecorded ? .dueVaccineFirst : .dueVaccine, ["vaccine": l10n.code(.vaccine, code)])
+        case .medication(let name, _):
+            return l10n.text(.dueDose, ["name": name])
+        case .followUp(_, let reason):
+            return reason.map { l10n.text(.dueFollowUpReason, ["reason": $0]) } ?? l10n.text(.dueFollowUp)
+        }
+    }
+
+    /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
+    /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
+    /// "Now" is `time.now`: the report's as-of moment in the report.
+    public func dueWhen(_ item: DueItem) -> String {
+        if let at = item.dueAt, at < time.now {
+            let minutes = Int(time.now.timeIntervalSince(at) / 60)
+            if minutes < 60 { return l10n.text(.dueLateMinutes, ["n": String(max(1, minutes))]) }
+            if minutes < 24 * 60 { return l10n.text(.dueLateHours, ["n": String(minutes / 60)]) }
+            return l10n.text(.dueLate, ["n": String(minutes / (24 * 60))])
+        }
+        let days = item.dueDay.dayNumber - time.today.dayNumber
+        if days < 0 { return l10n.text(.dueLate, ["n": String(-days)]) }
+        if days == 0 { return item.dueAt.map { l10n.text(.dueTodayAt, ["time": clock($0)]) } ?? l10n.text(.dueToday) }
+        return l10n.text(.dueIn, ["n": String(days)])
+    }
+
+    /// `08:30` in the local zone.
+    func clock(_ date: Date) -> String {
+        let c = time.clock(of: date)
+        return String(format: "%02d:%02d", c.hour, c.minute)
+    }
+}

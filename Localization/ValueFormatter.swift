@@ -1,0 +1,97 @@
+import Foundation
+import PetModel
+
+/// Masses, money, dates and ages written the way one language and unit system reads them.
+public struct ValueFormatter: Sendable {
+    public let l10n: L10n
+    public let unitSystem: UnitSystem
+
+    public init(_ l10n: L10n, unitSystem: UnitSystem) {
+        self.l10n = l10n
+        self.unitSystem = unitSystem
+    }
+
+    /// `850 g`, `4.25 kg`, `120.5 kg`; imperial: `9.37 lb`, `12.3 oz` under a pound.
+    public func mass(_ m: Mass) -> String {
+        switch unitSystem {
+        case .metric:
+            if m.grams < 1000 { return "\(m.grams) g" }
+            return Self.trim(m.kilograms, digits: m.grams >= 100_000 ? 1 : 2) + " kg"
+        case .imperial:
+            if m.pounds < 1 { return Self.trim(Double(m.grams) / 28.349523125, digits: 1) + " oz" }
+            return Self.trim(m.pounds, digits: 2) + " lb"
+        }
+    }
+
+    /// `+120 g (+2.9 %)`, `−1.2 kg (−8 %)`, or `±0` for no change; the magnitude is at least a gram so a
+    /// change never reads as nothing.
+    public func massChange(_ c: MassChange) -> String {
+        if c.grams == 0 { return "±0" }
+        return (c.grams > 0 ? "+" : "−") + mass(Mass(grams: max(1, abs(c.grams)))) + " (" + (c.percent > 0 ? "+" : "") + Self.trim(c.percent, digits: 1) + " %)"
+    }
+
+    /// A number with at most `digits` decimals and no trailing zeros.
+    public static func trim(_ v: Double, digits: Int) -> String {
+        var s = String(format: "%.\(digits)f", v)
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s
+    }
+
+    /// `₩85,000`, `$120.50`, `12.00 CHF`: thousands grouped, the symbol before when the currency has one.
+    public func money(_ m: Money) -> String {
+        let digits = m.decimalString
+        let parts = digits.split(separator: ".", maxSplits: 1)
+        var whole = String(parts.first ?? "")
+        var grouped = ""
+        while whole.count > 3 {
+            grouped = "," + whole.suffix(3) + grouped
+            whole = String(whole.dropLast(3))
+        }
+        let amount = whole + grouped + (parts.count > 1 ? "." + parts[1] : "")
+        if let sym = m.currency.symbol { return sym + amount }
+        return amount + " " + m.currency.code
+    }
+
+    /// `+₩5,000`, `−$12.50`, or `±0`: the change from `earlier` to `later` minor units (saturating).
+    public func moneyChange(from earlier: Int64, to later: Int64, _ currency: Currency) -> String {
+        if earlier == later { return "±0" }
+        let (difference, overflow) = later.subtractingReportingOverflow(earlier)
+        let magnitude = overflow || difference == .min ? Int64.max : abs(difference)
+        return (later > earlier ? "+" : "−") + money(Money(minorUnits: magnitude, currency: currency))
+    }
+
+    public func monthName(_ month: Int) -> String {
+        let months: [L10n.Key] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
+        return l10n.text(months[(month - 1 + 12) % 12])
+    }
+
+    /// Nov 20, 2026 · 2026년 11월 20일 · 2026年11月20日
+    public func longDate(_ d: LocalDate) -> String {
+        l10n.text(.dateLong, ["y": String(d.year), "d": String(d.day), "mon": monthName(d.month)])
+    }
+
+    /// Nov 20 · 11월 20일 · 11月20日
+    public func shortDay(_ d: LocalDate) -> String { l10n.text(.chartAxisDay, ["mon": monthName(d.month), "d": String(d.day)]) }
+
+    /// Nov 2026 · 2026년 11월 · 2026年11月
+    public func monthLabel(_ d: LocalDate) -> String { l10n.text(.chartAxisMonth, ["y": String(d.year), "mon": monthName(d.month)]) }
+
+    /// Mon · 월 · 月
+    public func weekday(_ day: LocalDate) -> String { weekday(iso: day.isoWeekday) }
+
+    /// The name of ISO weekday `n`: 1 is Monday, 7 Sunday.
+    public func weekday(iso n: Int) -> String {
+        let keys: [L10n.Key] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
+        return l10n.text(keys[((n - 1) % 7 + 7) % 7])
+    }
+
+    /// Months under two years, then whole years; empty when unknown.
+    public func age(months: Int?) -> String {
+        guard let months else { return "" }
+        if months < 24 { return l10n.text(.ageMonths, ["n": String(months)]) }
+        return l10n.text(.ageYears, ["n": String(months / 12)])
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Amounts as people write them on receipts and in three languages: `12.50 USD`, `$12.50`, `₩45,000`,
+/// `45000원`, `4만5천원`, `8만원`, `1.5만원`, `¥1,200`, `1,200円`, `1万2千円`, `12,50 €`, full-width
+/// digits and symbols (`１２，０００円`).
+///
+/// Rules (README, Decisions: "Amounts"):
+/// - Text is read after Unicode compatibility folding (NFKC), so full-width digits, `￥`, `￦`, `，`
+///   and `．` count as their ASCII and common forms.
+/// - The currency is a symbol before or after the number (`₩ $ ¥ € £`), a word after it (`원` KRW,
+///   `円`/`엔` JPY, `달러`/`ドル` USD, `유로`/`ユーロ` EUR) or an ISO code before or after it; two that
+///   disagree are an error. `¥` is the yen.
+/// - A comma followed by exactly three digits groups thousands; a single comma followed by one or two
+///   digits (and no period) is a decimal comma (`12,50 €`). Nothing is ever rounded: more fraction
+///   digits than the currency has is an error.
+/// - Korean and Japanese numeral units: `십/十` 10, `백/百` 100, `천/千` 1,000 within a group, and
+///   `만/万` 10⁴, `억/億` 10⁸, `조/兆` 10¹² closing one (`4만5천` 45,000; `1억2천만` 120,000,000; a
+///   unit without a number counts one: `만원` 10,000). A number before a unit may have a fraction
+///   when the result is whole (`1.5만` 15,000).
+public enum MoneyText {
+    static let suffixWords: [(String, String)] = [
+        ("원", "KRW"), ("円", "JPY"), ("엔", "JPY"), ("달러", "USD"), ("ドル", "USD"), ("유로", "EUR"), ("ユーロ", "EUR"),
+    ]
+    static let symbols: [Character: String] = ["₩": "KRW", "$": "USD", "¥": "JPY", "€": "EUR", "£": "GBP"]
+    static let smallUnits: [Character: Int64] = ["십": 10, "十": 10, "백": 100, "百": 100, "천": 1000, "千": 1000]
+    static let largeUnits: [Character: Int64] = ["만": 10_000, "万": 10_000, "억": 100_000_000, "億": 100_000_000,
+                                                  "조": 1_000_000_000_000, "兆": 1_000_000_000_000]
+
+    /// The amount in `raw`, in its own currency or else `defaultCurrency`.
+    public static func parse(_ raw: String, defaultCurrency: Currency? = nil) throws -> Money {
+        var text = Substring(raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces))
+        var code: String?
+        func take(_ found: String) throws {
+            if let code, code != found { throw ParseError.badMoney(raw) }
+            code = found
+        }
+        func trim() { text = Substring(text.trimmingCharacters(in: .whitespaces)) }
+        // A symbol before the number, then an ISO code before it (`USD 12.50`).
+        if let first = text.first, let c = symbols[first] { try take(c); text = text.dropFirst(); trim() }
+        let leadingLetters = text.prefix { $0.isASCII && $0.isLetter }
+        if leadingLetters.count == 3, text.dropFirst(3).first.map({ $0 == " " || $0.isNumber }) == true {
+            guard let c = Currency.named(String(leadingLetters)) else { throw ParseError.unknownCurrency(String(leadingLetters)) }
+            try take(c.code); text = text.dropFirst(3); trim()
+        }
+        // After the number: a word, a symbol, or an ISO code.
+        if let (word, c) = suffixWords.first(where: { text.hasSuffix($0.0) }) {
+            try take(c); text = text.dropLast(word.count); trim()
+        } else if let last = text.last, let c = symbols[last] {
+            try take(c); text = text.dropLast(); trim()
+        } else {
+            let trailing = String(text.reversed().prefix { $0.isLetter && $0.isASCII }.reversed())
+            if !trailing.isEmpty {
+                guard let c = Currency.named(trailing) else { throw ParseError.unknownCurrency(trailing) }
+                try take(c.code); text = text.dropLast(trailing.count); trim()
+            }
+        }
+        guard let currency = code.flatMap(Currency.named) ?? defaultCurrency else { throw ParseError.badMoney(raw) }
+        guard !text.isEmpty else { throw ParseError.badMoney(raw) }
+        if text.contains(where: { smallUnits[$0] != nil || largeUnits[$0] != nil }) {
+            let whole = try numeralUnits(text, raw: raw)
+            var scale: Int64 = 1
+            for _ in 0..<currency.minorDigits { scale *= 10 }
+            let (minor, overflow) = whole.multipliedReportingOverflow(by: scale)
+            guard !overflow, minor <= Money.maximumMinorUnits else { throw ParseError.moneyOutOfRange(raw) }
+            return Money(minorUnits: minor, currency: currency)
+        }
+        let commas = text.filter { $0 == "," }.count
+        let decimalComma = commas == 1 && !text.contains(".") && (1...2).contains(text.count - 1 - (text.lastIndex(of: ",").map { text.distance(from: text.startIndex, to: $0) } ?? 0))
+        do {
+            return try Money.parse(String(text), defaultCurrency: currency, decimalComma: decimalComma)
+        } catch ParseError.tooManyFractionDigits(_, let c, let allowed) {
+            throw ParseError.tooManyFractionDigits(raw, currency: c, allowed: allowed)
+        } catch ParseError.moneyOutOfRange {
+            throw ParseError.moneyOutOfRange(raw)
+        } catch {
+            throw ParseError.badMoney(raw)
+        }
+    }
+
+    /// `4만5천` → 45000: whole units only (the currency's fraction, if any, is zero).
+    static func numeralUnits(_ text: Substring, raw: String) throws -> Int64 {
+        var total: Int64 = 0          // closed groups (만, 억, 조)
+        var group: Int64 = 0          // within the open group (천, 백, 십)
+        var number: Substring = ""    // digits (and a fraction) not yet given a unit
+        var lastLarge = Int64.max     // large units must fall: 억 before 만
+        var lastSmall = Int64.max
+        func value(_ digits: Substring, times unit: Int64) throws -> Int64 {
+            guard !digits.isEmpty else { return unit }
+            let parts = digits.replacingOccurrences(of: ",", with: "").split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.asciiDigit != nil } }),
+                  parts[0].count <= 15 else { throw ParseError.badMoney(raw) }
+            let fraction = parts.count == 2 ? parts[1] : ""
+            var denominator: Int64 = 1
+            for _ in fraction { denominator *= 10; if denominator > unit { throw ParseError.badMoney(raw) } }
+            guard let whole = Int64(parts[0] + fraction), unit % denominator == 0 else { throw ParseError.badMoney(raw) }
+            let (v, overflow) = whole.multipliedReportingOverflow(by: unit / denominator)
+            if overflow { throw ParseError.moneyOutOfRange(raw) }
+            return v
+        }
+        for c in text {
+            if c == " " { continue }
+            if let unit = smallUnits[c] {
+                guard unit < lastSmall else { throw ParseError.badMoney(raw) }
+                group = group.addingSaturated(try value(number, times: unit)); number = ""; lastSmall = unit
+            } else if let unit = largeUnits[c] {
+                guard unit < lastLarge else { throw ParseError.badMoney(raw) }
+                let (head, overflow) = group.multipliedReportingOverflow(by: unit)
+                if overflow { throw ParseError.moneyOutOfRange(raw) }
+                let tail = number.isEmpty ? (group == 0 ? unit : 0) : try value(number, times: unit)
+                total = total.addingSaturated(head).addingSaturated(tail); group = 0; number = ""; lastLarge = unit; lastSmall = .max
+            } else if c.asciiDigit != nil || c == "." || c == "," {
+                number.append(c)
+            } else {
+                throw ParseError.badMoney(raw)
+            }
+        }
+        total = total.addingSaturated(group).addingSaturated(number.isEmpty ? 0 : try value(number, times: 1))
+        guard total < Int64.max / 1000 else { throw ParseError.moneyOutOfRange(raw) }
+        return total
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// What the vet report says about one pet as of one moment, computed from its records: alerts, profile,
+/// the period's summary, symptoms, weights, vaccinations, medications, visits, starred records, files.
+public struct VisitReportFacts: Sendable {
+    /// One kind of symptom over the period.
+    public struct SymptomSummary: Equatable, Sendable {
+        /// The first episode of the kind, to name it.
+        public var sample: Symptom
+        public var count: Int
+        public var worstSeverity: Int
+        public var lastSeen: Date
+    }
+
+    /// Where a vaccine stands on the as-of day.
+    public enum VaccineStatus: Equatable, Sendable {
+        case overdue(DueItem)
+        /// Due later, or a first dose not yet overdue.
+        case due(DueItem)
+        /// A later dose of a combination covering it replaced its own reminder.
+        case covered
+        /// Neither a reminder nor a next-due day.
+        case unknown
+    }
+
+    /// One row of the vaccination table: the latest dose of a vaccine, or a core vaccine never given.
+    public struct VaccineRow: Equatable, Sendable {
+        /// The listed code, else the name as recorded.
+        public var vaccine: String
+        public var lastGiven: Date?
+        public var nextDue: LocalDate?
+        public var status: VaccineStatus
+        public var isOverdue: Bool { if case .overdue = status { return true } else { return false } }
+    }
+
+    /// One medication course that ran during the period.
+    public struct CourseRow: Equatable, Sendable {
+        public var record: PetRecord
+        public var medication: Medication
+        public var timetable: MedicationTimetable
+        /// Doses given over the whole course, for a course with no schedule.
+        public var dosesGiven: Int
+        /// The day it ended: stopped, or its last `--until` day; nil while it runs.
+        public var lastDay: LocalDate?
+    }
+
+    public let pet: Pet
+    /// `now` is the report's as-of instant; nothing after it counts.
+    public let context: TimeContext
+    public let periodStart: Date
+    public let ageInMonths: Int?
+    public let change30: MassChange?
+    public let change90: MassChange?
+    public let overdue: [DueItem]
+    /// Severity 4 and 5 episodes in the period.
+    public let severeSymptoms: [Symptom]
+    public let currentMedications: [Medication]
+    public let latestWeight: (mass: Mass, at: Date)?
+    public let meals: MealCounts
+    public let stools: StoolDistribution
+    /// One per kind of symptom in the period, in group-key order.
+    public let symptoms: [SymptomSummary]
+    /// Episodes per week through the as-of day, by severity; nil with no symptom in the period.
+    public let weeklySymptoms: WeeklySymptomCounts?
+    /// Weights from a year before the latest (or the period's start when earlier): Unix seconds and grams.
+    public let chartTimes: [Double]
+    public let chartGrams: [Double]
+    public let vaccines: [VaccineRow]
+    public let courses: [CourseRow]
+    /// Newest first.
+    public let visits: [(at: Date, visit: Visit)]
+    public let starred: [PetRecord]
+    public let attachments: [(record: PetRecord, attachment: Attachment)]
+
+    /// `records` are the pet's records and `weightTimes`/`weightGrams` its weights (Unix seconds,
+    /// ascending), of any time: what lies after `context.now` is left out, and a course stopped after it
+    /// is still running as of then.
+    public init(pet: Pet, records: [PetRecord], weightTimes: [Double], weightGrams: [Double], periodStart: Date,
+                schedule: VaccinationSchedule, context: TimeContext) {
+        self.pet = pet
+        self.context = context
+        self.periodStart = periodStart
+        let now = context.now
+        let all: [PetRecord] = records.filter { $0.at <= now }.map { r in
+            guard case .medication(var m) = r.detail, let stopped = m.stoppedAt, stopped > now else { return r }
+            m.stoppedAt = nil
+            var copy = r
+            copy.detail = .medication(m)
+            return copy
+        }
+        let inPeriod = all.filter { $0.at >= periodStart }
+        let kept = weightTimes.prefix { $0 <= now.timeIntervalSince1970 }.count
+        let times = Array(weightTimes.prefix(kept)), grams = Array(weightGrams.prefix(kept))
+
+        ageInMonths = pet.ageInMonths(on: context.today)
+        change30 = MassChange.over(days: 30, times: times, grams: grams)
+        change90 = MassChange.over(days: 90, times: times, grams: grams)
+        let due = CareAgenda.items(pets: [pet], records: all.filter { [.vaccination, .visit, .medication, .dose].contains($0.kind) },
+                                   schedule: schedule, context: context)
+        overdue = due.filter { $0.isOverdue(context) }
+        let symptomRecords = inPeriod.compactMap { r -> (at: Date, symptom: Symptom)? in
+            if case .symptom(let x) = r.detail { return (r.at, x) } else { return nil }
+        }
+        severeSymptoms = symptomRecords.map(\.symptom).filter { $0.severity >= 4 }
+
+        let doseRecords = all.filter { $0.kind == .dose }
+        let medicationRecords = all.filter { $0.kind == .medication }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        var current: [Medication] = []
+        var courses: [CourseRow] = []
+        for r in medicationRecords {
+            guard case .medication(let m) = r.detail else { continue }
+            if CareAgenda.isActive(m, at: now, context: context) { current.append(m) }
+            guard CareAgenda.courseEnd(m, context: context).map({ $0 >= periodStart }) ?? true else { continue }
+            let given = doseRecords.filter { d in if case .dose(let x) = d.detail { return x.medicationId == r.id && !x.skipped } else { return false } }
+            courses.append(CourseRow(record: r, medication: m,
+                                     timetable: CareAgenda.timetable(course: r, m, doseRecords: doseRecords, context: context),
+                                     dosesGiven: given.count, lastDay: m.stoppedAt.map { context.localDate(of: $0) } ?? m.endsOn))
+        }
+        currentMedications = current
+        self.courses = courses
+
+        if let g = grams.last, let t = times.last {
+            latestWeight = (Mass(grams: Int(g)), Date(timeIntervalSince1970: t))
+        } else {
+            latestWeight = nil
+        }
+        meals = MealCounts(inPeriod, context: context)
+        stools = StoolDistribution(inPeriod)
+        symptoms = Dictionary(grouping: symptomRecords) { $0.symptom.groupKey }.sorted { $0.key < $1.key }.map { _, list in
+            SymptomSummary(sample: list[0].symptom, count: list.count, worstSeverity: list.map(\.symptom.severity).max() ?? 0,
+                           lastSeen: list.map(\.at).max() ?? list[0].at)
+        }
+        weeklySymptoms = symptomRecords.isEmpty ? nil
+            : WeeklySymptomCounts(symptomRecords.map { (context.localDate(of: $0.at), $0.symptom) },
+                                  from: context.localDate(of: periodStart), through: context.today, by: .severity)
+
+        let chartStart = min(periodStart.timeIntervalSince1970, (times.last ?? periodStart.timeIntervalSince1970) - 365 * 86_400)
+        let lo = times.firstIndex { $0 >= chartStart } ?? times.count
+        chartTimes = Array(times[lo...])
+        chartGrams = Array(grams[lo...])
+
+        // One row per vaccine by any of its names (`ジステンパー` is `distemper`; `Lyme` is `lyme`).
+        let vaccinations = all.compactMap { r -> (PetRecord, Vaccination)? in if case .vaccination(let v) = r.detail { return (r, v) } else { return nil } }
+        let latestByKey = Dictionary(grouping: vaccinations) { VaccineName.key($0.1.vaccine) }.compactMap { $0.value.last }
+            .sorted { ($0.0.at, $1.1.vaccine) > ($1.0.at, $0.1.vaccine) }
+        var rows: [VaccineRow] = []
+        for (r, v) in latestByKey {
+            let item = due.first { if case .vaccine(let code) = $0.kind { return VaccineName.key(code) == VaccineName.key(v.vaccine) } else { return false } }
+            let status: VaccineStatus
+            if let item { status = item.isOverdue(context) ? .overdue(item) : .due(item) }
+            else { status = v.nextDue != nil ? .covered : .unknown }
+            rows.append(VaccineRow(vaccine: VaccineName.normalize(v.vaccine), lastGiven: r.at, nextDue: item?.dueDay ?? v.nextDue, status: status))
+        }
+        for item in due where item.neverRecorded {
+            if case .vaccine(let code) = item.kind {
+                rows.append(VaccineRow(vaccine: code, lastGiven: nil, nextDue: item.dueDay, status: item.isOverdue(context) ? .overdue(item) : .due(item)))
+            }
+        }
+        vaccines = rows
+
+        visits = all.reversed().compactMap { r in if case .visit(let v) = r.detail { return (r.at, v) } else { return nil } }
+        starred = all.filter(\.starred)
+        attachments = all.flatMap { r in r.attachments.map { (r, $0) } }
+    }
+}

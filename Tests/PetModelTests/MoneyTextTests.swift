@@ -1,0 +1,61 @@
+import XCTest
+@testable import PetModel
+
+final class MoneyTextTests: XCTestCase {
+    func amount(_ raw: String, _ defaultCurrency: String? = nil) throws -> String {
+        let m = try MoneyText.parse(raw, defaultCurrency: defaultCurrency.flatMap(Currency.named))
+        return "\(m.minorUnits) \(m.currency.code)"
+    }
+
+    func testEveryWrittenForm() throws {
+        let cases: [(String, String)] = [
+            ("12.50 USD", "1250 USD"), ("USD 12.50", "1250 USD"), ("$12.50", "1250 USD"), ("12.50$", "1250 USD"),
+            ("₩45,000", "45000 KRW"), ("45000원", "45000 KRW"), ("45,000 원", "45000 KRW"), ("4만5천원", "45000 KRW"),
+            ("8만원", "80000 KRW"), ("만원", "10000 KRW"), ("천원", "1000 KRW"), ("1.5만원", "15000 KRW"),
+            ("3만 5천원", "35000 KRW"), ("1억2천만원", "120000000 KRW"), ("1,500만원", "15000000 KRW"), ("2만3456원", "23456 KRW"), ("5천6백만원", "56000000 KRW"),
+            ("¥1,200", "1200 JPY"), ("1,200円", "1200 JPY"), ("1万2千円", "12000 JPY"), ("3千円", "3000 JPY"), ("500엔", "500 JPY"),
+            ("12,50 €", "1250 EUR"), ("€12.50", "1250 EUR"), ("12,5 EUR", "1250 EUR"), ("1,250 €", "125000 EUR"),
+            ("１２，０００円", "12000 JPY"), ("￦８５，０００", "85000 KRW"), ("１２．５０ ＵＳＤ", "1250 USD"),
+            ("10달러", "1000 USD"), ("5ドル", "500 USD"), ("20유로", "2000 EUR"),
+            ("85000", "85000 KRW"), ("12.5", "1250 USD"),
+        ]
+        for (raw, expected) in cases {
+            let d = raw == "12.5" ? "USD" : "KRW"
+            XCTAssertEqual(try amount(raw, d), expected, raw)
+        }
+    }
+
+    func testRefusals() {
+        let bad = ["", "원", "12.50.1 USD", "12,5,0 USD", "1,20,000원", "₩12.50", "12.505 USD", "4만5.5원", "1.23456만원",
+                   "만만원", "5천3천원", "$12 EUR", "₩1200円", "12 ABC", "abc", "1억억원", "12.5"]
+        for raw in bad {
+            XCTAssertThrowsError(try MoneyText.parse(raw, defaultCurrency: raw == "12.5" ? Currency.named("KRW") : nil), raw)
+        }
+        XCTAssertThrowsError(try MoneyText.parse("12.505 USD")) { e in
+            XCTAssertEqual(e as? ParseError, .tooManyFractionDigits("12.505 USD", currency: "USD", allowed: 2))
+        }
+        XCTAssertThrowsError(try MoneyText.parse("99999999999999999999원")) { e in
+            XCTAssertEqual(e as? ParseError, .moneyOutOfRange("99999999999999999999원"))
+        }
+        XCTAssertThrowsError(try MoneyText.parse("9999조원")) { e in
+            XCTAssertEqual(e as? ParseError, .moneyOutOfRange("9999조원"))
+        }
+    }
+}
+
+final class ExpenseSplitTests: XCTestCase {
+    func testSharesAddUpAndTheFirstPetsTakeTheRemainder() {
+        let krw = Currency.named("KRW")!, usd = Currency.named("USD")!
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 45000, currency: krw), among: 3).map(\.minorUnits), [15000, 15000, 15000])
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 100, currency: krw), among: 3).map(\.minorUnits), [34, 33, 33])
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 1000, currency: usd), among: 3).map(\.minorUnits), [334, 333, 333])
+        XCTAssertEqual(ExpenseSplit.shares(of: Money(minorUnits: 2, currency: usd), among: 4).map(\.minorUnits), [1, 1, 0, 0])
+        for total in [0, 1, 7, 99_999, 123_456_789] as [Int64] {
+            for n in 1...7 {
+                let shares = ExpenseSplit.shares(of: Money(minorUnits: total, currency: krw), among: n)
+                XCTAssertEqual(shares.map(\.minorUnits).reduce(0, +), total)
+                XCTAssertLessThanOrEqual((shares.map(\.minorUnits).max() ?? 0) - (shares.map(\.minorUnits).min() ?? 0), 1)
+            }
+        }
+    }
+}
