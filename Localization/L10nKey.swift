@@ -327,6 +327,8 @@ extension L10n {
         case moodGrumpy = "mood.grumpy"
         case moodUnwell = "mood.unwell"
         case categoryFood = "category.food"
+        case categoryTreats = "category.treats"
+        case categoryTransport = "category.transport"
         case categoryVet = "category.vet"
         case categoryMedication = "category.medication"
         case categoryInsurance = "category.insurance"

@@ -165,6 +165,8 @@ extension L10n {
         "mood.grumpy": "grumpy",
         "mood.unwell": "unwell",
         "category.food": "food",
+        "category.treats": "treats",
+        "category.transport": "transport",
         "category.vet": "vet",
         "category.medication": "medication",
         "category.insurance": "insurance",

@@ -165,6 +165,8 @@ extension L10n {
         "mood.grumpy": "不機嫌",
         "mood.unwell": "体調不良",
         "category.food": "フード",
+        "category.treats": "おやつ",
+        "category.transport": "交通費",
         "category.vet": "診療費",
         "category.medication": "薬代",
         "category.insurance": "保険",

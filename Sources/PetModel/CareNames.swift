@@ -1,8 +1,9 @@
 import Assets
 import Foundation
 
-/// Every name of the listed symptoms and vaccines (en/ko/ja and aliases, `assets/care-names.json`),
-/// so `구토`, `嘔吐`, `Vomit` and `ＶＯＭＩＴＩＮＧ` are all the code `vomiting`.
+/// Every name of the listed symptoms, vaccines and expense categories (en/ko/ja and aliases,
+/// `assets/care-names.json`), so `구토`, `嘔吐`, `Vomit` and `ＶＯＭＩＴＩＮＧ` are all the code `vomiting`,
+/// and `간식`, `おやつ` and `snacks` the category `treats`.
 public struct CareNames: Sendable {
     /// What a typed name is.
     public enum Match: Equatable, Sendable {
@@ -15,13 +16,15 @@ public struct CareNames: Sendable {
     }
 
     struct Entry: Decodable { var en: [String]; var ko: [String]; var ja: [String] }
-    struct File: Decodable { var note: String; var symptoms: [String: Entry]; var vaccines: [String: Entry] }
+    struct File: Decodable { var note: String; var symptoms: [String: Entry]; var vaccines: [String: Entry]; var categories: [String: Entry] }
 
     /// name key → code, and every (name, code) for suggestions and search.
     let symptomKeys: [String: String]
     let vaccineKeys: [String: String]
     let symptomNames: [(name: String, key: String, code: String)]
     let vaccineNames: [(name: String, key: String, code: String)]
+    let categoryKeys: [String: String]
+    let categoryNames: [(name: String, key: String, code: String)]
 
     public enum LoadError: Error, Equatable { case invalid(String) }
 
@@ -42,9 +45,9 @@ public struct CareNames: Sendable {
             }
             return (keys, names)
         }
-        let s = try table(file.symptoms, "symptom"), v = try table(file.vaccines, "vaccine")
+        let s = try table(file.symptoms, "symptom"), v = try table(file.vaccines, "vaccine"), c = try table(file.categories, "category")
         return CareNames(symptomKeys: s.0, vaccineKeys: v.0, symptomNames: s.1.map { ($0.0, $0.1, $0.2) },
-                         vaccineNames: v.1.map { ($0.0, $0.1, $0.2) })
+                         vaccineNames: v.1.map { ($0.0, $0.1, $0.2) }, categoryKeys: c.0, categoryNames: c.1.map { ($0.0, $0.1, $0.2) })
     }
 
     /// The shipped names; a broken asset is a build bug, caught by the tests.
@@ -65,6 +68,9 @@ public struct CareNames: Sendable {
 
     public func symptom(_ raw: String) -> Match { match(raw, symptomKeys, symptomNames) }
     public func vaccine(_ raw: String) -> Match { match(raw, vaccineKeys, vaccineNames) }
+    public func category(_ raw: String) -> Match { match(raw, categoryKeys, categoryNames) }
+    /// The listed category codes, for help and completions.
+    public var categoryCodes: [String] { Array(Set(categoryKeys.values)).sorted() }
 
     /// The listed code a stored symptom or vaccine text stands for (a name typed before petlog knew it), if any.
     public func symptomCode(_ text: String) -> String? { symptomKeys[Self.key(text)] }
@@ -97,6 +103,18 @@ public struct CareNames: Sendable {
         switch vaccine(text) {
         case .listed(let code): return code
         case .nearly(_, let name): throw ParseError.nearlyListed(field: "vaccine", value: text, suggestion: name)
+        case .unlisted: return text
+        }
+    }
+
+    /// A typed expense category as stored: a listed code, or the owner's own word (`asWritten` skips
+    /// the list); a typo of a listed name is refused with that name.
+    public func categoryEntry(_ raw: String, asWritten: Bool = false) throws -> String {
+        let text = try TextField.label(raw, field: "category")
+        if asWritten { return text }
+        switch category(text) {
+        case .listed(let code): return code
+        case .nearly(_, let name): throw ParseError.nearlyListed(field: "category", value: text, suggestion: name)
         case .unlisted: return text
         }
     }

@@ -20,6 +20,22 @@ final class CareNamesTests: XCTestCase {
         }
     }
 
+    func testEveryExpenseCategoryIsKnownInEnglishKoreanAndJapanese() throws {
+        let file = try JSONDecoder().decode(CareNames.File.self, from: Assets.careNames)
+        XCTAssertEqual(Set(file.categories.keys), ["food", "treats", "vet", "medication", "grooming", "insurance", "supplies",
+                                                   "boarding", "training", "transport", "other"])
+        for (code, e) in file.categories {
+            XCTAssertFalse(e.en.isEmpty || e.ko.isEmpty || e.ja.isEmpty, code)
+            for n in [code] + e.en + e.ko + e.ja { XCTAssertEqual(names.category(n), .listed(code), n) }
+        }
+        XCTAssertEqual(try names.categoryEntry("ＳＮＡＣＫＳ"), "treats")
+        XCTAssertEqual(try names.categoryEntry("간식"), "treats")
+        XCTAssertEqual(try names.categoryEntry("dog walking"), "dog walking", "the owner's own word")
+        XCTAssertThrowsError(try names.categoryEntry("insurence")) { e in
+            XCTAssertEqual(e as? ParseError, .nearlyListed(field: "category", value: "insurence", suggestion: "insurance"))
+        }
+    }
+
     func testCaseWidthAndSpacingDoNotMatter() {
         XCTAssertEqual(SymptomCode.match("ＶＯＭＩＴ"), .vomiting)
         XCTAssertEqual(SymptomCode.match("  Appetite-Loss "), .appetiteLoss)
