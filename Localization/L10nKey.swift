@@ -27,7 +27,6 @@ extension L10n {
         case errDuplicatePet = "err.duplicate_pet"
         case errRecordNotFound = "err.record_not_found"
         case errMedicationNotFound = "err.medication_not_found"
-        case errMedicationActive = "err.medication_active"
         case errNewerSchema = "err.newer_schema"
         case errNotPetlogDatabase = "err.not_petlog_database"
         case errCannotOpen = "err.cannot_open"
@@ -395,6 +394,8 @@ extension L10n {
         // fix-dates
         case errInFuture = "err.in_future"
         case errBeforeStart = "err.before_start"
+        // arch-store
+        case errInvalidStoredValue = "err.invalid_stored_value"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

@@ -26,7 +26,6 @@ extension L10n {
         "err.duplicate_pet": "there is already an active pet named \"{name}\"",
         "err.record_not_found": "no record with id {id}",
         "err.medication_not_found": "{pet} has no active medication named \"{name}\" (see: petlog med list)",
-        "err.medication_active": "{pet} already takes \"{name}\"",
         "err.newer_schema": "{path} was written by a newer petlog; upgrade petlog to open it (the file was not changed)",
         "err.not_petlog_database": "{path} is not a petlog database (the file was not changed)",
         "err.cannot_open": "cannot open {path}: {reason}",
@@ -394,5 +393,7 @@ extension L10n {
         // fix-dates
         "err.in_future": "\"{value}\" is in the future: what happened can be dated up to {limit}",
         "err.before_start": "{field} {value} is before {start}, the day it counts from",
+        // arch-store
+        "err.invalid_stored_value": "{path}: {table} #{id} has {column} {value}, a value petlog never writes (edited outside petlog, or damaged); nothing was changed. See petlog check",
     ]
 }

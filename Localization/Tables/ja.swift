@@ -26,7 +26,6 @@ extension L10n {
         "err.duplicate_pet": "「{name}」という名前のペットはすでに登録されています",
         "err.record_not_found": "ID {id} の記録はありません",
         "err.medication_not_found": "{pet}が服用中の薬に「{name}」はありません（確認: petlog med list）",
-        "err.medication_active": "{pet}はすでに「{name}」を服用中です",
         "err.newer_schema": "{path} は新しいバージョンの petlog で作成されています。開くには petlog を更新してください（ファイルは変更されていません）",
         "err.not_petlog_database": "{path} は petlog のデータベースではありません（ファイルは変更されていません）",
         "err.cannot_open": "{path} を開けません: {reason}",
@@ -394,5 +393,7 @@ extension L10n {
         // fix-dates
         "err.in_future": "「{value}」は未来の日時です: 起きたことは {limit} までの日時で記録できます",
         "err.before_start": "{field} {value} が起点の {start} より前です",
+        // arch-store
+        "err.invalid_stored_value": "{path}: {table} #{id} の {column} に petlog が書かない値 {value} があります（petlog の外で編集されたか、破損しています）。何も変更していません。petlog check で確認してください",
     ]
 }

@@ -26,7 +26,6 @@ extension L10n {
         "err.duplicate_pet": "\"{name}\"(이)라는 반려동물이 이미 등록되어 있습니다",
         "err.record_not_found": "ID가 {id}인 기록이 없습니다",
         "err.medication_not_found": "{pet}이(가) 복용 중인 \"{name}\" 약이 없습니다 (확인: petlog med list)",
-        "err.medication_active": "{pet}은(는) 이미 \"{name}\"을(를) 복용하고 있습니다",
         "err.newer_schema": "{path} 파일은 더 새로운 버전의 petlog로 작성되었습니다. 열려면 petlog를 업데이트하세요 (파일은 변경되지 않았습니다)",
         "err.not_petlog_database": "{path} 파일은 petlog 데이터베이스가 아닙니다 (파일은 변경되지 않았습니다)",
         "err.cannot_open": "{path} 파일을 열 수 없습니다: {reason}",
@@ -394,5 +393,7 @@ extension L10n {
         // fix-dates
         "err.in_future": "\"{value}\"은(는) 미래입니다: 있었던 일은 {limit}까지만 기록할 수 있습니다",
         "err.before_start": "{field} {value}이(가) 기준일 {start}보다 앞섭니다",
+        // arch-store
+        "err.invalid_stored_value": "{path}: {table} #{id}의 {column} 값 {value}은(는) petlog가 쓰지 않는 값입니다 (petlog 밖에서 고쳤거나 손상됨). 아무것도 바꾸지 않았습니다. petlog check로 확인하세요",
     ]
 }

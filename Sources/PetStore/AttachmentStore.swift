@@ -144,6 +144,12 @@ extension AttachmentStore {
             try? handle.close()
             guard head == Data("SQLite format 3\0".utf8) else { continue }
             if fm.fileExists(atPath: AppDatabase.attachmentsDirectory(forDatabase: candidate).path) { continue }
+            // A migration's backup (`X.before-v3-….bak`, taken just before X was opened) is restored as X, and
+            // uses X's folder once X has one: it does not hold the shared files.
+            if name.hasSuffix(".bak"), let base = name.range(of: ".before-v").map({ String(name[..<$0.lowerBound]) }),
+               fm.fileExists(atPath: AppDatabase.attachmentsDirectory(forDatabase: folder.appendingPathComponent(base).path).path) {
+                continue
+            }
             do {
                 var config = Configuration()
                 config.readonly = true

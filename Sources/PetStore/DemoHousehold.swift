@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PetModel
 
 /// SplitMix64: a tiny seeded generator, so a demo seed always gives the same household.
@@ -35,84 +34,73 @@ public struct DemoHousehold {
     public struct Counts: Sendable { public var pets: Int; public var records: Int }
 
     struct PetPlan {
-        var draft: PetDraft
+        var pet: ImportPet
         var baseGrams: Double
         var seasonal: Double
         var trendPerYear: Double
     }
 
-    /// Writes the household into an empty database in one transaction.
-    public func seed(into repository: SQLiteRepository) throws -> Counts {
-        try repository.write { db in
-            if try Int.fetchOne(db, sql: "SELECT count(*) FROM pet") ?? 0 > 0 { throw StoreError.constraint("not empty") }
-            var rng = SeededGenerator(seed: seed)
-            let ctx = TimeContext(now: Date(), timeZone: timeZone)
-            // Two years back, but never before the first day petlog can store.
-            let start = max(end.adding(months: -24), LocalDate(clamping: LocalDate.supportedYears.lowerBound, month: 1, day: 1))
-            let plans = [
-                PetPlan(draft: PetDraft(name: "Coco", species: .dog, breed: "Maltese", sex: .female, neutered: true,
-                                        born: PartialDate(year: 2019, month: 4, day: 2), microchip: "900123456789012", color: "white",
-                                        notes: "Allergic to chicken. Luxating patella (left, grade 1)."),
-                        baseGrams: 4200, seasonal: 0.01, trendPerYear: -0.04),
-                PetPlan(draft: PetDraft(name: "Nabi", species: .cat, breed: "Korean Shorthair", sex: .male, neutered: true,
-                                        born: PartialDate(year: 2020, month: 6), microchip: "410098765432109", color: "tabby",
-                                        notes: "Hairballs in spring."),
-                        baseGrams: 5100, seasonal: 0.015, trendPerYear: 0.05),
-                PetPlan(draft: PetDraft(name: "Mochi", species: .ferret, breed: "Sable", sex: .female, neutered: true,
-                                        born: PartialDate(year: 2022, month: 3), color: "sable"),
-                        baseGrams: 900, seasonal: 0.08, trendPerYear: 0),
-            ]
-            var records = 0
-            for plan in plans {
-                let pet = try insertPet(plan.draft, db: db, repository: repository)
-                records += try seedRecords(for: pet, plan: plan, from: start, rng: &rng, ctx: ctx, db: db, repository: repository)
-            }
-            // Household expenses with no single pet.
-            var month = start.firstOfMonth
-            while month <= end {
-                let day = month.adding(days: 2)
-                if day <= end && ctx.instant(day, hour: 18) <= repository.now() {
-                    try add(.expense(Expense(money: Money(minorUnits: 42_000 + Int64(rng.unit() * 6) * 1000, currency: .krw),
-                                             category: "supplies", merchant: "Pet Mart", payment: .card)),
-                            pet: nil, day: day, hour: 18, ctx: ctx, db: db, repository: repository)
-                    records += 1
-                }
-                month = month.adding(months: 1)
-            }
-            return Counts(pets: plans.count, records: records)
+    /// Writes the household into an empty database in one transaction, through the import path (one way
+    /// in for pets and records): pets get ids 1, 2, 3 and records 1, 2, … in the order planned.
+    public func seed(into store: any TransferRepository) throws -> Counts {
+        let now = store.now()
+        var rng = SeededGenerator(seed: seed)
+        let ctx = TimeContext(now: now, timeZone: timeZone)
+        // Two years back, but never before the first day petlog can store.
+        let start = max(end.adding(months: -24), LocalDate(clamping: LocalDate.supportedYears.lowerBound, month: 1, day: 1))
+        let demo = SourceLocation(file: "demo", line: 0)
+        let plans = [
+            PetPlan(pet: ImportPet(location: demo, fileId: 1, name: "Coco", species: .dog, breed: "Maltese", sex: .female, neutered: true,
+                                   born: PartialDate(year: 2019, month: 4, day: 2), microchip: "900123456789012", color: "white",
+                                   notes: "Allergic to chicken. Luxating patella (left, grade 1)."),
+                    baseGrams: 4200, seasonal: 0.01, trendPerYear: -0.04),
+            PetPlan(pet: ImportPet(location: demo, fileId: 2, name: "Nabi", species: .cat, breed: "Korean Shorthair", sex: .male, neutered: true,
+                                   born: PartialDate(year: 2020, month: 6), microchip: "410098765432109", color: "tabby",
+                                   notes: "Hairballs in spring."),
+                    baseGrams: 5100, seasonal: 0.015, trendPerYear: 0.05),
+            PetPlan(pet: ImportPet(location: demo, fileId: 3, name: "Mochi", species: .ferret, breed: "Sable", sex: .female, neutered: true,
+                                   born: PartialDate(year: 2022, month: 3), color: "sable"),
+                    baseGrams: 900, seasonal: 0.08, trendPerYear: 0),
+        ]
+        var batch = ImportBatch()
+        batch.needsEmptyDatabase = true
+        batch.pets = plans.map(\.pet)
+        for (index, plan) in plans.enumerated() {
+            seedRecords(for: index, plan: plan, from: start, rng: &rng, ctx: ctx, now: now, into: &batch)
         }
+        // Household expenses with no single pet.
+        var month = start.firstOfMonth
+        while month <= end {
+            let day = month.adding(days: 2)
+            if day <= end && ctx.instant(day, hour: 18) <= now {
+                add(.expense(Expense(money: Money(minorUnits: 42_000 + Int64(rng.unit() * 6) * 1000, currency: .krw),
+                                     category: "supplies", merchant: "Pet Mart", payment: .card)),
+                    pet: nil, day: day, hour: 18, ctx: ctx, into: &batch)
+            }
+            month = month.adding(months: 1)
+        }
+        let summary = try store.importBatch(batch)
+        return Counts(pets: summary.petsAdded, records: summary.recordsAdded)
     }
 
-    func insertPet(_ d: PetDraft, db: Database, repository: SQLiteRepository) throws -> Pet {
-        let t = repository.nowSeconds
-        // safe: the drafts are the constant plans in `seed`, which set name, species, sex and neutered.
-        try db.execute(sql: """
-            INSERT INTO pet (name, name_key, species, breed, sex, neutered, born, microchip, color, notes, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [d.name!, TextField.nameKey(d.name!), d.species!.rawValue, d.breed ?? nil, d.sex!.rawValue, d.neutered!,
-                             (d.born ?? nil)?.description, d.microchip ?? nil, d.color ?? nil, d.notes ?? nil, t, t])
-        return try repository.resolve(.id(db.lastInsertedRowID), db: db)
-    }
-
+    /// Plans one record; its id is its place in the batch (the database is empty), which doses use to name their course.
     @discardableResult
-    func add(_ detail: RecordDetail, pet: Pet?, day: LocalDate, hour: Int, minute: Int = 0, note: String? = nil, starred: Bool = false,
-             ctx: TimeContext, db: Database, repository: SQLiteRepository) throws -> Int64 {
+    func add(_ detail: RecordDetail, pet: Int?, day: LocalDate, hour: Int, minute: Int = 0, note: String? = nil, starred: Bool = false,
+             ctx: TimeContext, into batch: inout ImportBatch) -> Int64 {
         let at = ctx.instant(day, hour: hour, minute: minute)
-        let id = try repository.insert(RecordDraft(at: at, utcOffset: ctx.utcOffset(at: at), note: note, detail: detail),
-                                       petId: pet?.id, attachments: [], db: db)
-        if starred { try db.execute(sql: "UPDATE record SET starred = 1 WHERE id = ?", arguments: [id]) }
+        let id = Int64(batch.records.count + 1)
+        batch.records.append(ImportRecord(location: SourceLocation(file: "demo", line: 0), fileId: id, pet: pet, at: at.unixSeconds(),
+                                          utcOffset: ctx.utcOffset(at: at), note: note, starred: starred, detail: detail))
         return id
     }
 
-    func seedRecords(for pet: Pet, plan: PetPlan, from start: LocalDate, rng: inout SeededGenerator, ctx: TimeContext,
-                     db: Database, repository: SQLiteRepository) throws -> Int {
-        var n = 0
-        let now = repository.now()
-        func put(_ d: RecordDetail, _ day: LocalDate, _ hour: Int, _ minute: Int = 0, note: String? = nil, starred: Bool = false) throws -> Int64 {
+    func seedRecords(for index: Int, plan: PetPlan, from start: LocalDate, rng: inout SeededGenerator, ctx: TimeContext, now: Date,
+                     into batch: inout ImportBatch) {
+        let pet = plan.pet
+        func put(_ d: RecordDetail, _ day: LocalDate, _ hour: Int, _ minute: Int = 0, note: String? = nil, starred: Bool = false) -> Int64 {
             // Nothing later than now: a demo ending today stops at the current hour.
             if ctx.instant(day, hour: hour, minute: minute) > now { return -1 }
-            n += 1
-            return try add(d, pet: pet, day: day, hour: hour, minute: minute, note: note, starred: starred, ctx: ctx, db: db, repository: repository)
+            return add(d, pet: index, day: day, hour: hour, minute: minute, note: note, starred: starred, ctx: ctx, into: &batch)
         }
         let krw = Currency.krw
         let totalDays = end.dayNumber - start.dayNumber
@@ -122,7 +110,7 @@ public struct DemoHousehold {
         var courseId: Int64?
         if pet.species != .ferret {
             let name = pet.species == .dog ? "Heartgard Plus" : "Revolution Plus"
-            courseId = try put(.medication(Medication(name: name, dose: pet.species == .dog ? "1 chew" : "1 pipette",
+            courseId = put(.medication(Medication(name: name, dose: pet.species == .dog ? "1 chew" : "1 pipette",
                                                       route: pet.species == .dog ? .oral : .topical, intervalSeconds: 30 * 86_400)),
                                start, 9)
         }
@@ -139,77 +127,77 @@ public struct DemoHousehold {
                 let grams = plan.baseGrams * (1 + trend + season + drift + sickDip + rng.normal() * 0.006)
                 let rounded = plan.baseGrams >= 1000 ? (grams / 10).rounded() * 10 : grams.rounded()
                 let bcs: Int? = day.day <= 7 ? (pet.species == .cat ? 6 : 5) : nil
-                _ = try put(.weight(Weight(mass: Mass(grams: Int(rounded)), bodyCondition: bcs)), day, 8, Int(rng.unit() * 30))
+                _ = put(.weight(Weight(mass: Mass(grams: Int(rounded)), bodyCondition: bcs)), day, 8, Int(rng.unit() * 30))
             }
             // Meals: logged for the last 60 days, two a day plus the odd treat.
             if totalDays - offset < 60 {
                 let food = pet.species == .dog ? "salmon kibble" : pet.species == .cat ? "chicken-free wet food" : "ferret kibble"
                 let grams = pet.species == .dog ? 55.0 : pet.species == .cat ? 40 : 25
-                _ = try put(.meal(Meal(food: food, type: .meal, amount: Amount(value: grams, unit: .g))), day, 7, 30)
-                _ = try put(.meal(Meal(food: food, type: .meal, amount: Amount(value: sick ? grams / 2 : grams, unit: .g))), day, 19)
+                _ = put(.meal(Meal(food: food, type: .meal, amount: Amount(value: grams, unit: .g))), day, 7, 30)
+                _ = put(.meal(Meal(food: food, type: .meal, amount: Amount(value: sick ? grams / 2 : grams, unit: .g))), day, 19)
                 if rng.chance(0.3) {
-                    _ = try put(.meal(Meal(food: pet.species == .dog ? "dental chew" : "freeze-dried treat", type: .treat,
+                    _ = put(.meal(Meal(food: pet.species == .dog ? "dental chew" : "freeze-dried treat", type: .treat,
                                            amount: Amount(value: 1, unit: .piece))), day, 15)
                 }
             }
             // Stool every few days; looser while ill.
             if rng.chance(0.35) {
                 let score = sick ? 5 + Int(rng.unit() * 2.5) : 3 + Int(rng.unit() * 2)
-                _ = try put(.stool(Stool(score: min(score, 7), blood: sick && rng.chance(0.1), mucus: sick && rng.chance(0.3))), day, 8, 45)
+                _ = put(.stool(Stool(score: min(score, 7), blood: sick && rng.chance(0.1), mucus: sick && rng.chance(0.3))), day, 8, 45)
             }
             if pet.species == .cat && rng.chance(0.1) {
-                _ = try put(.urine(Urine(amount: .normal)), day, 10)
+                _ = put(.urine(Urine(amount: .normal)), day, 10)
             }
             // Symptoms: summer itching for the dog, spring hairballs for the cat, and one bad episode for each.
             let month = day.month
             if pet.species == .dog && (6...8).contains(month) && rng.chance(0.15) {
-                _ = try put(.symptom(Symptom(code: "itching", isListed: true, severity: 1 + Int(rng.unit() * 3))), day, 21)
+                _ = put(.symptom(Symptom(code: "itching", isListed: true, severity: 1 + Int(rng.unit() * 3))), day, 21)
             }
             if pet.species == .cat && (3...5).contains(month) && rng.chance(0.08) {
-                _ = try put(.symptom(Symptom(code: "vomiting", isListed: true, severity: 1 + Int(rng.unit() * 2))), day, 6, note: "hairball")
+                _ = put(.symptom(Symptom(code: "vomiting", isListed: true, severity: 1 + Int(rng.unit() * 2))), day, 6, note: "hairball")
             }
             if pet.species == .ferret && rng.chance(0.01) {
-                _ = try put(.symptom(Symptom(code: "sneezing", isListed: true, severity: 1)), day, 12)
+                _ = put(.symptom(Symptom(code: "sneezing", isListed: true, severity: 1)), day, 12)
             }
             if offset == totalDays - 40 - (pet.species == .dog ? 0 : pet.species == .cat ? 200 : 400) {
                 sickUntil = offset + 10
                 let code = pet.species == .cat ? "vomiting" : "diarrhea"
-                _ = try put(.symptom(Symptom(code: code, isListed: true, severity: 4, durationMinutes: 240)), day, 7, note: "three times since last night")
-                _ = try put(.symptom(Symptom(code: "lethargy", isListed: true, severity: 3)), day, 12)
-                _ = try put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "illness",
+                _ = put(.symptom(Symptom(code: code, isListed: true, severity: 4, durationMinutes: 240)), day, 7, note: "three times since last night")
+                _ = put(.symptom(Symptom(code: "lethargy", isListed: true, severity: 3)), day, 12)
+                _ = put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "illness",
                                          diagnosis: pet.species == .cat ? "Gastritis" : "Acute gastroenteritis",
                                          treatment: "Fluids, bland diet, metronidazole 5 days",
                                          weight: Mass(grams: Int(plan.baseGrams * 0.96)), followUp: day.adding(days: 7),
                                          cost: Money(minorUnits: 128_000, currency: krw))), day.adding(days: 1), 11)
-                let antibiotic = try put(.medication(Medication(name: "Metronidazole", dose: pet.species == .ferret ? "10 mg" : "50 mg",
+                let antibiotic = put(.medication(Medication(name: "Metronidazole", dose: pet.species == .ferret ? "10 mg" : "50 mg",
                                                                 route: .oral, intervalSeconds: 12 * 3600, endsOn: day.adding(days: 6),
                                                                 stoppedAt: ctx.instant(day.adding(days: 6), hour: 20))), day.adding(days: 1), 12)
                 for k in 0..<10 where rng.chance(0.9) {
-                    _ = try put(.dose(Dose(medicationId: antibiotic, medicationName: "Metronidazole")), day.adding(days: 1 + k / 2), k % 2 == 0 ? 8 : 20)
+                    _ = put(.dose(Dose(medicationId: antibiotic, medicationName: "Metronidazole")), day.adding(days: 1 + k / 2), k % 2 == 0 ? 8 : 20)
                 }
-                _ = try put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "follow-up", diagnosis: "Recovered",
+                _ = put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "follow-up", diagnosis: "Recovered",
                                          cost: Money(minorUnits: 35_000, currency: krw))), day.adding(days: 8), 10)
-                _ = try put(.expense(Expense(money: Money(minorUnits: 128_000, currency: krw), category: "vet", merchant: "Happy Paws Clinic",
+                _ = put(.expense(Expense(money: Money(minorUnits: 128_000, currency: krw), category: "vet", merchant: "Happy Paws Clinic",
                                              payment: .card)), day.adding(days: 1), 11, 30)
             }
             // Monthly prevention dose, on the course's day of month.
             if let course = courseId, day.day == start.day {
                 let name = pet.species == .dog ? "Heartgard Plus" : "Revolution Plus"
-                if !rng.chance(0.06) { _ = try put(.dose(Dose(medicationId: course, medicationName: name)), day, 9, 5) }
+                if !rng.chance(0.06) { _ = put(.dose(Dose(medicationId: course, medicationName: name)), day, 9, 5) }
             }
             // Yearly check-up with vaccines, near the birthday month.
             if day.month == (pet.born?.month ?? 1), day.day == 15 {
                 let weightAtVet = Mass(grams: Int(plan.baseGrams * (1 + plan.trendPerYear * Double(offset) / 365)))
-                _ = try put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "checkup", diagnosis: "Healthy",
+                _ = put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "checkup", diagnosis: "Healthy",
                                          treatment: "Dental cleaning advised", weight: weightAtVet,
                                          cost: Money(minorUnits: 55_000, currency: krw))), day, 10)
                 let vaccines: [String] = pet.species == .dog ? ["rabies", "dhpp"] : pet.species == .cat ? ["rabies", "fvrcp"] : ["distemper", "rabies"]
                 for v in vaccines {
-                    _ = try put(.vaccination(Vaccination(vaccine: v, product: nil, lot: "L\(100_000 + Int(rng.unit() * 900_000))",
+                    _ = put(.vaccination(Vaccination(vaccine: v, product: nil, lot: "L\(100_000 + Int(rng.unit() * 900_000))",
                                                          clinic: "Happy Paws Clinic", nextDue: day.adding(months: v == "dhpp" || v == "fvrcp" ? 36 : 12))),
                                 day, 10, 20)
                 }
-                _ = try put(.expense(Expense(money: Money(minorUnits: 55_000 + Int64(vaccines.count) * 30_000, currency: krw), category: "vet",
+                _ = put(.expense(Expense(money: Money(minorUnits: 55_000 + Int64(vaccines.count) * 30_000, currency: krw), category: "vet",
                                              merchant: "Happy Paws Clinic", payment: .card)), day, 10, 40)
             }
             // Diary: a few entries a month; the first of each quarter starred for the vet.
@@ -217,16 +205,15 @@ public struct DemoHousehold {
                 let lines = DemoHousehold.diaryLines[pet.species == .dog ? 0 : pet.species == .cat ? 1 : 2]
                 let text = lines[Int(rng.unit() * Double(lines.count))]
                 let moods: [Mood] = [.happy, .calm, .playful, .tired]
-                _ = try put(.diary(Diary(text: text, mood: moods[Int(rng.unit() * 4)])), day, 20, 15,
+                _ = put(.diary(Diary(text: text, mood: moods[Int(rng.unit() * 4)])), day, 20, 15,
                             starred: day.day <= 3 && [1, 4, 7, 10].contains(day.month))
             }
             // Food purchases.
             if day.day == 5 {
-                _ = try put(.expense(Expense(money: Money(minorUnits: pet.species == .dog ? 48_000 : pet.species == .cat ? 39_000 : 27_000, currency: krw),
+                _ = put(.expense(Expense(money: Money(minorUnits: pet.species == .dog ? 48_000 : pet.species == .cat ? 39_000 : 27_000, currency: krw),
                                              category: "food", merchant: "Pet Mart", payment: .card)), day, 17)
             }
         }
-        return n
     }
 
     static let diaryLines: [[String]] = [

@@ -3,6 +3,9 @@ import GRDB
 import PetModel
 
 /// Writing and reading the detail table of each record kind.
+///
+/// Cached statements rather than a record type per table: every import writes its records through
+/// `insert`, and a record type measured 25-40 % slower there (see `importRows`).
 enum RecordDetailTables {
     static func insert(_ detail: RecordDetail, id: Int64, db: Database) throws {
         switch detail {
@@ -70,48 +73,52 @@ enum RecordDetailTables {
         return out
     }
 
+    /// The detail a row of `kind`'s table describes; a value petlog never writes (an unknown meal type, a
+    /// date that does not parse) is thrown as `InvalidStoredValue`, never replaced by a default.
     static func detail(kind: RecordKind, row: Row) throws -> RecordDetail {
+        let id: Int64 = row["record_id"]
+        let table = kind.rawValue
+        func text<T>(_ column: String, _ parse: (String) -> T?) throws -> T { try row.decode(column, table: table, id: id, parse) }
+        func optional<T>(_ column: String, _ parse: (String) -> T?) throws -> T? { try row.decodeIfPresent(column, table: table, id: id, parse) }
+        func day(_ column: String) throws -> LocalDate? { try optional(column) { LocalDate.parseISO(Substring($0)) } }
         switch kind {
         case .weight:
             return .weight(Weight(mass: Mass(grams: row["grams"]), bodyCondition: row["body_condition"]))
         case .meal:
-            let amount: Amount? = (row["amount"] as Double?).flatMap { v in
-                (row["amount_unit"] as String?).flatMap(Amount.Unit.init(rawValue:)).map { Amount(value: v, unit: $0) }
-            }
-            return .meal(Meal(food: row["food"], type: MealType(rawValue: row["type"]) ?? .meal, amount: amount))
+            // The schema holds amount and unit together (both or neither).
+            let amount: Amount? = try (row["amount"] as Double?).map { v in Amount(value: v, unit: try text("amount_unit", Amount.Unit.init(rawValue:))) }
+            return .meal(Meal(food: row["food"], type: try text("type", MealType.init(rawValue:)), amount: amount))
         case .stool:
             return .stool(Stool(score: row["score"], color: row["color"], blood: row["blood"], mucus: row["mucus"]))
         case .urine:
-            return .urine(Urine(color: row["color"], amount: (row["amount"] as String?).flatMap(UrineAmount.init(rawValue:)),
+            return .urine(Urine(color: row["color"], amount: try optional("amount", UrineAmount.init(rawValue:)),
                                 straining: row["straining"], blood: row["blood"]))
         case .symptom:
             return .symptom(Symptom(code: row["code"], isListed: row["listed"], severity: row["severity"], durationMinutes: row["duration_minutes"]))
         case .diary:
-            return .diary(Diary(text: row["text"], mood: (row["mood"] as String?).flatMap(Mood.init(rawValue:))))
+            return .diary(Diary(text: row["text"], mood: try optional("mood", Mood.init(rawValue:))))
         case .visit:
-            var cost: Money?
-            if let minor = row["cost_minor"] as Int64?, let code = row["cost_currency"] as String? {
-                cost = Money(minorUnits: minor, currency: Currency.named(code) ?? Currency(code: code, minorDigits: 2, symbol: nil))
-            }
+            // The schema holds amount and currency together (both or neither). Every writer takes only the
+            // currencies petlog knows, so another code has no minor digits to go by.
+            let cost: Money? = try (row["cost_minor"] as Int64?).map { Money(minorUnits: $0, currency: try text("cost_currency", Currency.named)) }
             return .visit(Visit(clinic: row["clinic"], vet: row["vet"], reason: row["reason"], diagnosis: row["diagnosis"],
                                 treatment: row["treatment"], weight: (row["weight_grams"] as Int?).map(Mass.init(grams:)),
-                                followUp: (row["follow_up"] as String?).flatMap { LocalDate.parseISO(Substring($0)) }, cost: cost))
+                                followUp: try day("follow_up"), cost: cost))
         case .vaccination:
             return .vaccination(Vaccination(vaccine: row["vaccine"], product: row["product"], lot: row["lot"], clinic: row["clinic"],
-                                            nextDue: (row["next_due"] as String?).flatMap { LocalDate.parseISO(Substring($0)) }))
+                                            nextDue: try day("next_due")))
         case .medication:
-            return .medication(Medication(name: row["name"], dose: row["dose"], route: (row["route"] as String?).flatMap(Route.init(rawValue:)),
+            return .medication(Medication(name: row["name"], dose: row["dose"], route: try optional("route", Route.init(rawValue:)),
                                           intervalSeconds: row["interval_seconds"],
-                                          times: (row["times"] as String?).flatMap { try? Medication.parseTimes($0) } ?? [],
-                                          endsOn: (row["ends_on"] as String?).flatMap { LocalDate.parseISO(Substring($0)) },
+                                          times: try optional("times") { try? Medication.parseTimes($0) } ?? [],
+                                          endsOn: try day("ends_on"),
                                           stoppedAt: (row["stopped_at"] as Int64?).map { Date(timeIntervalSince1970: Double($0)) }))
         case .dose:
             return .dose(Dose(medicationId: row["medication_id"], medicationName: row["medication_name"], skipped: row["skipped"]))
         case .expense:
-            let code: String = row["currency"]
-            return .expense(Expense(money: Money(minorUnits: row["amount_minor"], currency: Currency.named(code) ?? Currency(code: code, minorDigits: 2, symbol: nil)),
+            return .expense(Expense(money: Money(minorUnits: row["amount_minor"], currency: try text("currency", Currency.named)),
                                     category: row["category"], merchant: row["merchant"],
-                                    payment: (row["payment"] as String?).flatMap(Payment.init(rawValue:))))
+                                    payment: try optional("payment", Payment.init(rawValue:))))
         }
     }
 }

@@ -3,10 +3,10 @@ import GRDB
 import GRDBSQLite
 import PetModel
 
-/// The SQLite implementation of `PetRepository`: one IMMEDIATE transaction per call.
-public struct SQLiteRepository: PetRepository {
+/// The SQLite implementation of the store protocols (`PetlogStore`): one IMMEDIATE transaction per call.
+public struct SQLiteRepository: PetlogStore {
     let database: AppDatabase
-    let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
 
     public init(_ database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
@@ -86,66 +86,58 @@ public struct SQLiteRepository: PetRepository {
 
     // MARK: Pets
 
-    static func pet(from row: Row) -> Pet {
-        Pet(id: row["id"], name: row["name"], species: Species(rawValue: row["species"]) ?? .other, breed: row["breed"],
-            sex: Sex(rawValue: row["sex"]) ?? .unknown, neutered: row["neutered"],
-            born: (row["born"] as String?).flatMap { try? PartialDate.parse($0) }, microchip: row["microchip"],
-            color: row["color"], notes: row["notes"],
-            archivedOn: (row["archived_on"] as String?).flatMap { LocalDate.parseISO(Substring($0)) },
-            archiveReason: (row["archive_reason"] as String?).flatMap(ArchiveReason.init(rawValue:)),
-            createdAt: Date(timeIntervalSince1970: Double(row["created_at"] as Int64)),
-            updatedAt: Date(timeIntervalSince1970: Double(row["updated_at"] as Int64)))
-    }
-
     /// Finds a pet by id, or by name among active pets first, then archived ones; suggests a close name.
     func resolve(_ ref: PetRef, db: Database, activeOnly: Bool = false) throws -> Pet {
         switch ref {
         case .id(let id):
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pet WHERE id = ?", arguments: [id]) else {
+            guard let row = try PetRow.fetchOne(db, key: id) else {
                 throw StoreError.petNotFound(String(id), suggestion: nil)
             }
-            let pet = Self.pet(from: row)
+            let pet = try row.pet()
             if activeOnly && pet.isArchived { throw StoreError.petArchived(pet.name) }
             return pet
         case .name(let name):
             let key = TextField.nameKey(name)
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM pet WHERE name_key = ? ORDER BY archived_on IS NOT NULL, archived_on DESC, id DESC",
-                                        arguments: [key])
-            if let row = rows.first {
-                let pet = Self.pet(from: row)
-                let active = rows.map(Self.pet(from:)).filter { !$0.isArchived }
+            let pets = try PetRow.filter(PetRow.Columns.nameKey == key)
+                .order(PetRow.Columns.archivedOn != nil, PetRow.Columns.archivedOn.desc, PetRow.Columns.id.desc)
+                .fetchAll(db).map { try $0.pet() }
+            if let pet = pets.first {
+                let active = pets.filter { !$0.isArchived }
                 if active.count > 1 {
                     throw StoreError.ambiguousPetName(name, candidates: active.map { "#\($0.id) \($0.species.rawValue)\($0.born.map { " \($0)" } ?? "")" })
                 }
                 if activeOnly && pet.isArchived { throw StoreError.petArchived(pet.name) }
                 return pet
             }
-            let names = try String.fetchAll(db, sql: "SELECT name FROM pet ORDER BY archived_on IS NOT NULL, id")
+            let names = try String.fetchAll(db, PetRow.select(PetRow.Columns.name).order(PetRow.Columns.archivedOn != nil, PetRow.Columns.id))
             throw StoreError.petNotFound(name, suggestion: NameSuggestion.closest(to: name, among: names))
         }
+    }
+
+    /// The active pets whose name folds to the same key as `name`.
+    static func activePets(named name: String) -> QueryInterfaceRequest<PetRow> {
+        PetRow.filter(PetRow.Columns.nameKey == TextField.nameKey(name) && PetRow.Columns.archivedOn == nil)
     }
 
     public func addPet(_ draft: PetDraft) throws -> Pet {
         guard let name = draft.name, let species = draft.species else { throw StoreError.constraint("name and species are required") }
         return try write { db in
-            if let existing = try String.fetchOne(db, sql: "SELECT name FROM pet WHERE name_key = ? AND archived_on IS NULL", arguments: [TextField.nameKey(name)]) {
+            if let existing = try String.fetchOne(db, Self.activePets(named: name).select(PetRow.Columns.name)) {
                 throw StoreError.duplicatePetName(existing)
             }
             let t = nowSeconds
-            try db.execute(sql: """
-                INSERT INTO pet (name, name_key, species, breed, sex, neutered, born, microchip, color, notes, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [name, TextField.nameKey(name), species.rawValue, draft.breed ?? nil, (draft.sex ?? .unknown).rawValue,
-                                 draft.neutered ?? false, (draft.born ?? nil)?.description, draft.microchip ?? nil,
-                                 draft.color ?? nil, draft.notes ?? nil, t, t])
+            var row = PetRow(name: name, species: species, breed: draft.breed ?? nil, sex: draft.sex ?? .unknown, neutered: draft.neutered ?? false,
+                             born: draft.born ?? nil, microchip: draft.microchip ?? nil, color: draft.color ?? nil, notes: draft.notes ?? nil,
+                             createdAt: t, updatedAt: t)
+            try row.insert(db)
             return try resolve(.id(db.lastInsertedRowID), db: db)
         }
     }
 
     public func pets(includeArchived: Bool) throws -> [Pet] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM pet \(includeArchived ? "" : "WHERE archived_on IS NULL") ORDER BY archived_on IS NOT NULL, name_key, id")
-                .map(Self.pet(from:))
+            let all = includeArchived ? PetRow.all() : PetRow.filter(PetRow.Columns.archivedOn == nil)
+            return try all.order(PetRow.Columns.archivedOn != nil, PetRow.Columns.nameKey, PetRow.Columns.id).fetchAll(db).map { try $0.pet() }
         }
     }
 
@@ -157,8 +149,7 @@ public struct SQLiteRepository: PetRepository {
         try write { db in
             var pet = try resolve(ref, db: db)
             if let n = draft.name {
-                if !pet.isArchived, let other = try Int64.fetchOne(db, sql: "SELECT id FROM pet WHERE name_key = ? AND archived_on IS NULL",
-                                                                    arguments: [TextField.nameKey(n)]), other != pet.id {
+                if !pet.isArchived, let other = try Int64.fetchOne(db, Self.activePets(named: n).select(PetRow.Columns.id)), other != pet.id {
                     throw StoreError.duplicatePetName(n)
                 }
                 pet.name = n
@@ -171,11 +162,7 @@ public struct SQLiteRepository: PetRepository {
             if let v = draft.microchip { pet.microchip = v }
             if let v = draft.color { pet.color = v }
             if let v = draft.notes { pet.notes = v }
-            try db.execute(sql: """
-                UPDATE pet SET name = ?, name_key = ?, species = ?, breed = ?, sex = ?, neutered = ?, born = ?, microchip = ?,
-                  color = ?, notes = ?, updated_at = ? WHERE id = ?
-                """, arguments: [pet.name, TextField.nameKey(pet.name), pet.species.rawValue, pet.breed, pet.sex.rawValue, pet.neutered,
-                                 pet.born?.description, pet.microchip, pet.color, pet.notes, nowSeconds, pet.id])
+            try PetRow(pet, updatedAt: nowSeconds).update(db)
             return try resolve(.id(pet.id), db: db)
         }
     }
@@ -184,8 +171,9 @@ public struct SQLiteRepository: PetRepository {
         try write { db in
             let pet = try resolve(ref, db: db)
             if pet.isArchived { throw StoreError.petArchived(pet.name) }
-            try db.execute(sql: "UPDATE pet SET archived_on = ?, archive_reason = ?, updated_at = ? WHERE id = ?",
-                           arguments: [day.description, reason.rawValue, nowSeconds, pet.id])
+            _ = try PetRow.filter(key: pet.id).updateAll(db, PetRow.Columns.archivedOn.set(to: day.description),
+                                                         PetRow.Columns.archiveReason.set(to: reason.rawValue),
+                                                         PetRow.Columns.updatedAt.set(to: nowSeconds))
             return try resolve(.id(pet.id), db: db)
         }
     }
@@ -194,11 +182,11 @@ public struct SQLiteRepository: PetRepository {
         try write { db in
             let pet = try resolve(ref, db: db)
             guard pet.isArchived else { throw StoreError.petNotArchived(pet.name) }
-            if try Row.fetchOne(db, sql: "SELECT 1 FROM pet WHERE name_key = ? AND archived_on IS NULL", arguments: [TextField.nameKey(pet.name)]) != nil {
+            if try Self.activePets(named: pet.name).fetchCount(db) > 0 {
                 throw StoreError.duplicatePetName(pet.name)
             }
-            try db.execute(sql: "UPDATE pet SET archived_on = NULL, archive_reason = NULL, updated_at = ? WHERE id = ?",
-                           arguments: [nowSeconds, pet.id])
+            _ = try PetRow.filter(key: pet.id).updateAll(db, PetRow.Columns.archivedOn.set(to: nil), PetRow.Columns.archiveReason.set(to: nil),
+                                                         PetRow.Columns.updatedAt.set(to: nowSeconds))
             return try resolve(.id(pet.id), db: db)
         }
     }
@@ -206,8 +194,8 @@ public struct SQLiteRepository: PetRepository {
     public func removePet(_ ref: PetRef) throws -> (Pet, Int) {
         try write { db in
             let pet = try resolve(ref, db: db)
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE pet_id = ?", arguments: [pet.id]) ?? 0
-            try db.execute(sql: "DELETE FROM pet WHERE id = ?", arguments: [pet.id])
+            let count = try RecordRow.filter(RecordRow.Columns.petId == pet.id).fetchCount(db)
+            _ = try PetRow.deleteOne(db, key: pet.id)
             return (pet, count)
         }
     }
@@ -260,14 +248,14 @@ public struct SQLiteRepository: PetRepository {
     func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
         let t = nowSeconds
         try RecordDating.check(draft.detail, at: draft.at.unixSeconds(), utcOffset: draft.utcOffset, now: t)
-        try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-                       arguments: [petId, draft.detail.kind.rawValue, draft.at.unixSeconds(), draft.utcOffset,
-                                   draft.note, t, t])
+        var header = RecordRow(petId: petId, kind: draft.detail.kind.rawValue, at: draft.at.unixSeconds(), utcOffset: draft.utcOffset,
+                               note: draft.note, starred: false, createdAt: t, updatedAt: t)
+        try header.insert(db)
         let id = db.lastInsertedRowID
         try RecordDetailTables.insert(draft.detail, id: id, db: db)
         for a in attachments {
-            try db.execute(sql: "INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
+            var row = AttachmentRow(a, record: id)
+            try row.insert(db)
         }
         return id
     }
@@ -284,7 +272,8 @@ public struct SQLiteRepository: PetRepository {
             """, arguments: arguments)
         var idsByKind: [RecordKind: [Int64]] = [:]
         for row in rows {
-            if let kind = RecordKind(rawValue: row["kind"]) { idsByKind[kind, default: []].append(row["id"]) }
+            let id: Int64 = row["id"]
+            idsByKind[try row.decode("kind", table: "record", id: id, RecordKind.init(rawValue:)), default: []].append(id)
         }
         var details: [Int64: RecordDetail] = [:]
         for (kind, ids) in idsByKind {
@@ -294,10 +283,8 @@ public struct SQLiteRepository: PetRepository {
         var files: [Int64: [Attachment]] = [:]
         if try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment)") == 1 {
             for chunk in stride(from: 0, to: allIds.count, by: 500).map({ Array(allIds[$0..<min($0 + 500, allIds.count)]) }) {
-                for a in try Row.fetchAll(db, sql: "SELECT * FROM attachment WHERE record_id IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY position",
-                                          arguments: StatementArguments(chunk)) {
-                    files[a["record_id"], default: []].append(Attachment(sha256: a["sha256"], originalName: a["original_name"],
-                                                                         mediaType: a["media_type"], size: a["size"], position: a["position"]))
+                for a in try AttachmentRow.filter(chunk.contains(AttachmentRow.Columns.recordId)).order(AttachmentRow.Columns.position).fetchAll(db) {
+                    files[a.recordId, default: []].append(a.attachment)
                 }
             }
         }
@@ -363,8 +350,9 @@ public struct SQLiteRepository: PetRepository {
             if u.at != nil || u.detail != nil {
                 try RecordDating.check(u.detail ?? current.detail, at: at, utcOffset: u.utcOffset ?? current.utcOffset, now: nowSeconds)
             }
-            try db.execute(sql: "UPDATE record SET pet_id = ?, at = ?, utc_offset = ?, note = ?, updated_at = ? WHERE id = ?",
-                           arguments: [petId, at, u.utcOffset ?? current.utcOffset, note, nowSeconds, id])
+            _ = try RecordRow.filter(key: id).updateAll(db, RecordRow.Columns.petId.set(to: petId), RecordRow.Columns.at.set(to: at),
+                                                        RecordRow.Columns.utcOffset.set(to: u.utcOffset ?? current.utcOffset),
+                                                        RecordRow.Columns.note.set(to: note), RecordRow.Columns.updatedAt.set(to: nowSeconds))
             if let d = u.detail {
                 guard d.kind == current.kind else { throw StoreError.constraint("kind cannot change") }
                 try RecordDetailTables.delete(kind: current.kind, id: id, db: db)
@@ -377,7 +365,7 @@ public struct SQLiteRepository: PetRepository {
     public func deleteRecord(id: Int64) throws -> PetRecord {
         try write { db in
             let r = try loadRecord(id: id, db: db)
-            try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
+            _ = try RecordRow.deleteOne(db, key: id)
             // Doses of a deleted course go with it (the dose rows cascade; their headers are removed here).
             try db.execute(sql: "DELETE FROM record WHERE kind = 'dose' AND id NOT IN (SELECT record_id FROM dose)")
             return r
@@ -400,7 +388,7 @@ public struct SQLiteRepository: PetRepository {
     public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord {
         try write { db in
             _ = try loadRecord(id: id, db: db)
-            try db.execute(sql: "UPDATE record SET starred = ?, updated_at = ? WHERE id = ?", arguments: [starred, nowSeconds, id])
+            _ = try RecordRow.filter(key: id).updateAll(db, RecordRow.Columns.starred.set(to: starred), RecordRow.Columns.updatedAt.set(to: nowSeconds))
             return try loadRecord(id: id, db: db)
         }
     }
@@ -530,19 +518,8 @@ public struct SQLiteRepository: PetRepository {
             let course = try activeCourse(pet: pet, name: name, at: min(at, now()), db: db)
             try db.execute(sql: "UPDATE medication SET stopped_at = ? WHERE record_id = ?",
                            arguments: [at.unixSeconds(), course.record.id])
-            try db.execute(sql: "UPDATE record SET updated_at = ? WHERE id = ?", arguments: [nowSeconds, course.record.id])
+            _ = try RecordRow.filter(key: course.record.id).updateAll(db, RecordRow.Columns.updatedAt.set(to: nowSeconds))
             return try loadRecord(id: course.record.id, db: db)
-        }
-    }
-
-    public func summary() throws -> StoreSummary {
-        try read { db in
-            let pets = try Int.fetchOne(db, sql: "SELECT count(*) FROM pet") ?? 0
-            var counts: [RecordKind: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM record GROUP BY kind") {
-                if let k = RecordKind(rawValue: row["kind"]) { counts[k] = row["n"] }
-            }
-            return StoreSummary(pets: pets, records: counts)
         }
     }
 }

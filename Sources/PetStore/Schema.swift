@@ -7,11 +7,12 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
+        migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v2"
+    static let currentVersion = "v3"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -183,5 +184,12 @@ enum Schema {
 
     DROP INDEX pet_active_name;
     CREATE INDEX pet_name ON pet (name_key);
+    """
+
+    /// v3: `pet.photo_sha256` goes. No build ever wrote it (photos became record attachments), and a column
+    /// nothing reads is one more thing to carry into every other store. SQLite rewrites the table in place;
+    /// its own CHECK goes with it, the others stay.
+    static let v3 = """
+    ALTER TABLE pet DROP COLUMN photo_sha256;
     """
 }

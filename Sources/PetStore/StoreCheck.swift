@@ -11,6 +11,8 @@ public struct StoreProblem: Equatable, Sendable {
         /// Damage in an index only (the rows are intact): repaired in place by REINDEX.
         case index
         case foreignKey = "foreign-key", missingFile = "missing-file", badHash = "bad-hash", orphanFile = "orphan-file", orphanRecord = "orphan-record"
+        /// A value petlog never writes (see `InvalidStoredValue`): reads refuse it, and only the user knows what it should be.
+        case invalidValue = "invalid-value"
     }
     public var kind: Kind
     public var detail: String
@@ -78,6 +80,9 @@ extension SQLiteRepository {
                         problems.append(StoreProblem(kind: .orphanRecord, detail: "#\(id) \(kind.rawValue)"))
                     }
                 }
+                for value in try Self.invalidValues(db) {
+                    problems.append(StoreProblem(kind: .invalidValue, detail: value.description))
+                }
                 referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
             }
         } catch let e as DatabaseError where damaged || e.resultCode == .SQLITE_CORRUPT {
@@ -101,6 +106,26 @@ extension SQLiteRepository {
             }
         }
         return problems
+    }
+
+    /// Every stored value a read would refuse, row by row, decoded by the readers' own code. Tables whose
+    /// columns are all numbers or free text (weight, stool, symptom, dose) have nothing to refuse and are skipped.
+    static func invalidValues(_ db: Database) throws -> [InvalidStoredValue] {
+        var found: [InvalidStoredValue] = []
+        func collect(_ decode: () throws -> Void) throws {
+            do { try decode() } catch let e as InvalidStoredValue { found.append(e) }
+        }
+        let pets = try PetRow.order(PetRow.Columns.id).fetchCursor(db)
+        while let pet = try pets.next() { try collect { _ = try pet.pet() } }
+        // The CHECK on kinds keeps this empty unless it was bypassed; the filter keeps a million rows cheap.
+        let kinds = RecordKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let records = try Row.fetchCursor(db, sql: "SELECT id, kind FROM record WHERE kind NOT IN (\(kinds)) ORDER BY id")
+        while let row = try records.next() { try collect { _ = try row.decode("kind", table: "record", id: row["id"], RecordKind.init(rawValue:)) } }
+        for kind in RecordKind.allCases where ![.weight, .stool, .symptom, .dose].contains(kind) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(kind.rawValue) ORDER BY record_id")
+            while let row = try rows.next() { try collect { _ = try RecordDetailTables.detail(kind: kind, row: row) } }
+        }
+        return found
     }
 
     /// Root page → (name, type) of every table and index, to tell index damage from table damage.

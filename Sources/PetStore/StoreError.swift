@@ -11,7 +11,6 @@ public enum StoreError: Error, Equatable, Sendable {
     case ambiguousPetName(String, candidates: [String])
     case recordNotFound(Int64)
     case medicationNotFound(pet: String, name: String)
-    case medicationAlreadyActive(pet: String, name: String)
     /// The database was written by a newer petlog: refused, file untouched.
     case newerSchema(path: String, found: [String])
     /// The file is not a petlog (or not an SQLite) database at all.

@@ -79,7 +79,7 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    func copyAttachments(_ repo: SQLiteRepository) throws {
+    func copyAttachments(_ repo: any PetlogStore) throws {
         if let dir = withAttachments { _ = try repo.copyAttachments(to: dir) }
     }
 }

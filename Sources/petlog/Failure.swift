@@ -22,10 +22,11 @@ struct Failure {
         case let e as ImportError: return e.problem == .unreadable ? Self.noInput : Self.dataError
         case let e as OutputError: return e.cause.isIOFailure ? Self.ioError : Self.cannotCreate
         case is AttachmentHashMismatch: return Self.dataError
+        case is InvalidStoredValue: return Self.dataError
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
-            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .medicationAlreadyActive, .petArchived, .petNotArchived, .constraint: return Self.dataError
+            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
             case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
@@ -44,6 +45,9 @@ struct Failure {
         case let e as ImportError: return Self.message(e, l)
         case let e as OutputError: return Self.message(e, l)
         case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash, ["path": e.path, "sha": e.expected])
+        case let e as InvalidStoredValue:
+            return l.text(.errInvalidStoredValue, ["path": GlobalSettings.current.resolvedDatabasePath, "table": e.table, "id": String(e.id),
+                                                   "column": e.column, "value": e.value])
         default: return l.text(.errUnexpected, ["detail": "\(error)"])
         }
     }
@@ -140,7 +144,6 @@ struct Failure {
         case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet, ["name": name, "candidates": candidates.joined(separator: ", ")])
         case .recordNotFound(let id): return l.text(.errRecordNotFound, ["id": String(id)])
         case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound, ["pet": pet, "name": name])
-        case .medicationAlreadyActive(let pet, let name): return l.text(.errMedicationActive, ["pet": pet, "name": name])
         case .newerSchema(let path, _): return l.text(.errNewerSchema, ["path": path])
         case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase, ["path": path])
         case .cannotOpen(let path, let reason): return l.text(.errCannotOpen, ["path": path, "reason": reason])

@@ -16,7 +16,7 @@ struct Session {
     /// Records, codes and intervals in the session's language.
     let wording: RecordWording
 
-    private var openedRepository: SQLiteRepository?
+    private var openedRepository: (any PetlogStore)?
 
     /// Runs a command body, turning every error into one localized stderr line and a sysexits code.
     static func run(_ body: (inout Session) throws -> Void) throws {
@@ -68,7 +68,7 @@ struct Session {
     /// The store, opened on first use. Only the commands that may start a new database (`pet add`, `import`,
     /// `demo`, `restore`) pass `creating: true`; every other command refuses a missing file (exit 66) and
     /// creates nothing.
-    mutating func repository(creating: Bool = false) throws -> SQLiteRepository {
+    mutating func repository(creating: Bool = false) throws -> any PetlogStore {
         if let r = openedRepository { return r }
         let path = settings.resolvedDatabasePath
         let terminal = self.terminal
@@ -83,7 +83,7 @@ struct Session {
             }
         }
         let now = time.now
-        let r: SQLiteRepository
+        let r: any PetlogStore
         if settings.pinnedNow != nil {
             r = SQLiteRepository(db, now: { now })
         } else {

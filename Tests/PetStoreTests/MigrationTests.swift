@@ -88,6 +88,25 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    func testV3DropsThePhotoColumnNothingWrote() throws {
+        for version in ["v1", "v2"] {
+            let path = try fixture(version)
+            let before = try DatabaseQueue(path: path).read { db in
+                (try db.columns(in: "pet").map(\.name), try Row.fetchAll(db, sql: "SELECT id, name, species, born, archived_on FROM pet ORDER BY id"))
+            }
+            XCTAssertTrue(before.0.contains("photo_sha256"), version)
+            let database = try AppDatabase.open(path: path)
+            try database.dbQueue.read { db in
+                XCTAssertEqual(try db.columns(in: "pet").map(\.name), before.0.filter { $0 != "photo_sha256" }, version)
+                XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT id, name, species, born, archived_on FROM pet ORDER BY id"), before.1, version)
+            }
+            // The CHECKs that stay still hold.
+            XCTAssertThrowsError(try database.dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO pet (name, name_key, species, sex, created_at, updated_at) VALUES ('X', 'x', 'dog', 'other', 0, 0)")
+            })
+        }
+    }
+
     func testV2AllowsTwoActivePetsOfTheSameNameAndAsksForTheNumber() throws {
         let database = try AppDatabase.open(path: dir.appendingPathComponent("p.sqlite").path)
         let repo = SQLiteRepository(database)

@@ -170,7 +170,38 @@ final class ExtremeValueTests: CLITestCase {
             ]
         }
         commands.append(["chart", "weight", "Coco", "Future", "Past", "--since", "1800-01-01", "-o", "\(out)/all-w.png"])
+        // Values the CHECKs allow but petlog never writes (an unreadable birth day, medication times
+        // "nonsense", currency "ZZZ") are refused, never read as a default (issue 15): `check` names each
+        // one, and a command that meets one says so in one line (exit 65).
+        let check = try runLimited(["check"])
+        XCTAssertEqual(check.status, 65, check.stderr)
+        XCTAssertEqual(check.stdout.split(separator: "\n").map(String.init).sorted(), [
+            // (One problem per row: #1154's ends_on "garbage" shows once its times are put right.)
+            "invalid-value: expense #1173 currency: 'ZZZ'", "invalid-value: medication #1154 times: 'nonsense'", "invalid-value: pet #103 born: '0000-13-45'",
+            "invalid-value: pet #105 born: '99999999'", "invalid-value: pet #107 archived_on: '0000-99-99'",
+            "invalid-value: vaccination #1164 next_due: 'not a day'", "invalid-value: vaccination #1168 next_due: '0000-00-00'",
+            "invalid-value: visit #1165 follow_up: 'not a day'", "invalid-value: visit #1169 follow_up: '0000-00-00'",
+        ])
         var failures: [String] = []
+        for args in commands where args != ["check"] {
+            let r = try runLimited(args)
+            let refused = r.status == 65 && r.stdout.isEmpty && r.stderr.contains("a value petlog never writes")
+                && r.stderr.split(separator: "\n").count == 1
+            if r.crashed || (r.status != 0 && !refused) {
+                failures.append("petlog \(args.joined(separator: " ")): \(r.crashed ? "signal" : "exit") \(r.status): \(r.stderr.suffix(300))")
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+
+        // Put right as petlog would have written them, every read command runs over every other extreme.
+        try sqlite("""
+            UPDATE pet SET born = NULL WHERE id IN (103, 105);
+            UPDATE pet SET archived_on = '2026-01-01' WHERE id = 107;
+            UPDATE medication SET times = NULL, ends_on = NULL, interval_seconds = 86400 WHERE record_id = 1154;
+            UPDATE vaccination SET next_due = NULL WHERE record_id IN (1164, 1168);
+            UPDATE visit SET follow_up = NULL WHERE record_id IN (1165, 1169);
+            UPDATE expense SET currency = 'USD' WHERE record_id = 1173;
+            """)
         for args in commands {
             let r = try runLimited(args)
             if r.crashed || r.status != 0 {

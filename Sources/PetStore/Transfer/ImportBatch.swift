@@ -119,6 +119,9 @@ public struct ImportBatch: Sendable {
     public var weights = ImportWeights()
     /// Where to copy attachment files from, by SHA-256, when the store lacks them.
     public var attachmentSources: [URL] = []
+    /// Refused (nothing written) unless the database has no pet and no record: the demo household,
+    /// whose ids must be the ones it planned.
+    public var needsEmptyDatabase = false
     public var rowCount: Int { records.count + weights.count }
     public init() {}
 }

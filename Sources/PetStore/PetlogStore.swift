@@ -41,12 +41,6 @@ public struct MedicationCourse: Sendable, Equatable {
     }
 }
 
-/// Counts for a pet or the whole file.
-public struct StoreSummary: Sendable, Equatable {
-    public var pets: Int
-    public var records: [RecordKind: Int]
-}
-
 /// A pet's weights as two columns (Unix seconds, grams): flat arrays, so a million points stay small.
 public struct WeightColumns: Sendable, Equatable {
     public var times: [Double]
@@ -54,9 +48,8 @@ public struct WeightColumns: Sendable, Equatable {
     public init(times: [Double] = [], grams: [Double] = []) { self.times = times; self.grams = grams }
 }
 
-/// Everything the CLI may ask of the store. Every method is one transaction.
-public protocol PetRepository: Sendable {
-    // Pets
+/// The pets of a household: adding, finding by name or id, editing, archiving, removing. Every method is one transaction.
+public protocol PetsRepository: Sendable {
     func addPet(_ draft: PetDraft) throws -> Pet
     func pets(includeArchived: Bool) throws -> [Pet]
     func pet(_ ref: PetRef) throws -> Pet
@@ -65,8 +58,10 @@ public protocol PetRepository: Sendable {
     func unarchivePet(_ ref: PetRef) throws -> Pet
     /// Deletes the pet and every record of it; returns the pet and how many records went with it.
     func removePet(_ ref: PetRef) throws -> (Pet, Int)
+}
 
-    // Records
+/// Dated records of every kind: adding, reading, changing, starring, searching. Every method is one transaction.
+public protocol RecordsRepository: Sendable {
     /// Adds one record to each pet named (none for a pet-less expense), in one transaction.
     func addRecord(pets: [PetRef], _ draft: RecordDraft) throws -> [PetRecord]
     /// Adds several records (each to its pet, or none), in one transaction.
@@ -80,11 +75,51 @@ public protocol PetRepository: Sendable {
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
     func search(_ text: String, limit: Int) throws -> [PetRecord]
     func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns
+}
 
-    // Medications
+/// Medication courses and their doses. Every method is one transaction.
+public protocol CareRepository: Sendable {
     func medications(pets: [PetRef], includeStopped: Bool) throws -> [MedicationCourse]
     func giveMedication(pets: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord]
     func stopMedication(pet: PetRef, name: String, at: Date) throws -> PetRecord
-
-    func summary() throws -> StoreSummary
 }
+
+/// How far an import has got: rows written so far, of how many.
+public typealias ImportProgress = (_ done: Int, _ total: Int) -> Void
+
+/// Whole households in and out: imports (all or nothing), exports a batch at a time, attachment files.
+public protocol TransferRepository: Sendable {
+    /// The clock the store stamps its writes with (pinned by `PETLOG_NOW`); the demo stops at it.
+    var now: @Sendable () -> Date { get }
+    /// Writes the batch in one transaction; see `SQLiteRepository.importBatch` for the matching rules.
+    func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary
+    /// Every record in id order, a batch at a time (memory stays flat on big files).
+    func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
+    /// Every table as CSV into `directory`; the records and tables written.
+    func exportCSV(to directory: String) throws -> (records: Int, tables: Int)
+    /// One table as CSV to `path` (or standard output); the rows written.
+    func exportCSVTable(_ table: String, to path: String) throws -> Int
+    /// Every attachment's file present with its SHA-256; the hashes checked.
+    @discardableResult
+    func verifyAttachments() throws -> [String]
+    /// Copies every attachment file into `directory`, named by SHA-256; how many were copied.
+    func copyAttachments(to directory: String) throws -> Int
+}
+
+extension TransferRepository {
+    public func importBatch(_ batch: ImportBatch) throws -> ImportSummary { try importBatch(batch, progress: nil) }
+    public func forEachRecordBatch(_ body: ([PetRecord]) throws -> Void) throws { try forEachRecordBatch(size: 2000, body) }
+}
+
+/// The file itself: checks and repairs, and a verified copy (what only a local database file has).
+public protocol MaintenanceRepository: Sendable {
+    /// Every problem found; empty when all is well. A damaged file is reported, not thrown.
+    func check() throws -> [StoreProblem]
+    /// Fixes what can be fixed without losing anything.
+    func repair(_ problems: [StoreProblem]) throws -> RepairReport
+    /// A checked copy of the database and its attachments at `destination`.
+    func backup(to destination: String) throws -> BackupReport
+}
+
+/// Everything the CLI may ask of the store, as one existential: `let repo = try s.repository()`.
+public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & TransferRepository & MaintenanceRepository

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import PetModel
+
+/// A row of `pet` as stored: the one way pets are written (`pet add`, imports, the demo) and read.
+struct PetRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "pet"
+
+    var id: Int64?
+    var name: String
+    var nameKey: String
+    var species: String
+    var breed: String?
+    var sex: String
+    var neutered: Bool
+    var born: String?
+    var microchip: String?
+    var color: String?
+    var notes: String?
+    var archivedOn: String?
+    var archiveReason: String?
+    var createdAt: Int64
+    var updatedAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, nameKey = "name_key", species, breed, sex, neutered, born, microchip, color, notes
+        case archivedOn = "archived_on", archiveReason = "archive_reason", createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let nameKey = Column(CodingKeys.nameKey)
+        static let species = Column(CodingKeys.species)
+        static let born = Column(CodingKeys.born)
+        static let archivedOn = Column(CodingKeys.archivedOn)
+        static let archiveReason = Column(CodingKeys.archiveReason)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    init(id: Int64? = nil, name: String, species: Species, breed: String?, sex: Sex, neutered: Bool, born: PartialDate?,
+         microchip: String?, color: String?, notes: String?, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil,
+         createdAt: Int64, updatedAt: Int64) {
+        self.id = id; self.name = name; self.nameKey = TextField.nameKey(name); self.species = species.rawValue; self.breed = breed
+        self.sex = sex.rawValue; self.neutered = neutered; self.born = born?.description; self.microchip = microchip
+        self.color = color; self.notes = notes; self.archivedOn = archivedOn?.description; self.archiveReason = archiveReason?.rawValue
+        self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
+
+    /// The row for a stored pet, as `editPet` writes it back.
+    init(_ pet: Pet, updatedAt: Int64) {
+        self.init(id: pet.id, name: pet.name, species: pet.species, breed: pet.breed, sex: pet.sex, neutered: pet.neutered, born: pet.born,
+                  microchip: pet.microchip, color: pet.color, notes: pet.notes, archivedOn: pet.archivedOn, archiveReason: pet.archiveReason,
+                  createdAt: pet.createdAt.unixSeconds(), updatedAt: updatedAt)
+    }
+}
+
+extension PetRow {
+    /// The pet this row describes; a value petlog never writes is thrown as `InvalidStoredValue`, never replaced.
+    func pet() throws -> Pet {
+        let id = self.id ?? 0
+        func parsed<T>(_ column: CodingKeys, _ text: String, _ parse: (String) -> T?) throws -> T {
+            guard let value = parse(text) else { throw InvalidStoredValue(table: "pet", id: id, column: column.rawValue, text: text) }
+            return value
+        }
+        return Pet(id: id, name: name, species: try parsed(.species, species, Species.init(rawValue:)), breed: breed,
+                   sex: try parsed(.sex, sex, Sex.init(rawValue:)), neutered: neutered,
+                   born: try born.map { try parsed(.born, $0) { try? PartialDate.parse($0) } }, microchip: microchip,
+                   color: color, notes: notes,
+                   archivedOn: try archivedOn.map { try parsed(.archivedOn, $0) { LocalDate.parseISO(Substring($0)) } },
+                   archiveReason: try archiveReason.map { try parsed(.archiveReason, $0, ArchiveReason.init(rawValue:)) },
+                   createdAt: Date(timeIntervalSince1970: Double(createdAt)), updatedAt: Date(timeIntervalSince1970: Double(updatedAt)))
+    }
+}
