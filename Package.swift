@@ -16,13 +16,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
-        /** Values only: pets, records, units, money and the strict parsers that build them. */
+        /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
         .target(name: "PetModel", dependencies: ["Assets"]),
         /** The data petlog ships (vaccination schedules, symptom and vaccine names), embedded in the binary at build time. */
         .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
         /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in; one formatter of masses, money and dates per language. */
         .target(name: "Localization", dependencies: ["PetModel"], path: "Localization"),
-        /** The SQLite store behind the repository protocol: schema, migrations, reads, writes, demo data. */
+        /** The store protocols (pets, records, care, transfer, maintenance) and their SQLite implementation: schema, migrations, reads, writes, demo data. */
         .target(
             name: "PetStore",
             dependencies: [
