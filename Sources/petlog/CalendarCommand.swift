@@ -5,13 +5,15 @@ import PetModel
 import PetStore
 
 struct CalendarCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "calendar", abstract: "A month grid marking the days with records, by kind; today highlighted.")
     @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let first = try s.monthStart(month)
             let next = first.adding(months: 1)
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [],

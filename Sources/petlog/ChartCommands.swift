@@ -8,6 +8,7 @@ import PetStore
 
 /// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.
 struct ChartGroup: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "chart", abstract: "Plot weight, symptoms or expenses to PNG, PDF or SVG (-o), or as text.",
         subcommands: [Weight.self, Symptoms.self, Expenses.self]
@@ -44,13 +45,15 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Weight: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Weight over time: one line per pet.")
         @Argument(help: "One or more pets (names or ids).") var pets: [String]
         @Option(help: "Rolling mean over a window: 7d, 4w.") var smooth: String?
         @OptionGroup var out: Output
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let repo = try s.repository()
                 let (since, until) = try out.window(s)
                 let smoothing = try smooth.map { try Span.parse($0, allowCalendarUnits: false) }
@@ -88,6 +91,8 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Symptoms: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
         @Argument(help: "Pet name or id.") var pet: String
         @Option(help: "severity (default) or kind.") var by = "severity"
@@ -95,7 +100,7 @@ struct ChartGroup: ParsableCommand {
         @OptionGroup var out: Output
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let byKind: Bool
                 switch by.lowercased() {
                 case "severity": byKind = false
@@ -138,13 +143,15 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Expenses: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Spending per month, stacked by category, in one currency.")
         @Argument(help: "Pet name or id (default: everything, household expenses included).") var pet: String?
         @Option(help: "Currency to chart (default: the one used most).") var currency: String?
         @OptionGroup var out: Output
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let repo = try s.repository()
                 let (chosenSince, until) = try out.window(s)
                 // By default the last twelve whole calendar months, this one included.

@@ -3,6 +3,8 @@ import Foundation
 import PetStore
 
 struct BackupCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "backup", abstract: "Copy the database and its attachments (safe while petlog writes); mode 0600.",
         discussion: """
@@ -13,7 +15,7 @@ struct BackupCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The backup file to create (must not exist).") var output: String
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             if OutputFile.isStandardOutput(output) {
                 throw UsageError(message: s.t(.errBackupStdout))
             }
@@ -30,13 +32,15 @@ struct BackupCommand: ParsableCommand {
 }
 
 struct RestoreCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "restore", abstract: "Bring back a backup (database and attachments) as the database --db names, which must not exist yet.",
         discussion: "The backup is only read. To replace a database, move the old file (and its .attachments folder) away first.")
     @Argument(help: "The backup file written by petlog backup.") var backup: String
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let target = s.settings.resolvedDatabasePath
             let report = try SQLiteRepository.restore(from: backup, to: target)
             if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing, ["count": String(report.missing.count)])) }
@@ -46,6 +50,8 @@ struct RestoreCommand: ParsableCommand {
 }
 
 struct CheckCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "check", abstract: "Check the database and attachments; prints nothing and exits 0 when all is well.",
         discussion: """
@@ -57,7 +63,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Fix what can be fixed without losing anything (see above).") var repair = false
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let repo = try s.repository()
             var problems = try repo.check()
             if repair && problems.contains(where: \.repairable) {

@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct DemoCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Fill an empty database with a realistic demo household (a dog, a cat, a ferret; two years).",
         discussion: "Refuses a database that already has pets; use --db to pick a new file.")
@@ -11,7 +13,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Last day of the two years (default: today).") var end: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let endDay = try end.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
             let repo = try s.repository(creating: true)
             if try !repo.pets(includeArchived: true).isEmpty {

@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct DueCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "due", abstract: "Vaccines, medication doses and follow-ups that are overdue or due soon.",
         discussion: """
@@ -16,7 +18,7 @@ struct DueCommand: ParsableCommand {
     @Option(help: "Also write the items to this iCalendar (.ics) file (- for standard output, instead of the table).") var ics: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let icsToStdout = ics.map(OutputFile.isStandardOutput) ?? false
             if icsToStdout && s.json { throw UsageError(message: s.t(.errStdoutTwice, ["first": "--ics -", "second": "--json"])) }
             let span = try Span.parse(within)

@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct EditCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change a record: its time, note, pet, or the values of its kind.",
         discussion: "An empty --note clears it. A value flag must fit the record's kind (--weight for a weight, --score for a stool, …).")
@@ -29,7 +31,7 @@ struct EditCommand: ParsableCommand {
     @Option(help: "medication: the dose.") var dose: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let parsed = try at.map { try TimeParser.instantAndPrecision($0, context: s.time) }
             let when = parsed.map { ($0.date, s.time.utcOffset(at: $0.date)) }
             var noteChange: String??

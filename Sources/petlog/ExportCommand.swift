@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct ExportCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write everything to one documented JSON file (docs/json.md) or one CSV per table: pets, every record, attachments by hash.",
         discussion: """
@@ -17,7 +19,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Also copy the attachment files into this folder, named by SHA-256.") var withAttachments: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             guard ["json", "csv"].contains(format.lowercased()) else {
                 throw ParseError.unknownChoice(field: "--format", value: format, accepted: ["json", "csv"])
             }

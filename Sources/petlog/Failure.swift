@@ -11,8 +11,12 @@ struct Failure {
 
     static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75
 
-    init(_ error: Error) {
-        self.error = SQLiteRepository.storeError(from: error, path: GlobalSettings.current.resolvedDatabasePath) ?? error
+    /// The database the command used, named in messages about it.
+    let databasePath: String
+
+    init(_ error: Error, databasePath: String = "") {
+        self.databasePath = databasePath
+        self.error = SQLiteRepository.storeError(from: error, path: databasePath) ?? error
     }
 
     var exitCode: Int32 {
@@ -46,7 +50,7 @@ struct Failure {
         case let e as OutputError: return Self.message(e, l)
         case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash, ["path": e.path, "sha": e.expected])
         case let e as InvalidStoredValue:
-            return l.text(.errInvalidStoredValue, ["path": GlobalSettings.current.resolvedDatabasePath, "table": e.table, "id": String(e.id),
+            return l.text(.errInvalidStoredValue, ["path": databasePath, "table": e.table, "id": String(e.id),
                                                    "column": e.column, "value": e.value])
         default: return l.text(.errUnexpected, ["detail": "\(error)"])
         }

@@ -1,9 +1,30 @@
+import ArgumentParser
 import Foundation
 import Localization
 import PetModel
 
-/// The global options (`--db`, `--lang`, `--json`, `--no-color`, `--unit`), accepted anywhere on the
-/// line — before or after the subcommand — and their environment fallbacks.
+/// The global options, accepted before or after any subcommand: every command holds them as an
+/// `@OptionGroup`, and argument-parser hands values given before the subcommand down to it.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The database file (else $PETLOG_DB, else $XDG_DATA_HOME/petlog/petlog.sqlite).")
+    var db: String?
+
+    @Option(help: "Language: en, ko or ja (else $PETLOG_LANG, else LC_ALL/LC_MESSAGES/LANG).")
+    var lang: String?
+
+    @Flag(help: "Machine-readable output on read commands (docs/json.md).")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (also NO_COLOR).")
+    var noColor = false
+
+    @Option(help: "How weights are shown: metric or imperial.")
+    var unit: String?
+
+    var settings: GlobalSettings { GlobalSettings(dbPath: db, lang: lang, json: json, noColor: noColor, unit: unit) }
+}
+
+/// The global options with their environment fallbacks.
 struct GlobalSettings: Sendable {
     var dbPath: String?
     var lang: String?
@@ -11,43 +32,16 @@ struct GlobalSettings: Sendable {
     var noColor = false
     var unit: String?
 
-    nonisolated(unsafe) static var current = GlobalSettings()
-
-    static let valueOptions = ["--db", "--lang", "--unit"]
-
-    /// Pulls the global options out of argv (stopping at `--`), leaving the rest for argument-parser.
-    static func extract(from args: [String]) -> (GlobalSettings, [String]) {
+    /// The language of argument-parser's own refusals, which come before any command has its options:
+    /// `--lang X` (or `--lang=X`) anywhere before `--`, else the environment.
+    static func forRefusals(_ arguments: [String]) -> GlobalSettings {
         var s = GlobalSettings()
-        var rest: [String] = []
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            if a == "--" { rest += args[i...]; break }
-            var name = a
-            var inlineValue: String?
-            if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
-                name = String(a[..<eq])
-                inlineValue = String(a[a.index(after: eq)...])
-            }
-            if valueOptions.contains(name) {
-                var value = inlineValue
-                if value == nil, i + 1 < args.count { value = args[i + 1]; i += 1 }
-                guard let v = value else { rest.append(a); i += 1; continue }
-                switch name {
-                case "--db": s.dbPath = v
-                case "--lang": s.lang = v
-                default: s.unit = v
-                }
-            } else if a == "--json" {
-                s.json = true
-            } else if a == "--no-color" {
-                s.noColor = true
-            } else {
-                rest.append(a)
-            }
-            i += 1
+        for (i, a) in arguments.enumerated() {
+            if a == "--" { break }
+            if a == "--lang", i + 1 < arguments.count { s.lang = arguments[i + 1] }
+            if a.hasPrefix("--lang=") { s.lang = String(a.dropFirst("--lang=".count)) }
         }
-        return (s, rest)
+        return s
     }
 
     var environment: [String: String] { ProcessInfo.processInfo.environment }

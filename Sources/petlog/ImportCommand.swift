@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct ImportCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a petlog export (JSON or CSV folder), a folder of spreadsheet tables, or one pet's weight CSV.",
@@ -22,7 +24,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Where the attachment files are (default: the attachments folder beside the file).") var attachments: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             var massUnit: MassUnit?
             if let u = unit {
                 guard let m = MassUnit(symbol: u.lowercased()) else {

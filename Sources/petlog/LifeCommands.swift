@@ -13,6 +13,8 @@ extension Session {
 }
 
 struct WeightCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "weight", abstract: "Log a weight: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\".")
     @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
     @Argument(help: "The weight with its unit (a bare number is kg, or lb with --unit imperial).") var weight: [String]
@@ -20,7 +22,7 @@ struct WeightCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let mass = try Mass.parse(weight.joined(separator: " "), defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram)
             let score = try bcs.map { try PetModelText.int($0, field: "--bcs", range: 1...9) }
             try s.log(pets: pet, record, detail: .weight(Weight(mass: mass, bodyCondition: score)))
@@ -29,6 +31,8 @@ struct WeightCommand: ParsableCommand {
 }
 
 struct MealCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log food or water: meal Coco \"chicken kibble\" 80g.")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "What was eaten.") var food: String
@@ -39,11 +43,11 @@ struct MealCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
-        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--snack, --treat, --water"])) }
+        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--snack, --treat, --water"])) }
     }
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let type: MealType = snack ? .snack : treat ? .treat : water ? .water : .meal
             let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.map(Amount.parse))
             try s.log(pets: pet, record, detail: .meal(meal))
@@ -52,6 +56,8 @@ struct MealCommand: ParsableCommand {
 }
 
 struct StoolCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "stool", abstract: "Log a stool by faecal score 1 (hard) – 7 (watery).")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "Faecal score 1–7.") var score: String
@@ -61,7 +67,7 @@ struct StoolCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let stool = Stool(score: try PetModelText.int(score, field: "score", range: 1...7),
                               color: try color.map { try TextField.label($0, field: "color") }, blood: blood, mucus: mucus)
             try s.log(pets: pet, record, detail: .stool(stool))
@@ -70,6 +76,8 @@ struct StoolCommand: ParsableCommand {
 }
 
 struct UrineCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
     @Argument(help: "Pet name or id.") var pet: String
     @Option var color: String?
@@ -79,7 +87,7 @@ struct UrineCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let urine = Urine(color: try color.map { try TextField.label($0, field: "color") },
                               amount: try amount.map { try PetModelText.choice($0, field: "--amount", as: UrineAmount.self) },
                               straining: straining, blood: blood)
@@ -89,6 +97,8 @@ struct UrineCommand: ParsableCommand {
 }
 
 struct SymptomCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … (in English, Korean or Japanese) or your own words.") var symptom: String
@@ -98,7 +108,7 @@ struct SymptomCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let sev = try PetModelText.int(severity, field: "--severity", range: 1...5)
             let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
             let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
@@ -110,6 +120,8 @@ struct SymptomCommand: ParsableCommand {
 }
 
 struct DiaryCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "The entry.") var text: String
@@ -118,7 +130,7 @@ struct DiaryCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood.map { try PetModelText.choice($0, field: "--mood", as: Mood.self) })
             try s.log(pets: pet, record, attachments: photo, detail: .diary(diary))
         }

@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct LogCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "log", abstract: "The timeline, grouped by local day, each line with its record id.")
     @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
     @Option(parsing: .unconditional, help: "From: 30d, 1y, 2026-01-01, yesterday.") var since: String?
@@ -12,7 +14,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: "At most this many records (the newest).") var limit: Int?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let query = RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: try kind.map(RecordKind.parseList) ?? [],
                                     since: try since.map { try TimeParser.since($0, context: s.time) },
                                     until: try until.map { try TimeParser.until($0, context: s.time) },
@@ -49,12 +51,14 @@ extension Session {
 }
 
 struct SearchCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "search", abstract: "Find records by text in notes, diary, food, diagnoses, clinics, …")
     @Argument(help: "Text to look for (any case).") var text: String
     @Option(help: "At most this many results.") var limit = 100
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError.emptyText(field: "search") }
             let found = try s.repository().search(text, limit: max(1, limit))
             s.printTimeline(found.reversed(), showPet: true)
@@ -63,11 +67,13 @@ struct SearchCommand: ParsableCommand {
 }
 
 struct StarCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "star", abstract: "Star a record (a favourite, shown in the vet report).")
     @Argument(help: "Record id.") var id: Int64
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let r = try s.repository().setStarred(id: id, true)
             s.terminal.line(s.t(.recordStarred, ["id": String(r.id)]))
         }
@@ -75,11 +81,13 @@ struct StarCommand: ParsableCommand {
 }
 
 struct UnstarCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "unstar", abstract: "Remove a record's star.")
     @Argument(help: "Record id.") var id: Int64
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let r = try s.repository().setStarred(id: id, false)
             s.terminal.line(s.t(.recordUnstarred, ["id": String(r.id)]))
         }
@@ -87,11 +95,13 @@ struct UnstarCommand: ParsableCommand {
 }
 
 struct StarredCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "starred", abstract: "List starred records.")
     @Argument(help: "Pet name or id (default: all pets).") var pet: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], starredOnly: true))
             s.printTimeline(records, showPet: pet == nil)
         }
@@ -99,11 +109,13 @@ struct StarredCommand: ParsableCommand {
 }
 
 struct DeleteCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record (a course's doses go with it).")
     @Argument(help: "Record id.") var id: Int64
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let r = try s.repository().deleteRecord(id: id)
             s.terminal.line(s.t(.recordDeleted, ["id": String(r.id), "kind": s.wording.kindName(r.kind), "summary": Terminal.sanitize(s.wording.summary(r))]))
         }

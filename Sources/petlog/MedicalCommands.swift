@@ -4,6 +4,8 @@ import PetModel
 import PetStore
 
 struct VisitCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "visit", abstract: "Log a vet visit.")
     @Argument(help: "Pet name or id.") var pet: String
     @Option var clinic: String?
@@ -18,7 +20,7 @@ struct VisitCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
             let visitDay = s.localDay(try s.when(record.at).0)
             let visit = Visit(
@@ -34,6 +36,8 @@ struct VisitCommand: ParsableCommand {
 }
 
 struct VaccineCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper (or their Korean and Japanese names), or the product's name.") var vaccine: String
@@ -48,12 +52,12 @@ struct VaccineCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
-        if date != nil && record.at != nil { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--date, --at"])) }
-        if booster && initial { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--booster, --initial"])) }
+        if date != nil && record.at != nil { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--date, --at"])) }
+        if booster && initial { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--booster, --initial"])) }
     }
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             var options = record
             if let d = date { options.at = d }
             let (at, _) = try s.when(options.at, for: .vaccination)
@@ -89,12 +93,15 @@ struct VaccineCommand: ParsableCommand {
 
 /// `petlog med …`: medication courses and their doses.
 struct MedGroup: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "med", abstract: "Medication courses: start, give a dose, stop, list.",
         subcommands: [Start.self, Give.self, Stop.self, List.self]
     )
 
     struct Start: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Start a medication course.")
         @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
         @Argument(help: "Medication name.") var name: String
@@ -106,11 +113,11 @@ struct MedGroup: ParsableCommand {
         @OptionGroup var record: RecordOptions
 
         func validate() throws {
-            if every != nil && times != nil { throw ValidationError(GlobalSettings.current.l10n.text(.errExclusive, ["flags": "--every, --times"])) }
+            if every != nil && times != nil { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--every, --times"])) }
         }
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let interval = try every.map { raw -> Int in
                     let span = try Span.parse(raw, allowCalendarUnits: false)
                     return span.approximateSeconds
@@ -126,6 +133,8 @@ struct MedGroup: ParsableCommand {
     }
 
     struct Give: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Record a dose given (several pets: Coco,Nabi).")
         @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
         @Argument(help: "Medication name (a prefix is enough).") var name: String
@@ -133,7 +142,7 @@ struct MedGroup: ParsableCommand {
         @OptionGroup var record: RecordOptions
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let (at, offset) = try s.when(record.at, for: .dose)
                 let records = try s.repository().giveMedication(pets: PetModelText.pets(pet), name: name, at: at, utcOffset: offset,
                                                                 note: try record.noteText(), skipped: skipped)
@@ -143,13 +152,15 @@ struct MedGroup: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Stop a medication course (its history stays).")
         @Argument(help: "Pet name or id.") var pet: String
         @Argument(help: "Medication name.") var name: String
         @Option(parsing: .unconditional, help: "When it was stopped (default: now).") var at: String?
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let (when, _) = try s.when(at)
                 let r = try s.repository().stopMedication(pet: PetRef(pet), name: name, at: when)
                 if s.json { s.terminal.json(JSONShape.record(r)); return }
@@ -159,12 +170,14 @@ struct MedGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "List medication courses with doses given.")
         @Argument(help: "Pet name or id (default: all pets).") var pet: String?
         @Flag(help: "Include stopped courses.") var all = false
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let repo = try s.repository()
                 let courses = try repo.medications(pets: pet.map(PetModelText.pets) ?? [], includeStopped: all)
                 // The dose records of every pet concerned, read once for all courses.

@@ -6,6 +6,7 @@ import PetStore
 
 /// `petlog pet …`: profiles.
 struct PetGroup: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "pet", abstract: "Add, list, show, edit, archive and remove pets.",
         subcommands: [Add.self, List.self, Show.self, Edit.self, Archive.self, Unarchive.self, Remove.self]
@@ -43,12 +44,14 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Add a pet.")
         @Argument(help: "The pet's name.") var name: String
         @OptionGroup var profile: ProfileOptions
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 var draft = try profile.draft(s.time)
                 draft.name = try TextField.name(name)
                 if draft.species == nil { draft.species = .other }
@@ -60,11 +63,13 @@ struct PetGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "List pets.")
         @Flag(help: "Include archived pets.") var all = false
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let pets = try s.repository().pets(includeArchived: all)
                 if s.json { s.terminal.json(pets.map(JSONShape.pet)); return }
                 if pets.isEmpty { s.terminal.line(s.t(.petNone)); return }
@@ -79,11 +84,13 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Show a pet's profile and latest records.")
         @Argument(help: "Name or id.") var pet: String
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let repo = try s.repository()
                 let p = try repo.pet(PetRef(pet))
                 let latestWeight = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.weight], limit: 1, newestFirst: true)).first
@@ -114,13 +121,15 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Edit: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Change a pet's profile (an empty value clears a field).")
         @Argument(help: "Name or id.") var pet: String
         @Option(help: "A new name.") var name: String?
         @OptionGroup var profile: ProfileOptions
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 var draft = try profile.draft(s.time)
                 draft.name = try name.map(TextField.name)
                 let p = try s.repository().editPet(PetRef(pet), draft)
@@ -131,13 +140,15 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Archive: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
         @Argument(help: "Name or id.") var pet: String
         @Option(help: "passed-away, rehomed, lost or other") var reason: String = "other"
         @Option(parsing: .unconditional, help: "The day (default: today).") var on: String?
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let r = try PetModelText.choice(reason, field: "--reason", as: ArchiveReason.self)
                 let day = try on.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
                 let p = try s.repository().archivePet(PetRef(pet), reason: r, on: day)
@@ -147,11 +158,13 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Unarchive: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Bring an archived pet back to the active list.")
         @Argument(help: "Name or id.") var pet: String
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 let p = try s.repository().unarchivePet(PetRef(pet))
                 s.terminal.line(s.t(.petUnarchived, ["name": Terminal.sanitize(p.name)]))
             }
@@ -159,12 +172,14 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
+
+        @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Delete a pet and all its records for good (archive keeps them).")
         @Argument(help: "Name or id.") var pet: String
         @Flag(help: "Confirm the deletion.") var yes = false
 
         func run() throws {
-            try Session.run { s in
+            try Session.run(global) { s in
                 guard yes else { throw UsageError(message: s.t(.errRemoveNeedsYes, ["name": pet])) }
                 let (p, n) = try s.repository().removePet(PetRef(pet))
                 s.terminal.line(s.t(.petRemoved, ["name": Terminal.sanitize(p.name), "count": String(n)]))

@@ -3,6 +3,7 @@ import ArgumentParser
 
 /// The `petlog` command: every subcommand is one file in this folder.
 struct Petlog: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "petlog",
         abstract: "Keep your pets' health records in one local file.",
@@ -35,17 +36,23 @@ extension Petlog {
     static func exit(oneLine error: Error, arguments: [String]) -> Never {
         // An ExitCode was thrown after Session.run had already said why.
         guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
-        let line = GlobalSettings.current.l10n.text(.errUsageHint, ["message": message(for: error), "command": commandPath(arguments)])
-        Terminal(colors: false).error(line)
+        let l10n = GlobalSettings.forRefusals(arguments).l10n
+        let line = l10n.text(.errUsageHint, ["message": message(for: error), "command": commandPath(arguments)])
+        Terminal(colors: false, l10n: l10n).error(line)
         Foundation.exit(Failure.usage)
     }
 
     /// `petlog med start` for `med start Coco …`: the subcommands named at the front of the arguments.
     static func commandPath(_ arguments: [String]) -> String {
         var command: ParsableCommand.Type = Petlog.self
-        var names = [Petlog._commandName]
-        for a in arguments {
-            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == a }) else { break }
+        func name(_ c: ParsableCommand.Type) -> String { c.configuration.commandName ?? String(describing: c).lowercased() }
+        var names = [name(Petlog.self)]
+        var rest = arguments[...]
+        while let a = rest.popFirst(), a != "--" {
+            // The global options may come first: skip them and their values.
+            if ["--db", "--lang", "--unit"].contains(a) { _ = rest.popFirst(); continue }
+            if a.hasPrefix("-") { continue }
+            guard let sub = command.configuration.subcommands.first(where: { name($0) == a }) else { break }
             command = sub
             names.append(a)
         }

@@ -7,6 +7,8 @@ import PetReport
 import PetStore
 
 struct ReportCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",
         discussion: """
@@ -21,7 +23,7 @@ struct ReportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let paperSize: Paper
             switch paper.lowercased() {
             case "a4": paperSize = .a4

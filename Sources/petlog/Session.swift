@@ -19,11 +19,11 @@ struct Session {
     private var openedRepository: (any PetlogStore)?
 
     /// Runs a command body, turning every error into one localized stderr line and a sysexits code.
-    static func run(_ body: (inout Session) throws -> Void) throws {
-        let settings = GlobalSettings.current
+    static func run(_ options: GlobalOptions, _ body: (inout Session) throws -> Void) throws {
+        let settings = options.settings
         let (language, unknownLanguage) = settings.languageChoice
         let l10n = L10n(language)
-        let terminal = Terminal(colors: settings.colorEnabled)
+        let terminal = Terminal(colors: settings.colorEnabled, l10n: l10n)
         if let bad = unknownLanguage {
             terminal.error(l10n.text(.warnUnknownLanguage, ["lang": bad]))
         }
@@ -33,7 +33,7 @@ struct Session {
         } catch let e as ExitCode {
             throw e
         } catch {
-            let failure = Failure(error)
+            let failure = Failure(error, databasePath: settings.resolvedDatabasePath)
             terminal.error(failure.message(l10n))
             throw ExitCode(failure.exitCode)
         }

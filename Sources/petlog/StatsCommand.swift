@@ -5,13 +5,15 @@ import PetModel
 import PetStore
 
 struct StatsCommand: ParsableCommand {
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "This month against the previous one: weight, meals, stool, symptoms, visits, vaccines, spending.")
     @Argument(help: "Pet name or id (default: all pets).") var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
 
     func run() throws {
-        try Session.run { s in
+        try Session.run(global) { s in
             let this = try s.monthStart(month)
             let previous = this.adding(months: -1)
             let repo = try s.repository()

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import PetModel
 import PetStore
 
@@ -6,6 +7,8 @@ import PetStore
 /// reaches it.
 struct Terminal {
     let colors: Bool
+    /// The language of the line said when standard output cannot be written.
+    let l10n: L10n
 
     enum Style: String {
         case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
@@ -16,7 +19,7 @@ struct Terminal {
     }
 
     func line(_ text: String = "") {
-        Terminal.write(text + "\n", to: STDOUT_FILENO)
+        Terminal.write(text + "\n", to: STDOUT_FILENO, l10n: l10n)
     }
 
     func error(_ text: String) {
@@ -26,7 +29,7 @@ struct Terminal {
     /// Checked writes (FileHandle.write traps on a full disk): a stdout that cannot be written (a
     /// redirect to a full disk) ends petlog with one line on stderr and exit 74 (73 for a path that
     /// cannot take it); a failing stderr is ignored.
-    static func write(_ text: String, to fd: Int32) {
+    static func write(_ text: String, to fd: Int32, l10n: L10n = L10n(.en)) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -37,7 +40,7 @@ struct Terminal {
                 if code == EINTR { continue }
                 guard fd == STDOUT_FILENO else { return }
                 let failure = Failure(OutputError(path: OutputFile.standardOutput, cause: OutputError.Cause(errno: code)))
-                write("petlog: " + failure.message(GlobalSettings.current.l10n) + "\n", to: STDERR_FILENO)
+                write("petlog: " + failure.message(l10n) + "\n", to: STDERR_FILENO)
                 exit(failure.exitCode)
             }
             offset += n
@@ -80,7 +83,7 @@ struct Terminal {
     /// Writes a JSON value with sorted keys, the stable machine format of every read command.
     func json(_ value: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
-        Terminal.write(Terminal.escapingC1AndBidi(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
+        Terminal.write(Terminal.escapingC1AndBidi(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO, l10n: l10n)
     }
 
     /// JSONSerialization escapes C0 controls only; C1 controls (U+009B is CSI to many terminals), line

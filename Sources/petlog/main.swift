@@ -3,11 +3,10 @@ import Foundation
 
 // Files petlog creates are private (0600, folders 0700) whatever the user's umask.
 umask(0o077)
-let (settings, rest) = GlobalSettings.extract(from: Array(CommandLine.arguments.dropFirst()))
-GlobalSettings.current = settings
+let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    var command = try Petlog.parseAsRoot(rest)
+    var command = try Petlog.parseAsRoot(arguments)
     try command.run()
 } catch {
-    Petlog.exit(oneLine: error, arguments: rest)
+    Petlog.exit(oneLine: error, arguments: arguments)
 }
