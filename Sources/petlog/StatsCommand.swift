@@ -52,7 +52,10 @@ struct StatsCommand: ParsableCommand {
             let totalA = a.symptomTotal, totalB = b.symptomTotal
             add(s.t(.statsSymptoms), "symptoms", String(totalA), String(totalB), delta(totalA, totalB), (totalA, totalB))
             func symptomLabel(_ key: String) -> String { (a.symptomSamples[key] ?? b.symptomSamples[key]).map(s.wording.symptomName) ?? key }
-            for key in comparison.symptomKeys.sorted(by: { (symptomLabel($0), $0) < (symptomLabel($1), $1) }) {
+            // By name on screen; by code in --json, so machine output is in the same order in every language.
+            let symptomKeys = s.json ? comparison.symptomKeys.sorted()
+                : comparison.symptomKeys.sorted(by: { (symptomLabel($0), $0) < (symptomLabel($1), $1) })
+            for key in symptomKeys {
                 let x = a.symptoms[key] ?? 0, y = b.symptoms[key] ?? 0
                 add("  " + symptomLabel(key), "symptom:\(key)", String(x), String(y), delta(x, y), (x, y))
             }

@@ -24,6 +24,20 @@ final class LanguageTests: CLITestCase {
         XCTAssertTrue(try ok("log").contains("Nov 23, 2026 Mon"))
     }
 
+    /// Machine output is the same bytes in every language: keys are codes and ids, values are stored
+    /// values, and the order does not follow translated names.
+    func testJSONOutputIsTheSameInEveryLanguage() throws {
+        try ok("demo", "--end", "2026-11-20")
+        for args in [["pet", "list"], ["pet", "show", "Coco"], ["log", "--since", "30d"], ["due", "--within", "60d"],
+                     ["stats", "Coco"], ["stats"], ["med", "list", "Nabi"], ["search", "vomit"]] {
+            let en = try run(args + ["--json", "--lang", "en"])
+            XCTAssertEqual(en.status, 0, "\(args): \(en.stderr)")
+            for lang in ["ko", "ja"] {
+                XCTAssertEqual(try run(args + ["--json", "--lang", lang]).stdout, en.stdout, "\(args) --lang \(lang)")
+            }
+        }
+    }
+
     func testANameTypedInDecomposedHangulFindsThePet() throws {
         try ok("pet", "add", "나비", "--species", "cat")
         XCTAssertEqual(try run(["weight", "나비".decomposedStringWithCanonicalMapping, "5kg"]).status, 0)
