@@ -44,17 +44,16 @@ final class PetlogJSONTests: XCTestCase {
         XCTAssertEqual(String(decoding: encoded, as: UTF8.self), String(decoding: reference, as: UTF8.self))
     }
 
-    func scan(_ text: String) throws -> [(String, Int)] {
-        let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            var s = JSONScanner(bytes: buffer, file: "t.json")
-            var out: [(String, Int)] = []
-            while true {
-                s.skipWhitespace()
-                if s.atEnd { return out }
-                let line = s.line
-                out.append((String(decoding: try s.value(), as: UTF8.self), line))
-            }
+    /// Every top-level value of `text` with the line it starts on, read `chunkSize` bytes at a time.
+    func scan(_ text: String, chunkSize: Int = 1 << 20) throws -> [(String, Int)] {
+        var s = JSONScanner(bytes: Array(text.utf8), file: "t.json", chunkSize: chunkSize)
+        var out: [(String, Int)] = []
+        while true {
+            try s.skipWhitespace()
+            if try s.atEnd() { return out }
+            s.releaseBefore()
+            let line = s.line
+            out.append((String(decoding: try s.value(), as: UTF8.self), line))
         }
     }
 
@@ -62,6 +61,47 @@ final class PetlogJSONTests: XCTestCase {
         let found = try scan("{\"a\": \"}]\\\"[{\", \"b\": [1, {\"c\": null}]}\n\n  [\n true\n]\n\"x\\\\\" -12.5e3 null")
         XCTAssertEqual(found.map(\.0), ["{\"a\": \"}]\\\"[{\", \"b\": [1, {\"c\": null}]}", "[\n true\n]", "\"x\\\\\"", "-12.5e3", "null"])
         XCTAssertEqual(found.map(\.1), [1, 3, 6, 6, 6])
+        // The same read a few bytes at a time: values and escapes split across reads are found whole.
+        for size in [1, 2, 3, 7] {
+            let pieces = try scan("{\"a\": \"}]\\\"[{\", \"b\": [1, {\"c\": null}]}\n\n  [\n true\n]\n\"x\\\\\" -12.5e3 null", chunkSize: size)
+            XCTAssertEqual(pieces.map(\.0), found.map(\.0), "read \(size) at a time")
+            XCTAssertEqual(pieces.map(\.1), found.map(\.1), "read \(size) at a time")
+        }
+    }
+
+    /// A whole export read from a file in small pieces gives what reading it in one piece gives, in
+    /// both key orders.
+    func testExportReadInPiecesIsReadWhole() throws {
+        let (pets, records) = try demoRecords()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-json-\(UUID().uuidString).json").path
+        defer { unlink(path) }
+        try OutputFile.write(to: path) { sink in
+            let writer = try PetlogJSONWriter(sink: sink, pets: pets)
+            for r in records { try writer.write(r) }
+            try writer.finish()
+        }
+        let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let whole = try ImportReader.read(data: try Data(contentsOf: URL(fileURLWithPath: path)), file: "a.json", options: options)
+        let fromFile = try ImportReader.readFile(path: path, file: "a.json", options: options)
+        XCTAssertEqual(whole.records.count, records.count)
+        XCTAssertEqual(whole.pets.count, pets.count)
+        XCTAssertEqual(fromFile.records.map(\.fileId), whole.records.map(\.fileId))
+        XCTAssertEqual(fromFile.records.map(\.location.line), whole.records.map(\.location.line))
+        XCTAssertEqual(fromFile.records.map(\.detail), whole.records.map(\.detail))
+        XCTAssertEqual(fromFile.pets.map(\.name), whole.pets.map(\.name))
+        // Read 5 bytes at a time, and with the records before the pets: the same pets and records.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let header = "{\"format\": \"petlog\", \"schema\": \"v1\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n"
+        XCTAssertTrue(text.hasPrefix(header))
+        let parts = text.dropFirst(header.count).components(separatedBy: "],\n\"records\": [\n")
+        XCTAssertEqual(parts.count, 2)
+        let (petLines, recordLines) = (parts[0], String(parts[1].dropLast("\n]}\n".count)))
+        let reordered = "{\"records\": [\n" + recordLines + "\n],\n\"format\": \"petlog\", \"pets\": [\n" + petLines + "]}\n"
+        for (document, size) in [(text, 5), (reordered, 5), (reordered, 1 << 20)] {
+            let batch = try PetlogJSONReader.read(data: Data(document.utf8), file: "b.json", options: options, chunkSize: size)
+            XCTAssertEqual(batch.records.map(\.detail), whole.records.map(\.detail))
+            XCTAssertEqual(batch.pets.map(\.name), whole.pets.map(\.name))
+        }
     }
 
     func testScannerRefusesBrokenValuesWithTheirLine() throws {

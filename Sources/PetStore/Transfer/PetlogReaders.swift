@@ -145,15 +145,20 @@ struct Fields {
 }
 
 /// A petlog JSON export (docs/json.md), read as JSON whatever its whitespace or key order (`jq .`,
-/// Python's `json.dump`, one line or many). The document is scanned byte by byte without building
-/// a tree; each pet and record is cut out and decoded on its own by the export's decoder, so a big
-/// file is never one big tree. A location is the line the pet or record starts on.
+/// Python's `json.dump`, one line or many). The file is read a piece at a time and scanned byte by
+/// byte without building a tree; each pet and record is cut out and decoded on its own by the
+/// export's decoder, so neither the file nor its tree is ever in memory whole. A location is the line
+/// the pet or record starts on.
 enum PetlogJSONReader {
-    static func read(data: Data, file: String, options: ImportOptions) throws -> ImportBatch {
-        try data.withUnsafeBytes { raw in
-            var reader = Reading(scanner: JSONScanner(bytes: raw.bindMemory(to: UInt8.self), file: file))
-            return try reader.document()
-        }
+    static func read(data: Data, file: String, options: ImportOptions, chunkSize: Int = 1 << 20) throws -> ImportBatch {
+        var reader = Reading(scanner: JSONScanner(source: .bytes(data), file: file, chunkSize: chunkSize))
+        return try reader.document()
+    }
+
+    /// Reads the open file `descriptor` from its start.
+    static func read(descriptor: Int32, file: String, options: ImportOptions) throws -> ImportBatch {
+        var reader = Reading(scanner: JSONScanner(source: .file(descriptor), file: file))
+        return try reader.document()
     }
 
     private struct Reading {
@@ -166,26 +171,26 @@ enum PetlogJSONReader {
         var earlyRecords: (offset: Int, line: Int)?
 
         mutating func document() throws -> ImportBatch {
-            scanner.skipByteOrderMark()
-            scanner.skipWhitespace()
+            try scanner.skipByteOrderMark()
+            try scanner.skipWhitespace()
             let firstLine = scanner.line
-            guard scanner.take(UInt8(ascii: "{")) else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
+            guard try scanner.take(UInt8(ascii: "{")) else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
             var format: String?
             var first = true
             while true {
-                scanner.skipWhitespace()
-                if scanner.take(UInt8(ascii: "}")) { break }
-                if !first { try scanner.expect(UInt8(ascii: ",")); scanner.skipWhitespace() }
+                try scanner.skipWhitespace()
+                if try scanner.take(UInt8(ascii: "}")) { break }
+                if !first { try scanner.expect(UInt8(ascii: ",")); try scanner.skipWhitespace() }
                 first = false
                 let key = try scanner.string(decoder)
-                scanner.skipWhitespace()
+                try scanner.skipWhitespace()
                 try scanner.expect(UInt8(ascii: ":"))
-                scanner.skipWhitespace()
+                try scanner.skipWhitespace()
                 switch key {
                 case "format":
                     let start = scanner.line
                     let value = try scanner.value()
-                    format = try? decoder.decode(String.self, from: Data(value))
+                    format = try? decoder.decode(String.self, from: value)
                     if format != PetlogJSON.format { throw ImportError(file: scanner.file, line: start, problem: .unknownFormat) }
                 case "pets":
                     try elements(.pets)
@@ -200,14 +205,14 @@ enum PetlogJSONReader {
                 case "records":
                     if sawPets { try elements(.records) } else {
                         earlyRecords = (scanner.offset, scanner.line)
-                        _ = try scanner.value()
+                        _ = try scanner.value(keeping: false)
                     }
                 default:
-                    _ = try scanner.value()
+                    _ = try scanner.value(keeping: false)
                 }
             }
-            scanner.skipWhitespace()
-            guard scanner.atEnd else { throw ImportError(file: scanner.file, line: scanner.line, problem: .badJSON) }
+            try scanner.skipWhitespace()
+            guard try scanner.atEnd() else { throw ImportError(file: scanner.file, line: scanner.line, problem: .badJSON) }
             guard format == PetlogJSON.format else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
             if let early = earlyRecords {  // records but no pets: each record then names a pet the file lacks
                 scanner.seek(early)
@@ -221,27 +226,28 @@ enum PetlogJSONReader {
         /// Reads each element of the array that starts here as a pet or a record.
         mutating func elements(_ section: Section) throws {
             try scanner.expect(UInt8(ascii: "["))
-            scanner.skipWhitespace()
-            if scanner.take(UInt8(ascii: "]")) { return }
+            try scanner.skipWhitespace()
+            if try scanner.take(UInt8(ascii: "]")) { return }
             while true {
-                scanner.skipWhitespace()
+                try scanner.skipWhitespace()
+                scanner.releaseBefore()  // what came before this element is never read again
                 let line = scanner.line
                 let bytes = try scanner.value()
                 switch section {
                 case .pets: try pet(bytes, line)
                 case .records: try record(bytes, line)
                 }
-                scanner.skipWhitespace()
-                if scanner.take(UInt8(ascii: "]")) { return }
+                try scanner.skipWhitespace()
+                if try scanner.take(UInt8(ascii: "]")) { return }
                 try scanner.expect(UInt8(ascii: ","))
             }
         }
 
-        func decode<T: Decodable>(_ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ location: SourceLocation) throws -> T {
-            do { return try decoder.decode(type, from: Data(bytes)) } catch { throw ImportError(location: location, problem: .badJSON) }
+        func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, _ location: SourceLocation) throws -> T {
+            do { return try decoder.decode(type, from: bytes) } catch { throw ImportError(location: location, problem: .badJSON) }
         }
 
-        mutating func pet(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Int) throws {
+        mutating func pet(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
             let pet = try decode(ExportedPet.self, bytes, location).fields(location).pet()
             guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
@@ -249,7 +255,7 @@ enum PetlogJSONReader {
             batch.pets.append(pet)
         }
 
-        mutating func record(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Int) throws {
+        mutating func record(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
             let exported = try decode(ExportedRecord.self, bytes, location)
             let head = exported.fields(location)
@@ -277,31 +283,101 @@ enum PetlogJSONReader {
     }
 }
 
+/// Where a scanner's bytes come from: an open file read with pread (from any offset, so the scanner can
+/// go back), or bytes already in memory.
+enum JSONSource {
+    case file(Int32)
+    case bytes(Data)
+
+    /// Up to `count` bytes from `offset`; empty at the end.
+    func read(at offset: Int, count: Int, file: String) throws -> [UInt8] {
+        switch self {
+        case .bytes(let data):
+            guard offset < data.count else { return [] }
+            let from = data.startIndex + offset
+            return [UInt8](data[from..<min(from + count, data.endIndex)])
+        case .file(let fd):
+            var chunk = [UInt8](repeating: 0, count: count)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+                if n >= 0 { chunk.removeLast(count - n); return chunk }
+                if errno != EINTR { throw ImportError(file: file, line: 0, problem: .unreadable) }
+            }
+        }
+    }
+}
+
 /// Finds where JSON values start and end without building them: strings with their escapes, nesting
 /// up to a depth no export needs, line numbers for messages. What lies between is checked by the
-/// decoder that reads each value.
+/// decoder that reads each value. The input is held in a window that grows as the scan reads on and
+/// drops what lies before the value being read, so memory follows the largest value, not the file.
 struct JSONScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
     let file: String
+    private let source: JSONSource
+    private let chunkSize: Int
+    private var window: [UInt8] = []
+    /// The input offset of `window[0]`.
+    private var windowStart = 0
+    private var exhausted = false
+    /// The input offset of the next byte.
     private(set) var offset = 0
     private(set) var line = 1
     static let maximumDepth = 64
 
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String) { self.bytes = bytes; self.file = file }
+    init(source: JSONSource, file: String, chunkSize: Int = 1 << 20) {
+        self.source = source; self.file = file; self.chunkSize = max(1, chunkSize)
+    }
 
-    var atEnd: Bool { offset >= bytes.count }
-    var position: (offset: Int, line: Int) { (offset, line) }
-    mutating func seek(_ p: (offset: Int, line: Int)) { offset = p.offset; line = p.line }
+    init(bytes: [UInt8], file: String, chunkSize: Int = 1 << 20) {
+        self.init(source: .bytes(Data(bytes)), file: file, chunkSize: chunkSize)
+    }
 
     private var error: ImportError { ImportError(file: file, line: line, problem: .badJSON) }
 
-    mutating func skipByteOrderMark() {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { offset = 3 }
+    /// The byte at `offset`, reading on as needed; nil at the end of the input.
+    private mutating func peek() throws -> UInt8? {
+        while offset - windowStart >= window.count {
+            if exhausted { return nil }
+            let chunk = try source.read(at: windowStart + window.count, count: chunkSize, file: file)
+            if chunk.isEmpty { exhausted = true; return nil }
+            window.append(contentsOf: chunk)
+        }
+        return window[offset - windowStart]
     }
 
-    mutating func skipWhitespace() {
-        while offset < bytes.count {
-            switch bytes[offset] {
+    mutating func atEnd() throws -> Bool { try peek() == nil }
+
+    var position: (offset: Int, line: Int) { (offset, line) }
+
+    /// Goes back (or on) to a position met before.
+    mutating func seek(_ p: (offset: Int, line: Int)) {
+        if p.offset < windowStart || p.offset > windowStart + window.count {
+            window = []
+            windowStart = p.offset
+            exhausted = false
+        }
+        offset = p.offset
+        line = p.line
+    }
+
+    /// Forgets the bytes before `offset` once there are enough of them to be worth moving the rest.
+    mutating func releaseBefore() {
+        let done = offset - windowStart
+        guard done >= 4 * chunkSize || (done > 0 && done == window.count) else { return }
+        window.removeFirst(done)
+        windowStart = offset
+    }
+
+    mutating func skipByteOrderMark() throws {
+        guard offset == 0, try peek() == 0xEF else { return }
+        offset = 1
+        if try peek() == 0xBB { offset = 2; if try peek() == 0xBF { offset = 3; return } }
+        offset = 0
+    }
+
+    mutating func skipWhitespace() throws {
+        while let b = try peek() {
+            switch b {
             case 0x0A: line += 1
             case 0x20, 0x09, 0x0D: break
             default: return
@@ -310,43 +386,49 @@ struct JSONScanner {
         }
     }
 
-    mutating func take(_ byte: UInt8) -> Bool {
-        guard offset < bytes.count, bytes[offset] == byte else { return false }
+    mutating func take(_ byte: UInt8) throws -> Bool {
+        guard try peek() == byte else { return false }
         offset += 1
         return true
     }
 
-    mutating func expect(_ byte: UInt8) throws { guard take(byte) else { throw error } }
+    mutating func expect(_ byte: UInt8) throws { guard try take(byte) else { throw error } }
 
     /// A string key, unescaped.
     mutating func string(_ decoder: JSONDecoder) throws -> String {
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error }
+        guard try peek() == UInt8(ascii: "\"") else { throw error }
         let start = offset
         try skipString()
-        guard let s = try? decoder.decode(String.self, from: Data(UnsafeBufferPointer(rebasing: bytes[start..<offset]))) else { throw error }
+        guard let s = try? decoder.decode(String.self, from: bytes(from: start)) else { throw error }
         return s
+    }
+
+    private func bytes(from start: Int) -> Data {
+        Data(window[(start - windowStart)..<(offset - windowStart)])
     }
 
     private mutating func skipString() throws {
         offset += 1  // the opening quote
-        while offset < bytes.count {
-            let b = bytes[offset]
+        while let b = try peek() {
             if b == UInt8(ascii: "\"") { offset += 1; return }
-            if b == UInt8(ascii: "\\") { offset += 2; continue }
             if b < 0x20 { throw error }  // a raw line break or control character ends no valid string
-            offset += 1
+            offset += b == UInt8(ascii: "\\") ? 2 : 1
         }
         throw error
     }
 
-    /// The bytes of the value that starts here (after whitespace), which is then skipped.
-    mutating func value() throws -> UnsafeBufferPointer<UInt8> {
+    /// The bytes of the value that starts here (after whitespace), which is then skipped; without
+    /// `keeping`, only skipped (an array of records before the pets is passed over in bounded memory).
+    @discardableResult
+    mutating func value(keeping: Bool = true) throws -> Data {
+        try skipWhitespace()
         let start = offset
         var depth = 0
         repeat {
-            skipWhitespace()
-            guard offset < bytes.count else { throw error }
-            switch bytes[offset] {
+            if !keeping { releaseBefore() }
+            try skipWhitespace()
+            guard let b = try peek() else { throw error }
+            switch b {
             case UInt8(ascii: "\""): try skipString()
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
@@ -361,11 +443,11 @@ struct JSONScanner {
                 offset += 1
             default:  // a number, true, false or null: up to the next delimiter
                 let literal = offset
-                while offset < bytes.count, !Self.ends(bytes[offset]) { offset += 1 }
+                while let c = try peek(), !Self.ends(c) { offset += 1 }
                 guard offset > literal else { throw error }
             }
         } while depth > 0
-        return UnsafeBufferPointer(rebasing: bytes[start..<offset])
+        return keeping ? bytes(from: start) : Data()
     }
 
     private static func ends(_ b: UInt8) -> Bool {
