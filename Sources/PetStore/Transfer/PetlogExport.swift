@@ -27,6 +27,17 @@ enum PetlogJSON {
     static let schema = "v1"
 }
 
+extension KeyedEncodingContainer {
+    // Written as null when absent (the synthesized encoding would leave the key out). The concrete
+    // overloads reach the encoder's own paths for text, integers and booleans; an Optional passed as
+    // a generic value costs a dynamic cast per key, most of an export's time.
+    mutating func encodeOrNull(_ v: String?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
+    mutating func encodeOrNull(_ v: Int64?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
+    mutating func encodeOrNull(_ v: Bool?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
+    mutating func encodeOrNull(_ v: Double?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
+    mutating func encodeOrNull<T: Encodable>(_ v: T?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
+}
+
 /// Money in the export: minor units and an ISO 4217 code; `amount` is decimal text for people and is not read back.
 struct ExportedMoney: Codable, Equatable {
     var minorUnits: Int64?
@@ -39,9 +50,9 @@ struct ExportedMoney: Codable, Equatable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(minorUnits, forKey: .minorUnits)
-        try c.encode(currency, forKey: .currency)
-        try c.encode(amount, forKey: .amount)
+        try c.encodeOrNull(minorUnits, forKey: .minorUnits)
+        try c.encodeOrNull(currency, forKey: .currency)
+        try c.encodeOrNull(amount, forKey: .amount)
     }
 }
 
@@ -85,18 +96,18 @@ struct ExportedPet: Codable, Equatable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(species, forKey: .species)
-        try c.encode(breed, forKey: .breed)
-        try c.encode(sex, forKey: .sex)
-        try c.encode(neutered, forKey: .neutered)
-        try c.encode(born, forKey: .born)
-        try c.encode(microchip, forKey: .microchip)
-        try c.encode(color, forKey: .color)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(archivedOn, forKey: .archivedOn)
-        try c.encode(archiveReason, forKey: .archiveReason)
+        try c.encodeOrNull(id, forKey: .id)
+        try c.encodeOrNull(name, forKey: .name)
+        try c.encodeOrNull(species, forKey: .species)
+        try c.encodeOrNull(breed, forKey: .breed)
+        try c.encodeOrNull(sex, forKey: .sex)
+        try c.encodeOrNull(neutered, forKey: .neutered)
+        try c.encodeOrNull(born, forKey: .born)
+        try c.encodeOrNull(microchip, forKey: .microchip)
+        try c.encodeOrNull(color, forKey: .color)
+        try c.encodeOrNull(notes, forKey: .notes)
+        try c.encodeOrNull(archivedOn, forKey: .archivedOn)
+        try c.encodeOrNull(archiveReason, forKey: .archiveReason)
     }
 
     /// The values by database column name, for the checks every import shares.
@@ -128,7 +139,7 @@ enum ExportedDetail: Equatable {
         enum CodingKeys: String, CodingKey { case grams, bodyCondition = "body_condition" }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(grams, forKey: .grams); try c.encode(bodyCondition, forKey: .bodyCondition)
+            try c.encodeOrNull(grams, forKey: .grams); try c.encodeOrNull(bodyCondition, forKey: .bodyCondition)
         }
         func put(into f: inout FieldValues) { f["grams"] = grams; f["body_condition"] = bodyCondition }
     }
@@ -138,8 +149,8 @@ enum ExportedDetail: Equatable {
         enum CodingKeys: String, CodingKey { case food, type, amount, amountUnit = "amount_unit" }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(food, forKey: .food); try c.encode(type, forKey: .type)
-            try c.encode(amount, forKey: .amount); try c.encode(amountUnit, forKey: .amountUnit)
+            try c.encodeOrNull(food, forKey: .food); try c.encodeOrNull(type, forKey: .type)
+            try c.encodeOrNull(amount, forKey: .amount); try c.encodeOrNull(amountUnit, forKey: .amountUnit)
         }
         func put(into f: inout FieldValues) { f["food"] = food; f["type"] = type; f["amount"] = amount; f["amount_unit"] = amountUnit }
     }
@@ -148,8 +159,8 @@ enum ExportedDetail: Equatable {
         var score: Int64?, color: String?, blood: Bool?, mucus: Bool?
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(score, forKey: .score); try c.encode(color, forKey: .color)
-            try c.encode(blood, forKey: .blood); try c.encode(mucus, forKey: .mucus)
+            try c.encodeOrNull(score, forKey: .score); try c.encodeOrNull(color, forKey: .color)
+            try c.encodeOrNull(blood, forKey: .blood); try c.encodeOrNull(mucus, forKey: .mucus)
         }
         func put(into f: inout FieldValues) { f["score"] = score; f["color"] = color; f["blood"] = blood; f["mucus"] = mucus }
     }
@@ -158,8 +169,8 @@ enum ExportedDetail: Equatable {
         var color: String?, amount: String?, straining: Bool?, blood: Bool?
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(color, forKey: .color); try c.encode(amount, forKey: .amount)
-            try c.encode(straining, forKey: .straining); try c.encode(blood, forKey: .blood)
+            try c.encodeOrNull(color, forKey: .color); try c.encodeOrNull(amount, forKey: .amount)
+            try c.encodeOrNull(straining, forKey: .straining); try c.encodeOrNull(blood, forKey: .blood)
         }
         func put(into f: inout FieldValues) { f["color"] = color; f["amount"] = amount; f["straining"] = straining; f["blood"] = blood }
     }
@@ -169,8 +180,8 @@ enum ExportedDetail: Equatable {
         enum CodingKeys: String, CodingKey { case code, listed, severity, durationMinutes = "duration_minutes" }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(code, forKey: .code); try c.encode(listed, forKey: .listed)
-            try c.encode(severity, forKey: .severity); try c.encode(durationMinutes, forKey: .durationMinutes)
+            try c.encodeOrNull(code, forKey: .code); try c.encodeOrNull(listed, forKey: .listed)
+            try c.encodeOrNull(severity, forKey: .severity); try c.encodeOrNull(durationMinutes, forKey: .durationMinutes)
         }
         func put(into f: inout FieldValues) { f["code"] = code; f["listed"] = listed; f["severity"] = severity; f["duration_minutes"] = durationMinutes }
     }
@@ -179,7 +190,7 @@ enum ExportedDetail: Equatable {
         var text: String?, mood: String?
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(text, forKey: .text); try c.encode(mood, forKey: .mood)
+            try c.encodeOrNull(text, forKey: .text); try c.encodeOrNull(mood, forKey: .mood)
         }
         func put(into f: inout FieldValues) { f["text"] = text; f["mood"] = mood }
     }
@@ -192,9 +203,9 @@ enum ExportedDetail: Equatable {
         }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(clinic, forKey: .clinic); try c.encode(vet, forKey: .vet); try c.encode(reason, forKey: .reason)
-            try c.encode(diagnosis, forKey: .diagnosis); try c.encode(treatment, forKey: .treatment)
-            try c.encode(weightGrams, forKey: .weightGrams); try c.encode(followUp, forKey: .followUp); try c.encode(cost, forKey: .cost)
+            try c.encodeOrNull(clinic, forKey: .clinic); try c.encodeOrNull(vet, forKey: .vet); try c.encodeOrNull(reason, forKey: .reason)
+            try c.encodeOrNull(diagnosis, forKey: .diagnosis); try c.encodeOrNull(treatment, forKey: .treatment)
+            try c.encodeOrNull(weightGrams, forKey: .weightGrams); try c.encodeOrNull(followUp, forKey: .followUp); try c.encodeOrNull(cost, forKey: .cost)
         }
         func put(into f: inout FieldValues) {
             f["clinic"] = clinic; f["vet"] = vet; f["reason"] = reason; f["diagnosis"] = diagnosis; f["treatment"] = treatment
@@ -208,8 +219,8 @@ enum ExportedDetail: Equatable {
         enum CodingKeys: String, CodingKey { case vaccine, product, lot, clinic, nextDue = "next_due" }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(vaccine, forKey: .vaccine); try c.encode(product, forKey: .product); try c.encode(lot, forKey: .lot)
-            try c.encode(clinic, forKey: .clinic); try c.encode(nextDue, forKey: .nextDue)
+            try c.encodeOrNull(vaccine, forKey: .vaccine); try c.encodeOrNull(product, forKey: .product); try c.encodeOrNull(lot, forKey: .lot)
+            try c.encodeOrNull(clinic, forKey: .clinic); try c.encodeOrNull(nextDue, forKey: .nextDue)
         }
         func put(into f: inout FieldValues) { f["vaccine"] = vaccine; f["product"] = product; f["lot"] = lot; f["clinic"] = clinic; f["next_due"] = nextDue }
     }
@@ -237,9 +248,9 @@ enum ExportedDetail: Equatable {
         }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name); try c.encode(dose, forKey: .dose); try c.encode(route, forKey: .route)
-            try c.encode(intervalSeconds, forKey: .intervalSeconds); try c.encode(times, forKey: .times)
-            try c.encode(endsOn, forKey: .endsOn); try c.encode(stoppedAt, forKey: .stoppedAt)
+            try c.encodeOrNull(name, forKey: .name); try c.encodeOrNull(dose, forKey: .dose); try c.encodeOrNull(route, forKey: .route)
+            try c.encodeOrNull(intervalSeconds, forKey: .intervalSeconds); try c.encodeOrNull(times, forKey: .times)
+            try c.encodeOrNull(endsOn, forKey: .endsOn); try c.encodeOrNull(stoppedAt, forKey: .stoppedAt)
         }
         func put(into f: inout FieldValues) {
             f["name"] = name; f["dose"] = dose; f["route"] = route; f["interval_seconds"] = intervalSeconds
@@ -252,7 +263,7 @@ enum ExportedDetail: Equatable {
         enum CodingKeys: String, CodingKey { case medicationId = "medication_id", medication, skipped }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(medicationId, forKey: .medicationId); try c.encode(medication, forKey: .medication); try c.encode(skipped, forKey: .skipped)
+            try c.encodeOrNull(medicationId, forKey: .medicationId); try c.encodeOrNull(medication, forKey: .medication); try c.encodeOrNull(skipped, forKey: .skipped)
         }
         func put(into f: inout FieldValues) { f["medication_id"] = medicationId; f["medication"] = medication; f["skipped"] = skipped }
     }
@@ -261,8 +272,8 @@ enum ExportedDetail: Equatable {
         var money: ExportedMoney?, category: String?, merchant: String?, payment: String?
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encode(money, forKey: .money); try c.encode(category, forKey: .category)
-            try c.encode(merchant, forKey: .merchant); try c.encode(payment, forKey: .payment)
+            try c.encodeOrNull(money, forKey: .money); try c.encodeOrNull(category, forKey: .category)
+            try c.encodeOrNull(merchant, forKey: .merchant); try c.encodeOrNull(payment, forKey: .payment)
         }
         func put(into f: inout FieldValues) {
             f["amount_minor"] = money?.minorUnits; f["currency"] = money?.currency; f["category"] = category; f["merchant"] = merchant; f["payment"] = payment
@@ -392,15 +403,15 @@ struct ExportedRecord: Codable, Equatable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(petId, forKey: .petId)
-        try c.encode(pet, forKey: .pet)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(at, forKey: .at)
-        try c.encode(utcOffsetSeconds, forKey: .utcOffsetSeconds)
-        try c.encode(note, forKey: .note)
-        try c.encode(starred, forKey: .starred)
-        try c.encode(attachments, forKey: .attachments)
+        try c.encodeOrNull(id, forKey: .id)
+        try c.encodeOrNull(petId, forKey: .petId)
+        try c.encodeOrNull(pet, forKey: .pet)
+        try c.encodeOrNull(kind, forKey: .kind)
+        try c.encodeOrNull(at, forKey: .at)
+        try c.encodeOrNull(utcOffsetSeconds, forKey: .utcOffsetSeconds)
+        try c.encodeOrNull(note, forKey: .note)
+        try c.encodeOrNull(starred, forKey: .starred)
+        try c.encodeOrNull(attachments, forKey: .attachments)
         if let kind, let detail { try detail.encode(into: &c, forKey: Key(kind)) }
     }
 
