@@ -113,9 +113,9 @@ struct ExportedPet: Codable, Equatable {
     /// The values by database column name, for the checks every import shares.
     func fields(_ location: SourceLocation) -> Fields {
         var f = FieldValues()
-        f["id"] = id; f["name"] = name; f["species"] = species; f["breed"] = breed; f["sex"] = sex; f["neutered"] = neutered
-        f["born"] = born; f["microchip"] = microchip; f["color"] = color; f["notes"] = notes
-        f["archived_on"] = archivedOn; f["archive_reason"] = archiveReason
+        f.put("id", id); f.put("name", name); f.put("species", species); f.put("breed", breed); f.put("sex", sex); f.put("neutered", neutered)
+        f.put("born", born); f.put("microchip", microchip); f.put("color", color); f.put("notes", notes)
+        f.put("archived_on", archivedOn); f.put("archive_reason", archiveReason)
         return Fields(values: f.values, location: location)
     }
 }
@@ -123,10 +123,10 @@ struct ExportedPet: Codable, Equatable {
 /// Column values as the shared checks read them: text, integers in decimal, booleans as 1/0.
 struct FieldValues {
     var values: [String: String] = [:]
-    subscript(key: String) -> String? { get { values[key] } set { values[key] = newValue } }
-    subscript(key: String) -> Int64? { get { nil } set { values[key] = newValue.map { String($0) } } }
-    subscript(key: String) -> Bool? { get { nil } set { values[key] = newValue.map { $0 ? "1" : "0" } } }
-    subscript(key: String) -> Double? { get { nil } set { values[key] = newValue.map { "\($0)" } } }
+    mutating func put(_ key: String, _ v: String?) { values[key] = v }
+    mutating func put(_ key: String, _ v: Int64?) { values[key] = v.map { String($0) } }
+    mutating func put(_ key: String, _ v: Bool?) { values[key] = v.map { $0 ? "1" : "0" } }
+    mutating func put(_ key: String, _ v: Double?) { values[key] = v.map { "\($0)" } }
 }
 
 /// The detail of one record, under the key its kind names.
@@ -141,7 +141,7 @@ enum ExportedDetail: Equatable {
             var c = e.container(keyedBy: CodingKeys.self)
             try c.encodeOrNull(grams, forKey: .grams); try c.encodeOrNull(bodyCondition, forKey: .bodyCondition)
         }
-        func put(into f: inout FieldValues) { f["grams"] = grams; f["body_condition"] = bodyCondition }
+        func put(into f: inout FieldValues) { f.put("grams", grams); f.put("body_condition", bodyCondition) }
     }
 
     struct Meal: Codable, Equatable {
@@ -152,7 +152,7 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(food, forKey: .food); try c.encodeOrNull(type, forKey: .type)
             try c.encodeOrNull(amount, forKey: .amount); try c.encodeOrNull(amountUnit, forKey: .amountUnit)
         }
-        func put(into f: inout FieldValues) { f["food"] = food; f["type"] = type; f["amount"] = amount; f["amount_unit"] = amountUnit }
+        func put(into f: inout FieldValues) { f.put("food", food); f.put("type", type); f.put("amount", amount); f.put("amount_unit", amountUnit) }
     }
 
     struct Stool: Codable, Equatable {
@@ -162,7 +162,7 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(score, forKey: .score); try c.encodeOrNull(color, forKey: .color)
             try c.encodeOrNull(blood, forKey: .blood); try c.encodeOrNull(mucus, forKey: .mucus)
         }
-        func put(into f: inout FieldValues) { f["score"] = score; f["color"] = color; f["blood"] = blood; f["mucus"] = mucus }
+        func put(into f: inout FieldValues) { f.put("score", score); f.put("color", color); f.put("blood", blood); f.put("mucus", mucus) }
     }
 
     struct Urine: Codable, Equatable {
@@ -172,7 +172,7 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(color, forKey: .color); try c.encodeOrNull(amount, forKey: .amount)
             try c.encodeOrNull(straining, forKey: .straining); try c.encodeOrNull(blood, forKey: .blood)
         }
-        func put(into f: inout FieldValues) { f["color"] = color; f["amount"] = amount; f["straining"] = straining; f["blood"] = blood }
+        func put(into f: inout FieldValues) { f.put("color", color); f.put("amount", amount); f.put("straining", straining); f.put("blood", blood) }
     }
 
     struct Symptom: Codable, Equatable {
@@ -183,7 +183,7 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(code, forKey: .code); try c.encodeOrNull(listed, forKey: .listed)
             try c.encodeOrNull(severity, forKey: .severity); try c.encodeOrNull(durationMinutes, forKey: .durationMinutes)
         }
-        func put(into f: inout FieldValues) { f["code"] = code; f["listed"] = listed; f["severity"] = severity; f["duration_minutes"] = durationMinutes }
+        func put(into f: inout FieldValues) { f.put("code", code); f.put("listed", listed); f.put("severity", severity); f.put("duration_minutes", durationMinutes) }
     }
 
     struct Diary: Codable, Equatable {
@@ -192,7 +192,7 @@ enum ExportedDetail: Equatable {
             var c = e.container(keyedBy: CodingKeys.self)
             try c.encodeOrNull(text, forKey: .text); try c.encodeOrNull(mood, forKey: .mood)
         }
-        func put(into f: inout FieldValues) { f["text"] = text; f["mood"] = mood }
+        func put(into f: inout FieldValues) { f.put("text", text); f.put("mood", mood) }
     }
 
     struct Visit: Codable, Equatable {
@@ -208,9 +208,9 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(weightGrams, forKey: .weightGrams); try c.encodeOrNull(followUp, forKey: .followUp); try c.encodeOrNull(cost, forKey: .cost)
         }
         func put(into f: inout FieldValues) {
-            f["clinic"] = clinic; f["vet"] = vet; f["reason"] = reason; f["diagnosis"] = diagnosis; f["treatment"] = treatment
-            f["weight_grams"] = weightGrams; f["follow_up"] = followUp
-            f["cost_minor"] = cost?.minorUnits; f["cost_currency"] = cost?.currency
+            f.put("clinic", clinic); f.put("vet", vet); f.put("reason", reason); f.put("diagnosis", diagnosis); f.put("treatment", treatment)
+            f.put("weight_grams", weightGrams); f.put("follow_up", followUp)
+            f.put("cost_minor", cost?.minorUnits); f.put("cost_currency", cost?.currency)
         }
     }
 
@@ -222,7 +222,7 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(vaccine, forKey: .vaccine); try c.encodeOrNull(product, forKey: .product); try c.encodeOrNull(lot, forKey: .lot)
             try c.encodeOrNull(clinic, forKey: .clinic); try c.encodeOrNull(nextDue, forKey: .nextDue)
         }
-        func put(into f: inout FieldValues) { f["vaccine"] = vaccine; f["product"] = product; f["lot"] = lot; f["clinic"] = clinic; f["next_due"] = nextDue }
+        func put(into f: inout FieldValues) { f.put("vaccine", vaccine); f.put("product", product); f.put("lot", lot); f.put("clinic", clinic); f.put("next_due", nextDue) }
     }
 
     struct Medication: Codable, Equatable {
@@ -253,8 +253,8 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(endsOn, forKey: .endsOn); try c.encodeOrNull(stoppedAt, forKey: .stoppedAt)
         }
         func put(into f: inout FieldValues) {
-            f["name"] = name; f["dose"] = dose; f["route"] = route; f["interval_seconds"] = intervalSeconds
-            f["times"] = times; f["ends_on"] = endsOn; f["stopped_at"] = stoppedAt
+            f.put("name", name); f.put("dose", dose); f.put("route", route); f.put("interval_seconds", intervalSeconds)
+            f.put("times", times); f.put("ends_on", endsOn); f.put("stopped_at", stoppedAt)
         }
     }
 
@@ -265,7 +265,7 @@ enum ExportedDetail: Equatable {
             var c = e.container(keyedBy: CodingKeys.self)
             try c.encodeOrNull(medicationId, forKey: .medicationId); try c.encodeOrNull(medication, forKey: .medication); try c.encodeOrNull(skipped, forKey: .skipped)
         }
-        func put(into f: inout FieldValues) { f["medication_id"] = medicationId; f["medication"] = medication; f["skipped"] = skipped }
+        func put(into f: inout FieldValues) { f.put("medication_id", medicationId); f.put("medication", medication); f.put("skipped", skipped) }
     }
 
     struct Expense: Codable, Equatable {
@@ -276,7 +276,7 @@ enum ExportedDetail: Equatable {
             try c.encodeOrNull(merchant, forKey: .merchant); try c.encodeOrNull(payment, forKey: .payment)
         }
         func put(into f: inout FieldValues) {
-            f["amount_minor"] = money?.minorUnits; f["currency"] = money?.currency; f["category"] = category; f["merchant"] = merchant; f["payment"] = payment
+            f.put("amount_minor", money?.minorUnits); f.put("currency", money?.currency); f.put("category", category); f.put("merchant", merchant); f.put("payment", payment)
         }
     }
 }
@@ -418,7 +418,7 @@ struct ExportedRecord: Codable, Equatable {
     /// The shared columns by database name (the detail's are `detailFields`).
     func fields(_ location: SourceLocation) -> Fields {
         var f = FieldValues()
-        f["id"] = id; f["pet_id"] = petId; f["kind"] = kind; f["at"] = at; f["note"] = note; f["starred"] = starred
+        f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
         return Fields(values: f.values, location: location)
     }
 
