@@ -101,6 +101,8 @@ final class ExportFormatTests: CLITestCase {
         try refuse("a.json", "{\"format\": \"other\", \"pets\": [], \"records\": []}\n", mentions: "a.json")
         try refuse("b.json", "{\"pets\": [], \"records\": []}\n", mentions: "b.json")
         try refuse("c.json", Self.header + Self.pet + "],\n\"records\": []}\n{}\n", mentions: "c.json:6")
+        // "records" twice would import every record twice: refused where the second one starts.
+        try refuse("e.json", Self.header + Self.pet + "],\n\"records\": [],\n\"records\": []}\n", mentions: "e.json:6")
         try refuse("d.json", Self.header + "{\"id\": 1, \"name\": \"Rex\\\"], \\\"x\\\": [\", \"species\": \"dog\"\n", mentions: "d.json")
     }
 }

@@ -176,13 +176,17 @@ enum PetlogJSONReader {
             let firstLine = scanner.line
             guard try scanner.take(UInt8(ascii: "{")) else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
             var format: String?
+            var seenKeys: Set<String> = []
             var first = true
             while true {
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "}")) { break }
                 if !first { try scanner.expect(UInt8(ascii: ",")); try scanner.skipWhitespace() }
                 first = false
+                let keyLine = scanner.line
                 let key = try scanner.string(decoder)
+                // A key twice would read its pets or records twice; JSON leaves the meaning open, so refuse it.
+                guard seenKeys.insert(key).inserted else { throw ImportError(file: scanner.file, line: keyLine, problem: .badJSON) }
                 try scanner.skipWhitespace()
                 try scanner.expect(UInt8(ascii: ":"))
                 try scanner.skipWhitespace()
