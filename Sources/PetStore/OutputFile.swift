@@ -473,6 +473,11 @@ public final class OutputSink {
         if buffer.count >= capacity { try flush() }
     }
 
+    public func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { try flush() }
+    }
+
     public func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { try flush() }

@@ -19,29 +19,41 @@ final class PetlogJSONTests: XCTestCase {
         let encoder = PetlogJSON.encoder(), decoder = PetlogJSON.decoder()
         for r in records {
             let exported = ExportedRecord(r)
-            let data = try encoder.encode(exported)
+            let data = Data(try encoder.encode(exported))
             XCTAssertEqual(try decoder.decode(ExportedRecord.self, from: data), exported, String(decoding: data, as: UTF8.self))
             // Nulls are written, not left out: every key of the documented shape is there.
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             XCTAssertEqual(Set(object.keys), ["id", "pet_id", "pet", "kind", "at", "utc_offset_seconds", "note", "starred", "attachments", r.kind.rawValue])
         }
         for p in pets {
-            let data = try encoder.encode(ExportedPet(p))
+            let data = Data(try encoder.encode(ExportedPet(p)))
             XCTAssertEqual(try decoder.decode(ExportedPet.self, from: data), ExportedPet(p))
             XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 12)
         }
     }
 
-    /// The bytes JSONSerialization wrote before the Codable types (sorted keys, no escaped slashes) for
-    /// a record whose strings need escaping: the format did not change under the new encoder.
+    /// The bytes JSONSerialization wrote before the Codable types (sorted keys, no escaped slashes), for
+    /// every demo record and pet and for text that needs escaping: the format did not change under the
+    /// export's own encoder.
     func testBytesMatchTheSerializationTheFormatWasDefinedBy() throws {
-        let (_, records) = try demoRecords()
+        let (pets, records) = try demoRecords()
         var r = try XCTUnwrap(records.first { $0.kind == .visit && { if case .visit(let v) = $0.detail { return v.cost != nil } else { return false } }($0) })
-        r.note = "a/b \"quoted\" \\ tab\t line\n é 한 \u{1}"
-        let encoded = try PetlogJSON.encoder().encode(ExportedRecord(r))
-        let object = try JSONSerialization.jsonObject(with: encoded)
-        let reference = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        XCTAssertEqual(String(decoding: encoded, as: UTF8.self), String(decoding: reference, as: UTF8.self))
+        r.note = "a/b \"quoted\" \\ tab\t line\n é 한 \u{2028} \u{7F} 🐕 " + String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let encoder = PetlogJSON.encoder()
+        func reference(_ encoded: [UInt8]) throws -> String {
+            let object = try JSONSerialization.jsonObject(with: Data(encoded))
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        }
+        for record in records + [r] {
+            let encoded = try encoder.encode(ExportedRecord(record))
+            XCTAssertEqual(String(decoding: encoded, as: UTF8.self), try reference(encoded))
+        }
+        for pet in pets {
+            let encoded = try encoder.encode(ExportedPet(pet))
+            XCTAssertEqual(String(decoding: encoded, as: UTF8.self), try reference(encoded))
+        }
+        XCTAssertTrue(records.contains { if case .meal(let m) = $0.detail { return m.amount.map { $0.value != $0.value.rounded() } ?? false } else { return false } },
+                      "the demo should have a meal amount with a fraction")
     }
 
     /// Every top-level value of `text` with the line it starts on, read `chunkSize` bytes at a time.

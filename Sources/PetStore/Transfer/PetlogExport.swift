@@ -12,13 +12,7 @@ import PetModel
 
 /// The one encoder and decoder for the export's pets and records.
 enum PetlogJSON {
-    static func encoder() -> JSONEncoder {
-        let e = JSONEncoder()
-        // Keys sorted as JSONSerialization sorted them before: the export's keys are lower-case ASCII
-        // letters and underscores, where both sorts agree, so the bytes stay as they were.
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }
+    static func encoder() -> ExportJSONEncoder { ExportJSONEncoder() }
 
     static func decoder() -> JSONDecoder { JSONDecoder() }
 
@@ -30,7 +24,7 @@ enum PetlogJSON {
 extension KeyedEncodingContainer {
     // Written as null when absent (the synthesized encoding would leave the key out). The concrete
     // overloads reach the encoder's own paths for text, integers and booleans; an Optional passed as
-    // a generic value costs a dynamic cast per key, most of an export's time.
+    // a generic value takes a nested encoder per key.
     mutating func encodeOrNull(_ v: String?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
     mutating func encodeOrNull(_ v: Int64?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
     mutating func encodeOrNull(_ v: Bool?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
