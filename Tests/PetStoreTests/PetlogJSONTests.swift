@@ -56,6 +56,16 @@ final class PetlogJSONTests: XCTestCase {
                       "the demo should have a meal amount with a fraction")
     }
 
+    func testDaysAreWrittenAsLocalDateWritesThem() throws {
+        // From years with five digits down to years before zero (an import refuses those; an export must still write them).
+        for number in [20_412, 0, -1, -365_000, -719_528, -720_000, -1_000_000, -2_000_000, 2_932_896, 3_000_000, 40_000_000] {
+            let day = LocalDate(dayNumber: number)
+            XCTAssertEqual(RFC3339.day(day), day.description, "day \(number)")
+        }
+        XCTAssertEqual(RFC3339.format(seconds: 0, offset: 32400), "1970-01-01T09:00:00+09:00")
+        XCTAssertEqual(RFC3339.format(seconds: -62_167_219_200, offset: 0), "0000-01-01T00:00:00Z")
+    }
+
     /// Every top-level value of `text` with the line it starts on, read `chunkSize` bytes at a time.
     func scan(_ text: String, chunkSize: Int = 1 << 20) throws -> [(String, Int)] {
         var s = JSONScanner(bytes: Array(text.utf8), file: "t.json", chunkSize: chunkSize)
