@@ -1,7 +1,7 @@
 # petlog — what the README runs. `make demo` and `make test` work as root on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils
+APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils sqlite3 jq
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
 PREFIX ?= /usr/local

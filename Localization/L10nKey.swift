@@ -396,6 +396,16 @@ extension L10n {
         case errBeforeStart = "err.before_start"
         // arch-store
         case errInvalidStoredValue = "err.invalid_stored_value"
+        // arch-transfer
+        case errRenderNoMemory = "err.render_no_memory"
+        case errRenderSurfaceSize = "err.render_surface_size"
+        case errRenderRead = "err.render_read"
+        case errRenderSurfaceType = "err.render_surface_type"
+        case errRenderStatus = "err.render_status"
+        case errRenderChartSize = "err.render_chart_size"
+        case errRenderChartData = "err.render_chart_data"
+        case errRenderReportCells = "err.render_report_cells"
+        case errRenderReportColumns = "err.render_report_columns"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

@@ -395,5 +395,15 @@ extension L10n {
         "err.before_start": "{field} {value} is before {start}, the day it counts from",
         // arch-store
         "err.invalid_stored_value": "{path}: {table} #{id} has {column} {value}, a value petlog never writes (edited outside petlog, or damaged); nothing was changed. See petlog check",
+        // arch-transfer
+        "err.render_no_memory": "not enough memory to draw it",
+        "err.render_surface_size": "the picture is too large or too small to draw",
+        "err.render_read": "cannot read {path} while drawing",
+        "err.render_surface_type": "the drawing surface does not suit this output",
+        "err.render_status": "the drawing library stopped (cairo status {code})",
+        "err.render_chart_size": "a chart of {width}×{height} is outside 64–16000",
+        "err.render_chart_data": "the data of \"{label}\" cannot be drawn (times and values do not line up)",
+        "err.render_report_cells": "report table row {row} has {cells} cells for {columns} columns",
+        "err.render_report_columns": "a report table has {columns} columns and {weights} column widths",
     ]
 }

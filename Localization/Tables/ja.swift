@@ -395,5 +395,15 @@ extension L10n {
         "err.before_start": "{field} {value} が起点の {start} より前です",
         // arch-store
         "err.invalid_stored_value": "{path}: {table} #{id} の {column} に petlog が書かない値 {value} があります（petlog の外で編集されたか、破損しています）。何も変更していません。petlog check で確認してください",
+        // arch-transfer
+        "err.render_no_memory": "描画に必要なメモリが足りません",
+        "err.render_surface_size": "画像が大きすぎるか小さすぎるため描画できません",
+        "err.render_read": "描画中に {path} を読み込めません",
+        "err.render_surface_type": "描画面がこの出力形式に合いません",
+        "err.render_status": "描画ライブラリが停止しました (cairo ステータス {code})",
+        "err.render_chart_size": "チャートのサイズ {width}×{height} は 64–16000 の範囲外です",
+        "err.render_chart_data": "「{label}」のデータを描画できません (時刻と値が対応していません)",
+        "err.render_report_cells": "レポートの表の {row} 行目に、{columns} 列に対して {cells} 個のセルがあります",
+        "err.render_report_columns": "レポートの表に {columns} 列ありますが、列幅は {weights} 個です",
     ]
 }

@@ -395,5 +395,15 @@ extension L10n {
         "err.before_start": "{field} {value}이(가) 기준일 {start}보다 앞섭니다",
         // arch-store
         "err.invalid_stored_value": "{path}: {table} #{id}의 {column} 값 {value}은(는) petlog가 쓰지 않는 값입니다 (petlog 밖에서 고쳤거나 손상됨). 아무것도 바꾸지 않았습니다. petlog check로 확인하세요",
+        // arch-transfer
+        "err.render_no_memory": "그리는 데 필요한 메모리가 부족합니다",
+        "err.render_surface_size": "그림이 너무 크거나 작아서 그릴 수 없습니다",
+        "err.render_read": "그리는 중에 {path}을(를) 읽을 수 없습니다",
+        "err.render_surface_type": "그리기 표면이 이 출력 형식에 맞지 않습니다",
+        "err.render_status": "그리기 라이브러리가 멈췄습니다 (cairo 상태 {code})",
+        "err.render_chart_size": "차트 크기 {width}×{height}은(는) 64–16000 범위를 벗어납니다",
+        "err.render_chart_data": "\"{label}\"의 데이터를 그릴 수 없습니다 (시각과 값이 맞지 않습니다)",
+        "err.render_report_cells": "보고서 표의 {row}번째 행에 칸이 {cells}개 있지만 열은 {columns}개입니다",
+        "err.render_report_columns": "보고서 표의 열은 {columns}개인데 열 너비는 {weights}개입니다",
     ]
 }

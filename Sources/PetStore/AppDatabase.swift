@@ -240,36 +240,29 @@ public struct AppDatabase: Sendable {
     /// complete and checked: a backup killed half-way leaves no file at `destination` (a half-written one
     /// would roll back to an empty file, which opens as a valid, empty petlog database).
     public func backup(to typed: String) throws {
-        // Through a link to the file it names (never replacing the link); devices, FIFOs and folders refused.
-        let destination = FileSecurity.absolute(try OutputFile.resolve(typed))
-        let url = URL(fileURLWithPath: destination)
-        let directory = url.deletingLastPathComponent().path
-        let partial = directory + "/.\(url.lastPathComponent).partial-\(getpid())"
-        if FileSecurity.exists(destination) { throw StoreError.file(path: typed, .exists) }
-        // Ctrl-C (or a kill of another kind) removes the partial copy.
-        for suffix in ["", "-journal", "-wal", "-shm"] { TemporaryFiles.register(partial + suffix) }
-        defer {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                unlink(partial + suffix)
-                TemporaryFiles.unregister(partial + suffix)
+        // Through a link to the file it names (never replacing the link); devices, FIFOs and folders
+        // refused; an existing file refused, never replaced (OutputFile.create links the copy into place).
+        if FileSecurity.exists(FileSecurity.absolute(try OutputFile.resolve(typed))) { throw StoreError.file(path: typed, .exists) }
+        try OutputFile.create(typed) { partial in
+            // SQLite's own files beside the copy go too, on a failure or a Ctrl-C.
+            for suffix in ["-journal", "-wal", "-shm"] { TemporaryFiles.register(partial + suffix) }
+            defer {
+                for suffix in ["-journal", "-wal", "-shm"] {
+                    unlink(partial + suffix)
+                    TemporaryFiles.unregister(partial + suffix)
+                }
+            }
+            do {
+                let target = try DatabaseQueue(path: partial)
+                try dbQueue.backup(to: target)
+                let problems = try target.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+                try target.close()
+                if !problems.isEmpty { throw StoreError.damaged(path: path ?? "", detail: problems.first ?? "") }
+            } catch let e as DatabaseError {
+                if e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB { throw StoreError.damaged(path: path ?? "", detail: e.message ?? "") }
+                throw SQLiteRepository.map(e, path: typed)
             }
         }
-        unlink(partial)
-        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw StoreError.file(path: typed, OutputError.Cause(errno: errno))
-        }
-        do {
-            let target = try DatabaseQueue(path: partial)
-            try dbQueue.backup(to: target)
-            let problems = try target.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
-            try target.close()
-            if !problems.isEmpty { throw StoreError.damaged(path: path ?? "", detail: problems.first ?? "") }
-        } catch let e as DatabaseError {
-            if e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB { throw StoreError.damaged(path: path ?? "", detail: e.message ?? "") }
-            throw SQLiteRepository.map(e, path: typed)
-        }
-        FileSecurity.restrict(partial)
-        try FileSecurity.linkIntoPlace(partial, destination)
     }
 
     // MARK: Damage
@@ -410,20 +403,6 @@ public enum FileSecurity {
 
     public static func restrict(_ path: String) {
         chmod(path, 0o600)
-    }
-
-    /// Gives a finished temporary file its final name without ever replacing a file there (link(2) refuses
-    /// an existing name), then makes the new name durable by syncing the folder.
-    static func linkIntoPlace(_ temporary: String, _ destination: String) throws {
-        if link(temporary, destination) != 0 {
-            let code = errno
-            if code == EEXIST { throw StoreError.file(path: destination, .exists) }
-            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw StoreError.file(path: destination, OutputError.Cause(errno: code)) }
-            // A file system without hard links: rename, after a last check that nothing appeared.
-            if FileSecurity.exists(destination) { throw StoreError.file(path: destination, .exists) }
-            if rename(temporary, destination) != 0 { throw StoreError.file(path: destination, OutputError.Cause(errno: errno)) }
-        }
-        syncDirectory(of: destination)
     }
 
     static func syncDirectory(of path: String) {

@@ -24,14 +24,8 @@ struct AttachmentStore: Sendable {
         if !FileManager.default.fileExists(atPath: target.path) {
             try FileSecurity.makePrivateDirectory(directory)
             try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
-            let temp = target.deletingLastPathComponent().appendingPathComponent(".\(sha).\(getpid()).tmp")
-            guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw StoreError.io("cannot write \(temp.path)")
-            }
-            if rename(temp.path, target.path) != 0 {
-                try? FileManager.default.removeItem(at: temp)
-                throw StoreError.io("cannot write \(target.path)")
-            }
+            // Whole or not at all, 0600; a failure is an OutputError naming the file and why (ENOSPC: exit 74).
+            try OutputFile.write(data, to: target.path)
             created = target
         }
         let name = URL(fileURLWithPath: sourcePath).lastPathComponent

@@ -319,6 +319,37 @@ public enum OutputFile {
         }
     }
 
+    /// For a file that must not exist yet (a backup): `render` writes the temporary path it is handed,
+    /// which is then linked into place (link(2) refuses an existing name, so nothing there is ever
+    /// replaced, even one that appeared meanwhile), synced, and its folder synced. On failure, or when
+    /// the name is taken (`.exists`), no file is left. Never standard output.
+    public static func create<T>(_ path: String, viaTemporaryPath render: (String) throws -> T) throws -> T {
+        let target = try resolve(path)
+        if access(target, F_OK) == 0 { throw OutputError(path: path, cause: .exists) }
+        let pending = try begin(path)
+        _ = pending.close()
+        defer {
+            unlink(pending.temporary)
+            TemporaryFiles.unregister(pending.temporary)
+        }
+        let result = try render(pending.temporary)
+        chmod(pending.temporary, 0o600)
+        let fd = open(pending.temporary, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
+        let synced = fsync(fd) == 0 ? 0 : errno
+        _ = systemClose(fd)
+        if synced != 0 { throw OutputError(path: path, errno: synced) }
+        if link(pending.temporary, target) != 0 {
+            let code = errno
+            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw OutputError(path: path, errno: code) }
+            // A file system without hard links: rename, after a last check that nothing appeared.
+            if access(target, F_OK) == 0 { throw OutputError(path: path, cause: .exists) }
+            if rename(pending.temporary, target) != 0 { throw OutputError(path: path, errno: errno) }
+        }
+        syncFolder(folder(of: target))
+        return result
+    }
+
     /// What a renderer that lost the errno probably hit: the errno if it names a disk error, else a
     /// full file system when the folder has no free blocks left.
     static func diskFailure(errno code: Int32, folder: String) -> OutputError.Cause? {
@@ -439,6 +470,11 @@ public final class OutputSink {
 
     public func write(_ data: Data) throws {
         buffer.append(contentsOf: data)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    public func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { try flush() }
     }
 

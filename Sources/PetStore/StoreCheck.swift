@@ -399,9 +399,7 @@ extension AttachmentStore {
             guard sha256Hex(data) == sha else { throw AttachmentHashMismatch(path: source.path, expected: sha, found: sha256Hex(data)) }
             let target = to.url(for: sha)
             try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
-            guard FileManager.default.createFile(atPath: target.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw StoreError.file(path: target.path, OutputError.Cause(errno: errno))
-            }
+            try OutputFile.write(data, to: target.path)
             count += 1
         }
         return (count, missing)

@@ -4,6 +4,7 @@ import Foundation
 import Localization
 import PetCharts
 import PetModel
+import PetReport
 import PetStore
 
 /// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.
@@ -266,9 +267,11 @@ extension Session {
             throw e
         } catch let e as CairoError {
             if case .writeError = e { throw OutputError(path: path, cause: .ioError) }
-            throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": e.description]), code: Failure.cannotCreate)
-        } catch {
-            throw UsageError(message: t(.errCannotWrite, ["path": path, "reason": "\(error)"]), code: Failure.cannotCreate)
+            throw RenderFailure(path: path, cause: .cairo(e))
+        } catch let e as ChartError {
+            throw RenderFailure(path: path, cause: .chart(e))
+        } catch let e as ReportError {
+            throw RenderFailure(path: path, cause: .report(e))
         }
     }
 

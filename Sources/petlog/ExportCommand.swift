@@ -57,24 +57,12 @@ struct ExportCommand: ParsableCommand {
             }
             var count = 0
             try OutputFile.write(to: output) { sink in
-                func line(_ object: Any) throws -> Data {
-                    try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                }
-                let pets = try repo.pets(includeArchived: true).sorted { $0.id < $1.id }
-                try sink.write("{\"format\": \"petlog\", \"schema\": \"v1\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
-                for (i, p) in pets.enumerated() {
-                    try sink.write(try line(JSONShape.pet(p)))
-                    try sink.write(i < pets.count - 1 ? ",\n" : "\n")
-                }
-                try sink.write("],\n\"records\": [\n")
+                let writer = try PetlogJSONWriter(sink: sink, pets: try repo.pets(includeArchived: true))
                 try repo.forEachRecordBatch { batch in
-                    for r in batch {
-                        if count > 0 { try sink.write(",\n") }
-                        try sink.write(try line(JSONShape.record(r)))
-                        count += 1
-                    }
+                    for r in batch { try writer.write(r) }
                 }
-                try sink.write("\n]}\n")
+                try writer.finish()
+                count = writer.recordCount
             }
             try copyAttachments(repo)
             say(s.t(.exportWrote, ["path": shown, "records": String(count)]))

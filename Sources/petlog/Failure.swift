@@ -1,6 +1,9 @@
+import Cairo
 import Foundation
 import Localization
+import PetCharts
 import PetModel
+import PetReport
 import PetStore
 
 /// The one place an error becomes a localized line and a sysexits code
@@ -27,6 +30,7 @@ struct Failure {
         case let e as OutputError: return e.cause.isIOFailure ? Self.ioError : Self.cannotCreate
         case is AttachmentHashMismatch: return Self.dataError
         case is InvalidStoredValue: return Self.dataError
+        case is RenderFailure: return Self.cannotCreate
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
@@ -52,6 +56,7 @@ struct Failure {
         case let e as InvalidStoredValue:
             return l.text(.errInvalidStoredValue, ["path": databasePath, "table": e.table, "id": String(e.id),
                                                    "column": e.column, "value": e.value])
+        case let e as RenderFailure: return Self.message(e, l)
         default: return l.text(.errUnexpected, ["detail": "\(error)"])
         }
     }
@@ -115,6 +120,28 @@ struct Failure {
         return reason
     }
 
+    /// "cannot write PATH: why the renderer stopped", in words rather than the renderer's debug text.
+    static func message(_ e: RenderFailure, _ l: L10n) -> String {
+        let reason: String
+        switch e.cause {
+        case .cairo(.noMemory): reason = l.text(.errRenderNoMemory)
+        case .cairo(.invalidSize): reason = l.text(.errRenderSurfaceSize)
+        case .cairo(.readError(let path)), .cairo(.fileNotFound(let path)): reason = l.text(.errRenderRead, ["path": path ?? "?"])
+        case .cairo(.surfaceTypeMismatch): reason = l.text(.errRenderSurfaceType)
+        case .cairo(.other(let code, _)): reason = l.text(.errRenderStatus, ["code": String(code)])
+        case .cairo(.writeError): reason = l.text(.errOutputIO)
+        case .chart(.invalidSize(let width, let height)): reason = l.text(.errRenderChartSize, ["width": String(width), "height": String(height)])
+        case .chart(.mismatchedSeries(let label)), .chart(.unorderedTimes(let label)), .chart(.mismatchedStack(let label)):
+            reason = l.text(.errRenderChartData, ["label": label])
+        case .report(.tooManyCells(let row, let cells, let columns)):
+            reason = l.text(.errRenderReportCells, ["row": String(row), "cells": String(cells), "columns": String(columns)])
+        case .report(.invalidColumns(let header, let weights)):
+            reason = l.text(.errRenderReportColumns, ["columns": String(header), "weights": String(weights)])
+        }
+        let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
+        return l.text(.errCannotWrite, ["path": path, "reason": reason])
+    }
+
     static func message(_ e: ImportError, _ l: L10n) -> String {
         let reason: String
         switch e.problem {
@@ -167,6 +194,17 @@ struct Failure {
             return l.text(.errAmbiguousMedication, ["pet": pet, "name": name, "candidates": candidates.joined(separator: ", ")])
         }
     }
+}
+
+/// A chart or report renderer stopped before its file was whole (nothing is left at `path`).
+struct RenderFailure: Error {
+    enum Cause {
+        case cairo(CairoError)
+        case chart(ChartError)
+        case report(ReportError)
+    }
+    let path: String
+    let cause: Cause
 }
 
 /// A command-line mistake that argument-parser cannot see (a flag combination, a missing confirmation).

@@ -40,7 +40,7 @@ final class ImportHostileTests: CLITestCase {
         try refuse([try file("a.json", json(weight("{\"grams\": -5}")))], mentions: "a.json:6")
         try refuse([try file("b.json", json(weight("{\"grams\": 1e30}")))], mentions: "b.json:6")
         try refuse([try file("c.json", json(weight("{\"grams\": 99999999999999999999999}")))], mentions: "c.json:6")
-        try refuse([try file("d.json", json(weight("{\"grams\": \"4200\"}", at: "2026-02-30T08:30:00+09:00")))], mentions: "2026-02-30")
+        try refuse([try file("d.json", json(weight("{\"grams\": 4200}", at: "2026-02-30T08:30:00+09:00")))], mentions: "2026-02-30")
         try refuse([try file("e.json", json(weight("{\"grams\": 4200}", at: "2026-11-20T08:30:00+99:00")))], mentions: "e.json:6")
         let evil = ", \"attachments\": [{\"sha256\": \"../../../../etc/passwd\", \"name\": \"x\", \"media_type\": \"text/plain\", \"size\": 1}]"
         try refuse([try file("f.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: ", \"attachments\": []", with: evil)))], mentions: "f.json:6")

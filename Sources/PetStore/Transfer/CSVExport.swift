@@ -171,7 +171,16 @@ public enum RFC3339 {
             let a = abs(offset)
             zone = (offset < 0 ? "-" : "+") + two(a / 3600) + ":" + two(a % 3600 / 60)
         }
-        return "\(d)T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))\(zone)"
+        return "\(Self.day(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))\(zone)"
+    }
+
+    /// `LocalDate.description` (`%04d-%02d-%02d`) without `String(format:)`, which was a tenth of an
+    /// export's time: the year zero-padded to four characters, a minus sign counting as one.
+    static func day(_ d: LocalDate) -> String {
+        let digits = String(d.year.magnitude)
+        let width = d.year < 0 ? 3 : 4
+        let year = (d.year < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return "\(year)-\(two(d.month))-\(two(d.day))"
     }
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }

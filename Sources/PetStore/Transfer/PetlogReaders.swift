@@ -144,97 +144,322 @@ struct Fields {
     }
 }
 
-/// A petlog JSON export (docs/json.md). Its lines are read one object at a time when it has the
-/// layout `petlog export` writes (one pet or record per line), so a big file is never one big tree.
+/// A petlog JSON export (docs/json.md), read as JSON whatever its whitespace or key order (`jq .`,
+/// Python's `json.dump`, one line or many). The file is read a piece at a time and scanned byte by
+/// byte without building a tree; each pet and record is cut out and decoded on its own by the
+/// export's decoder, so neither the file nor its tree is ever in memory whole. A location is the line
+/// the pet or record starts on.
 enum PetlogJSONReader {
-    static func read(data: Data, file: String, options: ImportOptions) throws -> ImportBatch {
+    static func read(data: Data, file: String, options: ImportOptions, chunkSize: Int = 1 << 20) throws -> ImportBatch {
+        var reader = Reading(scanner: JSONScanner(source: .bytes(data), file: file, chunkSize: chunkSize))
+        return try reader.document()
+    }
+
+    /// Reads the open file `descriptor` from its start.
+    static func read(descriptor: Int32, file: String, options: ImportOptions) throws -> ImportBatch {
+        var reader = Reading(scanner: JSONScanner(source: .file(descriptor), file: file))
+        return try reader.document()
+    }
+
+    private struct Reading {
+        var scanner: JSONScanner
+        let decoder = PetlogJSON.decoder()
         var batch = ImportBatch()
         var petIndex: [Int64: Int] = [:]
-        var section = ""
-        var sawHeader = false, sawEnd = false
-        var lineNumber = 0
-        for rawLine in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var line = rawLine
-            while let last = line.last, last == 0x0D || last == 0x20 { line = line.dropLast() }
-            if line.last == UInt8(ascii: ",") { line = line.dropLast() }
-            if line.isEmpty { continue }
-            let location = SourceLocation(file: file, line: lineNumber)
-            if !sawHeader {
-                guard line.starts(with: Array("{\"format\": \"petlog\"".utf8)) else { throw ImportError(location: location, problem: .unknownFormat) }
-                sawHeader = true
-                if line.last == UInt8(ascii: "[") { section = "pets" }  // same line as "pets": [
-                continue
-            }
-            if line.elementsEqual(Array("\"pets\": [".utf8)) { section = "pets"; continue }
-            if line.elementsEqual(Array("],".utf8)) || line.elementsEqual(Array("]".utf8)) { section = ""; continue }
-            if line.elementsEqual(Array("\"records\": [".utf8)) { section = "records"; continue }
-            if line.elementsEqual(Array("]}".utf8)) { sawEnd = true; section = ""; continue }
-            guard line.first == UInt8(ascii: "{"), !section.isEmpty,
-                  let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                throw ImportError(location: location, problem: .badJSON)
-            }
-            if section == "pets" {
-                let pet = try fields(object, location).pet()
-                guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
-                petIndex[id] = batch.pets.count
-                batch.pets.append(pet)
-            } else {
-                batch.records.append(try record(object, location, petIndex))
-            }
-        }
-        guard sawHeader, sawEnd else { throw ImportError(file: file, line: lineNumber, problem: .badJSON) }
-        return batch
-    }
+        var sawPets = false
+        /// Records that came before "pets" (a key order nothing writes, but valid JSON): read once the pets are known.
+        var earlyRecords: (offset: Int, line: Int)?
 
-    /// Flattens an object to column names: nested money becomes `cost_minor`/`cost_currency` or
-    /// `amount_minor`/`currency`, numbers and booleans become their text.
-    static func fields(_ object: [String: Any], _ location: SourceLocation) throws -> Fields {
-        var values: [String: String] = [:]
-        for (k, v) in object {
-            switch v {
-            case let s as String: values[k] = s
-            case let n as NSNumber:
-                if String(describing: type(of: n)).contains("Boolean") || String(cString: n.objCType) == "c" { values[k] = n.boolValue ? "1" : "0" } else {
-                    guard let i = Int64(exactly: n.doubleValue) ?? (n.stringValue.contains(".") ? nil : Int64(n.stringValue)) else {
-                        values[k] = n.stringValue; continue
+        mutating func document() throws -> ImportBatch {
+            try scanner.skipByteOrderMark()
+            try scanner.skipWhitespace()
+            let firstLine = scanner.line
+            guard try scanner.take(UInt8(ascii: "{")) else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
+            var format: String?
+            var seenKeys: Set<String> = []
+            var first = true
+            while true {
+                try scanner.skipWhitespace()
+                if try scanner.take(UInt8(ascii: "}")) { break }
+                if !first { try scanner.expect(UInt8(ascii: ",")); try scanner.skipWhitespace() }
+                first = false
+                let keyLine = scanner.line
+                let key = try scanner.string(decoder)
+                // A key twice would read its pets or records twice; JSON leaves the meaning open, so refuse it.
+                guard seenKeys.insert(key).inserted else { throw ImportError(file: scanner.file, line: keyLine, problem: .badJSON) }
+                try scanner.skipWhitespace()
+                try scanner.expect(UInt8(ascii: ":"))
+                try scanner.skipWhitespace()
+                switch key {
+                case "format":
+                    let start = scanner.line
+                    let value = try scanner.value()
+                    format = try? decoder.decode(String.self, from: value)
+                    if format != PetlogJSON.format { throw ImportError(file: scanner.file, line: start, problem: .unknownFormat) }
+                case "pets":
+                    try elements(.pets)
+                    sawPets = true
+                    if let early = earlyRecords {
+                        let resume = scanner.position
+                        scanner.seek(early)
+                        try elements(.records)
+                        scanner.seek(resume)
+                        earlyRecords = nil
                     }
-                    values[k] = String(i)
+                case "records":
+                    if sawPets { try elements(.records) } else {
+                        earlyRecords = (scanner.offset, scanner.line)
+                        _ = try scanner.value(keeping: false)
+                    }
+                default:
+                    _ = try scanner.value(keeping: false)
                 }
-            case is NSNull: break
-            case let money as [String: Any] where k == "cost" || k == "money":
-                let minor = (money["minor_units"] as? NSNumber).map { String($0.int64Value) }
-                let code = money["currency"] as? String
-                if k == "cost" { values["cost_minor"] = minor; values["cost_currency"] = code } else { values["amount_minor"] = minor; values["currency"] = code }
-            default: break
+            }
+            try scanner.skipWhitespace()
+            guard try scanner.atEnd() else { throw ImportError(file: scanner.file, line: scanner.line, problem: .badJSON) }
+            guard format == PetlogJSON.format else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
+            if let early = earlyRecords {  // records but no pets: each record then names a pet the file lacks
+                scanner.seek(early)
+                try elements(.records)
+            }
+            return batch
+        }
+
+        enum Section { case pets, records }
+
+        /// Reads each element of the array that starts here as a pet or a record.
+        mutating func elements(_ section: Section) throws {
+            try scanner.expect(UInt8(ascii: "["))
+            try scanner.skipWhitespace()
+            if try scanner.take(UInt8(ascii: "]")) { return }
+            while true {
+                try scanner.skipWhitespace()
+                scanner.releaseBefore()  // what came before this element is never read again
+                let line = scanner.line
+                let bytes = try scanner.value()
+                switch section {
+                case .pets: try pet(bytes, line)
+                case .records: try record(bytes, line)
+                }
+                try scanner.skipWhitespace()
+                if try scanner.take(UInt8(ascii: "]")) { return }
+                try scanner.expect(UInt8(ascii: ","))
             }
         }
-        return Fields(values: values, location: location)
+
+        func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, _ location: SourceLocation) throws -> T {
+            do { return try decoder.decode(type, from: bytes) } catch { throw ImportError(location: location, problem: .badJSON) }
+        }
+
+        mutating func pet(_ bytes: Data, _ line: Int) throws {
+            let location = SourceLocation(file: scanner.file, line: line)
+            let pet = try decode(ExportedPet.self, bytes, location).fields(location).pet()
+            guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
+            petIndex[id] = batch.pets.count
+            batch.pets.append(pet)
+        }
+
+        mutating func record(_ bytes: Data, _ line: Int) throws {
+            let location = SourceLocation(file: scanner.file, line: line)
+            let exported = try decode(ExportedRecord.self, bytes, location)
+            let head = exported.fields(location)
+            guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
+            guard let detailFields = exported.detailFields(location) else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
+            let detail = try detailFields.detail(kind)
+            var pet: Int?
+            if let id = try head.int("pet_id", 1...Int64.max) {
+                guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
+                pet = i
+            } else if kind != .expense {
+                throw ImportError(location: location, problem: .missingColumn("pet_id"))
+            }
+            let (at, offset) = try head.instant("at")
+            var attachments: [Attachment] = []
+            for (i, a) in (exported.attachments ?? []).enumerated() {
+                guard a.sha256.utf8.count == 64, a.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), a.size >= 0 else {
+                    throw ImportError(location: location, problem: .badJSON)
+                }
+                attachments.append(Attachment(sha256: a.sha256, originalName: a.name, mediaType: a.mediaType, size: a.size, position: i))
+            }
+            batch.records.append(ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
+                                              note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments))
+        }
+    }
+}
+
+/// Where a scanner's bytes come from: an open file read with pread (from any offset, so the scanner can
+/// go back), or bytes already in memory.
+enum JSONSource {
+    case file(Int32)
+    case bytes(Data)
+
+    /// Up to `count` bytes from `offset`; empty at the end.
+    func read(at offset: Int, count: Int, file: String) throws -> [UInt8] {
+        switch self {
+        case .bytes(let data):
+            guard offset < data.count else { return [] }
+            let from = data.startIndex + offset
+            return [UInt8](data[from..<min(from + count, data.endIndex)])
+        case .file(let fd):
+            var chunk = [UInt8](repeating: 0, count: count)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+                if n >= 0 { chunk.removeLast(count - n); return chunk }
+                if errno != EINTR { throw ImportError(file: file, line: 0, problem: .unreadable) }
+            }
+        }
+    }
+}
+
+/// Finds where JSON values start and end without building them: strings with their escapes, nesting
+/// up to a depth no export needs, line numbers for messages. What lies between is checked by the
+/// decoder that reads each value. The input is held in a window that grows as the scan reads on and
+/// drops what lies before the value being read, so memory follows the largest value, not the file.
+struct JSONScanner {
+    let file: String
+    private let source: JSONSource
+    private let chunkSize: Int
+    private var window: [UInt8] = []
+    /// The input offset of `window[0]`.
+    private var windowStart = 0
+    private var exhausted = false
+    /// The input offset of the next byte.
+    private(set) var offset = 0
+    private(set) var line = 1
+    static let maximumDepth = 64
+
+    init(source: JSONSource, file: String, chunkSize: Int = 1 << 20) {
+        self.source = source; self.file = file; self.chunkSize = max(1, chunkSize)
     }
 
-    static func record(_ object: [String: Any], _ location: SourceLocation, _ petIndex: [Int64: Int]) throws -> ImportRecord {
-        let head = try fields(object, location)
-        guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
-        guard let detailObject = object[kind.rawValue] as? [String: Any] else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
-        let detail = try fields(detailObject, location).detail(kind)
-        var pet: Int?
-        if let id = try head.int("pet_id", 1...Int64.max) {
-            guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
-            pet = i
-        } else if kind != .expense {
-            throw ImportError(location: location, problem: .missingColumn("pet_id"))
+    init(bytes: [UInt8], file: String, chunkSize: Int = 1 << 20) {
+        self.init(source: .bytes(Data(bytes)), file: file, chunkSize: chunkSize)
+    }
+
+    private var error: ImportError { ImportError(file: file, line: line, problem: .badJSON) }
+
+    /// The byte at `offset`, reading on as needed; nil at the end of the input.
+    private mutating func peek() throws -> UInt8? {
+        while offset - windowStart >= window.count {
+            if exhausted { return nil }
+            let chunk = try source.read(at: windowStart + window.count, count: chunkSize, file: file)
+            if chunk.isEmpty { exhausted = true; return nil }
+            window.append(contentsOf: chunk)
         }
-        let (at, offset) = try head.instant("at")
-        var attachments: [Attachment] = []
-        for (i, a) in ((object["attachments"] as? [[String: Any]]) ?? []).enumerated() {
-            guard let sha = a["sha256"] as? String, sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
-                  let name = a["name"] as? String, let type = a["media_type"] as? String, let size = (a["size"] as? NSNumber)?.int64Value else {
-                throw ImportError(location: location, problem: .badJSON)
+        return window[offset - windowStart]
+    }
+
+    mutating func atEnd() throws -> Bool { try peek() == nil }
+
+    var position: (offset: Int, line: Int) { (offset, line) }
+
+    /// Goes back (or on) to a position met before.
+    mutating func seek(_ p: (offset: Int, line: Int)) {
+        if p.offset < windowStart || p.offset > windowStart + window.count {
+            window = []
+            windowStart = p.offset
+            exhausted = false
+        }
+        offset = p.offset
+        line = p.line
+    }
+
+    /// Forgets the bytes before `offset` once there are enough of them to be worth moving the rest.
+    mutating func releaseBefore() {
+        let done = offset - windowStart
+        guard done >= 4 * chunkSize || (done > 0 && done == window.count) else { return }
+        window.removeFirst(done)
+        windowStart = offset
+    }
+
+    mutating func skipByteOrderMark() throws {
+        guard offset == 0, try peek() == 0xEF else { return }
+        offset = 1
+        if try peek() == 0xBB { offset = 2; if try peek() == 0xBF { offset = 3; return } }
+        offset = 0
+    }
+
+    mutating func skipWhitespace() throws {
+        while let b = try peek() {
+            switch b {
+            case 0x0A: line += 1
+            case 0x20, 0x09, 0x0D: break
+            default: return
             }
-            attachments.append(Attachment(sha256: sha, originalName: name, mediaType: type, size: size, position: i))
+            offset += 1
         }
-        return ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
-                            note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments)
+    }
+
+    mutating func take(_ byte: UInt8) throws -> Bool {
+        guard try peek() == byte else { return false }
+        offset += 1
+        return true
+    }
+
+    mutating func expect(_ byte: UInt8) throws { guard try take(byte) else { throw error } }
+
+    /// A string key, unescaped.
+    mutating func string(_ decoder: JSONDecoder) throws -> String {
+        guard try peek() == UInt8(ascii: "\"") else { throw error }
+        let start = offset
+        try skipString()
+        guard let s = try? decoder.decode(String.self, from: bytes(from: start)) else { throw error }
+        return s
+    }
+
+    private func bytes(from start: Int) -> Data {
+        Data(window[(start - windowStart)..<(offset - windowStart)])
+    }
+
+    private mutating func skipString() throws {
+        offset += 1  // the opening quote
+        while let b = try peek() {
+            if b == UInt8(ascii: "\"") { offset += 1; return }
+            if b < 0x20 { throw error }  // a raw line break or control character ends no valid string
+            offset += b == UInt8(ascii: "\\") ? 2 : 1
+        }
+        throw error
+    }
+
+    /// The bytes of the value that starts here (after whitespace), which is then skipped; without
+    /// `keeping`, only skipped (an array of records before the pets is passed over in bounded memory).
+    @discardableResult
+    mutating func value(keeping: Bool = true) throws -> Data {
+        try skipWhitespace()
+        let start = offset
+        var depth = 0
+        repeat {
+            if !keeping { releaseBefore() }
+            try skipWhitespace()
+            guard let b = try peek() else { throw error }
+            switch b {
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                guard depth <= Self.maximumDepth else { throw error }
+                offset += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { throw error }
+                depth -= 1
+                offset += 1
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                guard depth > 0 else { throw error }
+                offset += 1
+            default:  // a number, true, false or null: up to the next delimiter
+                let literal = offset
+                while let c = try peek(), !Self.ends(c) { offset += 1 }
+                guard offset > literal else { throw error }
+            }
+        } while depth > 0
+        return keeping ? bytes(from: start) : Data()
+    }
+
+    private static func ends(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "]"), UInt8(ascii: "}"),
+             UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "\""): return true
+        default: return false
+        }
     }
 }
 

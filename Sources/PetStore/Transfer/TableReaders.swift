@@ -59,8 +59,7 @@ public enum ImportReader {
             }
             batch.attachmentSources = [options.attachments ?? url.appendingPathComponent("attachments")]
         } else {
-            guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
-            batch = try read(data: data, file: url.lastPathComponent, options: options)
+            batch = try readFile(path: path, file: url.lastPathComponent, options: options)
             batch.attachmentSources = [options.attachments ?? url.deletingLastPathComponent().appendingPathComponent("attachments")]
         }
         if batch.rowCount == 0 && batch.pets.allSatisfy({ $0.existing != nil }) {
@@ -90,10 +89,26 @@ public enum ImportReader {
 }
 
 extension ImportReader {
+    /// Whether a file starting with `head` is JSON (a petlog export) rather than a weight CSV.
+    static func startsJSON<C: Collection<UInt8>>(_ head: C) -> Bool {
+        head.prefix(64).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first == UInt8(ascii: "{")
+    }
+
+    /// A file by path: a petlog JSON export is read a piece at a time (it may be hundreds of
+    /// megabytes); a weight CSV is read whole.
+    static func readFile(path: String, file: String, options: ImportOptions) throws -> ImportBatch {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImportError(file: file, line: 0, problem: .unreadable) }
+        defer { close(fd) }
+        let head = try JSONSource.file(fd).read(at: 0, count: 64, file: file)
+        if startsJSON(head) { return try PetlogJSONReader.read(descriptor: fd, file: file, options: options) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: file, line: 0, problem: .unreadable) }
+        return try read(data: data, file: file, options: options)
+    }
+
     /// One file's contents: a petlog JSON export (it starts with `{`), else one pet's weight CSV.
     public static func read(data: Data, file: String, options: ImportOptions) throws -> ImportBatch {
-        let firstByte = data.prefix(64).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first
-        if firstByte == UInt8(ascii: "{") { return try PetlogJSONReader.read(data: data, file: file, options: options) }
+        if startsJSON(data) { return try PetlogJSONReader.read(data: data, file: file, options: options) }
         guard let pet = options.pet else { throw ImportError(file: file, line: 0, problem: .needsPet) }
         return try ScaleCSVReader.read(bytes: [UInt8](data), file: file, pet: pet, options: options)
     }

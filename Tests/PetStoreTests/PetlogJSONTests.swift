@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+import PetModel
+@testable import PetStore
+
+/// The export's Codable types and the scanner that cuts a document into pets and records.
+final class PetlogJSONTests: XCTestCase {
+    func demoRecords() throws -> (pets: [Pet], records: [PetRecord]) {
+        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
+        var records: [PetRecord] = []
+        try repo.forEachRecordBatch { records += $0 }
+        return (try repo.pets(includeArchived: true), records)
+    }
+
+    func testEveryKindDecodesToWhatWasEncoded() throws {
+        let (pets, records) = try demoRecords()
+        XCTAssertEqual(Set(records.map(\.kind)), Set(RecordKind.allCases), "the demo should hold every kind")
+        let encoder = PetlogJSON.encoder(), decoder = PetlogJSON.decoder()
+        for r in records {
+            let exported = ExportedRecord(r)
+            let data = Data(try encoder.encode(exported))
+            XCTAssertEqual(try decoder.decode(ExportedRecord.self, from: data), exported, String(decoding: data, as: UTF8.self))
+            // Nulls are written, not left out: every key of the documented shape is there.
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            XCTAssertEqual(Set(object.keys), ["id", "pet_id", "pet", "kind", "at", "utc_offset_seconds", "note", "starred", "attachments", r.kind.rawValue])
+        }
+        for p in pets {
+            let data = Data(try encoder.encode(ExportedPet(p)))
+            XCTAssertEqual(try decoder.decode(ExportedPet.self, from: data), ExportedPet(p))
+            XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 12)
+        }
+    }
+
+    /// The bytes JSONSerialization wrote before the Codable types (sorted keys, no escaped slashes), for
+    /// every demo record and pet and for text that needs escaping: the format did not change under the
+    /// export's own encoder.
+    func testBytesMatchTheSerializationTheFormatWasDefinedBy() throws {
+        let (pets, records) = try demoRecords()
+        var r = try XCTUnwrap(records.first { $0.kind == .visit && { if case .visit(let v) = $0.detail { return v.cost != nil } else { return false } }($0) })
+        r.note = "a/b \"quoted\" \\ tab\t line\n é 한 \u{2028} \u{7F} 🐕 " + String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let encoder = PetlogJSON.encoder()
+        func reference(_ encoded: [UInt8]) throws -> String {
+            let object = try JSONSerialization.jsonObject(with: Data(encoded))
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        }
+        for record in records + [r] {
+            let encoded = try encoder.encode(ExportedRecord(record))
+            XCTAssertEqual(String(decoding: encoded, as: UTF8.self), try reference(encoded))
+        }
+        for pet in pets {
+            let encoded = try encoder.encode(ExportedPet(pet))
+            XCTAssertEqual(String(decoding: encoded, as: UTF8.self), try reference(encoded))
+        }
+        XCTAssertTrue(records.contains { if case .meal(let m) = $0.detail { return m.amount.map { $0.value != $0.value.rounded() } ?? false } else { return false } },
+                      "the demo should have a meal amount with a fraction")
+    }
+
+    func testDaysAreWrittenAsLocalDateWritesThem() throws {
+        // From years with five digits down to years before zero (an import refuses those; an export must still write them).
+        for number in [20_412, 0, -1, -365_000, -719_528, -720_000, -1_000_000, -2_000_000, 2_932_896, 3_000_000, 40_000_000] {
+            let day = LocalDate(dayNumber: number)
+            XCTAssertEqual(RFC3339.day(day), day.description, "day \(number)")
+        }
+        XCTAssertEqual(RFC3339.format(seconds: 0, offset: 32400), "1970-01-01T09:00:00+09:00")
+        XCTAssertEqual(RFC3339.format(seconds: -62_167_219_200, offset: 0), "0000-01-01T00:00:00Z")
+    }
+
+    /// Every top-level value of `text` with the line it starts on, read `chunkSize` bytes at a time.
+    func scan(_ text: String, chunkSize: Int = 1 << 20) throws -> [(String, Int)] {
+        var s = JSONScanner(bytes: Array(text.utf8), file: "t.json", chunkSize: chunkSize)
+        var out: [(String, Int)] = []
+        while true {
+            try s.skipWhitespace()
+            if try s.atEnd() { return out }
+            s.releaseBefore()
+            let line = s.line
+            out.append((String(decoding: try s.value(), as: UTF8.self), line))
+        }
+    }
+
+    func testScannerFindsWholeValuesAndTheirLines() throws {
+        let found = try scan("{\"a\": \"}]\\\"[{\", \"b\": [1, {\"c\": null}]}\n\n  [\n true\n]\n\"x\\\\\" -12.5e3 null")
+        XCTAssertEqual(found.map(\.0), ["{\"a\": \"}]\\\"[{\", \"b\": [1, {\"c\": null}]}", "[\n true\n]", "\"x\\\\\"", "-12.5e3", "null"])
+        XCTAssertEqual(found.map(\.1), [1, 3, 6, 6, 6])
+        // The same read a few bytes at a time: values and escapes split across reads are found whole.
+        for size in [1, 2, 3, 7] {
+            let pieces = try scan("{\"a\": \"}]\\\"[{\", \"b\": [1, {\"c\": null}]}\n\n  [\n true\n]\n\"x\\\\\" -12.5e3 null", chunkSize: size)
+            XCTAssertEqual(pieces.map(\.0), found.map(\.0), "read \(size) at a time")
+            XCTAssertEqual(pieces.map(\.1), found.map(\.1), "read \(size) at a time")
+        }
+    }
+
+    /// A whole export read from a file in small pieces gives what reading it in one piece gives, in
+    /// both key orders.
+    func testExportReadInPiecesIsReadWhole() throws {
+        let (pets, records) = try demoRecords()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-json-\(UUID().uuidString).json").path
+        defer { unlink(path) }
+        try OutputFile.write(to: path) { sink in
+            let writer = try PetlogJSONWriter(sink: sink, pets: pets)
+            for r in records { try writer.write(r) }
+            try writer.finish()
+        }
+        let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let whole = try ImportReader.read(data: try Data(contentsOf: URL(fileURLWithPath: path)), file: "a.json", options: options)
+        let fromFile = try ImportReader.readFile(path: path, file: "a.json", options: options)
+        XCTAssertEqual(whole.records.count, records.count)
+        XCTAssertEqual(whole.pets.count, pets.count)
+        XCTAssertEqual(fromFile.records.map(\.fileId), whole.records.map(\.fileId))
+        XCTAssertEqual(fromFile.records.map(\.location.line), whole.records.map(\.location.line))
+        XCTAssertEqual(fromFile.records.map(\.detail), whole.records.map(\.detail))
+        XCTAssertEqual(fromFile.pets.map(\.name), whole.pets.map(\.name))
+        // Read 5 bytes at a time, and with the records before the pets: the same pets and records.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let header = "{\"format\": \"petlog\", \"schema\": \"v1\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n"
+        XCTAssertTrue(text.hasPrefix(header))
+        let parts = text.dropFirst(header.count).components(separatedBy: "],\n\"records\": [\n")
+        XCTAssertEqual(parts.count, 2)
+        let (petLines, recordLines) = (parts[0], String(parts[1].dropLast("\n]}\n".count)))
+        let reordered = "{\"records\": [\n" + recordLines + "\n],\n\"format\": \"petlog\", \"pets\": [\n" + petLines + "]}\n"
+        for (document, size) in [(text, 5), (reordered, 5), (reordered, 1 << 20)] {
+            let batch = try PetlogJSONReader.read(data: Data(document.utf8), file: "b.json", options: options, chunkSize: size)
+            XCTAssertEqual(batch.records.map(\.detail), whole.records.map(\.detail))
+            XCTAssertEqual(batch.pets.map(\.name), whole.pets.map(\.name))
+        }
+    }
+
+    func testScannerRefusesBrokenValuesWithTheirLine() throws {
+        for (text, line) in [("{\"a\": [1, 2}", 1), ("\n[\"open", 2), ("\n\n\"raw\nbreak\"", 3), (String(repeating: "[", count: 100_000), 1), ("]", 1)] {
+            XCTAssertThrowsError(try scan(text), text) { error in
+                XCTAssertEqual((error as? ImportError)?.problem, .badJSON, text)
+                XCTAssertEqual((error as? ImportError)?.location.line, line, text)
+            }
+        }
+    }
+}
