@@ -16,34 +16,41 @@ public enum Language: String, CaseIterable, Sendable {
     }
 }
 
-/// Translated strings for one language: `text(.petAdded, ["name": "Coco"])`.
+/// Translated strings for one language: `text(.petAdded(name: "Coco"))`.
 public struct L10n: Sendable {
     public let language: Language
-    let table: [String: String]
 
     public init(_ language: Language) {
         self.language = language
-        self.table = L10n.table(for: language)
     }
 
-    static func table(for language: Language) -> [String: String] {
+    /// A message with its values: built only by the typed constructors in Messages.swift, whose
+    /// parameters are the English template's placeholders, so the compiler checks every call.
+    public struct Message: Sendable {
+        let key: Key
+        let args: [String: String]
+        init(_ key: Key, _ args: [String: String]) { self.key = key; self.args = args }
+    }
+
+    /// The template of a message in a language (every language has every message: the tables are switches).
+    static func template(_ key: Key, _ language: Language) -> String {
         switch language {
-        case .en: return en
-        case .ko: return ko
-        case .ja: return ja
+        case .en: return en(key)
+        case .ko: return ko(key)
+        case .ja: return ja(key)
         }
     }
 
-    /// The text of `key` with `{placeholder}`s filled; English when a table lacks the key (tests forbid that).
-    public func text(_ key: Key, _ args: [String: String] = [:]) -> String {
-        L10n.fill(table[key.rawValue] ?? L10n.en[key.rawValue] ?? key.rawValue, args)
+    /// The text of a message with its `{placeholder}`s filled.
+    public func text(_ message: Message) -> String {
+        L10n.fill(L10n.template(message.key, language), message.args)
     }
 
     /// The display name of a stored code (`species.dog` → "dog"), or the code itself when it has none
     /// (a symptom or category in the owner's own words).
     public func code(_ group: CodeGroup, _ code: String) -> String {
-        let k = "\(group.rawValue).\(code)"
-        return table[k] ?? L10n.en[k] ?? code
+        guard let key = Key(rawValue: "\(group.rawValue).\(code)") else { return code }
+        return L10n.template(key, language)
     }
 
     /// Fills `{name}` with its value, and chooses a plural form with `{name|one|other}`: `one` when the
@@ -82,6 +89,10 @@ public struct L10n: Sendable {
 
     /// Every table by language, for the consistency tests.
     public static var tables: [Language: [String: String]] {
-        Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0, table(for: $0)) })
+        Dictionary(uniqueKeysWithValues: Language.allCases.map { language in
+            var all: [String: String] = [:]
+            for key in Key.allCases { all[key.rawValue] = template(key, language) }
+            return (language, all)
+        })
     }
 }

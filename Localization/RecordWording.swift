@@ -27,14 +27,14 @@ public struct RecordWording: Sendable {
         switch r.detail {
         case .weight(let w):
             parts.append(format.mass(w.mass))
-            if let b = w.bodyCondition { parts.append(l10n.text(.fieldBCS, ["score": String(b)])) }
+            if let b = w.bodyCondition { parts.append(l10n.text(.fieldBCS(score: String(b)))) }
         case .meal(let m):
             var s = m.food
             if let a = m.amount { s += " " + ValueFormatter.trim(a.value, digits: 1) + " " + l10n.code(.amountUnit, a.unit.rawValue) }
             parts.append(s)
             if m.type != .meal { parts.append(l10n.code(.mealType, m.type.rawValue)) }
         case .stool(let s):
-            parts.append(l10n.text(.fieldStoolScore, ["score": String(s.score)]))
+            parts.append(l10n.text(.fieldStoolScore(score: String(s.score))))
             if let c = s.color { parts.append(c) }
             if s.blood { parts.append(l10n.text(.fieldBlood)) }
             if s.mucus { parts.append(l10n.text(.fieldMucus)) }
@@ -46,8 +46,8 @@ public struct RecordWording: Sendable {
             if parts.isEmpty { parts.append(l10n.text(.fieldNormal)) }
         case .symptom(let s):
             parts.append(symptomName(s))
-            parts.append(l10n.text(.fieldSeverity, ["severity": String(s.severity)]))
-            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration, ["minutes": String(d)])) }
+            parts.append(l10n.text(.fieldSeverity(severity: String(s.severity))))
+            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration(minutes: String(d)))) }
         case .diary(let d):
             parts.append(d.text)
             if let m = d.mood { parts.append(l10n.code(.mood, m.rawValue)) }
@@ -55,17 +55,17 @@ public struct RecordWording: Sendable {
             parts += [v.clinic, v.reason, v.diagnosis, v.treatment].compactMap { $0 }
             if let w = v.weight { parts.append(format.mass(w)) }
             if let c = v.cost { parts.append(format.money(c)) }
-            if let f = v.followUp { parts.append(l10n.text(.fieldFollowUp, ["date": f.description])) }
+            if let f = v.followUp { parts.append(l10n.text(.fieldFollowUp(date: f.description))) }
         case .vaccination(let v):
             parts.append(l10n.code(.vaccine, VaccineName.normalize(v.vaccine)))
             if let p = v.product { parts.append(p) }
-            if let lot = v.lot { parts.append(l10n.text(.fieldLot, ["lot": lot])) }
-            if let n = v.nextDue { parts.append(l10n.text(.fieldNextDue, ["date": n.description])) }
+            if let lot = v.lot { parts.append(l10n.text(.fieldLot(lot: lot))) }
+            if let n = v.nextDue { parts.append(l10n.text(.fieldNextDue(date: n.description))) }
         case .medication(let m):
             parts.append(m.name)
             if let d = m.dose { parts.append(d) }
-            if let i = m.intervalSeconds { parts.append(l10n.text(.fieldEvery, ["interval": interval(i)])) }
-            if let s = m.stoppedAt { parts.append(l10n.text(.fieldStopped, ["date": time.localDate(of: s).description])) }
+            if let i = m.intervalSeconds { parts.append(l10n.text(.fieldEvery(interval: interval(i)))) }
+            if let s = m.stoppedAt { parts.append(l10n.text(.fieldStopped(date: time.localDate(of: s).description))) }
         case .dose(let d):
             parts.append(d.medicationName)
             if d.skipped { parts.append(l10n.text(.fieldSkipped)) }
@@ -74,20 +74,20 @@ public struct RecordWording: Sendable {
             parts.append(l10n.code(.category, e.category))
             if let m = e.merchant { parts.append(m) }
         }
-        if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments, ["count": String(r.attachments.count)])) }
+        if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: String(r.attachments.count)))) }
         return parts.joined(separator: " · ")
     }
 
     public func interval(_ seconds: Int) -> String {
-        if seconds % (7 * 86_400) == 0 { return l10n.text(.unitWeeks, ["n": String(seconds / (7 * 86_400))]) }
-        if seconds % 86_400 == 0 { return l10n.text(.unitDays, ["n": String(seconds / 86_400)]) }
-        if seconds % 3600 == 0 { return l10n.text(.unitHours, ["n": String(seconds / 3600)]) }
-        return l10n.text(.unitMinutes, ["n": String(seconds / 60)])
+        if seconds % (7 * 86_400) == 0 { return l10n.text(.unitWeeks(n: String(seconds / (7 * 86_400)))) }
+        if seconds % 86_400 == 0 { return l10n.text(.unitDays(n: String(seconds / 86_400))) }
+        if seconds % 3600 == 0 { return l10n.text(.unitHours(n: String(seconds / 3600))) }
+        return l10n.text(.unitMinutes(n: String(seconds / 60)))
     }
 
     public func sexLabel(_ p: Pet) -> String {
         let base = sexName(p.sex)
-        return p.neutered ? l10n.text(.sexNeutered, ["sex": base]) : base
+        return p.neutered ? l10n.text(.sexNeutered(sex: base)) : base
     }
 
     /// `30 d`, `08:00,20:00` or "as needed".
@@ -98,18 +98,19 @@ public struct RecordWording: Sendable {
     /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
     public func adherenceText(_ table: MedicationTimetable, dosesGiven: Int) -> String {
         guard table.due > 0 else { return String(dosesGiven) }
-        return l10n.text(.medAdherence, ["given": String(table.given), "due": String(table.due), "percent": String(min(100, table.given * 100 / table.due))])
+        return l10n.text(.medAdherence(given: String(table.given), due: String(table.due), percent: String(min(100, table.given * 100 / table.due))))
     }
 
     /// What is due: "Rabies vaccine", "Apoquel dose", "follow-up visit (ear check)".
     public func dueWhat(_ item: DueItem) -> String {
         switch item.kind {
         case .vaccine(let code):
-            return l10n.text(item.neverRecorded ? .dueVaccineFirst : .dueVaccine, ["vaccine": l10n.code(.vaccine, code)])
+            let vaccine = l10n.code(.vaccine, code)
+            return l10n.text(item.neverRecorded ? .dueVaccineFirst(vaccine: vaccine) : .dueVaccine(vaccine: vaccine))
         case .medication(let name, _):
-            return l10n.text(.dueDose, ["name": name])
+            return l10n.text(.dueDose(name: name))
         case .followUp(_, let reason):
-            return reason.map { l10n.text(.dueFollowUpReason, ["reason": $0]) } ?? l10n.text(.dueFollowUp)
+            return reason.map { l10n.text(.dueFollowUpReason(reason: $0)) } ?? l10n.text(.dueFollowUp)
         }
     }
 
@@ -119,14 +120,14 @@ public struct RecordWording: Sendable {
     public func dueWhen(_ item: DueItem) -> String {
         if let at = item.dueAt, at < time.now {
             let minutes = Int(time.now.timeIntervalSince(at) / 60)
-            if minutes < 60 { return l10n.text(.dueLateMinutes, ["n": String(max(1, minutes))]) }
-            if minutes < 24 * 60 { return l10n.text(.dueLateHours, ["n": String(minutes / 60)]) }
-            return l10n.text(.dueLate, ["n": String(minutes / (24 * 60))])
+            if minutes < 60 { return l10n.text(.dueLateMinutes(n: String(max(1, minutes)))) }
+            if minutes < 24 * 60 { return l10n.text(.dueLateHours(n: String(minutes / 60))) }
+            return l10n.text(.dueLate(n: String(minutes / (24 * 60))))
         }
         let days = item.dueDay.dayNumber - time.today.dayNumber
-        if days < 0 { return l10n.text(.dueLate, ["n": String(-days)]) }
-        if days == 0 { return item.dueAt.map { l10n.text(.dueTodayAt, ["time": clock($0)]) } ?? l10n.text(.dueToday) }
-        return l10n.text(.dueIn, ["n": String(days)])
+        if days < 0 { return l10n.text(.dueLate(n: String(-days))) }
+        if days == 0 { return item.dueAt.map { l10n.text(.dueTodayAt(time: clock($0))) } ?? l10n.text(.dueToday) }
+        return l10n.text(.dueIn(n: String(days)))
     }
 
     /// `08:30` in the local zone.

@@ -64,34 +64,34 @@ public struct ValueFormatter: Sendable {
     }
 
     public func monthName(_ month: Int) -> String {
-        let months: [L10n.Key] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
+        let months: [L10n.Message] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]
         return l10n.text(months[(month - 1 + 12) % 12])
     }
 
     /// Nov 20, 2026 · 2026년 11월 20일 · 2026年11月20日
     public func longDate(_ d: LocalDate) -> String {
-        l10n.text(.dateLong, ["y": String(d.year), "d": String(d.day), "mon": monthName(d.month)])
+        l10n.text(.dateLong(mon: monthName(d.month), d: String(d.day), y: String(d.year)))
     }
 
     /// Nov 20 · 11월 20일 · 11月20日
-    public func shortDay(_ d: LocalDate) -> String { l10n.text(.chartAxisDay, ["mon": monthName(d.month), "d": String(d.day)]) }
+    public func shortDay(_ d: LocalDate) -> String { l10n.text(.chartAxisDay(mon: monthName(d.month), d: String(d.day))) }
 
     /// Nov 2026 · 2026년 11월 · 2026年11月
-    public func monthLabel(_ d: LocalDate) -> String { l10n.text(.chartAxisMonth, ["y": String(d.year), "mon": monthName(d.month)]) }
+    public func monthLabel(_ d: LocalDate) -> String { l10n.text(.chartAxisMonth(mon: monthName(d.month), y: String(d.year))) }
 
     /// Mon · 월 · 月
     public func weekday(_ day: LocalDate) -> String { weekday(iso: day.isoWeekday) }
 
     /// The name of ISO weekday `n`: 1 is Monday, 7 Sunday.
     public func weekday(iso n: Int) -> String {
-        let keys: [L10n.Key] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
+        let keys: [L10n.Message] = [.weekdayMon, .weekdayTue, .weekdayWed, .weekdayThu, .weekdayFri, .weekdaySat, .weekdaySun]
         return l10n.text(keys[((n - 1) % 7 + 7) % 7])
     }
 
     /// Months under two years, then whole years; empty when unknown.
     public func age(months: Int?) -> String {
         guard let months else { return "" }
-        if months < 24 { return l10n.text(.ageMonths, ["n": String(months)]) }
-        return l10n.text(.ageYears, ["n": String(months / 12)])
+        if months < 24 { return l10n.text(.ageMonths(n: String(months))) }
+        return l10n.text(.ageYears(n: String(months / 12)))
     }
 }

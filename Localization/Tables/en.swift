@@ -1,409 +1,406 @@
 // English. Placeholders are {name}; every language must use the same ones per key.
 
 extension L10n {
-    static let en: [String: String] = [
-        "warn.unknown_language": "unknown language \"{lang}\"; using English (accepted: en, ko, ja)",
-        "err.unexpected": "unexpected error: {detail}",
-        "err.not_a_number": "\"{value}\" is not a number (use digits and one decimal point, e.g. 4.2)",
-        "err.bad_mass": "\"{value}\" is not a weight (accepted: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\", 12oz)",
-        "err.mass_range": "weight \"{value}\" is out of range (more than 0 and at most 1000 kg)",
-        "err.bad_date": "\"{value}\" is not a valid day (accepted: 2026-11-20, today, yesterday, tomorrow, 2w, -3d)",
-        "err.bad_time": "\"{value}\" is not a valid time (accepted: now, yesterday, -2d, -3h, 08:30, \"2026-11-20 08:30\")",
-        "err.bad_duration": "\"{value}\" is not a duration (accepted: 12h, 30d, 2w, 6m, 1y)",
-        "err.bad_money": "\"{value}\" is not an amount of money (accepted: 12.50 USD, 85000KRW, ₩45,000, $12.50, ¥1200)",
-        "err.unknown_currency": "unknown currency \"{value}\" (use an ISO 4217 code such as KRW, JPY, USD, EUR)",
-        "err.fraction_digits": "\"{value}\" has more decimals than {currency} allows ({digits})",
-        "err.money_range": "amount \"{value}\" is too large",
-        "err.out_of_range": "{field} \"{value}\" must be a whole number from {min} to {max}",
-        "err.unknown_choice": "{field} \"{value}\" is not accepted (accepted: {accepted})",
-        "err.bad_amount": "\"{value}\" is not an amount (accepted: 80g, 200ml, 1cup, 2pc)",
-        "err.empty_text": "{field} must not be empty",
-        "err.text_too_long": "{field} is too long (at most {max} characters)",
-        "err.control_characters": "{field} must not contain control characters",
-        "err.numeric_name": "a pet name cannot be only digits (\"{value}\" would be read as an id)",
-        "err.pet_not_found": "no pet named \"{name}\" (see: petlog pet list --all)",
-        "err.pet_not_found_suggest": "no pet named \"{name}\" — did you mean \"{suggestion}\"?",
-        "err.duplicate_pet": "there is already an active pet named \"{name}\"",
-        "err.record_not_found": "no record with id {id}",
-        "err.medication_not_found": "{pet} has no active medication named \"{name}\" (see: petlog med list)",
-        "err.newer_schema": "{path} was written by a newer petlog; upgrade petlog to open it (the file was not changed)",
-        "err.not_petlog_database": "{path} is not a petlog database (the file was not changed)",
-        "err.cannot_open": "cannot open {path}: {reason}",
-        "err.attachment_unreadable": "cannot read the file to attach: {path}",
-        "err.busy": "the database stayed busy (another petlog is writing); nothing was written, try again",
-        "err.pet_archived": "{name} is archived; use petlog pet unarchive {name} first",
-        "err.pet_not_archived": "{name} is not archived",
-        "err.constraint": "the database refused the record ({detail}); nothing was written",
-        "err.io": "input/output error: {detail}",
-        "err.remove_needs_yes": "removing {name} deletes every record of it for good; add --yes to confirm, or use petlog pet archive",
-        "err.flag_not_for_kind": "{flag} does not apply to a {kind} record",
-        "err.demo_not_empty": "{path} already has pets; the demo needs an empty database (use --db /tmp/demo.sqlite)",
-        "pet.added": "Added {name} (id {id}).",
-        "pet.updated": "Updated {name} (id {id}).",
-        "pet.archived": "Archived {name}: {reason}. The history is kept.",
-        "pet.unarchived": "{name} is active again.",
-        "pet.removed": "Removed {name} and {count} {count|record|records}.",
-        "pet.none": "No pets yet. Add one: petlog pet add NAME --species dog",
-        "sex.neutered": "{sex}, neutered",
-        "age.months": "{n} mo",
-        "age.years": "{n} y",
-        "col.id": "ID",
-        "col.name": "Name",
-        "col.pet": "Pet",
-        "col.species": "Species",
-        "col.breed": "Breed",
-        "col.sex": "Sex",
-        "col.age": "Age",
-        "col.status": "Status",
-        "col.born": "Born",
-        "col.microchip": "Microchip",
-        "col.color": "Colour",
-        "col.notes": "Notes",
-        "col.latest_weight": "Latest weight",
-        "col.medications": "Medications",
-        "col.records": "Records",
-        "col.medication": "Medication",
-        "col.dose": "Dose",
-        "col.every": "Every",
-        "col.started": "Started",
-        "col.doses": "Doses given",
-        "col.last_dose": "Last dose",
-        "record.added": "#{id} {kind} for {pet}: {summary}",
-        "record.updated": "#{id} {kind} updated: {summary}",
-        "record.deleted": "#{id} {kind} deleted: {summary}",
-        "record.starred": "#{id} starred.",
-        "record.unstarred": "#{id} unstarred.",
-        "log.empty": "No records.",
-        "med.none": "No medications.",
-        "med.stopped": "Stopped {name} for {pet} (#{id}).",
-        "demo.done": "Demo household written: {pets} {pets|pet|pets}, {records} {records|record|records}, in {path}",
-        "field.bcs": "BCS {score}/9",
-        "field.stool_score": "score {score}/7",
-        "field.blood": "blood",
-        "field.mucus": "mucus",
-        "field.straining": "straining",
-        "field.normal": "normal",
-        "field.severity": "severity {severity}/5",
-        "field.duration": "{minutes} min",
-        "field.follow_up": "follow-up {date}",
-        "field.lot": "lot {lot}",
-        "field.next_due": "next due {date}",
-        "field.every": "every {interval}",
-        "field.stopped": "stopped {date}",
-        "field.stopped_short": "stopped",
-        "field.as_needed": "as needed",
-        "field.skipped": "skipped",
-        "field.attachments": "{count} attached",
-        "unit.minutes": "{n} min",
-        "unit.hours": "{n} h",
-        "unit.days": "{n} d",
-        "unit.weeks": "{n} wk",
-        "weekday.mon": "Mon",
-        "weekday.tue": "Tue",
-        "weekday.wed": "Wed",
-        "weekday.thu": "Thu",
-        "weekday.fri": "Fri",
-        "weekday.sat": "Sat",
-        "weekday.sun": "Sun",
-        "kind.weight": "weight",
-        "kind.meal": "meal",
-        "kind.stool": "stool",
-        "kind.urine": "urine",
-        "kind.symptom": "symptom",
-        "kind.diary": "diary",
-        "kind.visit": "visit",
-        "kind.vaccination": "vaccine",
-        "kind.medication": "medication",
-        "kind.dose": "dose",
-        "kind.expense": "expense",
-        "species.dog": "dog",
-        "species.cat": "cat",
-        "species.rabbit": "rabbit",
-        "species.ferret": "ferret",
-        "species.parrot": "parrot",
-        "species.hamster": "hamster",
-        "species.guinea-pig": "guinea pig",
-        "species.tortoise": "tortoise",
-        "species.bird": "bird",
-        "species.reptile": "reptile",
-        "species.fish": "fish",
-        "species.other": "other",
-        "sex.female": "female",
-        "sex.male": "male",
-        "sex.unknown": "unknown",
-        "symptom.vomiting": "vomiting",
-        "symptom.diarrhea": "diarrhea",
-        "symptom.coughing": "coughing",
-        "symptom.sneezing": "sneezing",
-        "symptom.itching": "itching",
-        "symptom.lethargy": "lethargy",
-        "symptom.limping": "limping",
-        "symptom.appetite-loss": "loss of appetite",
-        "symptom.thirst": "increased thirst",
-        "symptom.seizure": "seizure",
-        "symptom.breathing": "breathing difficulty",
-        "symptom.discharge": "discharge",
-        "symptom.hair-loss": "hair loss",
-        "symptom.lump": "lump",
-        "symptom.pain": "pain",
-        "symptom.constipation": "constipation",
-        "symptom.regurgitation": "regurgitation",
-        "symptom.fever": "fever",
-        "mealType.meal": "meal",
-        "mealType.snack": "snack",
-        "mealType.treat": "treat",
-        "mealType.water": "water",
-        "urineAmount.none": "none",
-        "urineAmount.small": "small",
-        "urineAmount.normal": "normal amount",
-        "urineAmount.large": "large",
-        "mood.happy": "happy",
-        "mood.calm": "calm",
-        "mood.playful": "playful",
-        "mood.tired": "tired",
-        "mood.anxious": "anxious",
-        "mood.grumpy": "grumpy",
-        "mood.unwell": "unwell",
-        "category.food": "food",
-        "category.treats": "treats",
-        "category.transport": "transport",
-        "category.vet": "vet",
-        "category.medication": "medication",
-        "category.insurance": "insurance",
-        "category.supplies": "supplies",
-        "category.grooming": "grooming",
-        "category.boarding": "boarding",
-        "category.training": "training",
-        "category.other": "other",
-        "amountUnit.g": "g",
-        "amountUnit.ml": "ml",
-        "amountUnit.cup": "cup",
-        "amountUnit.piece": "pc",
-        "route.oral": "oral",
-        "route.topical": "topical",
-        "route.injection": "injection",
-        "route.eye": "eye drops",
-        "route.ear": "ear drops",
-        "route.inhaled": "inhaled",
-        "route.other": "other",
-        "archiveReason.passed-away": "passed away",
-        "archiveReason.rehomed": "rehomed",
-        "archiveReason.lost": "lost",
-        "archiveReason.other": "archived",
-        "vaccine.rabies": "Rabies",
-        "vaccine.dhpp": "DHPP",
-        "vaccine.leptospirosis": "Leptospirosis",
-        "vaccine.bordetella": "Bordetella",
-        "vaccine.canine-influenza": "Canine influenza",
-        "vaccine.fvrcp": "FVRCP",
-        "vaccine.felv": "FeLV",
-        "vaccine.rhdv2": "RHDV2",
-        "vaccine.myxomatosis": "Myxomatosis",
-        "vaccine.myxo-rhd": "Myxo-RHD Plus",
-        "vaccine.distemper": "Distemper",
-        "err.chart_format": "cannot tell the chart format of {path} (use .png, .pdf or .svg)",
-        "err.cannot_write": "cannot write {path}: {reason}",
-        "chart.weight_title": "Weight — {pets}",
-        "chart.weight_axis": "Weight",
-        "chart.smooth_label": "{window} mean",
-        "chart.no_data": "No data for this period",
-        "chart.symptoms_title": "Symptoms per week — {pet}",
-        "chart.symptoms_axis": "Episodes",
-        "chart.expenses_title": "Spending per month ({currency})",
-        "chart.other_currencies": "{count} {count|expense|expenses} in other currencies than {currency} {count|is|are} not in the chart (use --currency)",
-        "chart.wrote": "Wrote {path}",
-        "chart.axis_year": "{y}",
-        "chart.axis_month": "{mon} {y}",
-        "chart.axis_day": "{mon} {d}",
-        "chart.text_range": "min {min} · max {max} · last {last} {unit}",
-        "due.vaccine": "{vaccine} vaccine",
-        "due.vaccine_first": "{vaccine} vaccine (first dose)",
-        "due.dose": "{name} dose",
-        "due.follow_up": "follow-up visit",
-        "due.follow_up_reason": "follow-up visit ({reason})",
-        "due.late": "{n} d late",
-        "due.today": "today",
-        "due.today_at": "today {time}",
-        "due.in": "in {n} d",
-        "due.nothing": "Nothing due in the next {days} {days|day|days}.",
-        "col.when": "When",
-        "col.what": "What",
-        "col.due": "Due",
-        "col.last": "Last",
-        "ics.summary": "{pet}: {what}",
-        "ics.last_done": "Last done {date}",
-        "ics.wrote": "Wrote {count} {count|event|events} to {path}",
-        "vaccine.no_schedule": "{vaccine} is not in the {species} schedule; recorded with no due date (use --next to set one)",
-        "col.adherence": "Given / due",
-        "col.next_dose": "Next dose",
-        "med.adherence": "{given} / {due} ({percent} %)",
-        "report.wrote": "Wrote {path} ({pages} {pages|page|pages})",
-        "report.title": "{pet} — vet visit report",
-        "report.generated": "Generated {date}",
-        "report.footer": "Recorded by the owner with petlog — not a medical record",
-        "report.page": "Page {page} of {pages}",
-        "report.period": "Summary of {from} – {to}",
-        "report.alert_weight_loss": "Weight down {percent} % in {days} {days|day|days}",
-        "report.alert_overdue": "Overdue: {items}",
-        "report.alert_severe": "{count} severe symptom {count|episode|episodes} (severity 4–5): {symptoms}",
-        "report.profile": "Profile",
-        "report.current_meds": "Current medications",
-        "report.summary": "Summary of the period",
-        "report.latest_weight": "Latest weight",
-        "report.change_days": "Change over {days} {days|day|days}",
-        "report.meals": "Meals",
-        "report.meals_value": "{meals} {meals|meal|meals} ({perDay} a day on {days} {days|day|days} with records), {treats} {treats|snack or treat|snacks and treats}",
-        "report.stools": "Stool scores (1–7)",
-        "report.stool_flags": "{count} with blood or mucus",
-        "report.item": "Item",
-        "report.value": "Value",
-        "report.nothing": "Nothing recorded in this period",
-        "report.symptoms": "Symptoms",
-        "report.symptom": "Symptom",
-        "report.count": "Count",
-        "report.max_severity": "Worst",
-        "report.last_seen": "Last seen",
-        "report.no_symptoms": "No symptoms recorded in this period",
-        "report.weight_chart": "Weight",
-        "report.vaccinations": "Vaccinations",
-        "report.vaccine": "Vaccine",
-        "report.last_given": "Last given",
-        "report.next_due": "Next due",
-        "report.status": "Status",
-        "report.overdue": "OVERDUE",
-        "report.covered": "covered by a later dose",
-        "report.no_vaccinations": "No vaccinations recorded",
-        "report.medications": "Medications and parasite prevention",
-        "report.period_column": "Period",
-        "report.ongoing": "ongoing",
-        "report.no_medications": "No medications in this period",
-        "report.visits": "Visit history",
-        "report.date": "Date",
-        "report.clinic": "Clinic",
-        "report.reason": "Reason",
-        "report.diagnosis": "Diagnosis",
-        "report.treatment": "Treatment",
-        "report.cost": "Cost",
-        "report.no_visits": "No visits recorded",
-        "report.continued": "{section} (continued)",
-        "report.starred": "Notes the owner starred",
-        "report.questions": "Questions for the vet",
-        "report.no_questions": "None written down.",
-        "report.attachments": "Attachments kept with the records",
-        "date.long": "{mon} {d}, {y}",
-        "month.jan": "Jan",
-        "month.feb": "Feb",
-        "month.mar": "Mar",
-        "month.apr": "Apr",
-        "month.may": "May",
-        "month.jun": "Jun",
-        "month.jul": "Jul",
-        "month.aug": "Aug",
-        "month.sep": "Sep",
-        "month.oct": "Oct",
-        "month.nov": "Nov",
-        "month.dec": "Dec",
-        "report.no_weights": "none recorded",
-        "stats.title": "{month} against {previous}",
-        "stats.weight": "Weight, {pet} (last)",
-        "stats.meals": "Meals",
-        "stats.treats": "Snacks and treats",
-        "stats.stool": "Stool score (average)",
-        "stats.symptoms": "Symptoms",
-        "stats.visits": "Vet visits",
-        "stats.vaccines": "Vaccines given",
-        "stats.doses": "Medication doses given",
-        "stats.spending": "Spending ({currency})",
-        "err.exclusive": "use only one of {flags}",
-        "err.bad_microchip": "microchip \"{value}\" must be 9 to 15 digits",
-        "err.bad_size": "size \"{value}\" must be WIDTHxHEIGHT with each from 64 to 16000 (e.g. 1600x900)",
-        "backup.wrote": "Backup written to {path}",
-        "check.repaired": "Repaired {count} {count|problem|problems}",
-        "err.file_exists": "the file already exists",
-        "export.wrote": "Exported {records} {records|record|records} to {path}",
-        "err.ambiguous_pet": "several pets are called \"{name}\": {candidates}; use the number",
-        "import.done": "Imported {added} {added|record|records} and {pets} new {pets|pet|pets} from {path} ({existing} already there)",
-        "import.reading": "Reading",
-        "import.writing": "Writing",
-        "err.import_at": "{where}: {reason}; nothing was imported",
-        "err.import_unreadable": "cannot read it",
-        "err.import_unknown_format": "not a petlog export, a folder of pets.csv tables or a weight CSV",
-        "err.import_quote": "a quoted field is never closed",
-        "err.import_malformed_row": "a quote in the middle of a field",
-        "err.import_invalid_utf8": "text that is not UTF-8",
-        "err.import_bad_json": "not a line of a petlog JSON export",
-        "err.import_missing_column": "\"{name}\" is missing",
-        "err.import_field_count": "{found} {found|field|fields} where the header has {expected}",
-        "err.import_unknown_pet": "no pet with id \"{id}\" in the import",
-        "err.import_unknown_medication": "a dose of medication #{id}, which comes earlier nowhere in the file",
-        "err.import_duplicate_id": "id {id} appears twice",
-        "err.import_missing_attachment": "attachment {sha} is neither in the attachments folder beside the file nor in this database (use --attachments DIR)",
-        "err.import_attachment_hash": "the file for attachment {sha} has other contents",
-        "err.import_no_rows": "there is nothing to import",
-        "err.import_needs_pet": "whose weights are these? add --pet NAME",
-        "err.import_needs_unit": "the weights have no unit: add --weight-unit kg (or g, lb) or name the column weight_kg",
-        "export.wrote_csv": "Exported {records} {records|record|records} as {tables} CSV {tables|file|files} to {path}",
-        "err.import_bad_time": "\"{value}\" is not a date or time an import reads (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
-        "err.date_range": "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)",
-        "err.usage_hint": "{message} (see: {command} --help)",
-        // fix-store
-        "err.open_not_regular": "it is not a regular file ({what}); a database is a file",
-        "err.backup_stdout": "a backup is a database file with its attachments folder beside it, so it cannot go to standard output (-o -): name a file such as backup.sqlite",
-        "err.bad_month": "\"{value}\" is not a month (accepted: 2026-11, a year and a month 01 to 12)",
-        "err.damaged": "{path} is damaged ({detail}); nothing was written. See petlog check; petlog check --repair recovers what can be read",
-        "err.database_missing": "there is no petlog database at {path} (nothing was created; the default is {default}, and petlog pet add or petlog import creates one)",
-        "err.read_only": "{path} can be read but not written here (the file, its folder or the disk is read-only); nothing was written",
-        "err.file": "{path}: {problem}",
-        "db.created": "created a new petlog database at {path}",
-        "db.attachments_moved": "the attachments of this database ({count}) now live in its own folder {to}, no longer in the shared folder {from}",
-        "db.waiting": "another petlog process is using {path}; waiting up to {seconds} s (Ctrl-C to stop)",
-        "check.quarantined": "Moved {count} orphan {count|file|files} (no record refers to {count|it|them}) to {path}; nothing was deleted",
-        "check.recovered": "The tables of {path} are damaged: recovered {records} {records|record|records} into {copy} ({lost} unreadable {lost|row|rows} left out); the damaged file was not changed. Check the copy (petlog --db {copy} check), then put it in place of the old file",
-        "backup.wrote_attachments": "Backup written to {path}, with {count} {count|attachment|attachments} in {folder}",
-        "backup.missing": "warning: {count} {count|attachment is|attachments are} missing and could not be backed up (see petlog check)",
-        "restore.wrote": "Restored {backup} to {path} ({count} {count|attachment|attachments})",
-        // fix-outputs
-        "err.output_no_space": "no space left on device",
-        "err.output_io": "the disk reported an input/output error",
-        "err.output_permission": "permission denied",
-        "err.output_read_only": "the file system is read-only",
-        "err.output_no_folder": "the folder {folder} does not exist",
-        "err.output_not_folder": "{folder} is not a folder",
-        "err.output_is_directory": "it is a folder; name a file",
-        "err.output_is_file": "it is a file, and a folder is needed here",
-        "err.output_is_device": "it is a device, not a file (for standard output use -o -)",
-        "err.output_is_fifo": "it is a named pipe (FIFO), not a file (for standard output use -o -)",
-        "err.output_link_loop": "too many symbolic links (a loop?)",
-        "err.output_name_too_long": "the name is too long",
-        "output.stdout": "standard output",
-        "err.stdout_format": "a {what} cannot go to standard output (-o -): only JSON, CSV of one table, SVG and iCalendar can; name a file ending in {ext}",
-        "err.report_format": "a report is a PDF: name a file ending in .pdf (not {path})",
-        "err.csv_stdout_needs_table": "CSV to standard output is one table: add --table with one of {tables}",
-        "err.table_needs_csv": "--table {table} needs --format csv",
-        "err.folder_not_stdout": "{option} needs a folder; standard output (-) cannot hold files",
-        "err.stdout_twice": "{first} and {second} both write to standard output: choose one",
-        "export.wrote_table": "Exported {rows} {rows|row|rows} of {table} to {path}",
-        "err.attachment_hash": "the attachment {path} no longer matches its SHA-256 {sha} (changed or damaged since it was attached); nothing was exported (see petlog check)",
-        // fix-answers
-        "err.ambiguous_medication": "\"{name}\" names several of {pet}'s medications: {candidates}; type more of the name",
-        "field.ended_short": "ended",
-        "due.late_minutes": "{n} min late",
-        "due.late_hours": "{n} h late",
-        "err.nearly_listed": "\"{value}\" is not a listed {field}; did you mean \"{suggestion}\"? (to keep your own words, add --as-written)",
-        // fix-dates
-        "err.in_future": "\"{value}\" is in the future: what happened can be dated up to {limit}",
-        "err.before_start": "{field} {value} is before {start}, the day it counts from",
-        // arch-store
-        "err.invalid_stored_value": "{path}: {table} #{id} has {column} {value}, a value petlog never writes (edited outside petlog, or damaged); nothing was changed. See petlog check",
-        // arch-transfer
-        "err.render_no_memory": "not enough memory to draw it",
-        "err.render_surface_size": "the picture is too large or too small to draw",
-        "err.render_read": "cannot read {path} while drawing",
-        "err.render_surface_type": "the drawing surface does not suit this output",
-        "err.render_status": "the drawing library stopped (cairo status {code})",
-        "err.render_chart_size": "a chart of {width}×{height} is outside 64–16000",
-        "err.render_chart_data": "the data of \"{label}\" cannot be drawn (times and values do not line up)",
-        "err.render_report_cells": "report table row {row} has {cells} cells for {columns} columns",
-        "err.render_report_columns": "a report table has {columns} columns and {weights} column widths",
-    ]
+    /// English messages; the switch is exhaustive, so a key without a text does not compile.
+    static func en(_ key: Key) -> String {
+        switch key {
+        case .warnUnknownLanguage: "unknown language \"{lang}\"; using English (accepted: en, ko, ja)"
+        case .errUnexpected: "unexpected error: {detail}"
+        case .errNotANumber: "\"{value}\" is not a number (use digits and one decimal point, e.g. 4.2)"
+        case .errBadMass: "\"{value}\" is not a weight (accepted: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\", 12oz)"
+        case .errMassRange: "weight \"{value}\" is out of range (more than 0 and at most 1000 kg)"
+        case .errBadDate: "\"{value}\" is not a valid day (accepted: 2026-11-20, today, yesterday, tomorrow, 2w, -3d)"
+        case .errBadTime: "\"{value}\" is not a valid time (accepted: now, yesterday, -2d, -3h, 08:30, \"2026-11-20 08:30\")"
+        case .errBadDuration: "\"{value}\" is not a duration (accepted: 12h, 30d, 2w, 6m, 1y)"
+        case .errBadMoney: "\"{value}\" is not an amount of money (accepted: 12.50 USD, 85000KRW, ₩45,000, $12.50, ¥1200)"
+        case .errUnknownCurrency: "unknown currency \"{value}\" (use an ISO 4217 code such as KRW, JPY, USD, EUR)"
+        case .errFractionDigits: "\"{value}\" has more decimals than {currency} allows ({digits})"
+        case .errMoneyRange: "amount \"{value}\" is too large"
+        case .errOutOfRange: "{field} \"{value}\" must be a whole number from {min} to {max}"
+        case .errUnknownChoice: "{field} \"{value}\" is not accepted (accepted: {accepted})"
+        case .errBadAmount: "\"{value}\" is not an amount (accepted: 80g, 200ml, 1cup, 2pc)"
+        case .errEmptyText: "{field} must not be empty"
+        case .errTextTooLong: "{field} is too long (at most {max} characters)"
+        case .errControlCharacters: "{field} must not contain control characters"
+        case .errNumericName: "a pet name cannot be only digits (\"{value}\" would be read as an id)"
+        case .errPetNotFound: "no pet named \"{name}\" (see: petlog pet list --all)"
+        case .errPetNotFoundSuggest: "no pet named \"{name}\" — did you mean \"{suggestion}\"?"
+        case .errDuplicatePet: "there is already an active pet named \"{name}\""
+        case .errRecordNotFound: "no record with id {id}"
+        case .errMedicationNotFound: "{pet} has no active medication named \"{name}\" (see: petlog med list)"
+        case .errNewerSchema: "{path} was written by a newer petlog; upgrade petlog to open it (the file was not changed)"
+        case .errNotPetlogDatabase: "{path} is not a petlog database (the file was not changed)"
+        case .errCannotOpen: "cannot open {path}: {reason}"
+        case .errAttachmentUnreadable: "cannot read the file to attach: {path}"
+        case .errBusy: "the database stayed busy (another petlog is writing); nothing was written, try again"
+        case .errPetArchived: "{name} is archived; use petlog pet unarchive {name} first"
+        case .errPetNotArchived: "{name} is not archived"
+        case .errConstraint: "the database refused the record ({detail}); nothing was written"
+        case .errIO: "input/output error: {detail}"
+        case .errRemoveNeedsYes: "removing {name} deletes every record of it for good; add --yes to confirm, or use petlog pet archive"
+        case .errFlagNotForKind: "{flag} does not apply to a {kind} record"
+        case .errDemoNotEmpty: "{path} already has pets; the demo needs an empty database (use --db /tmp/demo.sqlite)"
+        case .petAdded: "Added {name} (id {id})."
+        case .petUpdated: "Updated {name} (id {id})."
+        case .petArchived: "Archived {name}: {reason}. The history is kept."
+        case .petUnarchived: "{name} is active again."
+        case .petRemoved: "Removed {name} and {count} {count|record|records}."
+        case .petNone: "No pets yet. Add one: petlog pet add NAME --species dog"
+        case .sexNeutered: "{sex}, neutered"
+        case .ageMonths: "{n} mo"
+        case .ageYears: "{n} y"
+        case .colId: "ID"
+        case .colName: "Name"
+        case .colPet: "Pet"
+        case .colSpecies: "Species"
+        case .colBreed: "Breed"
+        case .colSex: "Sex"
+        case .colAge: "Age"
+        case .colStatus: "Status"
+        case .colBorn: "Born"
+        case .colMicrochip: "Microchip"
+        case .colColor: "Colour"
+        case .colNotes: "Notes"
+        case .colLatestWeight: "Latest weight"
+        case .colMedications: "Medications"
+        case .colRecords: "Records"
+        case .colMedication: "Medication"
+        case .colDose: "Dose"
+        case .colEvery: "Every"
+        case .colStarted: "Started"
+        case .colDoses: "Doses given"
+        case .colLastDose: "Last dose"
+        case .recordAdded: "#{id} {kind} for {pet}: {summary}"
+        case .recordUpdated: "#{id} {kind} updated: {summary}"
+        case .recordDeleted: "#{id} {kind} deleted: {summary}"
+        case .recordStarred: "#{id} starred."
+        case .recordUnstarred: "#{id} unstarred."
+        case .logEmpty: "No records."
+        case .medNone: "No medications."
+        case .medStopped: "Stopped {name} for {pet} (#{id})."
+        case .demoDone: "Demo household written: {pets} {pets|pet|pets}, {records} {records|record|records}, in {path}"
+        case .fieldBCS: "BCS {score}/9"
+        case .fieldStoolScore: "score {score}/7"
+        case .fieldBlood: "blood"
+        case .fieldMucus: "mucus"
+        case .fieldStraining: "straining"
+        case .fieldNormal: "normal"
+        case .fieldSeverity: "severity {severity}/5"
+        case .fieldDuration: "{minutes} min"
+        case .fieldFollowUp: "follow-up {date}"
+        case .fieldLot: "lot {lot}"
+        case .fieldNextDue: "next due {date}"
+        case .fieldEvery: "every {interval}"
+        case .fieldStopped: "stopped {date}"
+        case .fieldStoppedShort: "stopped"
+        case .fieldAsNeeded: "as needed"
+        case .fieldSkipped: "skipped"
+        case .fieldAttachments: "{count} attached"
+        case .unitMinutes: "{n} min"
+        case .unitHours: "{n} h"
+        case .unitDays: "{n} d"
+        case .unitWeeks: "{n} wk"
+        case .errChartFormat: "cannot tell the chart format of {path} (use .png, .pdf or .svg)"
+        case .errCannotWrite: "cannot write {path}: {reason}"
+        case .chartWeightTitle: "Weight — {pets}"
+        case .chartWeightAxis: "Weight"
+        case .chartSmoothLabel: "{window} mean"
+        case .chartNoData: "No data for this period"
+        case .chartSymptomsTitle: "Symptoms per week — {pet}"
+        case .chartSymptomsAxis: "Episodes"
+        case .chartExpensesTitle: "Spending per month ({currency})"
+        case .chartOtherCurrencies: "{count} {count|expense|expenses} in other currencies than {currency} {count|is|are} not in the chart (use --currency)"
+        case .chartWrote: "Wrote {path}"
+        case .chartAxisYear: "{y}"
+        case .chartAxisMonth: "{mon} {y}"
+        case .chartAxisDay: "{mon} {d}"
+        case .chartTextRange: "min {min} · max {max} · last {last} {unit}"
+        case .dueVaccine: "{vaccine} vaccine"
+        case .dueVaccineFirst: "{vaccine} vaccine (first dose)"
+        case .dueDose: "{name} dose"
+        case .dueFollowUp: "follow-up visit"
+        case .dueFollowUpReason: "follow-up visit ({reason})"
+        case .dueLate: "{n} d late"
+        case .dueToday: "today"
+        case .dueTodayAt: "today {time}"
+        case .dueIn: "in {n} d"
+        case .dueNothing: "Nothing due in the next {days} {days|day|days}."
+        case .colWhen: "When"
+        case .colWhat: "What"
+        case .colDue: "Due"
+        case .colLast: "Last"
+        case .icsSummary: "{pet}: {what}"
+        case .icsLastDone: "Last done {date}"
+        case .icsWrote: "Wrote {count} {count|event|events} to {path}"
+        case .vaccineNoSchedule: "{vaccine} is not in the {species} schedule; recorded with no due date (use --next to set one)"
+        case .colAdherence: "Given / due"
+        case .colNextDose: "Next dose"
+        case .medAdherence: "{given} / {due} ({percent} %)"
+        case .reportWrote: "Wrote {path} ({pages} {pages|page|pages})"
+        case .reportTitle: "{pet} — vet visit report"
+        case .reportGenerated: "Generated {date}"
+        case .reportFooter: "Recorded by the owner with petlog — not a medical record"
+        case .reportPage: "Page {page} of {pages}"
+        case .reportPeriod: "Summary of {from} – {to}"
+        case .reportAlertWeightLoss: "Weight down {percent} % in {days} {days|day|days}"
+        case .reportAlertOverdue: "Overdue: {items}"
+        case .reportAlertSevere: "{count} severe symptom {count|episode|episodes} (severity 4–5): {symptoms}"
+        case .reportProfile: "Profile"
+        case .reportCurrentMeds: "Current medications"
+        case .reportSummary: "Summary of the period"
+        case .reportLatestWeight: "Latest weight"
+        case .reportChangeDays: "Change over {days} {days|day|days}"
+        case .reportMeals: "Meals"
+        case .reportMealsValue: "{meals} {meals|meal|meals} ({perDay} a day on {days} {days|day|days} with records), {treats} {treats|snack or treat|snacks and treats}"
+        case .reportStools: "Stool scores (1–7)"
+        case .reportStoolFlags: "{count} with blood or mucus"
+        case .reportItem: "Item"
+        case .reportValue: "Value"
+        case .reportNothing: "Nothing recorded in this period"
+        case .reportSymptoms: "Symptoms"
+        case .reportSymptom: "Symptom"
+        case .reportCount: "Count"
+        case .reportMaxSeverity: "Worst"
+        case .reportLastSeen: "Last seen"
+        case .reportNoSymptoms: "No symptoms recorded in this period"
+        case .reportWeightChart: "Weight"
+        case .reportVaccinations: "Vaccinations"
+        case .reportVaccine: "Vaccine"
+        case .reportLastGiven: "Last given"
+        case .reportNextDue: "Next due"
+        case .reportStatus: "Status"
+        case .reportOverdue: "OVERDUE"
+        case .reportCovered: "covered by a later dose"
+        case .reportNoVaccinations: "No vaccinations recorded"
+        case .reportMedications: "Medications and parasite prevention"
+        case .reportPeriodColumn: "Period"
+        case .reportOngoing: "ongoing"
+        case .reportNoMedications: "No medications in this period"
+        case .reportVisits: "Visit history"
+        case .reportDate: "Date"
+        case .reportClinic: "Clinic"
+        case .reportReason: "Reason"
+        case .reportDiagnosis: "Diagnosis"
+        case .reportTreatment: "Treatment"
+        case .reportCost: "Cost"
+        case .reportNoVisits: "No visits recorded"
+        case .reportContinued: "{section} (continued)"
+        case .reportStarred: "Notes the owner starred"
+        case .reportQuestions: "Questions for the vet"
+        case .reportNoQuestions: "None written down."
+        case .reportAttachments: "Attachments kept with the records"
+        case .dateLong: "{mon} {d}, {y}"
+        case .monthJan: "Jan"
+        case .monthFeb: "Feb"
+        case .monthMar: "Mar"
+        case .monthApr: "Apr"
+        case .monthMay: "May"
+        case .monthJun: "Jun"
+        case .monthJul: "Jul"
+        case .monthAug: "Aug"
+        case .monthSep: "Sep"
+        case .monthOct: "Oct"
+        case .monthNov: "Nov"
+        case .monthDec: "Dec"
+        case .reportNoWeights: "none recorded"
+        case .statsTitle: "{month} against {previous}"
+        case .statsWeight: "Weight, {pet} (last)"
+        case .statsMeals: "Meals"
+        case .statsTreats: "Snacks and treats"
+        case .statsStool: "Stool score (average)"
+        case .statsSymptoms: "Symptoms"
+        case .statsVisits: "Vet visits"
+        case .statsVaccines: "Vaccines given"
+        case .statsDoses: "Medication doses given"
+        case .statsSpending: "Spending ({currency})"
+        case .errExclusive: "use only one of {flags}"
+        case .errBadMicrochip: "microchip \"{value}\" must be 9 to 15 digits"
+        case .errBadSize: "size \"{value}\" must be WIDTHxHEIGHT with each from 64 to 16000 (e.g. 1600x900)"
+        case .backupWrote: "Backup written to {path}"
+        case .checkRepaired: "Repaired {count} {count|problem|problems}"
+        case .errFileExists: "the file already exists"
+        case .exportWrote: "Exported {records} {records|record|records} to {path}"
+        case .errAmbiguousPet: "several pets are called \"{name}\": {candidates}; use the number"
+        case .importDone: "Imported {added} {added|record|records} and {pets} new {pets|pet|pets} from {path} ({existing} already there)"
+        case .importReading: "Reading"
+        case .importWriting: "Writing"
+        case .errImportAt: "{where}: {reason}; nothing was imported"
+        case .errImportUnreadable: "cannot read it"
+        case .errImportUnknownFormat: "not a petlog export, a folder of pets.csv tables or a weight CSV"
+        case .errImportQuote: "a quoted field is never closed"
+        case .errImportMalformedRow: "a quote in the middle of a field"
+        case .errImportInvalidUTF8: "text that is not UTF-8"
+        case .errImportBadJSON: "not a line of a petlog JSON export"
+        case .errImportMissingColumn: "\"{name}\" is missing"
+        case .errImportFieldCount: "{found} {found|field|fields} where the header has {expected}"
+        case .errImportUnknownPet: "no pet with id \"{id}\" in the import"
+        case .errImportUnknownMedication: "a dose of medication #{id}, which comes earlier nowhere in the file"
+        case .errImportDuplicateId: "id {id} appears twice"
+        case .errImportMissingAttachment: "attachment {sha} is neither in the attachments folder beside the file nor in this database (use --attachments DIR)"
+        case .errImportAttachmentHash: "the file for attachment {sha} has other contents"
+        case .errImportNoRows: "there is nothing to import"
+        case .errImportNeedsPet: "whose weights are these? add --pet NAME"
+        case .errImportNeedsUnit: "the weights have no unit: add --weight-unit kg (or g, lb) or name the column weight_kg"
+        case .exportWroteCSV: "Exported {records} {records|record|records} as {tables} CSV {tables|file|files} to {path}"
+        case .errImportBadTime: "\"{value}\" is not a date or time an import reads (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)"
+        case .errDateRange: "\"{value}\" is outside the days petlog keeps (1800-01-01 to 9999-12-31)"
+        case .errUsageHint: "{message} (see: {command} --help)"
+        case .errOpenNotRegular: "it is not a regular file ({what}); a database is a file"
+        case .errBackupStdout: "a backup is a database file with its attachments folder beside it, so it cannot go to standard output (-o -): name a file such as backup.sqlite"
+        case .errBadMonth: "\"{value}\" is not a month (accepted: 2026-11, a year and a month 01 to 12)"
+        case .errDamaged: "{path} is damaged ({detail}); nothing was written. See petlog check; petlog check --repair recovers what can be read"
+        case .errDatabaseMissing: "there is no petlog database at {path} (nothing was created; the default is {default}, and petlog pet add or petlog import creates one)"
+        case .errReadOnly: "{path} can be read but not written here (the file, its folder or the disk is read-only); nothing was written"
+        case .errFile: "{path}: {problem}"
+        case .dbCreated: "created a new petlog database at {path}"
+        case .dbAttachmentsMoved: "the attachments of this database ({count}) now live in its own folder {to}, no longer in the shared folder {from}"
+        case .dbWaiting: "another petlog process is using {path}; waiting up to {seconds} s (Ctrl-C to stop)"
+        case .checkQuarantined: "Moved {count} orphan {count|file|files} (no record refers to {count|it|them}) to {path}; nothing was deleted"
+        case .checkRecovered: "The tables of {path} are damaged: recovered {records} {records|record|records} into {copy} ({lost} unreadable {lost|row|rows} left out); the damaged file was not changed. Check the copy (petlog --db {copy} check), then put it in place of the old file"
+        case .backupWroteAttachments: "Backup written to {path}, with {count} {count|attachment|attachments} in {folder}"
+        case .backupMissing: "warning: {count} {count|attachment is|attachments are} missing and could not be backed up (see petlog check)"
+        case .restoreWrote: "Restored {backup} to {path} ({count} {count|attachment|attachments})"
+        case .weekdayMon: "Mon"
+        case .weekdayTue: "Tue"
+        case .weekdayWed: "Wed"
+        case .weekdayThu: "Thu"
+        case .weekdayFri: "Fri"
+        case .weekdaySat: "Sat"
+        case .weekdaySun: "Sun"
+        case .kindWeight: "weight"
+        case .kindMeal: "meal"
+        case .kindStool: "stool"
+        case .kindUrine: "urine"
+        case .kindSymptom: "symptom"
+        case .kindDiary: "diary"
+        case .kindVisit: "visit"
+        case .kindVaccination: "vaccine"
+        case .kindMedication: "medication"
+        case .kindDose: "dose"
+        case .kindExpense: "expense"
+        case .speciesDog: "dog"
+        case .speciesCat: "cat"
+        case .speciesRabbit: "rabbit"
+        case .speciesFerret: "ferret"
+        case .speciesParrot: "parrot"
+        case .speciesHamster: "hamster"
+        case .speciesGuineaPig: "guinea pig"
+        case .speciesTortoise: "tortoise"
+        case .speciesBird: "bird"
+        case .speciesReptile: "reptile"
+        case .speciesFish: "fish"
+        case .speciesOther: "other"
+        case .sexFemale: "female"
+        case .sexMale: "male"
+        case .sexUnknown: "unknown"
+        case .symptomVomiting: "vomiting"
+        case .symptomDiarrhea: "diarrhea"
+        case .symptomCoughing: "coughing"
+        case .symptomSneezing: "sneezing"
+        case .symptomItching: "itching"
+        case .symptomLethargy: "lethargy"
+        case .symptomLimping: "limping"
+        case .symptomAppetiteLoss: "loss of appetite"
+        case .symptomThirst: "increased thirst"
+        case .symptomSeizure: "seizure"
+        case .symptomBreathing: "breathing difficulty"
+        case .symptomDischarge: "discharge"
+        case .symptomHairLoss: "hair loss"
+        case .symptomLump: "lump"
+        case .symptomPain: "pain"
+        case .symptomConstipation: "constipation"
+        case .symptomRegurgitation: "regurgitation"
+        case .symptomFever: "fever"
+        case .mealTypeMeal: "meal"
+        case .mealTypeSnack: "snack"
+        case .mealTypeTreat: "treat"
+        case .mealTypeWater: "water"
+        case .urineAmountNone: "none"
+        case .urineAmountSmall: "small"
+        case .urineAmountNormal: "normal amount"
+        case .urineAmountLarge: "large"
+        case .moodHappy: "happy"
+        case .moodCalm: "calm"
+        case .moodPlayful: "playful"
+        case .moodTired: "tired"
+        case .moodAnxious: "anxious"
+        case .moodGrumpy: "grumpy"
+        case .moodUnwell: "unwell"
+        case .categoryFood: "food"
+        case .categoryTreats: "treats"
+        case .categoryTransport: "transport"
+        case .categoryVet: "vet"
+        case .categoryMedication: "medication"
+        case .categoryInsurance: "insurance"
+        case .categorySupplies: "supplies"
+        case .categoryGrooming: "grooming"
+        case .categoryBoarding: "boarding"
+        case .categoryTraining: "training"
+        case .categoryOther: "other"
+        case .amountUnitG: "g"
+        case .amountUnitMl: "ml"
+        case .amountUnitCup: "cup"
+        case .amountUnitPiece: "pc"
+        case .routeOral: "oral"
+        case .routeTopical: "topical"
+        case .routeInjection: "injection"
+        case .routeEye: "eye drops"
+        case .routeEar: "ear drops"
+        case .routeInhaled: "inhaled"
+        case .routeOther: "other"
+        case .archiveReasonPassedAway: "passed away"
+        case .archiveReasonRehomed: "rehomed"
+        case .archiveReasonLost: "lost"
+        case .archiveReasonOther: "archived"
+        case .vaccineRabies: "Rabies"
+        case .vaccineDhpp: "DHPP"
+        case .vaccineLeptospirosis: "Leptospirosis"
+        case .vaccineBordetella: "Bordetella"
+        case .vaccineCanineInfluenza: "Canine influenza"
+        case .vaccineFvrcp: "FVRCP"
+        case .vaccineFelv: "FeLV"
+        case .vaccineRhdv2: "RHDV2"
+        case .vaccineMyxomatosis: "Myxomatosis"
+        case .vaccineMyxoRhd: "Myxo-RHD Plus"
+        case .vaccineDistemper: "Distemper"
+        case .errOutputNoSpace: "no space left on device"
+        case .errOutputIO: "the disk reported an input/output error"
+        case .errOutputPermission: "permission denied"
+        case .errOutputReadOnly: "the file system is read-only"
+        case .errOutputNoFolder: "the folder {folder} does not exist"
+        case .errOutputNotFolder: "{folder} is not a folder"
+        case .errOutputIsDirectory: "it is a folder; name a file"
+        case .errOutputIsFile: "it is a file, and a folder is needed here"
+        case .errOutputIsDevice: "it is a device, not a file (for standard output use -o -)"
+        case .errOutputIsFIFO: "it is a named pipe (FIFO), not a file (for standard output use -o -)"
+        case .errOutputLinkLoop: "too many symbolic links (a loop?)"
+        case .errOutputNameTooLong: "the name is too long"
+        case .outputStandard: "standard output"
+        case .errStdoutFormat: "a {what} cannot go to standard output (-o -): only JSON, CSV of one table, SVG and iCalendar can; name a file ending in {ext}"
+        case .errReportFormat: "a report is a PDF: name a file ending in .pdf (not {path})"
+        case .errCSVStdoutNeedsTable: "CSV to standard output is one table: add --table with one of {tables}"
+        case .errTableNeedsCSV: "--table {table} needs --format csv"
+        case .errFolderNotStdout: "{option} needs a folder; standard output (-) cannot hold files"
+        case .errStdoutTwice: "{first} and {second} both write to standard output: choose one"
+        case .exportWroteTable: "Exported {rows} {rows|row|rows} of {table} to {path}"
+        case .errAttachmentHash: "the attachment {path} no longer matches its SHA-256 {sha} (changed or damaged since it was attached); nothing was exported (see petlog check)"
+        case .errAmbiguousMedication: "\"{name}\" names several of {pet}'s medications: {candidates}; type more of the name"
+        case .fieldEndedShort: "ended"
+        case .dueLateMinutes: "{n} min late"
+        case .dueLateHours: "{n} h late"
+        case .errNearlyListed: "\"{value}\" is not a listed {field}; did you mean \"{suggestion}\"? (to keep your own words, add --as-written)"
+        case .errInFuture: "\"{value}\" is in the future: what happened can be dated up to {limit}"
+        case .errBeforeStart: "{field} {value} is before {start}, the day it counts from"
+        case .errInvalidStoredValue: "{path}: {table} #{id} has {column} {value}, a value petlog never writes (edited outside petlog, or damaged); nothing was changed. See petlog check"
+        case .errRenderNoMemory: "not enough memory to draw it"
+        case .errRenderSurfaceSize: "the picture is too large or too small to draw"
+        case .errRenderRead: "cannot read {path} while drawing"
+        case .errRenderSurfaceType: "the drawing surface does not suit this output"
+        case .errRenderStatus: "the drawing library stopped (cairo status {code})"
+        case .errRenderChartSize: "a chart of {width}×{height} is outside 64–16000"
+        case .errRenderChartData: "the data of \"{label}\" cannot be drawn (times and values do not line up)"
+        case .errRenderReportCells: "report table row {row} has {cells} cells for {columns} columns"
+        case .errRenderReportColumns: "a report table has {columns} columns and {weights} column widths"
+        }
+    }
 }

@@ -1,409 +1,406 @@
 // Japanese. Placeholders are {name}; the same ones as English per key.
 
 extension L10n {
-    static let ja: [String: String] = [
-        "warn.unknown_language": "不明な言語「{lang}」です。英語で表示します（使用可能: en, ko, ja）",
-        "err.unexpected": "予期しないエラー: {detail}",
-        "err.not_a_number": "「{value}」は数値ではありません（数字と小数点1つで入力してください。例: 4.2）",
-        "err.bad_mass": "「{value}」は体重として認識できません（入力例: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\", 12oz）",
-        "err.mass_range": "体重「{value}」が範囲外です（0 kgより大きく1000 kg以下）",
-        "err.bad_date": "「{value}」は有効な日付ではありません（入力例: 2026-11-20, today, yesterday, tomorrow, 2w, -3d）",
-        "err.bad_time": "「{value}」は有効な日時ではありません（入力例: now, yesterday, -2d, -3h, 08:30, \"2026-11-20 08:30\"）",
-        "err.bad_duration": "「{value}」は期間として認識できません（入力例: 12h, 30d, 2w, 6m, 1y）",
-        "err.bad_money": "「{value}」は金額として認識できません（入力例: 12.50 USD, 85000KRW, ₩45,000, $12.50, ¥1200）",
-        "err.unknown_currency": "不明な通貨「{value}」です（KRW, JPY, USD, EUR などの ISO 4217 コードを使ってください）",
-        "err.fraction_digits": "「{value}」の小数点以下の桁数が {currency} の上限（{digits}桁）を超えています",
-        "err.money_range": "金額「{value}」が大きすぎます",
-        "err.out_of_range": "{field} の値「{value}」は {min} から {max} までの整数で指定してください",
-        "err.unknown_choice": "{field} に「{value}」は指定できません（指定可能: {accepted}）",
-        "err.bad_amount": "「{value}」は量として認識できません（入力例: 80g, 200ml, 1cup, 2pc）",
-        "err.empty_text": "{field} は空にできません",
-        "err.text_too_long": "{field} が長すぎます（{max}文字以内）",
-        "err.control_characters": "{field} に制御文字は使えません",
-        "err.numeric_name": "ペットの名前を数字だけにすることはできません（「{value}」はIDとして扱われます）",
-        "err.pet_not_found": "「{name}」という名前のペットはいません（確認: petlog pet list --all）",
-        "err.pet_not_found_suggest": "「{name}」という名前のペットはいません。「{suggestion}」のことですか？",
-        "err.duplicate_pet": "「{name}」という名前のペットはすでに登録されています",
-        "err.record_not_found": "ID {id} の記録はありません",
-        "err.medication_not_found": "{pet}が服用中の薬に「{name}」はありません（確認: petlog med list）",
-        "err.newer_schema": "{path} は新しいバージョンの petlog で作成されています。開くには petlog を更新してください（ファイルは変更されていません）",
-        "err.not_petlog_database": "{path} は petlog のデータベースではありません（ファイルは変更されていません）",
-        "err.cannot_open": "{path} を開けません: {reason}",
-        "err.attachment_unreadable": "添付するファイルを読み込めません: {path}",
-        "err.busy": "データベースが使用中のままです（別の petlog が書き込み中）。何も保存されていません。もう一度お試しください",
-        "err.pet_archived": "{name}はアーカイブ済みです。先に petlog pet unarchive {name} を実行してください",
-        "err.pet_not_archived": "{name}はアーカイブされていません",
-        "err.constraint": "データベースが記録を受け付けませんでした（{detail}）。何も保存されていません",
-        "err.io": "入出力エラー: {detail}",
-        "err.remove_needs_yes": "{name}を削除すると、すべての記録が完全に消去されます。実行するには --yes を付けるか、代わりに petlog pet archive を使ってください",
-        "err.flag_not_for_kind": "{flag} は{kind}の記録には使えません",
-        "err.demo_not_empty": "{path} にはすでにペットが登録されています。デモには空のデータベースが必要です（--db /tmp/demo.sqlite を使ってください）",
-        "pet.added": "{name}を登録しました（ID {id}）。",
-        "pet.updated": "{name}の情報を更新しました（ID {id}）。",
-        "pet.archived": "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。",
-        "pet.unarchived": "{name}のアーカイブを解除しました。",
-        "pet.removed": "{name}と記録{count}件を削除しました。",
-        "pet.none": "まだペットが登録されていません。登録するには: petlog pet add NAME --species dog",
-        "sex.neutered": "{sex}・避妊/去勢済み",
-        "age.months": "{n}か月",
-        "age.years": "{n}歳",
-        "col.id": "ID",
-        "col.name": "名前",
-        "col.pet": "ペット",
-        "col.species": "種類",
-        "col.breed": "品種",
-        "col.sex": "性別",
-        "col.age": "年齢",
-        "col.status": "状態",
-        "col.born": "生年月日",
-        "col.microchip": "マイクロチップ",
-        "col.color": "毛色",
-        "col.notes": "メモ",
-        "col.latest_weight": "最新の体重",
-        "col.medications": "服用中の薬",
-        "col.records": "記録数",
-        "col.medication": "薬",
-        "col.dose": "用量",
-        "col.every": "間隔",
-        "col.started": "開始日",
-        "col.doses": "投与回数",
-        "col.last_dose": "最終投与",
-        "record.added": "#{id} {pet}の{kind}を記録: {summary}",
-        "record.updated": "#{id} {kind}の記録を更新: {summary}",
-        "record.deleted": "#{id} {kind}の記録を削除: {summary}",
-        "record.starred": "#{id}にスターを付けました。",
-        "record.unstarred": "#{id}のスターを外しました。",
-        "log.empty": "記録はありません。",
-        "med.none": "登録されている薬はありません。",
-        "med.stopped": "{pet}の{name}の投与を終了しました（#{id}）。",
-        "demo.done": "デモデータを作成しました: ペット{pets}匹、記録{records}件（{path}）",
-        "field.bcs": "BCS {score}/9",
-        "field.stool_score": "スコア {score}/7",
-        "field.blood": "血液混じり",
-        "field.mucus": "粘液混じり",
-        "field.straining": "いきみあり",
-        "field.normal": "正常",
-        "field.severity": "重症度 {severity}/5",
-        "field.duration": "{minutes}分間",
-        "field.follow_up": "再診 {date}",
-        "field.lot": "ロット {lot}",
-        "field.next_due": "次回接種 {date}",
-        "field.every": "{interval}ごと",
-        "field.stopped": "{date}に終了",
-        "field.stopped_short": "終了",
-        "field.as_needed": "頓服",
-        "field.skipped": "未投与",
-        "field.attachments": "添付{count}件",
-        "unit.minutes": "{n}分",
-        "unit.hours": "{n}時間",
-        "unit.days": "{n}日",
-        "unit.weeks": "{n}週",
-        "weekday.mon": "月",
-        "weekday.tue": "火",
-        "weekday.wed": "水",
-        "weekday.thu": "木",
-        "weekday.fri": "金",
-        "weekday.sat": "土",
-        "weekday.sun": "日",
-        "kind.weight": "体重",
-        "kind.meal": "食事",
-        "kind.stool": "便",
-        "kind.urine": "尿",
-        "kind.symptom": "症状",
-        "kind.diary": "日記",
-        "kind.visit": "通院",
-        "kind.vaccination": "予防接種",
-        "kind.medication": "薬",
-        "kind.dose": "投与",
-        "kind.expense": "支出",
-        "species.dog": "犬",
-        "species.cat": "猫",
-        "species.rabbit": "ウサギ",
-        "species.ferret": "フェレット",
-        "species.parrot": "オウム・インコ",
-        "species.hamster": "ハムスター",
-        "species.guinea-pig": "モルモット",
-        "species.tortoise": "リクガメ",
-        "species.bird": "鳥",
-        "species.reptile": "爬虫類",
-        "species.fish": "魚",
-        "species.other": "その他",
-        "sex.female": "メス",
-        "sex.male": "オス",
-        "sex.unknown": "不明",
-        "symptom.vomiting": "嘔吐",
-        "symptom.diarrhea": "下痢",
-        "symptom.coughing": "咳",
-        "symptom.sneezing": "くしゃみ",
-        "symptom.itching": "かゆみ",
-        "symptom.lethargy": "元気がない",
-        "symptom.limping": "足を引きずる",
-        "symptom.appetite-loss": "食欲不振",
-        "symptom.thirst": "飲水量の増加",
-        "symptom.seizure": "発作",
-        "symptom.breathing": "呼吸困難",
-        "symptom.discharge": "分泌物",
-        "symptom.hair-loss": "脱毛",
-        "symptom.lump": "しこり",
-        "symptom.pain": "痛み",
-        "symptom.constipation": "便秘",
-        "symptom.regurgitation": "吐出",
-        "symptom.fever": "発熱",
-        "mealType.meal": "食事",
-        "mealType.snack": "おやつ",
-        "mealType.treat": "ご褒美",
-        "mealType.water": "水",
-        "urineAmount.none": "なし",
-        "urineAmount.small": "少なめ",
-        "urineAmount.normal": "普通",
-        "urineAmount.large": "多め",
-        "mood.happy": "ごきげん",
-        "mood.calm": "おだやか",
-        "mood.playful": "遊びたがり",
-        "mood.tired": "疲れ気味",
-        "mood.anxious": "不安そう",
-        "mood.grumpy": "不機嫌",
-        "mood.unwell": "体調不良",
-        "category.food": "フード",
-        "category.treats": "おやつ",
-        "category.transport": "交通費",
-        "category.vet": "診療費",
-        "category.medication": "薬代",
-        "category.insurance": "保険",
-        "category.supplies": "用品",
-        "category.grooming": "トリミング",
-        "category.boarding": "ペットホテル",
-        "category.training": "しつけ",
-        "category.other": "その他",
-        "amountUnit.g": "g",
-        "amountUnit.ml": "ml",
-        "amountUnit.cup": "カップ",
-        "amountUnit.piece": "個",
-        "route.oral": "経口",
-        "route.topical": "外用",
-        "route.injection": "注射",
-        "route.eye": "点眼",
-        "route.ear": "点耳",
-        "route.inhaled": "吸入",
-        "route.other": "その他",
-        "archiveReason.passed-away": "永眠",
-        "archiveReason.rehomed": "譲渡",
-        "archiveReason.lost": "迷子",
-        "archiveReason.other": "アーカイブ",
-        "vaccine.rabies": "狂犬病",
-        "vaccine.dhpp": "DHPP",
-        "vaccine.leptospirosis": "レプトスピラ",
-        "vaccine.bordetella": "ボルデテラ",
-        "vaccine.canine-influenza": "犬インフルエンザ",
-        "vaccine.fvrcp": "FVRCP",
-        "vaccine.felv": "猫白血病ウイルス (FeLV)",
-        "vaccine.rhdv2": "RHDV2",
-        "vaccine.myxomatosis": "粘液腫症",
-        "vaccine.myxo-rhd": "Myxo-RHD Plus",
-        "vaccine.distemper": "ジステンパー",
-        "err.chart_format": "{path} のグラフ形式が判別できません（.png、.pdf、.svg のいずれかを指定してください）",
-        "err.cannot_write": "{path} に書き込めません: {reason}",
-        "chart.weight_title": "体重 — {pets}",
-        "chart.weight_axis": "体重",
-        "chart.smooth_label": "{window} 移動平均",
-        "chart.no_data": "この期間のデータはありません",
-        "chart.symptoms_title": "週ごとの症状 — {pet}",
-        "chart.symptoms_axis": "回数",
-        "chart.expenses_title": "月ごとの支出 ({currency})",
-        "chart.other_currencies": "{currency} 以外の通貨の支出 {count} 件はグラフに含まれていません（--currency を指定）",
-        "chart.wrote": "{path} を作成しました",
-        "chart.axis_year": "{y}年",
-        "chart.axis_month": "{y}年{mon}",
-        "chart.axis_day": "{mon}{d}日",
-        "chart.text_range": "最小 {min} · 最大 {max} · 最新 {last} {unit}",
-        "due.vaccine": "{vaccine} ワクチン",
-        "due.vaccine_first": "{vaccine} ワクチン（初回）",
-        "due.dose": "{name} の投与",
-        "due.follow_up": "再診",
-        "due.follow_up_reason": "再診（{reason}）",
-        "due.late": "{n}日超過",
-        "due.today": "今日",
-        "due.today_at": "今日 {time}",
-        "due.in": "{n}日後",
-        "due.nothing": "今後{days}日間の予定はありません。",
-        "col.when": "いつ",
-        "col.what": "内容",
-        "col.due": "予定日",
-        "col.last": "前回",
-        "ics.summary": "{pet}: {what}",
-        "ics.last_done": "前回 {date}",
-        "ics.wrote": "{count}件の予定を {path} に書き出しました",
-        "vaccine.no_schedule": "{vaccine} は{species}の接種スケジュールにないため、次回予定日なしで記録しました（--next で指定できます）",
-        "col.adherence": "投与 / 予定",
-        "col.next_dose": "次回投与",
-        "med.adherence": "{given} / {due}（{percent}%）",
-        "report.wrote": "{path} を作成しました（{pages}ページ）",
-        "report.title": "{pet} — 診察用の健康記録",
-        "report.generated": "作成日 {date}",
-        "report.footer": "飼い主が petlog で記録した内容です（診療記録ではありません）",
-        "report.page": "{page} / {pages} ページ",
-        "report.period": "集計期間: {from} – {to}",
-        "report.alert_weight_loss": "直近{days}日間で体重が{percent}%減少しています",
-        "report.alert_overdue": "期限切れ: {items}",
-        "report.alert_severe": "重い症状（重症度4–5）{count}回: {symptoms}",
-        "report.profile": "プロフィール",
-        "report.current_meds": "服用中の薬",
-        "report.summary": "期間のまとめ",
-        "report.latest_weight": "最新の体重",
-        "report.change_days": "{days}日間の変化",
-        "report.meals": "食事",
-        "report.meals_value": "食事 {meals}回（記録のある{days}日で1日{perDay}回）、おやつ {treats}回",
-        "report.stools": "便スコア（1–7）",
-        "report.stool_flags": "血便・粘液 {count}回",
-        "report.item": "項目",
-        "report.value": "値",
-        "report.nothing": "この期間の記録はありません",
-        "report.symptoms": "症状",
-        "report.symptom": "症状",
-        "report.count": "回数",
-        "report.max_severity": "最大重症度",
-        "report.last_seen": "最終発生",
-        "report.no_symptoms": "この期間に記録された症状はありません",
-        "report.weight_chart": "体重",
-        "report.vaccinations": "予防接種",
-        "report.vaccine": "ワクチン",
-        "report.last_given": "前回接種",
-        "report.next_due": "次回予定",
-        "report.status": "状態",
-        "report.overdue": "期限切れ",
-        "report.covered": "後の接種で更新済み",
-        "report.no_vaccinations": "記録された予防接種はありません",
-        "report.medications": "薬とノミ・ダニ・フィラリア予防",
-        "report.period_column": "期間",
-        "report.ongoing": "継続中",
-        "report.no_medications": "この期間の投薬はありません",
-        "report.visits": "通院履歴",
-        "report.date": "日付",
-        "report.clinic": "病院",
-        "report.reason": "理由",
-        "report.diagnosis": "診断",
-        "report.treatment": "治療",
-        "report.cost": "費用",
-        "report.no_visits": "記録された通院はありません",
-        "report.continued": "{section}（続き）",
-        "report.starred": "飼い主が印を付けたメモ",
-        "report.questions": "獣医師への質問",
-        "report.no_questions": "書き留めた質問はありません。",
-        "report.attachments": "記録に添付されたファイル",
-        "date.long": "{y}年{mon}{d}日",
-        "month.jan": "1月",
-        "month.feb": "2月",
-        "month.mar": "3月",
-        "month.apr": "4月",
-        "month.may": "5月",
-        "month.jun": "6月",
-        "month.jul": "7月",
-        "month.aug": "8月",
-        "month.sep": "9月",
-        "month.oct": "10月",
-        "month.nov": "11月",
-        "month.dec": "12月",
-        "report.no_weights": "記録なし",
-        "stats.title": "{month}と{previous}の比較",
-        "stats.weight": "体重、{pet}（月末時点）",
-        "stats.meals": "食事",
-        "stats.treats": "おやつ",
-        "stats.stool": "便スコア（平均）",
-        "stats.symptoms": "症状",
-        "stats.visits": "通院",
-        "stats.vaccines": "予防接種",
-        "stats.doses": "投薬",
-        "stats.spending": "支出（{currency}）",
-        "err.exclusive": "{flags} のどれか一つだけを指定してください",
-        "err.bad_microchip": "マイクロチップ番号「{value}」は9〜15桁の数字で入力してください",
-        "err.bad_size": "サイズ「{value}」は 幅x高さ の形式で、それぞれ64〜16000にしてください（例: 1600x900）",
-        "backup.wrote": "{path} にバックアップしました",
-        "check.repaired": "{count}件の問題を修復しました",
-        "err.file_exists": "ファイルがすでに存在します",
-        "export.wrote": "{records}件の記録を {path} に書き出しました",
-        "err.ambiguous_pet": "「{name}」という名前のペットが複数います: {candidates}。番号で指定してください",
-        "import.done": "{path} から記録{added}件と新しいペット{pets}匹を取り込みました（既存の記録{existing}件）",
-        "import.reading": "読み込み中",
-        "import.writing": "書き込み中",
-        "err.import_at": "{where}: {reason}。何も取り込んでいません",
-        "err.import_unreadable": "読み込めません",
-        "err.import_unknown_format": "petlog の書き出し、pets.csv の表のフォルダ、体重 CSV のいずれでもありません",
-        "err.import_quote": "引用符で始まる項目が閉じられていません",
-        "err.import_malformed_row": "項目の途中に引用符があります",
-        "err.import_invalid_utf8": "UTF-8 ではない文字列です",
-        "err.import_bad_json": "petlog JSON 書き出しの行ではありません",
-        "err.import_missing_column": "「{name}」がありません",
-        "err.import_field_count": "見出しは{expected}項目ですが{found}項目あります",
-        "err.import_unknown_pet": "取り込むファイルに id「{id}」のペットがいません",
-        "err.import_unknown_medication": "ファイルにない投薬 #{id} の服用記録です",
-        "err.import_duplicate_id": "id {id} が二度出てきます",
-        "err.import_missing_attachment": "添付 {sha} がファイル横の attachments フォルダにもこのデータベースにもありません（--attachments DIR を指定）",
-        "err.import_attachment_hash": "添付 {sha} のファイルの内容が違います",
-        "err.import_no_rows": "取り込む内容がありません",
-        "err.import_needs_pet": "どのペットの体重ですか？ --pet 名前 を付けてください",
-        "err.import_needs_unit": "体重に単位がありません: --weight-unit kg（または g, lb）を付けるか列名を weight_kg にしてください",
-        "export.wrote_csv": "{records}件の記録を CSV ファイル{tables}個として {path} に書き出しました",
-        "err.import_bad_time": "「{value}」は取り込みで読める日付や時刻ではありません（2026-11-20、2026-11-20 08:30、2026-11-20T08:30:00+09:00）",
-        "err.date_range": "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です",
-        "err.usage_hint": "{message}（ヘルプ: {command} --help）",
-        // fix-store
-        "err.open_not_regular": "通常のファイルではありません ({what})。データベースはファイルです",
-        "err.backup_stdout": "バックアップはデータベースファイルとその横の添付ファイルフォルダーからなるため、標準出力 (-o -) には出せません。backup.sqlite のようにファイル名を指定してください",
-        "err.bad_month": "\"{value}\" は正しい月ではありません (入力例: 2026-11、年と 01〜12 の月)",
-        "err.damaged": "{path} は破損しています ({detail})。何も書き込んでいません。petlog check で確認し、petlog check --repair で読める記録を復旧してください",
-        "err.database_missing": "{path} に petlog のデータベースがありません (何も作成していません。既定の場所は {default} で、petlog pet add か petlog import で作成できます)",
-        "err.read_only": "{path} は読み取りのみ可能で書き込めません (ファイル、フォルダー、またはディスクが読み取り専用です)。何も書き込んでいません",
-        "err.file": "{path}: {problem}",
-        "db.created": "{path} に新しい petlog データベースを作成しました",
-        "db.attachments_moved": "このデータベースの添付ファイル {count} 件は、共有フォルダー {from} ではなく専用フォルダー {to} に保存されるようになりました",
-        "db.waiting": "別の petlog プロセスが {path} を使用中です。最大 {seconds} 秒待ちます (中止: Ctrl-C)",
-        "check.quarantined": "どの記録からも参照されていないファイル {count} 件を {path} に移しました。削除したファイルはありません",
-        "check.recovered": "{path} のテーブルが破損しています。記録 {records} 件を {copy} に復旧しました (読めない行 {lost} 件を除外)。破損したファイルは変更していません。復旧したファイルを確認してから (petlog --db {copy} check) 元のファイルと置き換えてください",
-        "backup.wrote_attachments": "バックアップを {path} に保存しました (添付ファイル {count} 件は {folder})",
-        "backup.missing": "警告: 添付ファイル {count} 件が見つからず、バックアップできませんでした (petlog check で確認してください)",
-        "restore.wrote": "{backup} を {path} に復元しました (添付ファイル {count} 件)",
-        // fix-outputs
-        "err.output_no_space": "ディスクの空き容量がありません",
-        "err.output_io": "ディスクで入出力エラーが発生しました",
-        "err.output_permission": "アクセス権がありません",
-        "err.output_read_only": "読み取り専用のファイルシステムです",
-        "err.output_no_folder": "フォルダ {folder} がありません",
-        "err.output_not_folder": "{folder} はフォルダではありません",
-        "err.output_is_directory": "フォルダです。ファイル名を指定してください",
-        "err.output_is_file": "ファイルです。ここにはフォルダが必要です",
-        "err.output_is_device": "ファイルではなくデバイスです（標準出力には -o - を使ってください）",
-        "err.output_is_fifo": "ファイルではなく名前付きパイプ（FIFO）です（標準出力には -o - を使ってください）",
-        "err.output_link_loop": "シンボリックリンクが多すぎます（循環している可能性があります）",
-        "err.output_name_too_long": "名前が長すぎます",
-        "output.stdout": "標準出力",
-        "err.stdout_format": "{what} は標準出力（-o -）に書き出せません。標準出力に出せるのは JSON、1つの表の CSV、SVG、iCalendar だけです。{ext} で終わるファイル名を指定してください",
-        "err.report_format": "レポートは PDF です。.pdf で終わるファイル名を指定してください（{path} ではなく）",
-        "err.csv_stdout_needs_table": "標準出力に書き出す CSV は表1つです。--table で次のいずれかを指定してください: {tables}",
-        "err.table_needs_csv": "--table {table} には --format csv が必要です",
-        "err.folder_not_stdout": "{option} にはフォルダが必要です。標準出力（-）にはファイルを置けません",
-        "err.stdout_twice": "{first} と {second} はどちらも標準出力に書き出します。どちらか1つにしてください",
-        "export.wrote_table": "{table} の {rows} 行を {path} に書き出しました",
-        "err.attachment_hash": "添付ファイル {path} が SHA-256 {sha} と一致しなくなりました（添付後に変更または破損）。何も書き出していません（petlog check を参照）",
-        // fix-answers
-        "err.ambiguous_medication": "「{name}」に当てはまる{pet}の薬が複数あります: {candidates}。名前をもっと入力してください",
-        "field.ended_short": "完了",
-        "due.late_minutes": "{n}分超過",
-        "due.late_hours": "{n}時間超過",
-        "err.nearly_listed": "「{value}」は一覧にない{field}です。「{suggestion}」のことですか？（入力どおりに記録するには --as-written を付けてください）",
-        // fix-dates
-        "err.in_future": "「{value}」は未来の日時です: 起きたことは {limit} までの日時で記録できます",
-        "err.before_start": "{field} {value} が起点の {start} より前です",
-        // arch-store
-        "err.invalid_stored_value": "{path}: {table} #{id} の {column} に petlog が書かない値 {value} があります（petlog の外で編集されたか、破損しています）。何も変更していません。petlog check で確認してください",
-        // arch-transfer
-        "err.render_no_memory": "描画に必要なメモリが足りません",
-        "err.render_surface_size": "画像が大きすぎるか小さすぎるため描画できません",
-        "err.render_read": "描画中に {path} を読み込めません",
-        "err.render_surface_type": "描画面がこの出力形式に合いません",
-        "err.render_status": "描画ライブラリが停止しました (cairo ステータス {code})",
-        "err.render_chart_size": "チャートのサイズ {width}×{height} は 64–16000 の範囲外です",
-        "err.render_chart_data": "「{label}」のデータを描画できません (時刻と値が対応していません)",
-        "err.render_report_cells": "レポートの表の {row} 行目に、{columns} 列に対して {cells} 個のセルがあります",
-        "err.render_report_columns": "レポートの表に {columns} 列ありますが、列幅は {weights} 個です",
-    ]
+    /// Japanese messages; the switch is exhaustive, so a key without a text does not compile.
+    static func ja(_ key: Key) -> String {
+        switch key {
+        case .warnUnknownLanguage: "不明な言語「{lang}」です。英語で表示します（使用可能: en, ko, ja）"
+        case .errUnexpected: "予期しないエラー: {detail}"
+        case .errNotANumber: "「{value}」は数値ではありません（数字と小数点1つで入力してください。例: 4.2）"
+        case .errBadMass: "「{value}」は体重として認識できません（入力例: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\", 12oz）"
+        case .errMassRange: "体重「{value}」が範囲外です（0 kgより大きく1000 kg以下）"
+        case .errBadDate: "「{value}」は有効な日付ではありません（入力例: 2026-11-20, today, yesterday, tomorrow, 2w, -3d）"
+        case .errBadTime: "「{value}」は有効な日時ではありません（入力例: now, yesterday, -2d, -3h, 08:30, \"2026-11-20 08:30\"）"
+        case .errBadDuration: "「{value}」は期間として認識できません（入力例: 12h, 30d, 2w, 6m, 1y）"
+        case .errBadMoney: "「{value}」は金額として認識できません（入力例: 12.50 USD, 85000KRW, ₩45,000, $12.50, ¥1200）"
+        case .errUnknownCurrency: "不明な通貨「{value}」です（KRW, JPY, USD, EUR などの ISO 4217 コードを使ってください）"
+        case .errFractionDigits: "「{value}」の小数点以下の桁数が {currency} の上限（{digits}桁）を超えています"
+        case .errMoneyRange: "金額「{value}」が大きすぎます"
+        case .errOutOfRange: "{field} の値「{value}」は {min} から {max} までの整数で指定してください"
+        case .errUnknownChoice: "{field} に「{value}」は指定できません（指定可能: {accepted}）"
+        case .errBadAmount: "「{value}」は量として認識できません（入力例: 80g, 200ml, 1cup, 2pc）"
+        case .errEmptyText: "{field} は空にできません"
+        case .errTextTooLong: "{field} が長すぎます（{max}文字以内）"
+        case .errControlCharacters: "{field} に制御文字は使えません"
+        case .errNumericName: "ペットの名前を数字だけにすることはできません（「{value}」はIDとして扱われます）"
+        case .errPetNotFound: "「{name}」という名前のペットはいません（確認: petlog pet list --all）"
+        case .errPetNotFoundSuggest: "「{name}」という名前のペットはいません。「{suggestion}」のことですか？"
+        case .errDuplicatePet: "「{name}」という名前のペットはすでに登録されています"
+        case .errRecordNotFound: "ID {id} の記録はありません"
+        case .errMedicationNotFound: "{pet}が服用中の薬に「{name}」はありません（確認: petlog med list）"
+        case .errNewerSchema: "{path} は新しいバージョンの petlog で作成されています。開くには petlog を更新してください（ファイルは変更されていません）"
+        case .errNotPetlogDatabase: "{path} は petlog のデータベースではありません（ファイルは変更されていません）"
+        case .errCannotOpen: "{path} を開けません: {reason}"
+        case .errAttachmentUnreadable: "添付するファイルを読み込めません: {path}"
+        case .errBusy: "データベースが使用中のままです（別の petlog が書き込み中）。何も保存されていません。もう一度お試しください"
+        case .errPetArchived: "{name}はアーカイブ済みです。先に petlog pet unarchive {name} を実行してください"
+        case .errPetNotArchived: "{name}はアーカイブされていません"
+        case .errConstraint: "データベースが記録を受け付けませんでした（{detail}）。何も保存されていません"
+        case .errIO: "入出力エラー: {detail}"
+        case .errRemoveNeedsYes: "{name}を削除すると、すべての記録が完全に消去されます。実行するには --yes を付けるか、代わりに petlog pet archive を使ってください"
+        case .errFlagNotForKind: "{flag} は{kind}の記録には使えません"
+        case .errDemoNotEmpty: "{path} にはすでにペットが登録されています。デモには空のデータベースが必要です（--db /tmp/demo.sqlite を使ってください）"
+        case .petAdded: "{name}を登録しました（ID {id}）。"
+        case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
+        case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
+        case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .petRemoved: "{name}と記録{count}件を削除しました。"
+        case .petNone: "まだペットが登録されていません。登録するには: petlog pet add NAME --species dog"
+        case .sexNeutered: "{sex}・避妊/去勢済み"
+        case .ageMonths: "{n}か月"
+        case .ageYears: "{n}歳"
+        case .colId: "ID"
+        case .colName: "名前"
+        case .colPet: "ペット"
+        case .colSpecies: "種類"
+        case .colBreed: "品種"
+        case .colSex: "性別"
+        case .colAge: "年齢"
+        case .colStatus: "状態"
+        case .colBorn: "生年月日"
+        case .colMicrochip: "マイクロチップ"
+        case .colColor: "毛色"
+        case .colNotes: "メモ"
+        case .colLatestWeight: "最新の体重"
+        case .colMedications: "服用中の薬"
+        case .colRecords: "記録数"
+        case .colMedication: "薬"
+        case .colDose: "用量"
+        case .colEvery: "間隔"
+        case .colStarted: "開始日"
+        case .colDoses: "投与回数"
+        case .colLastDose: "最終投与"
+        case .recordAdded: "#{id} {pet}の{kind}を記録: {summary}"
+        case .recordUpdated: "#{id} {kind}の記録を更新: {summary}"
+        case .recordDeleted: "#{id} {kind}の記録を削除: {summary}"
+        case .recordStarred: "#{id}にスターを付けました。"
+        case .recordUnstarred: "#{id}のスターを外しました。"
+        case .logEmpty: "記録はありません。"
+        case .medNone: "登録されている薬はありません。"
+        case .medStopped: "{pet}の{name}の投与を終了しました（#{id}）。"
+        case .demoDone: "デモデータを作成しました: ペット{pets}匹、記録{records}件（{path}）"
+        case .fieldBCS: "BCS {score}/9"
+        case .fieldStoolScore: "スコア {score}/7"
+        case .fieldBlood: "血液混じり"
+        case .fieldMucus: "粘液混じり"
+        case .fieldStraining: "いきみあり"
+        case .fieldNormal: "正常"
+        case .fieldSeverity: "重症度 {severity}/5"
+        case .fieldDuration: "{minutes}分間"
+        case .fieldFollowUp: "再診 {date}"
+        case .fieldLot: "ロット {lot}"
+        case .fieldNextDue: "次回接種 {date}"
+        case .fieldEvery: "{interval}ごと"
+        case .fieldStopped: "{date}に終了"
+        case .fieldStoppedShort: "終了"
+        case .fieldAsNeeded: "頓服"
+        case .fieldSkipped: "未投与"
+        case .fieldAttachments: "添付{count}件"
+        case .unitMinutes: "{n}分"
+        case .unitHours: "{n}時間"
+        case .unitDays: "{n}日"
+        case .unitWeeks: "{n}週"
+        case .errChartFormat: "{path} のグラフ形式が判別できません（.png、.pdf、.svg のいずれかを指定してください）"
+        case .errCannotWrite: "{path} に書き込めません: {reason}"
+        case .chartWeightTitle: "体重 — {pets}"
+        case .chartWeightAxis: "体重"
+        case .chartSmoothLabel: "{window} 移動平均"
+        case .chartNoData: "この期間のデータはありません"
+        case .chartSymptomsTitle: "週ごとの症状 — {pet}"
+        case .chartSymptomsAxis: "回数"
+        case .chartExpensesTitle: "月ごとの支出 ({currency})"
+        case .chartOtherCurrencies: "{currency} 以外の通貨の支出 {count} 件はグラフに含まれていません（--currency を指定）"
+        case .chartWrote: "{path} を作成しました"
+        case .chartAxisYear: "{y}年"
+        case .chartAxisMonth: "{y}年{mon}"
+        case .chartAxisDay: "{mon}{d}日"
+        case .chartTextRange: "最小 {min} · 最大 {max} · 最新 {last} {unit}"
+        case .dueVaccine: "{vaccine} ワクチン"
+        case .dueVaccineFirst: "{vaccine} ワクチン（初回）"
+        case .dueDose: "{name} の投与"
+        case .dueFollowUp: "再診"
+        case .dueFollowUpReason: "再診（{reason}）"
+        case .dueLate: "{n}日超過"
+        case .dueToday: "今日"
+        case .dueTodayAt: "今日 {time}"
+        case .dueIn: "{n}日後"
+        case .dueNothing: "今後{days}日間の予定はありません。"
+        case .colWhen: "いつ"
+        case .colWhat: "内容"
+        case .colDue: "予定日"
+        case .colLast: "前回"
+        case .icsSummary: "{pet}: {what}"
+        case .icsLastDone: "前回 {date}"
+        case .icsWrote: "{count}件の予定を {path} に書き出しました"
+        case .vaccineNoSchedule: "{vaccine} は{species}の接種スケジュールにないため、次回予定日なしで記録しました（--next で指定できます）"
+        case .colAdherence: "投与 / 予定"
+        case .colNextDose: "次回投与"
+        case .medAdherence: "{given} / {due}（{percent}%）"
+        case .reportWrote: "{path} を作成しました（{pages}ページ）"
+        case .reportTitle: "{pet} — 診察用の健康記録"
+        case .reportGenerated: "作成日 {date}"
+        case .reportFooter: "飼い主が petlog で記録した内容です（診療記録ではありません）"
+        case .reportPage: "{page} / {pages} ページ"
+        case .reportPeriod: "集計期間: {from} – {to}"
+        case .reportAlertWeightLoss: "直近{days}日間で体重が{percent}%減少しています"
+        case .reportAlertOverdue: "期限切れ: {items}"
+        case .reportAlertSevere: "重い症状（重症度4–5）{count}回: {symptoms}"
+        case .reportProfile: "プロフィール"
+        case .reportCurrentMeds: "服用中の薬"
+        case .reportSummary: "期間のまとめ"
+        case .reportLatestWeight: "最新の体重"
+        case .reportChangeDays: "{days}日間の変化"
+        case .reportMeals: "食事"
+        case .reportMealsValue: "食事 {meals}回（記録のある{days}日で1日{perDay}回）、おやつ {treats}回"
+        case .reportStools: "便スコア（1–7）"
+        case .reportStoolFlags: "血便・粘液 {count}回"
+        case .reportItem: "項目"
+        case .reportValue: "値"
+        case .reportNothing: "この期間の記録はありません"
+        case .reportSymptoms: "症状"
+        case .reportSymptom: "症状"
+        case .reportCount: "回数"
+        case .reportMaxSeverity: "最大重症度"
+        case .reportLastSeen: "最終発生"
+        case .reportNoSymptoms: "この期間に記録された症状はありません"
+        case .reportWeightChart: "体重"
+        case .reportVaccinations: "予防接種"
+        case .reportVaccine: "ワクチン"
+        case .reportLastGiven: "前回接種"
+        case .reportNextDue: "次回予定"
+        case .reportStatus: "状態"
+        case .reportOverdue: "期限切れ"
+        case .reportCovered: "後の接種で更新済み"
+        case .reportNoVaccinations: "記録された予防接種はありません"
+        case .reportMedications: "薬とノミ・ダニ・フィラリア予防"
+        case .reportPeriodColumn: "期間"
+        case .reportOngoing: "継続中"
+        case .reportNoMedications: "この期間の投薬はありません"
+        case .reportVisits: "通院履歴"
+        case .reportDate: "日付"
+        case .reportClinic: "病院"
+        case .reportReason: "理由"
+        case .reportDiagnosis: "診断"
+        case .reportTreatment: "治療"
+        case .reportCost: "費用"
+        case .reportNoVisits: "記録された通院はありません"
+        case .reportContinued: "{section}（続き）"
+        case .reportStarred: "飼い主が印を付けたメモ"
+        case .reportQuestions: "獣医師への質問"
+        case .reportNoQuestions: "書き留めた質問はありません。"
+        case .reportAttachments: "記録に添付されたファイル"
+        case .dateLong: "{y}年{mon}{d}日"
+        case .monthJan: "1月"
+        case .monthFeb: "2月"
+        case .monthMar: "3月"
+        case .monthApr: "4月"
+        case .monthMay: "5月"
+        case .monthJun: "6月"
+        case .monthJul: "7月"
+        case .monthAug: "8月"
+        case .monthSep: "9月"
+        case .monthOct: "10月"
+        case .monthNov: "11月"
+        case .monthDec: "12月"
+        case .reportNoWeights: "記録なし"
+        case .statsTitle: "{month}と{previous}の比較"
+        case .statsWeight: "体重、{pet}（月末時点）"
+        case .statsMeals: "食事"
+        case .statsTreats: "おやつ"
+        case .statsStool: "便スコア（平均）"
+        case .statsSymptoms: "症状"
+        case .statsVisits: "通院"
+        case .statsVaccines: "予防接種"
+        case .statsDoses: "投薬"
+        case .statsSpending: "支出（{currency}）"
+        case .errExclusive: "{flags} のどれか一つだけを指定してください"
+        case .errBadMicrochip: "マイクロチップ番号「{value}」は9〜15桁の数字で入力してください"
+        case .errBadSize: "サイズ「{value}」は 幅x高さ の形式で、それぞれ64〜16000にしてください（例: 1600x900）"
+        case .backupWrote: "{path} にバックアップしました"
+        case .checkRepaired: "{count}件の問題を修復しました"
+        case .errFileExists: "ファイルがすでに存在します"
+        case .exportWrote: "{records}件の記録を {path} に書き出しました"
+        case .errAmbiguousPet: "「{name}」という名前のペットが複数います: {candidates}。番号で指定してください"
+        case .importDone: "{path} から記録{added}件と新しいペット{pets}匹を取り込みました（既存の記録{existing}件）"
+        case .importReading: "読み込み中"
+        case .importWriting: "書き込み中"
+        case .errImportAt: "{where}: {reason}。何も取り込んでいません"
+        case .errImportUnreadable: "読み込めません"
+        case .errImportUnknownFormat: "petlog の書き出し、pets.csv の表のフォルダ、体重 CSV のいずれでもありません"
+        case .errImportQuote: "引用符で始まる項目が閉じられていません"
+        case .errImportMalformedRow: "項目の途中に引用符があります"
+        case .errImportInvalidUTF8: "UTF-8 ではない文字列です"
+        case .errImportBadJSON: "petlog JSON 書き出しの行ではありません"
+        case .errImportMissingColumn: "「{name}」がありません"
+        case .errImportFieldCount: "見出しは{expected}項目ですが{found}項目あります"
+        case .errImportUnknownPet: "取り込むファイルに id「{id}」のペットがいません"
+        case .errImportUnknownMedication: "ファイルにない投薬 #{id} の服用記録です"
+        case .errImportDuplicateId: "id {id} が二度出てきます"
+        case .errImportMissingAttachment: "添付 {sha} がファイル横の attachments フォルダにもこのデータベースにもありません（--attachments DIR を指定）"
+        case .errImportAttachmentHash: "添付 {sha} のファイルの内容が違います"
+        case .errImportNoRows: "取り込む内容がありません"
+        case .errImportNeedsPet: "どのペットの体重ですか？ --pet 名前 を付けてください"
+        case .errImportNeedsUnit: "体重に単位がありません: --weight-unit kg（または g, lb）を付けるか列名を weight_kg にしてください"
+        case .exportWroteCSV: "{records}件の記録を CSV ファイル{tables}個として {path} に書き出しました"
+        case .errImportBadTime: "「{value}」は取り込みで読める日付や時刻ではありません（2026-11-20、2026-11-20 08:30、2026-11-20T08:30:00+09:00）"
+        case .errDateRange: "「{value}」は petlog が記録できる日付の範囲（1800-01-01〜9999-12-31）外です"
+        case .errUsageHint: "{message}（ヘルプ: {command} --help）"
+        case .errOpenNotRegular: "通常のファイルではありません ({what})。データベースはファイルです"
+        case .errBackupStdout: "バックアップはデータベースファイルとその横の添付ファイルフォルダーからなるため、標準出力 (-o -) には出せません。backup.sqlite のようにファイル名を指定してください"
+        case .errBadMonth: "\"{value}\" は正しい月ではありません (入力例: 2026-11、年と 01〜12 の月)"
+        case .errDamaged: "{path} は破損しています ({detail})。何も書き込んでいません。petlog check で確認し、petlog check --repair で読める記録を復旧してください"
+        case .errDatabaseMissing: "{path} に petlog のデータベースがありません (何も作成していません。既定の場所は {default} で、petlog pet add か petlog import で作成できます)"
+        case .errReadOnly: "{path} は読み取りのみ可能で書き込めません (ファイル、フォルダー、またはディスクが読み取り専用です)。何も書き込んでいません"
+        case .errFile: "{path}: {problem}"
+        case .dbCreated: "{path} に新しい petlog データベースを作成しました"
+        case .dbAttachmentsMoved: "このデータベースの添付ファイル {count} 件は、共有フォルダー {from} ではなく専用フォルダー {to} に保存されるようになりました"
+        case .dbWaiting: "別の petlog プロセスが {path} を使用中です。最大 {seconds} 秒待ちます (中止: Ctrl-C)"
+        case .checkQuarantined: "どの記録からも参照されていないファイル {count} 件を {path} に移しました。削除したファイルはありません"
+        case .checkRecovered: "{path} のテーブルが破損しています。記録 {records} 件を {copy} に復旧しました (読めない行 {lost} 件を除外)。破損したファイルは変更していません。復旧したファイルを確認してから (petlog --db {copy} check) 元のファイルと置き換えてください"
+        case .backupWroteAttachments: "バックアップを {path} に保存しました (添付ファイル {count} 件は {folder})"
+        case .backupMissing: "警告: 添付ファイル {count} 件が見つからず、バックアップできませんでした (petlog check で確認してください)"
+        case .restoreWrote: "{backup} を {path} に復元しました (添付ファイル {count} 件)"
+        case .weekdayMon: "月"
+        case .weekdayTue: "火"
+        case .weekdayWed: "水"
+        case .weekdayThu: "木"
+        case .weekdayFri: "金"
+        case .weekdaySat: "土"
+        case .weekdaySun: "日"
+        case .kindWeight: "体重"
+        case .kindMeal: "食事"
+        case .kindStool: "便"
+        case .kindUrine: "尿"
+        case .kindSymptom: "症状"
+        case .kindDiary: "日記"
+        case .kindVisit: "通院"
+        case .kindVaccination: "予防接種"
+        case .kindMedication: "薬"
+        case .kindDose: "投与"
+        case .kindExpense: "支出"
+        case .speciesDog: "犬"
+        case .speciesCat: "猫"
+        case .speciesRabbit: "ウサギ"
+        case .speciesFerret: "フェレット"
+        case .speciesParrot: "オウム・インコ"
+        case .speciesHamster: "ハムスター"
+        case .speciesGuineaPig: "モルモット"
+        case .speciesTortoise: "リクガメ"
+        case .speciesBird: "鳥"
+        case .speciesReptile: "爬虫類"
+        case .speciesFish: "魚"
+        case .speciesOther: "その他"
+        case .sexFemale: "メス"
+        case .sexMale: "オス"
+        case .sexUnknown: "不明"
+        case .symptomVomiting: "嘔吐"
+        case .symptomDiarrhea: "下痢"
+        case .symptomCoughing: "咳"
+        case .symptomSneezing: "くしゃみ"
+        case .symptomItching: "かゆみ"
+        case .symptomLethargy: "元気がない"
+        case .symptomLimping: "足を引きずる"
+        case .symptomAppetiteLoss: "食欲不振"
+        case .symptomThirst: "飲水量の増加"
+        case .symptomSeizure: "発作"
+        case .symptomBreathing: "呼吸困難"
+        case .symptomDischarge: "分泌物"
+        case .symptomHairLoss: "脱毛"
+        case .symptomLump: "しこり"
+        case .symptomPain: "痛み"
+        case .symptomConstipation: "便秘"
+        case .symptomRegurgitation: "吐出"
+        case .symptomFever: "発熱"
+        case .mealTypeMeal: "食事"
+        case .mealTypeSnack: "おやつ"
+        case .mealTypeTreat: "ご褒美"
+        case .mealTypeWater: "水"
+        case .urineAmountNone: "なし"
+        case .urineAmountSmall: "少なめ"
+        case .urineAmountNormal: "普通"
+        case .urineAmountLarge: "多め"
+        case .moodHappy: "ごきげん"
+        case .moodCalm: "おだやか"
+        case .moodPlayful: "遊びたがり"
+        case .moodTired: "疲れ気味"
+        case .moodAnxious: "不安そう"
+        case .moodGrumpy: "不機嫌"
+        case .moodUnwell: "体調不良"
+        case .categoryFood: "フード"
+        case .categoryTreats: "おやつ"
+        case .categoryTransport: "交通費"
+        case .categoryVet: "診療費"
+        case .categoryMedication: "薬代"
+        case .categoryInsurance: "保険"
+        case .categorySupplies: "用品"
+        case .categoryGrooming: "トリミング"
+        case .categoryBoarding: "ペットホテル"
+        case .categoryTraining: "しつけ"
+        case .categoryOther: "その他"
+        case .amountUnitG: "g"
+        case .amountUnitMl: "ml"
+        case .amountUnitCup: "カップ"
+        case .amountUnitPiece: "個"
+        case .routeOral: "経口"
+        case .routeTopical: "外用"
+        case .routeInjection: "注射"
+        case .routeEye: "点眼"
+        case .routeEar: "点耳"
+        case .routeInhaled: "吸入"
+        case .routeOther: "その他"
+        case .archiveReasonPassedAway: "永眠"
+        case .archiveReasonRehomed: "譲渡"
+        case .archiveReasonLost: "迷子"
+        case .archiveReasonOther: "アーカイブ"
+        case .vaccineRabies: "狂犬病"
+        case .vaccineDhpp: "DHPP"
+        case .vaccineLeptospirosis: "レプトスピラ"
+        case .vaccineBordetella: "ボルデテラ"
+        case .vaccineCanineInfluenza: "犬インフルエンザ"
+        case .vaccineFvrcp: "FVRCP"
+        case .vaccineFelv: "猫白血病ウイルス (FeLV)"
+        case .vaccineRhdv2: "RHDV2"
+        case .vaccineMyxomatosis: "粘液腫症"
+        case .vaccineMyxoRhd: "Myxo-RHD Plus"
+        case .vaccineDistemper: "ジステンパー"
+        case .errOutputNoSpace: "ディスクの空き容量がありません"
+        case .errOutputIO: "ディスクで入出力エラーが発生しました"
+        case .errOutputPermission: "アクセス権がありません"
+        case .errOutputReadOnly: "読み取り専用のファイルシステムです"
+        case .errOutputNoFolder: "フォルダ {folder} がありません"
+        case .errOutputNotFolder: "{folder} はフォルダではありません"
+        case .errOutputIsDirectory: "フォルダです。ファイル名を指定してください"
+        case .errOutputIsFile: "ファイルです。ここにはフォルダが必要です"
+        case .errOutputIsDevice: "ファイルではなくデバイスです（標準出力には -o - を使ってください）"
+        case .errOutputIsFIFO: "ファイルではなく名前付きパイプ（FIFO）です（標準出力には -o - を使ってください）"
+        case .errOutputLinkLoop: "シンボリックリンクが多すぎます（循環している可能性があります）"
+        case .errOutputNameTooLong: "名前が長すぎます"
+        case .outputStandard: "標準出力"
+        case .errStdoutFormat: "{what} は標準出力（-o -）に書き出せません。標準出力に出せるのは JSON、1つの表の CSV、SVG、iCalendar だけです。{ext} で終わるファイル名を指定してください"
+        case .errReportFormat: "レポートは PDF です。.pdf で終わるファイル名を指定してください（{path} ではなく）"
+        case .errCSVStdoutNeedsTable: "標準出力に書き出す CSV は表1つです。--table で次のいずれかを指定してください: {tables}"
+        case .errTableNeedsCSV: "--table {table} には --format csv が必要です"
+        case .errFolderNotStdout: "{option} にはフォルダが必要です。標準出力（-）にはファイルを置けません"
+        case .errStdoutTwice: "{first} と {second} はどちらも標準出力に書き出します。どちらか1つにしてください"
+        case .exportWroteTable: "{table} の {rows} 行を {path} に書き出しました"
+        case .errAttachmentHash: "添付ファイル {path} が SHA-256 {sha} と一致しなくなりました（添付後に変更または破損）。何も書き出していません（petlog check を参照）"
+        case .errAmbiguousMedication: "「{name}」に当てはまる{pet}の薬が複数あります: {candidates}。名前をもっと入力してください"
+        case .fieldEndedShort: "完了"
+        case .dueLateMinutes: "{n}分超過"
+        case .dueLateHours: "{n}時間超過"
+        case .errNearlyListed: "「{value}」は一覧にない{field}です。「{suggestion}」のことですか？（入力どおりに記録するには --as-written を付けてください）"
+        case .errInFuture: "「{value}」は未来の日時です: 起きたことは {limit} までの日時で記録できます"
+        case .errBeforeStart: "{field} {value} が起点の {start} より前です"
+        case .errInvalidStoredValue: "{path}: {table} #{id} の {column} に petlog が書かない値 {value} があります（petlog の外で編集されたか、破損しています）。何も変更していません。petlog check で確認してください"
+        case .errRenderNoMemory: "描画に必要なメモリが足りません"
+        case .errRenderSurfaceSize: "画像が大きすぎるか小さすぎるため描画できません"
+        case .errRenderRead: "描画中に {path} を読み込めません"
+        case .errRenderSurfaceType: "描画面がこの出力形式に合いません"
+        case .errRenderStatus: "描画ライブラリが停止しました (cairo ステータス {code})"
+        case .errRenderChartSize: "チャートのサイズ {width}×{height} は 64–16000 の範囲外です"
+        case .errRenderChartData: "「{label}」のデータを描画できません (時刻と値が対応していません)"
+        case .errRenderReportCells: "レポートの表の {row} 行目に、{columns} 列に対して {cells} 個のセルがあります"
+        case .errRenderReportColumns: "レポートの表に {columns} 列ありますが、列幅は {weights} 個です"
+        }
+    }
 }

@@ -1,409 +1,406 @@
 // Korean. Placeholders are {name}; the same ones as English per key.
 
 extension L10n {
-    static let ko: [String: String] = [
-        "warn.unknown_language": "알 수 없는 언어 \"{lang}\"입니다. 영어로 표시합니다 (사용 가능: en, ko, ja)",
-        "err.unexpected": "예기치 않은 오류: {detail}",
-        "err.not_a_number": "\"{value}\"은(는) 숫자가 아닙니다 (숫자와 소수점 하나만 사용하세요. 예: 4.2)",
-        "err.bad_mass": "\"{value}\"은(는) 올바른 체중이 아닙니다 (입력 예: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\", 12oz)",
-        "err.mass_range": "체중 \"{value}\"이(가) 허용 범위를 벗어났습니다 (0 kg 초과, 1000 kg 이하)",
-        "err.bad_date": "\"{value}\"은(는) 올바른 날짜가 아닙니다 (입력 예: 2026-11-20, today, yesterday, tomorrow, 2w, -3d)",
-        "err.bad_time": "\"{value}\"은(는) 올바른 시각이 아닙니다 (입력 예: now, yesterday, -2d, -3h, 08:30, \"2026-11-20 08:30\")",
-        "err.bad_duration": "\"{value}\"은(는) 올바른 기간이 아닙니다 (입력 예: 12h, 30d, 2w, 6m, 1y)",
-        "err.bad_money": "\"{value}\"은(는) 올바른 금액이 아닙니다 (입력 예: 12.50 USD, 85000KRW, ₩45,000, $12.50, ¥1200)",
-        "err.unknown_currency": "알 수 없는 통화 \"{value}\"입니다 (KRW, JPY, USD, EUR 같은 ISO 4217 코드를 사용하세요)",
-        "err.fraction_digits": "\"{value}\"의 소수점 이하 자릿수가 {currency}의 허용 범위({digits}자리)를 넘습니다",
-        "err.money_range": "금액 \"{value}\"이(가) 너무 큽니다",
-        "err.out_of_range": "{field} 값 \"{value}\"은(는) {min}부터 {max}까지의 정수여야 합니다",
-        "err.unknown_choice": "{field} 값 \"{value}\"은(는) 사용할 수 없습니다 (사용 가능: {accepted})",
-        "err.bad_amount": "\"{value}\"은(는) 올바른 양이 아닙니다 (입력 예: 80g, 200ml, 1cup, 2pc)",
-        "err.empty_text": "{field} 항목은 비워 둘 수 없습니다",
-        "err.text_too_long": "{field} 항목이 너무 깁니다 (최대 {max}자)",
-        "err.control_characters": "{field} 항목에는 제어 문자를 넣을 수 없습니다",
-        "err.numeric_name": "반려동물 이름은 숫자로만 지을 수 없습니다 (\"{value}\"은(는) ID로 인식됩니다)",
-        "err.pet_not_found": "\"{name}\"(이)라는 반려동물이 없습니다 (확인: petlog pet list --all)",
-        "err.pet_not_found_suggest": "\"{name}\"(이)라는 반려동물이 없습니다. \"{suggestion}\"을(를) 찾으셨나요?",
-        "err.duplicate_pet": "\"{name}\"(이)라는 반려동물이 이미 등록되어 있습니다",
-        "err.record_not_found": "ID가 {id}인 기록이 없습니다",
-        "err.medication_not_found": "{pet}이(가) 복용 중인 \"{name}\" 약이 없습니다 (확인: petlog med list)",
-        "err.newer_schema": "{path} 파일은 더 새로운 버전의 petlog로 작성되었습니다. 열려면 petlog를 업데이트하세요 (파일은 변경되지 않았습니다)",
-        "err.not_petlog_database": "{path} 파일은 petlog 데이터베이스가 아닙니다 (파일은 변경되지 않았습니다)",
-        "err.cannot_open": "{path} 파일을 열 수 없습니다: {reason}",
-        "err.attachment_unreadable": "첨부할 파일을 읽을 수 없습니다: {path}",
-        "err.busy": "데이터베이스가 계속 사용 중입니다 (다른 petlog가 쓰는 중). 아무것도 저장되지 않았으니 다시 시도하세요",
-        "err.pet_archived": "{name}은(는) 보관된 상태입니다. 먼저 petlog pet unarchive {name} 명령을 실행하세요",
-        "err.pet_not_archived": "{name}은(는) 보관된 상태가 아닙니다",
-        "err.constraint": "데이터베이스가 기록을 거부했습니다 ({detail}). 아무것도 저장되지 않았습니다",
-        "err.io": "입출력 오류: {detail}",
-        "err.remove_needs_yes": "{name}을(를) 삭제하면 모든 기록이 영구히 지워집니다. 계속하려면 --yes를 붙이거나, 대신 petlog pet archive를 사용하세요",
-        "err.flag_not_for_kind": "{flag} 옵션은 {kind} 기록에 사용할 수 없습니다",
-        "err.demo_not_empty": "{path}에 이미 반려동물이 있습니다. 데모는 빈 데이터베이스에서만 만들 수 있습니다 (--db /tmp/demo.sqlite 사용)",
-        "pet.added": "{name}을(를) 등록했습니다 (ID {id}).",
-        "pet.updated": "{name}의 정보를 수정했습니다 (ID {id}).",
-        "pet.archived": "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다.",
-        "pet.unarchived": "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다.",
-        "pet.removed": "{name}과(와) 기록 {count}건을 삭제했습니다.",
-        "pet.none": "아직 등록된 반려동물이 없습니다. 등록하기: petlog pet add NAME --species dog",
-        "sex.neutered": "{sex}, 중성화",
-        "age.months": "{n}개월",
-        "age.years": "{n}살",
-        "col.id": "ID",
-        "col.name": "이름",
-        "col.pet": "반려동물",
-        "col.species": "종",
-        "col.breed": "품종",
-        "col.sex": "성별",
-        "col.age": "나이",
-        "col.status": "상태",
-        "col.born": "생년월일",
-        "col.microchip": "마이크로칩",
-        "col.color": "털색",
-        "col.notes": "메모",
-        "col.latest_weight": "최근 체중",
-        "col.medications": "복용 중인 약",
-        "col.records": "기록 수",
-        "col.medication": "약",
-        "col.dose": "용량",
-        "col.every": "간격",
-        "col.started": "시작일",
-        "col.doses": "투약 횟수",
-        "col.last_dose": "마지막 투약",
-        "record.added": "#{id} {pet}의 {kind} 기록: {summary}",
-        "record.updated": "#{id} {kind} 기록 수정: {summary}",
-        "record.deleted": "#{id} {kind} 기록 삭제: {summary}",
-        "record.starred": "#{id}에 별표를 표시했습니다.",
-        "record.unstarred": "#{id}의 별표를 해제했습니다.",
-        "log.empty": "기록이 없습니다.",
-        "med.none": "등록된 약이 없습니다.",
-        "med.stopped": "{pet}의 {name} 투약을 중단했습니다 (#{id}).",
-        "demo.done": "데모 데이터를 만들었습니다: 반려동물 {pets}마리, 기록 {records}건 ({path})",
-        "field.bcs": "BCS {score}/9",
-        "field.stool_score": "점수 {score}/7",
-        "field.blood": "피 섞임",
-        "field.mucus": "점액 섞임",
-        "field.straining": "배뇨 시 힘줌",
-        "field.normal": "정상",
-        "field.severity": "심각도 {severity}/5",
-        "field.duration": "{minutes}분간",
-        "field.follow_up": "재진 {date}",
-        "field.lot": "로트 {lot}",
-        "field.next_due": "다음 접종 {date}",
-        "field.every": "{interval}마다",
-        "field.stopped": "{date} 중단",
-        "field.stopped_short": "중단",
-        "field.as_needed": "필요 시",
-        "field.skipped": "건너뜀",
-        "field.attachments": "첨부 {count}개",
-        "unit.minutes": "{n}분",
-        "unit.hours": "{n}시간",
-        "unit.days": "{n}일",
-        "unit.weeks": "{n}주",
-        "weekday.mon": "월",
-        "weekday.tue": "화",
-        "weekday.wed": "수",
-        "weekday.thu": "목",
-        "weekday.fri": "금",
-        "weekday.sat": "토",
-        "weekday.sun": "일",
-        "kind.weight": "체중",
-        "kind.meal": "식사",
-        "kind.stool": "대변",
-        "kind.urine": "소변",
-        "kind.symptom": "증상",
-        "kind.diary": "일기",
-        "kind.visit": "진료",
-        "kind.vaccination": "예방접종",
-        "kind.medication": "약",
-        "kind.dose": "투약",
-        "kind.expense": "지출",
-        "species.dog": "개",
-        "species.cat": "고양이",
-        "species.rabbit": "토끼",
-        "species.ferret": "페럿",
-        "species.parrot": "앵무새",
-        "species.hamster": "햄스터",
-        "species.guinea-pig": "기니피그",
-        "species.tortoise": "육지거북",
-        "species.bird": "새",
-        "species.reptile": "파충류",
-        "species.fish": "물고기",
-        "species.other": "기타",
-        "sex.female": "암컷",
-        "sex.male": "수컷",
-        "sex.unknown": "알 수 없음",
-        "symptom.vomiting": "구토",
-        "symptom.diarrhea": "설사",
-        "symptom.coughing": "기침",
-        "symptom.sneezing": "재채기",
-        "symptom.itching": "가려움",
-        "symptom.lethargy": "무기력",
-        "symptom.limping": "절뚝거림",
-        "symptom.appetite-loss": "식욕 부진",
-        "symptom.thirst": "음수량 증가",
-        "symptom.seizure": "발작",
-        "symptom.breathing": "호흡 곤란",
-        "symptom.discharge": "분비물",
-        "symptom.hair-loss": "탈모",
-        "symptom.lump": "혹",
-        "symptom.pain": "통증",
-        "symptom.constipation": "변비",
-        "symptom.regurgitation": "역류",
-        "symptom.fever": "발열",
-        "mealType.meal": "식사",
-        "mealType.snack": "간식",
-        "mealType.treat": "트릿",
-        "mealType.water": "물",
-        "urineAmount.none": "없음",
-        "urineAmount.small": "적음",
-        "urineAmount.normal": "보통",
-        "urineAmount.large": "많음",
-        "mood.happy": "기분 좋음",
-        "mood.calm": "차분함",
-        "mood.playful": "활발함",
-        "mood.tired": "피곤함",
-        "mood.anxious": "불안함",
-        "mood.grumpy": "까칠함",
-        "mood.unwell": "컨디션 나쁨",
-        "category.food": "사료",
-        "category.treats": "간식",
-        "category.transport": "교통비",
-        "category.vet": "병원비",
-        "category.medication": "약값",
-        "category.insurance": "보험",
-        "category.supplies": "용품",
-        "category.grooming": "미용",
-        "category.boarding": "호텔링",
-        "category.training": "훈련",
-        "category.other": "기타",
-        "amountUnit.g": "g",
-        "amountUnit.ml": "ml",
-        "amountUnit.cup": "컵",
-        "amountUnit.piece": "개",
-        "route.oral": "경구",
-        "route.topical": "외용",
-        "route.injection": "주사",
-        "route.eye": "안약",
-        "route.ear": "귀약",
-        "route.inhaled": "흡입",
-        "route.other": "기타",
-        "archiveReason.passed-away": "세상을 떠남",
-        "archiveReason.rehomed": "입양 보냄",
-        "archiveReason.lost": "실종",
-        "archiveReason.other": "보관됨",
-        "vaccine.rabies": "광견병",
-        "vaccine.dhpp": "DHPP",
-        "vaccine.leptospirosis": "렙토스피라",
-        "vaccine.bordetella": "켄넬코프(보르데텔라)",
-        "vaccine.canine-influenza": "개 인플루엔자",
-        "vaccine.fvrcp": "FVRCP",
-        "vaccine.felv": "고양이 백혈병(FeLV)",
-        "vaccine.rhdv2": "RHDV2",
-        "vaccine.myxomatosis": "점액종증",
-        "vaccine.myxo-rhd": "Myxo-RHD Plus",
-        "vaccine.distemper": "디스템퍼",
-        "err.chart_format": "{path}의 차트 형식을 알 수 없습니다 (.png, .pdf, .svg 중 하나를 쓰세요)",
-        "err.cannot_write": "{path} 파일을 쓸 수 없습니다: {reason}",
-        "chart.weight_title": "체중 — {pets}",
-        "chart.weight_axis": "체중",
-        "chart.smooth_label": "{window} 이동평균",
-        "chart.no_data": "이 기간에는 데이터가 없습니다",
-        "chart.symptoms_title": "주별 증상 — {pet}",
-        "chart.symptoms_axis": "횟수",
-        "chart.expenses_title": "월별 지출 ({currency})",
-        "chart.other_currencies": "{currency} 외 통화로 된 지출 {count}건은 차트에서 빠졌습니다 (--currency 사용)",
-        "chart.wrote": "{path} 파일을 만들었습니다",
-        "chart.axis_year": "{y}년",
-        "chart.axis_month": "{y}년 {mon}",
-        "chart.axis_day": "{mon} {d}일",
-        "chart.text_range": "최저 {min} · 최고 {max} · 최근 {last} {unit}",
-        "due.vaccine": "{vaccine} 예방접종",
-        "due.vaccine_first": "{vaccine} 예방접종 (첫 접종)",
-        "due.dose": "{name} 투약",
-        "due.follow_up": "재진",
-        "due.follow_up_reason": "재진 ({reason})",
-        "due.late": "{n}일 지남",
-        "due.today": "오늘",
-        "due.today_at": "오늘 {time}",
-        "due.in": "{n}일 후",
-        "due.nothing": "앞으로 {days}일 안에 예정된 일이 없습니다.",
-        "col.when": "언제",
-        "col.what": "내용",
-        "col.due": "예정일",
-        "col.last": "최근",
-        "ics.summary": "{pet}: {what}",
-        "ics.last_done": "최근 {date}",
-        "ics.wrote": "{count}개 일정을 {path} 파일에 저장했습니다",
-        "vaccine.no_schedule": "{vaccine}은(는) {species} 접종 일정에 없어 다음 예정일 없이 기록했습니다 (--next로 지정할 수 있습니다)",
-        "col.adherence": "투약 / 예정",
-        "col.next_dose": "다음 투약",
-        "med.adherence": "{given} / {due} ({percent}%)",
-        "report.wrote": "{path} 파일을 만들었습니다 ({pages}쪽)",
-        "report.title": "{pet} — 진료용 건강 기록",
-        "report.generated": "작성일 {date}",
-        "report.footer": "보호자가 petlog로 기록한 내용이며 의료 기록이 아닙니다",
-        "report.page": "{page} / {pages}쪽",
-        "report.period": "요약 기간: {from} – {to}",
-        "report.alert_weight_loss": "최근 {days}일 동안 체중이 {percent}% 줄었습니다",
-        "report.alert_overdue": "기한 지남: {items}",
-        "report.alert_severe": "심한 증상(중증도 4–5) {count}회: {symptoms}",
-        "report.profile": "프로필",
-        "report.current_meds": "복용 중인 약",
-        "report.summary": "기간 요약",
-        "report.latest_weight": "최근 체중",
-        "report.change_days": "{days}일간 변화",
-        "report.meals": "식사",
-        "report.meals_value": "식사 {meals}회 (기록이 있는 {days}일 기준 하루 {perDay}회), 간식 {treats}회",
-        "report.stools": "대변 점수 (1–7)",
-        "report.stool_flags": "혈변·점액 {count}회",
-        "report.item": "항목",
-        "report.value": "값",
-        "report.nothing": "이 기간의 기록이 없습니다",
-        "report.symptoms": "증상",
-        "report.symptom": "증상",
-        "report.count": "횟수",
-        "report.max_severity": "최고 중증도",
-        "report.last_seen": "마지막 발생",
-        "report.no_symptoms": "이 기간에 기록된 증상이 없습니다",
-        "report.weight_chart": "체중",
-        "report.vaccinations": "예방접종",
-        "report.vaccine": "백신",
-        "report.last_given": "최근 접종",
-        "report.next_due": "다음 예정",
-        "report.status": "상태",
-        "report.overdue": "기한 지남",
-        "report.covered": "이후 접종으로 대체됨",
-        "report.no_vaccinations": "기록된 예방접종이 없습니다",
-        "report.medications": "약 및 기생충 예방",
-        "report.period_column": "기간",
-        "report.ongoing": "진행 중",
-        "report.no_medications": "이 기간의 투약 기록이 없습니다",
-        "report.visits": "진료 기록",
-        "report.date": "날짜",
-        "report.clinic": "병원",
-        "report.reason": "사유",
-        "report.diagnosis": "진단",
-        "report.treatment": "치료",
-        "report.cost": "비용",
-        "report.no_visits": "기록된 진료가 없습니다",
-        "report.continued": "{section} (이어짐)",
-        "report.starred": "보호자가 표시한 메모",
-        "report.questions": "수의사에게 묻고 싶은 것",
-        "report.no_questions": "적어 둔 질문이 없습니다.",
-        "report.attachments": "기록에 첨부된 파일",
-        "date.long": "{y}년 {mon} {d}일",
-        "month.jan": "1월",
-        "month.feb": "2월",
-        "month.mar": "3월",
-        "month.apr": "4월",
-        "month.may": "5월",
-        "month.jun": "6월",
-        "month.jul": "7월",
-        "month.aug": "8월",
-        "month.sep": "9월",
-        "month.oct": "10월",
-        "month.nov": "11월",
-        "month.dec": "12월",
-        "report.no_weights": "기록 없음",
-        "stats.title": "{month}과 {previous} 비교",
-        "stats.weight": "체중, {pet} (마지막)",
-        "stats.meals": "식사",
-        "stats.treats": "간식",
-        "stats.stool": "대변 점수 (평균)",
-        "stats.symptoms": "증상",
-        "stats.visits": "진료",
-        "stats.vaccines": "예방접종",
-        "stats.doses": "투약",
-        "stats.spending": "지출 ({currency})",
-        "err.exclusive": "{flags} 중 하나만 쓰세요",
-        "err.bad_microchip": "마이크로칩 번호 \"{value}\"는 9–15자리 숫자여야 합니다",
-        "err.bad_size": "크기 \"{value}\"는 너비x높이 형식이며 각각 64–16000이어야 합니다 (예: 1600x900)",
-        "backup.wrote": "{path}에 백업했습니다",
-        "check.repaired": "문제 {count}건을 고쳤습니다",
-        "err.file_exists": "파일이 이미 있습니다",
-        "export.wrote": "기록 {records}건을 {path}에 내보냈습니다",
-        "err.ambiguous_pet": "\"{name}\"(이)라는 반려동물이 여럿 있습니다: {candidates}. 번호를 쓰세요",
-        "import.done": "{path}에서 기록 {added}건과 새 반려동물 {pets}마리를 가져왔습니다 (이미 있던 기록 {existing}건)",
-        "import.reading": "읽는 중",
-        "import.writing": "쓰는 중",
-        "err.import_at": "{where}: {reason}. 아무것도 가져오지 않았습니다",
-        "err.import_unreadable": "읽을 수 없습니다",
-        "err.import_unknown_format": "petlog 내보내기 파일, pets.csv 표 폴더, 체중 CSV 중 어느 것도 아닙니다",
-        "err.import_quote": "따옴표로 연 필드가 닫히지 않았습니다",
-        "err.import_malformed_row": "필드 중간에 따옴표가 있습니다",
-        "err.import_invalid_utf8": "UTF-8이 아닌 텍스트입니다",
-        "err.import_bad_json": "petlog JSON 내보내기 형식의 줄이 아닙니다",
-        "err.import_missing_column": "\"{name}\" 값이 없습니다",
-        "err.import_field_count": "머리글은 {expected}개인데 필드가 {found}개입니다",
-        "err.import_unknown_pet": "가져오는 파일에 id \"{id}\"인 반려동물이 없습니다",
-        "err.import_unknown_medication": "파일에 없는 투약 #{id}의 복용 기록입니다",
-        "err.import_duplicate_id": "id {id}이(가) 두 번 나옵니다",
-        "err.import_missing_attachment": "첨부 파일 {sha}이(가) 파일 옆 attachments 폴더에도 이 데이터베이스에도 없습니다 (--attachments DIR 사용)",
-        "err.import_attachment_hash": "첨부 {sha}의 파일 내용이 다릅니다",
-        "err.import_no_rows": "가져올 내용이 없습니다",
-        "err.import_needs_pet": "어느 반려동물의 체중인가요? --pet 이름 을 붙이세요",
-        "err.import_needs_unit": "체중에 단위가 없습니다: --weight-unit kg(또는 g, lb)를 붙이거나 열 이름을 weight_kg로 하세요",
-        "export.wrote_csv": "기록 {records}건을 CSV 파일 {tables}개로 {path}에 내보냈습니다",
-        "err.import_bad_time": "\"{value}\"은(는) 가져오기에서 읽을 수 있는 날짜나 시각이 아닙니다 (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)",
-        "err.date_range": "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다",
-        "err.usage_hint": "{message} (도움말: {command} --help)",
-        // fix-store
-        "err.open_not_regular": "일반 파일이 아닙니다 ({what}). 데이터베이스는 파일이어야 합니다",
-        "err.backup_stdout": "백업은 데이터베이스 파일과 그 옆의 첨부 파일 폴더로 이루어져 표준 출력(-o -)으로 보낼 수 없습니다. backup.sqlite처럼 파일 이름을 지정하세요",
-        "err.bad_month": "\"{value}\"은(는) 올바른 월이 아닙니다 (입력 예: 2026-11, 연도와 01~12월)",
-        "err.damaged": "{path} 파일이 손상되었습니다 ({detail}). 아무것도 기록하지 않았습니다. petlog check로 확인하고 petlog check --repair로 읽을 수 있는 기록을 복구하세요",
-        "err.database_missing": "{path}에 petlog 데이터베이스가 없습니다 (아무것도 만들지 않았습니다. 기본 위치는 {default}이며, petlog pet add 또는 petlog import로 만들 수 있습니다)",
-        "err.read_only": "{path} 파일은 읽을 수만 있고 쓸 수 없습니다 (파일, 폴더 또는 디스크가 읽기 전용). 아무것도 기록하지 않았습니다",
-        "err.file": "{path}: {problem}",
-        "db.created": "{path}에 새 petlog 데이터베이스를 만들었습니다",
-        "db.attachments_moved": "이 데이터베이스의 첨부 파일 {count}개를 이제 공유 폴더 {from}이 아닌 전용 폴더 {to}에 보관합니다",
-        "db.waiting": "다른 petlog 프로세스가 {path}을(를) 사용 중입니다. 최대 {seconds}초 기다립니다 (중단: Ctrl-C)",
-        "check.quarantined": "어떤 기록도 참조하지 않는 파일 {count}개를 {path}(으)로 옮겼습니다. 삭제한 파일은 없습니다",
-        "check.recovered": "{path}의 테이블이 손상되었습니다. 기록 {records}건을 {copy}에 복구했습니다 (읽을 수 없는 행 {lost}개 제외). 손상된 파일은 그대로 두었습니다. 복구본을 확인한 뒤(petlog --db {copy} check) 기존 파일 대신 사용하세요",
-        "backup.wrote_attachments": "백업을 {path}에 저장했습니다 (첨부 파일 {count}개는 {folder}에 저장)",
-        "backup.missing": "경고: 첨부 파일 {count}개가 없어 백업하지 못했습니다 (petlog check로 확인하세요)",
-        "restore.wrote": "{backup}을(를) {path}(으)로 복원했습니다 (첨부 파일 {count}개)",
-        // fix-outputs
-        "err.output_no_space": "기기에 남은 공간이 없습니다",
-        "err.output_io": "디스크에서 입출력 오류가 났습니다",
-        "err.output_permission": "권한이 없습니다",
-        "err.output_read_only": "읽기 전용 파일 시스템입니다",
-        "err.output_no_folder": "{folder} 폴더가 없습니다",
-        "err.output_not_folder": "{folder}은(는) 폴더가 아닙니다",
-        "err.output_is_directory": "폴더입니다. 파일 이름을 지정하세요",
-        "err.output_is_file": "파일입니다. 여기에는 폴더가 필요합니다",
-        "err.output_is_device": "파일이 아니라 장치입니다 (표준 출력에는 -o - 를 쓰세요)",
-        "err.output_is_fifo": "파일이 아니라 이름 있는 파이프(FIFO)입니다 (표준 출력에는 -o - 를 쓰세요)",
-        "err.output_link_loop": "심볼릭 링크가 너무 많습니다 (순환 링크일 수 있습니다)",
-        "err.output_name_too_long": "이름이 너무 깁니다",
-        "output.stdout": "표준 출력",
-        "err.stdout_format": "{what} 파일은 표준 출력(-o -)으로 보낼 수 없습니다. JSON, 표 하나의 CSV, SVG, iCalendar만 가능합니다. {ext}로 끝나는 파일 이름을 지정하세요",
-        "err.report_format": "보고서는 PDF입니다. .pdf로 끝나는 파일 이름을 지정하세요 ({path} 말고)",
-        "err.csv_stdout_needs_table": "표준 출력으로 보내는 CSV는 표 하나입니다. --table 뒤에 다음 중 하나를 쓰세요: {tables}",
-        "err.table_needs_csv": "--table {table}에는 --format csv가 필요합니다",
-        "err.folder_not_stdout": "{option}에는 폴더가 필요합니다. 표준 출력(-)에는 파일을 담을 수 없습니다",
-        "err.stdout_twice": "{first}와(과) {second}가 둘 다 표준 출력에 씁니다. 하나만 고르세요",
-        "export.wrote_table": "{table} 표의 {rows}행을 {path}에 내보냈습니다",
-        "err.attachment_hash": "첨부 파일 {path}이(가) SHA-256 {sha}와 더 이상 맞지 않습니다 (첨부한 뒤 바뀌었거나 손상됨). 아무것도 내보내지 않았습니다 (petlog check 참고)",
-        // fix-answers
-        "err.ambiguous_medication": "\"{name}\"(으)로 시작하는 {pet}의 약이 여럿입니다: {candidates}. 이름을 더 입력하세요",
-        "field.ended_short": "종료",
-        "due.late_minutes": "{n}분 지남",
-        "due.late_hours": "{n}시간 지남",
-        "err.nearly_listed": "\"{value}\"은(는) 목록에 없는 {field}입니다. \"{suggestion}\"을(를) 말씀하신 건가요? (입력한 그대로 저장하려면 --as-written을 붙이세요)",
-        // fix-dates
-        "err.in_future": "\"{value}\"은(는) 미래입니다: 있었던 일은 {limit}까지만 기록할 수 있습니다",
-        "err.before_start": "{field} {value}이(가) 기준일 {start}보다 앞섭니다",
-        // arch-store
-        "err.invalid_stored_value": "{path}: {table} #{id}의 {column} 값 {value}은(는) petlog가 쓰지 않는 값입니다 (petlog 밖에서 고쳤거나 손상됨). 아무것도 바꾸지 않았습니다. petlog check로 확인하세요",
-        // arch-transfer
-        "err.render_no_memory": "그리는 데 필요한 메모리가 부족합니다",
-        "err.render_surface_size": "그림이 너무 크거나 작아서 그릴 수 없습니다",
-        "err.render_read": "그리는 중에 {path}을(를) 읽을 수 없습니다",
-        "err.render_surface_type": "그리기 표면이 이 출력 형식에 맞지 않습니다",
-        "err.render_status": "그리기 라이브러리가 멈췄습니다 (cairo 상태 {code})",
-        "err.render_chart_size": "차트 크기 {width}×{height}은(는) 64–16000 범위를 벗어납니다",
-        "err.render_chart_data": "\"{label}\"의 데이터를 그릴 수 없습니다 (시각과 값이 맞지 않습니다)",
-        "err.render_report_cells": "보고서 표의 {row}번째 행에 칸이 {cells}개 있지만 열은 {columns}개입니다",
-        "err.render_report_columns": "보고서 표의 열은 {columns}개인데 열 너비는 {weights}개입니다",
-    ]
+    /// Korean messages; the switch is exhaustive, so a key without a text does not compile.
+    static func ko(_ key: Key) -> String {
+        switch key {
+        case .warnUnknownLanguage: "알 수 없는 언어 \"{lang}\"입니다. 영어로 표시합니다 (사용 가능: en, ko, ja)"
+        case .errUnexpected: "예기치 않은 오류: {detail}"
+        case .errNotANumber: "\"{value}\"은(는) 숫자가 아닙니다 (숫자와 소수점 하나만 사용하세요. 예: 4.2)"
+        case .errBadMass: "\"{value}\"은(는) 올바른 체중이 아닙니다 (입력 예: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\", 12oz)"
+        case .errMassRange: "체중 \"{value}\"이(가) 허용 범위를 벗어났습니다 (0 kg 초과, 1000 kg 이하)"
+        case .errBadDate: "\"{value}\"은(는) 올바른 날짜가 아닙니다 (입력 예: 2026-11-20, today, yesterday, tomorrow, 2w, -3d)"
+        case .errBadTime: "\"{value}\"은(는) 올바른 시각이 아닙니다 (입력 예: now, yesterday, -2d, -3h, 08:30, \"2026-11-20 08:30\")"
+        case .errBadDuration: "\"{value}\"은(는) 올바른 기간이 아닙니다 (입력 예: 12h, 30d, 2w, 6m, 1y)"
+        case .errBadMoney: "\"{value}\"은(는) 올바른 금액이 아닙니다 (입력 예: 12.50 USD, 85000KRW, ₩45,000, $12.50, ¥1200)"
+        case .errUnknownCurrency: "알 수 없는 통화 \"{value}\"입니다 (KRW, JPY, USD, EUR 같은 ISO 4217 코드를 사용하세요)"
+        case .errFractionDigits: "\"{value}\"의 소수점 이하 자릿수가 {currency}의 허용 범위({digits}자리)를 넘습니다"
+        case .errMoneyRange: "금액 \"{value}\"이(가) 너무 큽니다"
+        case .errOutOfRange: "{field} 값 \"{value}\"은(는) {min}부터 {max}까지의 정수여야 합니다"
+        case .errUnknownChoice: "{field} 값 \"{value}\"은(는) 사용할 수 없습니다 (사용 가능: {accepted})"
+        case .errBadAmount: "\"{value}\"은(는) 올바른 양이 아닙니다 (입력 예: 80g, 200ml, 1cup, 2pc)"
+        case .errEmptyText: "{field} 항목은 비워 둘 수 없습니다"
+        case .errTextTooLong: "{field} 항목이 너무 깁니다 (최대 {max}자)"
+        case .errControlCharacters: "{field} 항목에는 제어 문자를 넣을 수 없습니다"
+        case .errNumericName: "반려동물 이름은 숫자로만 지을 수 없습니다 (\"{value}\"은(는) ID로 인식됩니다)"
+        case .errPetNotFound: "\"{name}\"(이)라는 반려동물이 없습니다 (확인: petlog pet list --all)"
+        case .errPetNotFoundSuggest: "\"{name}\"(이)라는 반려동물이 없습니다. \"{suggestion}\"을(를) 찾으셨나요?"
+        case .errDuplicatePet: "\"{name}\"(이)라는 반려동물이 이미 등록되어 있습니다"
+        case .errRecordNotFound: "ID가 {id}인 기록이 없습니다"
+        case .errMedicationNotFound: "{pet}이(가) 복용 중인 \"{name}\" 약이 없습니다 (확인: petlog med list)"
+        case .errNewerSchema: "{path} 파일은 더 새로운 버전의 petlog로 작성되었습니다. 열려면 petlog를 업데이트하세요 (파일은 변경되지 않았습니다)"
+        case .errNotPetlogDatabase: "{path} 파일은 petlog 데이터베이스가 아닙니다 (파일은 변경되지 않았습니다)"
+        case .errCannotOpen: "{path} 파일을 열 수 없습니다: {reason}"
+        case .errAttachmentUnreadable: "첨부할 파일을 읽을 수 없습니다: {path}"
+        case .errBusy: "데이터베이스가 계속 사용 중입니다 (다른 petlog가 쓰는 중). 아무것도 저장되지 않았으니 다시 시도하세요"
+        case .errPetArchived: "{name}은(는) 보관된 상태입니다. 먼저 petlog pet unarchive {name} 명령을 실행하세요"
+        case .errPetNotArchived: "{name}은(는) 보관된 상태가 아닙니다"
+        case .errConstraint: "데이터베이스가 기록을 거부했습니다 ({detail}). 아무것도 저장되지 않았습니다"
+        case .errIO: "입출력 오류: {detail}"
+        case .errRemoveNeedsYes: "{name}을(를) 삭제하면 모든 기록이 영구히 지워집니다. 계속하려면 --yes를 붙이거나, 대신 petlog pet archive를 사용하세요"
+        case .errFlagNotForKind: "{flag} 옵션은 {kind} 기록에 사용할 수 없습니다"
+        case .errDemoNotEmpty: "{path}에 이미 반려동물이 있습니다. 데모는 빈 데이터베이스에서만 만들 수 있습니다 (--db /tmp/demo.sqlite 사용)"
+        case .petAdded: "{name}을(를) 등록했습니다 (ID {id})."
+        case .petUpdated: "{name}의 정보를 수정했습니다 (ID {id})."
+        case .petArchived: "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다."
+        case .petUnarchived: "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다."
+        case .petRemoved: "{name}과(와) 기록 {count}건을 삭제했습니다."
+        case .petNone: "아직 등록된 반려동물이 없습니다. 등록하기: petlog pet add NAME --species dog"
+        case .sexNeutered: "{sex}, 중성화"
+        case .ageMonths: "{n}개월"
+        case .ageYears: "{n}살"
+        case .colId: "ID"
+        case .colName: "이름"
+        case .colPet: "반려동물"
+        case .colSpecies: "종"
+        case .colBreed: "품종"
+        case .colSex: "성별"
+        case .colAge: "나이"
+        case .colStatus: "상태"
+        case .colBorn: "생년월일"
+        case .colMicrochip: "마이크로칩"
+        case .colColor: "털색"
+        case .colNotes: "메모"
+        case .colLatestWeight: "최근 체중"
+        case .colMedications: "복용 중인 약"
+        case .colRecords: "기록 수"
+        case .colMedication: "약"
+        case .colDose: "용량"
+        case .colEvery: "간격"
+        case .colStarted: "시작일"
+        case .colDoses: "투약 횟수"
+        case .colLastDose: "마지막 투약"
+        case .recordAdded: "#{id} {pet}의 {kind} 기록: {summary}"
+        case .recordUpdated: "#{id} {kind} 기록 수정: {summary}"
+        case .recordDeleted: "#{id} {kind} 기록 삭제: {summary}"
+        case .recordStarred: "#{id}에 별표를 표시했습니다."
+        case .recordUnstarred: "#{id}의 별표를 해제했습니다."
+        case .logEmpty: "기록이 없습니다."
+        case .medNone: "등록된 약이 없습니다."
+        case .medStopped: "{pet}의 {name} 투약을 중단했습니다 (#{id})."
+        case .demoDone: "데모 데이터를 만들었습니다: 반려동물 {pets}마리, 기록 {records}건 ({path})"
+        case .fieldBCS: "BCS {score}/9"
+        case .fieldStoolScore: "점수 {score}/7"
+        case .fieldBlood: "피 섞임"
+        case .fieldMucus: "점액 섞임"
+        case .fieldStraining: "배뇨 시 힘줌"
+        case .fieldNormal: "정상"
+        case .fieldSeverity: "심각도 {severity}/5"
+        case .fieldDuration: "{minutes}분간"
+        case .fieldFollowUp: "재진 {date}"
+        case .fieldLot: "로트 {lot}"
+        case .fieldNextDue: "다음 접종 {date}"
+        case .fieldEvery: "{interval}마다"
+        case .fieldStopped: "{date} 중단"
+        case .fieldStoppedShort: "중단"
+        case .fieldAsNeeded: "필요 시"
+        case .fieldSkipped: "건너뜀"
+        case .fieldAttachments: "첨부 {count}개"
+        case .unitMinutes: "{n}분"
+        case .unitHours: "{n}시간"
+        case .unitDays: "{n}일"
+        case .unitWeeks: "{n}주"
+        case .errChartFormat: "{path}의 차트 형식을 알 수 없습니다 (.png, .pdf, .svg 중 하나를 쓰세요)"
+        case .errCannotWrite: "{path} 파일을 쓸 수 없습니다: {reason}"
+        case .chartWeightTitle: "체중 — {pets}"
+        case .chartWeightAxis: "체중"
+        case .chartSmoothLabel: "{window} 이동평균"
+        case .chartNoData: "이 기간에는 데이터가 없습니다"
+        case .chartSymptomsTitle: "주별 증상 — {pet}"
+        case .chartSymptomsAxis: "횟수"
+        case .chartExpensesTitle: "월별 지출 ({currency})"
+        case .chartOtherCurrencies: "{currency} 외 통화로 된 지출 {count}건은 차트에서 빠졌습니다 (--currency 사용)"
+        case .chartWrote: "{path} 파일을 만들었습니다"
+        case .chartAxisYear: "{y}년"
+        case .chartAxisMonth: "{y}년 {mon}"
+        case .chartAxisDay: "{mon} {d}일"
+        case .chartTextRange: "최저 {min} · 최고 {max} · 최근 {last} {unit}"
+        case .dueVaccine: "{vaccine} 예방접종"
+        case .dueVaccineFirst: "{vaccine} 예방접종 (첫 접종)"
+        case .dueDose: "{name} 투약"
+        case .dueFollowUp: "재진"
+        case .dueFollowUpReason: "재진 ({reason})"
+        case .dueLate: "{n}일 지남"
+        case .dueToday: "오늘"
+        case .dueTodayAt: "오늘 {time}"
+        case .dueIn: "{n}일 후"
+        case .dueNothing: "앞으로 {days}일 안에 예정된 일이 없습니다."
+        case .colWhen: "언제"
+        case .colWhat: "내용"
+        case .colDue: "예정일"
+        case .colLast: "최근"
+        case .icsSummary: "{pet}: {what}"
+        case .icsLastDone: "최근 {date}"
+        case .icsWrote: "{count}개 일정을 {path} 파일에 저장했습니다"
+        case .vaccineNoSchedule: "{vaccine}은(는) {species} 접종 일정에 없어 다음 예정일 없이 기록했습니다 (--next로 지정할 수 있습니다)"
+        case .colAdherence: "투약 / 예정"
+        case .colNextDose: "다음 투약"
+        case .medAdherence: "{given} / {due} ({percent}%)"
+        case .reportWrote: "{path} 파일을 만들었습니다 ({pages}쪽)"
+        case .reportTitle: "{pet} — 진료용 건강 기록"
+        case .reportGenerated: "작성일 {date}"
+        case .reportFooter: "보호자가 petlog로 기록한 내용이며 의료 기록이 아닙니다"
+        case .reportPage: "{page} / {pages}쪽"
+        case .reportPeriod: "요약 기간: {from} – {to}"
+        case .reportAlertWeightLoss: "최근 {days}일 동안 체중이 {percent}% 줄었습니다"
+        case .reportAlertOverdue: "기한 지남: {items}"
+        case .reportAlertSevere: "심한 증상(중증도 4–5) {count}회: {symptoms}"
+        case .reportProfile: "프로필"
+        case .reportCurrentMeds: "복용 중인 약"
+        case .reportSummary: "기간 요약"
+        case .reportLatestWeight: "최근 체중"
+        case .reportChangeDays: "{days}일간 변화"
+        case .reportMeals: "식사"
+        case .reportMealsValue: "식사 {meals}회 (기록이 있는 {days}일 기준 하루 {perDay}회), 간식 {treats}회"
+        case .reportStools: "대변 점수 (1–7)"
+        case .reportStoolFlags: "혈변·점액 {count}회"
+        case .reportItem: "항목"
+        case .reportValue: "값"
+        case .reportNothing: "이 기간의 기록이 없습니다"
+        case .reportSymptoms: "증상"
+        case .reportSymptom: "증상"
+        case .reportCount: "횟수"
+        case .reportMaxSeverity: "최고 중증도"
+        case .reportLastSeen: "마지막 발생"
+        case .reportNoSymptoms: "이 기간에 기록된 증상이 없습니다"
+        case .reportWeightChart: "체중"
+        case .reportVaccinations: "예방접종"
+        case .reportVaccine: "백신"
+        case .reportLastGiven: "최근 접종"
+        case .reportNextDue: "다음 예정"
+        case .reportStatus: "상태"
+        case .reportOverdue: "기한 지남"
+        case .reportCovered: "이후 접종으로 대체됨"
+        case .reportNoVaccinations: "기록된 예방접종이 없습니다"
+        case .reportMedications: "약 및 기생충 예방"
+        case .reportPeriodColumn: "기간"
+        case .reportOngoing: "진행 중"
+        case .reportNoMedications: "이 기간의 투약 기록이 없습니다"
+        case .reportVisits: "진료 기록"
+        case .reportDate: "날짜"
+        case .reportClinic: "병원"
+        case .reportReason: "사유"
+        case .reportDiagnosis: "진단"
+        case .reportTreatment: "치료"
+        case .reportCost: "비용"
+        case .reportNoVisits: "기록된 진료가 없습니다"
+        case .reportContinued: "{section} (이어짐)"
+        case .reportStarred: "보호자가 표시한 메모"
+        case .reportQuestions: "수의사에게 묻고 싶은 것"
+        case .reportNoQuestions: "적어 둔 질문이 없습니다."
+        case .reportAttachments: "기록에 첨부된 파일"
+        case .dateLong: "{y}년 {mon} {d}일"
+        case .monthJan: "1월"
+        case .monthFeb: "2월"
+        case .monthMar: "3월"
+        case .monthApr: "4월"
+        case .monthMay: "5월"
+        case .monthJun: "6월"
+        case .monthJul: "7월"
+        case .monthAug: "8월"
+        case .monthSep: "9월"
+        case .monthOct: "10월"
+        case .monthNov: "11월"
+        case .monthDec: "12월"
+        case .reportNoWeights: "기록 없음"
+        case .statsTitle: "{month}과 {previous} 비교"
+        case .statsWeight: "체중, {pet} (마지막)"
+        case .statsMeals: "식사"
+        case .statsTreats: "간식"
+        case .statsStool: "대변 점수 (평균)"
+        case .statsSymptoms: "증상"
+        case .statsVisits: "진료"
+        case .statsVaccines: "예방접종"
+        case .statsDoses: "투약"
+        case .statsSpending: "지출 ({currency})"
+        case .errExclusive: "{flags} 중 하나만 쓰세요"
+        case .errBadMicrochip: "마이크로칩 번호 \"{value}\"는 9–15자리 숫자여야 합니다"
+        case .errBadSize: "크기 \"{value}\"는 너비x높이 형식이며 각각 64–16000이어야 합니다 (예: 1600x900)"
+        case .backupWrote: "{path}에 백업했습니다"
+        case .checkRepaired: "문제 {count}건을 고쳤습니다"
+        case .errFileExists: "파일이 이미 있습니다"
+        case .exportWrote: "기록 {records}건을 {path}에 내보냈습니다"
+        case .errAmbiguousPet: "\"{name}\"(이)라는 반려동물이 여럿 있습니다: {candidates}. 번호를 쓰세요"
+        case .importDone: "{path}에서 기록 {added}건과 새 반려동물 {pets}마리를 가져왔습니다 (이미 있던 기록 {existing}건)"
+        case .importReading: "읽는 중"
+        case .importWriting: "쓰는 중"
+        case .errImportAt: "{where}: {reason}. 아무것도 가져오지 않았습니다"
+        case .errImportUnreadable: "읽을 수 없습니다"
+        case .errImportUnknownFormat: "petlog 내보내기 파일, pets.csv 표 폴더, 체중 CSV 중 어느 것도 아닙니다"
+        case .errImportQuote: "따옴표로 연 필드가 닫히지 않았습니다"
+        case .errImportMalformedRow: "필드 중간에 따옴표가 있습니다"
+        case .errImportInvalidUTF8: "UTF-8이 아닌 텍스트입니다"
+        case .errImportBadJSON: "petlog JSON 내보내기 형식의 줄이 아닙니다"
+        case .errImportMissingColumn: "\"{name}\" 값이 없습니다"
+        case .errImportFieldCount: "머리글은 {expected}개인데 필드가 {found}개입니다"
+        case .errImportUnknownPet: "가져오는 파일에 id \"{id}\"인 반려동물이 없습니다"
+        case .errImportUnknownMedication: "파일에 없는 투약 #{id}의 복용 기록입니다"
+        case .errImportDuplicateId: "id {id}이(가) 두 번 나옵니다"
+        case .errImportMissingAttachment: "첨부 파일 {sha}이(가) 파일 옆 attachments 폴더에도 이 데이터베이스에도 없습니다 (--attachments DIR 사용)"
+        case .errImportAttachmentHash: "첨부 {sha}의 파일 내용이 다릅니다"
+        case .errImportNoRows: "가져올 내용이 없습니다"
+        case .errImportNeedsPet: "어느 반려동물의 체중인가요? --pet 이름 을 붙이세요"
+        case .errImportNeedsUnit: "체중에 단위가 없습니다: --weight-unit kg(또는 g, lb)를 붙이거나 열 이름을 weight_kg로 하세요"
+        case .exportWroteCSV: "기록 {records}건을 CSV 파일 {tables}개로 {path}에 내보냈습니다"
+        case .errImportBadTime: "\"{value}\"은(는) 가져오기에서 읽을 수 있는 날짜나 시각이 아닙니다 (2026-11-20, 2026-11-20 08:30, 2026-11-20T08:30:00+09:00)"
+        case .errDateRange: "\"{value}\"은(는) petlog가 기록할 수 있는 날짜 범위(1800-01-01 ~ 9999-12-31)를 벗어났습니다"
+        case .errUsageHint: "{message} (도움말: {command} --help)"
+        case .errOpenNotRegular: "일반 파일이 아닙니다 ({what}). 데이터베이스는 파일이어야 합니다"
+        case .errBackupStdout: "백업은 데이터베이스 파일과 그 옆의 첨부 파일 폴더로 이루어져 표준 출력(-o -)으로 보낼 수 없습니다. backup.sqlite처럼 파일 이름을 지정하세요"
+        case .errBadMonth: "\"{value}\"은(는) 올바른 월이 아닙니다 (입력 예: 2026-11, 연도와 01~12월)"
+        case .errDamaged: "{path} 파일이 손상되었습니다 ({detail}). 아무것도 기록하지 않았습니다. petlog check로 확인하고 petlog check --repair로 읽을 수 있는 기록을 복구하세요"
+        case .errDatabaseMissing: "{path}에 petlog 데이터베이스가 없습니다 (아무것도 만들지 않았습니다. 기본 위치는 {default}이며, petlog pet add 또는 petlog import로 만들 수 있습니다)"
+        case .errReadOnly: "{path} 파일은 읽을 수만 있고 쓸 수 없습니다 (파일, 폴더 또는 디스크가 읽기 전용). 아무것도 기록하지 않았습니다"
+        case .errFile: "{path}: {problem}"
+        case .dbCreated: "{path}에 새 petlog 데이터베이스를 만들었습니다"
+        case .dbAttachmentsMoved: "이 데이터베이스의 첨부 파일 {count}개를 이제 공유 폴더 {from}이 아닌 전용 폴더 {to}에 보관합니다"
+        case .dbWaiting: "다른 petlog 프로세스가 {path}을(를) 사용 중입니다. 최대 {seconds}초 기다립니다 (중단: Ctrl-C)"
+        case .checkQuarantined: "어떤 기록도 참조하지 않는 파일 {count}개를 {path}(으)로 옮겼습니다. 삭제한 파일은 없습니다"
+        case .checkRecovered: "{path}의 테이블이 손상되었습니다. 기록 {records}건을 {copy}에 복구했습니다 (읽을 수 없는 행 {lost}개 제외). 손상된 파일은 그대로 두었습니다. 복구본을 확인한 뒤(petlog --db {copy} check) 기존 파일 대신 사용하세요"
+        case .backupWroteAttachments: "백업을 {path}에 저장했습니다 (첨부 파일 {count}개는 {folder}에 저장)"
+        case .backupMissing: "경고: 첨부 파일 {count}개가 없어 백업하지 못했습니다 (petlog check로 확인하세요)"
+        case .restoreWrote: "{backup}을(를) {path}(으)로 복원했습니다 (첨부 파일 {count}개)"
+        case .weekdayMon: "월"
+        case .weekdayTue: "화"
+        case .weekdayWed: "수"
+        case .weekdayThu: "목"
+        case .weekdayFri: "금"
+        case .weekdaySat: "토"
+        case .weekdaySun: "일"
+        case .kindWeight: "체중"
+        case .kindMeal: "식사"
+        case .kindStool: "대변"
+        case .kindUrine: "소변"
+        case .kindSymptom: "증상"
+        case .kindDiary: "일기"
+        case .kindVisit: "진료"
+        case .kindVaccination: "예방접종"
+        case .kindMedication: "약"
+        case .kindDose: "투약"
+        case .kindExpense: "지출"
+        case .speciesDog: "개"
+        case .speciesCat: "고양이"
+        case .speciesRabbit: "토끼"
+        case .speciesFerret: "페럿"
+        case .speciesParrot: "앵무새"
+        case .speciesHamster: "햄스터"
+        case .speciesGuineaPig: "기니피그"
+        case .speciesTortoise: "육지거북"
+        case .speciesBird: "새"
+        case .speciesReptile: "파충류"
+        case .speciesFish: "물고기"
+        case .speciesOther: "기타"
+        case .sexFemale: "암컷"
+        case .sexMale: "수컷"
+        case .sexUnknown: "알 수 없음"
+        case .symptomVomiting: "구토"
+        case .symptomDiarrhea: "설사"
+        case .symptomCoughing: "기침"
+        case .symptomSneezing: "재채기"
+        case .symptomItching: "가려움"
+        case .symptomLethargy: "무기력"
+        case .symptomLimping: "절뚝거림"
+        case .symptomAppetiteLoss: "식욕 부진"
+        case .symptomThirst: "음수량 증가"
+        case .symptomSeizure: "발작"
+        case .symptomBreathing: "호흡 곤란"
+        case .symptomDischarge: "분비물"
+        case .symptomHairLoss: "탈모"
+        case .symptomLump: "혹"
+        case .symptomPain: "통증"
+        case .symptomConstipation: "변비"
+        case .symptomRegurgitation: "역류"
+        case .symptomFever: "발열"
+        case .mealTypeMeal: "식사"
+        case .mealTypeSnack: "간식"
+        case .mealTypeTreat: "트릿"
+        case .mealTypeWater: "물"
+        case .urineAmountNone: "없음"
+        case .urineAmountSmall: "적음"
+        case .urineAmountNormal: "보통"
+        case .urineAmountLarge: "많음"
+        case .moodHappy: "기분 좋음"
+        case .moodCalm: "차분함"
+        case .moodPlayful: "활발함"
+        case .moodTired: "피곤함"
+        case .moodAnxious: "불안함"
+        case .moodGrumpy: "까칠함"
+        case .moodUnwell: "컨디션 나쁨"
+        case .categoryFood: "사료"
+        case .categoryTreats: "간식"
+        case .categoryTransport: "교통비"
+        case .categoryVet: "병원비"
+        case .categoryMedication: "약값"
+        case .categoryInsurance: "보험"
+        case .categorySupplies: "용품"
+        case .categoryGrooming: "미용"
+        case .categoryBoarding: "호텔링"
+        case .categoryTraining: "훈련"
+        case .categoryOther: "기타"
+        case .amountUnitG: "g"
+        case .amountUnitMl: "ml"
+        case .amountUnitCup: "컵"
+        case .amountUnitPiece: "개"
+        case .routeOral: "경구"
+        case .routeTopical: "외용"
+        case .routeInjection: "주사"
+        case .routeEye: "안약"
+        case .routeEar: "귀약"
+        case .routeInhaled: "흡입"
+        case .routeOther: "기타"
+        case .archiveReasonPassedAway: "세상을 떠남"
+        case .archiveReasonRehomed: "입양 보냄"
+        case .archiveReasonLost: "실종"
+        case .archiveReasonOther: "보관됨"
+        case .vaccineRabies: "광견병"
+        case .vaccineDhpp: "DHPP"
+        case .vaccineLeptospirosis: "렙토스피라"
+        case .vaccineBordetella: "켄넬코프(보르데텔라)"
+        case .vaccineCanineInfluenza: "개 인플루엔자"
+        case .vaccineFvrcp: "FVRCP"
+        case .vaccineFelv: "고양이 백혈병(FeLV)"
+        case .vaccineRhdv2: "RHDV2"
+        case .vaccineMyxomatosis: "점액종증"
+        case .vaccineMyxoRhd: "Myxo-RHD Plus"
+        case .vaccineDistemper: "디스템퍼"
+        case .errOutputNoSpace: "기기에 남은 공간이 없습니다"
+        case .errOutputIO: "디스크에서 입출력 오류가 났습니다"
+        case .errOutputPermission: "권한이 없습니다"
+        case .errOutputReadOnly: "읽기 전용 파일 시스템입니다"
+        case .errOutputNoFolder: "{folder} 폴더가 없습니다"
+        case .errOutputNotFolder: "{folder}은(는) 폴더가 아닙니다"
+        case .errOutputIsDirectory: "폴더입니다. 파일 이름을 지정하세요"
+        case .errOutputIsFile: "파일입니다. 여기에는 폴더가 필요합니다"
+        case .errOutputIsDevice: "파일이 아니라 장치입니다 (표준 출력에는 -o - 를 쓰세요)"
+        case .errOutputIsFIFO: "파일이 아니라 이름 있는 파이프(FIFO)입니다 (표준 출력에는 -o - 를 쓰세요)"
+        case .errOutputLinkLoop: "심볼릭 링크가 너무 많습니다 (순환 링크일 수 있습니다)"
+        case .errOutputNameTooLong: "이름이 너무 깁니다"
+        case .outputStandard: "표준 출력"
+        case .errStdoutFormat: "{what} 파일은 표준 출력(-o -)으로 보낼 수 없습니다. JSON, 표 하나의 CSV, SVG, iCalendar만 가능합니다. {ext}로 끝나는 파일 이름을 지정하세요"
+        case .errReportFormat: "보고서는 PDF입니다. .pdf로 끝나는 파일 이름을 지정하세요 ({path} 말고)"
+        case .errCSVStdoutNeedsTable: "표준 출력으로 보내는 CSV는 표 하나입니다. --table 뒤에 다음 중 하나를 쓰세요: {tables}"
+        case .errTableNeedsCSV: "--table {table}에는 --format csv가 필요합니다"
+        case .errFolderNotStdout: "{option}에는 폴더가 필요합니다. 표준 출력(-)에는 파일을 담을 수 없습니다"
+        case .errStdoutTwice: "{first}와(과) {second}가 둘 다 표준 출력에 씁니다. 하나만 고르세요"
+        case .exportWroteTable: "{table} 표의 {rows}행을 {path}에 내보냈습니다"
+        case .errAttachmentHash: "첨부 파일 {path}이(가) SHA-256 {sha}와 더 이상 맞지 않습니다 (첨부한 뒤 바뀌었거나 손상됨). 아무것도 내보내지 않았습니다 (petlog check 참고)"
+        case .errAmbiguousMedication: "\"{name}\"(으)로 시작하는 {pet}의 약이 여럿입니다: {candidates}. 이름을 더 입력하세요"
+        case .fieldEndedShort: "종료"
+        case .dueLateMinutes: "{n}분 지남"
+        case .dueLateHours: "{n}시간 지남"
+        case .errNearlyListed: "\"{value}\"은(는) 목록에 없는 {field}입니다. \"{suggestion}\"을(를) 말씀하신 건가요? (입력한 그대로 저장하려면 --as-written을 붙이세요)"
+        case .errInFuture: "\"{value}\"은(는) 미래입니다: 있었던 일은 {limit}까지만 기록할 수 있습니다"
+        case .errBeforeStart: "{field} {value}이(가) 기준일 {start}보다 앞섭니다"
+        case .errInvalidStoredValue: "{path}: {table} #{id}의 {column} 값 {value}은(는) petlog가 쓰지 않는 값입니다 (petlog 밖에서 고쳤거나 손상됨). 아무것도 바꾸지 않았습니다. petlog check로 확인하세요"
+        case .errRenderNoMemory: "그리는 데 필요한 메모리가 부족합니다"
+        case .errRenderSurfaceSize: "그림이 너무 크거나 작아서 그릴 수 없습니다"
+        case .errRenderRead: "그리는 중에 {path}을(를) 읽을 수 없습니다"
+        case .errRenderSurfaceType: "그리기 표면이 이 출력 형식에 맞지 않습니다"
+        case .errRenderStatus: "그리기 라이브러리가 멈췄습니다 (cairo 상태 {code})"
+        case .errRenderChartSize: "차트 크기 {width}×{height}은(는) 64–16000 범위를 벗어납니다"
+        case .errRenderChartData: "\"{label}\"의 데이터를 그릴 수 없습니다 (시각과 값이 맞지 않습니다)"
+        case .errRenderReportCells: "보고서 표의 {row}번째 행에 칸이 {cells}개 있지만 열은 {columns}개입니다"
+        case .errRenderReportColumns: "보고서 표의 열은 {columns}개인데 열 너비는 {weights}개입니다"
+        }
+    }
 }

@@ -28,7 +28,7 @@ struct ChartGroup: ParsableCommand {
             // Standard output takes the one text format.
             if OutputFile.isStandardOutput(o) { return .svg }
             guard let f = ChartFormat(pathExtension: URL(fileURLWithPath: o).pathExtension) else {
-                throw UsageError(message: s.t(.errChartFormat, ["path": o]))
+                throw UsageError(message: s.t(.errChartFormat(path: o)))
             }
             return f
         }
@@ -81,9 +81,9 @@ struct ChartGroup: ParsableCommand {
                     return
                 }
                 let spec = WeightChartSpec(
-                    title: s.t(.chartWeightTitle, ["pets": names.joined(separator: ", ")]), yLabel: s.t(.chartWeightAxis),
+                    title: s.t(.chartWeightTitle(pets: names.joined(separator: ", "))), yLabel: s.t(.chartWeightAxis),
                     unitSuffix: unit, series: series, smoothingWindow: smoothing.map { Double($0.approximateSeconds) },
-                    smoothingLabel: smooth.map { s.t(.chartSmoothLabel, ["window": $0]) },
+                    smoothingLabel: smooth.map { s.t(.chartSmoothLabel(window: $0)) },
                     timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
                     language: s.l10n.language.rawValue, labeler: s.axisLabeler, noDataText: s.t(.chartNoData))
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
@@ -131,7 +131,7 @@ struct ChartGroup: ParsableCommand {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
                     return
                 }
-                let title = s.t(.chartSymptomsTitle, ["pet": p.name]) + (wantedSymptom.map { " — " + s.wording.symptomName($0) } ?? "")
+                let title = s.t(.chartSymptomsTitle(pet: p.name)) + (wantedSymptom.map { " — " + s.wording.symptomName($0) } ?? "")
                 guard let format, let path = out.output else {
                     s.printBars(title: title, categories: categories, stacks: stacks)
                     return
@@ -170,7 +170,7 @@ struct ChartGroup: ParsableCommand {
                 let end = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
                 let spending = MonthlySpending(expenses, currency: chosen, from: s.localDay(since), through: end)
                 if spending.otherCurrencyCount > 0 {
-                    s.terminal.error(s.t(.chartOtherCurrencies, ["count": String(spending.otherCurrencyCount), "currency": chosen]))
+                    s.terminal.error(s.t(.chartOtherCurrencies(count: String(spending.otherCurrencyCount), currency: chosen)))
                 }
                 let months = spending.months
                 let stacks = spending.categories.enumerated().map { i, c in
@@ -182,7 +182,7 @@ struct ChartGroup: ParsableCommand {
                                      "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
                     return
                 }
-                let title = s.t(.chartExpensesTitle, ["currency": chosen])
+                let title = s.t(.chartExpensesTitle(currency: chosen))
                 guard let format, let path = out.output else {
                     s.printBars(title: title, categories: labels, stacks: stacks)
                     return
@@ -216,7 +216,7 @@ extension Session {
             let c = TimeContext(now: date, timeZone: tz).clock(of: date)
             let day = c.day
             switch unit {
-            case .year: return session.t(.chartAxisYear, ["y": String(day.year)])
+            case .year: return session.t(.chartAxisYear(y: String(day.year)))
             case .month, .quarter: return session.format.monthLabel(day)
             case .week, .day: return session.format.shortDay(day)
             case .hour: return String(format: "%02d:%02d", c.hour, c.minute)
@@ -229,7 +229,7 @@ extension Session {
         counts.series.enumerated().map { i, series in
             let values = series.counts.map(Double.init)
             if let level = series.severity {
-                return BarStack(label: t(.fieldSeverity, ["severity": String(level)]), color: .severity(level), values: values)
+                return BarStack(label: t(.fieldSeverity(severity: String(level))), color: .severity(level), values: values)
             }
             return BarStack(label: series.kind.map(wording.symptomName) ?? "", color: .palette(i), values: values)
         }
@@ -251,7 +251,7 @@ extension Session {
     func writeChart(_ path: String, _ render: (String) throws -> Void) throws {
         try renderOutput(path, render)
         if !OutputFile.isStandardOutput(path) {
-            terminal.line(t(.chartWrote, ["path": Terminal.sanitize(path)]))
+            terminal.line(t(.chartWrote(path: Terminal.sanitize(path))))
         }
     }
 
@@ -283,8 +283,7 @@ extension Session {
         for s in nonEmpty {
             guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
             terminal.line(Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
-                          t(.chartTextRange, ["min": ValueFormatter.trim(lo, digits: 2), "max": ValueFormatter.trim(hi, digits: 2),
-                                              "last": ValueFormatter.trim(last, digits: 2), "unit": unit]))
+                          t(.chartTextRange(min: ValueFormatter.trim(lo, digits: 2), max: ValueFormatter.trim(hi, digits: 2), last: ValueFormatter.trim(last, digits: 2), unit: unit)))
         }
     }
 

@@ -20,12 +20,11 @@ struct BackupCommand: ParsableCommand {
                 throw UsageError(message: s.t(.errBackupStdout))
             }
             let report = try s.repository().backup(to: output)
-            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing, ["count": String(report.missing.count)])) }
+            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: String(report.missing.count)))) }
             if let folder = report.attachmentsFolder {
-                s.terminal.line(s.t(.backupWroteAttachments, ["path": Terminal.sanitize(output), "count": String(report.attachments),
-                                                              "folder": Terminal.sanitize(folder)]))
+                s.terminal.line(s.t(.backupWroteAttachments(path: Terminal.sanitize(output), count: String(report.attachments), folder: Terminal.sanitize(folder))))
             } else {
-                s.terminal.line(s.t(.backupWrote, ["path": Terminal.sanitize(output)]))
+                s.terminal.line(s.t(.backupWrote(path: Terminal.sanitize(output))))
             }
         }
     }
@@ -43,8 +42,8 @@ struct RestoreCommand: ParsableCommand {
         try Session.run(global) { s in
             let target = s.settings.resolvedDatabasePath
             let report = try SQLiteRepository.restore(from: backup, to: target)
-            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing, ["count": String(report.missing.count)])) }
-            s.terminal.line(s.t(.restoreWrote, ["backup": Terminal.sanitize(backup), "path": Terminal.sanitize(target), "count": String(report.attachments)]))
+            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: String(report.missing.count)))) }
+            s.terminal.line(s.t(.restoreWrote(backup: Terminal.sanitize(backup), path: Terminal.sanitize(target), count: String(report.attachments))))
         }
     }
 }
@@ -69,14 +68,13 @@ struct CheckCommand: ParsableCommand {
             if repair && problems.contains(where: \.repairable) {
                 let report = try repo.repair(problems)
                 if let (copy, records, lost) = report.recovered {
-                    s.terminal.line(s.t(.checkRecovered, ["path": Terminal.sanitize(s.settings.resolvedDatabasePath), "copy": Terminal.sanitize(copy),
-                                                          "records": String(records), "lost": String(lost)]))
+                    s.terminal.line(s.t(.checkRecovered(path: Terminal.sanitize(s.settings.resolvedDatabasePath), records: String(records), copy: Terminal.sanitize(copy), lost: String(lost))))
                 } else {
                     if let folder = report.quarantine {
                         let count = problems.filter { $0.kind == .orphanFile }.count
-                        s.terminal.line(s.t(.checkQuarantined, ["count": String(count), "path": Terminal.sanitize(folder)]))
+                        s.terminal.line(s.t(.checkQuarantined(count: String(count), path: Terminal.sanitize(folder))))
                     }
-                    s.terminal.line(s.t(.checkRepaired, ["count": String(report.fixed)]))
+                    s.terminal.line(s.t(.checkRepaired(count: String(report.fixed))))
                     problems = try repo.check()
                 }
             }

@@ -20,7 +20,7 @@ struct DueCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let icsToStdout = ics.map(OutputFile.isStandardOutput) ?? false
-            if icsToStdout && s.json { throw UsageError(message: s.t(.errStdoutTwice, ["first": "--ics -", "second": "--json"])) }
+            if icsToStdout && s.json { throw UsageError(message: s.t(.errStdoutTwice(first: "--ics -", second: "--json"))) }
             let span = try Span.parse(within)
             let horizon = s.localDay(s.time.now.addingTimeInterval(Double(span.approximateSeconds)))
             let items = try s.dueItems(pets: pet.map(PetModelText.pets) ?? []).filter { $0.dueDay <= horizon }
@@ -51,7 +51,7 @@ extension Session {
 
     func printDue(_ items: [DueItem], days: Span) {
         if items.isEmpty {
-            terminal.line(t(.dueNothing, ["days": String(days.approximateSeconds / 86_400)]))
+            terminal.line(t(.dueNothing(days: String(days.approximateSeconds / 86_400))))
             return
         }
         let rows = items.map { i -> [String] in
@@ -81,14 +81,14 @@ extension Session {
 
     func writeICS(_ items: [DueItem], to path: String) throws {
         let events = items.map { i in
-            ICalendar.Event(uid: i.uid, summary: t(.icsSummary, ["pet": i.petName, "what": wording.dueWhat(i)]),
-                            description: i.lastDone.map { t(.icsLastDone, ["date": localDay($0).description]) },
+            ICalendar.Event(uid: i.uid, summary: t(.icsSummary(pet: i.petName, what: wording.dueWhat(i))),
+                            description: i.lastDone.map { t(.icsLastDone(date: localDay($0).description)) },
                             day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
         }
         let text = ICalendar.document(events, stamp: time.now)
         try OutputFile.write(Data(text.utf8), to: path)
         if !OutputFile.isStandardOutput(path) {
-            terminal.error(t(.icsWrote, ["count": String(events.count), "path": Terminal.sanitize(path)]))
+            terminal.error(t(.icsWrote(count: String(events.count), path: Terminal.sanitize(path))))
         }
     }
 }

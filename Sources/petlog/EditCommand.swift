@@ -46,8 +46,7 @@ struct EditCommand: ParsableCommand {
                              detail: try changedDetail(current, session))
             }
             if s.json { s.terminal.json(JSONShape.record(updated)); return }
-            s.terminal.line(s.t(.recordUpdated, ["id": String(updated.id), "kind": s.wording.kindName(updated.kind),
-                                                 "summary": Terminal.sanitize(s.wording.summary(updated))]))
+            s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))))
         }
     }
 
@@ -107,7 +106,7 @@ struct EditCommand: ParsableCommand {
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
         ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {
-            throw UsageError(message: s.t(.errFlagNotForKind, ["flag": stray.0, "kind": s.wording.kindName(r.kind)]))
+            throw UsageError(message: s.t(.errFlagNotForKind(flag: stray.0, kind: s.wording.kindName(r.kind))))
         }
         return used.isEmpty ? nil : detail
     }

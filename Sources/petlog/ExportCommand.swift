@@ -25,15 +25,15 @@ struct ExportCommand: ParsableCommand {
             }
             let csv = format.lowercased() == "csv"
             if let t = table {
-                guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV, ["table": t])) }
+                guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV(table: t))) }
                 guard SQLiteRepository.csvTableNames.contains(t) else {
                     throw ParseError.unknownChoice(field: "--table", value: t, accepted: SQLiteRepository.csvTableNames)
                 }
             } else if csv, OutputFile.isStandardOutput(output) {
-                throw UsageError(message: s.t(.errCSVStdoutNeedsTable, ["tables": SQLiteRepository.csvTableNames.joined(separator: ", ")]))
+                throw UsageError(message: s.t(.errCSVStdoutNeedsTable(tables: SQLiteRepository.csvTableNames.joined(separator: ", "))))
             }
             if let dir = withAttachments, OutputFile.isStandardOutput(dir) {
-                throw UsageError(message: s.t(.errFolderNotStdout, ["option": "--with-attachments"]))
+                throw UsageError(message: s.t(.errFolderNotStdout(option: "--with-attachments")))
             }
             let toStdout = OutputFile.isStandardOutput(output)
             let repo = try s.repository()
@@ -46,13 +46,13 @@ struct ExportCommand: ParsableCommand {
             if let t = table {
                 let rows = try repo.exportCSVTable(t, to: output)
                 try copyAttachments(repo)
-                say(s.t(.exportWroteTable, ["rows": String(rows), "table": t, "path": shown]))
+                say(s.t(.exportWroteTable(rows: String(rows), table: t, path: shown)))
                 return
             }
             if csv {
                 let written = try repo.exportCSV(to: output)
                 try copyAttachments(repo)
-                say(s.t(.exportWroteCSV, ["records": String(written.records), "tables": String(written.tables), "path": shown]))
+                say(s.t(.exportWroteCSV(records: String(written.records), tables: String(written.tables), path: shown)))
                 return
             }
             var count = 0
@@ -65,7 +65,7 @@ struct ExportCommand: ParsableCommand {
                 count = writer.recordCount
             }
             try copyAttachments(repo)
-            say(s.t(.exportWrote, ["path": shown, "records": String(count)]))
+            say(s.t(.exportWrote(records: String(count), path: shown)))
         }
     }
 

@@ -52,42 +52,41 @@ struct Failure {
         case let e as StoreError: return Self.message(e, l)
         case let e as ImportError: return Self.message(e, l)
         case let e as OutputError: return Self.message(e, l)
-        case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash, ["path": e.path, "sha": e.expected])
+        case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash(path: e.path, sha: e.expected))
         case let e as InvalidStoredValue:
-            return l.text(.errInvalidStoredValue, ["path": databasePath, "table": e.table, "id": String(e.id),
-                                                   "column": e.column, "value": e.value])
+            return l.text(.errInvalidStoredValue(path: databasePath, table: e.table, id: String(e.id), column: e.column, value: e.value))
         case let e as RenderFailure: return Self.message(e, l)
-        default: return l.text(.errUnexpected, ["detail": "\(error)"])
+        default: return l.text(.errUnexpected(detail: "\(error)"))
         }
     }
 
     static func message(_ e: ParseError, _ l: L10n) -> String {
         switch e {
-        case .notANumber(let v): return l.text(.errNotANumber, ["value": v])
-        case .badMass(let v): return l.text(.errBadMass, ["value": v])
-        case .massOutOfRange(let v): return l.text(.errMassRange, ["value": v])
-        case .badDate(let v): return l.text(.errBadDate, ["value": v])
-        case .badMonth(let v): return l.text(.errBadMonth, ["value": v])
-        case .dateOutOfRange(let v): return l.text(.errDateRange, ["value": v])
-        case .badTime(let v): return l.text(.errBadTime, ["value": v])
-        case .badDuration(let v): return l.text(.errBadDuration, ["value": v])
-        case .badMoney(let v): return l.text(.errBadMoney, ["value": v])
-        case .unknownCurrency(let v): return l.text(.errUnknownCurrency, ["value": v])
-        case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits, ["value": v, "currency": c, "digits": String(n)])
-        case .moneyOutOfRange(let v): return l.text(.errMoneyRange, ["value": v])
-        case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange, ["field": f, "value": v, "min": String(lo), "max": String(hi)])
-        case .unknownChoice(let f, let v, let accepted): return l.text(.errUnknownChoice, ["field": f, "value": v, "accepted": accepted.joined(separator: ", ")])
-        case .badAmount(let v): return l.text(.errBadAmount, ["value": v])
-        case .emptyText(let f): return l.text(.errEmptyText, ["field": f])
-        case .textTooLong(let f, let n): return l.text(.errTextTooLong, ["field": f, "max": String(n)])
-        case .controlCharacters(let f): return l.text(.errControlCharacters, ["field": f])
-        case .numericName(let v): return l.text(.errNumericName, ["value": v])
-        case .badMicrochip(let v): return l.text(.errBadMicrochip, ["value": v])
-        case .badSize(let v): return l.text(.errBadSize, ["value": v])
+        case .notANumber(let v): return l.text(.errNotANumber(value: v))
+        case .badMass(let v): return l.text(.errBadMass(value: v))
+        case .massOutOfRange(let v): return l.text(.errMassRange(value: v))
+        case .badDate(let v): return l.text(.errBadDate(value: v))
+        case .badMonth(let v): return l.text(.errBadMonth(value: v))
+        case .dateOutOfRange(let v): return l.text(.errDateRange(value: v))
+        case .badTime(let v): return l.text(.errBadTime(value: v))
+        case .badDuration(let v): return l.text(.errBadDuration(value: v))
+        case .badMoney(let v): return l.text(.errBadMoney(value: v))
+        case .unknownCurrency(let v): return l.text(.errUnknownCurrency(value: v))
+        case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits(value: v, currency: c, digits: String(n)))
+        case .moneyOutOfRange(let v): return l.text(.errMoneyRange(value: v))
+        case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange(field: f, value: v, min: String(lo), max: String(hi)))
+        case .unknownChoice(let f, let v, let accepted): return l.text(.errUnknownChoice(field: f, value: v, accepted: accepted.joined(separator: ", ")))
+        case .badAmount(let v): return l.text(.errBadAmount(value: v))
+        case .emptyText(let f): return l.text(.errEmptyText(field: f))
+        case .textTooLong(let f, let n): return l.text(.errTextTooLong(field: f, max: String(n)))
+        case .controlCharacters(let f): return l.text(.errControlCharacters(field: f))
+        case .numericName(let v): return l.text(.errNumericName(value: v))
+        case .badMicrochip(let v): return l.text(.errBadMicrochip(value: v))
+        case .badSize(let v): return l.text(.errBadSize(value: v))
         case .nearlyListed(let f, let v, let suggestion):
-            return l.text(.errNearlyListed, ["field": l.code(.kind, f == "vaccine" ? "vaccination" : f), "value": v, "suggestion": suggestion])
-        case .inFuture(let v, let limit): return l.text(.errInFuture, ["value": v, "limit": limit])
-        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart, ["field": f, "value": v, "start": start])
+            return l.text(.errNearlyListed(value: v, field: l.code(.kind, f == "vaccine" ? "vaccination" : f), suggestion: suggestion))
+        case .inFuture(let v, let limit): return l.text(.errInFuture(value: v, limit: limit))
+        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart(field: f, value: v, start: start))
         }
     }
 
@@ -95,7 +94,7 @@ struct Failure {
     /// `OutputError.Cause(errno:)`).
     static func message(_ e: OutputError, _ l: L10n) -> String {
         let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
-        return l.text(.errCannotWrite, ["path": path, "reason": reason(e.cause, l)])
+        return l.text(.errCannotWrite(path: path, reason: reason(e.cause, l)))
     }
 
     /// What the system said about a file, in words (for writes and opens alike).
@@ -106,8 +105,8 @@ struct Failure {
         case .ioError: reason = l.text(.errOutputIO)
         case .permissionDenied: reason = l.text(.errOutputPermission)
         case .readOnly: reason = l.text(.errOutputReadOnly)
-        case .noFolder(let folder): reason = l.text(.errOutputNoFolder, ["folder": folder])
-        case .notAFolder(let folder): reason = l.text(.errOutputNotFolder, ["folder": folder])
+        case .noFolder(let folder): reason = l.text(.errOutputNoFolder(folder: folder))
+        case .notAFolder(let folder): reason = l.text(.errOutputNotFolder(folder: folder))
         case .isDirectory: reason = l.text(.errOutputIsDirectory)
         case .isFile: reason = l.text(.errOutputIsFile)
         case .isDevice: reason = l.text(.errOutputIsDevice)
@@ -126,20 +125,20 @@ struct Failure {
         switch e.cause {
         case .cairo(.noMemory): reason = l.text(.errRenderNoMemory)
         case .cairo(.invalidSize): reason = l.text(.errRenderSurfaceSize)
-        case .cairo(.readError(let path)), .cairo(.fileNotFound(let path)): reason = l.text(.errRenderRead, ["path": path ?? "?"])
+        case .cairo(.readError(let path)), .cairo(.fileNotFound(let path)): reason = l.text(.errRenderRead(path: path ?? "?"))
         case .cairo(.surfaceTypeMismatch): reason = l.text(.errRenderSurfaceType)
-        case .cairo(.other(let code, _)): reason = l.text(.errRenderStatus, ["code": String(code)])
+        case .cairo(.other(let code, _)): reason = l.text(.errRenderStatus(code: String(code)))
         case .cairo(.writeError): reason = l.text(.errOutputIO)
-        case .chart(.invalidSize(let width, let height)): reason = l.text(.errRenderChartSize, ["width": String(width), "height": String(height)])
+        case .chart(.invalidSize(let width, let height)): reason = l.text(.errRenderChartSize(width: String(width), height: String(height)))
         case .chart(.mismatchedSeries(let label)), .chart(.unorderedTimes(let label)), .chart(.mismatchedStack(let label)):
-            reason = l.text(.errRenderChartData, ["label": label])
+            reason = l.text(.errRenderChartData(label: label))
         case .report(.tooManyCells(let row, let cells, let columns)):
-            reason = l.text(.errRenderReportCells, ["row": String(row), "cells": String(cells), "columns": String(columns)])
+            reason = l.text(.errRenderReportCells(row: String(row), cells: String(cells), columns: String(columns)))
         case .report(.invalidColumns(let header, let weights)):
-            reason = l.text(.errRenderReportColumns, ["columns": String(header), "weights": String(weights)])
+            reason = l.text(.errRenderReportColumns(columns: String(header), weights: String(weights)))
         }
         let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
-        return l.text(.errCannotWrite, ["path": path, "reason": reason])
+        return l.text(.errCannotWrite(path: path, reason: reason))
     }
 
     static func message(_ e: ImportError, _ l: L10n) -> String {
@@ -151,47 +150,47 @@ struct Failure {
         case .malformedRow: reason = l.text(.errImportMalformedRow)
         case .invalidUTF8: reason = l.text(.errImportInvalidUTF8)
         case .badJSON: reason = l.text(.errImportBadJSON)
-        case .missingColumn(let name): reason = l.text(.errImportMissingColumn, ["name": name])
-        case .wrongFieldCount(let expected, let found): reason = l.text(.errImportFieldCount, ["expected": String(expected), "found": String(found)])
+        case .missingColumn(let name): reason = l.text(.errImportMissingColumn(name: name))
+        case .wrongFieldCount(let expected, let found): reason = l.text(.errImportFieldCount(found: String(found), expected: String(expected)))
         case .value(let p): reason = Self.message(p, l)
-        case .unknownPet(let id): reason = l.text(.errImportUnknownPet, ["id": id])
-        case .unknownMedication(let id): reason = l.text(.errImportUnknownMedication, ["id": String(id)])
-        case .duplicateId(let id): reason = l.text(.errImportDuplicateId, ["id": String(id)])
-        case .missingAttachment(let sha): reason = l.text(.errImportMissingAttachment, ["sha": sha])
-        case .attachmentHashMismatch(let sha): reason = l.text(.errImportAttachmentHash, ["sha": sha])
+        case .unknownPet(let id): reason = l.text(.errImportUnknownPet(id: id))
+        case .unknownMedication(let id): reason = l.text(.errImportUnknownMedication(id: String(id)))
+        case .duplicateId(let id): reason = l.text(.errImportDuplicateId(id: String(id)))
+        case .missingAttachment(let sha): reason = l.text(.errImportMissingAttachment(sha: sha))
+        case .attachmentHashMismatch(let sha): reason = l.text(.errImportAttachmentHash(sha: sha))
         case .noRows: reason = l.text(.errImportNoRows)
-        case .badTime(let raw): reason = l.text(.errImportBadTime, ["value": raw])
+        case .badTime(let raw): reason = l.text(.errImportBadTime(value: raw))
         case .needsPet: reason = l.text(.errImportNeedsPet)
         case .needsUnit: reason = l.text(.errImportNeedsUnit)
         }
-        return l.text(.errImportAt, ["where": e.location.description, "reason": reason])
+        return l.text(.errImportAt(where: e.location.description, reason: reason))
     }
 
     static func message(_ e: StoreError, _ l: L10n) -> String {
         switch e {
-        case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest, ["name": name, "suggestion": suggestion])
-        case .petNotFound(let name, nil): return l.text(.errPetNotFound, ["name": name])
-        case .duplicatePetName(let name): return l.text(.errDuplicatePet, ["name": name])
-        case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet, ["name": name, "candidates": candidates.joined(separator: ", ")])
-        case .recordNotFound(let id): return l.text(.errRecordNotFound, ["id": String(id)])
-        case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound, ["pet": pet, "name": name])
-        case .newerSchema(let path, _): return l.text(.errNewerSchema, ["path": path])
-        case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase, ["path": path])
-        case .cannotOpen(let path, let reason): return l.text(.errCannotOpen, ["path": path, "reason": reason])
-        case .attachmentUnreadable(let path): return l.text(.errAttachmentUnreadable, ["path": path])
-        case .damaged(let path, let detail): return l.text(.errDamaged, ["path": path, "detail": detail])
-        case .databaseMissing(let path): return l.text(.errDatabaseMissing, ["path": path, "default": GlobalSettings.defaultDatabasePath])
-        case .readOnly(let path): return l.text(.errReadOnly, ["path": path])
-        case .file(let path, .isFIFO): return l.text(.errFile, ["path": path, "problem": l.text(.errOpenNotRegular, ["what": "FIFO"])])
-        case .file(let path, .isDevice): return l.text(.errFile, ["path": path, "problem": l.text(.errOpenNotRegular, ["what": "device"])])
-        case .file(let path, let cause): return l.text(.errFile, ["path": path, "problem": Self.reason(cause, l)])
+        case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest(name: name, suggestion: suggestion))
+        case .petNotFound(let name, nil): return l.text(.errPetNotFound(name: name))
+        case .duplicatePetName(let name): return l.text(.errDuplicatePet(name: name))
+        case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet(name: name, candidates: candidates.joined(separator: ", ")))
+        case .recordNotFound(let id): return l.text(.errRecordNotFound(id: String(id)))
+        case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound(pet: pet, name: name))
+        case .newerSchema(let path, _): return l.text(.errNewerSchema(path: path))
+        case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase(path: path))
+        case .cannotOpen(let path, let reason): return l.text(.errCannotOpen(path: path, reason: reason))
+        case .attachmentUnreadable(let path): return l.text(.errAttachmentUnreadable(path: path))
+        case .damaged(let path, let detail): return l.text(.errDamaged(path: path, detail: detail))
+        case .databaseMissing(let path): return l.text(.errDatabaseMissing(path: path, default: GlobalSettings.defaultDatabasePath))
+        case .readOnly(let path): return l.text(.errReadOnly(path: path))
+        case .file(let path, .isFIFO): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: "FIFO"))))
+        case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: "device"))))
+        case .file(let path, let cause): return l.text(.errFile(path: path, problem: Self.reason(cause, l)))
         case .busy: return l.text(.errBusy)
-        case .petArchived(let name): return l.text(.errPetArchived, ["name": name])
-        case .petNotArchived(let name): return l.text(.errPetNotArchived, ["name": name])
-        case .constraint(let detail): return l.text(.errConstraint, ["detail": detail])
-        case .io(let detail): return l.text(.errIO, ["detail": detail])
+        case .petArchived(let name): return l.text(.errPetArchived(name: name))
+        case .petNotArchived(let name): return l.text(.errPetNotArchived(name: name))
+        case .constraint(let detail): return l.text(.errConstraint(detail: detail))
+        case .io(let detail): return l.text(.errIO(detail: detail))
         case .ambiguousMedication(let pet, let name, let candidates):
-            return l.text(.errAmbiguousMedication, ["pet": pet, "name": name, "candidates": candidates.joined(separator: ", ")])
+            return l.text(.errAmbiguousMedication(name: name, pet: pet, candidates: candidates.joined(separator: ", ")))
         }
     }
 }

@@ -44,8 +44,7 @@ struct ImportCommand: ParsableCommand {
                 s.terminal.json(["records_added": summary.recordsAdded, "records_already_there": summary.recordsAlreadyThere,
                                  "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded])
             } else {
-                s.terminal.line(s.t(.importDone, ["added": Display.count(summary.recordsAdded), "pets": String(summary.petsAdded),
-                                                  "existing": Display.count(summary.recordsAlreadyThere), "path": Terminal.sanitize(path)]))
+                s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: String(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
             }
         }
     }

@@ -43,7 +43,7 @@ struct MealCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
-        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--snack, --treat, --water"])) }
+        if [snack, treat, water].filter({ $0 }).count > 1 { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--snack, --treat, --water"))) }
     }
 
     func run() throws {

@@ -75,7 +75,7 @@ struct StarCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let r = try s.repository().setStarred(id: id, true)
-            s.terminal.line(s.t(.recordStarred, ["id": String(r.id)]))
+            s.terminal.line(s.t(.recordStarred(id: String(r.id))))
         }
     }
 }
@@ -89,7 +89,7 @@ struct UnstarCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let r = try s.repository().setStarred(id: id, false)
-            s.terminal.line(s.t(.recordUnstarred, ["id": String(r.id)]))
+            s.terminal.line(s.t(.recordUnstarred(id: String(r.id))))
         }
     }
 }
@@ -117,7 +117,7 @@ struct DeleteCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let r = try s.repository().deleteRecord(id: id)
-            s.terminal.line(s.t(.recordDeleted, ["id": String(r.id), "kind": s.wording.kindName(r.kind), "summary": Terminal.sanitize(s.wording.summary(r))]))
+            s.terminal.line(s.t(.recordDeleted(id: String(r.id), kind: s.wording.kindName(r.kind), summary: Terminal.sanitize(s.wording.summary(r)))))
         }
     }
 }

@@ -52,8 +52,8 @@ struct VaccineCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
-        if date != nil && record.at != nil { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--date, --at"])) }
-        if booster && initial { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--booster, --initial"])) }
+        if date != nil && record.at != nil { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--date, --at"))) }
+        if booster && initial { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--booster, --initial"))) }
     }
 
     func run() throws {
@@ -81,7 +81,7 @@ struct VaccineCommand: ParsableCommand {
                         v.nextDue = schedule.nextDue(entry, givenOn: s.localDay(when), to: p, records: earlier,
                                                      intent: booster ? .booster : initial ? .initial : .automatic, context: s.time)
                     } else {
-                        s.terminal.error(s.t(.vaccineNoSchedule, ["vaccine": s.l10n.code(.vaccine, code), "species": s.wording.speciesName(p.species)]))
+                        s.terminal.error(s.t(.vaccineNoSchedule(vaccine: s.l10n.code(.vaccine, code), species: s.wording.speciesName(p.species))))
                     }
                 }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
@@ -113,7 +113,7 @@ struct MedGroup: ParsableCommand {
         @OptionGroup var record: RecordOptions
 
         func validate() throws {
-            if every != nil && times != nil { throw ValidationError(global.settings.l10n.text(.errExclusive, ["flags": "--every, --times"])) }
+            if every != nil && times != nil { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--every, --times"))) }
         }
 
         func run() throws {
@@ -164,7 +164,7 @@ struct MedGroup: ParsableCommand {
                 let (when, _) = try s.when(at)
                 let r = try s.repository().stopMedication(pet: PetRef(pet), name: name, at: when)
                 if s.json { s.terminal.json(JSONShape.record(r)); return }
-                s.terminal.line(s.t(.medStopped, ["name": Terminal.sanitize(s.wording.summary(r)), "pet": Terminal.sanitize(r.petName ?? ""), "id": String(r.id)]))
+                s.terminal.line(s.t(.medStopped(name: Terminal.sanitize(s.wording.summary(r)), pet: Terminal.sanitize(r.petName ?? ""), id: String(r.id))))
             }
         }
     }

@@ -57,7 +57,7 @@ struct PetGroup: ParsableCommand {
                 if draft.species == nil { draft.species = .other }
                 let pet = try s.repository(creating: true).addPet(draft)
                 if s.json { s.terminal.json(JSONShape.pet(pet)); return }
-                s.terminal.line(s.t(.petAdded, ["name": Terminal.sanitize(pet.name), "id": String(pet.id)]))
+                s.terminal.line(s.t(.petAdded(name: Terminal.sanitize(pet.name), id: String(pet.id))))
             }
         }
     }
@@ -104,7 +104,7 @@ struct PetGroup: ParsableCommand {
                     s.terminal.json(obj)
                     return
                 }
-                let rows: [(L10n.Key, String?)] = [
+                let rows: [(L10n.Message, String?)] = [
                     (.colSpecies, s.wording.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.wording.sexLabel(p)),
                     (.colBorn, p.born.map { "\($0) (\(s.format.age(months: p.ageInMonths(on: s.time.today))))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
                     (.colNotes, p.notes),
@@ -134,7 +134,7 @@ struct PetGroup: ParsableCommand {
                 draft.name = try name.map(TextField.name)
                 let p = try s.repository().editPet(PetRef(pet), draft)
                 if s.json { s.terminal.json(JSONShape.pet(p)); return }
-                s.terminal.line(s.t(.petUpdated, ["name": Terminal.sanitize(p.name), "id": String(p.id)]))
+                s.terminal.line(s.t(.petUpdated(name: Terminal.sanitize(p.name), id: String(p.id))))
             }
         }
     }
@@ -152,7 +152,7 @@ struct PetGroup: ParsableCommand {
                 let r = try PetModelText.choice(reason, field: "--reason", as: ArchiveReason.self)
                 let day = try on.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
                 let p = try s.repository().archivePet(PetRef(pet), reason: r, on: day)
-                s.terminal.line(s.t(.petArchived, ["name": Terminal.sanitize(p.name), "reason": s.l10n.code(.archiveReason, r.rawValue)]))
+                s.terminal.line(s.t(.petArchived(name: Terminal.sanitize(p.name), reason: s.l10n.code(.archiveReason, r.rawValue))))
             }
         }
     }
@@ -166,7 +166,7 @@ struct PetGroup: ParsableCommand {
         func run() throws {
             try Session.run(global) { s in
                 let p = try s.repository().unarchivePet(PetRef(pet))
-                s.terminal.line(s.t(.petUnarchived, ["name": Terminal.sanitize(p.name)]))
+                s.terminal.line(s.t(.petUnarchived(name: Terminal.sanitize(p.name))))
             }
         }
     }
@@ -180,9 +180,9 @@ struct PetGroup: ParsableCommand {
 
         func run() throws {
             try Session.run(global) { s in
-                guard yes else { throw UsageError(message: s.t(.errRemoveNeedsYes, ["name": pet])) }
+                guard yes else { throw UsageError(message: s.t(.errRemoveNeedsYes(name: pet))) }
                 let (p, n) = try s.repository().removePet(PetRef(pet))
-                s.terminal.line(s.t(.petRemoved, ["name": Terminal.sanitize(p.name), "count": String(n)]))
+                s.terminal.line(s.t(.petRemoved(name: Terminal.sanitize(p.name), count: String(n))))
             }
         }
     }

@@ -37,7 +37,7 @@ extension Petlog {
         // An ExitCode was thrown after Session.run had already said why.
         guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
         let l10n = GlobalSettings.forRefusals(arguments).l10n
-        let line = l10n.text(.errUsageHint, ["message": message(for: error), "command": commandPath(arguments)])
+        let line = l10n.text(.errUsageHint(message: message(for: error), command: commandPath(arguments)))
         Terminal(colors: false, l10n: l10n).error(line)
         Foundation.exit(Failure.usage)
     }

@@ -31,10 +31,10 @@ struct ReportCommand: ParsableCommand {
             default: throw ParseError.unknownChoice(field: "--paper", value: paper, accepted: ["a4", "letter"])
             }
             if OutputFile.isStandardOutput(output) {
-                throw UsageError(message: s.t(.errStdoutFormat, ["what": "PDF", "ext": ".pdf"]))
+                throw UsageError(message: s.t(.errStdoutFormat(what: "PDF", ext: ".pdf")))
             }
             guard URL(fileURLWithPath: output).pathExtension.lowercased() == "pdf" else {
-                throw UsageError(message: s.t(.errReportFormat, ["path": output]))
+                throw UsageError(message: s.t(.errReportFormat(path: output)))
             }
             let questions = try question.map { try TextField.text($0, field: "--question", max: 2000) }
             var generated = s.time.today
@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
                                          weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf)
             let doc = VetReportComposer(session: s, facts: facts, generated: generated, questions: questions).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
-            s.terminal.line(s.t(.reportWrote, ["path": Terminal.sanitize(output), "pages": String(summary.pageCount)]))
+            s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
         }
     }
 }
@@ -74,7 +74,7 @@ struct VetReportComposer {
     /// Says "in 5 d" and "3 d late" as of the report's day.
     var w: RecordWording { RecordWording(session.format, time: facts.context) }
     var pet: Pet { facts.pet }
-    func t(_ k: L10n.Key, _ a: [String: String] = [:]) -> String { s.t(k, a) }
+    func t(_ m: L10n.Message) -> String { s.t(m) }
     func day(_ date: Date) -> String { f.longDate(facts.context.localDate(of: date)) }
 
     func document(paper: Paper) -> ReportDocument {
@@ -82,22 +82,21 @@ struct VetReportComposer {
         var blocks: [ReportBlock] = []
         let subtitle = [s.wording.speciesName(pet.species), pet.breed, s.wording.sexLabel(pet), pet.born.map { _ in age }]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
-        blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod, ["from": day(facts.periodStart), "to": f.longDate(generated)])))
+        blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))))
 
         // Alerts first: what a vet must not miss.
         var alerts: [String] = []
         if let notes = pet.notes { alerts.append(notes) }
         for (days, change) in [(30, facts.change30), (90, facts.change90)] {
             if let change, change.percent <= -5 {
-                alerts.append(t(.reportAlertWeightLoss, ["percent": ValueFormatter.trim(-change.percent, digits: 1), "days": String(days)]))
+                alerts.append(t(.reportAlertWeightLoss(percent: ValueFormatter.trim(-change.percent, digits: 1), days: String(days))))
             }
         }
         if !facts.overdue.isEmpty {
-            alerts.append(t(.reportAlertOverdue, ["items": facts.overdue.map(w.dueWhat).joined(separator: ", ")]))
+            alerts.append(t(.reportAlertOverdue(items: facts.overdue.map(w.dueWhat).joined(separator: ", "))))
         }
         if !facts.severeSymptoms.isEmpty {
-            alerts.append(t(.reportAlertSevere, ["count": String(facts.severeSymptoms.count),
-                                                 "symptoms": Array(Set(facts.severeSymptoms.map(s.wording.symptomName))).sorted().joined(separator: ", ")]))
+            alerts.append(t(.reportAlertSevere(count: String(facts.severeSymptoms.count), symptoms: Array(Set(facts.severeSymptoms.map(s.wording.symptomName))).sorted().joined(separator: ", "))))
         }
         blocks.append(.alerts(alerts))
 
@@ -118,7 +117,7 @@ struct VetReportComposer {
         if let latest = facts.latestWeight {
             summaryRows.append([t(.reportLatestWeight), f.mass(latest.mass) + " (" + day(latest.at) + ")"])
             for (days, change) in [(30, facts.change30), (90, facts.change90)] {
-                if let change { summaryRows.append([t(.reportChangeDays, ["days": String(days)]), f.massChange(change)]) }
+                if let change { summaryRows.append([t(.reportChangeDays(days: String(days))), f.massChange(change)]) }
             }
         } else {
             summaryRows.append([t(.reportLatestWeight), t(.reportNoWeights)])
@@ -126,13 +125,12 @@ struct VetReportComposer {
         // The same counts as `stats`: water is neither a meal nor a treat; meals a day over the days with meals logged.
         let meals = facts.meals
         if meals.meals + meals.treats > 0 {
-            summaryRows.append([t(.reportMeals), t(.reportMealsValue, ["meals": String(meals.meals), "perDay": ValueFormatter.trim(meals.mealsPerDay ?? 0, digits: 1),
-                                                                       "days": String(meals.mealDays), "treats": String(meals.treats)])])
+            summaryRows.append([t(.reportMeals), t(.reportMealsValue(meals: String(meals.meals), perDay: ValueFormatter.trim(meals.mealsPerDay ?? 0, digits: 1), days: String(meals.mealDays), treats: String(meals.treats)))])
         }
         if !facts.stools.isEmpty {
             let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: " · ")
             let flagged = facts.stools.flagged
-            summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags, ["count": String(flagged)]) : "")])
+            summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags(count: String(flagged))) : "")])
         }
         blocks.append(.table(ReportTable(header: [t(.reportItem), t(.reportValue)], rows: summaryRows, columnWeights: [1, 2.4],
                                          emptyText: t(.reportNothing))))
@@ -157,7 +155,7 @@ struct VetReportComposer {
                                    heightFraction: 0.3))
         }
         if let weekly = facts.weeklySymptoms {
-            blocks.append(.barChart(BarChartSpec(title: t(.chartSymptomsTitle, ["pet": pet.name]), yLabel: t(.chartSymptomsAxis),
+            blocks.append(.barChart(BarChartSpec(title: t(.chartSymptomsTitle(pet: pet.name)), yLabel: t(.chartSymptomsAxis),
                                                  categories: weekly.weeks.map(f.shortDay), stacks: s.symptomStacks(weekly),
                                                  language: s.l10n.language.rawValue, noDataText: t(.chartNoData)),
                                     heightFraction: 0.25))
@@ -200,7 +198,7 @@ struct VetReportComposer {
         }
         blocks.append(.table(ReportTable(header: [t(.reportDate), t(.reportClinic), t(.reportReason), t(.reportDiagnosis), t(.reportTreatment), t(.reportCost)],
                                          rows: visitRows, columnWeights: [1.2, 1.3, 1, 1.5, 1.8, 0.9], alignments: [.left, .left, .left, .left, .left, .right],
-                                         emptyText: t(.reportNoVisits), continuationTitle: t(.reportContinued, ["section": t(.reportVisits)]))))
+                                         emptyText: t(.reportNoVisits), continuationTitle: t(.reportContinued(section: t(.reportVisits))))))
 
         // Starred notes, questions, attachments.
         let starred = facts.starred.map { r -> String in
@@ -221,9 +219,9 @@ struct VetReportComposer {
 
         let l = s.l10n
         return ReportDocument(
-            title: t(.reportTitle, ["pet": pet.name]), language: l.language.rawValue, paper: paper,
-            headerLeft: t(.reportTitle, ["pet": pet.name]), headerRight: t(.reportGenerated, ["date": f.longDate(generated)]),
-            footerNote: t(.reportFooter), pageLabel: { l.text(.reportPage, ["page": String($0), "pages": String($1)]) },
+            title: t(.reportTitle(pet: pet.name)), language: l.language.rawValue, paper: paper,
+            headerLeft: t(.reportTitle(pet: pet.name)), headerRight: t(.reportGenerated(date: f.longDate(generated))),
+            footerNote: t(.reportFooter), pageLabel: { l.text(.reportPage(page: String($0), pages: String($1))) },
             blocks: blocks, creationDate: String(format: "%04d-%02d-%02dT00:00:00Z", generated.year, generated.month, generated.day))
     }
 }

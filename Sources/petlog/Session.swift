@@ -25,7 +25,7 @@ struct Session {
         let l10n = L10n(language)
         let terminal = Terminal(colors: settings.colorEnabled, l10n: l10n)
         if let bad = unknownLanguage {
-            terminal.error(l10n.text(.warnUnknownLanguage, ["lang": bad]))
+            terminal.error(l10n.text(.warnUnknownLanguage(lang: bad)))
         }
         do {
             var session = try Session(settings: settings, l10n: l10n, terminal: terminal)
@@ -72,13 +72,13 @@ struct Session {
         if let r = openedRepository { return r }
         let path = settings.resolvedDatabasePath
         let terminal = self.terminal
-        let waiting = t(.dbWaiting, ["path": Terminal.sanitize(path), "seconds": "30"])
+        let waiting = t(.dbWaiting(path: Terminal.sanitize(path), seconds: "30"))
         let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, onWaiting: { terminal.error(waiting) }))
         for notice in db.notices {
             switch notice {
-            case .created(let p): terminal.error(t(.dbCreated, ["path": Terminal.sanitize(p)]))
+            case .created(let p): terminal.error(t(.dbCreated(path: Terminal.sanitize(p))))
             case .attachmentsMoved(let count, let from, let to):
-                terminal.error(t(.dbAttachmentsMoved, ["count": String(count), "from": Terminal.sanitize(from), "to": Terminal.sanitize(to)]))
+                terminal.error(t(.dbAttachmentsMoved(count: String(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
             case .migrated: break
             }
         }
@@ -93,7 +93,7 @@ struct Session {
         return r
     }
 
-    func t(_ key: L10n.Key, _ args: [String: String] = [:]) -> String { l10n.text(key, args) }
+    func t(_ message: L10n.Message) -> String { l10n.text(message) }
 
     var json: Bool { settings.json }
 

@@ -35,7 +35,7 @@ struct StatsCommand: ParsableCommand {
                 let x = a.lastWeight[id], y = b.lastWeight[id]
                 var d = ""
                 if let x, let y { d = s.format.massChange(MassChange(from: y, to: x)) }
-                add(s.t(.statsWeight, ["pet": petNames[id] ?? "-"]), "weight_grams:\(id)", x.map(s.format.mass) ?? "—",
+                add(s.t(.statsWeight(pet: petNames[id] ?? "-")), "weight_grams:\(id)", x.map(s.format.mass) ?? "—",
                     y.map(s.format.mass) ?? "—", d, (JSONShape.value(x?.grams), JSONShape.value(y?.grams)))
             }
             add(s.t(.statsMeals), "meals", String(a.meals.meals), String(b.meals.meals), delta(a.meals.meals, b.meals.meals), (a.meals.meals, b.meals.meals))
@@ -67,7 +67,7 @@ struct StatsCommand: ParsableCommand {
                 let ca = a.spending[currency] ?? [:], cb = b.spending[currency] ?? [:]
                 let ta = ca.values.reduce(Int64(0)) { $0.addingSaturated($1) }, tb = cb.values.reduce(Int64(0)) { $0.addingSaturated($1) }
                 func m(_ v: Int64) -> String { s.format.money(Money(minorUnits: v, currency: cur)) }
-                add(s.t(.statsSpending, ["currency": currency]), "spending:\(currency)", m(ta), m(tb), s.format.moneyChange(from: tb, to: ta, cur), (ta, tb))
+                add(s.t(.statsSpending(currency: currency)), "spending:\(currency)", m(ta), m(tb), s.format.moneyChange(from: tb, to: ta, cur), (ta, tb))
                 for cat in comparison.categories(currency) {
                     let x = ca[cat] ?? 0, y = cb[cat] ?? 0
                     add("  " + s.l10n.code(.category, cat), "spending:\(currency):\(cat)", m(x), m(y), s.format.moneyChange(from: y, to: x, cur), (x, y))
@@ -77,7 +77,7 @@ struct StatsCommand: ParsableCommand {
                 s.terminal.json(["month": String(this.description.prefix(7)), "previous_month": String(previous.description.prefix(7)), "items": json])
                 return
             }
-            s.terminal.line(s.terminal.styled(s.t(.statsTitle, ["month": s.format.monthLabel(this), "previous": s.format.monthLabel(previous)]), .bold))
+            s.terminal.line(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
             s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
         }
     }

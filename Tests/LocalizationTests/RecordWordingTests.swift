@@ -18,40 +18,40 @@ final class RecordWordingTests: XCTestCase {
     func testSummariesUseTheUnitsAndLanguage() {
         let en = L10n(.en)
         XCTAssertEqual(wording(.en).summary(record(.weight(Weight(mass: Mass(grams: 4200), bodyCondition: 5)))),
-                       "4.2 kg · " + en.text(.fieldBCS, ["score": "5"]))
+                       "4.2 kg · " + en.text(.fieldBCS(score: "5")))
         XCTAssertEqual(wording(.en, .imperial).summary(record(.weight(Weight(mass: Mass(grams: 4536))))), "10 lb")
         XCTAssertEqual(wording(.ko).summary(record(.symptom(Symptom(code: "vomiting", isListed: true, severity: 2)))),
-                       L10n(.ko).code(.symptom, "vomiting") + " · " + L10n(.ko).text(.fieldSeverity, ["severity": "2"]))
+                       L10n(.ko).code(.symptom, "vomiting") + " · " + L10n(.ko).text(.fieldSeverity(severity: "2")))
         // A stop is dated on the local day: 23:30 UTC is the next morning in Seoul.
         var med = Medication(name: "Apoquel")
         med.stoppedAt = Date(timeIntervalSince1970: 1_795_303_800) // 2026-11-21 23:30 UTC
-        XCTAssertEqual(wording(.en).summary(record(.medication(med))), "Apoquel · " + en.text(.fieldStopped, ["date": "2026-11-22"]))
+        XCTAssertEqual(wording(.en).summary(record(.medication(med))), "Apoquel · " + en.text(.fieldStopped(date: "2026-11-22")))
     }
 
     func testIntervalsAndAdherence() {
         let w = wording(.en), en = L10n(.en)
-        XCTAssertEqual(w.everyText(Medication(name: "x", intervalSeconds: 14 * 86_400)), en.text(.unitWeeks, ["n": "2"]))
-        XCTAssertEqual(w.everyText(Medication(name: "x", intervalSeconds: 12 * 3600)), en.text(.unitHours, ["n": "12"]))
+        XCTAssertEqual(w.everyText(Medication(name: "x", intervalSeconds: 14 * 86_400)), en.text(.unitWeeks(n: "2")))
+        XCTAssertEqual(w.everyText(Medication(name: "x", intervalSeconds: 12 * 3600)), en.text(.unitHours(n: "12")))
         XCTAssertEqual(w.everyText(Medication(name: "x")), en.text(.fieldAsNeeded))
         XCTAssertEqual(w.adherenceText(MedicationTimetable(next: nil, due: 4, given: 3), dosesGiven: 3),
-                       en.text(.medAdherence, ["given": "3", "due": "4", "percent": "75"]))
+                       en.text(.medAdherence(given: "3", due: "4", percent: "75")))
         XCTAssertEqual(w.adherenceText(MedicationTimetable(next: nil, due: 0, given: 0), dosesGiven: 7), "7")
         let pet = Pet(id: 1, name: "Coco", species: .dog, sex: .female, neutered: true, createdAt: Date(), updatedAt: Date())
-        XCTAssertEqual(w.sexLabel(pet), en.text(.sexNeutered, ["sex": en.code(.sex, "female")]))
+        XCTAssertEqual(w.sexLabel(pet), en.text(.sexNeutered(sex: en.code(.sex, "female"))))
     }
 
     func testDueIsSaidFromTheWordingsNow() {
         let en = L10n(.en)
         let rabies = DueItem(kind: .vaccine(code: "rabies"), petId: 1, petName: "Coco", dueDay: LocalDate(year: 2026, month: 11, day: 28)!,
                              dueAt: nil, lastDone: nil, neverRecorded: false, uid: "u")
-        XCTAssertEqual(wording(.en).dueWhen(rabies), en.text(.dueIn, ["n": "5"]))
+        XCTAssertEqual(wording(.en).dueWhen(rabies), en.text(.dueIn(n: "5")))
         // The same item said as of a later day, as the report does for --date.
         let later = RecordWording(ValueFormatter(en, unitSystem: .metric), time: TimeContext(now: Date(timeIntervalSince1970: 1_795_395_600 + 10 * 86_400), timeZone: seoul))
-        XCTAssertEqual(later.dueWhen(rabies), en.text(.dueLate, ["n": "5"]))
-        XCTAssertEqual(later.dueWhat(rabies), en.text(.dueVaccine, ["vaccine": en.code(.vaccine, "rabies")]))
+        XCTAssertEqual(later.dueWhen(rabies), en.text(.dueLate(n: "5")))
+        XCTAssertEqual(later.dueWhat(rabies), en.text(.dueVaccine(vaccine: en.code(.vaccine, "rabies"))))
         // A dose due 90 minutes ago is late by hours, not days.
         let dose = DueItem(kind: .medication(name: "Apoquel", courseId: 3), petId: 1, petName: "Coco", dueDay: LocalDate(year: 2026, month: 11, day: 23)!,
                            dueAt: Date(timeIntervalSince1970: 1_795_395_600 - 5400), lastDone: nil, neverRecorded: false, uid: "d")
-        XCTAssertEqual(wording(.en).dueWhen(dose), en.text(.dueLateHours, ["n": "1"]))
+        XCTAssertEqual(wording(.en).dueWhen(dose), en.text(.dueLateHours(n: "1")))
     }
 }

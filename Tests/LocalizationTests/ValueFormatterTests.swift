@@ -37,8 +37,8 @@ final class ValueFormatterTests: XCTestCase {
         XCTAssertEqual(ValueFormatter(L10n(.ja), unitSystem: .metric).longDate(day), "2026年11月20日")
         XCTAssertEqual(en.weekday(day), L10n(.en).text(.weekdayFri))
         XCTAssertEqual(en.weekday(iso: 7), L10n(.en).text(.weekdaySun))
-        XCTAssertEqual(en.age(months: 11), L10n(.en).text(.ageMonths, ["n": "11"]))
-        XCTAssertEqual(en.age(months: 30), L10n(.en).text(.ageYears, ["n": "2"]))
+        XCTAssertEqual(en.age(months: 11), L10n(.en).text(.ageMonths(n: "11")))
+        XCTAssertEqual(en.age(months: 30), L10n(.en).text(.ageYears(n: "2")))
         XCTAssertEqual(en.age(months: nil), "")
     }
 }
