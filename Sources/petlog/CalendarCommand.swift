@@ -49,10 +49,7 @@ struct MonthGrid {
 
     /// Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
     var weekStartsOnSunday: Bool {
-        let env = ProcessInfo.processInfo.environment
-        let locale = [env["LC_ALL"], env["LC_TIME"], env["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
-        let region = locale.split(separator: ".").first.flatMap { $0.split(separator: "_").dropFirst().first }.map(String.init)
-        if let region { return ["US", "CA", "JP", "KR", "TW", "HK", "MX", "BR", "IL", "PH", "AU"].contains(region) }
+        if let region = POSIXLocale().region(.time) { return ["US", "CA", "JP", "KR", "TW", "HK", "MX", "BR", "IL", "PH", "AU"].contains(region) }
         return format.l10n.language != .en
     }
 

@@ -76,12 +76,7 @@ struct GlobalSettings: Sendable {
         if let l = environment["PETLOG_LANG"], !l.isEmpty {
             return Language.parse(l).map { ($0, nil) } ?? (.en, l)
         }
-        for v in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let l = environment[v], !l.isEmpty {
-                return (Language.fromLocale(l) ?? .en, nil)
-            }
-        }
-        return (.en, nil)
+        return (POSIXLocale(environment: environment).language(.messages) ?? .en, nil)
     }
 
     /// The chosen language's strings (for messages given before a session exists, as in `validate()`).

@@ -60,9 +60,8 @@ struct Session {
 
     /// en_US users weigh in pounds unless they say otherwise.
     static var localeIsUS: Bool {
-        let env = ProcessInfo.processInfo.environment
-        let l = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_MEASUREMENT"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"] ?? ""
-        return l.hasPrefix("en_US")
+        let locale = POSIXLocale()
+        return locale.language(.measurement) == .en && locale.region(.measurement) == "US"
     }
 
     /// The store, opened on first use. Only the commands that may start a new database (`pet add`, `import`,

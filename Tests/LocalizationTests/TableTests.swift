@@ -121,3 +121,18 @@ final class TableTests: XCTestCase {
         }
     }
 }
+
+final class POSIXLocaleTests: XCTestCase {
+    func testLCAllThenTheCategoryThenLang() {
+        let l = POSIXLocale(environment: ["LANG": "ja_JP.UTF-8", "LC_TIME": "en_US.UTF-8", "LC_MESSAGES": "", "LC_MEASUREMENT": "ko_KR"])
+        XCTAssertEqual(l.language(.messages), .ja, "an empty LC_MESSAGES does not count")
+        XCTAssertEqual(l.region(.time), "US")
+        XCTAssertEqual(l.language(.measurement), .ko)
+        let all = POSIXLocale(environment: ["LC_ALL": "C.UTF-8", "LANG": "ko_KR.UTF-8", "LC_TIME": "ja_JP"])
+        XCTAssertEqual(all.language(.messages), .en)
+        XCTAssertNil(all.region(.time), "LC_ALL wins, and C has no region")
+        XCTAssertNil(POSIXLocale(environment: [:]).value(.messages))
+        XCTAssertNil(POSIXLocale(environment: ["LANG": "fr_FR.UTF-8"]).language(.messages))
+        XCTAssertEqual(POSIXLocale(environment: ["LANG": "de_DE.UTF-8@euro"]).region(.time), "DE")
+    }
+}
