@@ -31,6 +31,14 @@ public struct ValueFormatter: Sendable {
     }
 
     /// A number with at most `digits` decimals and no trailing zeros.
+    /// An integer with its thousands grouped (868,890), by Foundation's number format; en, ko and ja
+    /// all group by three with a comma.
+    public static func grouped(_ n: Int64) -> String {
+        n.formatted(.number.grouping(.automatic).locale(groupingLocale))
+    }
+
+    static let groupingLocale = Locale(identifier: "en_US")
+
     public static func trim(_ v: Double, digits: Int) -> String {
         var s = String(format: "%.\(digits)f", v)
         if s.contains(".") {
@@ -42,15 +50,9 @@ public struct ValueFormatter: Sendable {
 
     /// `₩85,000`, `$120.50`, `12.00 CHF`: thousands grouped, the symbol before when the currency has one.
     public func money(_ m: Money) -> String {
-        let digits = m.decimalString
-        let parts = digits.split(separator: ".", maxSplits: 1)
-        var whole = String(parts.first ?? "")
-        var grouped = ""
-        while whole.count > 3 {
-            grouped = "," + whole.suffix(3) + grouped
-            whole = String(whole.dropLast(3))
-        }
-        let amount = whole + grouped + (parts.count > 1 ? "." + parts[1] : "")
+        let parts = m.decimalString.split(separator: ".", maxSplits: 1)
+        // The whole units grouped by Foundation (exact: an integer), the minor units as stored.
+        let amount = (Int64(parts.first ?? "").map(Self.grouped) ?? String(parts.first ?? "")) + (parts.count > 1 ? "." + parts[1] : "")
         if let sym = m.currency.symbol { return sym + amount }
         return amount + " " + m.currency.code
     }

@@ -30,13 +30,5 @@ extension Session {
 /// Numbers as people read them.
 enum Display {
     /// A count with thousands grouped: 868,890.
-    static func count(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
+    static func count(_ n: Int) -> String { ValueFormatter.grouped(Int64(n)) }
 }

@@ -5,6 +5,16 @@ import PetModel
 final class ValueFormatterTests: XCTestCase {
     let en = ValueFormatter(L10n(.en), unitSystem: .metric)
 
+    func testThousandsAreGroupedByFoundation() {
+        XCTAssertEqual(ValueFormatter.grouped(0), "0")
+        XCTAssertEqual(ValueFormatter.grouped(999), "999")
+        XCTAssertEqual(ValueFormatter.grouped(1000), "1,000")
+        XCTAssertEqual(ValueFormatter.grouped(868_890), "868,890")
+        XCTAssertEqual(ValueFormatter.grouped(-1234), "-1,234")
+        XCTAssertEqual(ValueFormatter.grouped(Int64.max), "9,223,372,036,854,775,807")
+        XCTAssertEqual(ValueFormatter(L10n(.ko), unitSystem: .metric).money(Money(minorUnits: 123_456_789, currency: Currency.named("USD")!)), "$1,234,567.89")
+    }
+
     func testMassesInEachUnitSystem() {
         XCTAssertEqual(en.mass(Mass(grams: 850)), "850 g")
         XCTAssertEqual(en.mass(Mass(grams: 4250)), "4.25 kg")
