@@ -433,7 +433,7 @@ extension L10n {
         .mealType: ["meal", "snack", "treat", "water"],
         .urineAmount: ["none", "small", "normal", "large"],
         .mood: ["happy", "calm", "playful", "tired", "anxious", "grumpy", "unwell"],
-        .category: ["food", "vet", "medication", "insurance", "supplies", "grooming", "boarding", "training", "other"],
+        .category: ["food", "treats", "vet", "medication", "insurance", "supplies", "grooming", "boarding", "training", "transport", "other"],
         .amountUnit: ["g", "ml", "cup", "piece"],
         .route: ["oral", "topical", "injection", "eye", "ear", "inhaled", "other"],
         .archiveReason: ["passed-away", "rehomed", "lost", "other"],

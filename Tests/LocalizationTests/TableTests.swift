@@ -35,7 +35,12 @@ final class TableTests: XCTestCase {
             .symptom: SymptomCode.allCases.map(\.rawValue), .mealType: MealType.allCases.map(\.rawValue),
             .urineAmount: UrineAmount.allCases.map(\.rawValue), .mood: Mood.allCases.map(\.rawValue), .route: Route.allCases.map(\.rawValue),
             .archiveReason: ArchiveReason.allCases.map(\.rawValue), .amountUnit: Amount.Unit.allCases.map(\.rawValue),
+            .category: CareNames.shipped.categoryCodes,
+            .vaccine: Array(Set(VaccinationSchedule.shipped.species.values.flatMap { $0.map(\.code) })),
         ]
+        for (group, codes) in L10n.requiredCodes {
+            XCTAssertEqual(Set(codes), Set(required[group] ?? codes), "requiredCodes[\(group)] is not what petlog stores")
+        }
         for (group, codes) in required {
             for code in codes {
                 XCTAssertNotNil(L10n.Key(rawValue: "\(group.rawValue).\(code)"), "\(group).\(code) has no key")
