@@ -96,18 +96,13 @@ struct ChartGroup: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
         @Argument(help: "Pet name or id.") var pet: String
-        @Option(help: "severity (default) or kind.") var by = "severity"
+        @Option(help: "Colour the bars by severity, or stack them by symptom.") var by: Choice<SymptomGrouping> = Choice(.severity)
         @Option(help: "Only this symptom.") var symptom: String?
         @OptionGroup var out: Output
 
         func run() throws {
             try Session.run(global) { s in
-                let byKind: Bool
-                switch by.lowercased() {
-                case "severity": byKind = false
-                case "kind": byKind = true
-                default: throw ParseError.unknownChoice(field: "--by", value: by, accepted: ["severity", "kind"])
-                }
+                let byKind = try by.value("--by") == .kind
                 let repo = try s.repository()
                 let p = try repo.pet(PetRef(pet))
                 let (chosenSince, until) = try out.window(s)

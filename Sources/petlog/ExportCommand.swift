@@ -14,16 +14,13 @@ struct ExportCommand: ParsableCommand {
         text a spreadsheet would run as a formula (=, +, -, @) starts with ' there. petlog import reads both back.
         """)
     @Option(name: .shortAndLong, help: "The JSON file to write (a folder with --format csv; - for standard output).") var output: String
-    @Option(help: "json (one file) or csv (a folder of tables).") var format: String = "json"
-    @Option(help: "With --format csv: write only this table, to the file -o names (or - for standard output).") var table: String?
+    @Option(help: "json (one file) or csv (a folder of tables).") var format: Choice<ExportFormat> = Choice(.json)
+    @Option(help: "With --format csv: write only this table, to the file -o names (or - for standard output).", completion: .list(SQLiteRepository.csvTableNames)) var table: String?
     @Option(help: "Also copy the attachment files into this folder, named by SHA-256.") var withAttachments: String?
 
     func run() throws {
         try Session.run(global) { s in
-            guard ["json", "csv"].contains(format.lowercased()) else {
-                throw ParseError.unknownChoice(field: "--format", value: format, accepted: ["json", "csv"])
-            }
-            let csv = format.lowercased() == "csv"
+            let csv = try format.value("--format") == .csv
             if let t = table {
                 guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV(table: t))) }
                 guard SQLiteRepository.csvTableNames.contains(t) else {

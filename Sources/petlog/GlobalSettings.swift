@@ -18,8 +18,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-color"), help: "No colours (also NO_COLOR).")
     var noColor = false
 
-    @Option(help: "How weights are shown: metric or imperial.")
-    var unit: String?
+    @Option(help: "How weights are shown.")
+    var unit: Choice<UnitSystem>?
 
     var settings: GlobalSettings { GlobalSettings(dbPath: db, lang: lang, json: json, noColor: noColor, unit: unit) }
 }
@@ -30,7 +30,7 @@ struct GlobalSettings: Sendable {
     var lang: String?
     var json = false
     var noColor = false
-    var unit: String?
+    var unit: Choice<UnitSystem>?
 
     /// The language of argument-parser's own refusals, which come before any command has its options:
     /// `--lang X` (or `--lang=X`) anywhere before `--`, else the environment.

@@ -20,18 +20,12 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The file or folder to import.") var path: String
     @Option(help: "The pet a weight CSV belongs to (name or id).") var pet: String?
     @Option(parsing: .unconditional, help: "A weight CSV's columns in order, e.g. date,weight or date,time,-,weight_kg (- skips one).") var columns: String?
-    @Option(name: .customLong("weight-unit"), help: "The unit of bare weight numbers: kg, g, lb or oz (default: from the header, e.g. weight_kg).") var unit: String?
+    @Option(name: .customLong("weight-unit"), help: "The unit of bare weight numbers (default: from the header, e.g. weight_kg).") var unit: Choice<MassUnit>?
     @Option(help: "Where the attachment files are (default: the attachments folder beside the file).") var attachments: String?
 
     func run() throws {
         try Session.run(global) { s in
-            var massUnit: MassUnit?
-            if let u = unit {
-                guard let m = MassUnit(symbol: u.lowercased()) else {
-                    throw ParseError.unknownChoice(field: "--weight-unit", value: u, accepted: MassUnit.allCases.map(\.rawValue))
-                }
-                massUnit = m
-            }
+            let massUnit = try unit?.value("--weight-unit")
             let options = ImportOptions(pet: pet.map(PetRef.init), columns: columns?.split(separator: ",").map(String.init), unit: massUnit,
                                         attachments: attachments.map { URL(fileURLWithPath: $0) }, timeZone: s.time.timeZone, now: s.time.now)
             // Every row is read and checked before the database is opened.

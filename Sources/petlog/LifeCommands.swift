@@ -81,7 +81,7 @@ struct UrineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
     @Argument(help: "Pet name or id.") var pet: String
     @Option var color: String?
-    @Option(help: "none, small, normal, large") var amount: String?
+    @Option(help: "How much.") var amount: Choice<UrineAmount>?
     @Flag(help: "Straining to urinate.") var straining = false
     @Flag(help: "Blood seen.") var blood = false
     @OptionGroup var record: RecordOptions
@@ -89,7 +89,7 @@ struct UrineCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let urine = Urine(color: try color.map { try TextField.label($0, field: "color") },
-                              amount: try amount.map { try PetModelText.choice($0, field: "--amount", as: UrineAmount.self) },
+                              amount: try amount?.value("--amount"),
                               straining: straining, blood: blood)
             try s.log(pets: pet, record, detail: .urine(urine))
         }
@@ -125,13 +125,13 @@ struct DiaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
     @Argument(help: "Pet name or id.") var pet: String
     @Argument(help: "The entry.") var text: String
-    @Option(help: "happy, calm, playful, tired, anxious, grumpy, unwell") var mood: String?
+    @Option(help: "The mood of the day.") var mood: Choice<Mood>?
     @Option(help: "A photo to attach (repeat for several).") var photo: [String] = []
     @OptionGroup var record: RecordOptions
 
     func run() throws {
         try Session.run(global) { s in
-            let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood.map { try PetModelText.choice($0, field: "--mood", as: Mood.self) })
+            let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood?.value("--mood"))
             try s.log(pets: pet, record, attachments: photo, detail: .diary(diary))
         }
     }

@@ -106,7 +106,7 @@ struct MedGroup: ParsableCommand {
         @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
         @Argument(help: "Medication name.") var name: String
         @Option(help: "Dose: \"1 chew\", \"5 mg\".") var dose: String?
-        @Option(help: "oral, topical, injection, eye, ear, inhaled, other") var route: String?
+        @Option(help: "How it is given.") var route: Choice<Route>?
         @Option(help: "Interval between doses: 12h, 1d, 30d, 12w.") var every: String?
         @Option(help: "Fixed times each day instead: 08:00,20:00.") var times: String?
         @Option(help: "Last day of the course: 2026-12-31 or 10d.") var until: String?
@@ -124,7 +124,7 @@ struct MedGroup: ParsableCommand {
                 }
                 let med = Medication(name: try TextField.label(name, field: "name"),
                                      dose: try dose.map { try TextField.label($0, field: "dose") },
-                                     route: try route.map { try PetModelText.choice($0, field: "--route", as: Route.self) },
+                                     route: try route?.value("--route"),
                                      intervalSeconds: interval, times: try times.map(Medication.parseTimes) ?? [],
                                      endsOn: try until.map { try TimeParser.day($0, from: s.localDay(try s.when(record.at).0), context: s.time) })
                 try s.log(pets: pet, record, detail: .medication(med))

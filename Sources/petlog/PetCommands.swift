@@ -14,9 +14,9 @@ struct PetGroup: ParsableCommand {
 
     /// Profile fields shared by `add` and `edit`.
     struct ProfileOptions: ParsableArguments {
-        @Option(help: "dog, cat, rabbit, ferret, parrot, hamster, guinea-pig, tortoise, bird, reptile, fish, other") var species: String?
+        @Option(help: "The species.") var species: Choice<Species>?
         @Option var breed: String?
-        @Option(help: "female (f), male (m) or unknown") var sex: String?
+        @Option(help: "female (f), male (m) or unknown.") var sex: Choice<Sex>?
         @Flag(inversion: .prefixedNo, help: "Spayed or neutered.") var neutered: Bool?
         @Option(help: "Birth date: 2019-04-02, 2019-04 or 2019.") var born: String?
         @Option(help: "Microchip number (ISO 11784: 15 digits).") var chip: String?
@@ -25,9 +25,9 @@ struct PetGroup: ParsableCommand {
 
         func draft(_ time: TimeContext) throws -> PetDraft {
             var d = PetDraft()
-            d.species = try species.map { try PetModelText.choice($0, field: "--species", as: Species.self) }
+            d.species = try species?.value("--species")
             if let b = breed { d.breed = .some(b.isEmpty ? nil : try TextField.label(b, field: "breed")) }
-            d.sex = try sex.map(Sex.parse)
+            d.sex = try sex?.value("--sex")
             d.neutered = neutered
             if let b = born { d.born = .some(b.isEmpty ? nil : try time.checkBorn(PartialDate.parse(b), raw: b)) }
             if let c = chip {
@@ -144,12 +144,12 @@ struct PetGroup: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
         @Argument(help: "Name or id.") var pet: String
-        @Option(help: "passed-away, rehomed, lost or other") var reason: String = "other"
+        @Option(help: "Why.") var reason: Choice<ArchiveReason> = Choice(.other)
         @Option(parsing: .unconditional, help: "The day (default: today).") var on: String?
 
         func run() throws {
             try Session.run(global) { s in
-                let r = try PetModelText.choice(reason, field: "--reason", as: ArchiveReason.self)
+                let r = try reason.value("--reason")
                 let day = try on.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
                 let p = try s.repository().archivePet(PetRef(pet), reason: r, on: day)
                 s.terminal.line(s.t(.petArchived(name: Terminal.sanitize(p.name), reason: s.l10n.code(.archiveReason, r.rawValue))))

@@ -14,13 +14,6 @@ enum PetModelText {
         return v
     }
 
-    static func choice<T: RawRepresentable & CaseIterable>(_ raw: String, field: String, as _: T.Type) throws -> T where T.RawValue == String {
-        guard let v = T(rawValue: raw.lowercased()) else {
-            throw ParseError.unknownChoice(field: field, value: raw, accepted: T.allCases.map(\.rawValue))
-        }
-        return v
-    }
-
     static func pets(_ raw: String) -> [PetRef] {
         raw.split(separator: ",").map { PetRef(String($0).trimmingCharacters(in: .whitespaces)) }
     }

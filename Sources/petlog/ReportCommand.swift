@@ -18,18 +18,13 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "Pet name or id.") var pet: String
     @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
     @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
-    @Option(help: "a4 or letter.") var paper = "a4"
+    @Option(help: "The paper size.") var paper: Choice<Paper> = Choice(.a4)
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
     @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
 
     func run() throws {
         try Session.run(global) { s in
-            let paperSize: Paper
-            switch paper.lowercased() {
-            case "a4": paperSize = .a4
-            case "letter": paperSize = .letter
-            default: throw ParseError.unknownChoice(field: "--paper", value: paper, accepted: ["a4", "letter"])
-            }
+            let paperSize = try paper.value("--paper")
             if OutputFile.isStandardOutput(output) {
                 throw UsageError(message: s.t(.errStdoutFormat(what: "PDF", ext: ".pdf")))
             }

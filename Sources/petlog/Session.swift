@@ -48,12 +48,7 @@ struct Session {
             now = try TimeParser.instant(pinned, context: TimeContext())
         }
         self.time = TimeContext(now: now, timeZone: .current)
-        switch settings.unit?.lowercased() {
-        case nil: unitSystem = l10n.language == .en && Self.localeIsUS ? .imperial : .metric
-        case "metric"?: unitSystem = .metric
-        case "imperial"?: unitSystem = .imperial
-        case let other?: throw ParseError.unknownChoice(field: "--unit", value: other, accepted: UnitSystem.allCases.map(\.rawValue))
-        }
+        unitSystem = try settings.unit?.value("--unit") ?? (l10n.language == .en && Self.localeIsUS ? .imperial : .metric)
         format = ValueFormatter(l10n, unitSystem: unitSystem)
         wording = RecordWording(format, time: time)
     }
