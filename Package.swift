@@ -38,8 +38,8 @@ let package = Package(
         .target(name: "Cairo", dependencies: ["CCairo"]),
         /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
         .target(name: "PetCharts", dependencies: ["Cairo"]),
-        /** The vet-visit report: a paginated, deterministic PDF of blocks (tables, charts, alerts), given translated text. */
-        .target(name: "PetReport", dependencies: ["Cairo", "PetCharts"]),
+        /** The vet-visit report: the composer that turns report facts into translated blocks, and the paginated, deterministic PDF of those blocks. */
+        .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization"]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
         .executableTarget(
             name: "petlog",

@@ -85,7 +85,7 @@ struct ChartGroup: ParsableCommand {
                     unitSuffix: unit, series: series, smoothingWindow: smoothing.map { Double($0.approximateSeconds) },
                     smoothingLabel: smooth.map { s.t(.chartSmoothLabel(window: $0)) },
                     timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
-                    language: s.l10n.language.rawValue, labeler: s.axisLabeler, noDataText: s.t(.chartNoData))
+                    language: s.l10n.language.rawValue, labeler: s.chartLabels.axisLabeler, noDataText: s.t(.chartNoData))
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
             }
         }
@@ -120,7 +120,7 @@ struct ChartGroup: ParsableCommand {
                 }
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
                 let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity)
-                let weeks = counts.weeks, stacks = s.symptomStacks(counts)
+                let weeks = counts.weeks, stacks = s.chartLabels.symptomStacks(counts)
                 let categories = weeks.map { s.format.shortDay($0) }
                 if s.json {
                     s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
@@ -203,32 +203,8 @@ struct ChartGroup: ParsableCommand {
 }
 
 extension Session {
-    /// Axis dates in the session's language: 2026 / Nov 2026 / Nov 20 (ko: 2026년 11월, 11월 20일; ja: 2026年11月, 11月20日).
-    var axisLabeler: TimeAxisLabeler {
-        let session = self
-        let tz = time.timeZone
-        return TimeAxisLabeler(timeZone: tz) { date, unit in
-            let c = TimeContext(now: date, timeZone: tz).clock(of: date)
-            let day = c.day
-            switch unit {
-            case .year: return session.t(.chartAxisYear(y: String(day.year)))
-            case .month, .quarter: return session.format.monthLabel(day)
-            case .week, .day: return session.format.shortDay(day)
-            case .hour: return String(format: "%02d:%02d", c.hour, c.minute)
-            }
-        }
-    }
-
-    /// Weekly symptom counts as bars: one per severity level seen (coloured by level) or one per kind.
-    func symptomStacks(_ counts: WeeklySymptomCounts) -> [BarStack] {
-        counts.series.enumerated().map { i, series in
-            let values = series.counts.map(Double.init)
-            if let level = series.severity {
-                return BarStack(label: t(.fieldSeverity(severity: String(level))), color: .severity(level), values: values)
-            }
-            return BarStack(label: series.kind.map(wording.symptomName) ?? "", color: .palette(i), values: values)
-        }
-    }
+    /// Axis labels and symptom bars in the session's language.
+    var chartLabels: ChartLabels { ChartLabels(format: format, wording: wording, timeZone: time.timeZone) }
 
     /// The x range: the asked window where given, else the data's own range.
     func timeRange(since: Date?, until: Date?, series: [LineSeries]) -> ClosedRange<Double>? {

@@ -1,0 +1,172 @@
+import Foundation
+import Localization
+import PetCharts
+import PetModel
+
+/// Turns a pet's report facts into the vet report's blocks, with every string translated and formatted here.
+public struct VetReportComposer {
+    let f: ValueFormatter
+    let labels: ChartLabels
+    let facts: VisitReportFacts
+    let generated: LocalDate
+    let questions: [String]
+
+    public init(format: ValueFormatter, labels: ChartLabels, facts: VisitReportFacts, generated: LocalDate, questions: [String]) {
+        self.f = format; self.labels = labels; self.facts = facts; self.generated = generated; self.questions = questions
+    }
+
+    var l10n: L10n { f.l10n }
+    /// Says "in 5 d" and "3 d late" as of the report's day.
+    var w: RecordWording { RecordWording(f, time: facts.context) }
+    var pet: Pet { facts.pet }
+    func t(_ m: L10n.Message) -> String { l10n.text(m) }
+    func day(_ date: Date) -> String { f.longDate(facts.context.localDate(of: date)) }
+
+    public func document(paper: Paper) -> ReportDocument {
+        let age = f.age(months: facts.ageInMonths)
+        var blocks: [ReportBlock] = []
+        let subtitle = [w.speciesName(pet.species), pet.breed, w.sexLabel(pet), pet.born.map { _ in age }]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+        blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))))
+
+        // Alerts first: what a vet must not miss.
+        var alerts: [String] = []
+        if let notes = pet.notes { alerts.append(notes) }
+        for (days, change) in [(30, facts.change30), (90, facts.change90)] {
+            if let change, change.percent <= -5 {
+                alerts.append(t(.reportAlertWeightLoss(percent: ValueFormatter.trim(-change.percent, digits: 1), days: String(days))))
+            }
+        }
+        if !facts.overdue.isEmpty {
+            alerts.append(t(.reportAlertOverdue(items: facts.overdue.map(w.dueWhat).joined(separator: ", "))))
+        }
+        if !facts.severeSymptoms.isEmpty {
+            alerts.append(t(.reportAlertSevere(count: String(facts.severeSymptoms.count), symptoms: Array(Set(facts.severeSymptoms.map(w.symptomName))).sorted().joined(separator: ", "))))
+        }
+        blocks.append(.alerts(alerts))
+
+        // Profile.
+        let current = facts.currentMedications
+        var profile: [(String, String)] = [
+            (t(.colSpecies), w.speciesName(pet.species)), (t(.colBreed), pet.breed ?? "—"), (t(.colSex), w.sexLabel(pet)),
+            (t(.colBorn), pet.born.map { age.isEmpty ? "\($0)" : "\($0) (\(age))" } ?? "—"), (t(.colMicrochip), pet.microchip ?? "—"),
+        ]
+        if let c = pet.color { profile.append((t(.colColor), c)) }
+        profile.append((t(.reportCurrentMeds), current.isEmpty ? "—" : current.map { [$0.name, $0.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")))
+        blocks.append(.heading(t(.reportProfile)))
+        blocks.append(.keyValues(profile, photoPNG: nil))
+
+        // Summary of the period.
+        blocks.append(.heading(t(.reportSummary)))
+        var summaryRows: [[String]] = []
+        if let latest = facts.latestWeight {
+            summaryRows.append([t(.reportLatestWeight), f.mass(latest.mass) + " (" + day(latest.at) + ")"])
+            for (days, change) in [(30, facts.change30), (90, facts.change90)] {
+                if let change { summaryRows.append([t(.reportChangeDays(days: String(days))), f.massChange(change)]) }
+            }
+        } else {
+            summaryRows.append([t(.reportLatestWeight), t(.reportNoWeights)])
+        }
+        // The same counts as `stats`: water is neither a meal nor a treat; meals a day over the days with meals logged.
+        let meals = facts.meals
+        if meals.meals + meals.treats > 0 {
+            summaryRows.append([t(.reportMeals), t(.reportMealsValue(meals: String(meals.meals), perDay: ValueFormatter.trim(meals.mealsPerDay ?? 0, digits: 1), days: String(meals.mealDays), treats: String(meals.treats)))])
+        }
+        if !facts.stools.isEmpty {
+            let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: " · ")
+            let flagged = facts.stools.flagged
+            summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags(count: String(flagged))) : "")])
+        }
+        blocks.append(.table(ReportTable(header: [t(.reportItem), t(.reportValue)], rows: summaryRows, columnWeights: [1, 2.4],
+                                         emptyText: t(.reportNothing))))
+
+        // Symptoms: count, worst severity, last seen; the most frequent first, then by name.
+        let symptomRows = facts.symptoms.map { x -> [String] in
+            [w.symptomName(x.sample), String(x.count), "\(x.worstSeverity)/5", day(x.lastSeen)]
+        }.sorted { (Int($0[1]) ?? 0, $1[0]) > (Int($1[1]) ?? 0, $0[0]) }
+        blocks.append(.heading(t(.reportSymptoms)))
+        blocks.append(.table(ReportTable(header: [t(.reportSymptom), t(.reportCount), t(.reportMaxSeverity), t(.reportLastSeen)], rows: symptomRows,
+                                         columnWeights: [2, 1, 1, 1.6], alignments: [.left, .right, .right, .left],
+                                         emphasizedRows: Set(symptomRows.indices.filter { symptomRows[$0][2].hasPrefix("4") || symptomRows[$0][2].hasPrefix("5") }),
+                                         emptyText: t(.reportNoSymptoms))))
+
+        // Charts.
+        let perUnit = f.unitSystem.gramsPerUnit
+        let series = LineSeries(label: pet.name, times: facts.chartTimes, values: facts.chartGrams.map { $0 / perUnit })
+        if !series.times.isEmpty {
+            blocks.append(.heading(t(.reportWeightChart)))
+            blocks.append(.weightChart(WeightChartSpec(title: "", yLabel: t(.chartWeightAxis), unitSuffix: f.unitSystem.symbol, series: [series],
+                                                   language: l10n.language.rawValue, labeler: labels.axisLabeler, noDataText: t(.chartNoData)),
+                                   heightFraction: 0.3))
+        }
+        if let weekly = facts.weeklySymptoms {
+            blocks.append(.barChart(BarChartSpec(title: t(.chartSymptomsTitle(pet: pet.name)), yLabel: t(.chartSymptomsAxis),
+                                                 categories: weekly.weeks.map(f.shortDay), stacks: labels.symptomStacks(weekly),
+                                                 language: l10n.language.rawValue, noDataText: t(.chartNoData)),
+                                    heightFraction: 0.25))
+        }
+
+        // Vaccinations.
+        blocks.append(.heading(t(.reportVaccinations)))
+        var overdueRows: Set<Int> = []
+        let vaccineRows = facts.vaccines.enumerated().map { i, v -> [String] in
+            if v.isOverdue { overdueRows.insert(i) }
+            let status: String
+            switch v.status {
+            case .overdue(let item): status = v.lastGiven == nil ? w.dueWhen(item) : t(.reportOverdue)
+            case .due(let item): status = w.dueWhen(item)
+            case .covered: status = t(.reportCovered)
+            case .unknown: status = "—"
+            }
+            return [l10n.code(.vaccine, v.vaccine), v.lastGiven.map(day) ?? "—", v.nextDue.map(f.longDate) ?? "—", status]
+        }
+        blocks.append(.table(ReportTable(header: [t(.reportVaccine), t(.reportLastGiven), t(.reportNextDue), t(.reportStatus)], rows: vaccineRows,
+                                         columnWeights: [1.6, 1.3, 1.3, 1], emphasizedRows: overdueRows, emptyText: t(.reportNoVaccinations))))
+
+        // Medications and prevention with adherence.
+        blocks.append(.heading(t(.reportMedications)))
+        let medRows = facts.courses.map { c -> [String] in
+            let m = c.medication
+            // A course ends when stopped or at the end of its --until day; a planned end is shown too.
+            let period = day(c.record.at) + " – " + (c.lastDay.map(f.longDate) ?? t(.reportOngoing))
+            return [m.name, [m.dose, w.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
+                    w.adherenceText(c.timetable, dosesGiven: c.dosesGiven)]
+        }
+        blocks.append(.table(ReportTable(header: [t(.colMedication), t(.colDose), t(.reportPeriodColumn), t(.colAdherence)], rows: medRows,
+                                         columnWeights: [1.4, 1.4, 2, 1.2], emptyText: t(.reportNoMedications))))
+
+        // Visits.
+        blocks.append(.heading(t(.reportVisits)))
+        let visitRows = facts.visits.map { at, v -> [String] in
+            [day(at), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
+             v.diagnosis ?? "", v.treatment ?? "", v.cost.map(f.money) ?? ""]
+        }
+        blocks.append(.table(ReportTable(header: [t(.reportDate), t(.reportClinic), t(.reportReason), t(.reportDiagnosis), t(.reportTreatment), t(.reportCost)],
+                                         rows: visitRows, columnWeights: [1.2, 1.3, 1, 1.5, 1.8, 0.9], alignments: [.left, .left, .left, .left, .left, .right],
+                                         emptyText: t(.reportNoVisits), continuationTitle: t(.reportContinued(section: t(.reportVisits))))))
+
+        // Starred notes, questions, attachments.
+        let starred = facts.starred.map { r -> String in
+            day(r.at) + " — " + w.summary(r) + (r.note.map { " (\($0))" } ?? "")
+        }
+        if !starred.isEmpty {
+            blocks.append(.heading(t(.reportStarred)))
+            blocks.append(.bullets(starred))
+        }
+        blocks.append(.heading(t(.reportQuestions)))
+        blocks.append(questions.isEmpty ? .paragraph(t(.reportNoQuestions)) : .bullets(questions))
+        if !facts.attachments.isEmpty {
+            blocks.append(.heading(t(.reportAttachments)))
+            blocks.append(.bullets(facts.attachments.map { r, a in
+                "\(day(r.at)) · \(w.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
+            }))
+        }
+
+        let l = l10n
+        return ReportDocument(
+            title: t(.reportTitle(pet: pet.name)), language: l.language.rawValue, paper: paper,
+            headerLeft: t(.reportTitle(pet: pet.name)), headerRight: t(.reportGenerated(date: f.longDate(generated))),
+            footerNote: t(.reportFooter), pageLabel: { l.text(.reportPage(page: String($0), pages: String($1))) },
+            blocks: blocks, creationDate: String(format: "%04d-%02d-%02dT00:00:00Z", generated.year, generated.month, generated.day))
+    }
+}
