@@ -5,7 +5,6 @@ import PetModel
 import PetStore
 
 struct CalendarCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "calendar", abstract: "A month grid marking the days with records, by kind; today highlighted.")

@@ -46,7 +46,6 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Weight: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Weight over time: one line per pet.")
         @Argument(help: "One or more pets (names or ids).") var pets: [String]
@@ -92,7 +91,6 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Symptoms: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
         @Argument(help: "Pet name or id.") var pet: String
@@ -139,7 +137,6 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Expenses: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Spending per month, stacked by category, in one currency.")
         @Argument(help: "Pet name or id (default: everything, household expenses included).") var pet: String?

@@ -3,7 +3,6 @@ import Foundation
 import PetStore
 
 struct BackupCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "backup", abstract: "Copy the database and its attachments (safe while petlog writes); mode 0600.",
@@ -31,7 +30,6 @@ struct BackupCommand: ParsableCommand {
 }
 
 struct RestoreCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "restore", abstract: "Bring back a backup (database and attachments) as the database --db names, which must not exist yet.",
@@ -49,7 +47,6 @@ struct RestoreCommand: ParsableCommand {
 }
 
 struct CheckCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "check", abstract: "Check the database and attachments; prints nothing and exits 0 when all is well.",

@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct DemoCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Fill an empty database with a realistic demo household (a dog, a cat, a ferret; two years).",

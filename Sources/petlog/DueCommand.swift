@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct DueCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "due", abstract: "Vaccines, medication doses and follow-ups that are overdue or due soon.",

@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct EditCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change a record: its time, note, pet, or the values of its kind.",

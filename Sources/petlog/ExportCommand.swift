@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct ExportCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write everything to one documented JSON file (docs/json.md) or one CSV per table: pets, every record, attachments by hash.",

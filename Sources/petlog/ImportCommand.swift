@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct ImportCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "import",

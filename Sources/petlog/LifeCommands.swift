@@ -13,7 +13,6 @@ extension Session {
 }
 
 struct WeightCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "weight", abstract: "Log a weight: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\".")
     @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
@@ -31,7 +30,6 @@ struct WeightCommand: ParsableCommand {
 }
 
 struct MealCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log food or water: meal Coco \"chicken kibble\" 80g.")
     @Argument(help: "Pet name or id.") var pet: String
@@ -56,7 +54,6 @@ struct MealCommand: ParsableCommand {
 }
 
 struct StoolCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "stool", abstract: "Log a stool by faecal score 1 (hard) – 7 (watery).")
     @Argument(help: "Pet name or id.") var pet: String
@@ -76,7 +73,6 @@ struct StoolCommand: ParsableCommand {
 }
 
 struct UrineCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
     @Argument(help: "Pet name or id.") var pet: String
@@ -97,7 +93,6 @@ struct UrineCommand: ParsableCommand {
 }
 
 struct SymptomCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
     @Argument(help: "Pet name or id.") var pet: String
@@ -120,7 +115,6 @@ struct SymptomCommand: ParsableCommand {
 }
 
 struct DiaryCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
     @Argument(help: "Pet name or id.") var pet: String

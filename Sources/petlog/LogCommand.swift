@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct LogCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "log", abstract: "The timeline, grouped by local day, each line with its record id.")
     @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
@@ -51,7 +50,6 @@ extension Session {
 }
 
 struct SearchCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "search", abstract: "Find records by text in notes, diary, food, diagnoses, clinics, …")
     @Argument(help: "Text to look for (any case).") var text: String
@@ -67,7 +65,6 @@ struct SearchCommand: ParsableCommand {
 }
 
 struct StarCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "star", abstract: "Star a record (a favourite, shown in the vet report).")
     @Argument(help: "Record id.") var id: Int64
@@ -81,7 +78,6 @@ struct StarCommand: ParsableCommand {
 }
 
 struct UnstarCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "unstar", abstract: "Remove a record's star.")
     @Argument(help: "Record id.") var id: Int64
@@ -95,7 +91,6 @@ struct UnstarCommand: ParsableCommand {
 }
 
 struct StarredCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "starred", abstract: "List starred records.")
     @Argument(help: "Pet name or id (default: all pets).") var pet: String?
@@ -109,7 +104,6 @@ struct StarredCommand: ParsableCommand {
 }
 
 struct DeleteCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record (a course's doses go with it).")
     @Argument(help: "Record id.") var id: Int64

@@ -4,7 +4,6 @@ import PetModel
 import PetStore
 
 struct VisitCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "visit", abstract: "Log a vet visit.")
     @Argument(help: "Pet name or id.") var pet: String
@@ -36,7 +35,6 @@ struct VisitCommand: ParsableCommand {
 }
 
 struct VaccineCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
     @Argument(help: "Pet name or id.") var pet: String
@@ -100,7 +98,6 @@ struct MedGroup: ParsableCommand {
     )
 
     struct Start: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Start a medication course.")
         @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
@@ -133,7 +130,6 @@ struct MedGroup: ParsableCommand {
     }
 
     struct Give: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Record a dose given (several pets: Coco,Nabi).")
         @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
@@ -152,7 +148,6 @@ struct MedGroup: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Stop a medication course (its history stays).")
         @Argument(help: "Pet name or id.") var pet: String
@@ -170,7 +165,6 @@ struct MedGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "List medication courses with doses given.")
         @Argument(help: "Pet name or id (default: all pets).") var pet: String?

@@ -44,7 +44,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Add a pet.")
         @Argument(help: "The pet's name.") var name: String
@@ -63,7 +62,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "List pets.")
         @Flag(help: "Include archived pets.") var all = false
@@ -84,7 +82,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Show a pet's profile and latest records.")
         @Argument(help: "Name or id.") var pet: String
@@ -121,7 +118,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Edit: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Change a pet's profile (an empty value clears a field).")
         @Argument(help: "Name or id.") var pet: String
@@ -140,7 +136,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Archive: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
         @Argument(help: "Name or id.") var pet: String
@@ -158,7 +153,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Unarchive: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Bring an archived pet back to the active list.")
         @Argument(help: "Name or id.") var pet: String
@@ -172,7 +166,6 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Delete a pet and all its records for good (archive keeps them).")
         @Argument(help: "Name or id.") var pet: String

@@ -7,7 +7,6 @@ import PetReport
 import PetStore
 
 struct ReportCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",

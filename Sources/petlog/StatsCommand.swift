@@ -5,7 +5,6 @@ import PetModel
 import PetStore
 
 struct StatsCommand: ParsableCommand {
-
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "This month against the previous one: weight, meals, stool, symptoms, visits, vaccines, spending.")
