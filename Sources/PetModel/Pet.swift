@@ -145,3 +145,17 @@ public enum TextField {
         return t
     }
 }
+
+/// A microchip number as petlog stores it: digits only (spaces and hyphens typed between groups
+/// are dropped), 9 to 15 of them (ISO 11784/11785 chips have 15; older ones 9 or 10).
+public enum Microchip {
+    /// The digits of `raw`; nil for an empty value (no chip); `badMicrochip` for anything else.
+    public static func normalize(_ raw: String) throws -> String? {
+        let digits = raw.filter { $0 != " " && $0 != "-" }
+        if digits.isEmpty { return nil }
+        guard (9...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ParseError.badMicrochip(raw)
+        }
+        return digits
+    }
+}

@@ -30,13 +30,7 @@ struct PetGroup: ParsableCommand {
             d.sex = try sex?.value("--sex")
             d.neutered = neutered
             if let b = born { d.born = .some(b.isEmpty ? nil : try time.checkBorn(PartialDate.parse(b), raw: b)) }
-            if let c = chip {
-                let digits = c.filter { $0 != " " && $0 != "-" }
-                guard digits.isEmpty || (digits.count >= 9 && digits.count <= 15 && digits.allSatisfy { $0.isASCII && $0.isNumber }) else {
-                    throw ParseError.badMicrochip(c)
-                }
-                d.microchip = .some(digits.isEmpty ? nil : digits)
-            }
+            if let c = chip { d.microchip = .some(try Microchip.normalize(c)) }
             if let c = color { d.color = .some(c.isEmpty ? nil : try TextField.label(c, field: "color")) }
             if let n = notes { d.notes = .some(n.isEmpty ? nil : try TextField.text(n, field: "notes")) }
             return d

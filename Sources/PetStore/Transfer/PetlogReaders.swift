@@ -78,7 +78,7 @@ struct Fields {
         if (archivedOn == nil) != (reason == nil) { throw ImportError(location: location, problem: .missingColumn(archivedOn == nil ? "archived_on" : "archive_reason")) }
         return ImportPet(location: location, fileId: try int("id", 1...Int64.max), name: try checked { try TextField.name(try required("name")) },
                          species: species, breed: try label("breed"), sex: try choice("sex", Sex.self) ?? .unknown, neutered: try bool("neutered"),
-                         born: try text("born").map { v in try checked { try PartialDate.parse(v) } }, microchip: try label("microchip"),
+                         born: try text("born").map { v in try checked { try PartialDate.parse(v) } }, microchip: try label("microchip").flatMap { v in try checked { try Microchip.normalize(v) } },
                          color: try label("color"), notes: try longText("notes"), archivedOn: archivedOn, archiveReason: reason)
     }
 

@@ -198,7 +198,7 @@ enum SpreadsheetTables {
                                  breed: try r.text(cBreed).map { try TextField.label($0, field: "breed") },
                                  sex: try r.text(cSex).map(Sex.parse) ?? .unknown,
                                  neutered: try r.text(cNeutered).map(SpreadsheetTables.flag) ?? false,
-                                 born: try r.text(cBorn).map(PartialDate.parse), microchip: try r.text(cChip),
+                                 born: try r.text(cBorn).map(PartialDate.parse), microchip: try r.text(cChip).flatMap(Microchip.normalize),
                                  color: try r.text(cColor).map { try TextField.label($0, field: "color") },
                                  notes: try r.text(cNotes).map { try TextField.text($0, field: "notes") },
                                  archivedOn: died, archiveReason: died == nil ? nil : .passedAway)
