@@ -38,13 +38,15 @@ demo: build
 	echo && echo "Demo database: $$db" && echo "Weight chart:  $$dir/weight.png" && echo "Vet report:    $$dir/coco-report.pdf" && \
 	echo "Try: $$bin --db $$db log --kind visit,vaccination"
 
-## test: every unit test and the fast end-to-end tests, with fixed seeds (a short crash run included);
-## the long soaks are `make soak`. Summary: "N passed, M failed".
+## test: every unit test and the fast end-to-end tests, with fixed seeds (a short crash run included),
+## two at a time (one per core); the long soaks are `make soak`. Summary: "N passed, M failed".
 FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal
 test: build
 	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete" ; \
-	set -o pipefail; PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --skip '$(FAST_SKIP)' 2>&1 | tee .build/test.log; status=$$?; \
-	$(call test_summary,.build/test.log); exit $$status
+	rm -f .build/test.xml; set -o pipefail; PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
+	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)' 2>&1 | tee .build/test.log; status=$$?; \
+	python3 -c 'import re,sys; t=open(sys.argv[1]).read().split("<testsuite ")[1]; n=int(re.search(r"tests=\"(\d+)",t).group(1)); f=int(re.search(r"failures=\"(\d+)",t).group(1))+int(re.search(r"errors=\"(\d+)",t).group(1)); print(f"{n-f} passed, {f} failed")' .build/test.xml; \
+	exit $$status
 
 ## soak: crash and concurrency soaks with random seeds (printed, replay with PETLOG_CRASH_SEED=…), the
 ## 30-second lock wait, and the big shelter import.
