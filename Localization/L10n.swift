@@ -43,7 +43,7 @@ public struct L10n: Sendable {
 
     /// The text of a message with its `{placeholder}`s filled.
     public func text(_ message: Message) -> String {
-        L10n.fill(L10n.template(message.key, language), message.args)
+        L10n.fill(L10n.template(message.key, language), message.args, korean: language == .ko)
     }
 
     /// The display name of a stored code (`species.dog` → "dog"), or the code itself when it has none
@@ -56,7 +56,9 @@ public struct L10n: Sendable {
     /// Fills `{name}` with its value, and chooses a plural form with `{name|one|other}`: `one` when the
     /// value is 1, else `other` ("{count} {count|meal|meals}"). English needs the forms; Korean and
     /// Japanese write `{count}` alone.
-    static func fill(_ template: String, _ args: [String: String]) -> String {
+    /// In Korean, a particle written out after a placeholder (`{name}을(를)`) takes the form the inserted
+    /// value needs (`KoreanParticles`).
+    static func fill(_ template: String, _ args: [String: String], korean: Bool = false) -> String {
         guard template.contains("{") else { return template }
         var out = ""
         var rest = Substring(template)
@@ -65,12 +67,18 @@ public struct L10n: Sendable {
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let inside = String(rest[rest.index(after: open)..<close])
             let parts = inside.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            rest = rest[rest.index(after: close)...]
             if parts.count == 3, let value = args[parts[0]] {
                 out += value == "1" ? parts[1] : parts[2]
+            } else if let value = args[inside] {
+                out += value
+                if korean, let particle = KoreanParticles.resolve(after: value, in: rest) {
+                    out += particle.replacement
+                    rest = rest.dropFirst(particle.consumed)
+                }
             } else {
-                out += args[inside] ?? "{\(inside)}"
+                out += "{\(inside)}"
             }
-            rest = rest[rest.index(after: close)...]
         }
         return out + rest
     }

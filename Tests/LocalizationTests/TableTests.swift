@@ -141,3 +141,30 @@ final class POSIXLocaleTests: XCTestCase {
         XCTAssertEqual(POSIXLocale(environment: ["LANG": "de_DE.UTF-8@euro"]).region(.time), "DE")
     }
 }
+
+final class KoreanParticleTests: XCTestCase {
+    func testTheParticleFollowsTheInsertedWord() {
+        let ko = L10n(.ko)
+        let cases: [(String, String)] = [
+            ("나비", "나비를"), ("보리", "보리를"), ("콩", "콩을"), ("솔", "솔을"), ("Coco", "Coco를"), ("Max", "Max를"),
+            ("Tom", "Tom을"), ("Ben", "Ben을"), ("Bell", "Bell을"), ("King", "King을"), ("3", "3을"), ("2", "2를"),
+            ("10", "10을"), ("100", "100을"), ("1000", "1000을"), ("9", "9를"), ("もち", "もち을(를)"), ("Coco (2)", "Coco (2)를"),
+        ]
+        for (name, expected) in cases {
+            XCTAssertEqual(ko.text(.petAdded(name: name, id: "1")), "\(expected) 등록했습니다 (ID 1).", name)
+        }
+        // Quoted values, 이/가, 은/는, (이)라는, (으)로 with ㄹ, 과/와.
+        XCTAssertEqual(ko.text(.errPetNotFound(name: "나비")), "\"나비\"라는 반려동물이 없습니다 (확인: petlog pet list --all)")
+        XCTAssertEqual(ko.text(.errPetNotFound(name: "콩")), "\"콩\"이라는 반려동물이 없습니다 (확인: petlog pet list --all)")
+        XCTAssertTrue(ko.text(.errNotANumber(value: "abc")).hasPrefix("\"abc\"는 숫자가 아닙니다"))
+        XCTAssertTrue(ko.text(.errNotANumber(value: "12kg")).hasPrefix("\"12kg\"는"), "g reads 그")
+        XCTAssertTrue(ko.text(.errMassRange(value: "2000kg")).contains("\"2000kg\"가"))
+        XCTAssertTrue(ko.text(.checkQuarantined(count: "1", path: "/tmp/서울")).contains("/tmp/서울로"), "ㄹ takes 로")
+        XCTAssertTrue(ko.text(.checkQuarantined(count: "1", path: "/tmp/q")).contains("/tmp/q로"))
+        XCTAssertTrue(ko.text(.checkQuarantined(count: "1", path: "/tmp/집")).contains("/tmp/집으로"))
+        XCTAssertTrue(ko.text(.petRemoved(name: "콩", count: "3")).hasPrefix("콩과 기록"))
+        XCTAssertTrue(ko.text(.petRemoved(name: "나비", count: "3")).hasPrefix("나비와 기록"))
+        // Nothing changes outside Korean.
+        XCTAssertEqual(L10n(.ja).text(.petAdded(name: "Tom", id: "1")).contains("을"), false)
+    }
+}
