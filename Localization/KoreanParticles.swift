@@ -1,3 +1,5 @@
+import Foundation
+
 /// Korean particles after a value petlog inserts (`{name}을(를)` → `나비를`, `보리를`… `Coco를`, `Tom을`):
 /// the form is chosen from how the inserted word ends when read aloud in Korean.
 ///
@@ -40,7 +42,7 @@ enum KoreanParticles {
     }
 
     static func ending(of word: String) -> Ending {
-        let letters = word.unicodeScalars.reversed().drop { !($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        let letters = word.precomposedStringWithCompatibilityMapping.unicodeScalars.reversed().drop { !($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         guard let last = letters.first else { return .unknown }
         switch last.value {
         case 0xAC00...0xD7A3:

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A body mass in whole grams, the one canonical unit petlog stores.
 public struct Mass: Equatable, Comparable, Sendable, Codable {
     public var grams: Int
@@ -16,7 +18,8 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
 
     /// Parses `4.2kg`, `4200g`, `9.3lb`, `9lb 4oz`, `12 oz`, or a bare number in `defaultUnit`.
     public static func parse(_ raw: String, defaultUnit: MassUnit? = nil) throws -> Mass {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        // Full-width digits and units (`４.２ｋｇ`) are the same digits and units.
+        let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
         guard !text.isEmpty else { throw ParseError.badMass(raw) }
         // "9lb 4oz" / "9 lb 4 oz"
         var parts: [(DecimalText, MassUnit)] = []

@@ -74,7 +74,7 @@ public enum Span: Equatable, Sendable {
     case months(Int)
 
     public static func parse(_ raw: String, allowCalendarUnits: Bool = true) throws -> Span {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = TimeWords.canonical(raw)
         let digits = text.prefix(while: { $0.asciiDigit != nil })
         let unit = text.dropFirst(digits.count)
         guard let n = strictInt(digits), n > 0, n <= 100_000 else { throw ParseError.badDuration(raw) }
@@ -134,7 +134,7 @@ public enum TimeParser {
 
     /// `instant`, and whether the text named a day without a time of day (then 12:00 local).
     public static func instantAndPrecision(_ raw: String, context: TimeContext) throws -> (date: Date, dayOnly: Bool) {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = TimeWords.canonical(raw)
         switch text {
         case "now", "today": return (context.now, false)
         case "yesterday": return (Span.days(1).subtracted(from: context.now, in: context), false)
@@ -202,7 +202,7 @@ public enum TimeParser {
     /// A span counts from `base`, the record's own day (a visit's `--follow-up 2w` is two weeks after
     /// the visit, not after today); without one, from today.
     public static func day(_ raw: String, from base: LocalDate? = nil, context: TimeContext) throws -> LocalDate {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = TimeWords.canonical(raw)
         switch text {
         case "today": return context.today
         case "tomorrow": return context.today.adding(days: 1)
@@ -225,7 +225,7 @@ public enum TimeParser {
 
     /// The start of a `--since` window: a span back from now (`30d`, `1y`) or a day or instant.
     public static func since(_ raw: String, context: TimeContext) throws -> Date {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = TimeWords.canonical(raw)
         if text.first?.asciiDigit != nil, !text.contains("-"), !text.contains(":") {
             return try context.checked(Span.parse(text).subtracted(from: context.now, in: context), raw)
         }
@@ -238,7 +238,7 @@ public enum TimeParser {
 
     /// The end of an `--until` window: a day means through the end of that day.
     public static func until(_ raw: String, context: TimeContext) throws -> Date {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = TimeWords.canonical(raw)
         if let d = LocalDate.parseISO(Substring(text)) { return context.startOfDay(d.adding(days: 1)) }
         if text == "today" || text == "yesterday" {
             return context.startOfDay(try day(text, context: context).adding(days: 1))

@@ -31,10 +31,12 @@ final class TimeTests: XCTestCase {
 
     func testStrictness() {
         for bad in ["2024-02-30", "2023-02-29", "25:00", "12:60", "2026-11-20 24:00", "2026-1-5", "20261120", "tomorrow-ish",
-                    "nan", "inf", "2026-11-20 08:30:99", "-2x", "-0d", "2026-11-20T08:30+19:00", "１２:００"] {
+                    "nan", "inf", "2026-11-20 08:30:99", "-2x", "-0d", "2026-11-20T08:30+19:00", "１２:６０"] {
             XCTAssertThrowsError(try TimeParser.instant(bad, context: seoul), bad)
         }
         XCTAssertNoThrow(try TimeParser.instant("2024-02-29", context: seoul))
+        // Full-width digits are the same digits (issue 18: accepted everywhere a number is).
+        XCTAssertEqual(try TimeParser.instant("１２:００", context: seoul), try TimeParser.instant("12:00", context: seoul))
     }
 
     func testDays() throws {

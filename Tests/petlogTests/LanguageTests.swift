@@ -38,6 +38,19 @@ final class LanguageTests: CLITestCase {
         }
     }
 
+    /// Input as Korean and Japanese owners type it: full-width digits and units, and days and spans in words.
+    func testFullWidthNumbersAndLocalTimeWords() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        for (mass, at) in [("４.２ｋｇ", "어제 18:00"), ("4.2 kg", "3일 전"), ("9 lb 4 oz", "昨日 08:30"), ("４２００ｇ", "2時間前")] {
+            XCTAssertEqual(try run(["weight", "Coco", mass, "--at", at]).status, 0, "\(mass) at \(at)")
+        }
+        let weights = try XCTUnwrap(try json("log", "Coco", "--kind", "weight") as? [[String: Any]])
+        XCTAssertEqual(weights.count, 4)
+        try ok("vaccine", "Coco", "rabies", "--date", "오늘", "--next", "1년")
+        let due = try XCTUnwrap(try json("due", "Coco", "--within", "400d") as? [[String: Any]])
+        XCTAssertTrue(due.contains { ($0["due_on"] as? String) == "2027-11-23" }, "\(due)")
+    }
+
     func testANameTypedInDecomposedHangulFindsThePet() throws {
         try ok("pet", "add", "나비", "--species", "cat")
         XCTAssertEqual(try run(["weight", "나비".decomposedStringWithCanonicalMapping, "5kg"]).status, 0)
