@@ -406,6 +406,9 @@ extension L10n {
         case errRenderChartData = "err.render_chart_data"
         case errRenderReportCells = "err.render_report_cells"
         case errRenderReportColumns = "err.render_report_columns"
+        // issue 18
+        case errNegative = "err.negative"
+        case errNegativeValue = "err.negative_value"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

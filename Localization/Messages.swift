@@ -398,4 +398,6 @@ extension L10n.Message {
     public static func errRenderChartData(label: String) -> Self { Self(.errRenderChartData, ["label": label]) }
     public static func errRenderReportCells(row: String, cells: String, columns: String) -> Self { Self(.errRenderReportCells, ["row": row, "cells": cells, "columns": columns]) }
     public static func errRenderReportColumns(columns: String, weights: String) -> Self { Self(.errRenderReportColumns, ["columns": columns, "weights": weights]) }
+    public static func errNegative(value: String, command: String) -> Self { Self(.errNegative, ["value": value, "command": command]) }
+    public static func errNegativeValue(value: String) -> Self { Self(.errNegativeValue, ["value": value]) }
 }

@@ -401,6 +401,8 @@ extension L10n {
         case .errRenderChartData: "the data of \"{label}\" cannot be drawn (times and values do not line up)"
         case .errRenderReportCells: "report table row {row} has {cells} cells for {columns} columns"
         case .errRenderReportColumns: "a report table has {columns} columns and {weights} column widths"
+        case .errNegative: "\"{value}\" is below zero: a weight, an amount or a count cannot be negative (see: {command} --help)"
+        case .errNegativeValue: "\"{value}\" is below zero: a weight, an amount or a count cannot be negative"
         }
     }
 }

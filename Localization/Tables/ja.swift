@@ -401,6 +401,8 @@ extension L10n {
         case .errRenderChartData: "「{label}」のデータを描画できません (時刻と値が対応していません)"
         case .errRenderReportCells: "レポートの表の {row} 行目に、{columns} 列に対して {cells} 個のセルがあります"
         case .errRenderReportColumns: "レポートの表に {columns} 列ありますが、列幅は {weights} 個です"
+        case .errNegative: "「{value}」は 0 未満です: 体重・量・回数は負の値にできません（ヘルプ: {command} --help）"
+        case .errNegativeValue: "「{value}」は 0 未満です: 体重・量・回数は負の値にできません"
         }
     }
 }

@@ -401,6 +401,8 @@ extension L10n {
         case .errRenderChartData: "\"{label}\"의 데이터를 그릴 수 없습니다 (시각과 값이 맞지 않습니다)"
         case .errRenderReportCells: "보고서 표의 {row}번째 행에 칸이 {cells}개 있지만 열은 {columns}개입니다"
         case .errRenderReportColumns: "보고서 표의 열은 {columns}개인데 열 너비는 {weights}개입니다"
+        case .errNegative: "\"{value}\"은(는) 0보다 작습니다: 체중, 양, 횟수는 음수일 수 없습니다 (도움말: {command} --help)"
+        case .errNegativeValue: "\"{value}\"은(는) 0보다 작습니다: 체중, 양, 횟수는 음수일 수 없습니다"
         }
     }
 }

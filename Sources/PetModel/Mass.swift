@@ -21,6 +21,7 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
         // Full-width digits and units (`４.２ｋｇ`) are the same digits and units.
         let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
         guard !text.isEmpty else { throw ParseError.badMass(raw) }
+        if text.hasPrefix("-"), text.dropFirst().first?.asciiDigit != nil { throw ParseError.negative(raw) }
         // "9lb 4oz" / "9 lb 4 oz"
         var parts: [(DecimalText, MassUnit)] = []
         var rest = Substring(text)

@@ -4,6 +4,8 @@ public enum ParseError: Error, Equatable, Sendable {
     case notANumber(String)
     /// A quantity had no or an unknown unit.
     case badMass(String)
+    /// A weight or an amount below zero (`-3kg`, `－５ｇ`).
+    case negative(String)
     /// A mass was zero, negative or beyond any pet (over 1,000 kg).
     case massOutOfRange(String)
     case badDate(String)

@@ -28,7 +28,8 @@ public struct Amount: Equatable, Sendable, Codable {
     public init(value: Double, unit: Unit) { self.value = value; self.unit = unit }
 
     public static func parse(_ raw: String) throws -> Amount {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasPrefix("-"), text.dropFirst().first?.asciiDigit != nil { throw ParseError.negative(raw) }
         let number = text.prefix(while: { $0.asciiDigit != nil || $0 == "." })
         let unitText = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
         guard let d = DecimalText(number) else { throw ParseError.badAmount(raw) }

@@ -64,6 +64,7 @@ struct Failure {
         switch e {
         case .notANumber(let v): return l.text(.errNotANumber(value: v))
         case .badMass(let v): return l.text(.errBadMass(value: v))
+        case .negative(let v): return l.text(.errNegativeValue(value: v))
         case .massOutOfRange(let v): return l.text(.errMassRange(value: v))
         case .badDate(let v): return l.text(.errBadDate(value: v))
         case .badMonth(let v): return l.text(.errBadMonth(value: v))

@@ -37,9 +37,26 @@ extension Petlog {
         // An ExitCode was thrown after Session.run had already said why.
         guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
         let l10n = GlobalSettings.forRefusals(arguments).l10n
+        // `weight Coco -3kg` reads -3kg as an option; say what is wrong with it instead.
+        if let negative = negativeValue(arguments) {
+            Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegative(value: negative, command: commandPath(arguments))))
+            Foundation.exit(Failure.dataError)
+        }
         let line = l10n.text(.errUsageHint(message: message(for: error), command: commandPath(arguments)))
         Terminal(colors: false, l10n: l10n).error(line)
         Foundation.exit(Failure.usage)
+    }
+
+    /// A negative number typed where a value goes (`-3kg`, `-5g`, `-1`), not as the value of an option
+    /// (`--at -2d` is a time two days back).
+    static func negativeValue(_ arguments: [String]) -> String? {
+        for (i, a) in arguments.enumerated() where a.count > 1 && a.hasPrefix("-") {
+            let next = a.dropFirst().precomposedStringWithCompatibilityMapping
+            guard let first = next.first, first.isASCII, first.isNumber else { continue }
+            if i > 0, arguments[i - 1].hasPrefix("-") { continue }
+            return a
+        }
+        return nil
     }
 
     /// `petlog med start` for `med start Coco …`: the subcommands named at the front of the arguments.

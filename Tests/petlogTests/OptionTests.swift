@@ -32,3 +32,15 @@ final class OptionTests: CLITestCase {
         try expectRefused(["--unit", "stone", "pet", "list"], code: 65, mentions: "metric, imperial")
     }
 }
+
+/// A negative number where a weight or an amount goes is said to be negative, not an unknown option.
+final class NegativeValueTests: CLITestCase {
+    func testNegativeWeightsAndAmountsAreNamed() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        try expectRefused(["weight", "Coco", "-3kg"], code: 65, mentions: "\"-3kg\" is below zero")
+        try expectRefused(["meal", "Coco", "kibble", "-5g"], code: 65, mentions: "petlog meal --help")
+        try expectRefused(["--lang", "ko", "weight", "Coco", "-3kg"], code: 65, mentions: "음수일 수 없습니다")
+        try expectRefused(["--lang", "ja", "weight", "Coco", "－３kg"], code: 65, mentions: "負の値")
+        XCTAssertEqual(try run(["weight", "Coco", "3kg", "--at", "-2d"]).status, 0, "a span back is not a negative value")
+    }
+}
