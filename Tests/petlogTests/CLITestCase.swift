@@ -71,6 +71,24 @@ class CLITestCase: XCTestCase {
                       crashed: p.terminationReason == .uncaughtSignal)
     }
 
+    /// The text of a PDF, by pdftotext (the test is skipped where it is not installed).
+    func pdfText(_ path: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") else { throw XCTSkip("pdftotext not installed") }
+        return try launch(URL(fileURLWithPath: "/usr/bin/pdftotext"), [path, "-"]).stdout
+    }
+
+    /// Runs a Python script with `args`; skips the test when one of `modules` is not installed.
+    func python(_ script: String, _ args: [String] = [], needs modules: [String] = []) throws -> Result {
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        // The user's own HOME and PATH: pip may have installed the modules under ~/.local.
+        let own = ProcessInfo.processInfo.environment
+        let paths = ["HOME": own["HOME"] ?? "/root", "PATH": own["PATH"] ?? "/usr/bin:/bin"]
+        for m in modules where try launch(env, ["python3", "-c", "import \(m)"], env: paths).status != 0 {
+            throw XCTSkip("python \(m) not installed (make setup installs it)")
+        }
+        return try launch(env, ["python3", "-c", script] + args, env: paths)
+    }
+
     /// Runs and expects success.
     @discardableResult
     func ok(_ args: String..., file: StaticString = #filePath, line: UInt = #line) throws -> String {

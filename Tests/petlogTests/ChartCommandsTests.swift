@@ -14,19 +14,6 @@ final class ChartCommandsTests: CLITestCase {
         return (be32(16), be32(20))
     }
 
-    func pdfText(_ path: String) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") else { throw XCTSkip("pdftotext not installed") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
-        p.arguments = [path, "-"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     func testWeightChartInEveryFormat() throws {
         let png = home.appendingPathComponent("w.png").path
         XCTAssertEqual(try ok("chart", "weight", "Coco", "Nabi", "Mochi", "-o", png), "Wrote \(png)\n")

@@ -33,12 +33,7 @@ final class DueCommandTests: CLITestCase {
 
     func testTheICSFileIsValidAndStable() throws {
         guard (try? run(["help"]))?.status == 0 else { return XCTFail() }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import icalendar"]
-        try check.run()
-        check.waitUntilExit()
-        guard check.terminationStatus == 0 else { throw XCTSkip("python icalendar not installed (make setup installs it)") }
+        _ = try python("", needs: ["icalendar"])
 
         try ok("demo", "--end", "2026-11-20")
         let a = home.appendingPathComponent("a.ics").path, b = home.appendingPathComponent("b.ics").path
@@ -59,16 +54,9 @@ final class DueCommandTests: CLITestCase {
         assert len(set(uids[0])) == len(uids[0]), 'duplicate UIDs'
         print(len(uids[0]))
         """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, a, b]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, out)
+        let r = try python(script, [a, b], needs: ["icalendar"])
+        let out = r.stdout + r.stderr
+        XCTAssertEqual(r.status, 0, out)
         XCTAssertGreaterThan(Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 3)
         let raw = try String(contentsOfFile: a, encoding: .utf8)
         XCTAssertTrue(raw.contains("\r\n"), "CRLF line ends")

@@ -264,13 +264,6 @@ final class WrongAnswersTests: CLITestCase {
     }
 
     func testCalendarUIDsHoldIdsAndCodesOnly() throws {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import icalendar"]
-        try check.run()
-        check.waitUntilExit()
-        guard check.terminationStatus == 0 else { throw XCTSkip("python icalendar not installed (make setup installs it)") }
-
         try ok("pet", "add", "Coco", "--species", "dog", "--born", "2019-04-02")
         try ok("vaccine", "Coco", "Lyme, booster; 2nd", "--date", "2025-12-01", "--next", "2026-12-01")
         try ok("vaccine", "Coco", "LYME, BOOSTER; 2ND", "--date", "2025-12-02", "--next", "2026-12-02")
@@ -292,29 +285,10 @@ final class WrongAnswersTests: CLITestCase {
         assert len(set(uids)) == len(uids) == 4, uids
         print(' '.join(sorted(uids)))
         """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, ics]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, out)
+        let r = try python(script, [ics], needs: ["icalendar"])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
         let raw = try String(contentsOfFile: ics, encoding: .utf8)
         XCTAssertFalse(raw.contains("METHOD:"), raw)
     }
 
-    func pdfText(_ path: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
-        p.arguments = [path, "-"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
