@@ -43,6 +43,8 @@ extension L10n {
         case petUpdated = "pet.updated"
         case petArchived = "pet.archived"
         case petUnarchived = "pet.unarchived"
+        // MARK: money (expense) — new keys of this part go right below this line
+        case errBudgetNotFound = "err.budget_not_found"
         case petRemoved = "pet.removed"
         case petNone = "pet.none"
         case sexNeutered = "sex.neutered"
@@ -123,6 +125,7 @@ extension L10n {
         case dueToday = "due.today"
         case dueTodayAt = "due.today_at"
         case dueIn = "due.in"
+        // MARK: money (budget) — new keys of this part go right below this line
         case dueNothing = "due.nothing"
         case colWhen = "col.when"
         case colWhat = "col.what"
@@ -203,6 +206,7 @@ extension L10n {
         case monthDec = "month.dec"
         case reportNoWeights = "report.no_weights"
         case statsTitle = "stats.title"
+        // MARK: money (rates) — new keys of this part go right below this line
         case statsWeight = "stats.weight"
         case statsMeals = "stats.meals"
         case statsTreats = "stats.treats"
@@ -243,6 +247,7 @@ extension L10n {
         case exportWroteCSV = "export.wrote_csv"
         case errImportBadTime = "err.import_bad_time"
         case errDateRange = "err.date_range"
+        // MARK: money (views) — new keys of this part go right below this line
         case errUsageHint = "err.usage_hint"
         // fix-store
         case errOpenNotRegular = "err.open_not_regular"

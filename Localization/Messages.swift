@@ -41,6 +41,7 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func errBudgetNotFound(id: String) -> Self { Self(.errBudgetNotFound, ["id": id]) }
     public static func petRemoved(name: String, count: String) -> Self { Self(.petRemoved, ["name": name, "count": count]) }
     public static let petNone = Self(.petNone, [:])
     public static func sexNeutered(sex: String) -> Self { Self(.sexNeutered, ["sex": sex]) }

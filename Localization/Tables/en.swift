@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "Updated {name} (id {id})."
         case .petArchived: "Archived {name}: {reason}. The history is kept."
         case .petUnarchived: "{name} is active again."
+        case .errBudgetNotFound: "There is no budget with id {id} (see: petlog budget list)"
         case .petRemoved: "Removed {name} and {count} {count|record|records}."
         case .petNone: "No pets yet. Add one: petlog pet add NAME --species dog"
         case .sexNeutered: "{sex}, neutered"

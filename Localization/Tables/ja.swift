@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
         case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
         case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .errBudgetNotFound: "ID {id} の予算はありません（確認: petlog budget list）"
         case .petRemoved: "{name}と記録{count}件を削除しました。"
         case .petNone: "まだペットが登録されていません。登録するには: petlog pet add NAME --species dog"
         case .sexNeutered: "{sex}・避妊/去勢済み"

@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}의 정보를 수정했습니다 (ID {id})."
         case .petArchived: "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다."
         case .petUnarchived: "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다."
+        case .errBudgetNotFound: "ID가 {id}인 예산이 없습니다 (확인: petlog budget list)"
         case .petRemoved: "{name}과(와) 기록 {count}건을 삭제했습니다."
         case .petNone: "아직 등록된 반려동물이 없습니다. 등록하기: petlog pet add NAME --species dog"
         case .sexNeutered: "{sex}, 중성화"

@@ -79,6 +79,7 @@ public struct CareNames: Sendable {
     /// The codes with a name that contains `query` (for `search 구토` to find records stored as `vomiting`).
     public func symptomCodes(containing query: String) -> [String] { codes(containing: query, symptomNames) }
     public func vaccineCodes(containing query: String) -> [String] { codes(containing: query, vaccineNames) }
+    public func categoryCodes(containing query: String) -> [String] { codes(containing: query, categoryNames) }
 
     /// Every accepted name of a listed code.
     public func symptomNames(of code: String) -> [String] { symptomNames.filter { $0.code == code }.map(\.name) }

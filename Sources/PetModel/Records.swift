@@ -212,12 +212,25 @@ public struct Dose: Equatable, Sendable {
 }
 
 public struct Expense: Equatable, Sendable {
+    /// This record's amount: the whole expense, or this pet's share of a split one.
     public var money: Money
     public var category: String
     public var merchant: String?
     public var payment: Payment?
-    public init(money: Money, category: String, merchant: String? = nil, payment: Payment? = nil) {
+    /// What was bought, in receipt order (`--items "kibble 2kg, chews"`).
+    public var items: [String]
+    /// For a share of an expense split among pets: the record id of the first share (the first names
+    /// itself); nil when the expense is not split.
+    public var splitOf: Int64?
+    public init(money: Money, category: String, merchant: String? = nil, payment: Payment? = nil, items: [String] = [], splitOf: Int64? = nil) {
         self.money = money; self.category = category; self.merchant = merchant; self.payment = payment
+        self.items = items; self.splitOf = splitOf
+    }
+
+    /// `"kibble 2kg, chews"` → `["kibble 2kg", "chews"]`: split on commas (also `、` and `，`), trimmed, empties dropped.
+    public static func parseItems(_ raw: String) -> [String] {
+        raw.precomposedStringWithCompatibilityMapping.split(whereSeparator: { $0 == "," || $0 == "、" })
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 }
 

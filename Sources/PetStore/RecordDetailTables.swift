@@ -46,8 +46,11 @@ enum RecordDetailTables {
             try db.cachedStatement(sql: "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)").execute(
                            arguments: [id, d.medicationId, d.skipped])
         case .expense(let e):
-            try db.cachedStatement(sql: "INSERT INTO expense (record_id, amount_minor, currency, category, merchant, payment) VALUES (?, ?, ?, ?, ?, ?)").execute(
-                           arguments: [id, e.money.minorUnits, e.money.currency.code, e.category, e.merchant, e.payment?.rawValue])
+            try db.cachedStatement(sql: "INSERT INTO expense (record_id, amount_minor, currency, category, merchant, payment, split_of) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(
+                           arguments: [id, e.money.minorUnits, e.money.currency.code, e.category, e.merchant, e.payment?.rawValue, e.splitOf])
+            for (i, item) in e.items.enumerated() {
+                try db.cachedStatement(sql: "INSERT INTO expense_item (record_id, position, name) VALUES (?, ?, ?)").execute(arguments: [id, i, item])
+            }
         }
     }
 
@@ -68,6 +71,13 @@ enum RecordDetailTables {
             }
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
                 out[row["record_id"]] = try detail(kind: kind, row: row)
+            }
+            if kind == .expense {
+                for row in try Row.fetchAll(db, sql: "SELECT record_id, name FROM expense_item WHERE record_id IN (\(placeholders)) ORDER BY record_id, position",
+                                            arguments: StatementArguments(chunk)) {
+                    let id: Int64 = row["record_id"]
+                    if case .expense(var e)? = out[id] { e.items.append(row["name"]); out[id] = .expense(e) }
+                }
             }
         }
         return out
@@ -118,7 +128,7 @@ enum RecordDetailTables {
         case .expense:
             return .expense(Expense(money: Money(minorUnits: row["amount_minor"], currency: try text("currency", Currency.named)),
                                     category: row["category"], merchant: row["merchant"],
-                                    payment: try optional("payment", Payment.init(rawValue:))))
+                                    payment: try optional("payment", Payment.init(rawValue:)), splitOf: row["split_of"]))
         }
     }
 }

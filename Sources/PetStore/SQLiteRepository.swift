@@ -203,10 +203,27 @@ public struct SQLiteRepository: PetlogStore {
     // MARK: Records
 
     public func addRecord(pets refs: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
-        try addRecords(refs.isEmpty ? [(nil, draft)] : refs.map { ($0, draft) })
+        // An expense for several pets is split among them (ExpenseSplit), never copied to each.
+        if refs.count > 1, case .expense(let e) = draft.detail {
+            let shares = ExpenseSplit.shares(of: e.money, among: refs.count)
+            let items = zip(refs, shares).map { ref, share -> (PetRef?, RecordDraft) in
+                var d = draft
+                var part = e
+                part.money = share
+                d.detail = .expense(part)
+                return (ref, d)
+            }
+            return try addRecords(items, linkingSplit: true)
+        }
+        return try addRecords(refs.isEmpty ? [(nil, draft)] : refs.map { ($0, draft) })
     }
 
     public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] {
+        try addRecords(items, linkingSplit: false)
+    }
+
+    /// `linkingSplit`: the records are the shares of one expense; each names the first as `split_of`.
+    func addRecords(_ items: [(PetRef?, RecordDraft)], linkingSplit: Bool) throws -> [PetRecord] {
         // Files first (content-addressed, so a retry reuses them); removed again if the transaction fails.
         var stored: [String: Attachment] = [:]
         var created: [URL] = []
@@ -236,6 +253,10 @@ public struct SQLiteRepository: PetlogStore {
                         return a
                     }
                     ids.append(try insert(draft, petId: pet?.id, attachments: files, db: db))
+                }
+                if linkingSplit, let head = ids.first {
+                    try db.execute(sql: "UPDATE expense SET split_of = ? WHERE record_id IN (\(databaseQuestionMarks(count: ids.count)))",
+                                   arguments: StatementArguments([head] + ids))
                 }
                 return try ids.map { try loadRecord(id: $0, db: db) }
             }
@@ -353,7 +374,34 @@ public struct SQLiteRepository: PetlogStore {
             _ = try RecordRow.filter(key: id).updateAll(db, RecordRow.Columns.petId.set(to: petId), RecordRow.Columns.at.set(to: at),
                                                         RecordRow.Columns.utcOffset.set(to: u.utcOffset ?? current.utcOffset),
                                                         RecordRow.Columns.note.set(to: note), RecordRow.Columns.updatedAt.set(to: nowSeconds))
-            if let d = u.detail {
+            if case .expense(let old) = current.detail, let head = old.splitOf {
+                // One purchase split among pets: the time and the expense's terms change for every share;
+                // an amount typed here is the new total, split again in the shares' order.
+                let shares = try splitShares(of: id, db: db)
+                let total = shares.reduce(Int64(0)) { sum, r in
+                    if case .expense(let e) = r.detail { return sum.addingSaturated(e.money.minorUnits) }
+                    return sum
+                }
+                var newTotal = Money(minorUnits: total, currency: old.money.currency)
+                var terms = old
+                if case .expense(let e)? = u.detail {
+                    terms = e
+                    if e.money != old.money { newTotal = e.money }
+                }
+                let parts = ExpenseSplit.shares(of: newTotal, among: shares.count)
+                for (share, part) in zip(shares, parts) {
+                    var detail = terms
+                    detail.money = part
+                    detail.splitOf = head
+                    try RecordDetailTables.delete(kind: .expense, id: share.id, db: db)
+                    try RecordDetailTables.insert(.expense(detail), id: share.id, db: db)
+                    if share.id != id, u.at != nil || u.utcOffset != nil {
+                        _ = try RecordRow.filter(key: share.id).updateAll(db, RecordRow.Columns.at.set(to: at),
+                                                                          RecordRow.Columns.utcOffset.set(to: u.utcOffset ?? current.utcOffset),
+                                                                          RecordRow.Columns.updatedAt.set(to: nowSeconds))
+                    }
+                }
+            } else if let d = u.detail {
                 guard d.kind == current.kind else { throw StoreError.constraint("kind cannot change") }
                 try RecordDetailTables.delete(kind: current.kind, id: id, db: db)
                 try RecordDetailTables.insert(d, id: id, db: db)
@@ -366,6 +414,10 @@ public struct SQLiteRepository: PetlogStore {
         try write { db in
             let r = try loadRecord(id: id, db: db)
             _ = try RecordRow.deleteOne(db, key: id)
+            // A split expense is one purchase: its other shares go with it.
+            if case .expense(let e) = r.detail, let head = e.splitOf {
+                try db.execute(sql: "DELETE FROM record WHERE id IN (SELECT record_id FROM expense WHERE split_of = ?)", arguments: [head])
+            }
             // Doses of a deleted course go with it (the dose rows cascade; their headers are removed here).
             try db.execute(sql: "DELETE FROM record WHERE kind = 'dose' AND id NOT IN (SELECT record_id FROM dose)")
             return r
@@ -400,10 +452,11 @@ public struct SQLiteRepository: PetlogStore {
         func listed(_ codes: [String], _ prefix: String) -> String {
             guard !codes.isEmpty else { return "" }
             for (i, c) in codes.enumerated() { arguments["\(prefix)\(i)"] = c }
-            return " OR \(prefix == "s" ? "code" : "vaccine") IN (" + codes.indices.map { ":\(prefix)\($0)" }.joined(separator: ", ") + ")"
+            return " OR \(["s": "code", "v": "vaccine"][prefix] ?? "category") IN (" + codes.indices.map { ":\(prefix)\($0)" }.joined(separator: ", ") + ")"
         }
         let symptomCodes = listed(CareNames.shipped.symptomCodes(containing: text), "s")
         let vaccineCodes = listed(CareNames.shipped.vaccineCodes(containing: text), "v")
+        let categoryCodes = listed(CareNames.shipped.categoryCodes(containing: text), "c")
         return try read { db in
             let fields = [
                 "SELECT id FROM record WHERE instr(petlog_fold(note), :q) > 0",
@@ -413,7 +466,8 @@ public struct SQLiteRepository: PetlogStore {
                 "SELECT record_id FROM visit WHERE instr(petlog_fold(coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')), :q) > 0",
                 "SELECT record_id FROM vaccination WHERE instr(petlog_fold(vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')), :q) > 0" + vaccineCodes,
                 "SELECT record_id FROM medication WHERE instr(petlog_fold(name), :q) > 0",
-                "SELECT record_id FROM expense WHERE instr(petlog_fold(category || ' ' || coalesce(merchant, '')), :q) > 0",
+                "SELECT record_id FROM expense WHERE instr(petlog_fold(category || ' ' || coalesce(merchant, '')), :q) > 0" + categoryCodes,
+                "SELECT record_id FROM expense_item WHERE instr(petlog_fold(name), :q) > 0",
                 "SELECT record_id FROM attachment WHERE instr(petlog_fold(original_name), :q) > 0",
             ]
             return try loadRecords(sql: "WHERE r.id IN (\(fields.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)",

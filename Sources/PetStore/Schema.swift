@@ -8,11 +8,12 @@ enum Schema {
         migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
         migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
+        migrator.registerMigration("v4") { db in try db.execute(sql: v4) }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v3"
+    static let currentVersion = "v4"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -191,5 +192,56 @@ enum Schema {
     /// its own CHECK goes with it, the others stay.
     static let v3 = """
     ALTER TABLE pet DROP COLUMN photo_sha256;
+    """
+
+    /// v4, money (issue 13):
+    /// - `expense.split_of`: an expense shared by several pets is one record per pet holding that pet's
+    ///   share; every share names the first share's record id (the first names itself). NULL: not split.
+    /// - `expense_item`: what was bought, in receipt order.
+    /// - `budget`: monthly or for a stretch of days, for the household (no pet) or one pet, every
+    ///   category or one; `per_pet` shares the amount among the pets it covers.
+    /// - `exchange_rate`: the ECB's euro reference rates by day (1 EUR = rate units), as published text;
+    ///   `rates_fetch`: when rates were fetched or imported, so a fetch happens at most once a day.
+    /// Visit costs are not copied into `expense`: spending reads visits with a cost as `vet` spending
+    /// (one union in the repository), so each counts once and existing files need no data change.
+    static let v4 = """
+    ALTER TABLE expense ADD COLUMN split_of INTEGER CHECK (split_of IS NULL OR split_of > 0);
+    CREATE INDEX expense_split ON expense (split_of) WHERE split_of IS NOT NULL;
+    CREATE TABLE expense_item (
+      record_id INTEGER NOT NULL REFERENCES expense (record_id) ON DELETE CASCADE,
+      position  INTEGER NOT NULL CHECK (position >= 0),
+      name      TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+      PRIMARY KEY (record_id, position)
+    ) WITHOUT ROWID;
+    CREATE TABLE budget (
+      id           INTEGER PRIMARY KEY,
+      pet_id       INTEGER REFERENCES pet (id) ON DELETE CASCADE,
+      amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+      currency     TEXT NOT NULL CHECK (length(currency) = 3),
+      first_day    TEXT CHECK (first_day IS NULL OR first_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      last_day     TEXT CHECK (last_day IS NULL OR last_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      category     TEXT CHECK (category IS NULL OR length(category) BETWEEN 1 AND 100),
+      per_pet      INTEGER NOT NULL DEFAULT 0 CHECK (per_pet IN (0, 1)),
+      created_at   INTEGER NOT NULL,
+      updated_at   INTEGER NOT NULL,
+      CHECK ((first_day IS NULL) = (last_day IS NULL)),
+      CHECK (first_day IS NULL OR first_day <= last_day)
+    );
+    -- One budget per scope: setting it again replaces the amount.
+    CREATE UNIQUE INDEX budget_scope ON budget (coalesce(pet_id, 0), coalesce(category, ''), coalesce(first_day, ''), coalesce(last_day, ''));
+    CREATE TABLE exchange_rate (
+      day      TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      currency TEXT NOT NULL CHECK (length(currency) = 3 AND currency <> 'EUR'),
+      rate     TEXT NOT NULL CHECK (rate GLOB '[0-9]*' AND rate NOT GLOB '*[^0-9.]*'),
+      PRIMARY KEY (currency, day)
+    ) WITHOUT ROWID;
+    CREATE TABLE rates_fetch (
+      id         INTEGER PRIMARY KEY,
+      fetched_at INTEGER NOT NULL,
+      local_day  TEXT NOT NULL,
+      source     TEXT NOT NULL,
+      rates      INTEGER NOT NULL CHECK (rates >= 0),
+      last_rate_day TEXT
+    );
     """
 }

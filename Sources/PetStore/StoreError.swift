@@ -10,6 +10,7 @@ public enum StoreError: Error, Equatable, Sendable {
     /// Several active pets share the name (a shelter's two "Penny"s): the user must use a number.
     case ambiguousPetName(String, candidates: [String])
     case recordNotFound(Int64)
+    case budgetNotFound(Int64)
     case medicationNotFound(pet: String, name: String)
     /// The database was written by a newer petlog: refused, file untouched.
     case newerSchema(path: String, found: [String])

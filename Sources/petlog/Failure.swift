@@ -33,7 +33,7 @@ struct Failure {
         case is RenderFailure: return Self.cannotCreate
         case let e as StoreError:
             switch e {
-            case .petNotFound, .recordNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
+            case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
             case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
@@ -174,6 +174,7 @@ struct Failure {
         case .duplicatePetName(let name): return l.text(.errDuplicatePet(name: name))
         case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet(name: name, candidates: candidates.joined(separator: ", ")))
         case .recordNotFound(let id): return l.text(.errRecordNotFound(id: String(id)))
+        case .budgetNotFound(let id): return l.text(.errBudgetNotFound(id: String(id)))
         case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound(pet: pet, name: name))
         case .newerSchema(let path, _): return l.text(.errNewerSchema(path: path))
         case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase(path: path))

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One amount of money spent, as every spending view reads it: an expense (or one pet's share of a
+/// split expense), or a visit's cost, which counts as `vet` spending at the visit's clinic. Each
+/// record is one entry, so a visit cost counts exactly once wherever spending is summed.
+public struct SpendingEntry: Equatable, Sendable {
+    public enum Source: String, Sendable { case expense, visit }
+
+    public var recordId: Int64
+    public var petId: Int64?
+    public var petName: String?
+    public var at: Date
+    public var utcOffset: Int
+    public var money: Money
+    public var category: String
+    public var merchant: String?
+    public var payment: Payment?
+    public var items: [String]
+    public var note: String?
+    public var starred: Bool
+    public var source: Source
+    /// The first share's record id when the expense is split among pets.
+    public var splitOf: Int64?
+    /// Receipts and other files attached.
+    public var attachments: Int
+
+    public init(recordId: Int64, petId: Int64?, petName: String?, at: Date, utcOffset: Int, money: Money, category: String,
+                merchant: String? = nil, payment: Payment? = nil, items: [String] = [], note: String? = nil, starred: Bool = false,
+                source: Source = .expense, splitOf: Int64? = nil, attachments: Int = 0) {
+        self.recordId = recordId; self.petId = petId; self.petName = petName; self.at = at; self.utcOffset = utcOffset
+        self.money = money; self.category = category; self.merchant = merchant; self.payment = payment; self.items = items
+        self.note = note; self.starred = starred; self.source = source; self.splitOf = splitOf; self.attachments = attachments
+    }
+
+    /// The entry as a budget sees it, on its local day in `context`.
+    public func item(_ context: TimeContext) -> SpendingItem {
+        SpendingItem(day: context.localDate(of: at), money: money, category: category)
+    }
+}
+
+/// A budget as stored: its id, whom it covers (nil: the household) and its terms.
+public struct StoredBudget: Equatable, Sendable {
+    public var id: Int64
+    public var petId: Int64?
+    public var petName: String?
+    public var budget: Budget
+
+    public init(id: Int64, petId: Int64?, petName: String?, budget: Budget) {
+        self.id = id; self.petId = petId; self.petName = petName; self.budget = budget
+    }
+}
+
+/// One time rates were fetched or imported.
+public struct RatesFetch: Equatable, Sendable {
+    public var fetchedAt: Date
+    /// The local calendar day of the fetch: a second fetch on the same day uses the stored rates.
+    public var localDay: LocalDate
+    public var source: String
+    public var rates: Int
+    /// The newest day the fetched file held.
+    public var lastRateDay: LocalDate?
+
+    public init(fetchedAt: Date, localDay: LocalDate, source: String, rates: Int, lastRateDay: LocalDate?) {
+        self.fetchedAt = fetchedAt; self.localDay = localDay; self.source = source; self.rates = rates; self.lastRateDay = lastRateDay
+    }
+}
