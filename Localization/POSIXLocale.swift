@@ -5,7 +5,7 @@ import Foundation
 /// `ko_KR.UTF-8` is language `ko`, region `KR`; `C` and `POSIX` are English without a region.
 public struct POSIXLocale: Sendable {
     public enum Category: String, Sendable {
-        case messages = "LC_MESSAGES", time = "LC_TIME", measurement = "LC_MEASUREMENT"
+        case messages = "LC_MESSAGES", time = "LC_TIME", measurement = "LC_MEASUREMENT", monetary = "LC_MONETARY"
     }
 
     let environment: [String: String]

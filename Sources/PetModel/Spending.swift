@@ -64,3 +64,54 @@ public struct RatesFetch: Equatable, Sendable {
         self.fetchedAt = fetchedAt; self.localDay = localDay; self.source = source; self.rates = rates; self.lastRateDay = lastRateDay
     }
 }
+
+/// Spending added up: per currency as spent, and in one currency at each entry's day's rate.
+public struct SpendingTotal: Equatable, Sendable {
+    /// Currency code → minor units, as spent.
+    public var byCurrency: [String: Int64]
+    /// Everything that could be converted, in the target currency.
+    public var converted: Money
+    /// Entries in another currency with no rate for their day: in `byCurrency`, not in `converted`.
+    public var unconverted: Int
+
+    public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, context: TimeContext) {
+        var byCurrency: [String: Int64] = [:]
+        var total: Int64 = 0
+        var unconverted = 0
+        for e in entries {
+            byCurrency[e.money.currency.code, default: 0] = byCurrency[e.money.currency.code, default: 0].addingSaturated(e.money.minorUnits)
+            if let m = rates.convert(e.money, to: target, on: context.localDate(of: e.at)) {
+                total = total.addingSaturated(m.minorUnits)
+            } else {
+                unconverted += 1
+            }
+        }
+        self.byCurrency = byCurrency
+        self.converted = Money(minorUnits: total, currency: target)
+        self.unconverted = unconverted
+    }
+
+    /// The currencies spent in, in code order.
+    public var currencies: [String] { byCurrency.keys.sorted() }
+    /// True when everything was spent in the target currency (no conversion happened).
+    public var isSingleCurrency: Bool { byCurrency.keys.allSatisfy { $0 == converted.currency.code } }
+}
+
+/// The home currency's default per language: Korean won for Korean, yen for Japanese; for English the
+/// currency of the monetary locale's region (`en_GB` pounds), else US dollars.
+public enum HomeCurrency {
+    public static func fallback(languageCode: String, region: String?) -> Currency {
+        switch languageCode {
+        case "ko": return .krw
+        case "ja": return Currency.named("JPY") ?? .krw
+        default:
+            if let region, let code = regionCurrencies[region.uppercased()], let c = Currency.named(code) { return c }
+            return Currency.named("USD") ?? .krw
+        }
+    }
+
+    static let regionCurrencies = ["KR": "KRW", "JP": "JPY", "US": "USD", "GB": "GBP", "CA": "CAD", "AU": "AUD", "NZ": "NZD",
+                                   "CH": "CHF", "SE": "SEK", "CN": "CNY", "TW": "TWD", "HK": "HKD", "SG": "SGD",
+                                   "DE": "EUR", "FR": "EUR", "IT": "EUR", "ES": "EUR", "NL": "EUR", "IE": "EUR", "AT": "EUR",
+                                   "BE": "EUR", "FI": "EUR", "PT": "EUR"]
+}

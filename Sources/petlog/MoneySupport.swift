@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// `--currency`, for every command that shows money in one currency.
+struct CurrencyOption: ParsableArguments {
+    @Option(help: "Show money in this currency (ISO 4217: KRW, USD, JPY…; else $PETLOG_CURRENCY, else the language's).")
+    var currency: String?
+}
+
+extension Session {
+    /// The currency to show totals in: `--currency`, else `PETLOG_CURRENCY`, else the language's (ko KRW,
+    /// ja JPY, en the monetary locale's region, else USD). An unknown code is refused.
+    func homeCurrency(_ option: String?) throws -> Currency {
+        let env = settings.environment["PETLOG_CURRENCY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let code = option ?? env {
+            guard let c = Currency.named(code.trimmingCharacters(in: .whitespaces)) else { throw ParseError.unknownCurrency(code) }
+            return c
+        }
+        return HomeCurrency.fallback(languageCode: l10n.language.rawValue, region: POSIXLocale().region(.monetary))
+    }
+
+    /// The rates needed to convert `entries` into `target` (only their currencies and days).
+    mutating func rates(for entries: [SpendingEntry], to target: Currency) throws -> RateTable {
+        let currencies = Set(entries.map(\.money.currency.code)).union([target.code])
+        guard currencies.count > 1, let first = entries.map(\.at).min(), let last = entries.map(\.at).max() else { return RateTable([]) }
+        return try repository().rateTable(currencies: currencies.sorted(), from: time.localDate(of: first), through: time.localDate(of: last))
+    }
+
+    /// A category's name in the session's language (the owner's own word as written).
+    func categoryName(_ code: String) -> String { l10n.code(.category, code) }
+}
