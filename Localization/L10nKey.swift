@@ -44,6 +44,7 @@ extension L10n {
         case petArchived = "pet.archived"
         case petUnarchived = "pet.unarchived"
         // MARK: money (expense) — new keys of this part go right below this line
+        case importMoneyDone = "import.money_done"
         case errImportUnknownSplit = "err.import_unknown_split"
         case expenseSplitDone = "expense.split_done"
         case expenseListTitle = "expense.list_title"

@@ -41,6 +41,7 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func importMoneyDone(budgets: String, rates: String) -> Self { Self(.importMoneyDone, ["budgets": budgets, "rates": rates]) }
     public static func errImportUnknownSplit(id: String) -> Self { Self(.errImportUnknownSplit, ["id": id]) }
     public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
     public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }

@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "Updated {name} (id {id})."
         case .petArchived: "Archived {name}: {reason}. The history is kept."
         case .petUnarchived: "{name} is active again."
+        case .importMoneyDone: "Also {budgets} {budgets|budget|budgets} and {rates} exchange {rates|rate|rates}."
         case .errImportUnknownSplit: "a share of split expense #{id}, whose first share comes earlier nowhere in the file"
         case .expenseSplitDone: "Split {total} among {count} pets (equal shares in minor units; any remainder goes to the first pets named)"
         case .expenseListTitle: "Spending in {month}"

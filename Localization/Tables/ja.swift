@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
         case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
         case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .importMoneyDone: "予算{budgets}件と為替レート{rates}件も取り込みました。"
         case .errImportUnknownSplit: "ファイルの前の方に最初の分がない分担支出 #{id} の分です"
         case .expenseSplitDone: "{total}をペット{count}匹で分けて記録しました（最小単位で均等に分け、端数は先に書いたペットから1ずつ加えます）"
         case .expenseListTitle: "{month}の支出"

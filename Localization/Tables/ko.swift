@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}의 정보를 수정했습니다 (ID {id})."
         case .petArchived: "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다."
         case .petUnarchived: "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다."
+        case .importMoneyDone: "예산 {budgets}개와 환율 {rates}건도 가져왔습니다."
         case .errImportUnknownSplit: "파일 앞부분에 첫 몫이 없는 나눔 지출 #{id}의 몫입니다"
         case .expenseSplitDone: "{total}을(를) 반려동물 {count}마리에게 나눠 기록했습니다 (최소 단위로 똑같이 나누고, 나머지는 앞에 적은 반려동물부터 1씩 더합니다)"
         case .expenseListTitle: "{month} 지출"
