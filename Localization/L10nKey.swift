@@ -44,6 +44,9 @@ extension L10n {
         case petArchived = "pet.archived"
         case petUnarchived = "pet.unarchived"
         // MARK: money (expense) — new keys of this part go right below this line
+        case undoNothing = "undo.nothing"
+        case undoDone = "undo.done"
+        case undoQuarantined = "undo.quarantined"
         case errConfigDatabase = "err.config_database"
         case warnConfigIgnored = "warn.config_ignored"
         case errConfigCannotEdit = "err.config_cannot_edit"

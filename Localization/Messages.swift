@@ -41,6 +41,9 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static let undoNothing = Self(.undoNothing, [:])
+    public static func undoDone(command: String, at: String, changes: String) -> Self { Self(.undoDone, ["command": command, "at": at, "changes": changes]) }
+    public static func undoQuarantined(path: String) -> Self { Self(.undoQuarantined, ["path": path]) }
     public static func errConfigDatabase(problem: String) -> Self { Self(.errConfigDatabase, ["problem": problem]) }
     public static func warnConfigIgnored(problem: String) -> Self { Self(.warnConfigIgnored, ["problem": problem]) }
     public static func errConfigCannotEdit(problem: String) -> Self { Self(.errConfigCannotEdit, ["problem": problem]) }

@@ -81,16 +81,29 @@ struct Session {
         }
         let now = time.now
         let r: any PetlogStore
+        let command = Self.commandLine
         if settings.pinnedNow != nil {
-            r = SQLiteRepository(db, now: { now })
+            r = SQLiteRepository(db, now: { now }, undoCommand: command)
         } else {
-            r = SQLiteRepository(db)
+            r = SQLiteRepository(db, undoCommand: command)
         }
         openedRepository = r
         return r
     }
 
     func t(_ message: L10n.Message) -> String { l10n.text(message) }
+
+    /// The command as typed, for `undo` to name (`weight Coco 4.2kg`), without `--db` and its value.
+    static var commandLine: String {
+        var out: [String] = []
+        var rest = CommandLine.arguments.dropFirst()[...]
+        while let a = rest.popFirst() {
+            if a == "--db" { _ = rest.popFirst(); continue }
+            if a.hasPrefix("--db=") { continue }
+            out.append(a.contains(" ") || a.isEmpty ? "\"\(a)\"" : a)
+        }
+        return PlainText.sanitized(out.joined(separator: " "))
+    }
 
     var json: Bool { settings.json }
 

@@ -72,6 +72,8 @@ extension SQLiteRepository {
 
     func importRows(_ batch: ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
         var summary = start
+        // A bulk load is not recorded for `undo`, which then cannot reach past it.
+        try UndoLog.clear(db)
         let emptyDatabase = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM pet) + (SELECT count(*) FROM record)") == 0
         if batch.needsEmptyDatabase && !emptyDatabase { throw StoreError.constraint("not empty") }
         let t = nowSeconds
