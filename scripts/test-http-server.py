@@ -11,6 +11,7 @@ of DIRECTORY (GET only, no listings) and counts the requests of every path; besi
     /_html/ANYTHING     200 with an HTML maintenance page (a captive portal, an error page)
     /_empty/ANYTHING    200 with an empty body
     /_status/NNN        that HTTP status with a short text body
+    /_slow/N/NAME       NAME after N seconds (a server that does not answer in time)
 
 Stops when its stdin is closed (the test that started it ended) or on SIGTERM.
 """
@@ -18,6 +19,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else ".")
@@ -55,6 +57,10 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/_status/"):
             code = int(path.rsplit("/", 1)[1] or "500")
             return self.send(code, b"status %d\n" % code, "text/plain")
+        if path.startswith("/_slow/"):
+            _, _, seconds, rest = path.split("/", 3)
+            time.sleep(float(seconds))
+            path = "/" + rest
         truncated = path.startswith("/_truncated/")
         name = path[len("/_truncated/"):] if truncated else path.lstrip("/")
         file = os.path.realpath(os.path.join(ROOT, name))

@@ -20,8 +20,8 @@ public enum RatesUpdate {
         } else {
             url = ecbFolder + file
         }
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8, !url.contains(where: \.isWhitespace) else { return nil }
+        guard !url.contains(where: { $0.isWhitespace || $0.isNewline }), let parts = URLComponents(string: url),
+              let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty else { return nil }
         return url
     }
 

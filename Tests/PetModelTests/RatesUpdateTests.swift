@@ -17,7 +17,9 @@ final class RatesUpdateTests: XCTestCase {
         XCTAssertEqual(RatesUpdate.source(option: "https://m.example/x.csv", mirror: "http://127.0.0.1/", history: true), "https://m.example/x.csv",
                        "--source is the whole file's URL and wins over the mirror")
         XCTAssertEqual(RatesUpdate.source(option: "", mirror: "", history: false), "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml")
-        for bad in ["ftp://x/y.xml", "/tmp/rates.xml", "file:///tmp/r.xml", "http://", "http://a b/c"] {
+        XCTAssertEqual(RatesUpdate.source(option: "http://a", mirror: nil, history: false), "http://a")
+        XCTAssertEqual(RatesUpdate.source(option: "HTTPS://127.0.0.1:8443/r.xml", mirror: nil, history: false), "HTTPS://127.0.0.1:8443/r.xml")
+        for bad in ["ftp://x/y.xml", "/tmp/rates.xml", "file:///tmp/r.xml", "http://", "https://", "http:///r.xml", "http://a b/c", "mirror.example/r.xml"] {
             XCTAssertNil(RatesUpdate.source(option: bad, mirror: nil, history: false), bad)
         }
     }

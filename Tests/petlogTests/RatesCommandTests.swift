@@ -191,6 +191,42 @@ final class RatesCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
+    /// The time limit, shortened here: a server that does not answer in time is a typed error, not a hang.
+    func testASlowServerTimesOut() throws {
+        let slow = try XCTUnwrap(URL(string: server.base + "_slow/4/eurofxref-daily.xml"))
+        let started = Date()
+        XCTAssertThrowsError(try RatesDownload.fetch(slow, timeout: 1)) { e in
+            XCTAssertEqual(e as? RatesDownloadError, .timedOut(seconds: 1))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5)
+        XCTAssertFalse(try RatesDownload.fetch(try XCTUnwrap(URL(string: server.base + "_slow/0.2/eurofxref-daily.xml")), timeout: 5).isEmpty)
+    }
+
+    func testUpdateAndImportInJSON() throws {
+        var json = try XCTUnwrap(try self.json("rates", "import", fixture("eurofxref-hist.csv")) as? [String: Any])
+        XCTAssertEqual(json["rates"] as? Int, 434)
+        XCTAssertEqual(json["currencies"] as? Int, 29)
+        XCTAssertEqual(json["days"] as? Int, 15)
+        XCTAssertEqual(json["first_day"] as? String, "2026-11-02")
+        XCTAssertEqual(json["last_day"] as? String, "2026-11-20")
+        XCTAssertEqual([json["added"] as? Int, json["changed"] as? Int], [434, 0])
+        let r = try run(["rates", "update", "--json"], env: mirror)
+        json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["fetched"] as? Bool, true)
+        XCTAssertEqual([json["added"] as? Int, json["changed"] as? Int], [0, 0])
+        let again = try run(["rates", "update", "--json"], env: mirror)
+        json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["fetched"] as? Bool, false)
+        XCTAssertEqual(json["last_day"] as? String, "2026-11-20")
+        XCTAssertEqual(try server.hits()["/eurofxref-daily.xml"], 1)
+        let empty = home.appendingPathComponent("empty.sqlite").path
+        try ok("--db", empty, "pet", "add", "Nabi", "--species", "cat")
+        json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["--db", empty, "rates", "list", "--json"], useDefaultDB: true).stdout.utf8)) as? [String: Any])
+        XCTAssertTrue(json["day"] is NSNull)
+        XCTAssertTrue(json["last_fetch"] is NSNull)
+        XCTAssertEqual((json["rates"] as? [Any])?.count, 0)
+    }
+
     func testListUsesTheLastPublishedDayOnOrBeforeAndSaysSo() throws {
         try ok("rates", "import", fixture("eurofxref-hist.csv"))
         var out = try ok("rates", "list", "--date", "2026-11-22", "--currency", "KRW")
