@@ -46,7 +46,7 @@ extension L10n {
         case .petUnarchived: "{name} is active again."
         case .importMoneyDone: "Also {budgets} {budgets|budget|budgets} and {rates} exchange {rates|rate|rates}."
         case .errImportUnknownSplit: "a share of split expense #{id}, whose first share comes earlier nowhere in the file"
-        case .expenseSplitDone: "Split {total} among {count} pets (equal shares in minor units; any remainder goes to the first pets named)"
+        case .expenseSplitDone: "Split {total} among {count} {count|pet|pets} (equal shares in minor units; any remainder goes to the first pets named)"
         case .expenseListTitle: "Spending in {month}"
         case .expenseListEmpty: "No spending this month."
         case .expenseHousehold: "household"
