@@ -237,6 +237,28 @@ extension L10n.Message {
     public static let monthDec = Self(.monthDec, [:])
     public static let reportNoWeights = Self(.reportNoWeights, [:])
     public static func statsTitle(month: String, previous: String) -> Self { Self(.statsTitle, ["month": month, "previous": previous]) }
+    public static func ratesStored(rates: String, currencies: String, days: String, day: String, added: String, changed: String) -> Self { Self(.ratesStored, ["rates": rates, "currencies": currencies, "days": days, "day": day, "added": added, "changed": changed]) }
+    public static func ratesFrom(source: String) -> Self { Self(.ratesFrom, ["source": source]) }
+    public static func ratesAlreadyFetched(day: String) -> Self { Self(.ratesAlreadyFetched, ["day": day]) }
+    public static let ratesNone = Self(.ratesNone, [:])
+    public static func ratesNoneOnOrBefore(date: String, newest: String) -> Self { Self(.ratesNoneOnOrBefore, ["date": date, "newest": newest]) }
+    public static func ratesOfDay(day: String) -> Self { Self(.ratesOfDay, ["day": day]) }
+    public static func ratesOfDayBefore(day: String, date: String) -> Self { Self(.ratesOfDayBefore, ["day": day, "date": date]) }
+    public static func ratesLastFetched(when: String, source: String) -> Self { Self(.ratesLastFetched, ["when": when, "source": source]) }
+    public static func ratesNoHomeRate(currency: String) -> Self { Self(.ratesNoHomeRate, ["currency": currency]) }
+    public static func ratesEquals(from: String, rate: String, to: String) -> Self { Self(.ratesEquals, ["from": from, "rate": rate, "to": to]) }
+    public static let colCurrency = Self(.colCurrency, [:])
+    public static let colPerEuro = Self(.colPerEuro, [:])
+    public static func colInCurrency(currency: String) -> Self { Self(.colInCurrency, ["currency": currency]) }
+    public static func errRatesBadSource(url: String) -> Self { Self(.errRatesBadSource, ["url": url]) }
+    public static func errRatesUnreachable(url: String, reason: String) -> Self { Self(.errRatesUnreachable, ["url": url, "reason": reason]) }
+    public static func errRatesTimeout(url: String, seconds: String) -> Self { Self(.errRatesTimeout, ["url": url, "seconds": seconds]) }
+    public static func errRatesHTTP(url: String, status: String) -> Self { Self(.errRatesHTTP, ["url": url, "status": status]) }
+    public static func errRatesNotAFile(source: String) -> Self { Self(.errRatesNotAFile, ["source": source]) }
+    public static func errRatesBadValue(source: String, value: String) -> Self { Self(.errRatesBadValue, ["source": source, "value": value]) }
+    public static func errRatesBadArchive(source: String, detail: String) -> Self { Self(.errRatesBadArchive, ["source": source, "detail": detail]) }
+    public static func errRatesNoUnzip(source: String) -> Self { Self(.errRatesNoUnzip, ["source": source]) }
+    public static func errRatesUnreadable(path: String) -> Self { Self(.errRatesUnreadable, ["path": path]) }
     public static func statsWeight(pet: String) -> Self { Self(.statsWeight, ["pet": pet]) }
     public static let statsMeals = Self(.statsMeals, [:])
     public static let statsTreats = Self(.statsTreats, [:])

@@ -66,6 +66,8 @@ public enum ECBRates {
         for (i, fields) in lines.enumerated() {
             if fields.allSatisfy(\.isEmpty) { continue }
             guard let day = LocalDate.parseISO(Substring(fields[0])) else { throw RatesFileError.badValue("line \(i + 2): \(fields[0])") }
+            // Every line has the header's fields: a line with fewer is a file cut off (or not this file).
+            guard fields.count == header.count else { throw RatesFileError.notARatesFile }
             for (c, value) in zip(header.dropFirst(), fields.dropFirst()) where !c.isEmpty && value != "N/A" && !value.isEmpty {
                 guard c.count == 3, c.allSatisfy({ $0.isASCII && $0.isUppercase }), let r = ExactDecimal(value) else {
                     throw RatesFileError.badValue("line \(i + 2): \(c) \(value)")
@@ -81,7 +83,9 @@ public enum ECBRates {
         let reader = CubeReader()
         let parser = XMLParser(data: data)
         parser.delegate = reader
-        guard parser.parse(), reader.sawEnvelope else { throw reader.error ?? RatesFileError.notARatesFile }
+        // The envelope's closing tag: Foundation's parser on Linux accepts a document cut off after a
+        // complete element, so a file without it is refused as cut off.
+        guard parser.parse(), reader.sawEnvelope, reader.closedEnvelope else { throw reader.error ?? RatesFileError.notARatesFile }
         if let e = reader.error { throw e }
         guard !reader.rates.isEmpty else { throw RatesFileError.notARatesFile }
         return reader.rates
@@ -92,6 +96,7 @@ public enum ECBRates {
         var rates: [EuroRate] = []
         var day: LocalDate?
         var sawEnvelope = false
+        var closedEnvelope = false
         var error: RatesFileError?
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -109,6 +114,10 @@ public enum ECBRates {
                 }
                 rates.append(EuroRate(day: day, currency: c, rate: r))
             }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if name.hasSuffix("Envelope") { closedEnvelope = true }
         }
 
         func fail(_ e: RatesFileError, _ parser: XMLParser) {

@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// `petlog rates update|import|list`: the ECB's euro reference rates. Only `rates update` touches the
+/// network, and only when asked.
+struct RatesGroup: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+    static let configuration = CommandConfiguration(
+        commandName: "rates", abstract: "Exchange rates: fetch the ECB's euro reference rates, import a file of them, list them.",
+        subcommands: [Update.self, Import.self, List.self]
+    )
+
+    /// sysexits EX_UNAVAILABLE: the rates server (or the `unzip` a zip needs) could not be used.
+    static let unavailable: Int32 = 69
+    /// Decimals of the cross rates `rates list` shows (exact, rounded once half away from zero).
+    static let crossDecimals = 4
+
+    struct Update: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch the ECB's euro reference rates (at most once a day).",
+            discussion: """
+            Fetches https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml, or with --history the whole \
+            history (eurofxref-hist.zip, read with /usr/bin/unzip; a plain CSV or XML at --source works too). \
+            A second update of the same source on the same day uses the stored rates; --force fetches again. \
+            $PETLOG_RATES_URL names a mirror folder holding the ECB's file names. Time limit: 20 seconds.
+            """)
+        @Option(help: "The URL of the file to fetch (http or https), e.g. a mirror.") var source: String?
+        @Flag(help: "Fetch the whole history instead of the latest day.") var history = false
+        @Flag(help: "Fetch even if this source was already fetched today.") var force = false
+
+        func run() throws {
+            try Session.run(global) { s in
+                let mirror = s.settings.environment["PETLOG_RATES_URL"]
+                guard let url = RatesUpdate.source(option: source, mirror: mirror, history: history), let address = URL(string: url) else {
+                    throw UsageError(message: s.t(.errRatesBadSource(url: Terminal.sanitize(source ?? mirror ?? ""))))
+                }
+                // The fetch log is in the database; a first update creates the database only once it has rates to store.
+                if FileManager.default.fileExists(atPath: s.settings.resolvedDatabasePath) {
+                    let last = try s.repository().lastRatesFetch()
+                    if case .useStored(let fetch) = RatesUpdate.decide(last: last, source: url, today: s.time.today, force: force) {
+                        if s.json {
+                            s.terminal.json(["fetched": false, "source": url, "last_day": JSONShape.value(fetch.lastRateDay?.description),
+                                             "fetched_at": JSONShape.instant(fetch.fetchedAt, offset: s.time.utcOffset(at: fetch.fetchedAt))])
+                        } else {
+                            s.terminal.line(s.t(.ratesAlreadyFetched(day: fetch.lastRateDay.map(s.format.longDate) ?? "—")))
+                        }
+                        return
+                    }
+                }
+                let data: Data
+                do {
+                    data = try RatesDownload.fetch(address)
+                } catch let e as RatesDownloadError {
+                    throw s.ratesFailure(e, source: url)
+                }
+                let rates = try s.readRates(data, source: url)
+                try s.storeRates(rates, source: url)
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(
+            abstract: "Load a file of ECB rates offline: the daily XML, the historical CSV (or its zip).")
+        @Argument(help: "eurofxref-daily.xml, eurofxref-hist.csv, eurofxref-hist.zip…") var file: String
+
+        func run() throws {
+            try Session.run(global) { s in
+                let shown = Terminal.sanitize(file)
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: file))
+                } catch {
+                    throw UsageError(message: s.t(.errRatesUnreadable(path: shown)), code: Failure.noInput)
+                }
+                let rates = try s.readRates(data, source: file)
+                try s.storeRates(rates, source: URL(fileURLWithPath: file).standardizedFileURL.absoluteString)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(
+            abstract: "The rates of one day (the last published on or before --date) and their cross rates to your currency.")
+        @Option(help: "The day: 2026-11-20, yesterday (default: the newest rates).") var date: String?
+        @OptionGroup var money: CurrencyOption
+
+        func run() throws {
+            try Session.run(global) { s in
+                let requested = try date.map { try TimeParser.day($0, context: s.time) }
+                let home = try s.homeCurrency(money.currency)
+                let repo = try s.repository()
+                let last = try repo.lastRatesFetch()
+                let lastJSON: Any = last.map {
+                    ["at": JSONShape.instant($0.fetchedAt, offset: s.time.utcOffset(at: $0.fetchedAt)), "source": $0.source,
+                     "local_day": $0.localDay.description] as [String: Any]
+                } ?? NSNull()
+                guard let found = try repo.rates(on: requested) else {
+                    if s.json {
+                        s.terminal.json(["requested_date": JSONShape.value(requested?.description), "day": NSNull(), "home_currency": home.code,
+                                         "rates": [Any](), "last_fetch": lastJSON])
+                    } else if let requested, let newest = try repo.rates(on: nil) {
+                        s.terminal.line(s.t(.ratesNoneOnOrBefore(date: s.format.longDate(requested), newest: s.format.longDate(newest.day))))
+                    } else {
+                        s.terminal.line(s.t(.ratesNone))
+                    }
+                    return
+                }
+                let table = RateTable(found.rates)
+                let haveHome = table.rate(home.code, on: found.day) != nil
+                var rows: [[String]] = []
+                var json: [[String: Any]] = []
+                for r in found.rates.sorted(by: { $0.currency < $1.currency }) {
+                    let cross = r.currency == home.code ? nil : table.crossRate(from: r.currency, to: home.code, on: found.day, decimals: crossDecimals)
+                    var row = [r.currency, s.t(.ratesEquals(from: "EUR", rate: Self.grouped(r.rate.description), to: r.currency))]
+                    if haveHome { row.append(cross.map { s.t(.ratesEquals(from: r.currency, rate: Self.grouped($0.description), to: home.code)) } ?? "") }
+                    rows.append(row)
+                    json.append(["currency": r.currency, "per_euro": r.rate.description, "in_home_currency": JSONShape.value(cross?.description)])
+                }
+                if s.json {
+                    s.terminal.json(["requested_date": JSONShape.value(requested?.description), "day": found.day.description, "home_currency": home.code,
+                                     "cross_decimals": crossDecimals, "rates": json, "last_fetch": lastJSON])
+                    return
+                }
+                if let requested, requested != found.day {
+                    s.terminal.line(s.t(.ratesOfDayBefore(day: s.format.longDate(found.day), date: s.format.longDate(requested))))
+                } else {
+                    s.terminal.line(s.t(.ratesOfDay(day: s.format.longDate(found.day))))
+                }
+                var header = [s.t(.colCurrency), s.t(.colPerEuro)]
+                if haveHome { header.append(s.t(.colInCurrency(currency: home.code))) }
+                s.terminal.table(header: header, rows: rows)
+                if !haveHome { s.terminal.line(s.t(.ratesNoHomeRate(currency: home.code))) }
+                if let last {
+                    let c = s.time.clock(of: last.fetchedAt)
+                    let when = s.format.longDate(c.day) + " " + String(format: "%02d:%02d", c.hour, c.minute)
+                    s.terminal.line(s.t(.ratesLastFetched(when: when, source: Terminal.sanitize(last.source))))
+                }
+            }
+        }
+
+        /// `1476.55` → `1,476.55`: the whole part grouped like every count, the decimals as they are.
+        static func grouped(_ decimal: String) -> String {
+            let parts = decimal.split(separator: ".", maxSplits: 1)
+            guard let whole = parts.first.flatMap({ Int64($0) }) else { return decimal }
+            return ValueFormatter.grouped(whole) + (parts.count > 1 ? "." + parts[1] : "")
+        }
+    }
+}
+
+extension Session {
+    /// A fetched or read file's rates (a zip unpacked first), or one line saying why it was refused.
+    func readRates(_ data: Data, source: String) throws -> [EuroRate] {
+        let shown = Terminal.sanitize(source)
+        var body = data
+        if RatesDownload.isZip(data) {
+            do {
+                body = try RatesDownload.unzipRatesFile(data)
+            } catch let e as RatesDownloadError {
+                throw ratesFailure(e, source: source)
+            }
+        }
+        do {
+            return try ECBRates.parse(body)
+        } catch let e as RatesFileError {
+            switch e {
+            case .notARatesFile: throw UsageError(message: t(.errRatesNotAFile(source: shown)), code: Failure.dataError)
+            case .badValue(let v): throw UsageError(message: t(.errRatesBadValue(source: shown, value: Terminal.sanitize(v))), code: Failure.dataError)
+            }
+        }
+    }
+
+    /// Stores the rates in one transaction (creating the database if need be) and says what changed.
+    mutating func storeRates(_ rates: [EuroRate], source: String) throws {
+        let stored = try repository(creating: true).storeRates(rates, source: source, at: time.now, localDay: time.today)
+        let file = RatesUpdate.FileSummary(rates)
+        if json {
+            terminal.json(["fetched": true, "source": source, "rates": file.rates, "days": file.days, "currencies": file.currencies,
+                           "first_day": JSONShape.value(file.firstDay?.description), "last_day": JSONShape.value(file.lastDay?.description),
+                           "added": stored.added, "changed": stored.changed])
+            return
+        }
+        func n(_ x: Int) -> String { ValueFormatter.grouped(Int64(x)) }
+        terminal.line(t(.ratesStored(rates: n(file.rates), currencies: n(file.currencies), days: n(file.days),
+                                     day: file.lastDay.map(format.longDate) ?? "—", added: n(stored.added), changed: n(stored.changed))))
+        terminal.line(t(.ratesFrom(source: Terminal.sanitize(source))))
+    }
+
+    /// A fetch that failed, as one line: the server or `unzip` unavailable (69), a broken zip (65).
+    func ratesFailure(_ e: RatesDownloadError, source: String) -> UsageError {
+        let shown = Terminal.sanitize(source)
+        switch e {
+        case .unreachable(let reason):
+            return UsageError(message: t(.errRatesUnreachable(url: shown, reason: Terminal.sanitize(reason))), code: RatesGroup.unavailable)
+        case .timedOut(let seconds):
+            return UsageError(message: t(.errRatesTimeout(url: shown, seconds: String(seconds))), code: RatesGroup.unavailable)
+        case .httpStatus(let status):
+            return UsageError(message: t(.errRatesHTTP(url: shown, status: String(status))), code: RatesGroup.unavailable)
+        case .noUnzip:
+            return UsageError(message: t(.errRatesNoUnzip(source: shown)), code: RatesGroup.unavailable)
+        case .badArchive(let detail):
+            return UsageError(message: t(.errRatesBadArchive(source: shown, detail: Terminal.sanitize(detail))), code: Failure.dataError)
+        }
+    }
+}
