@@ -174,7 +174,7 @@ extension Session {
 
     /// Spent of amount with what is left (over budget in words, red on a terminal), days left with the
     /// allowance per day, and with `detailed` the span, the categories and the unconverted count.
-    func statusLines(_ budget: Budget, _ st: BudgetStatus, on day: LocalDate, detailed: Bool) -> [String] {
+    func statusLines(_ budget: Budget, _ st: BudgetStatus, on day: LocalDate, detailed: Bool, showDays: Bool = true) -> [String] {
         var lines: [String] = []
         let standing = budget.standing(on: day)
         if detailed {
@@ -189,10 +189,8 @@ extension Session {
         let left = st.isOver
             ? terminal.styled(t(.budgetOver(over: format.money(Money(minorUnits: st.left.minorUnits == .min ? .max : -st.left.minorUnits, currency: st.left.currency)))), .red)
             : t(.budgetLeft(left: format.money(st.left)))
-        var money = t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + " · " + left
-        if standing != .current && !detailed { money += " · " + budgetPeriod(budget) }
-        lines.append(money)
-        if case .ended = standing {} else {
+        lines.append(t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + " · " + left)
+        if case .ended = standing {} else if showDays {
             var days = t(.budgetDaysLeft(n: String(st.daysLeft)))
             if let perDay = st.perDay { days += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
             lines.append(days)
