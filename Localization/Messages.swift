@@ -41,6 +41,21 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func importMoneyDone(budgets: String, rates: String) -> Self { Self(.importMoneyDone, ["budgets": budgets, "rates": rates]) }
+    public static func errImportUnknownSplit(id: String) -> Self { Self(.errImportUnknownSplit, ["id": id]) }
+    public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
+    public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }
+    public static let expenseListEmpty = Self(.expenseListEmpty, [:])
+    public static let expenseHousehold = Self(.expenseHousehold, [:])
+    public static let expenseShared = Self(.expenseShared, [:])
+    public static func expenseReceipts(count: String) -> Self { Self(.expenseReceipts, ["count": count]) }
+    public static let expenseNoRate = Self(.expenseNoRate, [:])
+    public static func expenseMonthTotal(month: String, total: String) -> Self { Self(.expenseMonthTotal, ["month": month, "total": total]) }
+    public static func expenseConvertedTotal(currency: String, total: String) -> Self { Self(.expenseConvertedTotal, ["currency": currency, "total": total]) }
+    public static func expenseUnconverted(count: String, currency: String) -> Self { Self(.expenseUnconverted, ["count": count, "currency": currency]) }
+    public static let paymentCash = Self(.paymentCash, [:])
+    public static let paymentCard = Self(.paymentCard, [:])
+    public static let paymentOther = Self(.paymentOther, [:])
     public static func errBudgetNotFound(id: String) -> Self { Self(.errBudgetNotFound, ["id": id]) }
     public static func petRemoved(name: String, count: String) -> Self { Self(.petRemoved, ["name": name, "count": count]) }
     public static let petNone = Self(.petNone, [:])

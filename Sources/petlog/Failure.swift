@@ -156,6 +156,7 @@ struct Failure {
         case .value(let p): reason = Self.message(p, l)
         case .unknownPet(let id): reason = l.text(.errImportUnknownPet(id: id))
         case .unknownMedication(let id): reason = l.text(.errImportUnknownMedication(id: String(id)))
+        case .unknownSplit(let id): reason = l.text(.errImportUnknownSplit(id: String(id)))
         case .duplicateId(let id): reason = l.text(.errImportDuplicateId(id: String(id)))
         case .missingAttachment(let sha): reason = l.text(.errImportMissingAttachment(sha: sha))
         case .attachmentHashMismatch(let sha): reason = l.text(.errImportAttachmentHash(sha: sha))

@@ -137,9 +137,13 @@ struct Fields {
                               medicationName: text("medication") ?? "", skipped: try bool("skipped")))
         case .expense:
             let minor = try int("amount_minor", 0...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
+            let items = try text("items").map { all in
+                try all.split(separator: "\u{1F}", omittingEmptySubsequences: false).map { v in try checked { try TextField.label(String(v), field: "items") } }
+            } ?? []
             return .expense(Expense(money: Money(minorUnits: minor, currency: try currency("currency")),
                                     category: try label("category") ?? { throw ImportError(location: location, problem: .missingColumn("category")) }(),
-                                    merchant: try label("merchant"), payment: try choice("payment", Payment.self)))
+                                    merchant: try label("merchant"), payment: try choice("payment", Payment.self),
+                                    items: items, splitOf: try int("split_of", 1...Int64.max)))
         }
     }
 }
@@ -206,6 +210,10 @@ enum PetlogJSONReader {
                         scanner.seek(resume)
                         earlyRecords = nil
                     }
+                case "budgets":
+                    try elements(.budgets)
+                case "rates":
+                    try elements(.rates)
                 case "records":
                     if sawPets { try elements(.records) } else {
                         earlyRecords = (scanner.offset, scanner.line)
@@ -225,7 +233,7 @@ enum PetlogJSONReader {
             return batch
         }
 
-        enum Section { case pets, records }
+        enum Section { case pets, records, budgets, rates }
 
         /// Reads each element of the array that starts here as a pet or a record.
         mutating func elements(_ section: Section) throws {
@@ -240,6 +248,8 @@ enum PetlogJSONReader {
                 switch section {
                 case .pets: try pet(bytes, line)
                 case .records: try record(bytes, line)
+                case .budgets: try budget(bytes, line)
+                case .rates: try rate(bytes, line)
                 }
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "]")) { return }
@@ -257,6 +267,48 @@ enum PetlogJSONReader {
             guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
             petIndex[id] = batch.pets.count
             batch.pets.append(pet)
+        }
+
+        /// A budget: its pet must be one of the file's pets listed before it.
+        mutating func budget(_ bytes: Data, _ line: Int) throws {
+            let location = SourceLocation(file: scanner.file, line: line)
+            let b = try decode(ExportedBudget.self, bytes, location)
+            var f = FieldValues()
+            f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency); f.put("first_day", b.firstDay)
+            f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
+            let fields = Fields(values: f.values, location: location)
+            var pet: Int?
+            if let id = b.petId {
+                guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
+                pet = i
+            }
+            let minor = try fields.int("amount_minor", 1...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
+            let period: Budget.Period
+            switch (try fields.day("first_day"), try fields.day("last_day")) {
+            case (nil, nil): period = .monthly
+            case (let first?, let last?) where first <= last: period = .days(from: first, through: last)
+            case (_, nil): throw ImportError(location: location, problem: .missingColumn("last_day"))
+            case (nil, _): throw ImportError(location: location, problem: .missingColumn("first_day"))
+            default: throw ImportError(location: location, problem: .value(.beforeStart(field: "last_day", value: b.lastDay ?? "", start: b.firstDay ?? "")))
+            }
+            batch.budgets.append(ImportBudget(location: location, fileId: b.id, pet: pet, budget: Budget(
+                amount: Money(minorUnits: minor, currency: try fields.currency("currency")), period: period,
+                category: try fields.label("category"), perPet: try fields.bool("per_pet"))))
+        }
+
+        mutating func rate(_ bytes: Data, _ line: Int) throws {
+            let location = SourceLocation(file: scanner.file, line: line)
+            let r = try decode(ExportedRate.self, bytes, location)
+            guard let dayText = r.day, let day = LocalDate.parseISO(Substring(dayText)) else {
+                throw ImportError(location: location, problem: .value(.badDate(r.day ?? "")))
+            }
+            guard let c = r.currency, c.utf8.count == 3, c.allSatisfy({ $0.isASCII && $0.isUppercase }), c != "EUR" else {
+                throw ImportError(location: location, problem: .value(.unknownCurrency(r.currency ?? "")))
+            }
+            guard let rate = r.rate.flatMap({ ExactDecimal($0) }) else {
+                throw ImportError(location: location, problem: .value(.notANumber(r.rate ?? "")))
+            }
+            batch.rates.append(EuroRate(day: day, currency: c, rate: rate))
         }
 
         mutating func record(_ bytes: Data, _ line: Int) throws {
