@@ -82,6 +82,38 @@ final class BudgetCommandTests: CLITestCase {
         XCTAssertTrue(try ok("budget", "show", "Nabi").contains("No budget in force on Nov 23, 2026"))
     }
 
+    func testOverBudgetIsRedOnlyOnATerminal() throws {
+        try ok("expense", "Coco", "70000", "KRW", "--category", "food", "--at", "2026-11-20 12:00")
+        try ok("budget", "set", "Coco", "60000", "KRW")
+        // petlog on a pseudo-terminal, as an owner sees it; NO_COLOR set or not by the first argument.
+        let script = """
+        import os, subprocess, sys
+        master, slave = os.openpty()
+        env = dict(os.environ)
+        if sys.argv[1] == "nocolor":
+            env["NO_COLOR"] = "1"
+        p = subprocess.Popen(sys.argv[2:], stdout=slave, stderr=subprocess.DEVNULL, env=env)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        p.wait()
+        sys.stdout.write(out.decode())
+        """
+        let args = [Self.binary.path, "--db", dbPath, "budget", "show"]
+        let tty = try python(script, ["color"] + args)
+        XCTAssertTrue(tty.stdout.contains("\u{1B}[31mover by ₩10,000\u{1B}[0m"), tty.stdout)
+        let plain = try python(script, ["nocolor"] + args)
+        XCTAssertTrue(plain.stdout.contains("over by ₩10,000"), plain.stdout)
+        XCTAssertFalse(plain.stdout.contains("\u{1B}["), plain.stdout)
+    }
+
     func testPerPetDividesByThePetsItCoversRoundingDown() throws {
         try logAMonth()
         try ok("budget", "set", "100001", "KRW", "--per-pet")
