@@ -41,6 +41,23 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func errConfigDatabase(problem: String) -> Self { Self(.errConfigDatabase, ["problem": problem]) }
+    public static func warnConfigIgnored(problem: String) -> Self { Self(.warnConfigIgnored, ["problem": problem]) }
+    public static func errConfigCannotEdit(problem: String) -> Self { Self(.errConfigCannotEdit, ["problem": problem]) }
+    public static func configSyntax(path: String, line: String, detail: String) -> Self { Self(.configSyntax, ["path": path, "line": line, "detail": detail]) }
+    public static func configUnknownKey(path: String, line: String, key: String, keys: String) -> Self { Self(.configUnknownKey, ["path": path, "line": line, "key": key, "keys": keys]) }
+    public static func configBadValue(path: String, line: String, key: String, value: String, accepted: String) -> Self { Self(.configBadValue, ["path": path, "line": line, "key": key, "value": value, "accepted": accepted]) }
+    public static let configAnyText = Self(.configAnyText, [:])
+    public static func configNotSet(key: String, path: String) -> Self { Self(.configNotSet, ["key": key, "path": path]) }
+    public static func configSetDone(key: String, value: String, path: String) -> Self { Self(.configSetDone, ["key": key, "value": value, "path": path]) }
+    public static func configUnsetDone(key: String, path: String) -> Self { Self(.configUnsetDone, ["key": key, "path": path]) }
+    public static let configKey = Self(.configKey, [:])
+    public static let configValue = Self(.configValue, [:])
+    public static let configSource = Self(.configSource, [:])
+    public static let configFromFlag = Self(.configFromFlag, [:])
+    public static func configFromEnvironment(name: String) -> Self { Self(.configFromEnvironment, ["name": name]) }
+    public static let configFromFile = Self(.configFromFile, [:])
+    public static let configFromDefault = Self(.configFromDefault, [:])
     public static func importMoneyDone(budgets: String, rates: String) -> Self { Self(.importMoneyDone, ["budgets": budgets, "rates": rates]) }
     public static func errImportUnknownSplit(id: String) -> Self { Self(.errImportUnknownSplit, ["id": id]) }
     public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }

@@ -148,7 +148,8 @@ extension Session {
         terminal.line()
         let total = days.total
         terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(month), total: totalText(total))), .bold))
-        if !total.isSingleCurrency {
+        let foreign = days.days.flatMap { zip($0.entries, $0.converted) }.filter { $0.0.money.currency != home }
+        if !total.isSingleCurrency && foreign.contains(where: { $0.1 != nil }) {
             terminal.line(t(.expenseConvertedTotal(currency: home.code, total: format.money(total.converted))))
         }
         if total.unconverted > 0 {

@@ -181,6 +181,13 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(text.contains("\"items\":[\"shampoo\",\"빗\"]"), text)
         XCTAssertTrue(text.contains("\"rate\": \"1.0543\""), text)
         XCTAssertTrue(text.contains("\"minor_units\":300000"), text)
+        // The CSV folder carries the same (items, splits, budgets, rates in their own tables).
+        let csv = home.appendingPathComponent("csv").path, fromCSV = home.appendingPathComponent("fromcsv.sqlite").path
+        let c = home.appendingPathComponent("c.json").path
+        try ok("export", "--format", "csv", "-o", csv)
+        XCTAssertEqual(try run(["--db", fromCSV, "import", csv], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try run(["--db", fromCSV, "export", "-o", c], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: c)))
         // Importing the file again adds nothing.
         XCTAssertTrue(try run(["--db", other, "import", a], useDefaultDB: true).stdout.contains("Imported 0"))
         XCTAssertEqual(try run(["--db", other, "check"], useDefaultDB: true).status, 0)

@@ -148,6 +148,46 @@ struct Fields {
     }
 }
 
+extension Fields {
+    /// A budget row (`budget.csv`, or a budget of a JSON file); `pet_id` is the file's pet id.
+    func budget(petIndex: [Int64: Int]) throws -> ImportBudget {
+        var pet: Int?
+        if let id = try int("pet_id", 1...Int64.max) {
+            guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
+            pet = i
+        }
+        let minor = try int("amount_minor", 1...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
+        let period: Budget.Period
+        switch (try day("first_day"), try day("last_day")) {
+        case (nil, nil): period = .monthly
+        case (let first?, let last?):
+            guard first <= last else {
+                throw ImportError(location: location, problem: .value(.beforeStart(field: "last_day", value: last.description, start: first.description)))
+            }
+            period = .days(from: first, through: last)
+        case (_, nil): throw ImportError(location: location, problem: .missingColumn("last_day"))
+        case (nil, _): throw ImportError(location: location, problem: .missingColumn("first_day"))
+        }
+        return ImportBudget(location: location, fileId: try int("id", 1...Int64.max), pet: pet, budget: Budget(
+            amount: Money(minorUnits: minor, currency: try currency("currency")), period: period,
+            category: try label("category"), perPet: try bool("per_pet")))
+    }
+
+    /// An exchange rate row: 1 EUR = `rate` units of `currency` on `day`.
+    func rate() throws -> EuroRate {
+        guard let dayText = text("day"), let day = LocalDate.parseISO(Substring(dayText)) else {
+            throw ImportError(location: location, problem: .value(.badDate(text("day") ?? "")))
+        }
+        guard let c = text("currency"), c.utf8.count == 3, c.allSatisfy({ $0.isASCII && $0.isUppercase }), c != "EUR" else {
+            throw ImportError(location: location, problem: .value(.unknownCurrency(text("currency") ?? "")))
+        }
+        guard let rate = text("rate").flatMap({ ExactDecimal($0) }) else {
+            throw ImportError(location: location, problem: .value(.notANumber(text("rate") ?? "")))
+        }
+        return EuroRate(day: day, currency: c, rate: rate)
+    }
+}
+
 /// A petlog JSON export (docs/json.md), read as JSON whatever its whitespace or key order (`jq .`,
 /// Python's `json.dump`, one line or many). The file is read a piece at a time and scanned byte by
 /// byte without building a tree; each pet and record is cut out and decoded on its own by the
@@ -274,41 +314,17 @@ enum PetlogJSONReader {
             let location = SourceLocation(file: scanner.file, line: line)
             let b = try decode(ExportedBudget.self, bytes, location)
             var f = FieldValues()
-            f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency); f.put("first_day", b.firstDay)
-            f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
-            let fields = Fields(values: f.values, location: location)
-            var pet: Int?
-            if let id = b.petId {
-                guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
-                pet = i
-            }
-            let minor = try fields.int("amount_minor", 1...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
-            let period: Budget.Period
-            switch (try fields.day("first_day"), try fields.day("last_day")) {
-            case (nil, nil): period = .monthly
-            case (let first?, let last?) where first <= last: period = .days(from: first, through: last)
-            case (_, nil): throw ImportError(location: location, problem: .missingColumn("last_day"))
-            case (nil, _): throw ImportError(location: location, problem: .missingColumn("first_day"))
-            default: throw ImportError(location: location, problem: .value(.beforeStart(field: "last_day", value: b.lastDay ?? "", start: b.firstDay ?? "")))
-            }
-            batch.budgets.append(ImportBudget(location: location, fileId: b.id, pet: pet, budget: Budget(
-                amount: Money(minorUnits: minor, currency: try fields.currency("currency")), period: period,
-                category: try fields.label("category"), perPet: try fields.bool("per_pet"))))
+            f.put("id", b.id); f.put("pet_id", b.petId); f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency)
+            f.put("first_day", b.firstDay); f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
+            batch.budgets.append(try Fields(values: f.values, location: location).budget(petIndex: petIndex))
         }
 
         mutating func rate(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
             let r = try decode(ExportedRate.self, bytes, location)
-            guard let dayText = r.day, let day = LocalDate.parseISO(Substring(dayText)) else {
-                throw ImportError(location: location, problem: .value(.badDate(r.day ?? "")))
-            }
-            guard let c = r.currency, c.utf8.count == 3, c.allSatisfy({ $0.isASCII && $0.isUppercase }), c != "EUR" else {
-                throw ImportError(location: location, problem: .value(.unknownCurrency(r.currency ?? "")))
-            }
-            guard let rate = r.rate.flatMap({ ExactDecimal($0) }) else {
-                throw ImportError(location: location, problem: .value(.notANumber(r.rate ?? "")))
-            }
-            batch.rates.append(EuroRate(day: day, currency: c, rate: rate))
+            var f = FieldValues()
+            f.put("day", r.day); f.put("currency", r.currency); f.put("rate", r.rate)
+            batch.rates.append(try Fields(values: f.values, location: location).rate())
         }
 
         mutating func record(_ bytes: Data, _ line: Int) throws {
@@ -552,6 +568,19 @@ enum PetlogCSVReader {
             }
             details[kind] = byId
         }
+        // Items travel in expense_item.csv; they join their expense's values as the JSON reader passes them.
+        var items: [Int64: [(Int64, String)]] = [:]
+        for f in try rows(directory, "expense_item") {
+            guard let id = try f.int("record_id", 1...Int64.max) else { throw ImportError(location: f.location, problem: .missingColumn("record_id")) }
+            items[id, default: []].append((try f.int("position", 0...10_000) ?? 0, try f.required("name")))
+        }
+        for (id, list) in items {
+            guard var f = details[.expense]?[id] else { continue }
+            f.values["items"] = list.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\u{1F}")
+            details[.expense]?[id] = f
+        }
+        batch.budgets = try rows(directory, "budget").map { try $0.budget(petIndex: petIndex) }
+        batch.rates = try rows(directory, "exchange_rate").map { try $0.rate() }
         var files: [Int64: [Attachment]] = [:]
         for f in try rows(directory, "attachment") {
             guard let id = try f.int("record_id", 1...Int64.max), let sha = f.text("sha256"), sha.count == 64 else {
