@@ -35,7 +35,7 @@ struct CalendarCommand: ParsableCommand {
                                  }])
                 return
             }
-            MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today).print(first: first, days: days, marks: byDay)
+            MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today, weekStartsOnSunday: s.weekStartsOnSunday).print(first: first, days: days, marks: byDay)
         }
     }
 
@@ -61,7 +61,7 @@ struct CalendarCommand: ParsableCommand {
         default: .western
         }
         let byDay = Dictionary(uniqueKeysWithValues: daily.days.map { ($0.day, $0) })
-        let grid = MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today)
+        let grid = MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today, weekStartsOnSunday: s.weekStartsOnSunday)
         grid.print(first: first, days: daily.days.map(\.day), title: s.format.monthLabel(first) + " · " + s.t(.calendarSpendingTitle(currency: home.code))) { d in
             guard let day = byDay[d], day.entries > 0 else { return "" }
             // A day whose only expenses could not be converted shows `?`; the count is said below.
@@ -95,11 +95,8 @@ struct MonthGrid {
     let format: ValueFormatter
     let today: LocalDate
 
-    /// Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
-    var weekStartsOnSunday: Bool {
-        if let region = POSIXLocale().region(.time) { return ["US", "CA", "JP", "KR", "TW", "HK", "MX", "BR", "IL", "PH", "AU"].contains(region) }
-        return format.l10n.language != .en
-    }
+    /// The config's `week_start`, else Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
+    let weekStartsOnSunday: Bool
 
     /// One letter per kind, so the grid stays aligned in any terminal.
     static func mark(_ kind: RecordKind) -> Character {

@@ -275,5 +275,14 @@ final class BudgetCommandTests: CLITestCase {
         // Every cell stays within its seven columns.
         for line in en.split(separator: "\n").prefix(12) { XCTAssertLessThanOrEqual(line.count, 49, String(line)) }
         XCTAssertTrue(try ok("calendar", "--spending", "--month", "2026-09").contains("No spending in Sep 2026"))
+        // The week starts as in `calendar`: Monday in the C locale, or as the config says; the currency too.
+        XCTAssertTrue(en.split(separator: "\n")[1].hasPrefix(" Mon"), en)
+        try ok("config", "set", "week_start", "sunday")
+        try ok("config", "set", "currency", "KRW")
+        let sunday = try ok("calendar", "--spending").split(separator: "\n").map(String.init)
+        XCTAssertTrue(sunday[0].contains("Spending per day in KRW"), sunday[0])
+        XCTAssertTrue(sunday[1].hasPrefix(" Sun"), sunday[1])
+        XCTAssertTrue(sunday[2].hasPrefix("  1 "), "Nov 1, 2026 is a Sunday: \(sunday[2])")
+        XCTAssertTrue(try ok("calendar").split(separator: "\n")[1].hasPrefix(" Sun"), "the record calendar too")
     }
 }
