@@ -157,6 +157,41 @@ extension L10n.Message {
     public static let dueToday = Self(.dueToday, [:])
     public static func dueTodayAt(time: String) -> Self { Self(.dueTodayAt, ["time": time]) }
     public static func dueIn(n: String) -> Self { Self(.dueIn, ["n": n]) }
+    public static let budgetHousehold = Self(.budgetHousehold, [:])
+    public static let budgetMonthly = Self(.budgetMonthly, [:])
+    public static func budgetSpan(from: String, to: String) -> Self { Self(.budgetSpan, ["from": from, "to": to]) }
+    public static let budgetAllCategories = Self(.budgetAllCategories, [:])
+    public static func budgetPerPet(n: String) -> Self { Self(.budgetPerPet, ["n": n]) }
+    public static func budgetSaved(id: String, what: String) -> Self { Self(.budgetSaved, ["id": id, "what": what]) }
+    public static func budgetReplaced(id: String, what: String) -> Self { Self(.budgetReplaced, ["id": id, "what": what]) }
+    public static func budgetDeleted(id: String, what: String) -> Self { Self(.budgetDeleted, ["id": id, "what": what]) }
+    public static let budgetNone = Self(.budgetNone, [:])
+    public static func budgetNoneOn(date: String) -> Self { Self(.budgetNoneOn, ["date": date]) }
+    public static func budgetSpentOf(spent: String, amount: String) -> Self { Self(.budgetSpentOf, ["spent": spent, "amount": amount]) }
+    public static func budgetLeft(left: String) -> Self { Self(.budgetLeft, ["left": left]) }
+    public static func budgetOver(over: String) -> Self { Self(.budgetOver, ["over": over]) }
+    public static func budgetDaysLeft(n: String) -> Self { Self(.budgetDaysLeft, ["n": n]) }
+    public static func budgetPerDay(amount: String) -> Self { Self(.budgetPerDay, ["amount": amount]) }
+    public static func budgetStartsIn(n: String) -> Self { Self(.budgetStartsIn, ["n": n]) }
+    public static func budgetEnded(date: String) -> Self { Self(.budgetEnded, ["date": date]) }
+    public static func budgetByCategory(list: String) -> Self { Self(.budgetByCategory, ["list": list]) }
+    public static func budgetUnconverted(n: String) -> Self { Self(.budgetUnconverted, ["n": n]) }
+    public static let budgetColFor = Self(.budgetColFor, [:])
+    public static let budgetColAmount = Self(.budgetColAmount, [:])
+    public static let budgetColPeriod = Self(.budgetColPeriod, [:])
+    public static let budgetColCategory = Self(.budgetColCategory, [:])
+    public static let errBudgetNeedsBoth = Self(.errBudgetNeedsBoth, [:])
+    public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
+    public static let errBudgetArguments = Self(.errBudgetArguments, [:])
+    public static func statsSpendingIn(currency: String) -> Self { Self(.statsSpendingIn, ["currency": currency]) }
+    public static func statsMerchantsTitle(month: String) -> Self { Self(.statsMerchantsTitle, ["month": month]) }
+    public static func statsMerchant(rank: String, name: String, amount: String, n: String) -> Self { Self(.statsMerchant, ["rank": rank, "name": name, "amount": amount, "n": n]) }
+    public static let statsBudgetsTitle = Self(.statsBudgetsTitle, [:])
+    public static func calendarSpendingTitle(currency: String) -> Self { Self(.calendarSpendingTitle, ["currency": currency]) }
+    public static let calendarCompactNote = Self(.calendarCompactNote, [:])
+    public static func calendarSpendingTotal(amount: String, n: String) -> Self { Self(.calendarSpendingTotal, ["amount": amount, "n": n]) }
+    public static func calendarBusiestDay(date: String, amount: String) -> Self { Self(.calendarBusiestDay, ["date": date, "amount": amount]) }
+    public static func calendarNoSpending(month: String) -> Self { Self(.calendarNoSpending, ["month": month]) }
     public static func dueNothing(days: String) -> Self { Self(.dueNothing, ["days": days]) }
     public static let colWhen = Self(.colWhen, [:])
     public static let colWhat = Self(.colWhat, [:])

@@ -7,14 +7,22 @@ import PetStore
 struct CalendarCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
-        commandName: "calendar", abstract: "A month grid marking the days with records, by kind; today highlighted.")
+        commandName: "calendar", abstract: "A month grid marking the days with records, by kind; today highlighted.",
+        discussion: """
+        --spending shows each day's spending instead, in the home currency (--currency), converted at each day's rate,
+        shortened to fit the cell (85,000 · 15.5k or 15.5만 · 1.2M or 1.2억; cut, not rounded), with the month's total and
+        its busiest day below.
+        """)
     @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
+    @Flag(help: "Each day's spending total instead of record kinds.") var spending = false
+    @OptionGroup var money: CurrencyOption
 
     func run() throws {
         try Session.run(global) { s in
             let first = try s.monthStart(month)
             let next = first.adding(months: 1)
+            if spending { try spendingCalendar(&s, first: first, next: next); return }
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [],
                                                                  since: s.time.startOfDay(first), until: s.time.startOfDay(next)))
             var byDay: [LocalDate: [RecordKind: Int]] = [:]
@@ -27,8 +35,49 @@ struct CalendarCommand: ParsableCommand {
                                  }])
                 return
             }
-            MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today).print(first: first, days: days, marks: byDay)
+            MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today, weekStartsOnSunday: s.weekStartsOnSunday).print(first: first, days: days, marks: byDay)
         }
+    }
+
+    /// `--spending`: the grid with each day's total in the home currency, then the month's total and busiest day.
+    func spendingCalendar(_ s: inout Session, first: LocalDate, next: LocalDate) throws {
+        let home = try s.homeCurrency(money.currency)
+        let entries = try s.repository().spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [],
+                                                                since: s.time.startOfDay(first), until: s.time.startOfDay(next)))
+        let daily = DailySpending(entries, month: first, in: home, rates: try s.rates(for: entries, to: home), context: s.time)
+        func inHome(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: home) }
+        if s.json {
+            s.terminal.json([
+                "month": String(first.description.prefix(7)), "currency": home.code,
+                "days": daily.days.map { ["date": $0.day.description, "minor_units": $0.amount, "entries": $0.entries, "unconverted": $0.unconverted] as [String: Any] },
+                "total": JSONShape.money(inHome(daily.total)), "unconverted": daily.unconverted,
+                "busiest_day": JSONShape.value(daily.busiest.map { ["date": $0.day.description, "amount": JSONShape.money(inHome($0.amount))] as [String: Any] }),
+            ])
+            return
+        }
+        let style: CompactMoney.Style = switch s.l10n.language {
+        case .ko: .korean
+        case .ja: .japanese
+        default: .western
+        }
+        let byDay = Dictionary(uniqueKeysWithValues: daily.days.map { ($0.day, $0) })
+        let grid = MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today, weekStartsOnSunday: s.weekStartsOnSunday)
+        grid.print(first: first, days: daily.days.map(\.day), title: s.format.monthLabel(first) + " · " + s.t(.calendarSpendingTitle(currency: home.code))) { d in
+            guard let day = byDay[d], day.entries > 0 else { return "" }
+            // A day whose only expenses could not be converted shows `?`; the count is said below.
+            return day.amount == 0 && day.unconverted > 0 ? "?" : CompactMoney.format(inHome(day.amount), style: style)
+        }
+        guard daily.days.contains(where: { $0.entries > 0 }) else {
+            s.terminal.line(s.t(.calendarNoSpending(month: s.format.monthLabel(first))))
+            return
+        }
+        let count = daily.days.reduce(0) { $0 + $1.entries }
+        s.terminal.line(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: String(count))))
+        if let busiest = daily.busiest {
+            s.terminal.line(s.t(.calendarBusiestDay(date: s.format.longDate(busiest.day), amount: s.format.money(inHome(busiest.amount)))))
+        }
+        if daily.unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: String(daily.unconverted))), .yellow)) }
+        s.terminal.line(s.terminal.styled(s.t(.calendarCompactNote), .dim))
     }
 }
 
@@ -46,11 +95,8 @@ struct MonthGrid {
     let format: ValueFormatter
     let today: LocalDate
 
-    /// Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
-    var weekStartsOnSunday: Bool {
-        if let region = POSIXLocale().region(.time) { return ["US", "CA", "JP", "KR", "TW", "HK", "MX", "BR", "IL", "PH", "AU"].contains(region) }
-        return format.l10n.language != .en
-    }
+    /// The config's `week_start`, else Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
+    let weekStartsOnSunday: Bool
 
     /// One letter per kind, so the grid stays aligned in any terminal.
     static func mark(_ kind: RecordKind) -> Character {
@@ -69,11 +115,15 @@ struct MonthGrid {
         }
     }
 
-    func print(first: LocalDate, days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
+    /// Columns per day.
+    static let cell = 7
+
+    /// The grid with `under(day)` (at most `cell − 1` columns) under each day number.
+    func print(first: LocalDate, days: [LocalDate], title: String, under: (LocalDate) -> String) {
         let sundayFirst = weekStartsOnSunday
         let order = sundayFirst ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
-        let cell = 7
-        terminal.line(terminal.styled(format.monthLabel(first), .bold))
+        let cell = MonthGrid.cell
+        terminal.line(terminal.styled(title, .bold))
         terminal.line(order.map { Terminal.pad(" " + format.weekday(iso: $0), to: cell) }.joined())
         // Column of a day: 0-based position in the week.
         func column(_ d: LocalDate) -> Int { sundayFirst ? d.isoWeekday % 7 : d.isoWeekday - 1 }
@@ -87,10 +137,7 @@ struct MonthGrid {
                 var n = String(format: "%2d", d.day)
                 n = d == today ? (terminal.colors ? terminal.styled(" " + n + " ", .bold) : "[" + n + "]") : " " + n + " "
                 numbers += n + String(repeating: " ", count: cell - 4)
-                let kinds = RecordKind.allCases.filter { (marks[d]?[$0] ?? 0) > 0 }
-                var m = String(kinds.map(MonthGrid.mark).prefix(cell - 1))
-                if kinds.count > cell - 1 { m = String(m.dropLast()) + "+" }
-                marksLine += " " + Terminal.pad(m, to: cell - 1)
+                marksLine += " " + Terminal.pad(under(d), to: cell - 1)
             }
             terminal.line(numbers)
             terminal.line(terminal.styled(marksLine, .cyan))
@@ -101,6 +148,15 @@ struct MonthGrid {
             if week.count == 7 { flush() }
         }
         flush()
+    }
+
+    func print(first: LocalDate, days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
+        print(first: first, days: days, title: format.monthLabel(first)) { d in
+            let kinds = RecordKind.allCases.filter { (marks[d]?[$0] ?? 0) > 0 }
+            var m = String(kinds.map(MonthGrid.mark).prefix(MonthGrid.cell - 1))
+            if kinds.count > MonthGrid.cell - 1 { m = String(m.dropLast()) + "+" }
+            return m
+        }
         let legend = RecordKind.allCases.map { "\(MonthGrid.mark($0)) \(format.l10n.code(.kind, $0.rawValue))" }.joined(separator: " · ")
         terminal.line(terminal.styled(legend, .dim))
     }

@@ -10,6 +10,10 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats", abstract: "This month against the previous one: weight, meals, stool, symptoms, visits, vaccines, spending.")
     @Argument(help: "Pet name or id (default: all pets).") var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
+    @OptionGroup var money: CurrencyOption
+
+    /// `+12%`, `−3%`, `±0%`.
+    static func percent(_ p: Int) -> String { (p > 0 ? "+" : p < 0 ? "−" : "±") + String(p.magnitude) + "%" }
 
     func run() throws {
         try Session.run(global) { s in
@@ -61,23 +65,69 @@ struct StatsCommand: ParsableCommand {
             add(s.t(.statsVisits), "visits", String(a.visits), String(b.visits), delta(a.visits, b.visits), (a.visits, b.visits))
             add(s.t(.statsVaccines), "vaccines", String(a.vaccines), String(b.vaccines), delta(a.vaccines, b.vaccines), (a.vaccines, b.vaccines))
             add(s.t(.statsDoses), "doses", String(a.doses), String(b.doses), delta(a.doses, b.doses), (a.doses, b.doses))
-            for currency in comparison.currencies {
-                let cur = Currency.named(currency) ?? Currency(code: currency, minorDigits: 2, symbol: nil)
-                let ca = a.spending[currency] ?? [:], cb = b.spending[currency] ?? [:]
-                let ta = ca.values.reduce(Int64(0)) { $0.addingSaturated($1) }, tb = cb.values.reduce(Int64(0)) { $0.addingSaturated($1) }
-                func m(_ v: Int64) -> String { s.format.money(Money(minorUnits: v, currency: cur)) }
-                add(s.t(.statsSpending(currency: currency)), "spending:\(currency)", m(ta), m(tb), s.format.moneyChange(from: tb, to: ta, cur), (ta, tb))
-                for cat in comparison.categories(currency) {
-                    let x = ca[cat] ?? 0, y = cb[cat] ?? 0
-                    add("  " + s.l10n.code(.category, cat), "spending:\(currency):\(cat)", m(x), m(y), s.format.moneyChange(from: y, to: x, cur), (x, y))
-                }
+            // Spending in the home currency, each expense at its day's rate; other currencies also as spent.
+            let home = try s.homeCurrency(money.currency)
+            let entries = try repo.spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [], since: s.time.startOfDay(previous),
+                                                          until: s.time.startOfDay(this.adding(months: 1))))
+            let spending = SpendingComparison(entries, month: this, in: home, rates: try s.rates(for: entries, to: home), context: s.time)
+            func change(_ from: Int64, _ to: Int64, _ currency: Currency) -> String {
+                s.format.moneyChange(from: from, to: to, currency) + (SpendingComparison.percentChange(from: from, to: to).map { " (" + Self.percent($0) + ")" } ?? "")
+            }
+            func addMoney(_ label: String, _ key: String, _ x: Int64, _ y: Int64, _ currency: Currency) {
+                rows.append([label, s.format.money(Money(minorUnits: x, currency: currency)), s.format.money(Money(minorUnits: y, currency: currency)),
+                             change(y, x, currency)])
+                json.append(["item": key, "this_month": x, "previous_month": y, "percent_change": JSONShape.value(SpendingComparison.percentChange(from: y, to: x))])
+            }
+            addMoney(s.t(.statsSpending(currency: home.code)), "spending:\(home.code)", spending.total, spending.previousTotal, home)
+            for c in spending.categories {
+                addMoney("  " + s.categoryName(c.category), "spending:\(home.code):\(c.category)", c.this, c.previous, home)
+            }
+            for f in spending.foreign {
+                addMoney(s.t(.statsSpendingIn(currency: f.currency.code)), "spent_as:\(f.currency.code)", f.this, f.previous, f.currency)
+            }
+            // Monthly budgets of the pets asked about (every one without a pet), as of today in this month, else its last day.
+            let petIds = try Set((pet.map(PetModelText.pets) ?? []).map { try repo.pet($0).id })
+            let monthEnd = this.adding(months: 1).adding(days: -1)
+            let isThisMonth = s.time.today >= this && s.time.today <= monthEnd
+            let asOf = isThisMonth ? s.time.today : (s.time.today < this ? this : monthEnd)
+            let activePets = try repo.pets(includeArchived: false).count
+            var budgetLines: [(StoredBudget, BudgetStatus)] = []
+            for b in try repo.budgets() where b.budget.period == .monthly && (petIds.isEmpty || b.petId.map(petIds.contains) == true) {
+                budgetLines.append((b, try s.budgetStatus(b, on: asOf, activePets: activePets)))
             }
             if s.json {
-                s.terminal.json(["month": String(this.description.prefix(7)), "previous_month": String(previous.description.prefix(7)), "items": json])
+                s.terminal.json([
+                    "month": String(this.description.prefix(7)), "previous_month": String(previous.description.prefix(7)), "items": json,
+                    "currency": home.code,
+                    "unconverted": ["this_month": spending.unconverted, "previous_month": spending.previousUnconverted],
+                    "top_merchants": spending.merchants.map { ["name": $0.name, "amount": JSONShape.money(Money(minorUnits: $0.amount, currency: home)),
+                                                               "payments": $0.count] as [String: Any] },
+                    "budgets": budgetLines.map { b, st in
+                        s.budgetJSON(b, activePets: activePets).merging(s.statusJSON(b.budget, st, on: asOf)) { _, new in new }
+                    },
+                ])
                 return
             }
             s.terminal.line(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
             s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
+            let unconverted = spending.unconverted + spending.previousUnconverted
+            if unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: String(unconverted))), .yellow)) }
+            if !spending.merchants.isEmpty {
+                s.terminal.line()
+                s.terminal.line(s.terminal.styled(s.t(.statsMerchantsTitle(month: s.format.monthLabel(this))), .bold))
+                for (i, m) in spending.merchants.enumerated() {
+                    s.terminal.line("  " + s.t(.statsMerchant(rank: String(i + 1), name: Terminal.sanitize(m.name),
+                                                              amount: s.format.money(Money(minorUnits: m.amount, currency: home)), n: String(m.count))))
+                }
+            }
+            if !budgetLines.isEmpty {
+                s.terminal.line()
+                s.terminal.line(s.terminal.styled(s.t(.statsBudgetsTitle), .bold))
+                for (b, st) in budgetLines {
+                    s.terminal.line("  #\(b.id) " + s.describe(b, activePets: activePets))
+                    for line in s.statusLines(b.budget, st, on: asOf, detailed: false, showDays: isThisMonth) { s.terminal.line("    " + line) }
+                }
+            }
         }
     }
 }

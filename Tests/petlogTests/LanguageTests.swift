@@ -29,7 +29,9 @@ final class LanguageTests: CLITestCase {
     func testJSONOutputIsTheSameInEveryLanguage() throws {
         try ok("demo", "--end", "2026-11-20")
         for args in [["pet", "list"], ["pet", "show", "Coco"], ["log", "--since", "30d"], ["due", "--within", "60d"],
-                     ["stats", "Coco"], ["stats"], ["med", "list", "Nabi"], ["search", "vomit"]] {
+                     // The home currency follows the language unless given (ko won, ja yen, C dollars): fixed here.
+                     ["stats", "Coco", "--currency", "KRW"], ["stats", "--currency", "KRW"], ["calendar", "--spending", "--currency", "KRW"],
+                     ["budget", "list"], ["budget", "show"], ["med", "list", "Nabi"], ["search", "vomit"]] {
             let en = try run(args + ["--json", "--lang", "en"])
             XCTAssertEqual(en.status, 0, "\(args): \(en.stderr)")
             for lang in ["ko", "ja"] {

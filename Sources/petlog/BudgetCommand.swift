@@ -1,0 +1,223 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// `petlog budget …`: spending budgets per month or for a stretch of days, for the household or a pet.
+struct BudgetGroup: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+    static let configuration = CommandConfiguration(
+        commandName: "budget", abstract: "Spending budgets: set, list, show where they stand, delete.",
+        subcommands: [Set.self, List.self, Show.self, Delete.self]
+    )
+
+    struct Set: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(
+            abstract: "Set a budget: [PET] AMOUNT [CURRENCY], monthly (the default) or --from/--to.",
+            discussion: """
+            Without a pet the budget is the household's and counts every expense and visit cost, the pets' and the household's own.
+            Setting a budget for the same pet, category and period again replaces it.
+            """)
+        @Argument(help: "[PET] AMOUNT [CURRENCY]: 300000 KRW, 300000 (the home currency), ₩300,000, 30만원, Coco 120 USD.") var words: [String] = []
+        @Flag(help: "Every calendar month (the default).") var monthly = false
+        @Option(help: "First day of a stretch (a trip, a recovery): 2026-12-01.") var from: String?
+        @Option(help: "Last day of the stretch, included: 2027-02-28.") var to: String?
+        @Option(help: "Only this category (food, vet, …).") var category: String?
+        @Flag(help: "Divide by the pets it covers (one for a pet's budget; the active pets for the household's).") var perPet = false
+        @OptionGroup var money: CurrencyOption
+
+        func run() throws {
+            try Session.run(global) { s in
+                let home = try s.homeCurrency(money.currency)
+                guard (1...3).contains(words.count) else { throw UsageError(message: s.t(.errBudgetArguments)) }
+                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the second is a currency code, else PET AMOUNT.
+                var rest = words
+                var pet: String?
+                if rest.count == 3 || (rest.count == 2 && Currency.named(rest[1].trimmingCharacters(in: .whitespaces)) == nil) {
+                    pet = rest.removeFirst()
+                }
+                let amountText = rest.joined(separator: " ")
+                let amount = try MoneyText.parse(amountText, defaultCurrency: home)
+                guard amount.minorUnits > 0 else {
+                    if amount.minorUnits < 0 { throw ParseError.negative(amountText) }
+                    throw UsageError(message: s.t(.errBudgetNotPositive(value: amountText)), code: Failure.dataError)
+                }
+                let period: Budget.Period
+                switch (from, to) {
+                case (nil, nil): period = .monthly
+                case (let f?, let t?):
+                    if monthly { throw UsageError(message: s.t(.errExclusive(flags: "--monthly, --from/--to"))) }
+                    let first = try TimeParser.day(f, context: s.time), last = try TimeParser.day(t, context: s.time)
+                    if last < first { throw ParseError.beforeStart(field: "--to", value: last.description, start: first.description) }
+                    period = .days(from: first, through: last)
+                default: throw UsageError(message: s.t(.errBudgetNeedsBoth))
+                }
+                let code = try category.map { try CareNames.shipped.categoryEntry($0) }
+                let budget = Budget(amount: amount, period: period, category: code, perPet: perPet)
+                let repo = try s.repository()
+                let (stored, replaced) = try repo.setBudget(BudgetDraft(pet: pet.map(PetRef.init), budget: budget))
+                let activePets = try repo.pets(includeArchived: false).count
+                if s.json { s.terminal.json(s.budgetJSON(stored, activePets: activePets)); return }
+                let what = s.describe(stored, activePets: activePets)
+                s.terminal.line(replaced ? s.t(.budgetReplaced(id: String(stored.id), what: what)) : s.t(.budgetSaved(id: String(stored.id), what: what)))
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(abstract: "List every budget, current or not.")
+
+        func run() throws {
+            try Session.run(global) { s in
+                let repo = try s.repository()
+                let budgets = try repo.budgets()
+                let activePets = try repo.pets(includeArchived: false).count
+                if s.json { s.terminal.json(budgets.map { s.budgetJSON($0, activePets: activePets) }); return }
+                guard !budgets.isEmpty else { s.terminal.line(s.t(.budgetNone)); return }
+                s.terminal.table(
+                    header: ["#", s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory)],
+                    rows: budgets.map { b in
+                        [String(b.id), s.budgetWho(b), s.format.money(b.budget.amount)
+                            + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: String(Budget.headcount(petBudget: b.petId != nil, activePets: activePets)))) : ""),
+                         s.budgetPeriod(b.budget), b.budget.category.map(s.categoryName) ?? s.t(.budgetAllCategories)]
+                    })
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(
+            abstract: "Where each budget stands: spent, left, days left, per remaining day, by category.",
+            discussion: """
+            Shows the budgets in force on the day (monthly ones, stretches that contain it), stretches that have not started yet,
+            and stretches that ended in the last 31 days (their final figures). With a pet, only that pet's budgets.
+            """)
+        @Argument(help: "Pet name or id (default: every budget).") var pet: String?
+        @Option(help: "The day to look from: 2026-11-23, yesterday (default: today).") var date: String?
+
+        func run() throws {
+            try Session.run(global) { s in
+                let day = try date.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
+                let repo = try s.repository()
+                let petId = try pet.map { try repo.pet(PetRef($0)).id }
+                let activePets = try repo.pets(includeArchived: false).count
+                let budgets = try repo.budgets().filter { (petId == nil || $0.petId == petId) && $0.budget.isShown(on: day) }
+                var shown: [(StoredBudget, BudgetStatus)] = []
+                for b in budgets { shown.append((b, try s.budgetStatus(b, on: day, activePets: activePets))) }
+                if s.json {
+                    s.terminal.json(["date": day.description, "budgets": shown.map { b, status in
+                        s.budgetJSON(b, activePets: activePets).merging(s.statusJSON(b.budget, status, on: day)) { _, new in new }
+                    }])
+                    return
+                }
+                guard !shown.isEmpty else { s.terminal.line(s.t(.budgetNoneOn(date: s.format.longDate(day)))); return }
+                for (i, (b, status)) in shown.enumerated() {
+                    if i > 0 { s.terminal.line() }
+                    s.terminal.line(s.terminal.styled("#\(b.id) " + s.describe(b, activePets: activePets), .bold))
+                    for line in s.statusLines(b.budget, status, on: day, detailed: true) { s.terminal.line("  " + line) }
+                }
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        @OptionGroup(title: "Global options") var global: GlobalOptions
+        static let configuration = CommandConfiguration(abstract: "Delete a budget by its id (see budget list).")
+        @Argument(help: "The budget's id.") var id: Int64
+
+        func run() throws {
+            try Session.run(global) { s in
+                let repo = try s.repository()
+                let gone = try repo.deleteBudget(id: id)
+                let activePets = try repo.pets(includeArchived: false).count
+                if s.json { s.terminal.json(s.budgetJSON(gone, activePets: activePets)); return }
+                s.terminal.line(s.t(.budgetDeleted(id: String(gone.id), what: s.describe(gone, activePets: activePets))))
+            }
+        }
+    }
+}
+
+extension Session {
+    /// Where `b` stands on `day`: its spending (the pet's records for a pet's budget; everything, the
+    /// household's own expenses included, for the household's) converted at each expense's day's rate.
+    mutating func budgetStatus(_ b: StoredBudget, on day: LocalDate, activePets: Int) throws -> BudgetStatus {
+        let (first, last) = b.budget.span(asOf: day)
+        let through = min(last, day)
+        let pets = Budget.headcount(petBudget: b.petId != nil, activePets: activePets)
+        guard through >= first else { return BudgetStatus(budget: b.budget, items: [], asOf: day, pets: pets) }
+        let query = SpendingQuery(pets: b.petId.map { [PetRef.id($0)] } ?? [], since: time.startOfDay(first),
+                                  until: time.startOfDay(through.adding(days: 1)))
+        let entries = try repository().spending(query)
+        let rates = try rates(for: entries, to: b.budget.amount.currency)
+        return BudgetStatus(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)
+    }
+
+    func budgetWho(_ b: StoredBudget) -> String { b.petId == nil ? t(.budgetHousehold) : (b.petName ?? "#\(b.petId ?? 0)") }
+
+    func budgetPeriod(_ budget: Budget) -> String {
+        switch budget.period {
+        case .monthly: t(.budgetMonthly)
+        case .days(let from, let through): t(.budgetSpan(from: format.longDate(from), to: format.longDate(through)))
+        }
+    }
+
+    /// `Coco · ₩300,000 · monthly · vet · per pet (÷1)`.
+    func describe(_ b: StoredBudget, activePets: Int) -> String {
+        var parts = [budgetWho(b), format.money(b.budget.amount), budgetPeriod(b.budget), b.budget.category.map(categoryName) ?? t(.budgetAllCategories)]
+        if b.budget.perPet { parts.append(t(.budgetPerPet(n: String(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))))) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Spent of amount with what is left (over budget in words, red on a terminal), days left with the
+    /// allowance per day, and with `detailed` the span, the categories and the unconverted count.
+    func statusLines(_ budget: Budget, _ st: BudgetStatus, on day: LocalDate, detailed: Bool, showDays: Bool = true) -> [String] {
+        var lines: [String] = []
+        let standing = budget.standing(on: day)
+        if detailed {
+            var span = t(.budgetSpan(from: format.longDate(st.first), to: format.longDate(st.last)))
+            switch standing {
+            case .current: break
+            case .upcoming(let n): span += " · " + t(.budgetStartsIn(n: String(n)))
+            case .ended: span += " · " + t(.budgetEnded(date: format.longDate(st.last)))
+            }
+            lines.append(span)
+        }
+        let left = st.isOver
+            ? terminal.styled(t(.budgetOver(over: format.money(Money(minorUnits: st.left.minorUnits == .min ? .max : -st.left.minorUnits, currency: st.left.currency)))), .red)
+            : t(.budgetLeft(left: format.money(st.left)))
+        lines.append(t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + " · " + left)
+        if case .ended = standing {} else if showDays {
+            var days = t(.budgetDaysLeft(n: String(st.daysLeft)))
+            if let perDay = st.perDay { days += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
+            lines.append(days)
+        }
+        if detailed && !st.byCategory.isEmpty {
+            lines.append(t(.budgetByCategory(list: st.byCategory.map { categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: " · "))))
+        }
+        if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: String(st.unconverted)))) }
+        return lines
+    }
+
+    func budgetJSON(_ b: StoredBudget, activePets: Int) -> [String: Any] {
+        var o: [String: Any] = ["id": b.id, "pet_id": JSONShape.value(b.petId), "pet": JSONShape.value(b.petName),
+                                "amount": JSONShape.money(b.budget.amount), "category": JSONShape.value(b.budget.category),
+                                "per_pet": b.budget.perPet, "pets": Budget.headcount(petBudget: b.petId != nil, activePets: activePets)]
+        switch b.budget.period {
+        case .monthly: o["period"] = "monthly"; o["from"] = NSNull(); o["to"] = NSNull()
+        case .days(let f, let l): o["period"] = "days"; o["from"] = f.description; o["to"] = l.description
+        }
+        return o
+    }
+
+    func statusJSON(_ budget: Budget, _ st: BudgetStatus, on day: LocalDate) -> [String: Any] {
+        ["standing": budget.standing(on: day).code, "first_day": st.first.description, "last_day": st.last.description,
+         "budget": JSONShape.money(st.amount), "spent": JSONShape.money(st.spent), "left": JSONShape.money(st.left),
+         "over": st.isOver, "days_left": st.daysLeft, "per_day": JSONShape.value(st.perDay.map(JSONShape.money)),
+         "by_category": st.byCategory.map { ["category": $0.category, "spent": JSONShape.money($0.spent)] as [String: Any] },
+         "unconverted": st.unconverted]
+    }
+}
