@@ -27,7 +27,10 @@ public struct ValueFormatter: Sendable {
     /// change never reads as nothing.
     public func massChange(_ c: MassChange) -> String {
         if c.grams == 0 { return "±0" }
-        return (c.grams > 0 ? "+" : "−") + mass(Mass(grams: max(1, abs(c.grams)))) + " (" + (c.percent > 0 ? "+" : "") + Self.trim(c.percent, digits: 1) + " %)"
+        // One minus sign (U+2212); a percentage that rounds to zero has no sign.
+        let percent = Self.trim(abs(c.percent), digits: 1)
+        let sign = percent == "0" ? "" : c.percent > 0 ? "+" : "−"
+        return (c.grams > 0 ? "+" : "−") + mass(Mass(grams: max(1, abs(c.grams)))) + " (" + sign + percent + " %)"
     }
 
     /// A number with at most `digits` decimals and no trailing zeros.

@@ -75,6 +75,9 @@ public protocol RecordsRepository: Sendable {
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
     func search(_ text: String, limit: Int) throws -> [PetRecord]
     func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns
+    /// Each pet's last weight in `[since, until)` (the latest time, then the highest id), with its name:
+    /// what `stats` shows, without reading every weight.
+    func lastWeights(pets: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)]
 }
 
 /// Medication courses and their doses. Every method is one transaction.

@@ -492,6 +492,29 @@ public struct SQLiteRepository: PetlogStore {
         }
     }
 
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
+        try read { db in
+            var args: [any DatabaseValueConvertible] = [since.unixSeconds(.up), until.unixSeconds(.up)]
+            var filter = ""
+            if !refs.isEmpty {
+                let ids = try refs.map { try resolve($0, db: db).id }
+                filter = " AND r.pet_id IN (\(databaseQuestionMarks(count: ids.count)))"
+                args += ids
+            }
+            var out: [Int64: (name: String, mass: Mass)] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT pet_id, name, grams FROM (
+                  SELECT r.pet_id, p.name, w.grams, row_number() OVER (PARTITION BY r.pet_id ORDER BY r.at DESC, r.id DESC) AS n
+                  FROM record r JOIN weight w ON w.record_id = r.id JOIN pet p ON p.id = r.pet_id
+                  WHERE r.kind = 'weight' AND r.at >= ? AND r.at < ?\(filter))
+                WHERE n = 1
+                """, arguments: StatementArguments(args)) {
+                out[row["pet_id"]] = (row["name"], Mass(grams: row["grams"]))
+            }
+            return out
+        }
+    }
+
     /// Reads the series with the raw statement: a million rows through GRDB's `Row` cost about twice
     /// as much, and this is the hot path of `chart weight` and the report.
     public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {

@@ -20,12 +20,20 @@ struct StatsCommand: ParsableCommand {
             let this = try s.monthStart(month)
             let previous = this.adding(months: -1)
             let repo = try s.repository()
-            let records = try repo.records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], since: s.time.startOfDay(previous),
-                                                       until: s.time.startOfDay(this.adding(months: 1))))
-            let comparison = MonthComparison(records, month: this, context: s.time)
+            let refs = pet.map(PetModelText.pets) ?? []
+            let start = s.time.startOfDay(previous), middle = s.time.startOfDay(this), end = s.time.startOfDay(this.adding(months: 1))
+            // The kinds counted one by one; weights (most of a big household's records) as each pet's last,
+            // and spending below through the spending view.
+            let records = try repo.records(RecordQuery(pets: refs, kinds: [.meal, .stool, .symptom, .visit, .vaccination, .dose],
+                                                       since: start, until: end))
+            var comparison = MonthComparison(records, month: this, context: s.time)
+            let lastThis = try repo.lastWeights(pets: refs, since: middle, until: end)
+            let lastPrevious = try repo.lastWeights(pets: refs, since: start, until: middle)
+            comparison.this.lastWeight = lastThis.mapValues(\.mass)
+            comparison.previous.lastWeight = lastPrevious.mapValues(\.mass)
             let a = comparison.this, b = comparison.previous
             var petNames: [Int64: String] = [:]
-            for r in records { if let id = r.petId { petNames[id] = r.petName ?? "-" } }
+            for (id, w) in lastThis.merging(lastPrevious, uniquingKeysWith: { x, _ in x }) { petNames[id] = w.name }
             func delta(_ x: Int, _ y: Int) -> String { x == y ? "±0" : (x > y ? "+" : "−") + String(abs(x - y)) }
             var rows: [[String]] = []
             var json: [[String: Any]] = []

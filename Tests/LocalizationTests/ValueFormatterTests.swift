@@ -25,7 +25,8 @@ final class ValueFormatterTests: XCTestCase {
     }
 
     func testChangesAreSignedAndZeroIsPlusMinus() {
-        XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 3800))), "−200 g (-5 %)")
+        XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 3800))), "−200 g (−5 %)")
+        XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 100000), to: Mass(grams: 99990))), "−10 g (0 %)", "a percentage that rounds to zero has no sign")
         XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 5100))), "+1.1 kg (+27.5 %)")
         XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 4000))), "±0")
         let usd = Currency.named("USD")!
