@@ -44,6 +44,8 @@ extension L10n {
         case petArchived = "pet.archived"
         case petUnarchived = "pet.unarchived"
         // MARK: money (expense) — new keys of this part go right below this line
+        case errNotAnImage = "err.not_an_image"
+        case errNotAnImageOrPDF = "err.not_an_image_or_pdf"
         case undoNothing = "undo.nothing"
         case undoDone = "undo.done"
         case undoQuarantined = "undo.quarantined"

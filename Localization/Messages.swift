@@ -41,6 +41,8 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func errNotAnImage(path: String) -> Self { Self(.errNotAnImage, ["path": path]) }
+    public static func errNotAnImageOrPDF(path: String) -> Self { Self(.errNotAnImageOrPDF, ["path": path]) }
     public static let undoNothing = Self(.undoNothing, [:])
     public static func undoDone(command: String, at: String, changes: String) -> Self { Self(.undoDone, ["command": command, "at": at, "changes": changes]) }
     public static func undoQuarantined(path: String) -> Self { Self(.undoQuarantined, ["path": path]) }

@@ -44,6 +44,8 @@ extension L10n {
         case .petUpdated: "Updated {name} (id {id})."
         case .petArchived: "Archived {name}: {reason}. The history is kept."
         case .petUnarchived: "{name} is active again."
+        case .errNotAnImage: "{path} is not an image (JPEG, PNG, HEIC, WebP, GIF, TIFF, BMP or PNM); attach other files to a visit with --attach"
+        case .errNotAnImageOrPDF: "{path} is neither an image nor a PDF: a receipt is a photo or a scan"
         case .undoNothing: "Nothing to undo."
         case .undoDone: "Undid “petlog {command}” of {at} ({changes} {changes|change|changes})."
         case .undoQuarantined: "Files no record uses any more were moved to {path}."

@@ -44,6 +44,8 @@ extension L10n {
         case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
         case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
         case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .errNotAnImage: "{path} は画像ではありません（JPEG、PNG、HEIC、WebP、GIF、TIFF、BMP、PNM）。その他のファイルは通院記録に --attach で添付してください"
+        case .errNotAnImageOrPDF: "{path} は画像でもPDFでもありません。レシートは写真かスキャンのファイルにしてください"
         case .undoNothing: "元に戻す操作はありません。"
         case .undoDone: "{at}の「petlog {command}」を元に戻しました（変更{changes}件）。"
         case .undoQuarantined: "使われなくなった添付ファイルは {path} に移しました。"

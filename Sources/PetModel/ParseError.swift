@@ -38,4 +38,6 @@ public enum ParseError: Error, Equatable, Sendable {
     case inFuture(String, limit: String)
     /// A day that must not precede the day it counts from: `--until`, `--next`, `--follow-up`.
     case beforeStart(field: String, value: String, start: String)
+    /// A file given where an image belongs (`--photo`), or an image or PDF (`--receipt`), that is neither.
+    case notAnImage(path: String, pdfAllowed: Bool)
 }

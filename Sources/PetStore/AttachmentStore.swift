@@ -40,22 +40,12 @@ struct AttachmentStore: Sendable {
 
     /// The media type from the file's first bytes, else its extension.
     static func mediaType(of data: Data, name: String) -> String {
-        let head = [UInt8](data.prefix(12))
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if head.starts(with: Array("%PDF".utf8)) { return "application/pdf" }
-        if head.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if head.count >= 12, head[0..<4] == Array("RIFF".utf8)[...], head[8..<12] == Array("WEBP".utf8)[...] { return "image/webp" }
-        if head.count >= 12, head[4..<8] == Array("ftyp".utf8)[...] {
-            let brand = String(decoding: head[8..<12], as: UTF8.self)
-            if ["heic", "heix", "mif1", "heif"].contains(brand) { return "image/heic" }
-        }
+        let head = [UInt8](data.prefix(16))
+        if let image = MediaSniffer.imageType(head) { return image }
+        if MediaSniffer.isPDF(head) { return "application/pdf" }
         switch URL(fileURLWithPath: name).pathExtension.lowercased() {
         case "txt": return "text/plain"
         case "csv": return "text/csv"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        case "pdf": return "application/pdf"
         default: return "application/octet-stream"
         }
     }

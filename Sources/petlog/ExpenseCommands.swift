@@ -54,6 +54,7 @@ struct ExpenseAddCommand: ParsableCommand {
                     guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
                     return try list.map { try TextField.label($0, field: "items") }
                 } ?? [])
+            try s.checkImages(receipt, pdf: true)
             let (at, offset) = try s.when(record.at, for: .expense)
             let draft = RecordDraft(at: at, utcOffset: offset, note: try record.noteText(), detail: .expense(expense), attachmentPaths: receipt)
             let refs = (pets ?? petText).map(PetModelText.pets) ?? []

@@ -84,6 +84,8 @@ struct Failure {
         case .numericName(let v): return l.text(.errNumericName(value: v))
         case .badMicrochip(let v): return l.text(.errBadMicrochip(value: v))
         case .badSize(let v): return l.text(.errBadSize(value: v))
+        case .notAnImage(let path, false): return l.text(.errNotAnImage(path: path))
+        case .notAnImage(let path, true): return l.text(.errNotAnImageOrPDF(path: path))
         case .nearlyListed(let f, let v, let suggestion):
             return l.text(.errNearlyListed(value: v, field: l.code(.kind, f == "vaccine" ? "vaccination" : f), suggestion: suggestion))
         case .inFuture(let v, let limit): return l.text(.errInFuture(value: v, limit: limit))

@@ -4,6 +4,17 @@ import PetModel
 
 /// Logging a record of any kind: resolve the time, build the detail, write once, print the new id.
 extension Session {
+    /// Every file is an image (or a PDF where `pdf` allows), by its content; a file that cannot be read is
+    /// left for the store to name.
+    func checkImages(_ paths: [String], pdf: Bool = false) throws {
+        for path in paths {
+            guard let head = MediaSniffer.head(of: path) else { continue }
+            if MediaSniffer.imageType(head) == nil && !(pdf && MediaSniffer.isPDF(head)) {
+                throw ParseError.notAnImage(path: Terminal.sanitize(path), pdfAllowed: pdf)
+            }
+        }
+    }
+
     mutating func log(pets: String?, _ options: RecordOptions, attachments: [String] = [], detail: RecordDetail) throws {
         let (at, offset) = try when(options.at, for: detail.kind)
         let draft = RecordDraft(at: at, utcOffset: offset, note: try options.noteText(), detail: detail, attachmentPaths: attachments)
@@ -126,6 +137,7 @@ struct DiaryCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood?.value("--mood"))
+            try s.checkImages(photo)
             try s.log(pets: pet, record, attachments: photo, detail: .diary(diary))
         }
     }

@@ -61,3 +61,17 @@ final class ExpenseSplitTests: XCTestCase {
         }
     }
 }
+
+final class MediaSnifferTests: XCTestCase {
+    func testImagesAreKnownByTheirFirstBytes() {
+        let cases: [([UInt8], String?)] = [
+            ([0xFF, 0xD8, 0xFF, 0xE1], "image/jpeg"), ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "image/png"),
+            (Array("GIF89a".utf8), "image/gif"), (Array("RIFF\0\0\0\0WEBPVP8 ".utf8), "image/webp"),
+            ([0, 0, 0, 0x18] + Array("ftypheic".utf8), "image/heic"), ([0x49, 0x49, 0x2A, 0], "image/tiff"),
+            (Array("BM".utf8) + [UInt8](repeating: 0, count: 14), "image/bmp"), (Array("P6\n2 2\n".utf8), "image/x-portable-anymap"),
+            (Array("%PDF-1.4".utf8), nil), (Array("hello".utf8), nil), ([], nil), (Array("PNG".utf8), nil), (Array("P7 ".utf8), nil),
+        ]
+        for (bytes, expected) in cases { XCTAssertEqual(MediaSniffer.imageType(bytes), expected, "\(bytes)") }
+        XCTAssertTrue(MediaSniffer.isPDF(Array("%PDF-1.7".utf8)))
+    }
+}
