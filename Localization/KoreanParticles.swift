@@ -52,6 +52,15 @@ enum KoreanParticles {
             let digits = String(String.UnicodeScalarView(letters.prefix { ("0"..."9").contains($0) }.reversed()))
             return numberEnding(digits)
         case 0x41...0x5A, 0x61...0x7A:
+            // Units after a number are read as their Korean words: 4.3 kg 킬로그램은, 80 g 그램은, 9 lb 파운드는, 12 oz 온스는, 200 ml 밀리리터는.
+            let word = String(String.UnicodeScalarView(letters.prefix { $0.properties.isAlphabetic }.reversed())).lowercased()
+            var before = letters.dropFirst(word.count)
+            if before.first == " " { before = before.dropFirst() }
+            if let unit = ["kg": Ending.consonant, "g": .consonant, "mg": .consonant, "lb": .vowel, "lbs": .vowel, "oz": .vowel,
+                           "ml": .vowel, "l": .vowel, "cm": .vowel, "mm": .vowel][word],
+               let digit = before.first, ("0"..."9").contains(digit) {
+                return unit
+            }
             let tail = String(String.UnicodeScalarView(letters.prefix(2).reversed())).lowercased()
             if tail.hasSuffix("l") { return .rieul }
             if tail.hasSuffix("m") || tail.hasSuffix("n") || tail == "ng" { return .consonant }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import PetModel
 
 /// Logging a record of any kind: resolve the time, build the detail, write once, print the new id.
@@ -20,6 +21,37 @@ extension Session {
         let draft = RecordDraft(at: at, utcOffset: offset, note: try options.noteText(), detail: detail, attachmentPaths: attachments)
         let records = try repository().addRecord(pets: pets.map(PetModelText.pets) ?? [], draft)
         printAdded(records)
+        try warnImplausible(records)
+    }
+
+    /// One line per record whose value looks like a typo (Plausibility); the record is kept.
+    mutating func warnImplausible(_ records: [PetRecord]) throws {
+        let repo = try repository()
+        for r in records {
+            guard let petId = r.petId else { continue }
+            let name = Terminal.sanitize(r.petName ?? "-")
+            switch r.detail {
+            case .weight(let w):
+                let window = Plausibility.weightWindow
+                // Weights up to this one's second; this one is the last of its second (the newest id), so drop it.
+                let series = try repo.weightSeries(pet: petId, since: r.at.addingTimeInterval(-window), until: r.at.addingTimeInterval(1))
+                var points = Array(zip(series.times, series.grams))
+                if let i = points.lastIndex(where: { Int64($0.0) == r.at.unixSeconds() && Int($0.1) == w.mass.grams }) { points.remove(at: i) }
+                let previous = points.last.map { (Date(timeIntervalSince1970: $0.0), Mass(grams: Int($0.1))) }
+                if let change = Plausibility.weightJump(w.mass, at: r.at, previous: previous), let p = previous {
+                    terminal.error(t(.warnWeightJump(mass: format.mass(w.mass), change: format.massChange(change), pet: name,
+                                                     previous: format.mass(p.1), day: format.shortDay(localDay(p.0)), id: String(r.id))))
+                }
+            case .meal(let m):
+                guard let amount = m.amount else { continue }
+                let weight = try repo.lastWeights(pets: [.id(petId)], since: Date(timeIntervalSince1970: -62_135_596_800), until: r.at.addingTimeInterval(1))[petId]?.mass
+                if Plausibility.mealTooLarge(amount, petWeight: weight) {
+                    let shown = ValueFormatter.trim(amount.value, digits: 1) + " " + amount.unit.rawValue
+                    terminal.error(t(.warnMealLarge(amount: shown, pet: name, id: String(r.id))))
+                }
+            default: break
+            }
+        }
     }
 }
 

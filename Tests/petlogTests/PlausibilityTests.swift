@@ -1,0 +1,23 @@
+import Foundation
+import XCTest
+
+/// Values that look like typos are saved and said in one line; ordinary ones say nothing.
+final class PlausibilityTests: CLITestCase {
+    func testAWeightJumpOrAHugeMealIsSavedAndWarned() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        XCTAssertEqual(try run(["weight", "Coco", "4.2kg", "--at", "-2d"]).stderr, "")
+        let jump = try run(["weight", "Coco", "42kg"])
+        XCTAssertEqual(jump.status, 0)
+        XCTAssertEqual(jump.stderr.split(separator: "\n").count, 1, jump.stderr)
+        XCTAssertTrue(jump.stderr.contains("42 kg") && jump.stderr.contains("4.2 kg") && jump.stderr.contains("edit 2"), jump.stderr)
+        let back = try run(["--lang", "ko", "weight", "Coco", "4.3kg"])
+        XCTAssertTrue(back.stderr.contains("42 kg") && back.stderr.contains("−"), back.stderr)
+        XCTAssertEqual(try run(["weight", "Coco", "4.35kg"]).stderr, "", "a small change says nothing")
+        XCTAssertEqual(try run(["weight", "Coco", "6kg", "--at", "2026-11-01"]).stderr, "", "nothing within a week before it")
+        let meal = try run(["meal", "Coco", "kibble", "80kg"])
+        XCTAssertEqual(meal.status, 0)
+        XCTAssertTrue(meal.stderr.contains("80000 g"), meal.stderr)
+        XCTAssertEqual(try run(["meal", "Coco", "kibble", "80g"]).stderr, "")
+        XCTAssertEqual((try json("log", "--kind", "weight,meal") as? [Any])?.count, 7, "every value was saved")
+    }
+}
