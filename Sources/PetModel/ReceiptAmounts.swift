@@ -157,7 +157,7 @@ struct TotalLabel {
         ("결제금액", 6), ("받을금액", 5), ("총금액", 5), ("총액", 5), ("합계금액", 5), ("판매금액", 4), ("합계", 4),
         ("税込合計", 6), ("ご請求額", 6), ("ご請求金額", 6), ("総合計", 6), ("お支払金額", 5), ("お支払い金額", 5), ("お支払額", 5),
         ("お支払い", 4), ("お支払", 4), ("お会計", 5), ("合計", 4),
-        ("amountdue", 6), ("grandtotal", 6), ("totaldue", 6), ("balancedue", 5), ("total", 4), ("balance", 3),
+        ("amountdue", 6), ("t0tal", 4), ("grandtotal", 6), ("totaldue", 6), ("balancedue", 5), ("total", 4), ("balance", 3),
     ]
     static let notTotal: [String] = [
         "받은금액", "받은돈", "거스름", "잔돈", "소계", "부가세", "과세", "면세", "공급가", "할인", "수량", "포인트",
@@ -194,34 +194,35 @@ struct TotalLabel {
 
 extension ReceiptReading {
     /// The receipt's currency: a mark beside the total, else the mark most lines carry, else the
-    /// language's (Korean won, Japanese yen), else the home currency.
+    /// language's (Korean won, Japanese yen), else the home currency; the last two come with a note.
     static func detectCurrency(_ lines: [ScannedLine], totalLines: [Int], language: ReceiptLanguage,
-                               home: Currency) -> ReceiptField<Currency> {
+                               home: Currency) -> (ReceiptField<Currency>, ReceiptNote?) {
         for i in totalLines {
             for j in [i, i + 1] where j < lines.count {
                 if let run = lines[j].runs.last(where: { $0.marker != nil }), let c = run.marker {
-                    return lines[j].field(c, certainty: run.markerRepaired ? 0.8 : 1.0)
+                    return (lines[j].field(c, certainty: run.markerRepaired ? 0.8 : 1.0), nil)
                 }
             }
         }
-        var counts: [String: (Int, Int, Currency)] = [:]  // code → (clean marks, line of first)
+        // code → (weight: 3 a clean mark, 1 a lookalike; any clean mark; line of the first mark)
+        var counts: [String: (weight: Int, clean: Bool, line: Int, currency: Currency)] = [:]
         for (i, line) in lines.enumerated() {
             for run in line.runs {
                 guard let c = run.marker else { continue }
-                let weight = run.markerRepaired ? 1 : 3
-                let prior = counts[c.code] ?? (0, i, c)
-                counts[c.code] = (prior.0 + weight, prior.1, c)
+                let prior = counts[c.code] ?? (0, false, i, c)
+                counts[c.code] = (prior.weight + (run.markerRepaired ? 1 : 3), prior.clean || !run.markerRepaired, prior.line, c)
             }
-            if line.normalized.contains("₩") { counts["KRW", default: (0, i, .krw)].0 += 1 }
         }
-        if let best = counts.values.max(by: { ($0.0, -$0.1) < ($1.0, -$1.1) }) {
-            return lines[best.1].field(best.2, certainty: best.0 >= 3 ? 0.9 : 0.7)
+        if let best = counts.values.max(by: { ($0.weight, -$0.line) < ($1.weight, -$1.line) }) {
+            return (lines[best.line].field(best.currency, certainty: best.clean ? 0.9 : 0.7), nil)
         }
-        switch language {
-        case .korean: return ReceiptField(value: .krw, confidence: 60, source: "")
-        case .japanese: return ReceiptField(value: Currency.named("JPY") ?? home, confidence: 60, source: "")
-        case .english: return ReceiptField(value: home, confidence: 40, source: "")
+        let byLanguage: Currency? = switch language {
+        case .korean: .krw
+        case .japanese: Currency.named("JPY")
+        case .english: nil
         }
+        if let byLanguage { return (ReceiptField(value: byLanguage, confidence: 60, source: ""), .currencyAssumed(byLanguage, because: language)) }
+        return (ReceiptField(value: home, confidence: 40, source: ""), .currencyAssumed(home, because: nil))
     }
 
     /// The labelled total: the strongest label wins (the first line among equals), its amount the
@@ -279,7 +280,11 @@ extension ReceiptReading {
             var name = String(line.chars[..<cut]).trimmingCharacters(in: .whitespaces)
             // The currency mark before the price, also as OCR reads it (`W15,000`, `\\3,500`).
             if run.marker != nil, let last = name.last, "₩$¥\\".contains(last) || (last == "W" && name.dropLast().last == " ") { name.removeLast() }
-            name = name.trimmingCharacters(in: CharacterSet(charactersIn: " x×@*:.-·•\t"))
+            // Quantity marks left before the numbers (`개껌 x2`, `2 @ 12.99`); an `x` only standing alone (`Rex` stays).
+            while let last = name.last, " \t×@*※:.-·•".contains(last) || ((last == "x" || last == "X") && name.dropLast().last == " ") {
+                name.removeLast()
+            }
+            name = name.trimmingCharacters(in: CharacterSet(charactersIn: " *※:.-·•"))
             guard name.filter(\.isLetter).count >= 2 else { continue }
             items.append(line.field(ReceiptItem(name: name, price: price), certainty: repaired ? 0.6 : 0.7))
         }

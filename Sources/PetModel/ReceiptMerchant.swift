@@ -35,10 +35,17 @@ extension ReceiptReading {
 
     /// The text after a merchant label at the start of a line, or nil when the line has none.
     static func afterMerchantLabel(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: " \t*[(<【「"))
-        let lower = trimmed.lowercased()
-        for (label, needsColon) in merchantLabels where lower.hasPrefix(label) {
-            var rest = Substring(trimmed.dropFirst(label.count))
+        let trimmed = Array(text.trimmingCharacters(in: CharacterSet(charactersIn: " \t*[(<【「")))
+        for (label, needsColon) in merchantLabels {
+            // OCR often spaces out Hangul and kanji (`상 호 :`): spaces inside the label are skipped.
+            var k = 0
+            for wanted in label where wanted != " " {
+                while k > 0, k < trimmed.count, trimmed[k] == " " { k += 1 }
+                guard k < trimmed.count, trimmed[k].lowercased() == String(wanted) else { k = -1; break }
+                k += 1
+            }
+            guard k > 0 else { continue }
+            var rest = Substring(String(trimmed[k...]))
             let next = rest.first
             // `가맹점번호` is the merchant's number, not its name.
             guard next == nil || next == ":" || next == " " || next == "]" || next == ")" || next == ">" || next == "】" || next == "」" || next == "-" else { continue }

@@ -133,10 +133,8 @@ public enum ReceiptReading {
         let language = detectLanguage(scanned, hints: languages)
         var notes: [ReceiptNote] = []
         let labelled = TotalLabel.candidates(scanned)
-        let currency = detectCurrency(scanned, totalLines: labelled.map(\.line), language: language, home: homeCurrency)
-        if currency.source.isEmpty {
-            notes.append(.currencyAssumed(currency.value, because: currency.value == homeCurrency && !isLanguageCurrency(currency.value, language) ? nil : language))
-        }
+        let (currency, assumed) = detectCurrency(scanned, totalLines: labelled.map(\.line), language: language, home: homeCurrency)
+        if let assumed { notes.append(assumed) }
         let total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
         let (date, time) = readDateAndTime(scanned, language: language, today: today, notes: &notes)
         let header = headerLines(lines, imageHeight: imageHeight)
@@ -146,10 +144,6 @@ public enum ReceiptReading {
                               currency: currency.value)
         return ReceiptProposal(language: language, date: date, time: time, merchant: merchant?.field, total: total,
                                currency: currency, payment: payment, items: items, notes: notes)
-    }
-
-    static func isLanguageCurrency(_ c: Currency, _ language: ReceiptLanguage) -> Bool {
-        (language == .korean && c.code == "KRW") || (language == .japanese && c.code == "JPY")
     }
 
     /// Hangul makes a receipt Korean, kana (or kanji without Hangul) Japanese, Latin letters alone

@@ -47,6 +47,8 @@ final class ReceiptReadingTests: XCTestCase {
             (["Balance $10.00", "Total $25.00", "Amount due $20.00"], cents(2000), ["eng"]),
             (["Balance $10.00", "Total $25.00"], cents(2500), ["eng"]),
             (["Grand Total: $104.50"], cents(10450), ["eng"]),
+            (["T0TAL $9.50"], cents(950), ["eng"]),
+            (["결 제 금 액 : 27,000", "합 계 30,000"], won(27000), ["kor"]),
             (["SUBTOTAL $23.98", "TAX $2.00"], nil, ["eng"]),
             // The label must come before the amount it names: `2 items` and quantities are not totals.
             (["TOTAL 2 $25.98"], cents(2598), ["eng"]),
@@ -115,6 +117,14 @@ final class ReceiptReadingTests: XCTestCase {
             (["TOTAL 5.00"], ["eng"], Self.usd, "USD", true),
             (["TOTAL 5000"], ["eng"], .krw, "KRW", true),
         ]
+        // Marks away from the total: the most common one, less sure when only lookalikes were seen.
+        let away = read(["PET STORE", "Food $12.00", "Toys $3.00", "TOTAL 15.00"], ["eng"], home: .krw)
+        XCTAssertEqual(away.currency.value.code, "USD")
+        XCTAssertEqual(away.total?.value, cents(1500))
+        XCTAssertEqual(away.currency.confidence, 81, accuracy: 0.01)  // 90 × 0.9
+        let lookalike = read(["사료 W12,000", "간식 W3,000", "합계 15,000"], ["kor"], home: Self.usd)
+        XCTAssertEqual(lookalike.currency.value.code, "KRW")
+        XCTAssertEqual(lookalike.currency.confidence, 63, accuracy: 0.01)  // 90 × 0.7
         for (texts, langs, home, code, assumed) in cases {
             let p = read(texts, langs, home: home)
             XCTAssertEqual(p.currency.value.code, code, texts[0])
@@ -214,6 +224,8 @@ final class ReceiptReadingTests: XCTestCase {
             (["レシート", "店名：さくら動物病院"], "さくら動物病院"),
             (["店舗名 ペットショップ桜"], "ペットショップ桜"),
             (["Store: Happy Paws"], "Happy Paws"),
+            (["상 호 : 행복펫샵"], "행복펫샵"),
+            (["店 名 わんわん堂"], "わんわん堂"),
             (["Merchant: PETCO #1234"], "PETCO #1234"),
             (["영수증", "2026-11-20 14:32", "사업자번호 123-45-67890", "** 멍멍펫샵 **", "서울 강남구 테헤란로 123"], "멍멍펫샵"),
             (["서울시 강남구 역삼동 12-3", "TEL 02-555-1234", "== 행복동물병원 =="], "행복동물병원"),
@@ -280,6 +292,10 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(p.items.map(\.value), [ReceiptItem(name: "로얄캐닌 2kg", price: won(32000)), ReceiptItem(name: "개껌", price: won(5000))])
         let e = read(["PET STORE", "Dog Food 2 @ 12.99 25.98", "TOTAL 25.98"], ["eng"], home: Self.usd)
         XCTAssertEqual(e.items.map(\.value), [ReceiptItem(name: "Dog Food", price: cents(2598))])
+        let x = read(["PET STORE", "Kong Box 12.00", "Rex 2x 3.00", "TOTAL 15.00"], ["eng"], home: Self.usd)
+        XCTAssertEqual(x.items.map(\.value.name), ["Kong Box", "Rex"])  // `2x` is a quantity
+        let j = read(["わんわん堂", "おやつ ※ ¥398", "合計 ¥398"], ["jpn"])
+        XCTAssertEqual(j.items.map(\.value), [ReceiptItem(name: "おやつ", price: yen(398))])
     }
 
     // MARK: Whole receipts (OCR-style noise: W for ₩, O for 0, dots for commas, spaced digits, full-width digits, \ for ¥)
