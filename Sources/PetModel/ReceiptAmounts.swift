@@ -113,6 +113,20 @@ struct NumberRun: Equatable {
         return r
     }
 
+    /// Words after a number that make it a count, not money: `3개월` (instalments), `2点`, `8%`.
+    static let countWords: Set<String> = quantityWords.union(["개월", "回", "%", "kg", "g", "ml", "l"])
+    /// Words after an item's quantity (`1点`, `2개`); sizes such as `2kg` belong to the name.
+    static let quantityWords: Set<String> = ["개", "점", "ea", "pcs", "pc", "点", "個"]
+
+    /// Whether a count word follows the number (`합계 49,000 (3개월)`: the 3 is no amount).
+    func isCount(in chars: [Character]) -> Bool {
+        guard marker == nil else { return false }
+        var k = range.upperBound
+        while k < chars.count, chars[k] == " " { k += 1 }
+        let word = String(chars[k...].prefix { $0.isLetter || $0 == "%" }).lowercased()
+        return NumberRun.countWords.contains(word)
+    }
+
     /// The amount this run is in `currency`, and whether reading it needed a repair; nil when the
     /// digits cannot be an amount there (`2.5` in won, `1,2345`).
     func money(in currency: Currency) -> (Money, repaired: Bool)? {
@@ -233,7 +247,7 @@ extension ReceiptReading {
         let ordered = candidates.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }.map(\.element)
         for label in ordered {
             let line = lines[label.line]
-            let after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative }
+            let after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative && !$0.isCount(in: line.chars) }
             if let run = after.last, let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
                 if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
                 let certainty = (label.strength >= 4 ? 1.0 : 0.9) * (repaired ? 0.85 : 1.0)
@@ -274,7 +288,8 @@ extension ReceiptReading {
             var cut = run.range.lowerBound
             for earlier in line.runs.reversed() where earlier.range.upperBound <= cut {
                 let between = String(line.chars[earlier.range.upperBound..<cut])
-                guard between.allSatisfy({ " x×@*".contains($0) || "원円₩$¥W".contains($0) }) else { break }
+                let word = between.trimmingCharacters(in: CharacterSet(charactersIn: " ₩$¥\\")).lowercased()
+                guard between.allSatisfy({ " x×@*".contains($0) || "원円₩$¥W".contains($0) }) || NumberRun.quantityWords.contains(word) else { break }
                 cut = earlier.range.lowerBound
             }
             var name = String(line.chars[..<cut]).trimmingCharacters(in: .whitespaces)

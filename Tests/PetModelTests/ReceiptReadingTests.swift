@@ -48,6 +48,8 @@ final class ReceiptReadingTests: XCTestCase {
             (["Balance $10.00", "Total $25.00"], cents(2500), ["eng"]),
             (["Grand Total: $104.50"], cents(10450), ["eng"]),
             (["T0TAL $9.50"], cents(950), ["eng"]),
+            (["결제금액 49,000 (3개월)"], won(49000), ["kor"]),
+            (["合計 2点 ¥1,100"], yen(1100), ["jpn"]),
             (["결 제 금 액 : 27,000", "합 계 30,000"], won(27000), ["kor"]),
             (["SUBTOTAL $23.98", "TAX $2.00"], nil, ["eng"]),
             // The label must come before the amount it names: `2 items` and quantities are not totals.
@@ -294,8 +296,8 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(e.items.map(\.value), [ReceiptItem(name: "Dog Food", price: cents(2598))])
         let x = read(["PET STORE", "Kong Box 12.00", "Rex 2x 3.00", "TOTAL 15.00"], ["eng"], home: Self.usd)
         XCTAssertEqual(x.items.map(\.value.name), ["Kong Box", "Rex"])  // `2x` is a quantity
-        let j = read(["わんわん堂", "おやつ ※ ¥398", "合計 ¥398"], ["jpn"])
-        XCTAssertEqual(j.items.map(\.value), [ReceiptItem(name: "おやつ", price: yen(398))])
+        let j = read(["わんわん堂", "おやつ ※ ¥398", "ドッグフード 1点 ¥2,480", "合計 ¥2,878"], ["jpn"])
+        XCTAssertEqual(j.items.map(\.value), [ReceiptItem(name: "おやつ", price: yen(398)), ReceiptItem(name: "ドッグフード", price: yen(2480))])
     }
 
     // MARK: Whole receipts (OCR-style noise: W for ₩, O for 0, dots for commas, spaced digits, full-width digits, \ for ¥)
