@@ -50,6 +50,9 @@ final class ReceiptReadingTests: XCTestCase {
             (["T0TAL $9.50"], cents(950), ["eng"]),
             (["결제금액 49,000 (3개월)"], won(49000), ["kor"]),
             (["合計 2点 ¥1,100"], yen(1100), ["jpn"]),
+            (["합계 49,000", "승인금액 49,000원"], won(49000), ["kor"]),
+            (["ご利用金額 ¥3,300"], yen(3300), ["jpn"]),
+            (["Balance Due $0.00", "TOTAL $56.28"], cents(5628), ["eng"]),  // a zero is no total
             (["결 제 금 액 : 27,000", "합 계 30,000"], won(27000), ["kor"]),
             (["SUBTOTAL $23.98", "TAX $2.00"], nil, ["eng"]),
             // The label must come before the amount it names: `2 items` and quantities are not totals.
@@ -298,6 +301,24 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(x.items.map(\.value.name), ["Kong Box", "Rex"])  // `2x` is a quantity
         let j = read(["わんわん堂", "おやつ ※ ¥398", "ドッグフード 1点 ¥2,480", "合計 ¥2,878"], ["jpn"])
         XCTAssertEqual(j.items.map(\.value), [ReceiptItem(name: "おやつ", price: yen(398)), ReceiptItem(name: "ドッグフード", price: yen(2480))])
+    }
+
+    /// Nothing a camera or the OCR produces may trap: random receipt-like lines, empty input, huge numbers.
+    func testNoInputTraps() {
+        var seed: UInt64 = 20261123
+        func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(seed >> 33) }
+        let alphabet = Array("0123456789 ,.:-/*₩W원円¥\\$合計합계TOTALotal年月日년월일令和平成오후午後PMAM카드現金CASH(){}[]％１２，\u{0}\u{301}🐶\n\t")
+        for _ in 0..<300 {
+            let texts = (0..<(next() % 12)).map { _ in String((0..<(next() % 40)).map { _ in alphabet[next() % alphabet.count] }) }
+            let p = read(texts, ["kor", "jpn", "eng"])
+            if let total = p.total { XCTAssertGreaterThan(total.value.minorUnits, 0, texts.joined(separator: " / ")) }
+        }
+        XCTAssertNil(read([]).total)
+        XCTAssertNil(read(["합계 99999999999999999999999원"]).total)
+        XCTAssertNil(read(["TOTAL $-5.00"], ["eng"]).total)
+        let empty = ReceiptReading.proposal(lines: [], imageHeight: 0, languages: [], homeCurrency: .krw, today: Self.today)
+        XCTAssertEqual(empty.currency.value, .krw)
+        XCTAssertEqual(empty.language, .english)
     }
 
     // MARK: Whole receipts (OCR-style noise: W for ₩, O for 0, dots for commas, spaced digits, full-width digits, \ for ¥)
