@@ -299,11 +299,28 @@ extension ReceiptReading {
             while let last = name.last, " \t×@*※:.-·•".contains(last) || ((last == "x" || last == "X") && name.dropLast().last == " ") {
                 name.removeLast()
             }
-            name = name.trimmingCharacters(in: CharacterSet(charactersIn: " *※:.-·•"))
+            name = itemName(name)
             guard name.filter(\.isLetter).count >= 2 else { continue }
             items.append(line.field(ReceiptItem(name: name, price: price), certainty: repaired ? 0.6 : 0.7))
         }
         return items
+    }
+
+    /// An item's name without the marks printers put between it and the price: a reduced-tax `軽`
+    /// or `※`, and a barcode with its tax flag (`PURINA ONE 012345678901 F` → `PURINA ONE`).
+    static func itemName(_ raw: String) -> String {
+        var words = raw.split(separator: " ").map(String.init)
+        func isBarcode(_ w: String) -> Bool { w.count >= 6 && w.allSatisfy { $0.asciiDigit != nil } }
+        while let last = words.last {
+            if ["軽", "※", "*", "**"].contains(last) || isBarcode(last) {
+                words.removeLast()
+            } else if last.count == 1, last.first.map(NumberRun.isASCIILetter) == true, words.count >= 2, isBarcode(words[words.count - 2]) {
+                words.removeLast()
+            } else {
+                break
+            }
+        }
+        return words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " *※:.-·•"))
     }
 
     static func isOnlyAmountTail(_ line: ScannedLine, _ run: NumberRun) -> Bool {
@@ -315,8 +332,8 @@ extension ReceiptReading {
         let compact = line.compact
         if TotalLabel.labels.contains(where: { compact.contains($0.0) }) || TotalLabel.notTotal.contains(where: { compact.contains($0) }) { return true }
         let others = ["카드", "신용", "체크", "현금", "승인", "할부", "가맹", "사업자", "전화", "tel", "クレジット", "カード", "現金", "承認",
-                      "電話", "登録番号", "visa", "master", "amex", "card", "cash", "debit", "credit", "approval", "auth", "phone"]
-        if others.contains(where: { compact.contains($0) }) { return true }
+                      "電話", "登録番号", "번호", "番号", "レジ", "#", "visa", "master", "amex", "card", "cash", "debit", "credit", "approval", "auth", "phone"]
+        if others.contains(where: { compact.contains($0) }) || hasWord(["pos"], in: line.normalized.lowercased()) { return true }
         return firstDate(line) != nil || isPhone(line.normalized) || isAddress(line.normalized) || isBusinessNumber(line.normalized)
     }
 }

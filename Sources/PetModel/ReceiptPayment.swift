@@ -10,6 +10,8 @@ extension ReceiptReading {
     /// Money handed over or given back: only cash has those.
     static let tenderWords = ["받은금액", "거스름", "お預り", "お預かり", "お釣", "おつり", "tendered", "change"]
     static let approvalWords = ["승인번호", "승인", "承認番号", "承認", "approval", "authcode", "auth#", "appr"]
+    /// Electronic money and QR payments: neither cash nor card (`Payment.other`).
+    static let otherWords = ["電子マネー", "交通系", "paypay", "suica", "pasmo", "카카오페이", "네이버페이", "제로페이", "qr"]
     static let notPayment = ["포인트", "ポイント", "point", "reward", "멤버십", "membership", "적립"]
 
     static let cardMask = ReceiptPatterns.make(#"\*{3,}\s*-?\s*[0-9]{3,4}|[0-9]{4}\s*-?\s*\*{2,}|x{4,}\s*-?\s*[0-9]{4}"#)
@@ -24,6 +26,7 @@ extension ReceiptReading {
         var card: [(ScannedLine, Int64)] = []
         var cash: [(ScannedLine, Int64)] = []
         var tendered: ScannedLine?
+        var other: ScannedLine?
         for line in lines {
             let lower = line.normalized.lowercased()
             let compact = line.compact
@@ -36,6 +39,7 @@ extension ReceiptReading {
             if amount == 0 { continue }
             if cardWords.contains(where: { compact.contains($0) }) || hasWord(cardLatin, in: lower) { card.append((line, amount)) }
             if cashWords.contains(where: { compact.contains($0) }) || hasWord(cashLatin, in: lower) { cash.append((line, amount)) }
+            if other == nil, otherWords.contains(where: { compact.contains($0) }) { other = line }
             if tendered == nil, tenderWords.contains(where: { compact.contains($0) }) || hasWord(["change"], in: lower) { tendered = line }
         }
         switch (card.first, cash.first) {
@@ -47,6 +51,7 @@ extension ReceiptReading {
             if cashMax > cardMax { return b.0.field(.cash, certainty: 0.5) }
             return a.0.field(.card, certainty: 0.5)
         case (nil, nil):
+            if let other { return other.field(.other, certainty: 0.8) }
             return tendered.map { $0.field(.cash, certainty: 0.7) }
         }
     }

@@ -284,6 +284,8 @@ final class ReceiptReadingTests: XCTestCase {
             (["합계 12,000"], nil),
             (["CASHIER: KIM", "VISA $12.00"], .card),
             (["CASHIER: KIM"], nil),
+            (["電子マネー ¥1,278", "お釣 ¥0"], .other),
+            (["카카오페이 12,000"], .other),
         ]
         for (texts, expected) in cases {
             XCTAssertEqual(read(texts).payment?.value, expected, texts.joined(separator: " / "))
@@ -299,6 +301,12 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(e.items.map(\.value), [ReceiptItem(name: "Dog Food", price: cents(2598))])
         let x = read(["PET STORE", "Kong Box 12.00", "Rex 2x 3.00", "TOTAL 15.00"], ["eng"], home: Self.usd)
         XCTAssertEqual(x.items.map(\.value.name), ["Kong Box", "Rex"])  // `2x` is a quantity
+        let upc = read(["Walmart", "ST# 1234 OP# 00001 TE# 01 TR# 01234", "PURINA ONE 012345678901 F 18.97 N", "TOTAL 18.97"], ["eng"], home: Self.usd)
+        XCTAssertEqual(upc.items.map(\.value), [ReceiptItem(name: "PURINA ONE", price: cents(1897))])
+        let pos = read(["이마트24", "POS:01 영수증번호 0123", "펫트릿 연어 3,500 2 7,000", "합계 7,000"])
+        XCTAssertEqual(pos.items.map(\.value), [ReceiptItem(name: "펫트릿 연어", price: won(7000))])
+        let reduced = read(["ファミリーマート", "猫砂 8L 軽 ¥980", "合計 ¥980"], ["jpn"])
+        XCTAssertEqual(reduced.items.map(\.value), [ReceiptItem(name: "猫砂 8L", price: yen(980))])
         let j = read(["わんわん堂", "おやつ ※ ¥398", "ドッグフード 1点 ¥2,480", "合計 ¥2,878"], ["jpn"])
         XCTAssertEqual(j.items.map(\.value), [ReceiptItem(name: "おやつ", price: yen(398)), ReceiptItem(name: "ドッグフード", price: yen(2480))])
     }
