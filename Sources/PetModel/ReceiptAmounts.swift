@@ -320,7 +320,7 @@ extension ReceiptReading {
                 break
             }
         }
-        return words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " *※:.-·•"))
+        return ReceiptSpacing.tidy(words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " *※:.-·•")))
     }
 
     static func isOnlyAmountTail(_ line: ScannedLine, _ run: NumberRun) -> Bool {

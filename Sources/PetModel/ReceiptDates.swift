@@ -22,7 +22,9 @@ enum ReceiptPatterns {
 
     static let yearFirst = make(#"(?<![0-9])(20[0-9]{2}|19[0-9]{2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
     static let cjkYearFirst = make(#"(?<![0-9])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
-    static let era = make(#"(令和|平成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
+    static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
+    /// `2026년 6월 8일` with `년` misread as one other character (`20264 6 월 8S`): the `월` still anchors it.
+    static let koreanMonthAnchored = make(#"(?<![0-9])(20[0-9]{2})[^\s0-9]?[0-9]?\s*([0-9]{1,2})\s*월\s*([0-9]{1,2})(?![0-9])"#)
     static let monthName = make(#"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})(?![0-9])"#)
     static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+([0-9]{4})(?![0-9])"#)
     static let yearLast = make(#"(?<![0-9])([0-9]{1,2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{4})(?![0-9])"#)
@@ -63,9 +65,16 @@ extension ReceiptReading {
                 found.append(DateReading(year: year, month: m, day: d, read: g[0] ?? "", certainty: y < 100 ? 0.9 : 1.0))
             }
         }
+        if found.isEmpty {
+            for g in P.matches(P.koreanMonthAnchored, in: text) {
+                if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
+                    found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.7))
+                }
+            }
+        }
         for g in P.matches(P.era, in: text) {
             // Reiwa 1 is 2019, Heisei 1 is 1989; `元` is the first year.
-            let base = (g[1] == "令和" || g[1]?.uppercased() == "R") ? 2018 : 1988
+            let base = (g[1]?.hasPrefix("令") == true || g[1]?.uppercased() == "R") ? 2018 : 1988
             let n = g[2] == "元" ? 1 : Int(g[2] ?? "")
             if let n, let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
                 found.append(DateReading(year: base + n, month: m, day: d, read: g[0] ?? "", certainty: 1.0))

@@ -67,7 +67,7 @@ extension ReceiptReading {
         // The company form is no part of the name people know: `(주)멍멍펫샵`, `㈱さくら` (NFKC: `(株)`).
         var name = text
         for form in ["(주)", "(株)", "(유)", "(有)", "주식회사", "株式会社"] { name = name.replacingOccurrences(of: form, with: " ") }
-        name = name.trimmingCharacters(in: separators)
+        name = ReceiptSpacing.tidy(name.trimmingCharacters(in: separators))
         return name.filter(\.isLetter).count >= 2 ? name : nil
     }
 

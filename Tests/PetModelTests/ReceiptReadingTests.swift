@@ -151,6 +151,8 @@ final class ReceiptReadingTests: XCTestCase {
             ("2026年11月20日", .japanese, day(2026, 11, 20)),
             ("令和8年11月20日", .japanese, day(2026, 11, 20)),
             ("令和元年5月1日", .japanese, day(2019, 5, 1)),
+            ("令 和 8 年 11 月 15 日 14:33", .japanese, day(2026, 11, 15)),   // OCR spacing
+            ("일시: 20264 6 월 8S 15:31", .korean, day(2026, 6, 8)),          // 년 and 일 misread
             ("平成31年4月30日", .japanese, day(2019, 4, 30)),
             ("Nov 20, 2026", .english, day(2026, 11, 20)),
             ("November 20, 2026", .english, day(2026, 11, 20)),
@@ -228,6 +230,9 @@ final class ReceiptReadingTests: XCTestCase {
             (["가맹점번호 12345678", "매장명", "펫마트 강남점"], "펫마트 강남점"),
             (["レシート", "店名：さくら動物病院"], "さくら動物病院"),
             (["店舗名 ペットショップ桜"], "ペットショップ桜"),
+            // Tesseract splits CJK words: Japanese has no spaces, Korean one-syllable pieces belong together.
+            (["店 名 : さ くら 動物 病院"], "さくら動物病院"),
+            (["상호: 멍 냥 펫 샵 강남점"], "멍냥펫샵 강남점"),
             (["Store: Happy Paws"], "Happy Paws"),
             (["상 호 : 행복펫샵"], "행복펫샵"),
             (["店 名 わんわん堂"], "わんわん堂"),
@@ -305,6 +310,8 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(upc.items.map(\.value), [ReceiptItem(name: "PURINA ONE", price: cents(1897))])
         let pos = read(["이마트24", "POS:01 영수증번호 0123", "펫트릿 연어 3,500 2 7,000", "합계 7,000"])
         XCTAssertEqual(pos.items.map(\.value), [ReceiptItem(name: "펫트릿 연어", price: won(7000))])
+        let spaced = read(["멍냥펫샵", "배 변 패드 100 매 x2 37,800", "츄 르 20 개 입 x1 15,900", "합계 53,700"])
+        XCTAssertEqual(spaced.items.map(\.value.name), ["배변 패드 100매", "츄르 20개입"])
         let reduced = read(["ファミリーマート", "猫砂 8L 軽 ¥980", "合計 ¥980"], ["jpn"])
         XCTAssertEqual(reduced.items.map(\.value), [ReceiptItem(name: "猫砂 8L", price: yen(980))])
         let j = read(["わんわん堂", "おやつ ※ ¥398", "ドッグフード 1点 ¥2,480", "合計 ¥2,878"], ["jpn"])
@@ -405,7 +412,7 @@ final class ReceiptReadingTests: XCTestCase {
             "ペットショップ わんにゃん", "渋谷店", "2026年11月22日(日) 18:45", "ドッグフード ￥２，４８０", "おやつ  ￥398",
             "小計 ￥2,878", "(内消費税 ￥261)", "合計 ￥２，８７８", "お預り ￥3,000", "お釣り ￥122", "現金",
         ], ["jpn"])
-        check(p, language: .japanese, date: day(2026, 11, 22), time: ReceiptTime(hour: 18, minute: 45), merchant: "ペットショップ わんにゃん",
+        check(p, language: .japanese, date: day(2026, 11, 22), time: ReceiptTime(hour: 18, minute: 45), merchant: "ペットショップわんにゃん",
               total: yen(2878), currency: "JPY", payment: .cash,
               items: [ReceiptItem(name: "ドッグフード", price: yen(2480)), ReceiptItem(name: "おやつ", price: yen(398))])
         XCTAssertFalse(p.notes.contains { if case .amountRepaired = $0 { true } else { false } })
