@@ -31,7 +31,7 @@ enum ReceiptPatterns {
     static let shortYear = make(#"(?<![0-9.,/-])([0-9]{2})([-./])([0-9]{1,2})\2([0-9]{1,2})(?![0-9.,/-])"#)
 
     static let meridiemFirst = make(#"(오전|오후|午前|午後|\bam\b|\bpm\b)\s*([0-9]{1,2})\s*[:時시]\s*([0-9]{1,2})"#)
-    static let clock = make(#"(?<![0-9])([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?(?![0-9])(?:\s*(a\.?m\.?|p\.?m\.?)(?![a-z]))?"#)
+    static let clock = make(#"(?<![0-9])([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?(?![0-9])(?:\s*([ap]\.?[mny]\.?)(?![a-z]))?"#)
     static let cjkClock = make(#"(?<![0-9])([0-9]{1,2})\s*[時시]\s*([0-9]{1,2})\s*[分분]"#)
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -154,7 +154,8 @@ extension ReceiptReading {
                 return (0...23).contains(h) ? ReceiptTime(hour: h, minute: m) : nil
             }
             guard (0...12).contains(h) else { return nil }
-            let pm = ["오후", "午後", "pm"].contains(meridiem)
+            // OCR reads the M of PM as N or Y now and then (`1:53 py`).
+            let pm = ["오후", "午後"].contains(meridiem) || meridiem.hasPrefix("p")
             return ReceiptTime(hour: pm ? (h % 12) + 12 : h % 12, minute: m)
         }
         for g in P.matches(P.meridiemFirst, in: text) {

@@ -213,6 +213,8 @@ final class ReceiptReadingTests: XCTestCase {
             ("14시 32분", ReceiptTime(hour: 14, minute: 32)),
             ("2:32 PM", ReceiptTime(hour: 14, minute: 32)),
             ("12:10 pm", ReceiptTime(hour: 12, minute: 10)),
+            ("06/16/2026 1:53 py", ReceiptTime(hour: 13, minute: 53)),   // OCR's M as y
+            ("9:05 A.M.", ReceiptTime(hour: 9, minute: 5)),
             ("25:10", nil),
             ("14:75", nil),
         ]
@@ -464,5 +466,59 @@ final class ReceiptReadingTests: XCTestCase {
               items: [ReceiptItem(name: "Cat litter", price: won(15000)), ReceiptItem(name: "Cat food", price: won(27000))])
         XCTAssertTrue(p.notes.contains(.ambiguousDate(read: "03/11/2026", chose: day(2026, 3, 11), because: .english)))
         XCTAssertTrue(p.notes.contains(.amountRepaired(read: "Total        W42.0OO", as: won(42000))))
+    }
+
+    // MARK: What Tesseract 5.3 read from the project's rendered receipts (scripts/make-receipts.py: ko-09, ja-02, en-04)
+
+    func tesseract(_ rows: [(String, Double, Int, Int)]) -> [ReceiptLine] {
+        rows.map { ReceiptLine(text: $0.0, confidence: $0.1, box: ReceiptBox(x: 20, y: $0.2, width: 500, height: $0.3)) }
+    }
+
+    func testTesseractKoreanLowContrast() {
+        let lines = tesseract([
+            ("바 둑 이 네 펫 마트", 94, 30, 87), ("상호: 바 둑 이 네 펫 마트", 92, 121, 39), ("사 업 자 번호: 287-88-64537", 92, 171, 53),
+            ("TEL 02-226-9107", 93, 240, 30), ("일시: 202614 54 232 09:51", 73, 292, 39), ("=e a", 29, 406, 39),
+            ("강아지 간식 AIF] x2 13,000", 84, 463, 41), ("로 알 캐 닌 미니 어덜트 38351 45,000", 89, 520, 44), ("EA 3074 x1 13,500", 69, 577, 41),
+            ("하네스 8 사이즈 x1 22,000", 72, 634, 41), ("공 급 가 액 85,000", 93, 748, 41), ("부가세 8,500", 96, 805, 41),
+            ("받 을 금액 93,500", 95, 861, 42), ("카 드 결제 93,500", 92, 919, 41), ("VSS Sa =", 33, 972, 55), ("491413: 34986895", 76, 1033, 39),
+            ("할부: 일시불", 97, 1090, 39), ("감 사 합 니다", 94, 1143, 55),
+        ])
+        let p = ReceiptReading.proposal(lines: lines, imageHeight: 1267, languages: ["kor", "eng"], homeCurrency: .krw, today: Self.today)
+        // The date is garbled past reading (`202614 54 232`): no date rather than a guess.
+        check(p, language: .korean, date: nil, time: ReceiptTime(hour: 9, minute: 51), merchant: "바둑이네펫 마트",
+              total: won(93500), currency: "KRW", payment: .card,
+              items: [ReceiptItem(name: "강아지 간식 AIF]", price: won(13000)), ReceiptItem(name: "로알캐닌 미니 어덜트", price: won(45000)),
+                      ReceiptItem(name: "EA", price: won(13500)), ReceiptItem(name: "하네스 8 사이즈", price: won(22000))])
+        XCTAssertEqual(try XCTUnwrap(p.total).confidence, 95, accuracy: 0.01)
+    }
+
+    func testTesseractJapanese() {
+        let lines = tesseract([
+            ("みどり 動物 クリ ニッ ク", 95, 45, 59), ("店 名 : みどり 動物 クリ ニッ ク", 95, 109, 48), ("〒776-3257 東京 都 渋谷 区 神宮 前 5-6", 89, 160, 47),
+            ("TEL 03-1574-9279", 93, 219, 26), ("令 和 8 年 11 月 15 日 14:33", 94, 262, 48), ("血液 検査 \\5,500", 81, 368, 36),
+            ("診察 料 \\1,500", 90, 419, 36), ("処方 食 1kg \\3,200", 92, 465, 48), ("混合 ワク チン \\6,000", 95, 517, 47),
+            ("フィ ラリ ア 検 査 \\2,500", 93, 568, 46), ("小計 \\18,700", 93, 674, 36), ("消費 税 (10%) ¥1,870", 91, 720, 51),
+            ("お 会 計 \\20,570", 93, 776, 38), ("現金 \\30,000", 93, 827, 36), ("お 釣り ¥9 430", 89, 878, 36), ("お 大 事 に どう ぞ", 93, 929, 33),
+        ])
+        let p = ReceiptReading.proposal(lines: lines, imageHeight: 1039, languages: ["jpn", "eng"], homeCurrency: .krw, today: Self.today)
+        check(p, language: .japanese, date: day(2026, 11, 15), time: ReceiptTime(hour: 14, minute: 33), merchant: "みどり動物クリニック",
+              total: yen(20570), currency: "JPY", payment: .cash,
+              items: [ReceiptItem(name: "血液検査", price: yen(5500)), ReceiptItem(name: "診察料", price: yen(1500)),
+                      ReceiptItem(name: "処方食 1kg", price: yen(3200)), ReceiptItem(name: "混合ワクチン", price: yen(6000)),
+                      ReceiptItem(name: "フィラリア検査", price: yen(2500))])
+    }
+
+    func testTesseractEnglishRotated() {
+        let lines = tesseract([
+            ("Tail Waggers Supply Co", 95, 48, 72), ("7456 Main St, Springfield, IL 6", 96, 111, 67), ("(551) 555-5071", 86, 171, 44),
+            ("06/16/2026 1:53 py", 93, 213, 50), ("Dog Food 301b x2 $109.98", 89, 315, 63), ("Catnip Mouse 3pk $4.99", 95, 366, 63),
+            ("Bird Seed 5lb $8.99", 80, 416, 64), ("SUBTOTAL $123.96", 89, 519, 63), ("TAX 8.25% $10.23", 95, 569, 63),
+            ("TOTAL $134.19", 96, 620, 63), ("CASH $190.00", 95, 672, 62), ("CHANGE $55.81", 94, 722, 63), ("THANK YOU FoR SHOPPING!", 92, 777, 61),
+        ])
+        let p = ReceiptReading.proposal(lines: lines, imageHeight: 928, languages: ["eng"], homeCurrency: .krw, today: Self.today)
+        check(p, language: .english, date: day(2026, 6, 16), time: ReceiptTime(hour: 13, minute: 53), merchant: "Tail Waggers Supply Co",
+              total: cents(13419), currency: "USD", payment: .cash,
+              items: [ReceiptItem(name: "Dog Food 301b", price: cents(10998)), ReceiptItem(name: "Catnip Mouse 3pk", price: cents(499)),
+                      ReceiptItem(name: "Bird Seed 5lb", price: cents(899))])
     }
 }
