@@ -133,7 +133,9 @@ public enum ReceiptReading {
         let language = detectLanguage(scanned, hints: languages)
         var notes: [ReceiptNote] = []
         let labelled = TotalLabel.candidates(scanned)
-        let (currency, assumed) = detectCurrency(scanned, totalLines: labelled.map(\.line), language: language, home: homeCurrency)
+        // The currency beside the strongest total label counts first.
+        let byStrength = labelled.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }.map(\.element.line)
+        let (currency, assumed) = detectCurrency(scanned, totalLines: byStrength, language: language, home: homeCurrency)
         if let assumed { notes.append(assumed) }
         let total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
         let (date, time) = readDateAndTime(scanned, language: language, today: today, notes: &notes)

@@ -130,6 +130,8 @@ final class ReceiptReadingTests: XCTestCase {
         let lookalike = read(["사료 W12,000", "간식 W3,000", "합계 15,000"], ["kor"], home: Self.usd)
         XCTAssertEqual(lookalike.currency.value.code, "KRW")
         XCTAssertEqual(lookalike.currency.confidence, 63, accuracy: 0.01)  // 90 × 0.7
+        // Two labels with different marks: the stronger label's mark is the receipt's.
+        XCTAssertEqual(read(["Balance ¥500", "Amount due $5.00"], ["eng"]).currency.value.code, "USD")
         for (texts, langs, home, code, assumed) in cases {
             let p = read(texts, langs, home: home)
             XCTAssertEqual(p.currency.value.code, code, texts[0])
