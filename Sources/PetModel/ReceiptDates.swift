@@ -1,0 +1,177 @@
+import Foundation
+
+/// A date printed on a receipt, before it is checked against the calendar and today.
+struct DateReading {
+    var year: Int
+    var month: Int
+    var day: Int
+    /// The matched text.
+    var read: String
+    /// How sure the shape is (a two-digit year is less sure than four digits).
+    var certainty: Double
+    /// Set when day and month could be swapped and the language chose.
+    var ambiguous: Bool = false
+}
+
+/// The shapes of dates and times on receipts, tried in order on each line (docs/receipts.md).
+enum ReceiptPatterns {
+    static func make(_ pattern: String, ignoringCase: Bool = true) -> NSRegularExpression {
+        // safe: every pattern is a literal in these files, compiled by the tests on every run.
+        try! NSRegularExpression(pattern: pattern, options: ignoringCase ? [.caseInsensitive] : [])
+    }
+
+    static let yearFirst = make(#"(?<![0-9])(20[0-9]{2}|19[0-9]{2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
+    static let cjkYearFirst = make(#"(?<![0-9])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
+    static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
+    /// `2026년 6월 8일` with `년` misread as one other character (`20264 6 월 8S`): the `월` still anchors it.
+    static let koreanMonthAnchored = make(#"(?<![0-9])(20[0-9]{2})[^\s0-9]?[0-9]?\s*([0-9]{1,2})\s*월\s*([0-9]{1,2})(?![0-9])"#)
+    static let monthName = make(#"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})(?![0-9])"#)
+    static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+([0-9]{4})(?![0-9])"#)
+    static let yearLast = make(#"(?<![0-9])([0-9]{1,2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{4})(?![0-9])"#)
+    static let shortYear = make(#"(?<![0-9.,/-])([0-9]{2})([-./])([0-9]{1,2})\2([0-9]{1,2})(?![0-9.,/-])"#)
+
+    static let meridiemFirst = make(#"(오전|오후|午前|午後|\bam\b|\bpm\b)\s*([0-9]{1,2})\s*[:時시]\s*([0-9]{1,2})"#)
+    static let clock = make(#"(?<![0-9])([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?(?![0-9])(?:\s*([ap]\.?[mny]\.?)(?![a-z]))?"#)
+    static let cjkClock = make(#"(?<![0-9])([0-9]{1,2})\s*[時시]\s*([0-9]{1,2})\s*[分분]"#)
+
+    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Each match's groups (nil for a group that did not take part).
+    static func matches(_ regex: NSRegularExpression, in text: String) -> [[String?]] {
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { m in
+            (0..<m.numberOfRanges).map { g in
+                let r = m.range(at: g)
+                return r.location == NSNotFound ? nil : ns.substring(with: r)
+            }
+        }
+    }
+}
+
+extension ReceiptReading {
+    /// Every date reading on a line, in the order of the rules; `language` settles `03/04/2026`.
+    static func dateReadings(_ line: ScannedLine, language: ReceiptLanguage) -> [DateReading] {
+        typealias P = ReceiptPatterns
+        let text = line.normalized
+        var found: [DateReading] = []
+        for g in P.matches(P.yearFirst, in: text) {
+            if let y = Int(g[1] ?? ""), let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
+                found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 1.0))
+            }
+        }
+        for g in P.matches(P.cjkYearFirst, in: text) {
+            if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
+                let year = y < 100 ? 2000 + y : y
+                found.append(DateReading(year: year, month: m, day: d, read: g[0] ?? "", certainty: y < 100 ? 0.9 : 1.0))
+            }
+        }
+        if found.isEmpty {
+            for g in P.matches(P.koreanMonthAnchored, in: text) {
+                if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
+                    found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.7))
+                }
+            }
+        }
+        for g in P.matches(P.era, in: text) {
+            // Reiwa 1 is 2019, Heisei 1 is 1989; `元` is the first year.
+            let base = (g[1]?.hasPrefix("令") == true || g[1]?.uppercased() == "R") ? 2018 : 1988
+            let n = g[2] == "元" ? 1 : Int(g[2] ?? "")
+            if let n, let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
+                found.append(DateReading(year: base + n, month: m, day: d, read: g[0] ?? "", certainty: 1.0))
+            }
+        }
+        for g in P.matches(P.monthName, in: text) {
+            if let name = g[1]?.lowercased().prefix(3), let m = P.months.firstIndex(of: String(name)), let d = Int(g[2] ?? ""), let y = Int(g[3] ?? "") {
+                found.append(DateReading(year: y, month: m + 1, day: d, read: g[0] ?? "", certainty: 1.0))
+            }
+        }
+        for g in P.matches(P.dayMonthName, in: text) {
+            if let name = g[2]?.lowercased().prefix(3), let m = P.months.firstIndex(of: String(name)), let d = Int(g[1] ?? ""), let y = Int(g[3] ?? "") {
+                found.append(DateReading(year: y, month: m + 1, day: d, read: g[0] ?? "", certainty: 1.0))
+            }
+        }
+        for g in P.matches(P.yearLast, in: text) {
+            guard let a = Int(g[1] ?? ""), let b = Int(g[3] ?? ""), let y = Int(g[4] ?? "") else { continue }
+            let read = g[0] ?? ""
+            if a > 12 && b <= 12 {
+                found.append(DateReading(year: y, month: b, day: a, read: read, certainty: 0.95))
+            } else if b > 12 && a <= 12 {
+                found.append(DateReading(year: y, month: a, day: b, read: read, certainty: 0.95))
+            } else {
+                // Both could be the month: American English writes month/day, the others day/month.
+                let monthFirst = language == .english
+                found.append(DateReading(year: y, month: monthFirst ? a : b, day: monthFirst ? b : a, read: read,
+                                         certainty: a == b ? 0.95 : 0.7, ambiguous: a != b))
+            }
+        }
+        for g in P.matches(P.shortYear, in: text) {
+            guard let a = Int(g[1] ?? ""), let b = Int(g[3] ?? ""), let c = Int(g[4] ?? "") else { continue }
+            // `26-11-20` is year first in Korea and Japan; English receipts write `11/20/26` (or `20/11/26`).
+            if language == .english, a <= 12 {
+                found.append(DateReading(year: 2000 + c, month: a, day: b, read: g[0] ?? "", certainty: 0.8))
+            } else if language == .english, b <= 12 {
+                found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
+            }
+            found.append(DateReading(year: 2000 + a, month: b, day: c, read: g[0] ?? "", certainty: 0.8))
+        }
+        return found
+    }
+
+    /// The first line's first date that is a real day, not in the future (today + 1 day allows for
+    /// time zones) and not before 2000; then the time on that line, or else the first time anywhere.
+    static func readDateAndTime(_ lines: [ScannedLine], language: ReceiptLanguage, today: LocalDate,
+                                notes: inout [ReceiptNote]) -> (ReceiptField<LocalDate>?, ReceiptField<ReceiptTime>?) {
+        var date: ReceiptField<LocalDate>?
+        var dateLine: Int?
+        search: for (i, line) in lines.enumerated() {
+            for reading in dateReadings(line, language: language) {
+                guard let day = LocalDate(year: reading.year, month: reading.month, day: reading.day) else {
+                    notes.append(.dateRejected(read: reading.read, reason: .noSuchDay)); continue
+                }
+                if day.year < 2000 { notes.append(.dateRejected(read: reading.read, reason: .tooOld)); continue }
+                if day > today.adding(days: 1) { notes.append(.dateRejected(read: reading.read, reason: .future)); continue }
+                if reading.ambiguous { notes.append(.ambiguousDate(read: reading.read, chose: day, because: language)) }
+                date = line.field(day, certainty: reading.certainty)
+                dateLine = i
+                break search
+            }
+        }
+        var time: ReceiptField<ReceiptTime>?
+        let order = dateLine.map { first in [first] + lines.indices.filter { $0 != first } } ?? Array(lines.indices)
+        for i in order {
+            if let t = readTime(lines[i]) { time = lines[i].field(t, certainty: 0.9); break }
+        }
+        return (date, time)
+    }
+
+    /// The first time on a line: `14:32`, `14:32:05`, `오후 2:32`, `午後2時32分`, `2:32 PM`.
+    static func readTime(_ line: ScannedLine) -> ReceiptTime? {
+        typealias P = ReceiptPatterns
+        let text = line.normalized
+        func make(_ h: Int, _ m: Int, meridiem: String?) -> ReceiptTime? {
+            guard (0...59).contains(m) else { return nil }
+            guard let meridiem = meridiem?.lowercased().replacingOccurrences(of: ".", with: "") else {
+                return (0...23).contains(h) ? ReceiptTime(hour: h, minute: m) : nil
+            }
+            guard (0...12).contains(h) else { return nil }
+            // OCR reads the M of PM as N or Y now and then (`1:53 py`).
+            let pm = ["오후", "午後"].contains(meridiem) || meridiem.hasPrefix("p")
+            return ReceiptTime(hour: pm ? (h % 12) + 12 : h % 12, minute: m)
+        }
+        for g in P.matches(P.meridiemFirst, in: text) {
+            if let h = Int(g[2] ?? ""), let m = Int(g[3] ?? ""), let t = make(h, m, meridiem: g[1]) { return t }
+        }
+        for g in P.matches(P.cjkClock, in: text) {
+            if let h = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let t = make(h, m, meridiem: nil) { return t }
+        }
+        for g in P.matches(P.clock, in: text) {
+            if let h = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let t = make(h, m, meridiem: g[4]) { return t }
+        }
+        return nil
+    }
+
+    /// The first date reading on a line, checked or not: enough to tell a line is a date line.
+    static func firstDate(_ line: ScannedLine) -> DateReading? {
+        dateReadings(line, language: .korean).first
+    }
+}

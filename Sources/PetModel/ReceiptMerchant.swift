@@ -1,0 +1,115 @@
+import Foundation
+
+/// The store's name: a labelled line (`상호:`, `店名`, `Store:`), else the first header line that is
+/// nothing else (not a date, phone number, address, receipt title or business number).
+extension ReceiptReading {
+    /// Labels in front of a store name; the Latin ones need a colon (`Store hours` is no name).
+    static let merchantLabels: [(String, needsColon: Bool)] = [
+        ("상호명", false), ("상호", false), ("가맹점명", false), ("가맹점", false), ("매장명", false),
+        ("店舗名", false), ("店名", false), ("merchant name", true), ("merchant", true), ("store name", true), ("store", true),
+    ]
+    /// Where a labelled name stops: the owner, the business number or the phone on the same line.
+    static let merchantCutoffs = ["대표", "사업자", "tel", "전화", "☎", "代表", "電話", "phone"]
+    static let titles = ["영수증", "매출전표", "거래명세", "고객용", "領収書", "領収証", "レシート", "receipt", "invoice", "customer copy"]
+    static let greetings = ["welcome", "thank", "어서오세요", "환영", "감사", "いらっしゃいませ", "ありがとう", "毎度"]
+    static let otherLabels = ["주소", "住所", "address", "fax", "대표", "代表", "登録番号", "사업자", "cashier", "담당", "担当", "レジ", "pos"]
+    static let separators = CharacterSet(charactersIn: " \t*-=_~#:|[](){}<>.,·•【】「」『』〔〕/\\")
+
+    static func readMerchant(_ lines: [ScannedLine], header: Set<Int>) -> (field: ReceiptField<String>, line: Int)? {
+        for (i, line) in lines.enumerated() {
+            guard let rest = afterMerchantLabel(line.normalized) else { continue }
+            if let name = cleanName(rest) { return (line.field(name, certainty: 1.0), i) }
+            // The label alone: the name is the next line.
+            if i + 1 < lines.count, let name = cleanName(lines[i + 1].normalized), !isNotAName(lines[i + 1]) {
+                let confidence = min(line.confidence, lines[i + 1].confidence) * 0.9
+                return (ReceiptField(value: name, confidence: (confidence * 10).rounded() / 10, source: line.text + "\n" + lines[i + 1].text), i + 1)
+            }
+        }
+        for i in header.sorted() where i < lines.count {
+            let line = lines[i]
+            guard !isNotAName(line), let name = cleanName(line.normalized) else { continue }
+            return (line.field(name, certainty: 0.6), i)
+        }
+        return nil
+    }
+
+    /// The text after a merchant label at the start of a line, or nil when the line has none.
+    static func afterMerchantLabel(_ text: String) -> String? {
+        let trimmed = Array(text.trimmingCharacters(in: CharacterSet(charactersIn: " \t*[(<【「")))
+        for (label, needsColon) in merchantLabels {
+            // OCR often spaces out Hangul and kanji (`상 호 :`): spaces inside the label are skipped.
+            var k = 0
+            for wanted in label where wanted != " " {
+                while k > 0, k < trimmed.count, trimmed[k] == " " { k += 1 }
+                guard k < trimmed.count, trimmed[k].lowercased() == String(wanted) else { k = -1; break }
+                k += 1
+            }
+            guard k > 0 else { continue }
+            var rest = Substring(String(trimmed[k...]))
+            let next = rest.first
+            // `가맹점번호` is the merchant's number, not its name.
+            guard next == nil || next == ":" || next == " " || next == "]" || next == ")" || next == ">" || next == "】" || next == "」" || next == "-" else { continue }
+            if needsColon {
+                rest = rest.drop { $0 == " " }
+                guard rest.first == ":" else { continue }
+            }
+            var value = String(rest)
+            if let cut = merchantCutoffs.compactMap({ value.range(of: $0, options: .caseInsensitive) }).map(\.lowerBound).min() {
+                value = String(value[..<cut])
+            }
+            return value
+        }
+        return nil
+    }
+
+    /// The name without separators around it; nil when fewer than two letters remain.
+    static func cleanName(_ text: String) -> String? {
+        // The company form is no part of the name people know: `(주)멍멍펫샵`, `㈱さくら` (NFKC: `(株)`).
+        var name = text
+        for form in ["(주)", "(株)", "(유)", "(有)", "주식회사", "株式会社"] { name = name.replacingOccurrences(of: form, with: " ") }
+        name = ReceiptSpacing.tidy(name.trimmingCharacters(in: separators))
+        return name.filter(\.isLetter).count >= 2 ? name : nil
+    }
+
+    /// Header lines that are something else than the store's name.
+    static func isNotAName(_ line: ScannedLine) -> Bool {
+        let lower = line.normalized.lowercased()
+        let compact = line.compact
+        if titles.contains(where: { compact.contains($0.replacingOccurrences(of: " ", with: "")) }) { return true }
+        if greetings.contains(where: { compact.contains($0) }) || otherLabels.contains(where: { lower.contains($0) }) { return true }
+        if afterMerchantLabel(line.normalized) != nil { return true }
+        if firstDate(line) != nil || readTime(line) != nil || isPhone(line.normalized) || isBusinessNumber(line.normalized) { return true }
+        if isAddress(line.normalized) { return true }
+        // Amounts, card numbers and other long numbers (a store number such as `#1234` may stay).
+        if line.runs.contains(where: { !$0.separators.isEmpty || $0.marker != nil || $0.groups.joined().count >= 5 }) { return true }
+        return TotalLabel.labels.contains { compact.contains($0.0) } || TotalLabel.notTotal.contains { compact.contains($0) }
+    }
+
+    static let phonePattern = ReceiptPatterns.make(#"(?<![0-9])\(?0[0-9]{1,3}\)?[-. ][0-9]{3,4}[-. ][0-9]{4}(?![0-9])|(?<![0-9])\(?[0-9]{3}\)?[-. ][0-9]{3}[-. ][0-9]{4}(?![0-9])"#)
+    static let businessPattern = ReceiptPatterns.make(#"(?<![0-9])[0-9]{3}-[0-9]{2}-[0-9]{5}(?![0-9])|\bT[0-9]{13}\b"#)
+
+    static let zipPattern = ReceiptPatterns.make(#"\b[A-Z]{2}\s+[0-9]{5}(?:-[0-9]{4})?\b"#, ignoringCase: false)
+
+    static func isPhone(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        if ["tel", "전화", "電話", "☎", "phone"].contains(where: { lower.contains($0) }) { return true }
+        return !ReceiptPatterns.matches(phonePattern, in: text).isEmpty
+    }
+
+    static func isBusinessNumber(_ text: String) -> Bool {
+        text.contains("사업자") || text.contains("登録番号") || !ReceiptPatterns.matches(businessPattern, in: text).isEmpty
+    }
+
+    /// A line with a digit and a word ending in an address part: `강남대로 123`, `역삼동`, `渋谷区1-2-3`, `12 Main St`.
+    static func isAddress(_ text: String) -> Bool {
+        guard text.contains(where: { $0.asciiDigit != nil }) else { return false }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," })
+        let korean: Set<Character> = ["로", "길", "동", "구", "시", "군", "읍", "면"]
+        if words.contains(where: { w in w.count >= 2 && w.last.map(korean.contains) == true && w.dropLast().allSatisfy { !$0.isNumber } }) { return true }
+        if ["市", "区", "町", "都", "県", "丁目", "番地"].contains(where: { text.contains($0) }) { return true }
+        // A US state and ZIP code: `Springfield, IL 62701`.
+        if !ReceiptPatterns.matches(zipPattern, in: text).isEmpty { return true }
+        let english: Set<String> = ["st", "st.", "street", "ave", "ave.", "avenue", "rd", "rd.", "road", "blvd", "blvd.", "suite", "ste", "dr", "dr.", "hwy", "ln", "way"]
+        return words.contains { english.contains($0.lowercased()) }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Where a line of text sits on the receipt photo, in pixels from the top left.
+public struct ReceiptBox: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One line the OCR read, in reading order; `confidence` is the mean of its words' (0–100).
+public struct ReceiptLine: Equatable, Sendable {
+    public var text: String
+    public var confidence: Double
+    public var box: ReceiptBox
+
+    public init(text: String, confidence: Double, box: ReceiptBox) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+    }
+}
+
+/// A value read from a receipt, how sure the reading is (0–100) and the line it came from.
+///
+/// `confidence` is the OCR confidence of the source line (the lower of two when a label and its
+/// amount stand on two lines) times the certainty of the rule that read it (docs/receipts.md).
+/// A value not read from any line (a currency taken from the language or the home currency) has an
+/// empty `source`.
+public struct ReceiptField<Value: Equatable & Sendable>: Equatable, Sendable {
+    public var value: Value
+    public var confidence: Double
+    public var source: String
+
+    public init(value: Value, confidence: Double, source: String) {
+        self.value = value
+        self.confidence = confidence
+        self.source = source
+    }
+}
+
+/// A wall-clock time printed on a receipt.
+public struct ReceiptTime: Equatable, Sendable {
+    public var hour: Int
+    public var minute: Int
+
+    public init(hour: Int, minute: Int) {
+        self.hour = hour
+        self.minute = minute
+    }
+}
+
+/// A bought item: a line that is a name followed by a price.
+public struct ReceiptItem: Equatable, Sendable {
+    public var name: String
+    public var price: Money
+
+    public init(name: String, price: Money) {
+        self.name = name
+        self.price = price
+    }
+}
+
+/// The language a receipt is written in, judged from its script (Hangul, kana) and the OCR languages.
+public enum ReceiptLanguage: String, Equatable, Sendable, CaseIterable {
+    case korean = "ko", japanese = "ja", english = "en"
+}
+
+/// Why a date on the receipt was not taken.
+public enum ReceiptDateRejection: String, Equatable, Sendable {
+    /// No such day (`2026-02-30`).
+    case noSuchDay
+    /// More than a day after today.
+    case future
+    /// Before 2000.
+    case tooOld
+}
+
+/// Something the reader decided that the user should be told about.
+public enum ReceiptNote: Equatable, Sendable {
+    /// Both parts of a `03/04/2026` date could be the month; the receipt's language chose.
+    case ambiguousDate(read: String, chose: LocalDate, because: ReceiptLanguage)
+    /// A date that was read but could not be the purchase day.
+    case dateRejected(read: String, reason: ReceiptDateRejection)
+    /// The total's digits were repaired from OCR noise (`1O.OOO`, `W12.000`, `12, 000`).
+    case amountRepaired(read: String, as: Money)
+    /// No currency was printed: it came from the receipt's language (nil: the home currency).
+    case currencyAssumed(Currency, because: ReceiptLanguage?)
+}
+
+/// What a receipt says, field by field; nil where nothing could be read with a rule.
+public struct ReceiptProposal: Equatable, Sendable {
+    public var language: ReceiptLanguage
+    public var date: ReceiptField<LocalDate>?
+    public var time: ReceiptField<ReceiptTime>?
+    public var merchant: ReceiptField<String>?
+    public var total: ReceiptField<Money>?
+    public var currency: ReceiptField<Currency>
+    public var payment: ReceiptField<Payment>?
+    public var items: [ReceiptField<ReceiptItem>]
+    public var notes: [ReceiptNote]
+
+    public init(language: ReceiptLanguage, date: ReceiptField<LocalDate>? = nil, time: ReceiptField<ReceiptTime>? = nil,
+                merchant: ReceiptField<String>? = nil, total: ReceiptField<Money>? = nil, currency: ReceiptField<Currency>,
+                payment: ReceiptField<Payment>? = nil, items: [ReceiptField<ReceiptItem>] = [], notes: [ReceiptNote] = []) {
+        self.language = language
+        self.date = date
+        self.time = time
+        self.merchant = merchant
+        self.total = total
+        self.currency = currency
+        self.payment = payment
+        self.items = items
+        self.notes = notes
+    }
+}
+
+/// Turns OCR lines of a Korean, Japanese or English receipt into a proposed expense (docs/receipts.md).
+public enum ReceiptReading {
+    /// Reads every field. `imageHeight` tells which lines are the header (the top third, and never
+    /// fewer than the first four lines); `languages` are the OCR languages (`["kor", "eng"]`);
+    /// `homeCurrency` is used when neither a symbol nor the language names one; `today` bounds dates.
+    public static func proposal(lines: [ReceiptLine], imageHeight: Int, languages: [String],
+                                homeCurrency: Currency, today: LocalDate) -> ReceiptProposal {
+        let scanned = lines.map(ScannedLine.init)
+        let language = detectLanguage(scanned, hints: languages)
+        var notes: [ReceiptNote] = []
+        let labelled = TotalLabel.candidates(scanned)
+        // The currency beside the strongest total label counts first.
+        let byStrength = labelled.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }.map(\.element.line)
+        let (currency, assumed) = detectCurrency(scanned, totalLines: byStrength, language: language, home: homeCurrency)
+        if let assumed { notes.append(assumed) }
+        let total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
+        let (date, time) = readDateAndTime(scanned, language: language, today: today, notes: &notes)
+        let header = headerLines(lines, imageHeight: imageHeight)
+        let merchant = readMerchant(scanned, header: header)
+        let payment = readPayment(scanned, currency: currency.value)
+        let items = readItems(scanned, merchantLine: merchant?.line, totalLine: labelled.map(\.line).min(),
+                              currency: currency.value)
+        return ReceiptProposal(language: language, date: date, time: time, merchant: merchant?.field, total: total,
+                               currency: currency, payment: payment, items: items, notes: notes)
+    }
+
+    /// Hangul makes a receipt Korean, kana (or kanji without Hangul) Japanese, Latin letters alone
+    /// English; a receipt with no letters at all takes the first OCR language.
+    static func detectLanguage(_ lines: [ScannedLine], hints: [String]) -> ReceiptLanguage {
+        var hangul = 0, kana = 0, kanji = 0, latin = 0
+        for line in lines {
+            for scalar in line.normalized.unicodeScalars {
+                switch scalar.value {
+                case 0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F: hangul += 1
+                case 0x3040...0x30FF: kana += 1
+                case 0x4E00...0x9FFF: kanji += 1
+                case 0x41...0x5A, 0x61...0x7A: latin += 1
+                default: break
+                }
+            }
+        }
+        if hangul > 0 && hangul >= kana { return .korean }
+        if kana > 0 || kanji > 0 { return .japanese }
+        if latin > 0 { return .english }
+        switch hints.first {
+        case "kor": return .korean
+        case "jpn", "jpn_vert": return .japanese
+        default: return .english
+        }
+    }
+
+    /// Header lines (their indices): the top third of the image, and at least the first four lines.
+    static func headerLines(_ lines: [ReceiptLine], imageHeight: Int) -> Set<Int> {
+        var header = Set(lines.indices.prefix(4))
+        if imageHeight > 0 {
+            for (i, line) in lines.enumerated() where (line.box.y + line.box.height / 2) * 3 < imageHeight { header.insert(i) }
+        }
+        return header
+    }
+}
+
+/// A line with its text folded for matching (NFKC: full-width digits and `：`, `￦`, `￥` become
+/// their common forms) and the number runs in it.
+struct ScannedLine {
+    let original: ReceiptLine
+    let normalized: String
+    /// Normalized, lowercased, without spaces: what labels are matched against.
+    let compact: String
+    let chars: [Character]
+    let runs: [NumberRun]
+
+    init(_ line: ReceiptLine) {
+        original = line
+        normalized = line.text.precomposedStringWithCompatibilityMapping
+        compact = normalized.lowercased().filter { !$0.isWhitespace }
+        chars = Array(normalized)
+        runs = NumberRun.scan(chars)
+    }
+
+    var text: String { original.text }
+    var confidence: Double { max(0, min(100, original.confidence)) }
+
+    func field<V>(_ value: V, certainty: Double) -> ReceiptField<V> {
+        ReceiptField(value: value, confidence: (confidence * certainty * 10).rounded() / 10, source: text)
+    }
+}
