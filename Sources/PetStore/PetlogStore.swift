@@ -58,6 +58,8 @@ public protocol PetsRepository: Sendable {
     func unarchivePet(_ ref: PetRef) throws -> Pet
     /// Deletes the pet and every record of it; returns the pet and how many records went with it.
     func removePet(_ ref: PetRef) throws -> (Pet, Int)
+    /// Pets whose name, breed, colour, microchip or profile notes (allergies, conditions) contain `text`, any case.
+    func searchPets(_ text: String) throws -> [Pet]
 }
 
 /// Dated records of every kind: adding, reading, changing, starring, searching. Every method is one transaction.

@@ -462,6 +462,16 @@ public struct SQLiteRepository: PetlogStore {
         }
     }
 
+    public func searchPets(_ text: String) throws -> [Pet] {
+        let needle = TextField.nameKey(text)
+        return try read { db in
+            try PetRow.fetchAll(db, sql: """
+                SELECT * FROM pet WHERE instr(petlog_fold(name || ' ' || coalesce(breed, '') || ' ' || coalesce(color, '') || ' '
+                  || coalesce(microchip, '') || ' ' || coalesce(notes, '')), ?) > 0 ORDER BY archived_on IS NOT NULL, name_key, id
+                """, arguments: [needle]).map { try $0.pet() }
+        }
+    }
+
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {
         let needle = TextField.nameKey(text)
         // A listed symptom or vaccine is found by any of its names (`구토` finds records stored as `vomiting`).

@@ -51,14 +51,28 @@ extension Session {
 
 struct SearchCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "search", abstract: "Find records by text in notes, diary, food, diagnoses, clinics, …")
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Find pets by their profile and records by text in notes, diary, food, diagnoses, clinics, expenses, …")
     @Argument(help: "Text to look for (any case).") var text: String
     @Option(help: "At most this many results.") var limit = 100
 
     func run() throws {
         try Session.run(global) { s in
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError.emptyText(field: "search") }
-            let found = try s.repository().search(text, limit: max(1, limit))
+            let repo = try s.repository()
+            let found = try repo.search(text, limit: max(1, limit))
+            // Pets whose profile matches come first on screen; `--json` stays the list of records (pets: `pet list --json`).
+            let pets = s.json ? [] : try repo.searchPets(text)
+            if !pets.isEmpty {
+                s.terminal.line(s.terminal.styled(s.t(.searchPets), .bold))
+                for p in pets {
+                    var parts = [Terminal.sanitize(p.name) + " (#\(p.id))", s.wording.speciesName(p.species)]
+                    if let b = p.breed { parts.append(Terminal.sanitize(b)) }
+                    if let n = p.notes { parts.append(Terminal.sanitize(n)) }
+                    s.terminal.line("  " + parts.joined(separator: " · "))
+                }
+                if found.isEmpty { return }
+                s.terminal.line()
+            }
             s.printTimeline(found.reversed(), showPet: true)
         }
     }

@@ -21,3 +21,19 @@ final class PlausibilityTests: CLITestCase {
         XCTAssertEqual((try json("log", "--kind", "weight,meal") as? [Any])?.count, 7, "every value was saved")
     }
 }
+
+final class ProfileSearchTests: CLITestCase {
+    func testSearchFindsPetsByTheirProfile() throws {
+        try ok("pet", "add", "Coco", "--species", "dog", "--breed", "Maltese", "--notes", "Allergic to chicken; 심장 잡음")
+        try ok("pet", "add", "Nabi", "--species", "cat")
+        try ok("meal", "Nabi", "chicken pate", "80g")
+        let out = try ok("search", "CHICKEN")
+        XCTAssertTrue(out.contains("Coco (#1)"), out)
+        XCTAssertTrue(out.contains("chicken pate"), out)
+        XCTAssertFalse(out.contains("Nabi (#2)"), out)
+        XCTAssertTrue(try ok("search", "잡음").contains("Coco (#1)"))
+        XCTAssertTrue(try ok("search", "maltese").contains("Coco (#1)"))
+        // --json keeps its shape: the records.
+        XCTAssertEqual((try json("search", "chicken") as? [Any])?.count, 1)
+    }
+}
