@@ -100,10 +100,11 @@ public protocol TransferRepository: Sendable {
     func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary
     /// Every record in id order, a batch at a time (memory stays flat on big files).
     func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
-    /// Every table as CSV into `directory`; the records and tables written.
-    func exportCSV(to directory: String) throws -> (records: Int, tables: Int)
+    /// Every table as CSV into `directory`; the records and tables written. `bom`: each file starts with a
+    /// UTF-8 byte order mark, which Excel needs to read Hangul and Kana.
+    func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)
     /// One table as CSV to `path` (or standard output); the rows written.
-    func exportCSVTable(_ table: String, to path: String) throws -> Int
+    func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int
     /// Every attachment's file present with its SHA-256; the hashes checked.
     @discardableResult
     func verifyAttachments() throws -> [String]
@@ -113,6 +114,8 @@ public protocol TransferRepository: Sendable {
 
 extension TransferRepository {
     public func importBatch(_ batch: ImportBatch) throws -> ImportSummary { try importBatch(batch, progress: nil) }
+    public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) { try exportCSV(to: directory, bom: false) }
+    public func exportCSVTable(_ table: String, to path: String) throws -> Int { try exportCSVTable(table, to: path, bom: false) }
     public func forEachRecordBatch(_ body: ([PetRecord]) throws -> Void) throws { try forEachRecordBatch(size: 2000, body) }
 }
 

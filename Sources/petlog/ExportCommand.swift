@@ -16,10 +16,13 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "json (one file) or csv (a folder of tables).") var format: Choice<ExportFormat> = Choice(.json)
     @Option(help: "With --format csv: write only this table, to the file -o names (or - for standard output).", completion: .list(SQLiteRepository.csvTableNames)) var table: String?
     @Option(help: "Also copy the attachment files into this folder, named by SHA-256.") var withAttachments: String?
+    @Flag(name: [.customLong("bom"), .customLong("excel")], help: "With --format csv: start each file with a UTF-8 byte order mark, so Excel shows Hangul and Kana.")
+    var bom = false
 
     func run() throws {
         try Session.run(global) { s in
             let csv = try format.value("--format") == .csv
+            if bom && !csv { throw UsageError(message: s.t(.errFlagNeedsCSV(flag: "--bom"))) }
             if let t = table {
                 guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV(table: t))) }
                 guard SQLiteRepository.csvTableNames.contains(t) else {
@@ -40,13 +43,13 @@ struct ExportCommand: ParsableCommand {
             let terminal = s.terminal
             let say: (String) -> Void = toStdout ? { terminal.error($0) } : { terminal.line($0) }
             if let t = table {
-                let rows = try repo.exportCSVTable(t, to: output)
+                let rows = try repo.exportCSVTable(t, to: output, bom: bom)
                 try copyAttachments(repo)
                 say(s.t(.exportWroteTable(rows: String(rows), table: t, path: shown)))
                 return
             }
             if csv {
-                let written = try repo.exportCSV(to: output)
+                let written = try repo.exportCSV(to: output, bom: bom)
                 try copyAttachments(repo)
                 say(s.t(.exportWroteCSV(records: String(written.records), tables: String(written.tables), path: shown)))
                 return

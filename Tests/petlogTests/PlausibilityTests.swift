@@ -37,3 +37,23 @@ final class ProfileSearchTests: CLITestCase {
         XCTAssertEqual((try json("search", "chicken") as? [Any])?.count, 1)
     }
 }
+
+final class CSVForSpreadsheetsTests: CLITestCase {
+    func testTheBOMIsWrittenOnRequestAndReadBack() throws {
+        try ok("pet", "add", "나비", "--species", "cat")
+        try ok("diary", "나비", "창가에서 낮잠")
+        let folder = home.appendingPathComponent("excel").path
+        try ok("export", "--format", "csv", "--excel", "-o", folder)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/diary.csv"))
+        XCTAssertEqual(Array(bytes.prefix(3)), [0xEF, 0xBB, 0xBF])
+        let plain = home.appendingPathComponent("plain").path
+        try ok("export", "--format", "csv", "-o", plain)
+        XCTAssertNotEqual(Array(try Data(contentsOf: URL(fileURLWithPath: plain + "/diary.csv")).prefix(3)), [0xEF, 0xBB, 0xBF])
+        let table = try run(["export", "--format", "csv", "--table", "pet", "--bom", "-o", "-"])
+        XCTAssertTrue(table.stdout.hasPrefix("\u{FEFF}id,name"), table.stdout)
+        let other = home.appendingPathComponent("other.sqlite").path
+        XCTAssertEqual(try run(["--db", other, "import", folder], useDefaultDB: true).status, 0)
+        XCTAssertTrue(try run(["--db", other, "log"], useDefaultDB: true).stdout.contains("창가에서 낮잠"))
+        try expectRefused(["export", "--bom", "-o", home.appendingPathComponent("x.json").path], code: 64, mentions: "--format csv")
+    }
+}

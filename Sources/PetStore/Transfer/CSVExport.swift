@@ -27,7 +27,7 @@ extension SQLiteRepository {
     /// as `<table>.csv`, each through `OutputFile` (links followed, 0600): every file is written to a
     /// temporary file first and all are renamed at the end, so a failure (a full disk, a signal) leaves
     /// the folder as it was.
-    public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) {
+    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
         let batch = OutputFile.Batch()
         var records = 0
         do {
@@ -36,7 +36,7 @@ extension SQLiteRepository {
             try read { db in
                 for (name, select) in Self.csvTables {
                     try batch.add(folder + "\(name).csv") { sink in
-                        let rows = try Self.writeCSV(db, name: name, select: select, to: sink)
+                        let rows = try Self.writeCSV(db, name: name, select: select, to: sink, bom: bom)
                         if name == "record" { records = rows }
                     }
                 }
@@ -50,22 +50,22 @@ extension SQLiteRepository {
     }
 
     /// Writes one table as CSV to `path` (`-`: standard output); returns its number of rows.
-    public func exportCSVTable(_ table: String, to path: String) throws -> Int {
+    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
         guard let (name, select) = Self.csvTables.first(where: { $0.name == table }) else {
             throw ParseError.unknownChoice(field: "--table", value: table, accepted: Self.csvTableNames)
         }
         var count = 0
         try read { db in
             try OutputFile.write(to: path) { sink in
-                count = try Self.writeCSV(db, name: name, select: select, to: sink)
+                count = try Self.writeCSV(db, name: name, select: select, to: sink, bom: bom)
             }
         }
         return count
     }
 
     /// One table, header row first, rows in id order; returns the number of rows.
-    static func writeCSV(_ db: Database, name: String, select: String, to sink: OutputSink) throws -> Int {
-        var out = ""
+    static func writeCSV(_ db: Database, name: String, select: String, to sink: OutputSink, bom: Bool = false) throws -> Int {
+        var out = bom ? "\u{FEFF}" : ""
         out.reserveCapacity(1 << 20)
         var count = 0
         let rows = try Row.fetchCursor(db, sql: select)
