@@ -41,6 +41,7 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func importSkippedNoWeight(count: String) -> Self { Self(.importSkippedNoWeight, ["count": count]) }
     public static func errFlagNeedsCSV(flag: String) -> Self { Self(.errFlagNeedsCSV, ["flag": flag]) }
     public static let searchPets = Self(.searchPets, [:])
     public static func warnWeightJump(mass: String, change: String, pet: String, previous: String, day: String, id: String) -> Self { Self(.warnWeightJump, ["mass": mass, "change": change, "pet": pet, "previous": previous, "day": day, "id": id]) }

@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "Updated {name} (id {id})."
         case .petArchived: "Archived {name}: {reason}. The history is kept."
         case .petUnarchived: "{name} is active again."
+        case .importSkippedNoWeight: "Skipped {count} {count|row|rows} with no weight."
         case .errFlagNeedsCSV: "{flag} goes with --format csv"
         case .searchPets: "Pets"
         case .warnWeightJump: "saved, but {mass} is {change} from {pet}'s {previous} of {day}: a typo? (petlog edit {id} --weight …)"

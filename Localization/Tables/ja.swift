@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
         case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
         case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .importSkippedNoWeight: "体重のない{count}行は飛ばしました。"
         case .errFlagNeedsCSV: "{flag} は --format csv と一緒に使ってください"
         case .searchPets: "ペット"
         case .warnWeightJump: "保存しましたが、{mass}は{day}の{pet}の{previous}から{change}変わっています。入力ミスではありませんか？（petlog edit {id} --weight …）"

@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}의 정보를 수정했습니다 (ID {id})."
         case .petArchived: "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다."
         case .petUnarchived: "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다."
+        case .importSkippedNoWeight: "체중이 없는 {count}행은 건너뛰었습니다."
         case .errFlagNeedsCSV: "{flag}은(는) --format csv와 함께 쓰세요"
         case .searchPets: "반려동물"
         case .warnWeightJump: "저장했지만 {mass}은(는) {day} {pet}의 {previous}보다 {change} 달라졌습니다. 잘못 입력했나요? (petlog edit {id} --weight …)"

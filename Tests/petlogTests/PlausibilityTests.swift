@@ -57,3 +57,25 @@ final class CSVForSpreadsheetsTests: CLITestCase {
         try expectRefused(["export", "--bom", "-o", home.appendingPathComponent("x.json").path], code: 64, mentions: "--format csv")
     }
 }
+
+final class ScaleRowsTests: CLITestCase {
+    func testRowsWithoutAWeightAreSkippedAndCounted() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let csv = home.appendingPathComponent("scale.csv")
+        try Data("""
+        date,weight_kg,body_fat,water
+        2026-11-01 08:00,4.21,22.1,55
+        2026-11-02 08:00,,22.3,54
+        2026-11-03 08:00,4.19,,
+        2026-11-04 08:00, ,21.9,56
+
+        """.utf8).write(to: csv)
+        let r = try run(["import", csv.path, "--pet", "Coco"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Imported 2 records"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Skipped 2 rows with no weight"), r.stdout)
+        // A bad weight is still refused: only an empty cell is skipped.
+        try Data("date,weight_kg\n2026-11-05 08:00,4.x\n".utf8).write(to: csv)
+        XCTAssertEqual(try run(["import", csv.path, "--pet", "Coco"]).status, 65)
+    }
+}

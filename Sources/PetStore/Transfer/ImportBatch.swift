@@ -133,6 +133,8 @@ public struct ImportBatch: Sendable {
     public var attachmentSources: [URL] = []
     /// Budgets (a pet is an index into `pets`) and exchange rates (petlog JSON files only).
     public var budgets: [ImportBudget] = []
+    /// Rows of a scale's CSV with no weight in them (other measurements only), left out.
+    public var skippedWithoutWeight = 0
     public var rates: [EuroRate] = []
     /// Refused (nothing written) unless the database has no pet and no record: the demo household,
     /// whose ids must be the ones it planned.

@@ -52,6 +52,11 @@ enum ScaleCSVReader {
             guard r.count > max(cDate, cWeight, cTime ?? 0) else {
                 throw ImportError(location: r.location, problem: .wrongFieldCount(expected: max(cDate, cWeight, cTime ?? 0) + 1, found: r.count))
             }
+            // A multi-metric scale writes rows with no weight (body fat or water only): skipped and counted.
+            if (try r.text(cWeight))?.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
+                batch.skippedWithoutWeight += 1
+                continue
+            }
             let at: Int64, offset: Int
             if cTime == nil, let local = r.localDateTime(cDate) {  // the common case, read from the bytes
                 (at, offset) = converter.instant(local: local + (r.fields[cDate].count == 10 ? 12 * 3600 : 0))
