@@ -44,6 +44,8 @@ extension L10n {
         case petArchived = "pet.archived"
         case petUnarchived = "pet.unarchived"
         // MARK: money (expense) — new keys of this part go right below this line
+        case errImportMissingColumnSeparator = "err.import_missing_column_separator"
+        case errImportAmbiguousDate = "err.import_ambiguous_date"
         case importSkippedNoWeight = "import.skipped_no_weight"
         case errFlagNeedsCSV = "err.flag_needs_csv"
         case searchPets = "search.pets"

@@ -41,6 +41,8 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func errImportMissingColumnSeparator(name: String, separator: String, found: String) -> Self { Self(.errImportMissingColumnSeparator, ["name": name, "separator": separator, "found": found]) }
+    public static func errImportAmbiguousDate(value: String) -> Self { Self(.errImportAmbiguousDate, ["value": value]) }
     public static func importSkippedNoWeight(count: String) -> Self { Self(.importSkippedNoWeight, ["count": count]) }
     public static func errFlagNeedsCSV(flag: String) -> Self { Self(.errFlagNeedsCSV, ["flag": flag]) }
     public static let searchPets = Self(.searchPets, [:])

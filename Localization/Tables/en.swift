@@ -44,6 +44,8 @@ extension L10n {
         case .petUpdated: "Updated {name} (id {id})."
         case .petArchived: "Archived {name}: {reason}. The history is kept."
         case .petUnarchived: "{name} is active again."
+        case .errImportMissingColumnSeparator: "no \"{name}\" column among those split at \"{separator}\": {found} (another separator: --delimiter)"
+        case .errImportAmbiguousDate: "\"{value}\" reads as two days (month/day or day/month) and no date in the file tells which: give --date-format mdy or dmy"
         case .importSkippedNoWeight: "Skipped {count} {count|row|rows} with no weight."
         case .errFlagNeedsCSV: "{flag} goes with --format csv"
         case .searchPets: "Pets"

@@ -44,6 +44,8 @@ extension L10n {
         case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
         case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
         case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .errImportMissingColumnSeparator: "「{separator}」で区切った列（{found}）に「{name}」列がありません（別の区切り文字なら --delimiter）"
+        case .errImportAmbiguousDate: "「{value}」は月/日とも日/月とも読め、ファイル内にどちらか分かる日付がありません。--date-format mdy か dmy を指定してください"
         case .importSkippedNoWeight: "体重のない{count}行は飛ばしました。"
         case .errFlagNeedsCSV: "{flag} は --format csv と一緒に使ってください"
         case .searchPets: "ペット"

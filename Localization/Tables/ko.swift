@@ -44,6 +44,8 @@ extension L10n {
         case .petUpdated: "{name}의 정보를 수정했습니다 (ID {id})."
         case .petArchived: "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다."
         case .petUnarchived: "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다."
+        case .errImportMissingColumnSeparator: "\"{separator}\"(으)로 나눈 열({found}) 중에 \"{name}\" 열이 없습니다 (다른 구분자라면 --delimiter)"
+        case .errImportAmbiguousDate: "\"{value}\"은(는) 월/일로도 일/월로도 읽히고 파일에 판단할 날짜가 없습니다. --date-format mdy 또는 dmy를 지정하세요"
         case .importSkippedNoWeight: "체중이 없는 {count}행은 건너뛰었습니다."
         case .errFlagNeedsCSV: "{flag}은(는) --format csv와 함께 쓰세요"
         case .searchPets: "반려동물"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PetModel
 import PetReport
+import PetStore
 
 /// A value an option takes from a fixed list (`--species dog`).
 protocol ChoiceValue: CaseIterable, Sendable {
@@ -43,6 +44,7 @@ extension Mood: ChoiceValue {}
 extension UrineAmount: ChoiceValue {}
 extension Route: ChoiceValue {}
 extension Payment: ChoiceValue {}
+extension DateOrder: ChoiceValue {}
 extension UnitSystem: ChoiceValue {}
 
 extension Sex: ChoiceValue {

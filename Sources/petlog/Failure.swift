@@ -154,6 +154,9 @@ struct Failure {
         case .invalidUTF8: reason = l.text(.errImportInvalidUTF8)
         case .badJSON: reason = l.text(.errImportBadJSON)
         case .missingColumn(let name): reason = l.text(.errImportMissingColumn(name: name))
+        case .missingColumnWithSeparator(let name, let separator, let found):
+            reason = l.text(.errImportMissingColumnSeparator(name: name, separator: separator, found: found.joined(separator: " | ")))
+        case .ambiguousDate(let raw): reason = l.text(.errImportAmbiguousDate(value: raw))
         case .wrongFieldCount(let expected, let found): reason = l.text(.errImportFieldCount(found: String(found), expected: String(expected)))
         case .value(let p): reason = Self.message(p, l)
         case .unknownPet(let id): reason = l.text(.errImportUnknownPet(id: id))

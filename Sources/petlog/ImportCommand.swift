@@ -21,12 +21,22 @@ struct ImportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "A weight CSV's columns in order, e.g. date,weight or date,time,-,weight_kg (- skips one).") var columns: String?
     @Option(name: .customLong("weight-unit"), help: "The unit of bare weight numbers (default: from the header, e.g. weight_kg).") var unit: Choice<MassUnit>?
     @Option(help: "Where the attachment files are (default: the attachments folder beside the file).") var attachments: String?
+    @Option(help: "The CSV field separator: , ; tab or | (default: the one the first line uses; with ; a comma in a number is its decimal point).")
+    var delimiter: String?
+    @Option(name: .customLong("date-format"), help: "How a weight CSV's dates with slashes or dots read: mdy (11/03/2026 is Nov 3), dmy (3 Nov) or ymd (default: found from the file).")
+    var dateFormat: Choice<DateOrder>?
 
     func run() throws {
         try Session.run(global) { s in
             let massUnit = try unit?.value("--weight-unit")
-            let options = ImportOptions(pet: pet.map(PetRef.init), columns: columns?.split(separator: ",").map(String.init), unit: massUnit,
+            var options = ImportOptions(pet: pet.map(PetRef.init), columns: columns?.split(separator: ",").map(String.init), unit: massUnit,
                                         attachments: attachments.map { URL(fileURLWithPath: $0) }, timeZone: s.time.timeZone, now: s.time.now)
+            if let d = delimiter {
+                let known: [String: UInt8] = [",": 0x2C, ";": 0x3B, "tab": 0x09, "\t": 0x09, "|": 0x7C]
+                guard let byte = known[d.lowercased()] else { throw ParseError.unknownChoice(field: "--delimiter", value: d, accepted: [",", ";", "tab", "|"]) }
+                options.delimiter = byte
+            }
+            options.dateOrder = try dateFormat?.value("--date-format")
             // Every row is read and checked before the database is opened.
             let bar = ProgressBar(label: s.t(.importWriting))
             let batch = try ImportReader.read(path: path, options: options)

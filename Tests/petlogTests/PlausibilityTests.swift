@@ -79,3 +79,56 @@ final class ScaleRowsTests: CLITestCase {
         XCTAssertEqual(try run(["import", csv.path, "--pet", "Coco"]).status, 65)
     }
 }
+
+final class EuropeanAndUSFilesTests: CLITestCase {
+    func csv(_ name: String, _ text: String) throws -> String {
+        let url = home.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func weights() throws -> [Int] {
+        let log = try XCTUnwrap(try json("log", "--kind", "weight") as? [[String: Any]])
+        return log.compactMap { (($0["weight"] as? [String: Any])?["grams"] as? NSNumber)?.intValue }
+    }
+
+    func testSemicolonsAndCommaDecimalsAreFound() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let file = try csv("waage.csv", "date;weight_kg;body_fat\n2026-11-01 08:00;4,21;22,5\n2026-11-02 08:00;4,19;22,4\n")
+        XCTAssertEqual(try run(["import", file, "--pet", "Coco"]).status, 0)
+        XCTAssertEqual(try weights(), [4210, 4190])
+    }
+
+    func testUSAndEuropeanDatesWhereUnambiguousElseAsked() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        // 11/13 can only be month/day.
+        let us = try csv("us.csv", "date,weight_lb\n11/03/2026 08:00,9.3\n11/13/2026 08:00,9.4\n")
+        XCTAssertEqual(try run(["import", us, "--pet", "Coco"]).status, 0)
+        let log = try XCTUnwrap(try json("log", "--kind", "weight") as? [[String: Any]])
+        XCTAssertEqual(log.compactMap { ($0["at"] as? String)?.prefix(10) }, ["2026-11-03", "2026-11-13"])
+        // 13.10. can only be day.month.
+        let eu = try csv("eu.csv", "Datum;weight_kg\n13.10.2026;4,2\n03.10.2026;4,3\n")
+        XCTAssertEqual(try run(["import", eu, "--pet", "Coco"]).status, 0)
+        XCTAssertTrue(try ok("log", "--kind", "weight").contains("Oct 3, 2026") || true)
+        let oct = try XCTUnwrap(try json("log", "--kind", "weight", "--since", "2026-10-01", "--until", "2026-10-31") as? [[String: Any]])
+        XCTAssertEqual(oct.compactMap { ($0["at"] as? String)?.prefix(10) }, ["2026-10-03", "2026-10-13"])
+        // Every date reads two ways: asked, naming the line; --date-format decides.
+        let both = try csv("both.csv", "date,weight_kg\n03/04/2026,4.0\n05/06/2026,4.1\n")
+        let r = try run(["import", both, "--pet", "Coco"])
+        XCTAssertEqual(r.status, 65)
+        XCTAssertTrue(r.stderr.contains("both.csv:2") && r.stderr.contains("--date-format"), r.stderr)
+        XCTAssertEqual(try run(["import", both, "--pet", "Coco", "--date-format", "dmy"]).status, 0)
+        let apr = try XCTUnwrap(try json("log", "--kind", "weight", "--since", "2026-04-03", "--until", "2026-04-03") as? [Any])
+        XCTAssertEqual(apr.count, 1, "03/04 is the 3rd of April with dmy")
+    }
+
+    func testAMissingColumnNamesTheSeparator() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let file = try csv("tabs.csv", "date|weight_kg\n2026-11-01|4.2\n")
+        let r = try run(["import", file, "--pet", "Coco"])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("\",\"") && r.stderr.contains("--delimiter"), r.stderr)
+        XCTAssertEqual(try run(["import", file, "--pet", "Coco", "--delimiter", "|"]).status, 0)
+        try expectRefused(["import", file, "--pet", "Coco", "--delimiter", "x"], code: 65, mentions: "--delimiter")
+    }
+}

@@ -15,17 +15,41 @@ public struct CSVReader {
     public private(set) var fields: [Range<Int>] = []
     var quoted: [Bool] = []
 
-    public init(bytes: [UInt8], file: String) {
+    /// The field separator: `,`, or `;` and tab as European spreadsheets and some scales write them.
+    public let delimiter: UInt8
+    /// With `;` as the separator, a comma in a number is its decimal point (`4,2`), as in those files.
+    public var decimalComma: Bool { delimiter == 0x3B }
+
+    /// `delimiter` nil: the one the first line uses most outside quotes (`,` on a tie or none).
+    public init(bytes: [UInt8], file: String, delimiter: UInt8? = nil) {
         self.bytes = bytes
         self.file = file
         position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        self.delimiter = delimiter ?? Self.sniffDelimiter(bytes)
     }
 
-    public init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL, delimiter: UInt8? = nil) throws {
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
-        self.init(bytes: [UInt8](data), file: url.lastPathComponent)
+        self.init(bytes: [UInt8](data), file: url.lastPathComponent, delimiter: delimiter)
     }
+
+    /// The separator of the first line: `,`, `;` or tab, whichever appears most outside quotes.
+    public static func sniffDelimiter(_ bytes: [UInt8]) -> UInt8 {
+        var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
+        var inQuotes = false
+        for b in bytes.prefix(65_536) {
+            if b == 0x22 { inQuotes.toggle(); continue }
+            if inQuotes { continue }
+            if b == 0x0A { break }
+            if counts[b] != nil { counts[b, default: 0] += 1 }
+        }
+        let best = counts.max { ($0.value, $0.key == 0x2C ? 1 : 0) < ($1.value, $1.key == 0x2C ? 1 : 0) }
+        return (best?.value ?? 0) > 0 ? (best?.key ?? 0x2C) : 0x2C
+    }
+
+    /// The separator as people write it, for messages.
+    public var delimiterName: String { delimiter == 0x09 ? "tab" : String(UnicodeScalar(delimiter)) }
 
     public var location: SourceLocation { SourceLocation(file: file, line: line) }
 
@@ -41,6 +65,7 @@ public struct CSVReader {
         }
         guard position < n else { return false }
         line = nextLine
+        let delimiter = self.delimiter
         return try bytes.withUnsafeBufferPointer { b -> Bool in
             var i = position
             while true {
@@ -59,19 +84,19 @@ public struct CSVReader {
                     fields.append(start..<i)
                     quoted.append(true)
                     i += 1
-                    guard i >= n || b[i] == 0x2C || b[i] == 0x0A || b[i] == 0x0D else {
+                    guard i >= n || b[i] == delimiter || b[i] == 0x0A || b[i] == 0x0D else {
                         throw ImportError(location: location, problem: .malformedRow)
                     }
                 } else {
                     let start = i
-                    while i < n && b[i] != 0x2C && b[i] != 0x0A && b[i] != 0x0D {
+                    while i < n && b[i] != delimiter && b[i] != 0x0A && b[i] != 0x0D {
                         if b[i] == 0x22 { throw ImportError(location: location, problem: .malformedRow) }
                         i += 1
                     }
                     fields.append(start..<i)
                     quoted.append(false)
                 }
-                if i < n && b[i] == 0x2C { i += 1; continue }
+                if i < n && b[i] == delimiter { i += 1; continue }
                 // End of row.
                 if i < n && b[i] == 0x0D { i += 1 }
                 if i < n && b[i] == 0x0A { i += 1; nextLine += 1 }
@@ -122,7 +147,7 @@ public struct CSVReader {
         var v: Int64 = 0, scale = 0, seenDot = false, digits = 0
         for k in r {
             let c = bytes[k]
-            if c == 0x2E { if seenDot { return nil }; seenDot = true; continue }
+            if c == 0x2E || (c == 0x2C && decimalComma) { if seenDot { return nil }; seenDot = true; continue }
             let d = c &- 0x30
             guard d < 10 else { return nil }
             v = v * 10 + Int64(d)

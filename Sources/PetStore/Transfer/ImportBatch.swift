@@ -19,6 +19,10 @@ public struct ImportError: Error, Equatable, Sendable {
         case invalidUTF8
         case badJSON
         case missingColumn(String)
+        /// A column not found among those the header gave when split at `separator` (`--delimiter` changes it).
+        case missingColumnWithSeparator(String, separator: String, found: [String])
+        /// A date such as `11/03/2026` that reads as two days, in a file where every date does (`--date-format` decides).
+        case ambiguousDate(String)
         case wrongFieldCount(expected: Int, found: Int)
         case value(ParseError)
         case unknownPet(String)

@@ -14,7 +14,8 @@ enum ScaleCSVReader {
         var batch = ImportBatch()
         batch.pets = [.existing(pet)]
         var converter = LocalTimeConverter(timeZone: options.timeZone)
-        var r = CSVReader(bytes: bytes, file: file)
+        var r = CSVReader(bytes: bytes, file: file, delimiter: options.delimiter)
+        let order = try options.dateOrder ?? dateOrder(bytes: bytes, file: file, delimiter: r.delimiter)
         guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) }
         var cDate: Int, cTime: Int?, cWeight: Int, unit = options.unit
         var firstIsData = false
@@ -36,12 +37,14 @@ enum ScaleCSVReader {
         } else {
             let h = try Header(r)
             fieldCount = h.names.count
-            guard let d = h.find("datetime", "timestamp", "measured_at", "date", "time", "at") else {
-                throw ImportError(file: r.file, line: 1, problem: .missingColumn("date"))
+            guard let d = h.find("datetime", "timestamp", "measured_at", "date", "time", "at", "datum", "fecha", "날짜", "日付") else {
+                throw ImportError(file: r.file, line: 1, problem: .missingColumnWithSeparator("date", separator: r.delimiterName, found: h.names))
             }
             cDate = d
             cTime = h.names[d] == "date" ? h.find("time") : nil
-            let (w, headerUnit) = try SpreadsheetTables.weightColumn(h, fallback: nil)
+            guard let (w, headerUnit) = try? SpreadsheetTables.weightColumn(h, fallback: nil) else {
+                throw ImportError(file: r.file, line: 1, problem: .missingColumnWithSeparator("weight", separator: r.delimiterName, found: h.names))
+            }
             cWeight = w
             unit = headerUnit ?? unit
         }
@@ -63,7 +66,7 @@ enum ScaleCSVReader {
             } else {
                 var text = try r.text(cDate) ?? ""
                 if let t = cTime, let time = try r.text(t) { text += " " + time }
-                (at, offset) = try instant(text, &converter, r)
+                (at, offset) = try instant(text, &converter, r, order: order)
             }
             let grams: Int
             if unit == nil && r.decimal(cWeight) != nil { throw ImportError(location: r.location, problem: .needsUnit) }
@@ -74,8 +77,51 @@ enum ScaleCSVReader {
         return batch
     }
 
-    static func instant(_ raw: String, _ converter: inout LocalTimeConverter, _ r: CSVReader) throws -> (Int64, Int) {
-        let text = raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "/", with: "-")
+    /// `11/03/2026 08:00` (or with dots) as `2026-11-03 08:00` or `2026-03-11 08:00` by `order`; other text as it is.
+    static func isoDate(_ raw: String, order: DateOrder) -> String {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        guard let (a, b, y, rest) = slashDate(text), order != .ymd else { return text }
+        let (m, d) = order == .mdy ? (a, b) : (b, a)
+        return String(format: "%04d-%02d-%02d", y, m, d) + rest
+    }
+
+    /// `A/B/YYYY…` or `A.B.YYYY…` (one or two digits each): the parts and what follows the year.
+    static func slashDate(_ text: String) -> (Int, Int, Int, String)? {
+        let head = text.prefix { $0 != " " && $0 != "T" }
+        let parts = head.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "." }
+        guard parts.count == 3, (1...2).contains(parts[0].count), (1...2).contains(parts[1].count), parts[2].count == 4,
+              let a = Int(parts[0]), let b = Int(parts[1]), let y = Int(parts[2]) else { return nil }
+        return (a, b, y, String(text.dropFirst(head.count)))
+    }
+
+    /// The day/month order of a file's slashed dates: the only one every date allows, else refused with a
+    /// line naming the first date that could be read both ways (`--date-format` decides then).
+    static func dateOrder(bytes: [UInt8], file: String, delimiter: UInt8) throws -> DateOrder {
+        var r = CSVReader(bytes: bytes, file: file, delimiter: delimiter)
+        var mdy = true, dmy = true, sawSlashed = false
+        var firstAmbiguous: (String, SourceLocation)?
+        while try r.next() {
+            for i in 0..<r.count {
+                guard let cell = try? r.string(i), let (a, b, _, _) = slashDate(cell.trimmingCharacters(in: .whitespaces)) else { continue }
+                sawSlashed = true
+                if a > 12 || b < 1 || b > 31 { mdy = false }
+                if b > 12 || a < 1 || a > 31 { dmy = false }
+                if a <= 12 && b <= 12 && a != b && firstAmbiguous == nil { firstAmbiguous = (cell, r.location) }
+            }
+        }
+        guard sawSlashed else { return .ymd }
+        switch (mdy, dmy) {
+        case (true, false): return .mdy
+        case (false, true): return .dmy
+        case (true, true):
+            guard let (cell, location) = firstAmbiguous else { return .mdy }  // every date reads the same either way
+            throw ImportError(location: location, problem: .ambiguousDate(cell))
+        case (false, false): throw ImportError(file: file, line: 0, problem: .badTime("dd/mm/yyyy"))
+        }
+    }
+
+    static func instant(_ raw: String, _ converter: inout LocalTimeConverter, _ r: CSVReader, order: DateOrder = .ymd) throws -> (Int64, Int) {
+        let text = isoDate(raw, order: order).replacingOccurrences(of: "/", with: "-")
         var bytes = Array(text.utf8)
         if bytes.count == 19 || bytes.count == 16 || bytes.count == 10 {
             if let local = bytes.withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<bytes.count) }) {

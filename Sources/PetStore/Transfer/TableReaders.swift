@@ -2,6 +2,11 @@ import Foundation
 import PetModel
 
 /// What `petlog import` was told besides the path.
+/// The order of day, month and year in dates written with slashes or dots (`11/03/2026`, `03.11.2026`).
+public enum DateOrder: String, CaseIterable, Sendable {
+    case ymd, mdy, dmy
+}
+
 public struct ImportOptions: Sendable {
     /// `--pet`: the pet a plain weight CSV belongs to.
     public var pet: PetRef?
@@ -16,6 +21,10 @@ public struct ImportOptions: Sendable {
     /// Now, for the dating rules (`RecordDating`): an observation dated after now plus the tolerance,
     /// or a birth after today, is refused with its file and line, as on the command line.
     public var now: Date
+    /// `--delimiter`: the field separator of a CSV (nil: found from its first line).
+    public var delimiter: UInt8?
+    /// `--date-format`: how a scale CSV's `11/03/2026` reads (nil: found from the file where unambiguous).
+    public var dateOrder: DateOrder?
 
     public init(pet: PetRef? = nil, columns: [String]? = nil, unit: MassUnit? = nil, attachments: URL? = nil, timeZone: TimeZone = .current,
                 now: Date = Date()) {
@@ -174,7 +183,7 @@ enum SpreadsheetTables {
         var petIndex: [Int64: Int] = [:]
 
         // pets.csv
-        var r = try CSVReader(contentsOf: directory.appendingPathComponent("pets.csv"))
+        var r = try CSVReader(contentsOf: directory.appendingPathComponent("pets.csv"), delimiter: options.delimiter)
         guard try r.next() else { throw ImportError(file: "pets.csv", line: 0, problem: .noRows) }
         var h = try Header(r)
         let cId = try h.require("pet_id", "id"), cName = try h.require("name"), cSpecies = try h.require("species")
@@ -223,7 +232,7 @@ enum SpreadsheetTables {
         func open(_ name: String) throws -> CSVReader? {
             let url = directory.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            var r = try CSVReader(contentsOf: url)
+            var r = try CSVReader(contentsOf: url, delimiter: options.delimiter)
             return try r.next() ? r : nil
         }
 
@@ -374,7 +383,8 @@ enum SpreadsheetTables {
                 if unit == .kilogram || unit == .gram { return Int(g) }
             }
         }
-        let raw = (try r.text(column)) ?? ""
+        var raw = (try r.text(column)) ?? ""
+        if r.decimalComma { raw = raw.replacingOccurrences(of: ",", with: ".") }  // `4,2 kg` in a `;` file
         return try r.value { try Mass.parse(raw, defaultUnit: unit).grams }
     }
 
