@@ -31,14 +31,15 @@ final class MonthlySpendingTests: XCTestCase {
     }
 
     func testDollarsInMajorUnitsAndMonthsWithoutSpending() {
-        let items = [item("2026-09-10", 1250, "USD", "food"), item("2026-11-02", 500, "USD", "food"),
+        let items = [item("2026-09-20", 1250, "USD", "food"), item("2026-11-02", 500, "USD", "food"),
                      item("2026-11-03", 8000, "USD", "vet"), item("2026-11-24", 100, "USD", "vet")]
         let usd = Currency.named("USD")!
         let s = MonthlySpending(items, currency: usd, rates: RateTable([]), from: day("2026-09-15"), through: day("2026-11-23"))
         XCTAssertEqual(s.months.map(\.description), ["2026-09-01", "2026-10-01", "2026-11-01"])
         XCTAssertEqual(s.categories.map { s.majorUnits($0) }, [[12.5, 0, 5], [0, 0, 80]])
-        // The day after the last one is outside; with no rates only dollars convert.
+        // The day after the last one is outside (so is one before the first); with no rates only dollars convert.
         XCTAssertEqual(s.outside, 1)
+        XCTAssertEqual(MonthlySpending(items, currency: usd, rates: RateTable([]), from: day("2026-09-21"), through: day("2026-11-23")).outside, 2)
         XCTAssertEqual(s.unconverted, 0)
         XCTAssertFalse(s.isEmpty)
         XCTAssertTrue(MonthlySpending([], currency: usd, rates: RateTable([]), from: day("2026-11-01"), through: day("2026-11-23")).isEmpty)
