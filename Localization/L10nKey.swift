@@ -110,7 +110,6 @@ extension L10n {
         case chartSymptomsTitle = "chart.symptoms_title"
         case chartSymptomsAxis = "chart.symptoms_axis"
         case chartExpensesTitle = "chart.expenses_title"
-        case chartOtherCurrencies = "chart.other_currencies"
         case chartWrote = "chart.wrote"
         case chartAxisYear = "chart.axis_year"
         case chartAxisMonth = "chart.axis_month"

@@ -110,7 +110,6 @@ extension L10n {
         case .chartSymptomsTitle: "Symptoms per week — {pet}"
         case .chartSymptomsAxis: "Episodes"
         case .chartExpensesTitle: "Spending per month ({currency})"
-        case .chartOtherCurrencies: "{count} {count|expense|expenses} in other currencies than {currency} {count|is|are} not in the chart (use --currency)"
         case .chartWrote: "Wrote {path}"
         case .chartAxisYear: "{y}"
         case .chartAxisMonth: "{mon} {y}"

@@ -110,7 +110,6 @@ extension L10n {
         case .chartSymptomsTitle: "週ごとの症状 — {pet}"
         case .chartSymptomsAxis: "回数"
         case .chartExpensesTitle: "月ごとの支出 ({currency})"
-        case .chartOtherCurrencies: "{currency} 以外の通貨の支出 {count} 件はグラフに含まれていません（--currency を指定）"
         case .chartWrote: "{path} を作成しました"
         case .chartAxisYear: "{y}年"
         case .chartAxisMonth: "{y}年{mon}"

@@ -110,7 +110,6 @@ extension L10n {
         case .chartSymptomsTitle: "주별 증상 — {pet}"
         case .chartSymptomsAxis: "횟수"
         case .chartExpensesTitle: "월별 지출 ({currency})"
-        case .chartOtherCurrencies: "{currency} 외 통화로 된 지출 {count}건은 차트에서 빠졌습니다 (--currency 사용)"
         case .chartWrote: "{path} 파일을 만들었습니다"
         case .chartAxisYear: "{y}년"
         case .chartAxisMonth: "{y}년 {mon}"
