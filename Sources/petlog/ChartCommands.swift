@@ -177,7 +177,8 @@ struct ChartGroup: ParsableCommand {
                 let labels = months.map { s.format.monthLabel($0) }
                 if s.json {
                     var object: [String: Any] = ["currency": currency.code, "months": months.map { String($0.description.prefix(7)) },
-                                                 "stacks": spending.categories.map { ["category": $0.code, "label": s.categoryName($0.code), "minor": $0.minorUnits] },
+                                                 // Codes, not names: machine output is the same in every language.
+                                                 "stacks": spending.categories.map { ["category": $0.code, "minor": $0.minorUnits] },
                                                  "unconverted": spending.unconverted]
                     if let budget, let budgetLine {
                         object["budget"] = ["amount_minor": budget.minorUnits, "currency": budget.currency.code,
