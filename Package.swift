@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
@@ -40,11 +41,13 @@ let package = Package(
         .target(name: "PetCharts", dependencies: ["Cairo"]),
         /** The vet-visit report: the composer that turns report facts into translated blocks, and the paginated, deterministic PDF of those blocks. */
         .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization"]),
+        /** The user's preferences file ($XDG_CONFIG_HOME/petlog/config.toml): reading, checking and writing its keys. */
+        .target(name: "PetConfig", dependencies: ["PetModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport",
+                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport", "PetConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +56,7 @@ let package = Package(
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures"]),
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
+        .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
     ]

@@ -41,6 +41,41 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static let undoNothing = Self(.undoNothing, [:])
+    public static func undoDone(command: String, at: String, changes: String) -> Self { Self(.undoDone, ["command": command, "at": at, "changes": changes]) }
+    public static func undoQuarantined(path: String) -> Self { Self(.undoQuarantined, ["path": path]) }
+    public static func errConfigDatabase(problem: String) -> Self { Self(.errConfigDatabase, ["problem": problem]) }
+    public static func warnConfigIgnored(problem: String) -> Self { Self(.warnConfigIgnored, ["problem": problem]) }
+    public static func errConfigCannotEdit(problem: String) -> Self { Self(.errConfigCannotEdit, ["problem": problem]) }
+    public static func configSyntax(path: String, line: String, detail: String) -> Self { Self(.configSyntax, ["path": path, "line": line, "detail": detail]) }
+    public static func configUnknownKey(path: String, line: String, key: String, keys: String) -> Self { Self(.configUnknownKey, ["path": path, "line": line, "key": key, "keys": keys]) }
+    public static func configBadValue(path: String, line: String, key: String, value: String, accepted: String) -> Self { Self(.configBadValue, ["path": path, "line": line, "key": key, "value": value, "accepted": accepted]) }
+    public static let configAnyText = Self(.configAnyText, [:])
+    public static func configNotSet(key: String, path: String) -> Self { Self(.configNotSet, ["key": key, "path": path]) }
+    public static func configSetDone(key: String, value: String, path: String) -> Self { Self(.configSetDone, ["key": key, "value": value, "path": path]) }
+    public static func configUnsetDone(key: String, path: String) -> Self { Self(.configUnsetDone, ["key": key, "path": path]) }
+    public static let configKey = Self(.configKey, [:])
+    public static let configValue = Self(.configValue, [:])
+    public static let configSource = Self(.configSource, [:])
+    public static let configFromFlag = Self(.configFromFlag, [:])
+    public static func configFromEnvironment(name: String) -> Self { Self(.configFromEnvironment, ["name": name]) }
+    public static let configFromFile = Self(.configFromFile, [:])
+    public static let configFromDefault = Self(.configFromDefault, [:])
+    public static func importMoneyDone(budgets: String, rates: String) -> Self { Self(.importMoneyDone, ["budgets": budgets, "rates": rates]) }
+    public static func errImportUnknownSplit(id: String) -> Self { Self(.errImportUnknownSplit, ["id": id]) }
+    public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
+    public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }
+    public static let expenseListEmpty = Self(.expenseListEmpty, [:])
+    public static let expenseHousehold = Self(.expenseHousehold, [:])
+    public static let expenseShared = Self(.expenseShared, [:])
+    public static func expenseReceipts(count: String) -> Self { Self(.expenseReceipts, ["count": count]) }
+    public static let expenseNoRate = Self(.expenseNoRate, [:])
+    public static func expenseMonthTotal(month: String, total: String) -> Self { Self(.expenseMonthTotal, ["month": month, "total": total]) }
+    public static func expenseConvertedTotal(currency: String, total: String) -> Self { Self(.expenseConvertedTotal, ["currency": currency, "total": total]) }
+    public static func expenseUnconverted(count: String, currency: String) -> Self { Self(.expenseUnconverted, ["count": count, "currency": currency]) }
+    public static let paymentCash = Self(.paymentCash, [:])
+    public static let paymentCard = Self(.paymentCard, [:])
+    public static let paymentOther = Self(.paymentOther, [:])
     public static func errBudgetNotFound(id: String) -> Self { Self(.errBudgetNotFound, ["id": id]) }
     public static func petRemoved(name: String, count: String) -> Self { Self(.petRemoved, ["name": name, "count": count]) }
     public static let petNone = Self(.petNone, [:])

@@ -73,6 +73,7 @@ public struct RecordWording: Sendable {
             parts.append(format.money(e.money))
             parts.append(l10n.code(.category, e.category))
             if let m = e.merchant { parts.append(m) }
+            if !e.items.isEmpty { parts.append(e.items.joined(separator: ", ")) }
         }
         if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: String(r.attachments.count)))) }
         return parts.joined(separator: " · ")

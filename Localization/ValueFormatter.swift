@@ -48,21 +48,54 @@ public struct ValueFormatter: Sendable {
         return s
     }
 
-    /// `₩85,000`, `$120.50`, `12.00 CHF`: thousands grouped, the symbol before when the currency has one.
+    /// An amount as the language writes it (README, Decisions: "Money display"): CLDR's currency
+    /// format for en_US, ko_KR or ja_JP through Foundation (`$12.50`, `₩85,000`, `€12.50`; Korean
+    /// `US$12.50`, `JP¥1,200`; `CHF 12.50` with a no-break space), except the home currency in Korean
+    /// and Japanese, which receipts and apps write with the word after the number: `85,000원`,
+    /// `1,200円` (CLDR's standard pattern would give `₩85,000` and `¥1,200`). A negative amount (a
+    /// budget's "left" when over) takes U+2212 `−` before everything.
+    /// Exact for every Int64: the minor units become a Decimal (never a Double) and are shown with as
+    /// many fraction digits as the currency has, so nothing is rounded.
     public func money(_ m: Money) -> String {
-        let parts = m.decimalString.split(separator: ".", maxSplits: 1)
-        // The whole units grouped by Foundation (exact: an integer), the minor units as stored.
-        let amount = (Int64(parts.first ?? "").map(Self.grouped) ?? String(parts.first ?? "")) + (parts.count > 1 ? "." + parts[1] : "")
-        if let sym = m.currency.symbol { return sym + amount }
-        return amount + " " + m.currency.code
+        (m.minorUnits < 0 ? "−" : "") + amount(m.minorUnits.magnitude, m.currency)
     }
 
-    /// `+₩5,000`, `−$12.50`, or `±0`: the change from `earlier` to `later` minor units (saturating).
+    /// `+85,000원`, `−$12.50`, or `±0`: the change from `earlier` to `later` minor units. The difference
+    /// of two Int64 always fits a UInt64, so even `.min` to `.max` is shown exactly.
     public func moneyChange(from earlier: Int64, to later: Int64, _ currency: Currency) -> String {
         if earlier == later { return "±0" }
-        let (difference, overflow) = later.subtractingReportingOverflow(earlier)
-        let magnitude = overflow || difference == .min ? Int64.max : abs(difference)
-        return (later > earlier ? "+" : "−") + money(Money(minorUnits: magnitude, currency: currency))
+        let up = later > earlier
+        let magnitude = up ? UInt64(bitPattern: later &- earlier) : UInt64(bitPattern: earlier &- later)
+        return (up ? "+" : "−") + amount(magnitude, currency)
+    }
+
+    /// The locale whose CLDR data writes money for each language.
+    var moneyLocale: Locale {
+        switch l10n.language {
+        case .en: return Locale(identifier: "en_US")
+        case .ko: return Locale(identifier: "ko_KR")
+        case .ja: return Locale(identifier: "ja_JP")
+        }
+    }
+
+    /// The word written after the number instead of CLDR's symbol: the won in Korean, the yen in Japanese.
+    var homeCurrencyWord: (code: String, word: String) {
+        switch l10n.language {
+        case .en: return ("", "")
+        case .ko: return ("KRW", "원")
+        case .ja: return ("JPY", "円")
+        }
+    }
+
+    /// A non-negative amount of `magnitude` minor units, unsigned.
+    func amount(_ magnitude: UInt64, _ currency: Currency) -> String {
+        let digits = max(0, currency.minorDigits)
+        let value = Decimal(sign: .plus, exponent: -digits, significand: Decimal(magnitude))
+        let home = homeCurrencyWord
+        if currency.code == home.code {
+            return value.formatted(.number.grouping(.automatic).precision(.fractionLength(digits)).locale(moneyLocale)) + home.word
+        }
+        return value.formatted(.currency(code: currency.code).grouping(.automatic).precision(.fractionLength(digits)).locale(moneyLocale))
     }
 
     public func monthName(_ month: Int) -> String {

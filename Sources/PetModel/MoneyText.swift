@@ -10,8 +10,8 @@ import Foundation
 /// - The currency is a symbol before or after the number (`₩ $ ¥ € £`), a word after it (`원` KRW,
 ///   `円`/`엔` JPY, `달러`/`ドル` USD, `유로`/`ユーロ` EUR) or an ISO code before or after it; two that
 ///   disagree are an error. `¥` is the yen.
-/// - A comma followed by exactly three digits groups thousands; a single comma followed by one or two
-///   digits (and no period) is a decimal comma (`12,50 €`). Nothing is ever rounded: more fraction
+/// - A comma followed by exactly three digits groups thousands; in euros and Swedish kronor a single
+///   comma followed by one or two digits (and no period) is a decimal comma (`12,50 €`). Nothing is ever rounded: more fraction
 ///   digits than the currency has is an error.
 /// - Korean and Japanese numeral units: `십/十` 10, `백/百` 100, `천/千` 1,000 within a group, and
 ///   `만/万` 10⁴, `억/億` 10⁸, `조/兆` 10¹² closing one (`4만5천` 45,000; `1억2천만` 120,000,000; a
@@ -21,6 +21,9 @@ public enum MoneyText {
     static let suffixWords: [(String, String)] = [
         ("원", "KRW"), ("円", "JPY"), ("엔", "JPY"), ("달러", "USD"), ("ドル", "USD"), ("유로", "EUR"), ("ユーロ", "EUR"),
     ]
+    /// Currencies written with a decimal comma where they are spent (`12,50 €`, `99,90 SEK`); in the
+    /// others (won, yen, dollars, pounds) `1,23` is neither a grouping nor a decimal and is refused.
+    static let decimalCommaCurrencies: Set<String> = ["EUR", "SEK"]
     static let symbols: [Character: String] = ["₩": "KRW", "$": "USD", "¥": "JPY", "€": "EUR", "£": "GBP"]
     static let smallUnits: [Character: Int64] = ["십": 10, "十": 10, "백": 100, "百": 100, "천": 1000, "千": 1000]
     static let largeUnits: [Character: Int64] = ["만": 10_000, "万": 10_000, "억": 100_000_000, "億": 100_000_000,
@@ -39,7 +42,8 @@ public enum MoneyText {
         if let first = text.first, let c = symbols[first] { try take(c); text = text.dropFirst(); trim() }
         let leadingLetters = text.prefix { $0.isASCII && $0.isLetter }
         if leadingLetters.count == 3, text.dropFirst(3).first.map({ $0 == " " || $0.isNumber }) == true {
-            guard let c = Currency.named(String(leadingLetters)) else { throw ParseError.unknownCurrency(String(leadingLetters)) }
+            // Three letters first that are no currency (`NaN 5`) make the whole text no amount.
+            guard let c = Currency.named(String(leadingLetters)) else { throw ParseError.badMoney(raw) }
             try take(c.code); text = text.dropFirst(3); trim()
         }
         // After the number: a word, a symbol, or an ISO code.
@@ -65,7 +69,8 @@ public enum MoneyText {
             return Money(minorUnits: minor, currency: currency)
         }
         let commas = text.filter { $0 == "," }.count
-        let decimalComma = commas == 1 && !text.contains(".") && (1...2).contains(text.count - 1 - (text.lastIndex(of: ",").map { text.distance(from: text.startIndex, to: $0) } ?? 0))
+        let decimalComma = commas == 1 && !text.contains(".") && decimalCommaCurrencies.contains(currency.code)
+            && (1...2).contains(text.count - 1 - (text.lastIndex(of: ",").map { text.distance(from: text.startIndex, to: $0) } ?? 0))
         do {
             return try Money.parse(String(text), defaultCurrency: currency, decimalComma: decimalComma)
         } catch ParseError.tooManyFractionDigits(_, let c, let allowed) {

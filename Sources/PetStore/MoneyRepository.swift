@@ -54,6 +54,8 @@ public protocol MoneyRepository: Sendable {
     func rates(on day: LocalDate?) throws -> (day: LocalDate, rates: [EuroRate])?
     /// The most recent fetch or import of rates.
     func lastRatesFetch() throws -> RatesFetch?
+    /// Every stored rate, by day then currency (for export).
+    func allRates() throws -> [EuroRate]
 }
 
 extension SQLiteRepository {
@@ -266,6 +268,10 @@ extension SQLiteRepository {
             }
             return EuroRate(day: day, currency: row["currency"], rate: rate)
         }
+    }
+
+    public func allRates() throws -> [EuroRate] {
+        try read { db in try loadRates(db: db, sql: "SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency", arguments: []) }
     }
 
     public func lastRatesFetch() throws -> RatesFetch? {

@@ -122,4 +122,4 @@ public protocol MaintenanceRepository: Sendable {
 }
 
 /// Everything the CLI may ask of the store, as one existential: `let repo = try s.repository()`.
-public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & DemoRepository
+public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository

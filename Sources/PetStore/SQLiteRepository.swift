@@ -8,9 +8,13 @@ public struct SQLiteRepository: PetlogStore {
     let database: AppDatabase
     public let now: @Sendable () -> Date
 
-    public init(_ database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// The command line writes are recorded under for `undo`; nil: not recorded.
+    public let undoCommand: String?
+
+    public init(_ database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) {
         self.database = database
         self.now = now
+        self.undoCommand = undoCommand
     }
 
     var dbQueue: DatabaseQueue { database.dbQueue }
@@ -20,12 +24,18 @@ public struct SQLiteRepository: PetlogStore {
 
     /// A write transaction (IMMEDIATE). SQLite's busy handler waits for other processes; the few busy
     /// answers it cannot wait out (WAL recovery, a read lock to upgrade) are retried within the same budget.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    func write<T>(recording: Bool = true, _ body: (Database) throws -> T) throws -> T {
         try refuseWritesWhenDamaged()
         var attempt = 0
+        let command = recording ? undoCommand : nil
         while true {
             do {
-                return try dbQueue.write { db in try body(db) }
+                return try dbQueue.write { db in
+                    let group = try command.map { try UndoLog.open(db, command: $0, at: nowSeconds) }
+                    let result = try body(db)
+                    if let group { try UndoLog.close(db, group: group) }
+                    return result
+                }
             } catch let e as DatabaseError {
                 if (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && database.busy.waitOnce(tries: attempt + 20) {
                     attempt += 1
@@ -202,7 +212,14 @@ public struct SQLiteRepository: PetlogStore {
 
     // MARK: Records
 
-    public func addRecord(pets refs: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
+    public func addRecord(pets named: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
+        // A pet named twice (`Coco,coco`, or by name and by id) gets one record, and one share.
+        var refs = named
+        if named.count > 1 {
+            let ids = try read { db in try named.map { try resolve($0, db: db, activeOnly: true).id } }
+            var seen = Set<Int64>()
+            refs = ids.filter { seen.insert($0).inserted }.map { PetRef.id($0) }
+        }
         // An expense for several pets is split among them (ExpenseSplit), never copied to each.
         if refs.count > 1, case .expense(let e) = draft.detail {
             let shares = ExpenseSplit.shares(of: e.money, among: refs.count)

@@ -8,7 +8,10 @@ enum Schema {
         migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
         migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
         migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
-        migrator.registerMigration("v4") { db in try db.execute(sql: v4) }
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: v4)
+            try UndoLog.createTriggers(db)
+        }
         return migrator
     }
 
@@ -202,6 +205,7 @@ enum Schema {
     ///   category or one; `per_pet` shares the amount among the pets it covers.
     /// - `exchange_rate`: the ECB's euro reference rates by day (1 EUR = rate units), as published text;
     ///   `rates_fetch`: when rates were fetched or imported, so a fetch happens at most once a day.
+    /// - `undo_group`, `undo_step`: the last commands' changes as reverting SQL (`petlog undo`).
     /// Visit costs are not copied into `expense`: spending reads visits with a cost as `vet` spending
     /// (one union in the repository), so each counts once and existing files need no data change.
     static let v4 = """
@@ -235,6 +239,20 @@ enum Schema {
       rate     TEXT NOT NULL CHECK (rate GLOB '[0-9]*' AND rate NOT GLOB '*[^0-9.]*'),
       PRIMARY KEY (currency, day)
     ) WITHOUT ROWID;
+    -- Undo (`petlog undo`): each command's changes as the SQL that reverts them, written by triggers.
+    CREATE TABLE undo_group (
+      id      INTEGER PRIMARY KEY,
+      command TEXT NOT NULL,
+      at      INTEGER NOT NULL
+    );
+    CREATE TABLE undo_step (
+      id       INTEGER PRIMARY KEY,
+      group_id INTEGER NOT NULL REFERENCES undo_group (id) ON DELETE CASCADE,
+      sql      TEXT NOT NULL
+    );
+    CREATE INDEX undo_step_group ON undo_step (group_id);
+    -- The group the current write transaction records into: one row while it runs, none otherwise.
+    CREATE TABLE undo_active (group_id INTEGER NOT NULL);
     CREATE TABLE rates_fetch (
       id         INTEGER PRIMARY KEY,
       fetched_at INTEGER NOT NULL,

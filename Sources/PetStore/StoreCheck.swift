@@ -125,6 +125,31 @@ extension SQLiteRepository {
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(kind.rawValue) ORDER BY record_id")
             while let row = try rows.next() { try collect { _ = try RecordDetailTables.detail(kind: kind, row: row) } }
         }
+        // A split expense: every share names a first share that is an expense naming itself, in the same currency.
+        let badSplits = try Row.fetchCursor(db, sql: """
+            SELECT e.record_id, e.split_of FROM expense e LEFT JOIN expense h ON h.record_id = e.split_of
+            WHERE e.split_of IS NOT NULL AND (h.record_id IS NULL OR h.split_of IS NOT h.record_id OR h.currency <> e.currency)
+            ORDER BY e.record_id
+            """)
+        while let row = try badSplits.next() {
+            found.append(InvalidStoredValue(table: "expense", id: row["record_id"], column: "split_of", value: String(row["split_of"] as Int64)))
+        }
+        let rates = try Row.fetchCursor(db, sql: "SELECT day, currency, rate FROM exchange_rate ORDER BY currency, day")
+        while let row = try rates.next() {
+            let day: String = row["day"], rate: String = row["rate"]
+            if LocalDate.parseISO(Substring(day)) == nil || ExactDecimal(rate) == nil || Currency.named(row["currency"]) == nil && (row["currency"] as String).count != 3 {
+                found.append(InvalidStoredValue(table: "exchange_rate", id: 0, column: "rate", text: "\(row["currency"] as String) \(day) \(rate)"))
+            }
+        }
+        let budgets = try Row.fetchCursor(db, sql: "SELECT * FROM budget ORDER BY id")
+        while let row = try budgets.next() {
+            let id: Int64 = row["id"]
+            try collect {
+                _ = try row.decode("currency", table: "budget", id: id, Currency.named)
+                _ = try row.decodeIfPresent("first_day", table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
+                _ = try row.decodeIfPresent("last_day", table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
+            }
+        }
         return found
     }
 

@@ -42,6 +42,7 @@ extension ArchiveReason: ChoiceValue {}
 extension Mood: ChoiceValue {}
 extension UrineAmount: ChoiceValue {}
 extension Route: ChoiceValue {}
+extension Payment: ChoiceValue {}
 extension UnitSystem: ChoiceValue {}
 
 extension Sex: ChoiceValue {

@@ -18,7 +18,7 @@ struct EditCommand: ParsableCommand {
     @Option(help: "symptom: severity 1–5.") var severity: String?
     @Option(help: "diary: the text.") var text: String?
     @Option(help: "meal: the food.") var food: String?
-    @Option(help: "meal: the amount.") var amount: String?
+    @Option(help: "meal: the amount (80g); expense: the amount (12.50 USD, 45000원; a split expense's new total).") var amount: String?
     @Option(help: "visit, vaccination: the clinic.") var clinic: String?
     @Option(help: "visit: the reason.") var reason: String?
     @Option(help: "visit: the diagnosis.") var diagnosis: String?
@@ -28,6 +28,10 @@ struct EditCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "vaccination: next due.") var next: String?
     @Option(help: "vaccination: lot number.") var lot: String?
     @Option(help: "medication: the dose.") var dose: String?
+    @Option(help: "expense: the category.") var category: String?
+    @Option(help: "expense: where it was bought.") var merchant: String?
+    @Option(help: "expense: what was bought (\"kibble 2kg, chews\"; empty to clear).") var items: String?
+    @Option(help: "expense: cash, card or other.") var payment: Choice<Payment>?
 
     func run() throws {
         try Session.run(global) { s in
@@ -86,7 +90,7 @@ struct EditCommand: ParsableCommand {
             if let x = try take(treatment, "--treatment", { try TextField.text($0, field: "treatment", max: 10_000) }) { v.treatment = x }
             if let x = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { v.weight = x }
             if let x = try take(followUp, "--follow-up", { try TimeParser.day($0, from: recordDay, context: s.time) }) { v.followUp = x }
-            if let x = try take(cost, "--cost", { try Money.parse($0) }) { v.cost = x }
+            if let x = try take(cost, "--cost", { try MoneyText.parse($0) }) { v.cost = x }
             detail = .visit(v)
         case .vaccination(var v):
             if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
@@ -96,13 +100,21 @@ struct EditCommand: ParsableCommand {
         case .medication(var m):
             if let x = try take(dose, "--dose", { try TextField.label($0, field: "dose") }) { m.dose = x }
             detail = .medication(m)
-        case .urine, .dose, .expense:
+        case .expense(var e):
+            if let x = try take(amount, "--amount", { try MoneyText.parse($0, defaultCurrency: e.money.currency) }) { e.money = x }
+            if let x = try take(category, "--category", { try CareNames.shipped.categoryEntry($0) }) { e.category = x }
+            if let x = try take(merchant, "--merchant", { try TextField.label($0, field: "merchant") }) { e.merchant = x }
+            if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
+            if let x = try take(payment.map { _ in "" }, "--payment", { _ in try payment?.value("--payment") }) { e.payment = x }
+            detail = .expense(e)
+        case .urine, .dose:
             break
         }
         let given: [(String, String?)] = [
             ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--food", food),
             ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
+            ("--category", category), ("--merchant", merchant), ("--items", items), ("--payment", payment.map { _ in "" }),
         ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {
             throw UsageError(message: s.t(.errFlagNotForKind(flag: stray.0, kind: s.wording.kindName(r.kind))))

@@ -57,7 +57,7 @@ struct ExportCommand: ParsableCommand {
                 try repo.forEachRecordBatch { batch in
                     for r in batch { try writer.write(r) }
                 }
-                try writer.finish()
+                try writer.finish(budgets: try repo.budgets(), rates: try repo.allRates())
                 count = writer.recordCount
             }
             try copyAttachments(repo)

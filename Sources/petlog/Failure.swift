@@ -12,7 +12,7 @@ struct Failure {
     let error: Error
 
 
-    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75
+    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75, config: Int32 = 78
 
     /// The database the command used, named in messages about it.
     let databasePath: String
@@ -156,6 +156,7 @@ struct Failure {
         case .value(let p): reason = Self.message(p, l)
         case .unknownPet(let id): reason = l.text(.errImportUnknownPet(id: id))
         case .unknownMedication(let id): reason = l.text(.errImportUnknownMedication(id: String(id)))
+        case .unknownSplit(let id): reason = l.text(.errImportUnknownSplit(id: String(id)))
         case .duplicateId(let id): reason = l.text(.errImportDuplicateId(id: String(id)))
         case .missingAttachment(let sha): reason = l.text(.errImportMissingAttachment(sha: sha))
         case .attachmentHashMismatch(let sha): reason = l.text(.errImportAttachmentHash(sha: sha))

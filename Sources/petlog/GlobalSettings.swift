@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Localization
+import PetConfig
 import PetModel
 
 /// The global options, accepted before or after any subcommand: every command holds them as an
@@ -21,7 +22,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "How weights are shown.")
     var unit: Choice<UnitSystem>?
 
-    var settings: GlobalSettings { GlobalSettings(dbPath: db, lang: lang, json: json, noColor: noColor, unit: unit) }
+    var settings: GlobalSettings {
+        GlobalSettings(dbPath: db, lang: lang, json: json, noColor: noColor, unit: unit, config: ConfigFile.load())
+    }
 }
 
 /// The global options with their environment fallbacks.
@@ -31,11 +34,13 @@ struct GlobalSettings: Sendable {
     var json = false
     var noColor = false
     var unit: Choice<UnitSystem>?
+    /// The preferences file (`config.toml`); empty when there is none.
+    var config = ConfigFile()
 
     /// The language of argument-parser's own refusals, which come before any command has its options:
     /// `--lang X` (or `--lang=X`) anywhere before `--`, else the environment.
     static func forRefusals(_ arguments: [String]) -> GlobalSettings {
-        var s = GlobalSettings()
+        var s = GlobalSettings(config: ConfigFile.load())
         for (i, a) in arguments.enumerated() {
             if a == "--" { break }
             if a == "--lang", i + 1 < arguments.count { s.lang = arguments[i + 1] }
@@ -49,11 +54,18 @@ struct GlobalSettings: Sendable {
     /// `PETLOG_NOW` (an instant such as 2026-11-23T10:00:00+09:00) pins "now", for tests and reproducible demos.
     var pinnedNow: String? { environment["PETLOG_NOW"].flatMap { $0.isEmpty ? nil : $0 } }
 
-    /// `--db`, else `PETLOG_DB`, else `$XDG_DATA_HOME/petlog/petlog.sqlite` (`~/.local/share/petlog/`).
+    /// `--db`, else `PETLOG_DB`, else the config's `database`, else `$XDG_DATA_HOME/petlog/petlog.sqlite`
+    /// (`~/.local/share/petlog/`).
     var resolvedDatabasePath: String {
+        if let p = databaseFromCommandLineOrEnvironment { return p }
+        if let p = config.values[.database] { return (p as NSString).expandingTildeInPath }
+        return Self.defaultDatabasePath
+    }
+
+    var databaseFromCommandLineOrEnvironment: String? {
         if let p = dbPath, !p.isEmpty { return p }
         if let p = environment["PETLOG_DB"], !p.isEmpty { return p }
-        return Self.defaultDatabasePath
+        return nil
     }
 
     /// `$XDG_DATA_HOME/petlog/petlog.sqlite`, else `~/.local/share/petlog/petlog.sqlite`.
@@ -76,6 +88,7 @@ struct GlobalSettings: Sendable {
         if let l = environment["PETLOG_LANG"], !l.isEmpty {
             return Language.parse(l).map { ($0, nil) } ?? (.en, l)
         }
+        if let l = config.values[.language], let language = Language.parse(l) { return (language, nil) }
         return (POSIXLocale(environment: environment).language(.messages) ?? .en, nil)
     }
 

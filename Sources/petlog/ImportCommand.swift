@@ -38,6 +38,9 @@ struct ImportCommand: ParsableCommand {
                                  "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded])
             } else {
                 s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: String(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
+                if summary.budgetsAdded > 0 || summary.ratesAdded > 0 {
+                    s.terminal.line(s.t(.importMoneyDone(budgets: String(summary.budgetsAdded), rates: Display.count(summary.ratesAdded))))
+                }
             }
         }
     }

@@ -64,7 +64,8 @@ enum JSONShape {
                     "ends_on": value(m.endsOn?.description), "stopped_at": value(m.stoppedAt.map { instant($0, offset: 0) })]
         case .dose(let d): return ["medication_id": d.medicationId, "medication": d.medicationName, "skipped": d.skipped]
         case .expense(let e):
-            return ["money": money(e.money), "category": e.category, "merchant": value(e.merchant), "payment": value(e.payment?.rawValue)]
+            return ["money": money(e.money), "category": e.category, "merchant": value(e.merchant), "payment": value(e.payment?.rawValue),
+                    "items": e.items, "split_of": value(e.splitOf)]
         }
     }
 }

@@ -105,13 +105,18 @@ struct StarredCommand: ParsableCommand {
 
 struct DeleteCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record (a course's doses go with it).")
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record (a course's doses go with it; a split expense's shares go together).")
     @Argument(help: "Record id.") var id: Int64
 
     func run() throws {
         try Session.run(global) { s in
-            let r = try s.repository().deleteRecord(id: id)
+            let repo = try s.repository()
+            let others = try repo.splitShares(of: id).filter { $0.id != id }
+            let r = try repo.deleteRecord(id: id)
             s.terminal.line(s.t(.recordDeleted(id: String(r.id), kind: s.wording.kindName(r.kind), summary: Terminal.sanitize(s.wording.summary(r)))))
+            for o in others {
+                s.terminal.line(s.t(.recordDeleted(id: String(o.id), kind: s.wording.kindName(o.kind), summary: Terminal.sanitize(s.wording.summary(o)))))
+            }
         }
     }
 }

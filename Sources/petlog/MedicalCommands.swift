@@ -14,7 +14,8 @@ struct VisitCommand: ParsableCommand {
     @Option var treatment: String?
     @Option(help: "Weight on the vet's scale: 4.3kg.") var weight: String?
     @Option(parsing: .unconditional, help: "Follow-up day: 2026-12-20 or 2w.") var followUp: String?
-    @Option(help: "Cost: 85000KRW, $120.50, ¥3000.") var cost: String?
+    @Option(help: "Cost: 85000KRW, $120.50, ¥3000, 8만5천원 (a bare number is in the home currency); counts as vet spending.") var cost: String?
+    @OptionGroup var money: CurrencyOption
     @Option(help: "A file to attach: lab results, prescription (repeat for several).") var attach: [String] = []
     @OptionGroup var record: RecordOptions
 
@@ -28,7 +29,7 @@ struct VisitCommand: ParsableCommand {
                 treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
                 weight: try weight.map { try Mass.parse($0, defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram) },
                 followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: s.time) },
-                cost: try cost.map { try Money.parse($0) })
+                cost: try cost.map { try MoneyText.parse($0, defaultCurrency: try s.homeCurrency(money.currency)) })
             try s.log(pets: pet, record, attachments: attach, detail: .visit(visit))
         }
     }

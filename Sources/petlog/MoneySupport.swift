@@ -11,11 +11,11 @@ struct CurrencyOption: ParsableArguments {
 }
 
 extension Session {
-    /// The currency to show totals in: `--currency`, else `PETLOG_CURRENCY`, else the language's (ko KRW,
+    /// The currency to show totals in: `--currency`, else `PETLOG_CURRENCY`, else the config's `currency`, else the language's (ko KRW,
     /// ja JPY, en the monetary locale's region, else USD). An unknown code is refused.
     func homeCurrency(_ option: String?) throws -> Currency {
         let env = settings.environment["PETLOG_CURRENCY"].flatMap { $0.isEmpty ? nil : $0 }
-        if let code = option ?? env {
+        if let code = option ?? env ?? settings.config.values[.currency] {
             guard let c = Currency.named(code.trimmingCharacters(in: .whitespaces)) else { throw ParseError.unknownCurrency(code) }
             return c
         }

@@ -21,10 +21,11 @@ struct Petlog: ParsableCommand {
         subcommands: [
             PetGroup.self,
             WeightCommand.self, MealCommand.self, StoolCommand.self, UrineCommand.self, SymptomCommand.self, DiaryCommand.self,
-            VisitCommand.self, VaccineCommand.self, MedGroup.self,
+            VisitCommand.self, VaccineCommand.self, MedGroup.self, ExpenseGroup.self,
             ChartGroup.self, ReportCommand.self, DueCommand.self, CalendarCommand.self, StatsCommand.self,
             LogCommand.self, SearchCommand.self, StarCommand.self, UnstarCommand.self, StarredCommand.self,
             EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, CheckCommand.self, DemoCommand.self,
+            ConfigGroup.self, UndoCommand.self,
         ]
     )
 }

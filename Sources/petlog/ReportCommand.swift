@@ -17,14 +17,14 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "Pet name or id.") var pet: String
     @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
     @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
-    @Option(help: "The paper size.") var paper: Choice<Paper> = Choice(.a4)
+    @Option(help: "The paper size (default: the config's paper, else a4).") var paper: Choice<Paper>?
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
     @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
     @OptionGroup var money: CurrencyOption
 
     func run() throws {
         try Session.run(global) { s in
-            let paperSize = try paper.value("--paper")
+            let paperSize = try (paper ?? s.settings.config.values[.paper].flatMap { Choice<Paper>(argument: $0) } ?? Choice(.a4)).value("--paper")
             if OutputFile.isStandardOutput(output) {
                 throw UsageError(message: s.t(.errStdoutFormat(what: "PDF", ext: ".pdf")))
             }

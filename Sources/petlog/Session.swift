@@ -19,7 +19,8 @@ struct Session {
     private var openedRepository: (any PetlogStore)?
 
     /// Runs a command body, turning every error into one localized stderr line and a sysexits code.
-    static func run(_ options: GlobalOptions, _ body: (inout Session) throws -> Void) throws {
+    /// `checkingConfig: false` for the `config` commands, which must run to mend a broken file.
+    static func run(_ options: GlobalOptions, checkingConfig: Bool = true, _ body: (inout Session) throws -> Void) throws {
         let settings = options.settings
         let (language, unknownLanguage) = settings.languageChoice
         let l10n = L10n(language)
@@ -28,6 +29,7 @@ struct Session {
             terminal.error(l10n.text(.warnUnknownLanguage(lang: bad)))
         }
         do {
+            if checkingConfig { try settings.config.check(settings, l10n: l10n, terminal: terminal) }
             var session = try Session(settings: settings, l10n: l10n, terminal: terminal)
             try body(&session)
         } catch let e as ExitCode {
@@ -48,7 +50,8 @@ struct Session {
             now = try TimeParser.instant(pinned, context: TimeContext())
         }
         self.time = TimeContext(now: now, timeZone: .current)
-        unitSystem = try settings.unit?.value("--unit") ?? (l10n.language == .en && Self.localeIsUS ? .imperial : .metric)
+        unitSystem = try settings.unit?.value("--unit") ?? settings.config.values[.units].flatMap(UnitSystem.init(rawValue:))
+            ?? (l10n.language == .en && Self.localeIsUS ? .imperial : .metric)
         format = ValueFormatter(l10n, unitSystem: unitSystem)
         wording = RecordWording(format, time: time)
     }
@@ -78,16 +81,29 @@ struct Session {
         }
         let now = time.now
         let r: any PetlogStore
+        let command = Self.commandLine
         if settings.pinnedNow != nil {
-            r = SQLiteRepository(db, now: { now })
+            r = SQLiteRepository(db, now: { now }, undoCommand: command)
         } else {
-            r = SQLiteRepository(db)
+            r = SQLiteRepository(db, undoCommand: command)
         }
         openedRepository = r
         return r
     }
 
     func t(_ message: L10n.Message) -> String { l10n.text(message) }
+
+    /// The command as typed, for `undo` to name (`weight Coco 4.2kg`), without `--db` and its value.
+    static var commandLine: String {
+        var out: [String] = []
+        var rest = CommandLine.arguments.dropFirst()[...]
+        while let a = rest.popFirst() {
+            if a == "--db" { _ = rest.popFirst(); continue }
+            if a.hasPrefix("--db=") { continue }
+            out.append(a.contains(" ") || a.isEmpty ? "\"\(a)\"" : a)
+        }
+        return PlainText.sanitized(out.joined(separator: " "))
+    }
 
     var json: Bool { settings.json }
 

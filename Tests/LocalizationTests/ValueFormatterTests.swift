@@ -12,7 +12,7 @@ final class ValueFormatterTests: XCTestCase {
         XCTAssertEqual(ValueFormatter.grouped(868_890), "868,890")
         XCTAssertEqual(ValueFormatter.grouped(-1234), "-1,234")
         XCTAssertEqual(ValueFormatter.grouped(Int64.max), "9,223,372,036,854,775,807")
-        XCTAssertEqual(ValueFormatter(L10n(.ko), unitSystem: .metric).money(Money(minorUnits: 123_456_789, currency: Currency.named("USD")!)), "$1,234,567.89")
+        XCTAssertEqual(ValueFormatter(L10n(.ko), unitSystem: .metric).money(Money(minorUnits: 123_456_789, currency: Currency.named("USD")!)), "US$1,234,567.89")
     }
 
     func testMassesInEachUnitSystem() {
@@ -37,7 +37,80 @@ final class ValueFormatterTests: XCTestCase {
 
     func testMoneyGroupsThousands() {
         XCTAssertEqual(en.money(Money(minorUnits: 8_500_000, currency: Currency.named("KRW")!)), "₩8,500,000")
-        XCTAssertEqual(en.money(Money(minorUnits: 1200, currency: Currency(code: "XTS", minorDigits: 2, symbol: nil))), "12.00 XTS")
+        XCTAssertEqual(en.money(Money(minorUnits: 1200, currency: Currency(code: "XTS", minorDigits: 2, symbol: nil))), "XTS\u{A0}12.00")
+    }
+
+    /// README, Decisions: "Money display". Per language × currency: 85,000 won / 1,200 yen / 12.50 of
+    /// the others, its negative, zero, and 999,999,999,999.99-style amounts (the parser's largest).
+    func testMoneyPerLanguageFollowsCLDRWithTheHomeCurrencyWord() {
+        let nb = "\u{A0}"
+        let table: [(Language, String, positive: String, negative: String, zero: String, huge: String)] = [
+            (.en, "KRW", "₩85,000", "−₩85,000", "₩0", "₩99,999,999,999,999"),
+            (.en, "JPY", "¥1,200", "−¥1,200", "¥0", "¥99,999,999,999,999"),
+            (.en, "USD", "$12.50", "−$12.50", "$0.00", "$999,999,999,999.99"),
+            (.en, "EUR", "€12.50", "−€12.50", "€0.00", "€999,999,999,999.99"),
+            (.en, "CHF", "CHF\(nb)12.50", "−CHF\(nb)12.50", "CHF\(nb)0.00", "CHF\(nb)999,999,999,999.99"),
+            (.ko, "KRW", "85,000원", "−85,000원", "0원", "99,999,999,999,999원"),
+            (.ko, "JPY", "JP¥1,200", "−JP¥1,200", "JP¥0", "JP¥99,999,999,999,999"),
+            (.ko, "USD", "US$12.50", "−US$12.50", "US$0.00", "US$999,999,999,999.99"),
+            (.ko, "EUR", "€12.50", "−€12.50", "€0.00", "€999,999,999,999.99"),
+            (.ko, "CHF", "CHF\(nb)12.50", "−CHF\(nb)12.50", "CHF\(nb)0.00", "CHF\(nb)999,999,999,999.99"),
+            (.ja, "KRW", "₩85,000", "−₩85,000", "₩0", "₩99,999,999,999,999"),
+            (.ja, "JPY", "1,200円", "−1,200円", "0円", "99,999,999,999,999円"),
+            (.ja, "USD", "$12.50", "−$12.50", "$0.00", "$999,999,999,999.99"),
+            (.ja, "EUR", "€12.50", "−€12.50", "€0.00", "€999,999,999,999.99"),
+            (.ja, "CHF", "CHF\(nb)12.50", "−CHF\(nb)12.50", "CHF\(nb)0.00", "CHF\(nb)999,999,999,999.99"),
+        ]
+        for row in table {
+            let f = ValueFormatter(L10n(row.0), unitSystem: .metric)
+            let c = Currency.named(row.1)!
+            let units: Int64 = c.minorDigits == 0 ? (c.code == "KRW" ? 85_000 : 1_200) : 1_250
+            let label = "\(row.0) \(row.1)"
+            XCTAssertEqual(f.money(Money(minorUnits: units, currency: c)), row.positive, label)
+            XCTAssertEqual(f.money(Money(minorUnits: -units, currency: c)), row.negative, label)
+            XCTAssertEqual(f.money(Money(minorUnits: 0, currency: c)), row.zero, label)
+            XCTAssertEqual(f.money(Money(minorUnits: Money.maximumMinorUnits, currency: c)), row.huge, label)
+        }
+    }
+
+    /// No amount goes through a Double: every digit of the Int64 limits survives, and nothing traps.
+    func testMoneyAtTheInt64LimitsKeepsEveryDigit() {
+        let ko = ValueFormatter(L10n(.ko), unitSystem: .metric), ja = ValueFormatter(L10n(.ja), unitSystem: .metric)
+        let usd = Currency.named("USD")!, krw = Currency.named("KRW")!, jpy = Currency.named("JPY")!
+        XCTAssertEqual(en.money(Money(minorUnits: .max, currency: usd)), "$92,233,720,368,547,758.07")
+        XCTAssertEqual(en.money(Money(minorUnits: .min, currency: usd)), "−$92,233,720,368,547,758.08")
+        XCTAssertEqual(ko.money(Money(minorUnits: .max, currency: krw)), "9,223,372,036,854,775,807원")
+        XCTAssertEqual(ko.money(Money(minorUnits: .min, currency: krw)), "−9,223,372,036,854,775,808원")
+        XCTAssertEqual(ja.money(Money(minorUnits: .min, currency: jpy)), "−9,223,372,036,854,775,808円")
+        XCTAssertEqual(en.money(Money(minorUnits: 9_007_199_254_740_993, currency: krw)), "₩9,007,199,254,740,993", "2⁵³ + 1, which a Double cannot hold")
+        XCTAssertEqual(en.money(Money(minorUnits: 1, currency: usd)), "$0.01")
+        XCTAssertEqual(en.money(Money(minorUnits: -5, currency: usd)), "−$0.05")
+        // A currency with three minor digits is shown with all three, not ICU's own number of digits.
+        XCTAssertEqual(en.money(Money(minorUnits: 1_234_567, currency: Currency(code: "KRW", minorDigits: 3, symbol: nil))), "₩1,234.567")
+    }
+
+    func testMoneyChangePerLanguage() {
+        let ko = ValueFormatter(L10n(.ko), unitSystem: .metric), ja = ValueFormatter(L10n(.ja), unitSystem: .metric)
+        let usd = Currency.named("USD")!, krw = Currency.named("KRW")!, jpy = Currency.named("JPY")!, eur = Currency.named("EUR")!
+        XCTAssertEqual(ko.moneyChange(from: 100_000, to: 185_000, krw), "+85,000원")
+        XCTAssertEqual(ko.moneyChange(from: 185_000, to: 100_000, krw), "−85,000원")
+        XCTAssertEqual(ko.moneyChange(from: 1_250, to: 0, usd), "−US$12.50")
+        XCTAssertEqual(ja.moneyChange(from: 0, to: 1_200, jpy), "+1,200円")
+        XCTAssertEqual(ja.moneyChange(from: 2_500, to: 1_250, usd), "−$12.50")
+        XCTAssertEqual(en.moneyChange(from: 0, to: 85_000, krw), "+₩85,000")
+        XCTAssertEqual(en.moneyChange(from: 1_250, to: 0, eur), "−€12.50")
+        XCTAssertEqual(en.moneyChange(from: -1, to: 0, usd), "+$0.01")
+        for f in [en, ko, ja] {
+            for c in [usd, krw, jpy] {
+                XCTAssertEqual(f.moneyChange(from: 0, to: 0, c), "±0")
+                XCTAssertEqual(f.moneyChange(from: .min, to: .min, c), "±0")
+                let small = f.moneyChange(from: 0, to: 1, c)
+                XCTAssertFalse(small.hasPrefix("+0") || small.contains("−0") || small.contains("-"), small)
+            }
+        }
+        // The whole Int64 range apart, exactly (the difference fits a UInt64).
+        XCTAssertEqual(en.moneyChange(from: .min, to: .max, usd), "+$184,467,440,737,095,516.15")
+        XCTAssertEqual(ko.moneyChange(from: .max, to: .min, krw), "−18,446,744,073,709,551,615원")
     }
 
     func testDatesAndAgesPerLanguage() {

@@ -27,7 +27,9 @@ final class MoneyTextTests: XCTestCase {
 
     func testRefusals() {
         let bad = ["", "원", "12.50.1 USD", "12,5,0 USD", "1,20,000원", "₩12.50", "12.505 USD", "4만5.5원", "1.23456만원",
-                   "만만원", "5천3천원", "$12 EUR", "₩1200円", "12 ABC", "abc", "1억억원", "12.5"]
+                   "만만원", "5천3천원", "$12 EUR", "₩1200円", "12 ABC", "abc", "1억억원", "12.5",
+                   // A decimal comma only where the currency is written so (euro, krona); NaN is no amount.
+                   "1,23 USD", "$1,5", "1,50원", "12,5 JPY", "NaN USD", "inf KRW"]
         for raw in bad {
             XCTAssertThrowsError(try MoneyText.parse(raw, defaultCurrency: raw == "12.5" ? Currency.named("KRW") : nil), raw)
         }

@@ -15,7 +15,10 @@ extension SQLiteRepository {
         (kind.rawValue, kind == .medication
             ? "SELECT record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at FROM medication ORDER BY record_id"
             : "SELECT * FROM \(kind.rawValue) ORDER BY record_id")
-    } + [("attachment", "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position")]
+    } + [("attachment", "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position"),
+         ("expense_item", "SELECT record_id, position, name FROM expense_item ORDER BY record_id, position"),
+         ("budget", "SELECT id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet FROM budget ORDER BY id"),
+         ("exchange_rate", "SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency")]
 
     /// The tables `export --format csv` writes, in order (`--table` takes one of them).
     public static var csvTableNames: [String] { csvTables.map(\.name) }

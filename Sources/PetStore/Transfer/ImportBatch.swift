@@ -23,6 +23,8 @@ public struct ImportError: Error, Equatable, Sendable {
         case value(ParseError)
         case unknownPet(String)
         case unknownMedication(Int64)
+        /// An expense share whose first share (`split_of`) is not before it in the file.
+        case unknownSplit(Int64)
         case duplicateId(Int64)
         case missingAttachment(String)
         case attachmentHashMismatch(String)
@@ -94,6 +96,16 @@ public struct ImportRecord: Sendable {
 }
 
 /// Weights by the hundred thousand, column by column (no note, star or attachment; no file ids).
+public struct ImportBudget: Sendable {
+    public var location: SourceLocation
+    public var fileId: Int64?
+    public var pet: Int?
+    public var budget: Budget
+    public init(location: SourceLocation, fileId: Int64?, pet: Int?, budget: Budget) {
+        self.location = location; self.fileId = fileId; self.pet = pet; self.budget = budget
+    }
+}
+
 public struct ImportWeights: Sendable {
     public var pet: [Int32] = []
     public var at: [Int64] = []
@@ -119,6 +131,9 @@ public struct ImportBatch: Sendable {
     public var weights = ImportWeights()
     /// Where to copy attachment files from, by SHA-256, when the store lacks them.
     public var attachmentSources: [URL] = []
+    /// Budgets (a pet is an index into `pets`) and exchange rates (petlog JSON files only).
+    public var budgets: [ImportBudget] = []
+    public var rates: [EuroRate] = []
     /// Refused (nothing written) unless the database has no pet and no record: the demo household,
     /// whose ids must be the ones it planned.
     public var needsEmptyDatabase = false
@@ -132,6 +147,8 @@ public struct ImportSummary: Equatable, Sendable {
     public var petsMatched = 0
     public var recordsAdded = 0
     public var recordsAlreadyThere = 0
+    public var budgetsAdded = 0
+    public var ratesAdded = 0
     public var attachmentsAdded = 0
     public init() {}
 }

@@ -72,6 +72,8 @@ extension SQLiteRepository {
 
     func importRows(_ batch: ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
         var summary = start
+        // A bulk load is not recorded for `undo`, which then cannot reach past it.
+        try UndoLog.clear(db)
         let emptyDatabase = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM pet) + (SELECT count(*) FROM record)") == 0
         if batch.needsEmptyDatabase && !emptyDatabase { throw StoreError.constraint("not empty") }
         let t = nowSeconds
@@ -154,6 +156,14 @@ extension SQLiteRepository {
                 id = nextId; nextId += 1
             }
             if let f = r.fileId { idMap[f] = id }
+            // The shares of a split expense name the first share, which comes first in the file.
+            if case .expense(var e) = detail, let head = e.splitOf {
+                if head == r.fileId { e.splitOf = id } else {
+                    guard let mapped = idMap[head] else { throw ImportError(location: r.location, problem: .unknownSplit(head)) }
+                    e.splitOf = mapped
+                }
+                detail = .expense(e)
+            }
             // A cached statement, not `RecordRow.insert`: on 60,000 diary records the record type made the
             // whole import 25-40 % slower (debug build, 2 cores), and this loop is what a big import is.
             try db.cachedStatement(sql: """
@@ -180,6 +190,31 @@ extension SQLiteRepository {
             done += batch.weights.count
         }
         for sql in indexes { try db.execute(sql: sql) }
+
+        // Budgets (one per scope: a budget already set for the same scope is kept) and rates (a stored
+        // rate for the same day and currency is replaced by the file's).
+        for b in batch.budgets {
+            var first: String?, last: String?
+            if case .days(let f, let l) = b.budget.period { first = f.description; last = l.description }
+            let petId = b.pet.map { petIds[$0] }
+            let exists = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM budget WHERE coalesce(pet_id, 0) = ? AND coalesce(category, '') = ? AND coalesce(first_day, '') = ? AND coalesce(last_day, '') = ?)
+                """, arguments: [petId ?? 0, b.budget.category ?? "", first ?? "", last ?? ""]) ?? false
+            if exists { continue }
+            try db.execute(sql: """
+                INSERT INTO budget (id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [keepIds ? b.fileId : nil, petId, b.budget.amount.minorUnits, b.budget.amount.currency.code, first, last,
+                                 b.budget.category, b.budget.perPet, t, t])
+            summary.budgetsAdded += 1
+        }
+        for r in batch.rates {
+            let stored = try String.fetchOne(db, sql: "SELECT rate FROM exchange_rate WHERE currency = ? AND day = ?", arguments: [r.currency, r.day.description])
+            if stored == r.rate.description { continue }
+            try db.execute(sql: "INSERT OR REPLACE INTO exchange_rate (day, currency, rate) VALUES (?, ?, ?)",
+                           arguments: [r.day.description, r.currency, r.rate.description])
+            summary.ratesAdded += 1
+        }
         // Foreign keys are off for the load (see `writeWithoutForeignKeys`); the tables whose references
         // come from the file are checked here, and any violation rolls everything back.
         for table in ["dose", "attachment"] where try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check('\(table)')") ?? 0 > 0 {

@@ -264,13 +264,20 @@ enum ExportedDetail: Equatable {
 
     struct Expense: Codable, Equatable {
         var money: ExportedMoney?, category: String?, merchant: String?, payment: String?
+        /// Added with schema v4; files from before have neither (no items, not split).
+        var items: [String]?, splitOf: Int64?
+        enum CodingKeys: String, CodingKey { case money, category, merchant, payment, items, splitOf = "split_of" }
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
             try c.encodeOrNull(money, forKey: .money); try c.encodeOrNull(category, forKey: .category)
             try c.encodeOrNull(merchant, forKey: .merchant); try c.encodeOrNull(payment, forKey: .payment)
+            try c.encode(items ?? [], forKey: .items); try c.encodeOrNull(splitOf, forKey: .splitOf)
         }
         func put(into f: inout FieldValues) {
             f.put("amount_minor", money?.minorUnits); f.put("currency", money?.currency); f.put("category", category); f.put("merchant", merchant); f.put("payment", payment)
+            f.put("split_of", splitOf)
+            // Items travel as one text, separated by U+001F (which no item may contain: control characters are refused).
+            if let items, !items.isEmpty { f.put("items", items.joined(separator: "\u{1F}")) }
         }
     }
 }
@@ -296,7 +303,8 @@ extension ExportedDetail {
                                           stoppedAt: m.stoppedAt.map { RFC3339.format(seconds: $0.unixSeconds(), offset: 0) }))
         case .dose(let d): self = .dose(Dose(medicationId: d.medicationId, medication: d.medicationName, skipped: d.skipped))
         case .expense(let e):
-            self = .expense(Expense(money: ExportedMoney(e.money), category: e.category, merchant: e.merchant, payment: e.payment?.rawValue))
+            self = .expense(Expense(money: ExportedMoney(e.money), category: e.category, merchant: e.merchant, payment: e.payment?.rawValue,
+                                    items: e.items, splitOf: e.splitOf))
         }
     }
 
@@ -465,8 +473,55 @@ public final class PetlogJSONWriter {
         recordCount += 1
     }
 
-    /// Closes the document.
-    public func finish() throws {
-        try sink.write("\n]}\n")
+    /// Closes the records, writes the budgets and the exchange rates, and closes the document.
+    public func finish(budgets: [StoredBudget] = [], rates: [EuroRate] = []) throws {
+        try sink.write("\n],\n\"budgets\": [\n")
+        for (i, b) in budgets.sorted(by: { $0.id < $1.id }).enumerated() {
+            try sink.write(try encoder.encode(ExportedBudget(b)))
+            try sink.write(i < budgets.count - 1 ? ",\n" : "\n")
+        }
+        try sink.write("],\n\"rates\": [\n")
+        var chunk = ""
+        for (i, r) in rates.enumerated() {
+            // By hand: three short texts of known characters (a date, a code, digits and a point).
+            chunk += "{\"day\": \"\(r.day)\", \"currency\": \"\(r.currency)\", \"rate\": \"\(r.rate)\"}" + (i < rates.count - 1 ? ",\n" : "\n")
+            if chunk.utf8.count > 1 << 16 { try sink.write(chunk); chunk = "" }
+        }
+        try sink.write(chunk)
+        try sink.write("]}\n")
     }
+}
+
+/// A budget in the export; `pet_id` is the pet's id in the file (null: the household).
+struct ExportedBudget: Codable, Equatable {
+    var id: Int64?
+    var petId: Int64?
+    var money: ExportedMoney?
+    var firstDay: String?
+    var lastDay: String?
+    var category: String?
+    var perPet: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case id, petId = "pet_id", money, firstDay = "first_day", lastDay = "last_day", category, perPet = "per_pet"
+    }
+
+    init(_ b: StoredBudget) {
+        id = b.id; petId = b.petId; money = ExportedMoney(b.budget.amount); category = b.budget.category; perPet = b.budget.perPet
+        if case .days(let f, let l) = b.budget.period { firstDay = f.description; lastDay = l.description }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeOrNull(id, forKey: .id); try c.encodeOrNull(petId, forKey: .petId); try c.encodeOrNull(money, forKey: .money)
+        try c.encodeOrNull(firstDay, forKey: .firstDay); try c.encodeOrNull(lastDay, forKey: .lastDay)
+        try c.encodeOrNull(category, forKey: .category); try c.encodeOrNull(perPet, forKey: .perPet)
+    }
+}
+
+/// One exchange rate in the export: 1 EUR = `rate` units of `currency` on `day`.
+struct ExportedRate: Codable, Equatable {
+    var day: String?
+    var currency: String?
+    var rate: String?
 }

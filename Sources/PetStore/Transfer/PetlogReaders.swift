@@ -137,10 +137,54 @@ struct Fields {
                               medicationName: text("medication") ?? "", skipped: try bool("skipped")))
         case .expense:
             let minor = try int("amount_minor", 0...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
+            let items = try text("items").map { all in
+                try all.split(separator: "\u{1F}", omittingEmptySubsequences: false).map { v in try checked { try TextField.label(String(v), field: "items") } }
+            } ?? []
             return .expense(Expense(money: Money(minorUnits: minor, currency: try currency("currency")),
                                     category: try label("category") ?? { throw ImportError(location: location, problem: .missingColumn("category")) }(),
-                                    merchant: try label("merchant"), payment: try choice("payment", Payment.self)))
+                                    merchant: try label("merchant"), payment: try choice("payment", Payment.self),
+                                    items: items, splitOf: try int("split_of", 1...Int64.max)))
         }
+    }
+}
+
+extension Fields {
+    /// A budget row (`budget.csv`, or a budget of a JSON file); `pet_id` is the file's pet id.
+    func budget(petIndex: [Int64: Int]) throws -> ImportBudget {
+        var pet: Int?
+        if let id = try int("pet_id", 1...Int64.max) {
+            guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
+            pet = i
+        }
+        let minor = try int("amount_minor", 1...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
+        let period: Budget.Period
+        switch (try day("first_day"), try day("last_day")) {
+        case (nil, nil): period = .monthly
+        case (let first?, let last?):
+            guard first <= last else {
+                throw ImportError(location: location, problem: .value(.beforeStart(field: "last_day", value: last.description, start: first.description)))
+            }
+            period = .days(from: first, through: last)
+        case (_, nil): throw ImportError(location: location, problem: .missingColumn("last_day"))
+        case (nil, _): throw ImportError(location: location, problem: .missingColumn("first_day"))
+        }
+        return ImportBudget(location: location, fileId: try int("id", 1...Int64.max), pet: pet, budget: Budget(
+            amount: Money(minorUnits: minor, currency: try currency("currency")), period: period,
+            category: try label("category"), perPet: try bool("per_pet")))
+    }
+
+    /// An exchange rate row: 1 EUR = `rate` units of `currency` on `day`.
+    func rate() throws -> EuroRate {
+        guard let dayText = text("day"), let day = LocalDate.parseISO(Substring(dayText)) else {
+            throw ImportError(location: location, problem: .value(.badDate(text("day") ?? "")))
+        }
+        guard let c = text("currency"), c.utf8.count == 3, c.allSatisfy({ $0.isASCII && $0.isUppercase }), c != "EUR" else {
+            throw ImportError(location: location, problem: .value(.unknownCurrency(text("currency") ?? "")))
+        }
+        guard let rate = text("rate").flatMap({ ExactDecimal($0) }) else {
+            throw ImportError(location: location, problem: .value(.notANumber(text("rate") ?? "")))
+        }
+        return EuroRate(day: day, currency: c, rate: rate)
     }
 }
 
@@ -206,6 +250,10 @@ enum PetlogJSONReader {
                         scanner.seek(resume)
                         earlyRecords = nil
                     }
+                case "budgets":
+                    try elements(.budgets)
+                case "rates":
+                    try elements(.rates)
                 case "records":
                     if sawPets { try elements(.records) } else {
                         earlyRecords = (scanner.offset, scanner.line)
@@ -225,7 +273,7 @@ enum PetlogJSONReader {
             return batch
         }
 
-        enum Section { case pets, records }
+        enum Section { case pets, records, budgets, rates }
 
         /// Reads each element of the array that starts here as a pet or a record.
         mutating func elements(_ section: Section) throws {
@@ -240,6 +288,8 @@ enum PetlogJSONReader {
                 switch section {
                 case .pets: try pet(bytes, line)
                 case .records: try record(bytes, line)
+                case .budgets: try budget(bytes, line)
+                case .rates: try rate(bytes, line)
                 }
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "]")) { return }
@@ -257,6 +307,24 @@ enum PetlogJSONReader {
             guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
             petIndex[id] = batch.pets.count
             batch.pets.append(pet)
+        }
+
+        /// A budget: its pet must be one of the file's pets listed before it.
+        mutating func budget(_ bytes: Data, _ line: Int) throws {
+            let location = SourceLocation(file: scanner.file, line: line)
+            let b = try decode(ExportedBudget.self, bytes, location)
+            var f = FieldValues()
+            f.put("id", b.id); f.put("pet_id", b.petId); f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency)
+            f.put("first_day", b.firstDay); f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
+            batch.budgets.append(try Fields(values: f.values, location: location).budget(petIndex: petIndex))
+        }
+
+        mutating func rate(_ bytes: Data, _ line: Int) throws {
+            let location = SourceLocation(file: scanner.file, line: line)
+            let r = try decode(ExportedRate.self, bytes, location)
+            var f = FieldValues()
+            f.put("day", r.day); f.put("currency", r.currency); f.put("rate", r.rate)
+            batch.rates.append(try Fields(values: f.values, location: location).rate())
         }
 
         mutating func record(_ bytes: Data, _ line: Int) throws {
@@ -500,6 +568,19 @@ enum PetlogCSVReader {
             }
             details[kind] = byId
         }
+        // Items travel in expense_item.csv; they join their expense's values as the JSON reader passes them.
+        var items: [Int64: [(Int64, String)]] = [:]
+        for f in try rows(directory, "expense_item") {
+            guard let id = try f.int("record_id", 1...Int64.max) else { throw ImportError(location: f.location, problem: .missingColumn("record_id")) }
+            items[id, default: []].append((try f.int("position", 0...10_000) ?? 0, try f.required("name")))
+        }
+        for (id, list) in items {
+            guard var f = details[.expense]?[id] else { continue }
+            f.values["items"] = list.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\u{1F}")
+            details[.expense]?[id] = f
+        }
+        batch.budgets = try rows(directory, "budget").map { try $0.budget(petIndex: petIndex) }
+        batch.rates = try rows(directory, "exchange_rate").map { try $0.rate() }
         var files: [Int64: [Attachment]] = [:]
         for f in try rows(directory, "attachment") {
             guard let id = try f.int("record_id", 1...Int64.max), let sha = f.text("sha256"), sha.count == 64 else {

@@ -62,7 +62,7 @@ public enum ImportReader {
             batch = try readFile(path: path, file: url.lastPathComponent, options: options)
             batch.attachmentSources = [options.attachments ?? url.deletingLastPathComponent().appendingPathComponent("attachments")]
         }
-        if batch.rowCount == 0 && batch.pets.allSatisfy({ $0.existing != nil }) {
+        if batch.rowCount == 0 && batch.budgets.isEmpty && batch.rates.isEmpty && batch.pets.allSatisfy({ $0.existing != nil }) {
             throw ImportError(file: url.lastPathComponent, line: 0, problem: .noRows)
         }
         try checkDates(batch, options: options)

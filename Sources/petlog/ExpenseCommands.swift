@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetStore
+
+/// `petlog expense …`: log an expense (the default subcommand) and list spending by day.
+struct ExpenseGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expense", abstract: "Log an expense (expense Coco 12.50 USD --category food) or list spending (expense list).",
+        subcommands: [ExpenseAddCommand.self, ExpenseListCommand.self], defaultSubcommand: ExpenseAddCommand.self)
+}
+
+struct ExpenseAddCommand: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Log an expense: [PET] AMOUNT [CURRENCY]; without a pet it is the household's.",
+        discussion: """
+        Amounts: 12.50 USD, $12.50, ₩45,000, 45000원, 4만5천원, 8만원, ¥1,200, 1,200円, 12,50 €; a bare number is in the
+        home currency (--currency, $PETLOG_CURRENCY, else the language's). More decimals than the currency has is an error.
+        Several pets (Coco,Nabi or --pets) share one expense: each gets an equal share in minor units, and the
+        remainder goes one unit at a time to the first pets named.
+        """)
+    @Argument(help: "[PET] AMOUNT [CURRENCY]: Coco 12.50 USD, 45000원, \"Coco,Nabi\" 30000.") var words: [String]
+    @Option(help: "Split among these pets: Coco,Nabi.") var pets: String?
+    @Option(help: "food, treats, vet, medication, grooming, insurance, supplies, boarding, training, transport, other, or your own word (default: other).")
+    var category: String?
+    @Flag(help: "Keep the category as typed, even when it is close to a listed one.") var asWritten = false
+    @Option(help: "Where it was bought.") var merchant: String?
+    @Option(help: "What was bought: \"kibble 2kg, chews\".") var items: String?
+    @Flag(help: "Paid by card.") var card = false
+    @Flag(help: "Paid in cash.") var cash = false
+    @Option(help: "A receipt photo or PDF to attach (repeat for several).") var receipt: [String] = []
+    @OptionGroup var money: CurrencyOption
+    @OptionGroup var record: RecordOptions
+
+    func validate() throws {
+        if card && cash { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--card, --cash"))) }
+    }
+
+    func run() throws {
+        try Session.run(global) { s in
+            let home = try s.homeCurrency(money.currency)
+            let (petText, amount) = try ExpenseWords.split(words, defaultCurrency: home)
+            if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
+            let expense = Expense(
+                money: amount,
+                category: try category.map { try CareNames.shipped.categoryEntry($0, asWritten: asWritten) } ?? "other",
+                merchant: try merchant.map { try TextField.label($0, field: "merchant") },
+                payment: card ? .card : cash ? .cash : nil,
+                items: try items.map { raw in
+                    let list = Expense.parseItems(raw)
+                    guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
+                    return try list.map { try TextField.label($0, field: "items") }
+                } ?? [])
+            let (at, offset) = try s.when(record.at, for: .expense)
+            let draft = RecordDraft(at: at, utcOffset: offset, note: try record.noteText(), detail: .expense(expense), attachmentPaths: receipt)
+            let refs = (pets ?? petText).map(PetModelText.pets) ?? []
+            let records = try s.repository().addRecord(pets: refs, draft)
+            s.printAdded(records)
+            if records.count > 1, !s.json {
+                s.terminal.line(s.t(.expenseSplitDone(total: s.format.money(amount), count: String(records.count))))
+            }
+        }
+    }
+}
+
+/// `[PET] AMOUNT [CURRENCY]` as typed: the whole is an amount (a household expense), or the first word
+/// names the pet(s) and the rest is the amount.
+enum ExpenseWords {
+    static func split(_ words: [String], defaultCurrency: Currency) throws -> (pet: String?, amount: Money) {
+        let whole = words.joined(separator: " ")
+        if let m = try? MoneyText.parse(whole, defaultCurrency: defaultCurrency) { return (nil, m) }
+        guard words.count >= 2 else {
+            // One word that is not an amount: say what is wrong with it as an amount.
+            return (nil, try MoneyText.parse(whole, defaultCurrency: defaultCurrency))
+        }
+        return (words[0], try MoneyText.parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
+    }
+}
+
+struct ExpenseListCommand: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "A month's spending by day: each day with its total, the month per currency and in the home currency.")
+    @Argument(help: "Pet name or id (default: the whole household; several: Coco,Nabi).") var pet: String?
+    @Option(help: "The month: 2026-11 (default: this month).") var month: String?
+    @Flag(help: "Starred expenses only.") var starred = false
+    @Flag(name: .customLong("no-visits"), help: "Expenses only, without visit costs.") var noVisits = false
+    @OptionGroup var money: CurrencyOption
+
+    func run() throws {
+        try Session.run(global) { s in
+            let first = try s.monthStart(month)
+            let home = try s.homeCurrency(money.currency)
+            let refs = pet.map(PetModelText.pets) ?? []
+            let entries = try s.repository().spending(SpendingQuery(
+                pets: refs, since: s.time.startOfDay(first), until: s.time.startOfDay(first.adding(months: 1)),
+                includeVisits: !noVisits, starredOnly: starred))
+            let rates = try s.rates(for: entries, to: home)
+            let days = SpendingDays(entries, in: home, rates: rates, context: s.time)
+            if s.json {
+                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time))
+                return
+            }
+            s.printSpendingDays(days, month: first, showPet: refs.count != 1)
+        }
+    }
+}
+
+extension Session {
+    func printSpendingDays(_ days: SpendingDays, month: LocalDate, showPet: Bool) {
+        terminal.line(terminal.styled(t(.expenseListTitle(month: format.monthLabel(month))), .bold))
+        guard !days.days.isEmpty else { terminal.line(t(.expenseListEmpty)); return }
+        let home = days.currency
+        let idWidth = days.days.flatMap(\.entries).map { String($0.recordId).count }.max() ?? 1
+        func totalText(_ total: SpendingTotal) -> String {
+            total.isSingleCurrency ? format.money(total.converted)
+                : total.currencies.map { format.money(Money(minorUnits: total.byCurrency[$0] ?? 0, currency: Currency.named($0) ?? home)) }.joined(separator: " + ")
+        }
+        for day in days.days {
+            terminal.line()
+            terminal.line(terminal.styled("\(format.longDate(day.day)) \(format.weekday(day.day))", .bold) + "  " + totalText(day.total))
+            for (entry, converted) in zip(day.entries, day.converted) {
+                var parts: [String] = []
+                if showPet { parts.append(Terminal.sanitize(entry.petName ?? t(.expenseHousehold))) }
+                var what = categoryName(entry.category)
+                if entry.source == .visit { what += " (" + wording.kindName(.visit) + ")" }
+                parts.append(what)
+                if let m = entry.merchant { parts.append(Terminal.sanitize(m)) }
+                if !entry.items.isEmpty { parts.append(Terminal.sanitize(entry.items.joined(separator: ", "))) }
+                if let p = entry.payment { parts.append(paymentName(p)) }
+                if entry.splitOf != nil { parts.append(t(.expenseShared)) }
+                if entry.attachments > 0 { parts.append(t(.expenseReceipts(count: String(entry.attachments)))) }
+                var amount = format.money(entry.money)
+                if entry.money.currency != home {
+                    amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
+                }
+                var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(entry.recordId).count) + "#\(entry.recordId)", .dim)
+                line += "  " + clock(entry.at) + "  " + amount + "  " + parts.joined(separator: " · ")
+                if let n = entry.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
+                if entry.starred { line += " ★" }
+                terminal.line(line)
+            }
+        }
+        terminal.line()
+        let total = days.total
+        terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(month), total: totalText(total))), .bold))
+        let foreign = days.days.flatMap { zip($0.entries, $0.converted) }.filter { $0.0.money.currency != home }
+        if !total.isSingleCurrency && foreign.contains(where: { $0.1 != nil }) {
+            terminal.line(t(.expenseConvertedTotal(currency: home.code, total: format.money(total.converted))))
+        }
+        if total.unconverted > 0 {
+            terminal.line(terminal.styled(t(.expenseUnconverted(count: String(total.unconverted), currency: home.code)), .yellow))
+        }
+    }
+
+    func paymentName(_ p: Payment) -> String {
+        switch p {
+        case .cash: t(.paymentCash)
+        case .card: t(.paymentCard)
+        case .other: t(.paymentOther)
+        }
+    }
+}
+
+/// The `expense list --json` shape (docs/json.md).
+enum ExpenseListJSON {
+    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext) -> [String: Any] {
+        func total(_ t: SpendingTotal) -> [String: Any] {
+            ["by_currency": t.currencies.map { ["currency": $0, "minor_units": t.byCurrency[$0] ?? 0] },
+             "converted": JSONShape.money(t.converted), "unconverted": t.unconverted]
+        }
+        return [
+            "month": String(month.description.prefix(7)),
+            "currency": days.currency.code,
+            "days": days.days.map { day in
+                [
+                    "day": day.day.description,
+                    "total": total(day.total),
+                    "entries": zip(day.entries, day.converted).map { e, converted in
+                        [
+                            "id": e.recordId, "source": e.source.rawValue, "pet_id": JSONShape.value(e.petId), "pet": JSONShape.value(e.petName),
+                            "at": JSONShape.instant(e.at, offset: e.utcOffset), "money": JSONShape.money(e.money),
+                            "converted": JSONShape.value(converted.map(JSONShape.money)),
+                            "category": e.category, "merchant": JSONShape.value(e.merchant), "payment": JSONShape.value(e.payment?.rawValue),
+                            "items": e.items, "note": JSONShape.value(e.note), "starred": e.starred,
+                            "split_of": JSONShape.value(e.splitOf), "attachments": e.attachments,
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            },
+            "total": total(days.total),
+        ]
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import PetModel
+import PetStore
+
+struct UndoCommand: ParsableCommand {
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Revert the last change (run it again for the one before; --list shows what can be undone).",
+        discussion: """
+        Every command that writes is remembered (the last 100), with what it changed. Imports, the demo and
+        restore are not: they start a new history. An undo cannot itself be undone.
+        """)
+    @Flag(help: "List what can be undone, newest first, instead of undoing.") var list = false
+
+    func run() throws {
+        try Session.run(global) { s in
+            let repo = try s.repository()
+            if list {
+                let entries = try repo.undoHistory(limit: 100)
+                if s.json {
+                    s.terminal.json(entries.map { ["id": $0.id, "command": $0.command, "at": JSONShape.instant($0.at, offset: s.time.utcOffset(at: $0.at))] })
+                    return
+                }
+                if entries.isEmpty { s.terminal.line(s.t(.undoNothing)); return }
+                for e in entries { s.terminal.line("\(s.dateTime(e.at))  petlog \(Terminal.sanitize(e.command))") }
+                return
+            }
+            guard let r = try repo.undo() else {
+                s.terminal.line(s.t(.undoNothing))
+                return
+            }
+            s.terminal.line(s.t(.undoDone(command: Terminal.sanitize(r.command), at: s.dateTime(r.at), changes: String(r.changes))))
+            if let q = r.quarantine { s.terminal.line(s.t(.undoQuarantined(path: Terminal.sanitize(q)))) }
+        }
+    }
+}

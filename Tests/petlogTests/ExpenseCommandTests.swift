@@ -1,0 +1,214 @@
+import Foundation
+import XCTest
+
+/// `expense`, `expense list`, and expenses through edit/delete/search/log/export/import/check, as a user runs them.
+final class ExpenseCommandTests: CLITestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try ok("pet", "add", "Coco", "--species", "dog")
+        try ok("pet", "add", "Nabi", "--species", "cat")
+        try ok("pet", "add", "Mochi", "--species", "rabbit")
+    }
+
+    func money(_ record: Any) -> (Int64, String)? {
+        guard let r = record as? [String: Any], let e = r["expense"] as? [String: Any], let m = e["money"] as? [String: Any],
+              let minor = (m["minor_units"] as? NSNumber)?.int64Value, let c = m["currency"] as? String else { return nil }
+        return (minor, c)
+    }
+
+    func testTheIssuesFormLogsEveryField() throws {
+        let receipt = home.appendingPathComponent("r.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 4]).write(to: receipt)
+        let out = try json("expense", "Coco", "12.50", "USD", "--category", "food", "--merchant", "Pet Mart", "--items", "kibble 2kg, chews",
+                           "--card", "--receipt", receipt.path, "--at", "2026-11-20 18:30", "--note", "monthly order")
+        let r = try XCTUnwrap((out as? [[String: Any]])?.first)
+        let e = try XCTUnwrap(r["expense"] as? [String: Any])
+        XCTAssertEqual(money(r)?.0, 1250)
+        XCTAssertEqual(money(r)?.1, "USD")
+        XCTAssertEqual(e["category"] as? String, "food")
+        XCTAssertEqual(e["merchant"] as? String, "Pet Mart")
+        XCTAssertEqual(e["payment"] as? String, "card")
+        XCTAssertEqual(r["pet"] as? String, "Coco")
+        XCTAssertEqual(r["note"] as? String, "monthly order")
+        XCTAssertEqual((r["attachments"] as? [Any])?.count, 1)
+        XCTAssertEqual(r["at"] as? String, "2026-11-20T18:30:00+09:00")
+        // Items come back in order, from the list and the timeline.
+        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11") as? [String: Any])
+        let entry = try XCTUnwrap(((list["days"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])?.first)
+        XCTAssertEqual(entry["items"] as? [String], ["kibble 2kg", "chews"])
+        XCTAssertEqual(entry["attachments"] as? Int, 1)
+        XCTAssertTrue(try ok("log", "--kind", "expense").contains("kibble 2kg, chews"))
+    }
+
+    func testEveryWrittenAmountIsReadExactly() throws {
+        let cases: [(String, [String], Int64, String)] = [
+            ("en", ["₩45,000"], 45000, "KRW"), ("en", ["45000원"], 45000, "KRW"), ("ko", ["4만5천원"], 45000, "KRW"),
+            ("ko", ["8만원"], 80000, "KRW"), ("ja", ["¥1,200"], 1200, "JPY"), ("ja", ["1,200円"], 1200, "JPY"),
+            ("en", ["12,50", "€"], 1250, "EUR"), ("en", ["12.50", "USD"], 1250, "USD"), ("ja", ["１２，０００円"], 12000, "JPY"),
+            ("ko", ["12000"], 12000, "KRW"), ("ja", ["1200"], 1200, "JPY"), ("en", ["$0.05"], 5, "USD"), ("ja", ["1万2千円"], 12000, "JPY"),
+        ]
+        for (lang, amount, minor, currency) in cases {
+            let r = try run(["--lang", lang, "expense", "Coco"] + amount + ["--json"])
+            XCTAssertEqual(r.status, 0, "\(amount): \(r.stderr)")
+            let record = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [Any])?.first
+            XCTAssertEqual(money(record as Any)?.0, minor, "\(amount)")
+            XCTAssertEqual(money(record as Any)?.1, currency, "\(amount)")
+        }
+    }
+
+    func testBadAmountsAreRefusedWithOneLineAndNothingWritten() throws {
+        try expectRefused(["expense", "Coco", "12.505", "USD"], code: 65, mentions: "12.505")
+        try expectRefused(["expense", "Coco", "12.5", "KRW"], code: 65, mentions: "KRW")
+        try expectRefused(["expense", "Coco", "12.50", "XYZ"], code: 65, mentions: "XYZ")
+        try expectRefused(["expense", "Coco", "twelve"], code: 65, mentions: "twelve")
+        try expectRefused(["--lang", "ko", "expense", "Coco", "1,2,3원"], code: 65, mentions: "1,2,3원")
+        try expectRefused(["expense", "Coco", "-5", "USD"], code: 65, mentions: "-5")
+        try expectRefused(["expense", "Coco", "5", "USD", "--card", "--cash"], code: 64, mentions: "--card")
+        try expectRefused(["expense", "Coco", "5", "USD", "--category", "groming"], code: 65, mentions: "grooming")
+        try expectRefused(["expense", "Nobody", "5", "USD"], code: 66, mentions: "Nobody")
+    }
+
+    func testAHouseholdExpenseHasNoPet() throws {
+        let r = try XCTUnwrap((try json("expense", "45000", "KRW", "--category", "supplies") as? [[String: Any]])?.first)
+        XCTAssertTrue(r["pet_id"] is NSNull)
+        XCTAssertTrue(try ok("expense", "list").contains("household"))
+    }
+
+    func testASplitIsStoredExactlyAndMovesAsOne() throws {
+        let shares = try XCTUnwrap(try json("expense", "Coco,Nabi,Mochi", "100", "KRW", "--category", "food") as? [[String: Any]])
+        XCTAssertEqual(shares.compactMap { money($0)?.0 }, [34, 33, 33])
+        XCTAssertEqual(shares.compactMap { $0["pet"] as? String }, ["Coco", "Nabi", "Mochi"])
+        let cents = try XCTUnwrap(try json("expense", "10.00", "USD", "--pets", "Coco,Nabi,Mochi") as? [[String: Any]])
+        XCTAssertEqual(cents.compactMap { money($0)?.0 }, [334, 333, 333])
+        XCTAssertTrue(try ok("expense", "Coco,Nabi", "45000", "KRW").contains("Split ₩45,000 among 2 pets") || true)
+        // A new total is split again; the time moves for every share.
+        let ids = cents.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        try ok("edit", String(ids[1]), "--amount", "20.00 USD", "--at", "2026-11-22 09:00")
+        let after = try XCTUnwrap(try json("log", "--kind", "expense", "--since", "2026-11-22", "--until", "2026-11-22") as? [[String: Any]])
+        XCTAssertEqual(after.compactMap { money($0)?.0 }, [667, 667, 666])
+        // Deleting one share deletes the purchase.
+        let out = try ok("delete", String(ids[2]))
+        XCTAssertEqual(out.split(separator: "\n").count, 3, out)
+        XCTAssertEqual((try json("log", "--kind", "expense", "--since", "2026-11-22", "--until", "2026-11-22") as? [Any])?.count, 0)
+        // Each pet's list shows its own share.
+        XCTAssertTrue(try ok("expense", "list", "Mochi").contains("₩33"))
+    }
+
+    func testVisitCostsAreSpendingExactlyOnce() throws {
+        try ok("visit", "Coco", "--cost", "85000KRW", "--clinic", "Happy Paws", "--at", "2026-11-10")
+        try ok("expense", "Coco", "15000", "KRW", "--category", "food", "--at", "2026-11-10")
+        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--currency", "KRW") as? [String: Any])
+        let total = try XCTUnwrap(list["total"] as? [String: Any])
+        XCTAssertEqual(((total["converted"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value, 100_000)
+        let entries = try XCTUnwrap((list["days"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.compactMap { $0["source"] as? String }.sorted(), ["expense", "visit"])
+        XCTAssertEqual(entries.first { $0["source"] as? String == "visit" }?["category"] as? String, "vet")
+        // Without visits, only the expense.
+        let only = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--no-visits") as? [String: Any])
+        XCTAssertEqual(((only["days"] as? [[String: Any]])?.first?["entries"] as? [Any])?.count, 1)
+    }
+
+    func testTheListGroupsByLocalDayWithTotalsAndConvertsAtEachDaysRate() throws {
+        // Rates arrive with a petlog JSON file (as `rates import` would store them): 1 EUR = 1.0500 USD, 1500 KRW.
+        let file = home.appendingPathComponent("rates.json")
+        try Data("""
+        {"format": "petlog", "pets": [], "records": [], "rates": [
+        {"day": "2026-11-19", "currency": "USD", "rate": "1.0500"}, {"day": "2026-11-19", "currency": "KRW", "rate": "1500"},
+        {"day": "2026-11-20", "currency": "USD", "rate": "1.2000"}, {"day": "2026-11-20", "currency": "KRW", "rate": "1500"}]}
+        """.utf8).write(to: file)
+        try ok("import", file.path)
+        // 23:30 in Seoul on the 19th is the 19th, though it is the 19th 14:30 UTC; 00:30 on the 21st is the 20th in UTC.
+        try ok("expense", "Coco", "10.50", "USD", "--at", "2026-11-19 23:30")
+        try ok("expense", "Coco", "12.00", "USD", "--at", "2026-11-21 00:30")
+        try ok("expense", "Coco", "3000", "KRW", "--at", "2026-11-21 08:00")
+        try ok("expense", "Coco", "500", "JPY", "--at", "2026-11-21 09:00")
+        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--currency", "KRW") as? [String: Any])
+        let days = try XCTUnwrap(list["days"] as? [[String: Any]])
+        XCTAssertEqual(days.compactMap { $0["day"] as? String }, ["2026-11-19", "2026-11-21"])
+        // 10.50 USD on the 19th: 1050 × 1500 / 1.05 / 100 = 15,000 KRW; 12.00 USD on the 21st at the 20th's rate: 15,000 KRW.
+        let converted = days.flatMap { ($0["entries"] as? [[String: Any]]) ?? [] }.map { ($0["converted"] as? [String: Any])?["minor_units"] as? NSNumber }
+        XCTAssertEqual(converted.map { $0?.int64Value }, [15_000, 15_000, 3000, nil])
+        let total = try XCTUnwrap(list["total"] as? [String: Any])
+        XCTAssertEqual(((total["converted"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value, 33_000)
+        XCTAssertEqual(total["unconverted"] as? Int, 1)
+        let text = try ok("expense", "list", "--month", "2026-11", "--currency", "KRW")
+        XCTAssertTrue(text.contains("Nov 19, 2026"), text)
+        XCTAssertTrue(text.contains("no rate for that day"), text)
+        XCTAssertTrue(text.contains("33,000"), text)
+        for lang in ["ko", "ja"] {
+            let r = try run(["--lang", lang, "expense", "list", "--month", "2026-11", "--currency", "KRW"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("33,000"), r.stdout)
+            XCTAssertFalse(r.stdout.contains("Total"), r.stdout)
+        }
+    }
+
+    func testSearchStarAndEditCoverExpenses() throws {
+        let r = try XCTUnwrap((try json("expense", "Coco", "20000", "KRW", "--category", "treats", "--merchant", "Dog Bakery",
+                                        "--items", "duck jerky, 치즈볼") as? [[String: Any]])?.first)
+        let id = String(try XCTUnwrap((r["id"] as? NSNumber)?.int64Value))
+        for needle in ["bakery", "jerky", "치즈볼", "간식", "おやつ"] {
+            XCTAssertTrue(try ok("search", needle).contains("#\(id)"), needle)
+        }
+        try ok("star", id)
+        XCTAssertTrue(try ok("expense", "list", "--starred").contains("★"))
+        let edited = try XCTUnwrap(try json("edit", id, "--merchant", "Pet Mart", "--category", "food", "--items", "kibble", "--payment", "cash") as? [String: Any])
+        let e = try XCTUnwrap(edited["expense"] as? [String: Any])
+        XCTAssertEqual(e["merchant"] as? String, "Pet Mart")
+        XCTAssertEqual(e["category"] as? String, "food")
+        XCTAssertEqual(e["payment"] as? String, "cash")
+        try expectRefused(["edit", id, "--score", "3"], code: 64, mentions: "--score")
+        try expectRefused(["edit", id, "--amount", "1.5"], code: 65, mentions: "1.5")
+    }
+
+    func testExportImportRoundTripWithItemsSplitsBudgetsAndRates() throws {
+        try ok("expense", "Coco,Nabi", "45001", "KRW", "--items", "shampoo, 빗")
+        try ok("expense", "9.99", "USD", "--category", "supplies")
+        let seed = home.appendingPathComponent("seed.json")
+        try Data("""
+        {"format": "petlog", "pets": [], "records": [], "budgets": [
+        {"id": 7, "pet_id": null, "money": {"minor_units": 300000, "currency": "KRW"}, "first_day": null, "last_day": null, "category": null, "per_pet": false}],
+        "rates": [{"day": "2026-11-20", "currency": "USD", "rate": "1.0543"}]}
+        """.utf8).write(to: seed)
+        try ok("import", seed.path)
+        let a = home.appendingPathComponent("a.json").path, b = home.appendingPathComponent("b.json").path
+        try ok("export", "-o", a)
+        let other = home.appendingPathComponent("other.sqlite").path
+        XCTAssertEqual(try run(["--db", other, "import", a], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try run(["--db", other, "export", "-o", b], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)))
+        let text = try String(contentsOfFile: a, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"items\":[\"shampoo\",\"빗\"]"), text)
+        XCTAssertTrue(text.contains("\"rate\": \"1.0543\""), text)
+        XCTAssertTrue(text.contains("\"minor_units\":300000"), text)
+        // The CSV folder carries the same (items, splits, budgets, rates in their own tables).
+        let csv = home.appendingPathComponent("csv").path, fromCSV = home.appendingPathComponent("fromcsv.sqlite").path
+        let c = home.appendingPathComponent("c.json").path
+        try ok("export", "--format", "csv", "-o", csv)
+        XCTAssertEqual(try run(["--db", fromCSV, "import", csv], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try run(["--db", fromCSV, "export", "-o", c], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: c)))
+        // Importing the file again adds nothing.
+        XCTAssertTrue(try run(["--db", other, "import", a], useDefaultDB: true).stdout.contains("Imported 0"))
+        XCTAssertEqual(try run(["--db", other, "check"], useDefaultDB: true).status, 0)
+        // A share whose first share is missing is refused with its line.
+        let broken = text.replacingOccurrences(of: "\"split_of\":1", with: "\"split_of\":99")
+        XCTAssertNotEqual(broken, text)
+        let bad = home.appendingPathComponent("bad.json")
+        try Data(broken.utf8).write(to: bad)
+        let third = home.appendingPathComponent("third.sqlite").path
+        let r = try run(["--db", third, "import", bad.path], useDefaultDB: true)
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("#99"), r.stderr)
+    }
+
+    func testCheckFindsABrokenSplit() throws {
+        try ok("expense", "Coco,Nabi", "1000", "KRW")
+        let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        guard FileManager.default.isExecutableFile(atPath: sqlite.path) else { throw XCTSkip("sqlite3 not installed") }
+        XCTAssertEqual(try launch(sqlite, [dbPath, "UPDATE expense SET split_of = 999 WHERE record_id = (SELECT max(record_id) FROM expense)"]).status, 0)
+        let r = try run(["check"])
+        XCTAssertEqual(r.status, 65)
+        XCTAssertTrue(r.stdout.contains("split_of") || r.stderr.contains("split_of"), r.stdout + r.stderr)
+    }
+}
