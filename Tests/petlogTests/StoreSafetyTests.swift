@@ -321,12 +321,14 @@ final class StoreSafetyTests: CLITestCase {
     func testAFullDiskIsSaidInWordsByBackupAndMigration() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         let disk = try folder("small")
-        let mount = try launch(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=900k", "tmpfs", disk.path])
+        let mount = try launch(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=1400k", "tmpfs", disk.path])
         guard mount.status == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mount.stderr)") }
         defer { _ = try? launch(URL(fileURLWithPath: "/bin/umount"), [disk.path]) }
         let db = disk.appendingPathComponent("d.sqlite").path
         XCTAssertEqual(try petlog(db, "demo", "--end", "2026-11-20").status, 0)
-        try Data(count: 440_000).write(to: disk.appendingPathComponent("filler"))
+        // The demo (with its year of spending, about 370 KB, and room for its WAL while it writes) fits; the
+        // filler leaves room for neither a backup of it nor, once it is gone, one of the v1 file (280 KB).
+        try Data(count: 920_000).write(to: disk.appendingPathComponent("filler"))
         let target = disk.appendingPathComponent("b.sqlite").path
         let before = try fileHash(db)
         let backup = try petlog(db, "backup", "-o", target)
