@@ -154,7 +154,6 @@ extension L10n {
         case chartSymptomsTitle = "chart.symptoms_title"
         case chartSymptomsAxis = "chart.symptoms_axis"
         case chartExpensesTitle = "chart.expenses_title"
-        case chartOtherCurrencies = "chart.other_currencies"
         case chartWrote = "chart.wrote"
         case chartAxisYear = "chart.axis_year"
         case chartAxisMonth = "chart.axis_month"
@@ -349,6 +348,13 @@ extension L10n {
         case errImportBadTime = "err.import_bad_time"
         case errDateRange = "err.date_range"
         // MARK: money (views) — new keys of this part go right below this line
+        case chartUnconverted = "chart.unconverted"
+        case chartBudgetLine = "chart.budget_line"
+        case chartBudgetLineConverted = "chart.budget_line_converted"
+        case chartNothingToPlot = "chart.nothing_to_plot"
+        case reportVisitCostTotal = "report.visit_cost_total"
+        case reportVisitCostConverted = "report.visit_cost_converted"
+        case reportVisitCostUnconverted = "report.visit_cost_unconverted"
         case errUsageHint = "err.usage_hint"
         // fix-store
         case errOpenNotRegular = "err.open_not_regular"

@@ -151,7 +151,6 @@ extension L10n.Message {
     public static func chartSymptomsTitle(pet: String) -> Self { Self(.chartSymptomsTitle, ["pet": pet]) }
     public static let chartSymptomsAxis = Self(.chartSymptomsAxis, [:])
     public static func chartExpensesTitle(currency: String) -> Self { Self(.chartExpensesTitle, ["currency": currency]) }
-    public static func chartOtherCurrencies(count: String, currency: String) -> Self { Self(.chartOtherCurrencies, ["count": count, "currency": currency]) }
     public static func chartWrote(path: String) -> Self { Self(.chartWrote, ["path": path]) }
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }
@@ -343,6 +342,13 @@ extension L10n.Message {
     public static func exportWroteCSV(records: String, tables: String, path: String) -> Self { Self(.exportWroteCSV, ["records": records, "tables": tables, "path": path]) }
     public static func errImportBadTime(value: String) -> Self { Self(.errImportBadTime, ["value": value]) }
     public static func errDateRange(value: String) -> Self { Self(.errDateRange, ["value": value]) }
+    public static func chartUnconverted(count: String, currency: String) -> Self { Self(.chartUnconverted, ["count": count, "currency": currency]) }
+    public static func chartBudgetLine(amount: String) -> Self { Self(.chartBudgetLine, ["amount": amount]) }
+    public static func chartBudgetLineConverted(amount: String, currency: String) -> Self { Self(.chartBudgetLineConverted, ["amount": amount, "currency": currency]) }
+    public static func chartNothingToPlot(first: String, last: String) -> Self { Self(.chartNothingToPlot, ["first": first, "last": last]) }
+    public static func reportVisitCostTotal(total: String) -> Self { Self(.reportVisitCostTotal, ["total": total]) }
+    public static func reportVisitCostConverted(count: String, currencies: String) -> Self { Self(.reportVisitCostConverted, ["count": count, "currencies": currencies]) }
+    public static func reportVisitCostUnconverted(count: String, currencies: String) -> Self { Self(.reportVisitCostUnconverted, ["count": count, "currencies": currencies]) }
     public static func errUsageHint(message: String, command: String) -> Self { Self(.errUsageHint, ["message": message, "command": command]) }
     public static func errOpenNotRegular(what: String) -> Self { Self(.errOpenNotRegular, ["what": what]) }
     public static let errBackupStdout = Self(.errBackupStdout, [:])

@@ -17,15 +17,21 @@ struct BarChartDrawing {
         let totals = (0..<n).map { i in
             spec.stacks.reduce(0.0) { sum, stack in sum + max(0, stack.values[i].isFinite ? stack.values[i] : 0) }
         }
-        let maxTotal = totals.max() ?? 0
+        let barTotal = totals.max() ?? 0
+        // The reference line (a budget) is always in view, above the bars when it is higher.
+        let lineValues = spec.referenceLine?.values.map { v in v.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } } ?? []
+        let maxTotal = max(barTotal, lineValues.compactMap { $0 }.max() ?? 0)
 
-        if spec.showLegend && !spec.stacks.isEmpty {
-            let entries = spec.stacks.map { LegendEntry(label: $0.label, color: style.color(of: $0.color), mark: .box) }
+        if spec.showLegend && !spec.stacks.isEmpty && barTotal > 0 {
+            var entries = spec.stacks.map { LegendEntry(label: $0.label, color: style.color(of: $0.color), mark: .box) }
+            if let line = spec.referenceLine, lineValues.contains(where: { $0 != nil }) {
+                entries.append(LegendEntry(label: line.label, color: style.text, mark: .line(width: style.lineWidth, alpha: 1, dashed: true)))
+            }
             top += canvas.legend(entries, top: top, draw: true) + b * 0.2
         }
         top += b * 0.6
 
-        guard n > 0, maxTotal > 0 else {
+        guard n > 0, barTotal > 0 else {
             let area = Rect(x: style.padding, y: top, width: canvas.width - 2 * style.padding,
                             height: canvas.height - style.padding - top)
             canvas.drawEmptyPlot(spec.noDataText, in: area)
@@ -76,6 +82,25 @@ struct BarChartDrawing {
             }
         }
         canvas.drawAxisLines(plot: plot)
+
+        // The reference line: a dashed level across each slot that has one, joined between equal neighbours.
+        if !lineValues.isEmpty {
+            context.setSource(style.text)
+            context.setLineWidth(style.lineWidth)
+            context.setLineCap(.butt)
+            context.setDash(style.dashPattern)
+            var i = 0
+            while i < n {
+                guard let v = lineValues[i] else { i += 1; continue }
+                var j = i
+                while j + 1 < n && lineValues[j + 1] == v { j += 1 }
+                context.moveTo(plot.x + slot * Double(i), y(v))
+                context.lineTo(plot.x + slot * Double(j + 1), y(v))
+                context.stroke()
+                i = j + 1
+            }
+            context.setDash([])
+        }
 
         // Totals above bars, when every one of them fits its slot.
         if spec.showTotals {

@@ -21,6 +21,14 @@ public struct BarStack: Sendable, Equatable {
     }
 }
 
+/// A level drawn across the bars (a budget): one value per category, nil where there is none; a
+/// dashed segment over each category's slot, joined where neighbours are equal, with a legend entry.
+public struct BarReferenceLine: Sendable, Equatable {
+    public var label: String
+    public var values: [Double?]
+    public init(label: String, values: [Double?]) { self.label = label; self.values = values }
+}
+
 /// A stacked bar chart over categories (weeks, months), with already-translated texts.
 /// Used for symptoms per week by severity and expenses per month by category.
 public struct BarChartSpec: Sendable {
@@ -40,11 +48,14 @@ public struct BarChartSpec: Sendable {
     /// Formats tick and total values (e.g. money in major units); nil: plain numbers.
     public var valueFormatter: (@Sendable (Double) -> String)?
     public var fontFamily: String
+    /// A budget line over the bars, or nil.
+    public var referenceLine: BarReferenceLine?
 
     public init(title: String, yLabel: String, categories: [String], stacks: [BarStack],
                 size: ChartSize = .standard, theme: ChartTheme = .light, language: String = "en",
                 noDataText: String = "No data", showLegend: Bool = true, showTotals: Bool = true,
-                valueFormatter: (@Sendable (Double) -> String)? = nil, fontFamily: String = "Sans") {
+                valueFormatter: (@Sendable (Double) -> String)? = nil, fontFamily: String = "Sans",
+                referenceLine: BarReferenceLine? = nil) {
         self.title = title
         self.yLabel = yLabel
         self.categories = categories
@@ -57,6 +68,7 @@ public struct BarChartSpec: Sendable {
         self.showTotals = showTotals
         self.valueFormatter = valueFormatter
         self.fontFamily = fontFamily
+        self.referenceLine = referenceLine
     }
 
     /// Throws `ChartError` for a bad size or a stack without one value per category.
@@ -64,6 +76,9 @@ public struct BarChartSpec: Sendable {
         guard size.isValid else { throw ChartError.invalidSize(width: size.width, height: size.height) }
         for stack in stacks where stack.values.count != categories.count {
             throw ChartError.mismatchedStack(label: stack.label)
+        }
+        if let line = referenceLine, line.values.count != categories.count {
+            throw ChartError.mismatchedStack(label: line.label)
         }
     }
 }

@@ -56,7 +56,10 @@ struct ChartStyle {
 
     func color(of bar: BarColor) -> Color {
         switch bar {
-        case .palette(let i): return seriesColor(i)
+        // Past the palette's length, bars take its colours again as lighter tints (a bar has no dash).
+        case .palette(let i):
+            let round = i / palette.count
+            return round == 0 || i < 0 ? seriesColor(i) : seriesColor(i).mixed(with: background, min(0.8, 0.45 * Double(round)))
         case .severity(let s): return severityColor(s)
         }
     }

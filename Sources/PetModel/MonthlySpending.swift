@@ -1,43 +1,93 @@
-/// Spending in one currency per calendar month, by category: the bars of `chart expenses`.
+/// Spending per calendar month by category, converted to one currency: the bars of `chart expenses`.
+/// Every entry is converted at the rate of its own day (`RateTable`: through the euro, exact, one
+/// rounding to the target's minor units); an entry with no rate for its day is left out and counted,
+/// never guessed. Sums are exact integers of minor units.
 public struct MonthlySpending: Equatable, Sendable {
-    /// One category's spending, one amount (in major units: 12.5 dollars) per month.
+    /// One category's spending, one amount per month in minor units of `currency`.
     public struct Category: Equatable, Sendable {
         public var code: String
-        public var amounts: [Double]
+        public var minorUnits: [Int64]
     }
 
-    public var currency: String
-    /// The first day of each month, from the first expense's month through the last day's month.
+    public var currency: Currency
+    /// The first day of each month, from the first day's month through the last day's month.
     public var months: [LocalDate]
-    /// Categories spent on in `currency`, in code order.
+    /// Categories spent on, in `order(_:)`: the listed categories in their fixed order, then the
+    /// owner's own words alphabetically, then `other` (so a category keeps its colour from chart to chart).
     public var categories: [Category]
-    /// Expenses left out because they are in another currency.
-    public var otherCurrencyCount: Int
+    /// Entries left out because no rate converts them on their day.
+    public var unconverted: Int
+    /// Entries outside the months (before the first or after the last day).
+    public var outside: Int
 
-    public init(_ expenses: [(day: LocalDate, expense: Expense)], currency: String, from first: LocalDate, through last: LocalDate) {
+    /// The listed expense categories, in the order the chart stacks them (bottom up).
+    public static let listedOrder = ["food", "treats", "vet", "medication", "grooming", "insurance", "supplies", "boarding", "transport"]
+
+    public init(_ items: [SpendingItem], currency: Currency, rates: RateTable, from first: LocalDate, through last: LocalDate) {
         self.currency = currency
         let firstMonth = first.firstOfMonth
         var months: [LocalDate] = []
         var m = firstMonth
         while m <= last { months.append(m); m = m.adding(months: 1) }
         self.months = months
-        let inCurrency = expenses.filter { $0.expense.money.currency.code == currency }
-        otherCurrencyCount = expenses.count - inCurrency.count
-        var divisor = 1.0
-        for _ in 0..<(Currency.named(currency)?.minorDigits ?? 2) { divisor *= 10 }
-        categories = Array(Set(inCurrency.map { $0.expense.category })).sorted().map { code in
-            var amounts = [Double](repeating: 0, count: months.count)
-            for (d, e) in inCurrency where e.category == code {
-                let i = (d.year - firstMonth.year) * 12 + d.month - firstMonth.month
-                if i >= 0 && i < amounts.count { amounts[i] += Double(e.money.minorUnits) / divisor }
-            }
-            return Category(code: code, amounts: amounts)
+        var sums: [String: [Int64]] = [:]
+        var unconverted = 0, outside = 0
+        for item in items {
+            guard item.day >= first && item.day <= last else { outside += 1; continue }
+            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            let i = (item.day.year - firstMonth.year) * 12 + item.day.month - firstMonth.month
+            var row = sums[item.category] ?? [Int64](repeating: 0, count: months.count)
+            row[i] = row[i].addingSaturated(money.minorUnits)
+            sums[item.category] = row
         }
+        self.unconverted = unconverted
+        self.outside = outside
+        categories = Self.order(Array(sums.keys)).map { Category(code: $0, minorUnits: sums[$0] ?? []) }
     }
 
-    /// The currency most expenses are in (on a tie, the first code in alphabetical order); nil with none.
-    public static func mostUsedCurrency(_ expenses: [Expense]) -> String? {
-        let counts = Dictionary(grouping: expenses, by: { $0.money.currency.code }).mapValues(\.count)
-        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    /// Category codes in chart order: listed ones first in `listedOrder`, then others alphabetically, `other` last.
+    public static func order(_ codes: [String]) -> [String] {
+        func rank(_ c: String) -> (Int, String) {
+            if let i = listedOrder.firstIndex(of: c) { return (i, "") }
+            return c == "other" ? (listedOrder.count + 1, "") : (listedOrder.count, c)
+        }
+        return Set(codes).sorted { rank($0) < rank($1) }
+    }
+
+    /// A category's amounts in major units (12.5 dollars), for drawing.
+    public func majorUnits(_ category: Category) -> [Double] {
+        category.minorUnits.map { currency.majorUnits($0) }
+    }
+
+    /// Each month's total in minor units.
+    public var monthTotals: [Int64] {
+        months.indices.map { i in categories.reduce(Int64(0)) { $0.addingSaturated($1.minorUnits[i]) } }
+    }
+
+    public var isEmpty: Bool { categories.isEmpty }
+
+    /// A monthly budget per month in `currency`: the amount itself when in `currency`, else converted at
+    /// the rate of the month's last day (the last published rate on or before it); nil for a month with
+    /// no rate.
+    public func budgetLine(_ amount: Money, rates: RateTable) -> [Money?] {
+        months.map { m in rates.convert(amount, to: currency, on: m.adding(months: 1).adding(days: -1)) }
+    }
+}
+
+extension Currency {
+    /// Minor units as a number of major units (1250 cents → 12.5), for charts only (never for sums).
+    public func majorUnits(_ minor: Int64) -> Double {
+        var divisor = 1.0
+        for _ in 0..<minorDigits { divisor *= 10 }
+        return Double(minor) / divisor
+    }
+}
+
+extension MonthlySpending {
+    /// The budget `chart expenses` draws: the monthly budget for every category of the one pet charted
+    /// (`pets` holds its id), or of the household when no pet is named; nil with several pets or none set.
+    public static func chartBudget(_ budgets: [StoredBudget], pets: [Int64]) -> Money? {
+        guard pets.count <= 1 else { return nil }
+        return budgets.first { $0.petId == pets.first && $0.budget.period == .monthly && $0.budget.category == nil }?.budget.amount
     }
 }

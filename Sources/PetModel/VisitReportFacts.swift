@@ -163,3 +163,39 @@ public struct VisitReportFacts: Sendable {
         attachments = all.flatMap { r in r.attachments.map { (r, $0) } }
     }
 }
+
+extension VisitReportFacts {
+    /// What the visits of the report's period cost, in one currency.
+    public struct CostTotal: Equatable, Sendable {
+        /// The sum of the period's visit costs that could be converted, in the target currency.
+        public var total: Money
+        /// Visits with a cost in the period.
+        public var visits: Int
+        /// Visits paid in another currency and converted at the rate of their day, by currency code.
+        public var converted: [String: Int]
+        /// Visits paid in another currency with no rate for their day (not in `total`), by currency code.
+        public var unconverted: [String: Int]
+    }
+
+    /// The period's visits that have a cost (from the period's start through the as-of moment), newest first.
+    public var periodVisitCosts: [(day: LocalDate, cost: Money)] {
+        visits.compactMap { at, v in
+            guard at >= periodStart, let cost = v.cost else { return nil }
+            return (context.localDate(of: at), cost)
+        }
+    }
+
+    /// The period's visit costs added up in `target`, each converted at the rate of its own day; a cost
+    /// with no rate is counted apart, never guessed.
+    public func costTotal(in target: Currency, rates: RateTable) -> CostTotal {
+        var sum: Int64 = 0
+        var converted: [String: Int] = [:], unconverted: [String: Int] = [:]
+        let costs = periodVisitCosts
+        for (day, cost) in costs {
+            guard let m = rates.convert(cost, to: target, on: day) else { unconverted[cost.currency.code, default: 0] += 1; continue }
+            sum = sum.addingSaturated(m.minorUnits)
+            if cost.currency != target { converted[cost.currency.code, default: 0] += 1 }
+        }
+        return CostTotal(total: Money(minorUnits: sum, currency: target), visits: costs.count, converted: converted, unconverted: unconverted)
+    }
+}

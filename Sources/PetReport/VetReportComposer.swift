@@ -10,9 +10,13 @@ public struct VetReportComposer {
     let facts: VisitReportFacts
     let generated: LocalDate
     let questions: [String]
+    /// The period's visit costs added up in the home currency (nil: not shown).
+    let costTotal: VisitReportFacts.CostTotal?
 
-    public init(format: ValueFormatter, labels: ChartLabels, facts: VisitReportFacts, generated: LocalDate, questions: [String]) {
+    public init(format: ValueFormatter, labels: ChartLabels, facts: VisitReportFacts, generated: LocalDate, questions: [String],
+                costTotal: VisitReportFacts.CostTotal? = nil) {
         self.f = format; self.labels = labels; self.facts = facts; self.generated = generated; self.questions = questions
+        self.costTotal = costTotal
     }
 
     var l10n: L10n { f.l10n }
@@ -144,6 +148,15 @@ public struct VetReportComposer {
         blocks.append(.table(ReportTable(header: [t(.reportDate), t(.reportClinic), t(.reportReason), t(.reportDiagnosis), t(.reportTreatment), t(.reportCost)],
                                          rows: visitRows, columnWeights: [1.2, 1.3, 1, 1.5, 1.8, 0.9], alignments: [.left, .left, .left, .left, .left, .right],
                                          emptyText: t(.reportNoVisits), continuationTitle: t(.reportContinued(section: t(.reportVisits))))))
+        // The period's total, in one currency; costs in others said (converted at their day's rate, or not counted).
+        if let c = costTotal, c.visits > 0 {
+            var lines = [t(.reportVisitCostTotal(total: f.money(c.total)))]
+            func codes(_ d: [String: Int]) -> String { d.keys.sorted().joined(separator: ", ") }
+            let converted = c.converted.values.reduce(0, +), unconverted = c.unconverted.values.reduce(0, +)
+            if converted > 0 { lines.append(t(.reportVisitCostConverted(count: String(converted), currencies: codes(c.converted)))) }
+            if unconverted > 0 { lines.append(t(.reportVisitCostUnconverted(count: String(unconverted), currencies: codes(c.unconverted)))) }
+            blocks.append(.paragraph(lines.joined(separator: "\n")))
+        }
 
         // Starred notes, questions, attachments.
         let starred = facts.starred.map { r -> String in

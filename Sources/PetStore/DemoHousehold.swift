@@ -21,7 +21,8 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// A realistic household for `petlog demo`: Coco the dog, Nabi the cat and Mochi the ferret, two years
-/// of every record kind ending on `end`, identical for the same seed and end day.
+/// of every record kind ending on `end`, a year of spending (in won, with a few dollar and yen
+/// purchases), a monthly budget and a month of euro reference rates; identical for the same seed and end day.
 public struct DemoHousehold {
     public var seed: UInt64
     public var end: LocalDate
@@ -41,8 +42,9 @@ public struct DemoHousehold {
     }
 
     /// Writes the household into an empty database in one transaction, through the import path (one way
-    /// in for pets and records): pets get ids 1, 2, 3 and records 1, 2, … in the order planned.
-    public func seed(into store: any TransferRepository) throws -> Counts {
+    /// in for pets and records): pets get ids 1, 2, 3 and records 1, 2, … in the order planned; its
+    /// budgets and rates in the same transaction.
+    public func seed(into store: any DemoRepository) throws -> Counts {
         let now = store.now()
         var rng = SeededGenerator(seed: seed)
         let ctx = TimeContext(now: now, timeZone: timeZone)
@@ -74,12 +76,14 @@ public struct DemoHousehold {
             let day = month.adding(days: 2)
             if day <= end && ctx.instant(day, hour: 18) <= now {
                 add(.expense(Expense(money: Money(minorUnits: 42_000 + Int64(rng.unit() * 6) * 1000, currency: .krw),
-                                     category: "supplies", merchant: "Pet Mart", payment: .card)),
+                                     category: "supplies", merchant: "Pet Mart", payment: .card, items: ["cat litter 10L", "poop bags", "pee pads"])),
                     pet: nil, day: day, hour: 18, ctx: ctx, into: &batch)
             }
             month = month.adding(months: 1)
         }
-        let summary = try store.importBatch(batch)
+        var spendingRNG = SeededGenerator(seed: seed ^ 0x5045_544C_4F47)
+        seedSpending(ctx: ctx, now: now, rng: &spendingRNG, into: &batch)
+        let summary = try store.seedDemo(batch, budgets: budgets, rates: rates)
         return Counts(pets: summary.petsAdded, records: summary.recordsAdded)
     }
 
@@ -177,8 +181,6 @@ public struct DemoHousehold {
                 }
                 _ = put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "follow-up", diagnosis: "Recovered",
                                          cost: Money(minorUnits: 35_000, currency: krw))), day.adding(days: 8), 10)
-                _ = put(.expense(Expense(money: Money(minorUnits: 128_000, currency: krw), category: "vet", merchant: "Happy Paws Clinic",
-                                             payment: .card)), day.adding(days: 1), 11, 30)
             }
             // Monthly prevention dose, on the course's day of month.
             if let course = courseId, day.day == start.day {
@@ -188,17 +190,16 @@ public struct DemoHousehold {
             // Yearly check-up with vaccines, near the birthday month.
             if day.month == (pet.born?.month ?? 1), day.day == 15 {
                 let weightAtVet = Mass(grams: Int(plan.baseGrams * (1 + plan.trendPerYear * Double(offset) / 365)))
+                let vaccines: [String] = pet.species == .dog ? ["rabies", "dhpp"] : pet.species == .cat ? ["rabies", "fvrcp"] : ["distemper", "rabies"]
+                // The visit's cost is the check-up and its vaccines: spending once, as `vet` (no separate expense).
                 _ = put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "checkup", diagnosis: "Healthy",
                                          treatment: "Dental cleaning advised", weight: weightAtVet,
-                                         cost: Money(minorUnits: 55_000, currency: krw))), day, 10)
-                let vaccines: [String] = pet.species == .dog ? ["rabies", "dhpp"] : pet.species == .cat ? ["rabies", "fvrcp"] : ["distemper", "rabies"]
+                                         cost: Money(minorUnits: 55_000 + Int64(vaccines.count) * 30_000, currency: krw))), day, 10)
                 for v in vaccines {
                     _ = put(.vaccination(Vaccination(vaccine: v, product: nil, lot: "L\(100_000 + Int(rng.unit() * 900_000))",
                                                          clinic: "Happy Paws Clinic", nextDue: day.adding(months: v == "dhpp" || v == "fvrcp" ? 36 : 12))),
                                 day, 10, 20)
                 }
-                _ = put(.expense(Expense(money: Money(minorUnits: 55_000 + Int64(vaccines.count) * 30_000, currency: krw), category: "vet",
-                                             merchant: "Happy Paws Clinic", payment: .card)), day, 10, 40)
             }
             // Diary: a few entries a month; the first of each quarter starred for the vet.
             if rng.chance(0.06) {
@@ -211,7 +212,9 @@ public struct DemoHousehold {
             // Food purchases.
             if day.day == 5 {
                 _ = put(.expense(Expense(money: Money(minorUnits: pet.species == .dog ? 48_000 : pet.species == .cat ? 39_000 : 27_000, currency: krw),
-                                             category: "food", merchant: "Pet Mart", payment: .card)), day, 17)
+                                             category: "food", merchant: "Pet Mart", payment: .card,
+                                             items: [pet.species == .dog ? "salmon kibble 6kg" : pet.species == .cat ? "chicken-free wet food 24 cans" : "ferret kibble 2kg"])),
+                        day, 17)
             }
         }
     }

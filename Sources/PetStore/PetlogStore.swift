@@ -130,4 +130,4 @@ public protocol MaintenanceRepository: Sendable {
 }
 
 /// Everything the CLI may ask of the store, as one existential: `let repo = try s.repository()`.
-public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository
+public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository

@@ -138,9 +138,11 @@ struct ChartGroup: ParsableCommand {
 
     struct Expenses: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Spending per month, stacked by category, in one currency.")
-        @Argument(help: "Pet name or id (default: everything, household expenses included).") var pet: String?
-        @Option(help: "Currency to chart (default: the one used most).") var currency: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Spending per month (expenses and visit costs), stacked by category, in one currency, with the monthly budget as a line.",
+            discussion: "Amounts in other currencies are converted at the rate of their own day (petlog rates); those without one are left out and counted.")
+        @Argument(help: "Pet name or id, or several (A,B) (default: everything, household expenses included).") var pet: String?
+        @OptionGroup var money: CurrencyOption
         @OptionGroup var out: Output
 
         func run() throws {
@@ -151,38 +153,58 @@ struct ChartGroup: ParsableCommand {
                 let since = chosenSince ?? s.time.startOfDay(s.time.today.firstOfMonth.adding(months: -11))
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
-                let records = try repo.records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: [.expense], since: since, until: until))
-                let expenses: [(day: LocalDate, expense: Expense)] = records.compactMap { r in
-                    if case .expense(let e) = r.detail { return (s.localDay(r.at), e) } else { return nil }
-                }
-                let chosen = try currency.map { c -> String in
-                    guard let cur = Currency.named(c) else { throw ParseError.unknownCurrency(c) }
-                    return cur.code
-                } ?? MonthlySpending.mostUsedCurrency(expenses.map(\.expense)) ?? "KRW"
-                let end = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let spending = MonthlySpending(expenses, currency: chosen, from: s.localDay(since), through: end)
-                if spending.otherCurrencyCount > 0 {
-                    s.terminal.error(s.t(.chartOtherCurrencies(count: String(spending.otherCurrencyCount), currency: chosen)))
+                let currency = try s.homeCurrency(money.currency)
+                let refs = pet.map(PetModelText.pets) ?? []
+                let petIds = try refs.map { try repo.pet($0).id }
+                let entries = try repo.spending(SpendingQuery(pets: refs, since: since, until: until))
+                let first = s.localDay(since)
+                let last = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
+                let budget = MonthlySpending.chartBudget(try repo.budgets(), pets: petIds)
+                // Rates for every currency involved, through the last month's last day (the budget line's day).
+                let currencies = Set(entries.map(\.money.currency.code) + [currency.code] + (budget.map { [$0.currency.code] } ?? []))
+                let rates = currencies.count > 1
+                    ? try repo.rateTable(currencies: currencies.sorted(), from: first, through: last.firstOfMonth.adding(months: 1).adding(days: -1))
+                    : RateTable([])
+                let spending = MonthlySpending(entries.map { $0.item(s.time) }, currency: currency, rates: rates, from: first, through: last)
+                if spending.unconverted > 0 {
+                    s.terminal.error(s.t(.chartUnconverted(count: String(spending.unconverted), currency: currency.code)))
                 }
                 let months = spending.months
                 let stacks = spending.categories.enumerated().map { i, c in
-                    BarStack(label: s.l10n.code(.category, c.code), color: .palette(i), values: c.amounts)
+                    BarStack(label: s.categoryName(c.code), color: .palette(i), values: spending.majorUnits(c))
                 }
+                let budgetLine = budget.map { spending.budgetLine($0, rates: rates) }
                 let labels = months.map { s.format.monthLabel($0) }
                 if s.json {
-                    s.terminal.json(["currency": chosen, "months": months.map { String($0.description.prefix(7)) },
-                                     "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
+                    var object: [String: Any] = ["currency": currency.code, "months": months.map { String($0.description.prefix(7)) },
+                                                 // Codes, not names: machine output is the same in every language.
+                                                 "stacks": spending.categories.map { ["category": $0.code, "minor": $0.minorUnits] },
+                                                 "unconverted": spending.unconverted]
+                    if let budget, let budgetLine {
+                        object["budget"] = ["amount_minor": budget.minorUnits, "currency": budget.currency.code,
+                                            "line_minor": budgetLine.map { $0.map { $0.minorUnits as Any } ?? NSNull() }]
+                    }
+                    s.terminal.json(object)
                     return
                 }
-                let title = s.t(.chartExpensesTitle(currency: chosen))
+                let title = s.t(.chartExpensesTitle(currency: currency.code))
+                let budgetLabel = budget.map { b in b.currency == currency ? s.t(.chartBudgetLine(amount: s.format.money(b)))
+                    : s.t(.chartBudgetLineConverted(amount: s.format.money(b), currency: currency.code)) } ?? ""
+                let nothing = s.t(.chartNothingToPlot(first: labels.first ?? "", last: labels.last ?? ""))
                 guard let format, let path = out.output else {
-                    s.printBars(title: title, categories: labels, stacks: stacks)
+                    if spending.isEmpty { s.terminal.line(nothing); return }
+                    s.printBars(title: title, categories: labels, stacks: stacks,
+                                totalTexts: spending.monthTotals.map { s.format.money(Money(minorUnits: $0, currency: currency)) })
+                    if budget != nil { s.terminal.line(budgetLabel) }
                     return
                 }
-                let symbolCurrency = Currency.named(chosen)
-                let spec = BarChartSpec(title: title, yLabel: chosen, categories: labels, stacks: stacks, size: size,
-                                        theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: s.t(.chartNoData),
-                                        valueFormatter: { v in Self.compact(v, symbol: symbolCurrency?.symbol) })
+                let reference = budget.flatMap { b in budgetLine.map { line in
+                    BarReferenceLine(label: budgetLabel, values: line.map { $0.map { currency.majorUnits($0.minorUnits) } })
+                } }
+                let symbol = currency.symbol
+                let spec = BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
+                                        theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: nothing,
+                                        valueFormatter: { v in Self.compact(v, symbol: symbol) }, referenceLine: reference)
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
             }
         }
@@ -256,14 +278,15 @@ extension Session {
     }
 
     /// Horizontal text bars, one line per category, for a quick look without a file.
-    func printBars(title: String, categories: [String], stacks: [BarStack]) {
+    /// `totalTexts`: each bar's total as written (money), instead of the plain number.
+    func printBars(title: String, categories: [String], stacks: [BarStack], totalTexts: [String]? = nil) {
         terminal.line(terminal.styled(Terminal.sanitize(title), .bold))
         let totals = categories.indices.map { i in stacks.reduce(0) { $0 + $1.values[i] } }
         guard let top = totals.max(), top > 0 else { terminal.line(t(.chartNoData)); return }
         let width = categories.map(Terminal.width).max() ?? 0
         for (i, c) in categories.enumerated() {
             let n = Int((totals[i] / top * 40).rounded())
-            terminal.line(Terminal.pad(c, to: width) + "  " + String(repeating: "█", count: n) + (totals[i] > 0 ? " " + ValueFormatter.trim(totals[i], digits: 2) : ""))
+            terminal.line(Terminal.pad(c, to: width) + "  " + String(repeating: "█", count: n) + (totals[i] > 0 ? " " + (totalTexts?[i] ?? ValueFormatter.trim(totals[i], digits: 2)) : ""))
         }
     }
 }

@@ -20,6 +20,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The paper size (default: the config's paper, else a4).") var paper: Choice<Paper>?
     @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
     @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
+    @OptionGroup var money: CurrencyOption
 
     func run() throws {
         try Session.run(global) { s in
@@ -49,7 +50,15 @@ struct ReportCommand: ParsableCommand {
             let weights = try repo.weightSeries(pet: p.id, since: nil, until: nil)
             let facts = VisitReportFacts(pet: p, records: try repo.records(RecordQuery(pets: [.id(p.id)])), weightTimes: weights.times,
                                          weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf)
-            let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions).document(paper: paperSize)
+            // The period's visit costs in the home currency, each at its own day's rate.
+            let currency = try s.homeCurrency(money.currency)
+            let costs = facts.periodVisitCosts
+            let currencies = Set(costs.map(\.cost.currency.code) + [currency.code])
+            let rates = currencies.count > 1 && !costs.isEmpty
+                ? try repo.rateTable(currencies: currencies.sorted(), from: costs.map(\.day).min(), through: costs.map(\.day).max())
+                : RateTable([])
+            let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions,
+                                        costTotal: facts.costTotal(in: currency, rates: rates)).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
         }

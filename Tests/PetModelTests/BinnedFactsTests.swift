@@ -28,26 +28,6 @@ final class BinnedFactsTests: FactsTestCase {
         XCTAssertEqual(counts.series.map(\.counts), [[0, 1], [2, 0]])
     }
 
-    func testMonthlySpendingInOneCurrency() {
-        let expenses: [(day: LocalDate, expense: Expense)] = [rec(1, "2026-09-10", expense(1250, "USD", "food")),
-                                                             rec(1, "2026-11-02", expense(500, "USD", "food")),
-                                                             rec(1, "2026-11-03", expense(8000, "USD", "vet")),
-                                                             rec(nil, "2026-11-04", expense(30000, "KRW", "toys"))].map {
-            guard case .expense(let e) = $0.detail else { fatalError("built as an expense") }
-            return (ctx.localDate(of: $0.at), e)
-        }
-        let spending = MonthlySpending(expenses, currency: "USD", from: day("2026-09-15"), through: day("2026-11-23"))
-        XCTAssertEqual(spending.months.map(\.description), ["2026-09-01", "2026-10-01", "2026-11-01"])
-        XCTAssertEqual(spending.categories.map(\.code), ["food", "vet"])
-        XCTAssertEqual(spending.categories[0].amounts, [12.5, 0, 5])
-        XCTAssertEqual(spending.categories[1].amounts, [0, 0, 80])
-        XCTAssertEqual(spending.otherCurrencyCount, 1)
-        XCTAssertEqual(MonthlySpending.mostUsedCurrency(expenses.map(\.expense)), "USD")
-        // A tie goes to the first code in alphabetical order.
-        XCTAssertEqual(MonthlySpending.mostUsedCurrency([expenses[3].expense, expenses[0].expense]), "KRW")
-        XCTAssertNil(MonthlySpending.mostUsedCurrency([]))
-    }
-
     func testMonthComparisonKeysPetsByIdAndSymptomsByCode() {
         let records = [
             rec(1, "2026-10-05", .weight(Weight(mass: Mass(grams: 4000))), name: "Penny"),

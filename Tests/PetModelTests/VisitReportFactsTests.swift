@@ -82,4 +82,26 @@ final class VisitReportFactsTests: FactsTestCase {
         XCTAssertEqual(later.symptoms.map(\.count), [1])
         XCTAssertTrue(later.severeSymptoms.isEmpty)
     }
+
+    func testThePeriodsVisitCostsAddUpInOneCurrencyAtEachDaysRate() throws {
+        func cost(_ minor: Int64, _ code: String) -> Money { Money(minorUnits: minor, currency: Currency.named(code)!) }
+        let records = [
+            rec(1, "2026-03-01", .visit(Visit(clinic: "Before the period", cost: cost(99_000, "KRW")))),
+            rec(1, "2026-11-16T11:00", .visit(Visit(clinic: "No rate yet", cost: cost(500, "USD")))),
+            rec(1, "2026-11-17T11:00", .visit(Visit(clinic: "Haneul", cost: cost(85_000, "KRW")))),
+            rec(1, "2026-11-18T11:00", .visit(Visit(clinic: "VCA", cost: cost(1250, "USD")))),
+            rec(1, "2026-11-19T11:00", .visit(Visit(clinic: "Tenjin", cost: cost(1200, "JPY")))),
+            rec(1, "2026-11-20T11:00", .visit(Visit(clinic: "No cost"))),
+        ]
+        let facts = VisitReportFacts(pet: coco, records: records, weightTimes: [], weightGrams: [], periodStart: instant("2026-04-01"),
+                                     schedule: .shipped, context: ctx)
+        XCTAssertEqual(facts.periodVisitCosts.map(\.day.description), ["2026-11-19", "2026-11-18", "2026-11-17", "2026-11-16"])
+        let rates = RateTable(try ECBRates.parseCSV(ExchangeRatesTests.history))
+        // 85,000 + 12.50 × 1460 / 1.04 (11-17's rates) = 17,548 + 1,200 × 1470 / 161 (11-19's) = 10,957.
+        let total = facts.costTotal(in: .krw, rates: rates)
+        XCTAssertEqual(total.total, cost(85_000 + 17_548 + 10_957, "KRW"))
+        XCTAssertEqual(total.visits, 4)
+        XCTAssertEqual(total.converted, ["USD": 1, "JPY": 1])
+        XCTAssertEqual(total.unconverted, ["USD": 1])
+    }
 }

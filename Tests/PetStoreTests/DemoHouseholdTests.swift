@@ -45,4 +45,51 @@ final class DemoHouseholdTests: XCTestCase {
         XCTAssertEqual(try repo.count(RecordQuery()), 1)
         XCTAssertEqual(try repo.pets(includeArchived: true), [])
     }
+
+    func testAYearOfSpendingBudgetsAndAMonthOfRates() throws {
+        let repo = try store()
+        _ = try demo.seed(into: repo)
+        let spending = try repo.spending(SpendingQuery())
+        let expenses = spending.filter { $0.source == .expense }
+        // Visit costs are the vet spending: no expense copies one.
+        XCTAssertFalse(expenses.contains { $0.category == "vet" })
+        XCTAssertTrue(spending.contains { $0.source == .visit && $0.category == "vet" })
+        XCTAssertEqual(Set(expenses.map(\.category)),
+                       ["food", "treats", "supplies", "grooming", "insurance", "medication", "boarding", "transport"])
+        XCTAssertEqual(Set(expenses.map(\.money.currency.code)), ["KRW", "USD", "JPY"])
+        XCTAssertGreaterThanOrEqual(expenses.filter { $0.money.currency.code != "KRW" }.count, 4)
+        XCTAssertTrue(expenses.contains { $0.items.count >= 2 && $0.merchant != nil })
+        XCTAssertFalse(spending.contains { $0.at > now })
+        // Every month of the last year has spending.
+        let ctx = TimeContext(now: now, timeZone: demo.timeZone)
+        XCTAssertEqual(Set(expenses.filter { $0.at >= ctx.startOfDay(LocalDate(year: 2025, month: 12, day: 1)!) }
+            .map { ctx.localDate(of: $0.at).firstOfMonth }).count, 12)
+        // One purchase split between Coco and Nabi: two linked shares that add up.
+        let split = expenses.filter { $0.splitOf != nil }
+        XCTAssertEqual(split.map(\.petName), ["Coco", "Nabi"])
+        XCTAssertEqual(split.map(\.splitOf), [split[0].recordId, split[0].recordId])
+        XCTAssertEqual(split.map(\.money.minorUnits).reduce(0, +), 59_990)
+        XCTAssertEqual(try repo.splitShares(of: split[1].recordId).map(\.id), split.map(\.recordId))
+        // The household's budgets.
+        XCTAssertEqual(try repo.budgets().map { "\($0.petId.map(String.init) ?? "-") \($0.budget.category ?? "all") \($0.budget.amount.minorUnits) \($0.budget.amount.currency.code)" },
+                       ["- all 300000 KRW", "- vet 150000 KRW"])
+        // 23 weekdays of USD, JPY, KRW and GBP before the end day; nothing logged as fetched.
+        let rates = try repo.rateTable(currencies: [], from: nil, through: nil)
+        let latest = try XCTUnwrap(try repo.rates(on: nil))
+        XCTAssertEqual(latest.day, LocalDate(year: 2026, month: 11, day: 19))
+        XCTAssertEqual(latest.rates.map { "\($0.currency) \($0.rate)" }, ["GBP 0.8795", "JPY 178.20", "KRW 1668.40", "USD 1.1580"])
+        XCTAssertEqual(try repo.rates(on: LocalDate(year: 2026, month: 11, day: 15))?.day, LocalDate(year: 2026, month: 11, day: 13), "no weekend rates")
+        XCTAssertEqual(rates.lastDay, LocalDate(year: 2026, month: 11, day: 19))
+        XCTAssertNil(try repo.lastRatesFetch())
+        // Every foreign purchase converts to won with the demo's own rates.
+        XCTAssertEqual(SpendingTotal(spending, in: .krw, rates: rates, context: ctx).unconverted, 0)
+    }
+
+    func testTheSameSeedAndEndGiveTheSameSpending() throws {
+        let a = try store(), b = try store()
+        _ = try demo.seed(into: a)
+        _ = try demo.seed(into: b)
+        XCTAssertEqual(try a.spending(SpendingQuery()), try b.spending(SpendingQuery()))
+        XCTAssertEqual(try a.rates(on: nil)?.rates, try b.rates(on: nil)?.rates)
+    }
 }

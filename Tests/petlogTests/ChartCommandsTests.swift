@@ -55,11 +55,11 @@ final class ChartCommandsTests: CLITestCase {
         try ok("chart", "symptoms", "Coco", "--by", "kind", "--since", "2y", "-o", byKind)
         XCTAssertTrue(try pngSize(byKind) == (1600, 900))
         let e = home.appendingPathComponent("e.pdf").path
-        try ok("chart", "expenses", "-o", e)
+        try ok("chart", "expenses", "--currency", "KRW", "-o", e)
         let text = try pdfText(e)
         XCTAssertTrue(text.contains("Spending per month (KRW)"), text)
         XCTAssertTrue(text.contains("food"), text)
-        let json = try XCTUnwrap(try json("chart", "expenses") as? [String: Any])
+        let json = try XCTUnwrap(try json("chart", "expenses", "--currency", "KRW") as? [String: Any])
         XCTAssertEqual((json["months"] as? [String])?.count, 12)
         XCTAssertEqual(json["currency"] as? String, "KRW")
     }

@@ -43,17 +43,12 @@ final class MonthViewTests: CLITestCase {
         XCTAssertEqual(visits["this_month"] as? Int, 2, "illness visit and its follow-up")
         XCTAssertEqual(visits["previous_month"] as? Int, 0)
         let vet = try XCTUnwrap(items.first { $0["item"] as? String == "spending:KRW:vet" })
-        // Visit costs are vet spending now: the illness visit (128,000) and its follow-up (35,000), plus the
-        // demo's own vet expense of 128,000 on the 12th (the demo logs that bill both as a visit cost and as an expense).
-        XCTAssertEqual(vet["this_month"] as? Int, 291_000)
+        // Visit costs are vet spending, each once: the illness visit (128,000) and its follow-up (35,000).
+        XCTAssertEqual(vet["this_month"] as? Int, 163_000)
         XCTAssertEqual(vet["previous_month"] as? Int, 0)
         XCTAssertTrue(vet["percent_change"] is NSNull, "no percent of nothing")
         let food = try XCTUnwrap(items.first { $0["item"] as? String == "spending:KRW:food" })
-        XCTAssertEqual(food["percent_change"] as? Int, 0)
-        // In dollars without rates nothing converts, and that is said, not guessed.
-        let usd = try XCTUnwrap(self.json("stats", "Coco", "--month", "2026-10") as? [String: Any])
-        XCTAssertEqual(usd["unconverted"] as? [String: Int], ["this_month": 4, "previous_month": 1])
-        XCTAssertTrue(try ok("stats", "Coco", "--month", "2026-10").contains("5 expenses in another currency not counted"), "both months")
+        XCTAssertEqual(food["this_month"] as? Int, 48_000)
     }
 
     func testABadMonthIsCalledAMonthNotADay() throws {
