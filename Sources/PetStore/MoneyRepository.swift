@@ -79,7 +79,7 @@ extension SQLiteRepository {
             SELECT r.id, r.pet_id, p.name AS pet_name, r.at, r.utc_offset, r.note, r.starred, 'expense' AS source,
                    e.amount_minor AS minor, e.currency, e.category, e.merchant, e.payment, e.split_of
             FROM record r JOIN expense e ON e.record_id = r.id LEFT JOIN pet p ON p.id = r.pet_id
-            WHERE r.kind = 'expense'\(filter)
+            WHERE r.kind = 'expense' AND r.kind <> 'weight'\(filter)
             """
         var allArgs = args
         if query.includeVisits {
@@ -89,7 +89,7 @@ extension SQLiteRepository {
                 SELECT r.id, r.pet_id, p.name, r.at, r.utc_offset, r.note, r.starred, 'visit',
                        v.cost_minor, v.cost_currency, 'vet', v.clinic, NULL, NULL
                 FROM record r JOIN visit v ON v.record_id = r.id LEFT JOIN pet p ON p.id = r.pet_id
-                WHERE r.kind = 'visit' AND v.cost_minor IS NOT NULL\(filter)
+                WHERE r.kind = 'visit' AND r.kind <> 'weight' AND v.cost_minor IS NOT NULL\(filter)
                 """
             allArgs += args
         }

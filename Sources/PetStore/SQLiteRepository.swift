@@ -370,6 +370,8 @@ public struct SQLiteRepository: PetlogStore {
         if !query.kinds.isEmpty {
             clauses.append("r.kind IN (\(databaseQuestionMarks(count: query.kinds.count)))")
             args += query.kinds.map(\.rawValue)
+            // Lets SQLite use `record_events_at` (every kind but weights) for a span of time.
+            if !query.kinds.contains(.weight) { clauses.append("r.kind <> 'weight'") }
         }
         if let s = query.since { clauses.append("r.at >= ?"); args.append(s.unixSeconds(.up)) }
         if let u = query.until { clauses.append("r.at < ?"); args.append(u.unixSeconds(.up)) }

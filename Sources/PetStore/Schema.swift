@@ -209,6 +209,9 @@ enum Schema {
     /// Visit costs are not copied into `expense`: spending reads visits with a cost as `vet` spending
     /// (one union in the repository), so each counts once and existing files need no data change.
     static let v4 = """
+    -- Every record but weights (which are most of a big household's) by time: a month's spending, or the
+    -- kinds `stats` counts, is found without walking the month's weights. Queries name `kind <> 'weight'`.
+    CREATE INDEX record_events_at ON record (at) WHERE kind <> 'weight';
     ALTER TABLE expense ADD COLUMN split_of INTEGER CHECK (split_of IS NULL OR split_of > 0);
     CREATE INDEX expense_split ON expense (split_of) WHERE split_of IS NOT NULL;
     CREATE TABLE expense_item (

@@ -120,8 +120,8 @@ extension SQLiteRepository {
             // Room to sort the rebuilt indexes in memory, on both cores.
             try db.execute(sql: "PRAGMA cache_size = -131072")
             try db.execute(sql: "PRAGMA threads = 2")
-            indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' AND name IN ('record_pet_kind_at', 'record_at')")
-            for name in ["record_pet_kind_at", "record_at"] { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+            indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' AND name IN ('record_pet_kind_at', 'record_at', 'record_events_at')")
+            for name in ["record_pet_kind_at", "record_at", "record_events_at"] { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
         }
         var nextId = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0) + 1
         let keepIds = emptyDatabase
