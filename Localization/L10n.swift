@@ -49,9 +49,13 @@ public struct L10n: Sendable {
     /// The display name of a stored code (`species.dog` → "dog"), or the code itself when it has none
     /// (a symptom or category in the owner's own words).
     public func code(_ group: CodeGroup, _ code: String) -> String {
-        guard let key = Key(rawValue: "\(group.rawValue).\(code)") else { return code }
+        guard let key = L10n.keysByRawValue["\(group.rawValue).\(code)"] else { return code }
         return L10n.template(key, language)
     }
+
+    /// Every key by its raw value: a hash lookup where `Key(rawValue:)` compares against each of the
+    /// hundreds of keys in turn (a list prints a category name per line).
+    static let keysByRawValue: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
 
     /// Fills `{name}` with its value, and chooses a plural form with `{name|one|other}`: `one` when the
     /// value is 1, else `other` ("{count} {count|meal|meals}"). English needs the forms; Korean and

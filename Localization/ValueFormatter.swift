@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PetModel
 
 /// Masses, money, dates and ages written the way one language and unit system reads them.
@@ -92,6 +93,15 @@ public struct ValueFormatter: Sendable {
 
     /// A non-negative amount of `magnitude` minor units, unsigned.
     func amount(_ magnitude: UInt64, _ currency: Currency) -> String {
+        let key = "\(l10n.language.rawValue) \(currency.code) \(currency.minorDigits)"
+        if let pattern = Self.patterns.withLock({ $0[key] }) ?? learnPattern(currency, key: key) {
+            return pattern.format(magnitude)
+        }
+        return foundationAmount(magnitude, currency)
+    }
+
+    /// Foundation's CLDR formatting of one amount (exact: a Decimal built from the integer).
+    func foundationAmount(_ magnitude: UInt64, _ currency: Currency) -> String {
         let digits = max(0, currency.minorDigits)
         let value = Decimal(sign: .plus, exponent: -digits, significand: Decimal(magnitude))
         let home = homeCurrencyWord
@@ -99,6 +109,66 @@ public struct ValueFormatter: Sendable {
             return value.formatted(.number.grouping(.automatic).precision(.fractionLength(digits)).locale(moneyLocale)) + home.word
         }
         return value.formatted(.currency(code: currency.code).grouping(.automatic).precision(.fractionLength(digits)).locale(moneyLocale))
+    }
+
+    /// How Foundation writes a currency in a language, learned once from one sample: what comes before and
+    /// after the digits, the grouping and decimal separators. A pattern is kept only when it reproduces
+    /// Foundation's own result for two samples, so every amount reads exactly as Foundation writes it,
+    /// without a formatter per amount (a list of a thousand expenses formats a thousand times).
+    struct MoneyPattern: Sendable {
+        var prefix: String, suffix: String, group: String, decimal: String, digits: Int
+
+        func format(_ magnitude: UInt64) -> String {
+            var divisor: UInt64 = 1
+            for _ in 0..<digits { divisor *= 10 }
+            let whole = String(magnitude / divisor)
+            var grouped = ""
+            for (i, c) in whole.enumerated() {
+                if i > 0 && (whole.count - i) % 3 == 0 { grouped += group }
+                grouped.append(c)
+            }
+            var out = prefix + grouped
+            if digits > 0 {
+                let fraction = String(magnitude % divisor)
+                out += decimal + String(repeating: "0", count: digits - fraction.count) + fraction
+            }
+            return out + suffix
+        }
+    }
+
+    static let patterns = Mutex<[String: MoneyPattern]>([:])
+
+    func learnPattern(_ currency: Currency, key: String) -> MoneyPattern? {
+        let digits = max(0, currency.minorDigits)
+        guard digits <= 6 else { return nil }
+        var scale: UInt64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        // 1234567 whole units and a fraction of 1..digits: every separator appears.
+        let sample = 1_234_567 * scale + (digits > 0 ? (scale - 1) / 9 : 0)
+        let text = foundationAmount(sample, currency)
+        let wholeDigits = "1234567"
+        guard let first = text.firstIndex(of: "1") else { return nil }
+        let prefix = String(text[..<first])
+        var rest = text[first...]
+        // The grouping separator: whatever stands between "1" and "234".
+        rest = rest.dropFirst()
+        let group = String(rest.prefix { !$0.isNumber })
+        var pattern = MoneyPattern(prefix: prefix, suffix: "", group: group, decimal: "", digits: digits)
+        if digits > 0 {
+            guard let lastSeven = text.range(of: "567") else { return nil }
+            let afterWhole = text[lastSeven.upperBound...]
+            pattern.decimal = String(afterWhole.prefix { !$0.isNumber })
+            let fraction = afterWhole.dropFirst(pattern.decimal.count)
+            pattern.suffix = String(fraction.drop { $0.isNumber })
+        } else {
+            guard let lastSeven = text.range(of: "567", options: .backwards) else { return nil }
+            pattern.suffix = String(text[lastSeven.upperBound...])
+        }
+        _ = wholeDigits
+        // Kept only when it writes both samples exactly as Foundation does.
+        for check in [sample, 5 * scale + 7] where pattern.format(check) != foundationAmount(check, currency) { return nil }
+        Self.patterns.withLock { $0[key] = pattern }
+        return pattern
     }
 
     public func monthName(_ month: Int) -> String {

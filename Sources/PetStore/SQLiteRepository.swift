@@ -510,18 +510,19 @@ public struct SQLiteRepository: PetlogStore {
             var filter = ""
             if !refs.isEmpty {
                 let ids = try refs.map { try resolve($0, db: db).id }
-                filter = " AND r.pet_id IN (\(databaseQuestionMarks(count: ids.count)))"
+                filter = " WHERE p.id IN (\(databaseQuestionMarks(count: ids.count)))"
                 args += ids
             }
+            // One backward seek per pet in `record_pet_kind_at`, not a walk over the span's weights.
             var out: [Int64: (name: String, mass: Mass)] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT pet_id, name, grams FROM (
-                  SELECT r.pet_id, p.name, w.grams, row_number() OVER (PARTITION BY r.pet_id ORDER BY r.at DESC, r.id DESC) AS n
-                  FROM record r JOIN weight w ON w.record_id = r.id JOIN pet p ON p.id = r.pet_id
-                  WHERE r.kind = 'weight' AND r.at >= ? AND r.at < ?\(filter))
-                WHERE n = 1
+                SELECT id, name, grams FROM (
+                  SELECT p.id, p.name, (SELECT w.grams FROM record r JOIN weight w ON w.record_id = r.id
+                                        WHERE r.pet_id = p.id AND r.kind = 'weight' AND r.at >= ?1 AND r.at < ?2
+                                        ORDER BY r.at DESC, r.id DESC LIMIT 1) AS grams
+                  FROM pet p\(filter)) WHERE grams IS NOT NULL
                 """, arguments: StatementArguments(args)) {
-                out[row["pet_id"]] = (row["name"], Mass(grams: row["grams"]))
+                out[row["id"]] = (row["name"], Mass(grams: row["grams"]))
             }
             return out
         }
