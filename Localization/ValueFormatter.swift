@@ -44,6 +44,22 @@ public struct ValueFormatter: Sendable {
     static let groupingLocale = Locale(identifier: "en_US")
 
     public static func trim(_ v: Double, digits: Int) -> String {
+        // By integers where they are exact (every mass and percent petlog shows): `String(format:)` costs
+        // a C formatter call per number, and a list shows thousands.
+        if (0...6).contains(digits), v.isFinite {
+            var scale = 1.0
+            for _ in 0..<digits { scale *= 10 }
+            let scaled = (abs(v) * scale).rounded(.toNearestOrEven)
+            if scaled < 9e15, (abs(v) * scale - scaled).magnitude != 0.5 {
+                let n = Int64(scaled), p = Int64(scale)
+                var text = String(n / p)
+                var fraction = digits > 0 ? String(n % p) : ""
+                if digits > 0 { fraction = String(repeating: "0", count: digits - fraction.count) + fraction }
+                while fraction.hasSuffix("0") { fraction.removeLast() }
+                if !fraction.isEmpty { text += "." + fraction }
+                return (v < 0 && n != 0 ? "-" : "") + text
+            }
+        }
         var s = String(format: "%.\(digits)f", v)
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }

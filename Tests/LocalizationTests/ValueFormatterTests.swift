@@ -144,3 +144,21 @@ final class MoneyPatternTests: XCTestCase {
         }
     }
 }
+
+final class TrimTests: XCTestCase {
+    /// The integer path writes what `String(format:)` writes, without trailing zeros.
+    func testTrimAgreesWithTheCFormatter() {
+        func reference(_ v: Double, _ digits: Int) -> String {
+            var s = String(format: "%.\(digits)f", v)
+            if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+            return s == "-0" ? "0" : s  // trim never writes a negative zero
+        }
+        var seed: UInt64 = 7
+        func next() -> Double { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Double(seed >> 11) / Double(1 << 53) }
+        let values: [Double] = [0, 1, -1, 0.5, 1.5, 2.5, 0.125, 0.375, 4.25, 4.35, 99.995, 1e-9, -0.04, 123456.789, 1e15, 1e20, -2.675]
+            + (0..<2000).map { _ in (next() - 0.3) * pow(10, Double(Int(next() * 8))) }
+        for v in values {
+            for d in 0...3 { XCTAssertEqual(ValueFormatter.trim(v, digits: d), reference(v, d), "\(v) \(d)") }
+        }
+    }
+}
