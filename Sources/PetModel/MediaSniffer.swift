@@ -26,7 +26,11 @@ public enum MediaSniffer {
     public static func isPDF(_ head: [UInt8]) -> Bool { head.starts(with: Array("%PDF-".utf8)) }
 
     /// The first bytes of the file at `path` (nil when it cannot be read).
+    /// Only a regular file is opened: a FIFO or a device would block or never end (nil: the store
+    /// refuses those with their own message).
     public static func head(of path: String, count: Int = 16) -> [UInt8]? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: count)).map { [UInt8]($0 ?? Data()) } ?? nil

@@ -148,13 +148,14 @@ final class HostileInputTests: CLITestCase {
     /// Attachments are copied in by content and named by hash: a path that climbs out, or a file name
     /// with a newline, is just a file to read; what is not a regular readable file is refused.
     func testAttachmentPathTricks() throws {
-        try ok("diary", "Coco", "climb", "--photo", "../../etc/passwd")
+        // A path that climbs out is just a file to read (a visit takes any file; a photo must be an image).
+        try ok("visit", "Coco", "--attach", "../../etc/passwd")
         let odd = home.appendingPathComponent("new\nline\u{1B}[31m.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: odd)
         let added = try run(["diary", "Coco", "odd", "--photo", odd.path])
         XCTAssertEqual(added.status, 0, added.stderr)
         assertTerminalSafe(added, "diary --photo odd name")
-        let records = try XCTUnwrap(json("log", "--kind", "diary") as? [[String: Any]])
+        let records = try XCTUnwrap(json("log", "--kind", "diary,visit") as? [[String: Any]])
         let names = records.compactMap { ($0["attachments"] as? [[String: Any]])?.first?["name"] as? String }
         XCTAssertEqual(names, ["passwd", "new\nline\u{1B}[31m.jpg"])
         // Stored under attachments/<2 hex>/<sha256>, nowhere else.

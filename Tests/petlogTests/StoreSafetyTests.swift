@@ -343,6 +343,9 @@ final class StoreSafetyTests: CLITestCase {
         try FileManager.default.removeItem(atPath: db)
         let v1 = disk.appendingPathComponent("v1.sqlite").path
         try FileManager.default.copyItem(atPath: Self.storeFixtures.appendingPathComponent("v1/v1.sqlite").path, toPath: v1)
+        // No room left for the backup written before the upgrade.
+        let left = (try FileManager.default.attributesOfFileSystem(forPath: disk.path)[.systemFreeSize] as? NSNumber)?.intValue ?? 0
+        try Data(count: max(0, left - 40_000)).write(to: disk.appendingPathComponent("filler2"))
         let old = try fileHash(v1)
         let list = try petlog(v1, "pet", "list")
         checkRefusal(list, code: 74, mentions: "no space left on device", "migration on a full disk")

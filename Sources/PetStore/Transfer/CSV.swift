@@ -20,18 +20,24 @@ public struct CSVReader {
     /// With `;` as the separator, a comma in a number is its decimal point (`4,2`), as in those files.
     public var decimalComma: Bool { delimiter == 0x3B }
 
-    /// `delimiter` nil: the one the first line uses most outside quotes (`,` on a tie or none).
-    public init(bytes: [UInt8], file: String, delimiter: UInt8? = nil) {
+    /// A comma-separated reader (petlog's own files), or one with `delimiter`.
+    public init(bytes: [UInt8], file: String, delimiter: UInt8 = 0x2C) {
         self.bytes = bytes
         self.file = file
         position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        self.delimiter = delimiter ?? Self.sniffDelimiter(bytes)
+        self.delimiter = delimiter
     }
 
-    public init(contentsOf url: URL, delimiter: UInt8? = nil) throws {
+    /// A file from elsewhere (a scale, a spreadsheet): `delimiter` nil is the one its first line uses.
+    public init(sniffing bytes: [UInt8], file: String, delimiter: UInt8?) {
+        self.init(bytes: bytes, file: file, delimiter: delimiter ?? Self.sniffDelimiter(bytes))
+    }
+
+    public init(contentsOf url: URL, sniffing: Bool = false, delimiter: UInt8? = nil) throws {
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
-        self.init(bytes: [UInt8](data), file: url.lastPathComponent, delimiter: delimiter)
+        let bytes = [UInt8](data)
+        self.init(bytes: bytes, file: url.lastPathComponent, delimiter: delimiter ?? (sniffing ? Self.sniffDelimiter(bytes) : 0x2C))
     }
 
     /// The separator of the first line: `,`, `;` or tab, whichever appears most outside quotes.

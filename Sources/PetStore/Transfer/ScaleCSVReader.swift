@@ -14,7 +14,7 @@ enum ScaleCSVReader {
         var batch = ImportBatch()
         batch.pets = [.existing(pet)]
         var converter = LocalTimeConverter(timeZone: options.timeZone)
-        var r = CSVReader(bytes: bytes, file: file, delimiter: options.delimiter)
+        var r = CSVReader(sniffing: bytes, file: file, delimiter: options.delimiter)
         let order = try options.dateOrder ?? dateOrder(bytes: bytes, file: file, delimiter: r.delimiter)
         guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) }
         var cDate: Int, cTime: Int?, cWeight: Int, unit = options.unit

@@ -183,7 +183,7 @@ enum SpreadsheetTables {
         var petIndex: [Int64: Int] = [:]
 
         // pets.csv
-        var r = try CSVReader(contentsOf: directory.appendingPathComponent("pets.csv"), delimiter: options.delimiter)
+        var r = try CSVReader(contentsOf: directory.appendingPathComponent("pets.csv"), sniffing: true, delimiter: options.delimiter)
         guard try r.next() else { throw ImportError(file: "pets.csv", line: 0, problem: .noRows) }
         var h = try Header(r)
         let cId = try h.require("pet_id", "id"), cName = try h.require("name"), cSpecies = try h.require("species")
@@ -232,7 +232,7 @@ enum SpreadsheetTables {
         func open(_ name: String) throws -> CSVReader? {
             let url = directory.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            var r = try CSVReader(contentsOf: url, delimiter: options.delimiter)
+            var r = try CSVReader(contentsOf: url, sniffing: true, delimiter: options.delimiter)
             return try r.next() ? r : nil
         }
 
