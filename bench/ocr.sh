@@ -14,6 +14,7 @@ command -v tesseract >/dev/null || { echo "tesseract not installed (make setup)"
 bench=$(cd "$root" && swift build -c release --show-bin-path)/ocr-bench
 photo=$out/receipt-12mp.jpg
 [ -f "$photo" ] || /usr/bin/python3 "$root/scripts/make-receipts.py" --photo "$photo" >&2
+cp "$root/Tests/OCRTests/Fixtures/receipts/ko-01.json" "${photo%.jpg}.json"  # its ground truth: the receipt it shows
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 lang_of() {  # the tesseract languages for a receipt, from its ground truth
@@ -44,7 +45,19 @@ done
 awk -F'\t' '$1 == "receipt-12mp.jpg" { printf "| 12 MP photo (4000×3000, kor+eng) | %d | %d | %d | %.2f |\n", $3, $4, $5, $6 }' "$out/results.tsv"
 echo
 echo "Text read by OCREngine with the default options (one engine per language, reused):"
-"$bench" "$dir" | tail -n 1
+"$bench" "$dir" > "$out/text.tsv"
+tail -n 1 "$out/text.tsv"
+echo "12 MP photo: $("$bench" --lang kor+eng "$photo" | sed -n 2p)"
+echo
+echo "| receipts | character error | total read | merchant read |"
+echo "|---|---:|---:|---:|"
+awk -F'\t' '
+  BEGIN { split("ko,ja,en,clean,turned 2–4°,blurred,JPEG q30–40,low contrast,photo on a table", order, ",") }
+  function add(k) { c[k] += $4; n[k]++; t[k] += ($5 == "yes"); m[k] += ($6 == "yes") }
+  $4 != "-" && $1 ~ /^(ko|ja|en)-/ {
+    split($1, p, /[-.]/); add(p[1]); i = p[2] + 0
+    add(i <= 2 ? "clean" : i <= 4 ? "turned 2–4°" : i <= 6 ? "blurred" : i <= 8 ? "JPEG q30–40" : i <= 10 ? "low contrast" : "photo on a table") }
+  END { for (j = 1; j <= 9; j++) { k = order[j]; if (n[k]) printf "| %s (%d) | %.1f %% | %d/%d | %d/%d |\n", k, n[k], 100 * c[k] / n[k], t[k], n[k], m[k], n[k] } }' "$out/text.tsv"
 
 if [ "${OCR_VARIANTS:-0}" = 1 ]; then
   echo

@@ -72,6 +72,37 @@ public struct ImageHeader: Sendable, Equatable {
         return nil
     }
 
+    /// Whether a JPEG holds an end-of-image marker after its first scan starts. A file cut short (an
+    /// interrupted copy) has none; checked before decoding because libjpeg would print a warning.
+    public static func jpegIsComplete(_ bytes: [UInt8]) -> Bool {
+        guard let start = jpegScanStart(bytes), bytes.count >= 2 else { return false }
+        var i = bytes.count - 2
+        while i >= start {  // from the end: a whole file, or one with a short trailer, stops at once
+            if bytes[i] == 0xFF && bytes[i + 1] == 0xD9 { return true }
+            i -= 1
+        }
+        return false
+    }
+
+    /// The offset just past the first start-of-scan header, walking the marker segments.
+    static func jpegScanStart(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 4 <= bytes.count {
+            guard bytes[i] == 0xFF else { return nil }
+            let marker = bytes[i + 1]
+            i += 2
+            if marker == 0xFF { i -= 1; continue }  // a fill byte
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            if marker == 0xD9 { return nil }
+            let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            guard length >= 2, i + length <= bytes.count else { return nil }
+            if marker == 0xDA { return i + length }
+            i += length
+        }
+        return nil
+    }
+
     /// The header of a PNG: IHDR's width and height (PNG has no orientation).
     public static func png(_ bytes: [UInt8]) -> ImageHeader? {
         guard bytes.count >= 24, ImageFormat.sniff(bytes) == .png, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }

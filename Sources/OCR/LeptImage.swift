@@ -58,6 +58,8 @@ final class LeptImage {
               header.width <= options.maxPixels, header.height <= options.maxPixels
         else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: options.maxPixels) }
 
+        if format == .jpeg, !ImageHeader.jpegIsComplete(bytes) { throw OCRError.corruptImage(path: path) }
+
         let decoded: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
             if format == .jpeg {
                 // Luminance only: the gray image tesseract wants, without decoding chroma. Corrupt or
@@ -99,11 +101,26 @@ final class LeptImage {
     }
 
     /// The image turned so its text lines run level, and the angle in degrees (0 when none was found).
+    /// Leptonica's skew search (on a 1-bit copy, at reduced scale) with its own limits (confidence 3,
+    /// at least 0.1°). The corners the turn uncovers are filled with the gray of the image's edge, not
+    /// white: white wedges on a photo's dark table read as junk lines (docs/ocr.md). Expects 8-bit gray.
     func deskewed() -> (LeptImage, Double) {
+        guard let binary = LeptImage(pixConvertTo1(pointer, 130)) else { return (self, 0) }
         var angle: Float = 0, confidence: Float = 0
-        guard let image = LeptImage(pixFindSkewAndDeskew(pointer, 2, &angle, &confidence)) else { return (self, 0) }
-        // Leptonica returns a clone when the skew is too small or uncertain to act on.
-        return (image, confidence >= 3 && abs(angle) >= 0.1 ? Double(angle) : 0)
+        guard pixFindSkew(binary.pointer, &angle, &confidence) == 0, confidence >= 3, abs(angle) >= 0.1 else { return (self, 0) }
+        guard let image = LeptImage(pixRotateAMGray(pointer, angle * .pi / 180, edgeGray())) else { return (self, 0) }
+        return (image, Double(angle))
+    }
+
+    /// The mean gray of the outermost pixels, about 256 of them sampled round the frame.
+    func edgeGray() -> UInt8 {
+        var sum = 0, count = 0, value: UInt32 = 0
+        func sample(_ x: Int, _ y: Int) {
+            if pixGetPixel(pointer, Int32(x), Int32(y), &value) == 0 { sum += Int(value); count += 1 }
+        }
+        for x in stride(from: 0, to: width, by: max(1, width / 64)) { sample(x, 0); sample(x, height - 1) }
+        for y in stride(from: 0, to: height, by: max(1, height / 64)) { sample(0, y); sample(width - 1, y) }
+        return count == 0 ? 255 : UInt8(clamping: sum / count)
     }
 
     /// A 1-bit image thresholded locally, or this image when leptonica declines.

@@ -58,6 +58,17 @@ final class ImageHeaderTests: XCTestCase {
         XCTAssertNil(ImageHeader.png([0x89, 0x50, 0x4E, 0x47]))
     }
 
+    func testACutJPEGIsIncomplete() throws {
+        let whole = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("en-01.jpg")))
+        XCTAssertTrue(ImageHeader.jpegIsComplete(whole))
+        XCTAssertTrue(ImageHeader.jpegIsComplete(whole + Array("trailer".utf8)), "bytes after the end marker are tolerated")
+        for fraction in [0.3, 0.6, 0.99] {
+            XCTAssertFalse(ImageHeader.jpegIsComplete(Array(whole.prefix(Int(Double(whole.count) * fraction)))), "cut at \(fraction)")
+        }
+        XCTAssertFalse(ImageHeader.jpegIsComplete(Self.jpeg(width: 10, height: 10)), "no scan at all")
+        XCTAssertFalse(ImageHeader.jpegIsComplete([0xFF, 0xD8]))
+    }
+
     func testExifOrientationEdgeCases() {
         for value in 1...8 { XCTAssertEqual(ExifOrientation.inAPP1(Self.exif(UInt16(value)))?.rawValue, value) }
         XCTAssertNil(ExifOrientation.inAPP1(Self.exif(9)), "out of range")

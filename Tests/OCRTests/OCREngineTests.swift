@@ -99,7 +99,7 @@ final class OCREngineTests: XCTestCase {
         let heic = try write("photo.heic", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 64))
         try assertThrows(heic, .unsupportedFormat(path: heic, format: "HEIC/HEIF"))
         // 10000×10000 claimed by the frame header: refused before the decoder allocates 100 MP.
-        let huge = try write("huge.jpg", ImageHeaderTests.jpeg(width: 10000, height: 10000) + receipt.dropFirst(2))
+        let huge = try write("huge.jpg", ImageHeaderTests.jpeg(width: 10000, height: 10000).dropLast(2) + receipt.dropFirst(2))
         try assertThrows(huge, .tooManyPixels(path: huge, width: 10000, height: 10000, limit: 50_000_000))
         let engine = try OCREngine(language: "eng")
         XCTAssertThrowsError(try engine.recognize(imageAt: Self.fixtures.appendingPathComponent("en-01.jpg").path, options: OCROptions(maxFileBytes: 1000))) {
