@@ -84,4 +84,25 @@ final class ImageHeaderTests: XCTestCase {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0x1F, 0x40, 0, 0, 0x17, 0x70, 8, 0, 0, 0, 0]
         XCTAssertEqual(ImageHeader.png(png), ImageHeader(width: 8000, height: 6000))
     }
+
+    /// Seeded byte flips and cuts of a real JPEG with EXIF: the readers return or say nil, never trap.
+    func testMangledHeadersNeverTrap() throws {
+        let receipt = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("exif-6.jpg")).prefix(4096))
+        var state: UInt64 = 20261120
+        func next(_ bound: Int) -> Int {  // xorshift: the same inputs every run
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        var parsed = 0
+        for _ in 0..<3000 {
+            var bytes = Array(receipt.prefix(next(receipt.count) + 1))
+            for _ in 0..<next(6) where !bytes.isEmpty { bytes[next(bytes.count)] = UInt8(next(256)) }
+            if ImageHeader.jpeg(bytes) != nil { parsed += 1 }
+            _ = ImageHeader.jpegIsComplete(bytes)
+            _ = ImageHeader.png(bytes)
+            _ = ImageFormat.sniff(bytes)
+            if bytes.count > 6 { _ = ExifOrientation.inAPP1(Array(bytes.dropFirst(6))) }
+        }
+        XCTAssertGreaterThan(parsed, 100, "the mutations should mostly keep a readable header")
+    }
 }

@@ -110,6 +110,25 @@ final class OCREngineTests: XCTestCase {
         }
     }
 
+    /// Seeded flips in a whole receipt's scan data: each is read or refused as corrupt, never a crash.
+    func testCorruptScanDataIsReadOrRefused() throws {
+        let receipt = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("en-02.jpg")))
+        let engine = try OCREngine(language: "eng")
+        var state: UInt64 = 7
+        for trial in 0..<6 {
+            var bytes = receipt
+            for _ in 0..<20 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let at = 1000 + Int((state >> 33) % UInt64(bytes.count - 1002))  // past the headers, before the end marker
+                bytes[at] = UInt8(truncatingIfNeeded: state >> 20)
+            }
+            let path = try write("flipped-\(trial).jpg", bytes)
+            do { _ = try engine.recognize(imageAt: path) } catch let error as OCRError {
+                XCTAssertEqual(error, .corruptImage(path: path))
+            }
+        }
+    }
+
     func testUnknownLanguagesAreRefusedBeforeTesseractSeesThem() {
         for language in ["xx", "kor+", "../eng", "", "eng+klingon"] {
             XCTAssertThrowsError(try OCREngine(language: language)) {
