@@ -1,13 +1,17 @@
 # petlog — what the README runs. `make demo` and `make test` work as root on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils sqlite3 jq
+APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils sqlite3 jq \
+  libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn \
+  python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc
+# tesseract + leptonica for the OCR module and its language data; PyGObject, pycairo and Pillow (Debian's,
+# for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py); bc for bench/ocr.sh.
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
-.PHONY: setup build release demo test soak fuzz install bench clean
+.PHONY: setup build release demo test soak fuzz install bench bench-ocr receipts clean
 
 ## setup: install the system packages petlog builds and tests with, when missing (needs root).
 setup:
@@ -88,6 +92,14 @@ install: release
 
 clean:
 	rm -rf .build
+
+## receipts: redraw the OCR test set (Tests/OCRTests/Fixtures/receipts) from scripts/make-receipts.py.
+receipts: setup
+	/usr/bin/python3 scripts/make-receipts.py
+
+## bench-ocr: OCREngine beside the tesseract command, per receipt and on a 12 MP photo (docs/ocr.md).
+bench-ocr: setup
+	bash bench/ocr.sh
 
 ## bench: petlog beside gnuplot, matplotlib, ReportLab, sqlite3 and the C floors, in one run (docs/benchmarks.md).
 bench: setup

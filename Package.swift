@@ -37,6 +37,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         /** A small Swift wrapper over cairo and pango: surfaces, drawing context, text layout, errors; knows nothing about pets. */
         .target(name: "Cairo", dependencies: ["CCairo"]),
+        /** The system's tesseract C API and leptonica headers; the only place they are included. */
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        /** A small Swift wrapper over tesseract: image in (checked, oriented, deskewed), words with boxes and confidences out; knows nothing about receipts. */
+        .target(name: "OCR", dependencies: ["CTesseract"]),
+        /** A developer tool for bench/ocr.sh: runs OCREngine over receipt images and prints milliseconds and text accuracy per image. */
+        .executableTarget(name: "ocr-bench", dependencies: ["OCR"], path: "bench/ocr-bench"),
         /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
         .target(name: "PetCharts", dependencies: ["Cairo"]),
         /** The vet-visit report: the composer that turns report facts into translated blocks, and the paginated, deterministic PDF of those blocks. */
@@ -47,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport", "PetConfig",
+                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport", "PetConfig", "OCR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +63,7 @@ let package = Package(
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
+        .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
     ]

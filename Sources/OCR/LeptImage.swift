@@ -1,0 +1,136 @@
+import CTesseract
+import Foundation
+
+/// A leptonica image owned by Swift: destroyed with its last reference.
+final class LeptImage {
+    let pointer: UnsafeMutablePointer<PIX>
+
+    init?(_ pointer: UnsafeMutablePointer<PIX>?) {
+        guard let pointer else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<PIX>? = pointer
+        pixDestroy(&p)
+    }
+
+    var width: Int { Int(pixGetWidth(pointer)) }
+    var height: Int { Int(pixGetHeight(pointer)) }
+    var depth: Int { Int(pixGetDepth(pointer)) }
+
+    /// The file at `path`, checked from its header before decoding: size, format, pixel count.
+    static func load(path: String, options: OCROptions) throws -> (image: LeptImage, orientation: ExifOrientation) {
+        let attributes: [FileAttributeKey: Any]
+        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+            throw FileManager.default.fileExists(atPath: path) ? OCRError.unreadable(path: path) : OCRError.fileNotFound(path: path)
+        }
+        // Directories, devices and FIFOs are refused before opening: a FIFO would block the open.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw OCRError.unreadable(path: path) }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= options.maxFileBytes else { throw OCRError.fileTooLarge(path: path, bytes: size, limit: options.maxFileBytes) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw OCRError.unreadable(path: path) }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.read(upToCount: options.maxFileBytes + 1) ?? Data() } catch { throw OCRError.unreadable(path: path) }
+        guard !data.isEmpty else { throw OCRError.emptyFile(path: path) }
+        guard data.count <= options.maxFileBytes else { throw OCRError.fileTooLarge(path: path, bytes: data.count, limit: options.maxFileBytes) }
+        let bytes = [UInt8](data)
+        guard let format = ImageFormat.sniff(bytes) else { throw OCRError.notAnImage(path: path) }
+        if format == .heif { throw OCRError.unsupportedFormat(path: path, format: "HEIC/HEIF") }
+
+        let header: ImageHeader
+        switch format {
+        case .jpeg:
+            guard let h = ImageHeader.jpeg(bytes) else { throw OCRError.corruptImage(path: path) }
+            header = h
+        case .png:
+            guard let h = ImageHeader.png(bytes) else { throw OCRError.corruptImage(path: path) }
+            header = h
+        default:
+            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+            let failed = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &fmt, &w, &h, &bps, &spp, &cmap) }
+            guard failed == 0 else { throw OCRError.corruptImage(path: path) }
+            header = ImageHeader(width: Int(w), height: Int(h))
+        }
+        guard header.width > 0, header.height > 0 else { throw OCRError.corruptImage(path: path) }
+        guard header.width.multipliedReportingOverflow(by: header.height).partialValue <= options.maxPixels,
+              header.width <= options.maxPixels, header.height <= options.maxPixels
+        else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: options.maxPixels) }
+
+        if format == .jpeg, !ImageHeader.jpegIsComplete(bytes) { throw OCRError.corruptImage(path: path) }
+
+        let decoded: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
+            if format == .jpeg {
+                // Luminance only: the gray image tesseract wants, without decoding chroma. Corrupt or
+                // truncated data fails here (leptonica's default since 1.80).
+                var warnings: Int32 = 0
+                return pixReadMemJpeg(buffer.baseAddress, buffer.count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE))
+            }
+            return pixReadMem(buffer.baseAddress, buffer.count)
+        }
+        guard let image = LeptImage(decoded), image.width == header.width, image.height == header.height else {
+            throw OCRError.corruptImage(path: path)
+        }
+        return (image, header.orientation)
+    }
+
+    /// This image turned upright as its EXIF orientation asks.
+    func oriented(_ orientation: ExifOrientation) throws -> LeptImage {
+        func made(_ p: UnsafeMutablePointer<PIX>?) throws -> LeptImage {
+            guard let image = LeptImage(p) else { throw OCRError.engineFailure("could not turn the image") }
+            return image
+        }
+        switch orientation {
+        case .up: return self
+        case .mirrored: return try made(pixFlipLR(nil, pointer))
+        case .upsideDown: return try made(pixRotateOrth(pointer, 2))
+        case .upsideDownMirrored: return try made(pixFlipTB(nil, pointer))
+        case .leftMirrored: return try made(pixFlipLR(nil, try made(pixRotateOrth(pointer, 1)).pointer))
+        case .right: return try made(pixRotateOrth(pointer, 1))
+        case .rightMirrored: return try made(pixFlipTB(nil, try made(pixRotateOrth(pointer, 1)).pointer))
+        case .left: return try made(pixRotateOrth(pointer, 3))
+        }
+    }
+
+    /// 8-bit gray without a colormap (a no-op for JPEGs, read as luminance).
+    func gray() throws -> LeptImage {
+        if depth == 8 && pixGetColormap(pointer) == nil { return self }
+        guard let image = LeptImage(pixConvertTo8(pointer, 0)) else { throw OCRError.engineFailure("could not convert to gray") }
+        return image
+    }
+
+    /// The image turned so its text lines run level, and the angle in degrees (0 when none was found).
+    /// Leptonica's skew search (on a 1-bit copy, at reduced scale) with its own limits (confidence 3,
+    /// at least 0.1°). The corners the turn uncovers are filled with the gray of the image's edge, not
+    /// white: white wedges on a photo's dark table read as junk lines (docs/ocr.md). Expects 8-bit gray.
+    func deskewed() -> (LeptImage, Double) {
+        guard let binary = LeptImage(pixConvertTo1(pointer, 130)) else { return (self, 0) }
+        var angle: Float = 0, confidence: Float = 0
+        guard pixFindSkew(binary.pointer, &angle, &confidence) == 0, confidence >= 3, abs(angle) >= 0.1 else { return (self, 0) }
+        guard let image = LeptImage(pixRotateAMGray(pointer, angle * .pi / 180, edgeGray())) else { return (self, 0) }
+        return (image, Double(angle))
+    }
+
+    /// The mean gray of the outermost pixels, about 256 of them sampled round the frame.
+    func edgeGray() -> UInt8 {
+        var sum = 0, count = 0, value: UInt32 = 0
+        func sample(_ x: Int, _ y: Int) {
+            if pixGetPixel(pointer, Int32(x), Int32(y), &value) == 0 { sum += Int(value); count += 1 }
+        }
+        for x in stride(from: 0, to: width, by: max(1, width / 64)) { sample(x, 0); sample(x, height - 1) }
+        for y in stride(from: 0, to: height, by: max(1, height / 64)) { sample(0, y); sample(width - 1, y) }
+        return count == 0 ? 255 : UInt8(clamping: sum / count)
+    }
+
+    /// A 1-bit image thresholded locally, or this image when leptonica declines.
+    func binarized(_ method: OCROptions.Binarization) -> LeptImage {
+        var out: UnsafeMutablePointer<PIX>? = nil
+        switch method {
+        case .none: return self
+        case .otsuAdaptive: _ = pixOtsuAdaptiveThreshold(pointer, 300, 300, 1, 1, 0.1, nil, &out)
+        case .sauvola: _ = pixSauvolaBinarizeTiled(pointer, 25, 0.35, 1, 1, nil, &out)
+        }
+        return LeptImage(out) ?? self
+    }
+}

@@ -1,0 +1,131 @@
+import CTesseract
+import Foundation
+
+/// Tesseract loaded with one language set; reads images into words, lines, boxes and confidences.
+/// One engine serves one thread at a time (tesseract's API object is not thread-safe).
+public final class OCREngine {
+    /// Where Debian's tesseract-ocr-* packages put the language data.
+    public static let debianTessdata = "/usr/share/tesseract-ocr/5/tessdata"
+
+    public let language: String
+    public let tessdataPath: String
+    private let api: OpaquePointer
+
+    /// `language` as tesseract takes it (`eng`, `kor+eng`); `tessdataPath` defaults to `TESSDATA_PREFIX`,
+    /// then the Debian folder.
+    public init(language: String = "eng", tessdataPath: String? = nil) throws {
+        let path = tessdataPath ?? Self.defaultTessdataPath()
+        let installed = Set(Self.installedLanguages(tessdataPath: path))
+        let parts = language.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        // Checked here, not by tesseract: Init3 prints to stderr and a name like "../x" would reach the file system.
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && installed.contains($0) }) else {
+            throw OCRError.languageUnavailable(language: language, tessdata: path)
+        }
+        guard let api = TessBaseAPICreate() else { throw OCRError.engineFailure("cannot create tesseract") }
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))  // leptonica's own messages would reach the user's terminal
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")  // and tesseract's ("Estimating resolution…")
+        guard TessBaseAPIInit3(api, path, language) == 0 else {
+            TessBaseAPIDelete(api)
+            throw OCRError.languageUnavailable(language: language, tessdata: path)
+        }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        self.api = api
+        self.language = language
+        self.tessdataPath = path
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+    }
+
+    /// `TESSDATA_PREFIX` when set, else the Debian default.
+    public static func defaultTessdataPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty { return prefix }
+        return debianTessdata
+    }
+
+    /// The languages with a `.traineddata` file in `tessdataPath`, sorted.
+    public static func installedLanguages(tessdataPath: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tessdataPath)) ?? []
+        return names.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(".traineddata".count)) }.sorted()
+    }
+
+    /// The words and lines in the image at `path`, after EXIF orientation, gray, deskew and
+    /// binarization as `options` say. Bad input throws `OCRError`; an image without text gives an empty result.
+    public func recognize(imageAt path: String, options: OCROptions = OCROptions()) throws -> OCRResult {
+        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
+        var image = try loaded.oriented(orientation).gray()
+        var angle = 0.0
+        if options.deskew { (image, angle) = image.deskewed() }
+        image = image.binarized(options.binarization)
+        let (words, lines) = try read(image, segmentation: options.pageSegmentation)
+        return OCRResult(
+            words: words, lines: lines, width: image.width, height: image.height, orientationApplied: orientation, deskewAngle: angle)
+    }
+
+    private func read(_ image: LeptImage, segmentation: OCROptions.PageSegmentation) throws -> ([OCRWord], [OCRLine]) {
+        Self.letOpenMPFitTheFreeCores()
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(rawValue: UInt32(segmentation.rawValue)))
+        TessBaseAPISetImage2(api, image.pointer)
+        defer { TessBaseAPIClear(api) }
+        guard TessBaseAPIRecognize(api, nil) == 0 else { throw OCRError.engineFailure("recognition failed") }
+        guard let iterator = TessBaseAPIGetIterator(api) else { return ([], []) }
+        defer { TessResultIteratorDelete(iterator) }
+
+        var words: [OCRWord] = []
+        var lines: [OCRLine] = []
+        var block = -1
+        var pending: OCRLine? = nil  // the current line, kept once it has a word
+        var pendingWords: [Double] = []
+        func flush() {
+            guard var line = pending, !pendingWords.isEmpty else { return }
+            line.confidence = pendingWords.reduce(0, +) / Double(pendingWords.count)
+            lines.append(line)
+        }
+        repeat {
+            let page = TessResultIteratorGetPageIteratorConst(iterator)
+            if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { block += 1 }
+            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
+                flush()
+                let text = Self.text(iterator, RIL_TEXTLINE).trimmingCharacters(in: .whitespacesAndNewlines)
+                pending = OCRLine(text: text, confidence: 0, box: Self.box(page, RIL_TEXTLINE), block: max(block, 0))
+                pendingWords = []
+            }
+            let text = Self.text(iterator, RIL_WORD)
+            guard !text.isEmpty, pending != nil else { continue }
+            let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
+            pendingWords.append(confidence)
+            words.append(OCRWord(text: text, confidence: confidence, box: Self.box(page, RIL_WORD), line: lines.count, block: max(block, 0)))
+        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        flush()
+        return (words, lines)
+    }
+
+    /// Tesseract asks OpenMP for 4 threads per LSTM step whatever the machine; on 2 busy cores the
+    /// spinning threads made recognition 4× slower (docs/ocr.md). Dynamic teams size each step by the
+    /// cores free at the time. A per-thread setting, so made before each recognition; a no-op when
+    /// tesseract was built without OpenMP (no symbol to find).
+    private static func letOpenMPFitTheFreeCores() {
+        #if os(Linux)
+        let everywhere: UnsafeMutableRawPointer? = nil  // glibc's RTLD_DEFAULT
+        #else
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // Darwin's RTLD_DEFAULT
+        #endif
+        guard let symbol = dlsym(everywhere, "omp_set_dynamic") else { return }
+        typealias SetDynamic = @convention(c) (Int32) -> Void
+        unsafeBitCast(symbol, to: SetDynamic.self)(1)
+    }
+
+    private static func text(_ iterator: OpaquePointer, _ level: TessPageIteratorLevel) -> String {
+        guard let c = TessResultIteratorGetUTF8Text(iterator, level) else { return "" }
+        defer { TessDeleteText(c) }
+        return String(cString: c)
+    }
+
+    private static func box(_ page: OpaquePointer?, _ level: TessPageIteratorLevel) -> OCRBox {
+        var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+        guard TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else { return OCRBox(x: 0, y: 0, width: 0, height: 0) }
+        return OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+    }
+}

@@ -1,0 +1,110 @@
+/// A rectangle in pixels of the image tesseract read (after orientation and deskew), origin top left.
+public struct OCRBox: Sendable, Equatable, Hashable, Codable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One recognised word with tesseract's confidence (0–100) and where it sits.
+public struct OCRWord: Sendable, Equatable, Codable {
+    public var text: String
+    public var confidence: Double
+    public var box: OCRBox
+    /// Index into `OCRResult.lines`.
+    public var line: Int
+    /// Tesseract's text block, counted from 0 in reading order.
+    public var block: Int
+
+    public init(text: String, confidence: Double, box: OCRBox, line: Int, block: Int) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+        self.line = line
+        self.block = block
+    }
+}
+
+/// One text line: tesseract's text of the line, the mean confidence of its words, its box.
+public struct OCRLine: Sendable, Equatable, Codable {
+    public var text: String
+    public var confidence: Double
+    public var box: OCRBox
+    public var block: Int
+
+    public init(text: String, confidence: Double, box: OCRBox, block: Int) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+        self.block = block
+    }
+}
+
+/// Everything one image yielded; empty `words` and `lines` when it held no text.
+public struct OCRResult: Sendable, Equatable, Codable {
+    public var words: [OCRWord]
+    public var lines: [OCRLine]
+    /// Size of the image tesseract read, after the EXIF orientation was applied.
+    public var width: Int
+    public var height: Int
+    public var orientationApplied: ExifOrientation
+    /// Degrees the image was turned to straighten its text lines (0 when deskew was off or found nothing).
+    public var deskewAngle: Double
+
+    public init(words: [OCRWord], lines: [OCRLine], width: Int, height: Int, orientationApplied: ExifOrientation, deskewAngle: Double) {
+        self.words = words
+        self.lines = lines
+        self.width = width
+        self.height = height
+        self.orientationApplied = orientationApplied
+        self.deskewAngle = deskewAngle
+    }
+
+    /// The lines' text, one per line.
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
+}
+
+extension ExifOrientation: Codable {}
+
+/// How an image is prepared before tesseract reads it, and what the engine refuses.
+public struct OCROptions: Sendable, Equatable {
+    /// Binarization before tesseract (which otherwise thresholds with its own global Otsu; that
+    /// measured best on the receipt set, so `none` is the default).
+    public enum Binarization: String, Sendable, Equatable, CaseIterable {
+        case none, otsuAdaptive, sauvola
+    }
+
+    /// Tesseract's page segmentation. `singleBlock` (6) is the default: on the receipt set it keeps
+    /// each label on one line with its amount (`auto` split them into columns and dropped header
+    /// lines: character error 22 % against 5 %; docs/ocr.md).
+    public enum PageSegmentation: Int32, Sendable, Equatable, CaseIterable {
+        case auto = 3, singleColumn = 4, singleBlock = 6, sparse = 11
+    }
+
+    public var pageSegmentation: PageSegmentation
+    /// Straighten text lines tilted up to about 7° (leptonica's skew search).
+    public var deskew: Bool
+    public var binarization: Binarization
+    /// Images above this many pixels are refused before decoding.
+    public var maxPixels: Int
+    /// Files above this many bytes are refused before reading.
+    public var maxFileBytes: Int
+
+    public init(
+        pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, binarization: Binarization = .none,
+        maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
+    ) {
+        self.pageSegmentation = pageSegmentation
+        self.deskew = deskew
+        self.binarization = binarization
+        self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes
+    }
+}
