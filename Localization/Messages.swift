@@ -41,6 +41,28 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static let scanTitle = Self(.scanTitle, [:])
+    public static let scanReceiptText = Self(.scanReceiptText, [:])
+    public static let scanDate = Self(.scanDate, [:])
+    public static let scanTime = Self(.scanTime, [:])
+    public static let scanMerchant = Self(.scanMerchant, [:])
+    public static let scanTotal = Self(.scanTotal, [:])
+    public static let scanPayment = Self(.scanPayment, [:])
+    public static let scanCategory = Self(.scanCategory, [:])
+    public static let scanItems = Self(.scanItems, [:])
+    public static let scanAskSave = Self(.scanAskSave, [:])
+    public static let scanNotSaved = Self(.scanNotSaved, [:])
+    public static let scanNeedsYes = Self(.scanNeedsYes, [:])
+    public static func errScanMissing(fields: String) -> Self { Self(.errScanMissing, ["fields": fields]) }
+    public static func scanNoteDate(read: String, date: String) -> Self { Self(.scanNoteDate, ["read": read, "date": date]) }
+    public static func scanNoteCurrency(currency: String) -> Self { Self(.scanNoteCurrency, ["currency": currency]) }
+    public static func scanNoteAmount(read: String, amount: String) -> Self { Self(.scanNoteAmount, ["read": read, "amount": amount]) }
+    public static func scanNoteDateRejected(read: String) -> Self { Self(.scanNoteDateRejected, ["read": read]) }
+    public static func errImageCorrupt(path: String) -> Self { Self(.errImageCorrupt, ["path": path]) }
+    public static func errImageTooLarge(path: String, detail: String) -> Self { Self(.errImageTooLarge, ["path": path, "detail": detail]) }
+    public static func errImageFormat(path: String, format: String) -> Self { Self(.errImageFormat, ["path": path, "format": format]) }
+    public static func errOCRLanguage(language: String, path: String) -> Self { Self(.errOCRLanguage, ["language": language, "path": path]) }
+    public static func errOCREngine(detail: String) -> Self { Self(.errOCREngine, ["detail": detail]) }
     public static func errImportMissingColumnSeparator(name: String, separator: String, found: String) -> Self { Self(.errImportMissingColumnSeparator, ["name": name, "separator": separator, "found": found]) }
     public static func errImportAmbiguousDate(value: String) -> Self { Self(.errImportAmbiguousDate, ["value": value]) }
     public static func importSkippedNoWeight(count: String) -> Self { Self(.importSkippedNoWeight, ["count": count]) }

@@ -25,6 +25,9 @@ enum ReceiptPatterns {
     static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
     /// `2026년 6월 8일` with `년` misread as one other character (`20264 6 월 8S`): the `월` still anchors it.
     static let koreanMonthAnchored = make(#"(?<![0-9])(20[0-9]{2})[^\s0-9]?[0-9]?\s*([0-9]{1,2})\s*월\s*([0-9]{1,2})(?![0-9])"#)
+    /// `2026년 6월 8일 15:31` with all three units misread (`202614 6A 8일 15:31`, `20264 99 29 11:58`): the
+    /// year's first four digits, then two tokens before the clock time whose last character was the unit.
+    static let garbledUnits = make(#"(?<![0-9])(20[0-9]{2})[0-9A-Za-z]{0,2}\s+([0-9]{1,2}\S?)\s+([0-9]{1,2}\S?)\s+[0-9]{1,2}:[0-9]{2}"#)
     static let monthName = make(#"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})(?![0-9])"#)
     static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+([0-9]{4})(?![0-9])"#)
     static let yearLast = make(#"(?<![0-9])([0-9]{1,2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{4})(?![0-9])"#)
@@ -69,6 +72,20 @@ extension ReceiptReading {
             for g in P.matches(P.koreanMonthAnchored, in: text) {
                 if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
                     found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.7))
+                }
+            }
+        }
+        if found.isEmpty && language != .english {
+            // A token that ends in its unit (월, 일, 月, 日) loses it; one whose unit was read as another
+            // character (a digit or a letter) loses that last character; one digit alone stays.
+            func value(_ token: String) -> Int? {
+                var t = Substring(token)
+                if let last = t.last, "월일月日".contains(last) { t = t.dropLast() } else if t.count >= 2 { t = t.dropLast() }
+                return Int(t)
+            }
+            for g in P.matches(P.garbledUnits, in: text) {
+                if let y = Int(g[1] ?? ""), let m = value(g[2] ?? ""), let d = value(g[3] ?? "") {
+                    found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.6))
                 }
             }
         }

@@ -22,7 +22,7 @@ extension Session {
             return
         }
         for r in records {
-            terminal.line(t(.recordAdded(id: String(r.id), kind: wording.kindName(r.kind), pet: Terminal.sanitize(r.petName ?? "-"), summary: Terminal.sanitize(wording.summary(r)))))
+            terminal.line(t(.recordAdded(id: String(r.id), kind: wording.kindName(r.kind), pet: r.petName.map(Terminal.sanitize) ?? t(.expenseHousehold), summary: Terminal.sanitize(wording.summary(r)))))
         }
     }
 }

@@ -8,7 +8,7 @@ import PetStore
 struct ExpenseGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expense", abstract: "Log an expense (expense Coco 12.50 USD --category food) or list spending (expense list).",
-        subcommands: [ExpenseAddCommand.self, ExpenseListCommand.self], defaultSubcommand: ExpenseAddCommand.self)
+        subcommands: [ExpenseAddCommand.self, ExpenseListCommand.self, ExpenseScanCommand.self], defaultSubcommand: ExpenseAddCommand.self)
 }
 
 struct ExpenseAddCommand: ParsableCommand {

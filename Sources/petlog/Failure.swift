@@ -2,6 +2,7 @@ import Cairo
 import Foundation
 import Localization
 import PetCharts
+import OCR
 import PetModel
 import PetReport
 import PetStore
@@ -12,7 +13,7 @@ struct Failure {
     let error: Error
 
 
-    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75, config: Int32 = 78
+    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75, config: Int32 = 78, unavailable: Int32 = 69, software: Int32 = 70
 
     /// The database the command used, named in messages about it.
     let databasePath: String
@@ -31,6 +32,13 @@ struct Failure {
         case is AttachmentHashMismatch: return Self.dataError
         case is InvalidStoredValue: return Self.dataError
         case is RenderFailure: return Self.cannotCreate
+        case let e as ScanFailure:
+            switch e.error {
+            case .fileNotFound, .unreadable: return Self.noInput
+            case .languageUnavailable: return Self.unavailable
+            case .engineFailure: return Self.software
+            default: return Self.dataError
+            }
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
@@ -56,6 +64,7 @@ struct Failure {
         case let e as InvalidStoredValue:
             return l.text(.errInvalidStoredValue(path: databasePath, table: e.table, id: String(e.id), column: e.column, value: e.value))
         case let e as RenderFailure: return Self.message(e, l)
+        case let e as ScanFailure: return Self.message(e.error, l)
         default: return l.text(.errUnexpected(detail: "\(error)"))
         }
     }
@@ -199,6 +208,23 @@ struct Failure {
         case .io(let detail): return l.text(.errIO(detail: detail))
         case .ambiguousMedication(let pet, let name, let candidates):
             return l.text(.errAmbiguousMedication(name: name, pet: pet, candidates: candidates.joined(separator: ", ")))
+        }
+    }
+}
+
+extension Failure {
+    static func message(_ e: OCRError, _ l: L10n) -> String {
+        switch e {
+        case .fileNotFound(let path), .unreadable(let path): return l.text(.errAttachmentUnreadable(path: Terminal.sanitize(path)))
+        case .emptyFile(let path), .corruptImage(let path): return l.text(.errImageCorrupt(path: Terminal.sanitize(path)))
+        case .notAnImage(let path): return l.text(.errNotAnImage(path: Terminal.sanitize(path)))
+        case .fileTooLarge(let path, let bytes, let limit):
+            return l.text(.errImageTooLarge(path: Terminal.sanitize(path), detail: "\(bytes / 1_048_576) MiB > \(limit / 1_048_576) MiB"))
+        case .tooManyPixels(let path, let w, let h, let limit):
+            return l.text(.errImageTooLarge(path: Terminal.sanitize(path), detail: "\(w)×\(h) > \(limit / 1_000_000) MP"))
+        case .unsupportedFormat(let path, let format): return l.text(.errImageFormat(path: Terminal.sanitize(path), format: format))
+        case .languageUnavailable(let language, let tessdata): return l.text(.errOCRLanguage(language: language, path: tessdata))
+        case .engineFailure(let detail): return l.text(.errOCREngine(detail: detail))
         }
     }
 }

@@ -155,6 +155,11 @@ final class ReceiptReadingTests: XCTestCase {
             ("令和元年5月1日", .japanese, day(2019, 5, 1)),
             ("令 和 8 年 11 月 15 日 14:33", .japanese, day(2026, 11, 15)),   // OCR spacing
             ("일시: 20264 6 월 8S 15:31", .korean, day(2026, 6, 8)),          // 년 and 일 misread
+            ("일시: 202614 6A 8일 15:31", .korean, day(2026, 6, 8)),          // every unit misread (Tesseract on ko-03)
+            ("일시: 20264 99 29 11:58", .korean, day(2026, 9, 2)),            // 월 and 일 read as 9
+            ("일시: 202614 54 232 09:51", .korean, day(2026, 5, 23)),
+            ("日時: 20264 11A 3H 10:05", .japanese, day(2026, 11, 3)),
+            ("Order 2026 12 31 10:05", .english, nil),                       // not for English receipts
             ("平成31年4月30日", .japanese, day(2019, 4, 30)),
             ("Nov 20, 2026", .english, day(2026, 11, 20)),
             ("November 20, 2026", .english, day(2026, 11, 20)),
@@ -486,8 +491,8 @@ final class ReceiptReadingTests: XCTestCase {
             ("할부: 일시불", 97, 1090, 39), ("감 사 합 니다", 94, 1143, 55),
         ])
         let p = ReceiptReading.proposal(lines: lines, imageHeight: 1267, languages: ["kor", "eng"], homeCurrency: .krw, today: Self.today)
-        // The date is garbled past reading (`202614 54 232`): no date rather than a guess.
-        check(p, language: .korean, date: nil, time: ReceiptTime(hour: 9, minute: 51), merchant: "바둑이네펫 마트",
+        // Every unit of the date misread (`202614 54 232`): each token's last character was its unit.
+        check(p, language: .korean, date: LocalDate(year: 2026, month: 5, day: 23), time: ReceiptTime(hour: 9, minute: 51), merchant: "바둑이네펫 마트",
               total: won(93500), currency: "KRW", payment: .card,
               items: [ReceiptItem(name: "강아지 간식 AIF]", price: won(13000)), ReceiptItem(name: "로알캐닌 미니 어덜트", price: won(45000)),
                       ReceiptItem(name: "EA", price: won(13500)), ReceiptItem(name: "하네스 8 사이즈", price: won(22000))])
