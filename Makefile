@@ -104,3 +104,6 @@ bench-ocr: setup
 ## bench: petlog beside gnuplot, matplotlib, ReportLab, sqlite3 and the C floors, in one run (docs/benchmarks.md).
 bench: setup
 	bash bench/run.sh
+	bash bench/ocr.sh
+	$(SWIFT) build -c release --product petlog >/dev/null && \
+	  python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" Tests/OCRTests/Fixtures/receipts
