@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],  // Int128 for exact money and mass arithmetic
     products: [
         .executable(name: "petlog", targets: ["petlog"]),
+        .executable(name: "petlog-ocr", targets: ["petlog-ocr"]),
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
         .library(name: "PetModel", targets: ["PetModel"]),
         .library(name: "PetStore", targets: ["PetStore"]),
@@ -43,6 +44,9 @@ let package = Package(
         .target(name: "OCR", dependencies: ["CTesseract"]),
         /** A developer tool for bench/ocr.sh: runs OCREngine over receipt images and prints milliseconds and text accuracy per image. */
         .executableTarget(name: "ocr-bench", dependencies: ["OCR"], path: "bench/ocr-bench"),
+        /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that
+            petlog itself links neither tesseract nor leptonica (and their libraries) for every other command. */
+        .executableTarget(name: "petlog-ocr", dependencies: ["OCR"]),
         /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
         .target(name: "PetCharts", dependencies: ["Cairo"]),
         /** The vet-visit report: the composer that turns report facts into translated blocks, and the paginated, deterministic PDF of those blocks. */
@@ -53,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport", "PetConfig", "OCR",
+                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport", "PetConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Localization
-import OCR
 import PetModel
 import PetStore
 
@@ -37,16 +36,8 @@ struct ExpenseScanCommand: ParsableCommand {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
             let languages = ocrLanguages ?? ["en": "eng", "ko": "kor+eng", "ja": "jpn+eng"][s.l10n.language.rawValue] ?? "eng"
-            let result: OCRResult
-            do {
-                let engine = try OCREngine(language: languages)
-                result = try engine.recognize(imageAt: receipt)
-            } catch let e as OCRError {
-                throw ScanFailure(error: e)
-            }
-            let lines = result.lines.map {
-                ReceiptLine(text: $0.text, confidence: $0.confidence, box: ReceiptBox(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height))
-            }
+            let result = try OCRClient.read(image: receipt, languages: languages)
+            let lines = result.receiptLines
             let proposal = ReceiptReading.proposal(lines: lines, imageHeight: result.height, languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
             let typedAmount = try amount.map { try MoneyText.parse($0, defaultCurrency: proposal.currency.value) }
@@ -89,11 +80,6 @@ struct ExpenseScanCommand: ParsableCommand {
     }
 }
 
-/// An OCR refusal as one line and an exit code.
-struct ScanFailure: Error {
-    let error: OCRError
-}
-
 extension Session {
     func scanFieldName(_ field: String) -> String {
         switch field {
@@ -103,7 +89,7 @@ extension Session {
         }
     }
 
-    func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRResult) {
+    func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading) {
         func confidence(_ c: Double?) -> String { c.map { "(\(Int($0.rounded())) %)" } ?? "" }
         var rows: [[String]] = []
         rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence)])
@@ -145,7 +131,7 @@ extension Session {
 
 /// `expense scan --json` (docs/json.md).
 enum ScanJSON {
-    static func shape(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRResult, languages: String) -> [String: Any] {
+    static func shape(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading, languages: String) -> [String: Any] {
         func field<T>(_ f: ReceiptField<T>?, _ value: (T) -> Any) -> Any {
             guard let f else { return NSNull() }
             return ["value": value(f.value), "confidence": f.confidence, "source": f.source]
@@ -164,7 +150,7 @@ enum ScanJSON {
                 "payment": JSONShape.value(d.payment?.rawValue), "items": d.items, "day": JSONShape.value(d.day?.description),
                 "time": JSONShape.value(d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) }), "missing": d.missing,
             ] as [String: Any],
-            "text": result.lines.map(\.text),
+            "text": result.text,
             "width": result.width, "height": result.height, "deskew_degrees": result.deskewAngle,
         ]
     }

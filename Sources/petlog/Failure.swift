@@ -2,7 +2,6 @@ import Cairo
 import Foundation
 import Localization
 import PetCharts
-import OCR
 import PetModel
 import PetReport
 import PetStore
@@ -32,13 +31,7 @@ struct Failure {
         case is AttachmentHashMismatch: return Self.dataError
         case is InvalidStoredValue: return Self.dataError
         case is RenderFailure: return Self.cannotCreate
-        case let e as ScanFailure:
-            switch e.error {
-            case .fileNotFound, .unreadable: return Self.noInput
-            case .languageUnavailable: return Self.unavailable
-            case .engineFailure: return Self.software
-            default: return Self.dataError
-            }
+        case let e as ScanFailure: return e.exitCode
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
@@ -64,7 +57,7 @@ struct Failure {
         case let e as InvalidStoredValue:
             return l.text(.errInvalidStoredValue(path: databasePath, table: e.table, id: String(e.id), column: e.column, value: e.value))
         case let e as RenderFailure: return Self.message(e, l)
-        case let e as ScanFailure: return Self.message(e.error, l)
+        case let e as ScanFailure: return e.message(l)
         default: return l.text(.errUnexpected(detail: "\(error)"))
         }
     }
@@ -208,23 +201,6 @@ struct Failure {
         case .io(let detail): return l.text(.errIO(detail: detail))
         case .ambiguousMedication(let pet, let name, let candidates):
             return l.text(.errAmbiguousMedication(name: name, pet: pet, candidates: candidates.joined(separator: ", ")))
-        }
-    }
-}
-
-extension Failure {
-    static func message(_ e: OCRError, _ l: L10n) -> String {
-        switch e {
-        case .fileNotFound(let path), .unreadable(let path): return l.text(.errAttachmentUnreadable(path: Terminal.sanitize(path)))
-        case .emptyFile(let path), .corruptImage(let path): return l.text(.errImageCorrupt(path: Terminal.sanitize(path)))
-        case .notAnImage(let path): return l.text(.errNotAnImage(path: Terminal.sanitize(path)))
-        case .fileTooLarge(let path, let bytes, let limit):
-            return l.text(.errImageTooLarge(path: Terminal.sanitize(path), detail: "\(bytes / 1_048_576) MiB > \(limit / 1_048_576) MiB"))
-        case .tooManyPixels(let path, let w, let h, let limit):
-            return l.text(.errImageTooLarge(path: Terminal.sanitize(path), detail: "\(w)×\(h) > \(limit / 1_000_000) MP"))
-        case .unsupportedFormat(let path, let format): return l.text(.errImageFormat(path: Terminal.sanitize(path), format: format))
-        case .languageUnavailable(let language, let tessdata): return l.text(.errOCRLanguage(language: language, path: tessdata))
-        case .engineFailure(let detail): return l.text(.errOCREngine(detail: detail))
         }
     }
 }

@@ -1,0 +1,47 @@
+// petlog-ocr: reads one image with the OCR module and prints the result as JSON on standard output, or
+// `{"error": …}` and a sysexits code. `petlog expense scan` runs it: petlog itself does not link tesseract
+// and leptonica, whose dozens of libraries would add 30 ms to the start of every other command.
+// usage: petlog-ocr --lang kor+eng IMAGE
+import Foundation
+import OCR
+
+func fail(_ fields: [String: Any], code: Int32) -> Never {
+    if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+    exit(code)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var language = "eng"
+if let i = arguments.firstIndex(of: "--lang"), i + 1 < arguments.count {
+    language = arguments[i + 1]
+    arguments.removeSubrange(i...(i + 1))
+}
+guard arguments.count == 1 else { fail(["error": "usage", "detail": "petlog-ocr --lang LANGS IMAGE"], code: 64) }
+let path = arguments[0]
+
+do {
+    let engine = try OCREngine(language: language)
+    let result = try engine.recognize(imageAt: path)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    FileHandle.standardOutput.write(try encoder.encode(result))
+    FileHandle.standardOutput.write(Data("\n".utf8))
+} catch let e as OCRError {
+    switch e {
+    case .fileNotFound(let p): fail(["error": "fileNotFound", "path": p], code: 66)
+    case .unreadable(let p): fail(["error": "unreadable", "path": p], code: 66)
+    case .emptyFile(let p): fail(["error": "emptyFile", "path": p], code: 65)
+    case .fileTooLarge(let p, let bytes, let limit): fail(["error": "fileTooLarge", "path": p, "bytes": bytes, "limit": limit], code: 65)
+    case .notAnImage(let p): fail(["error": "notAnImage", "path": p], code: 65)
+    case .unsupportedFormat(let p, let format): fail(["error": "unsupportedFormat", "path": p, "format": format], code: 65)
+    case .tooManyPixels(let p, let w, let h, let limit): fail(["error": "tooManyPixels", "path": p, "width": w, "height": h, "limit": limit], code: 65)
+    case .corruptImage(let p): fail(["error": "corruptImage", "path": p], code: 65)
+    case .languageUnavailable(let l, let tessdata): fail(["error": "languageUnavailable", "language": l, "tessdata": tessdata], code: 69)
+    case .engineFailure(let detail): fail(["error": "engineFailure", "detail": detail], code: 70)
+    }
+} catch {
+    fail(["error": "engineFailure", "detail": "\(error)"], code: 70)
+}
