@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "petlog", targets: ["petlog"]),
         .executable(name: "petlog-ocr", targets: ["petlog-ocr"]),
+        .executable(name: "petlog-fetch", targets: ["petlog-fetch"]),
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
         .library(name: "PetModel", targets: ["PetModel"]),
         .library(name: "PetStore", targets: ["PetStore"]),
@@ -47,6 +48,8 @@ let package = Package(
         /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that
             petlog itself links neither tesseract nor leptonica (and their libraries) for every other command. */
         .executableTarget(name: "petlog-ocr", dependencies: ["OCR"]),
+        /** `petlog rates update`'s one HTTP(S) GET, in its own process so that petlog links no HTTP library. */
+        .executableTarget(name: "petlog-fetch"),
         /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
         .target(name: "PetCharts", dependencies: ["Cairo"]),
         /** The vet-visit report: the composer that turns report facts into translated blocks, and the paginated, deterministic PDF of those blocks. */

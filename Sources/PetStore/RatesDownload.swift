@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why a file of rates could not be fetched or unpacked.
 public enum RatesDownloadError: Error, Equatable, Sendable {
@@ -16,41 +13,41 @@ public enum RatesDownloadError: Error, Equatable, Sendable {
     case noUnzip
 }
 
-/// The one place petlog touches the network: one HTTP(S) GET, synchronous, with a time limit.
+/// The one place petlog touches the network: one HTTP(S) GET (by `petlog-fetch`), synchronous, with a time limit.
 public enum RatesDownload {
     public static let timeoutSeconds = 20
 
-    /// The body of `url` (answered 200), or a typed error.
+    /// The body of `url` (answered 200), or a typed error. The request is made by `petlog-fetch`, a small
+    /// program beside petlog (or `$PETLOG_FETCH`), so that petlog itself links no HTTP library.
     public static func fetch(_ url: URL, timeout: Int = timeoutSeconds) throws -> Data {
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = TimeInterval(timeout)
-        config.timeoutIntervalForResource = TimeInterval(timeout)
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.urlCache = nil
-        let session = URLSession(configuration: config)
-        defer { session.finishTasksAndInvalidate() }
-        let box = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        var request = URLRequest(url: url)
-        request.setValue("petlog", forHTTPHeaderField: "User-Agent")
-        let task = session.dataTask(with: request) { data, response, error in
-            box.set(data, response, error)
-            done.signal()
+        guard let helper = helper() else { throw RatesDownloadError.unreachable("petlog-fetch not found beside petlog or on the PATH (set PETLOG_FETCH)") }
+        let result: (status: Int32, out: Data, err: Data)
+        do {
+            result = try run(helper, ["--timeout", String(timeout), url.absoluteString])
+        } catch {
+            throw RatesDownloadError.unreachable("\(error)")
         }
-        task.resume()
-        // The session's own limit ends the task; this one is a backstop.
-        if done.wait(timeout: .now() + .seconds(timeout + 5)) == .timedOut {
-            task.cancel()
-            throw RatesDownloadError.timedOut(seconds: timeout)
+        let line = String(decoding: result.err, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch result.status {
+        case 0: return result.out
+        case 2: throw RatesDownloadError.timedOut(seconds: timeout)
+        case 3: throw RatesDownloadError.httpStatus(Int(line) ?? 0)
+        default: throw RatesDownloadError.unreachable(line.isEmpty ? "petlog-fetch exited \(result.status)" : line)
         }
-        let (data, response, error) = box.get()
-        if let error {
-            if (error as? URLError)?.code == .timedOut { throw RatesDownloadError.timedOut(seconds: timeout) }
-            throw RatesDownloadError.unreachable(error.localizedDescription)
+    }
+
+    /// `$PETLOG_FETCH`, else `petlog-fetch` beside this program, else on the PATH.
+    static func helper(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let p = environment["PETLOG_FETCH"], !p.isEmpty { return p }
+        let fm = FileManager.default
+        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let sibling = ((exe as NSString).deletingLastPathComponent as NSString).appendingPathComponent("petlog-fetch")
+            if fm.isExecutableFile(atPath: sibling) { return sibling }
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else { throw RatesDownloadError.httpStatus(status) }
-        return data ?? Data()
+        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where fm.isExecutableFile(atPath: "\(dir)/petlog-fetch") {
+            return "\(dir)/petlog-fetch"
+        }
+        return nil
     }
 
     /// A zip archive (`PK\3\4`), as the ECB publishes its history.
@@ -104,8 +101,8 @@ public enum RatesDownload {
     /// What a task's completion handler hands to the waiting thread.
     final class Outcome: @unchecked Sendable {
         private let lock = NSLock()
-        private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
-        func set(_ d: Data?, _ r: URLResponse?, _ e: Error?) { lock.lock(); value = (d, r, e); lock.unlock() }
-        func get() -> (Data?, URLResponse?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
+        private var value: (Data?, Error?) = (nil, nil)
+        func set(_ d: Data?, _ r: Any?, _ e: Error?) { lock.lock(); value = (d, e); lock.unlock() }
+        func get() -> (Data?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
     }
 }
