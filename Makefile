@@ -88,7 +88,7 @@ fuzz:
 
 install: release
 	install -d $(PREFIX)/bin
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/petlog $(PREFIX)/bin/petlog
+	bin=$$($(SWIFT) build -c release --show-bin-path); for p in petlog petlog-ocr petlog-fetch; do install -m 0755 $$bin/$$p $(PREFIX)/bin/$$p; done
 
 clean:
 	rm -rf .build
@@ -105,5 +105,5 @@ bench-ocr: setup
 bench: setup
 	bash bench/run.sh
 	bash bench/ocr.sh
-	$(SWIFT) build -c release --product petlog >/dev/null && \
+	$(SWIFT) build -c release --product petlog >/dev/null && $(SWIFT) build -c release --product petlog-ocr >/dev/null && \
 	  python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" Tests/OCRTests/Fixtures/receipts
