@@ -80,4 +80,32 @@ final class PackagingTests: CLITestCase {
             XCTAssertTrue(r.stdout.contains("---completion"), shell)
         }
     }
+
+    /// petlog(1) as `make man` makes it: argument-parser's generate-manual tool (built by the plugin, beside
+    /// this test's petlog) over the test's binary, then scripts/man-page.py; groff -ww finds nothing to say.
+    func testManPageRendersWithoutWarnings() throws {
+        let tool = Self.binary.deletingLastPathComponent().appendingPathComponent("generate-manual-tool")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            throw XCTSkip("generate-manual-tool not built (swift package plugin generate-manual builds it)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { throw XCTSkip("groff not installed") }
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let out = home.appendingPathComponent("man")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let g = try launch(tool, [Self.binary.path, "--date", "2026-11-23", "-o", out.path])
+        XCTAssertEqual(g.status, 0, g.stderr)
+        let page = home.appendingPathComponent("petlog.1").path
+        let f = try launch(URL(fileURLWithPath: "/usr/bin/python3"), [repo.appendingPathComponent("scripts/man-page.py").path,
+            out.appendingPathComponent("petlog.1").path, repo.appendingPathComponent("README.md").path, page])
+        XCTAssertEqual(f.status, 0, f.stderr)
+        let groff = try launch(URL(fileURLWithPath: "/usr/bin/groff"), ["-ww", "-man", "-z", "-Tutf8", page])
+        XCTAssertEqual(groff.status, 0)
+        XCTAssertEqual(groff.stderr, "")
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        for entry in ["pet", "weight", "med", "report", "undo", "config", "give"] {
+            XCTAssertTrue(text.contains(".It Em \(entry)\n"), entry)
+        }
+        XCTAssertTrue(text.contains(".Sh EXAMPLES"))
+        XCTAssertTrue(text.contains("petlog med give Coco,Nabi Heartgard"))
+    }
 }
