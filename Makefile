@@ -112,8 +112,27 @@ man: release
 	@w=$$(groff -ww -man -z -Tutf8 petlog.1 2>&1); if [ -n "$$w" ]; then echo "$$w"; exit 1; fi
 	@echo "petlog.1: $$(grep -c '^\.It Em' petlog.1) command entries, groff -ww clean"
 
+## static: the release binary with the Swift runtime and Foundation (ICU data included) linked in, in its own
+## scratch folder (.build-static) beside the dynamic release build; it needs only system libraries (ldd checked).
+STATIC_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static
+TOOLCHAIN_DIR := $(shell d=$$(readlink -f "$$(command -v $(SWIFT))" 2>/dev/null); echo "$${d%/usr/bin/*}")
+static: setup
+	$(STATIC_BUILD) --product petlog 2>&1 | grep -E "error|warning: unre|Compiling petlog|Build complete" || true
+	@bin=$$($(STATIC_BUILD) --show-bin-path)/petlog; test -x $$bin || exit 1; \
+	if ldd $$bin | grep -F "$(TOOLCHAIN_DIR)/"; then echo "static: $$bin links the toolchain"; exit 1; fi; \
+	echo "$$bin: $$(stat -c %s $$bin) bytes, no library from $(TOOLCHAIN_DIR)"
+
+## deb: petlog_VERSION_ARCH.deb (dpkg-deb) with the static binary, petlog.1 and the completions; lintian when
+## installed (errors fail the build). VERSION from the latest git tag, else 0.1.0.
+VERSION ?= $(or $(shell git describe --tags --abbrev=0 2>/dev/null | sed 's/^v//'),0.1.0)
+deb: static man
+	@deb=$$(bash scripts/make-deb.sh "$$($(STATIC_BUILD) --show-bin-path)/petlog" petlog.1 $(VERSION) .) && \
+	echo "$$deb: $$(stat -c %s $$deb) bytes" && \
+	if command -v lintian >/dev/null; then lintian --fail-on error --suppress-tags-from-file scripts/debian/lintian-suppress $$deb; \
+	else echo "lintian not installed: not checked"; fi
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-static petlog.1 petlog_*.deb
 
 ## receipts: redraw the OCR test set (Tests/OCRTests/Fixtures/receipts) from scripts/make-receipts.py.
 receipts: setup
