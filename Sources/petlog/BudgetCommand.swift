@@ -96,7 +96,7 @@ struct BudgetGroup: ParsableCommand {
             Shows the budgets in force on the day (monthly ones, stretches that contain it), stretches that have not started yet,
             and stretches that ended in the last 31 days (their final figures). With a pet, only that pet's budgets.
             """)
-        @Argument(help: "Pet name or id (default: every budget).") var pet: String?
+        @Argument(help: "Pet name or id (default: every budget).", completion: .petNames) var pet: String?
         @Option(help: "The day to look from: 2026-11-23, yesterday (default: today).") var date: String?
 
         func run() throws {

@@ -13,7 +13,7 @@ struct CalendarCommand: ParsableCommand {
         shortened to fit the cell (85,000 · 15.5k or 15.5만 · 1.2M or 1.2억; cut, not rounded), with the month's total and
         its busiest day below.
         """)
-    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
+    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).", completion: .petNames) var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
     @Flag(help: "Each day's spending total instead of record kinds.") var spending = false
     @OptionGroup var money: CurrencyOption

@@ -48,7 +48,7 @@ struct ChartGroup: ParsableCommand {
     struct Weight: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Weight over time: one line per pet.")
-        @Argument(help: "One or more pets (names or ids).") var pets: [String]
+        @Argument(help: "One or more pets (names or ids).", completion: .petNames) var pets: [String]
         @Option(help: "Rolling mean over a window: 7d, 4w.") var smooth: String?
         @OptionGroup var out: Output
 
@@ -93,7 +93,7 @@ struct ChartGroup: ParsableCommand {
     struct Symptoms: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
-        @Argument(help: "Pet name or id.") var pet: String
+        @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
         @Option(help: "Colour the bars by severity, or stack them by symptom.") var by: Choice<SymptomGrouping> = Choice(.severity)
         @Option(help: "Only this symptom.") var symptom: String?
         @OptionGroup var out: Output
@@ -141,7 +141,7 @@ struct ChartGroup: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Spending per month (expenses and visit costs), stacked by category, in one currency, with the monthly budget as a line.",
             discussion: "Amounts in other currencies are converted at the rate of their own day (petlog rates); those without one are left out and counted.")
-        @Argument(help: "Pet name or id, or several (A,B) (default: everything, household expenses included).") var pet: String?
+        @Argument(help: "Pet name or id, or several (A,B) (default: everything, household expenses included).", completion: .petNames) var pet: String?
         @OptionGroup var money: CurrencyOption
         @OptionGroup var out: Output
 

@@ -11,7 +11,7 @@ struct DueCommand: ParsableCommand {
         --check exits 1 when anything is overdue (for cron: 0 9 * * * petlog due --check || notify-send petlog "something is overdue").
         --ics FILE writes the items as an iCalendar file; the events keep their ids, so importing it again updates them.
         """)
-    @Argument(help: "Pet name or id (default: all active pets; several: Coco,Nabi).") var pet: String?
+    @Argument(help: "Pet name or id (default: all active pets; several: Coco,Nabi).", completion: .petNames) var pet: String?
     @Option(help: "How far ahead: 30d, 2w, 3m.") var within = "30d"
     @Flag(help: "Exit 1 when anything is overdue.") var check = false
     @Option(help: "Also write the items to this iCalendar (.ics) file (- for standard output, instead of the table).") var ics: String?

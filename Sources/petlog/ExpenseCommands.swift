@@ -86,7 +86,7 @@ struct ExpenseListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "A month's spending by day: each day with its total, the month per currency and in the home currency.")
-    @Argument(help: "Pet name or id (default: the whole household; several: Coco,Nabi).") var pet: String?
+    @Argument(help: "Pet name or id (default: the whole household; several: Coco,Nabi).", completion: .petNames) var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
     @Flag(help: "Starred expenses only.") var starred = false
     @Flag(name: .customLong("no-visits"), help: "Expenses only, without visit costs.") var noVisits = false

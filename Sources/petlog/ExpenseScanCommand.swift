@@ -17,7 +17,7 @@ struct ExpenseScanCommand: ParsableCommand {
         the total or the date is neither read nor given. The photo is attached to the saved expense.
         """)
     @Argument(help: "The receipt photo: JPEG, PNG, TIFF, WebP, BMP, GIF or PNM (EXIF orientation honoured).") var receipt: String
-    @Argument(help: "Pet name or id (default: the household; several: Coco,Nabi share it).") var pet: String?
+    @Argument(help: "Pet name or id (default: the household; several: Coco,Nabi share it).", completion: .petNames) var pet: String?
     @Option(name: .customLong("lang-ocr"), help: "Tesseract languages: kor+eng, jpn+eng, eng (default: by --lang).") var ocrLanguages: String?
     @Flag(help: "Save without asking.") var yes = false
     @Option(help: "The total, when it was misread: 12000, 12.50 USD.") var amount: String?

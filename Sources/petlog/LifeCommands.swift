@@ -58,7 +58,7 @@ extension Session {
 struct WeightCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "weight", abstract: "Log a weight: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\".")
-    @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
+    @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
     @Argument(help: "The weight with its unit (a bare number is kg, or lb with --unit imperial).") var weight: [String]
     @Option(help: "Body condition score 1–9.") var bcs: String?
     @OptionGroup var record: RecordOptions
@@ -75,7 +75,7 @@ struct WeightCommand: ParsableCommand {
 struct MealCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log food or water: meal Coco \"chicken kibble\" 80g.")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Argument(help: "What was eaten.") var food: String
     @Argument(help: "How much: 80g, 200ml, 1cup, 2pc.") var amount: String?
     @Flag(help: "A snack.") var snack = false
@@ -99,7 +99,7 @@ struct MealCommand: ParsableCommand {
 struct StoolCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "stool", abstract: "Log a stool by faecal score 1 (hard) – 7 (watery).")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Argument(help: "Faecal score 1–7.") var score: String
     @Option var color: String?
     @Flag(help: "Blood seen.") var blood = false
@@ -118,7 +118,7 @@ struct StoolCommand: ParsableCommand {
 struct UrineCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Option var color: String?
     @Option(help: "How much.") var amount: Choice<UrineAmount>?
     @Flag(help: "Straining to urinate.") var straining = false
@@ -138,7 +138,7 @@ struct UrineCommand: ParsableCommand {
 struct SymptomCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … (in English, Korean or Japanese) or your own words.") var symptom: String
     @Option(help: "1 (mild) – 5 (severe).") var severity: String = "2"
     @Option(help: "How long it lasted: 30min, 2h, 1d.") var duration: String?
@@ -160,7 +160,7 @@ struct SymptomCommand: ParsableCommand {
 struct DiaryCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Argument(help: "The entry.") var text: String
     @Option(help: "The mood of the day.") var mood: Choice<Mood>?
     @Option(help: "A photo to attach (repeat for several).") var photo: [String] = []

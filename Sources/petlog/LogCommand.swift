@@ -6,7 +6,7 @@ import PetStore
 struct LogCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "log", abstract: "The timeline, grouped by local day, each line with its record id.")
-    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).") var pet: String?
+    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).", completion: .petNames) var pet: String?
     @Option(parsing: .unconditional, help: "From: 30d, 1y, 2026-01-01, yesterday.") var since: String?
     @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
     @Option(help: "Only these kinds: weight,symptom,visit,…") var kind: String?
@@ -107,7 +107,7 @@ struct UnstarCommand: ParsableCommand {
 struct StarredCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "starred", abstract: "List starred records.")
-    @Argument(help: "Pet name or id (default: all pets).") var pet: String?
+    @Argument(help: "Pet name or id (default: all pets).", completion: .petNames) var pet: String?
 
     func run() throws {
         try Session.run(global) { s in

@@ -6,7 +6,7 @@ import PetStore
 struct VisitCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "visit", abstract: "Log a vet visit.")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Option var clinic: String?
     @Option var vet: String?
     @Option var reason: String?
@@ -38,7 +38,7 @@ struct VisitCommand: ParsableCommand {
 struct VaccineCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper (or their Korean and Japanese names), or the product's name.") var vaccine: String
     @Option(parsing: .unconditional, help: "The day it was given (default: today).") var date: String?
     @Option(parsing: .unconditional, help: "Next due: 2027-11-20 or 1y.") var next: String?
@@ -101,7 +101,7 @@ struct MedGroup: ParsableCommand {
     struct Start: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Start a medication course.")
-        @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
+        @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
         @Argument(help: "Medication name.") var name: String
         @Option(help: "Dose: \"1 chew\", \"5 mg\".") var dose: String?
         @Option(help: "How it is given.") var route: Choice<Route>?
@@ -133,8 +133,8 @@ struct MedGroup: ParsableCommand {
     struct Give: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Record a dose given (several pets: Coco,Nabi).")
-        @Argument(help: "Pet name or id (several: Coco,Nabi).") var pet: String
-        @Argument(help: "Medication name (a prefix is enough).") var name: String
+        @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
+        @Argument(help: "Medication name (a prefix is enough).", completion: .medicationNames) var name: String
         @Flag(help: "Record the dose as skipped.") var skipped = false
         @OptionGroup var record: RecordOptions
 
@@ -151,8 +151,8 @@ struct MedGroup: ParsableCommand {
     struct Stop: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Stop a medication course (its history stays).")
-        @Argument(help: "Pet name or id.") var pet: String
-        @Argument(help: "Medication name.") var name: String
+        @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
+        @Argument(help: "Medication name.", completion: .medicationNames) var name: String
         @Option(parsing: .unconditional, help: "When it was stopped (default: now).") var at: String?
 
         func run() throws {
@@ -168,7 +168,7 @@ struct MedGroup: ParsableCommand {
     struct List: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "List medication courses with doses given.")
-        @Argument(help: "Pet name or id (default: all pets).") var pet: String?
+        @Argument(help: "Pet name or id (default: all pets).", completion: .petNames) var pet: String?
         @Flag(help: "Include stopped courses.") var all = false
 
         func run() throws {

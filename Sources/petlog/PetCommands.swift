@@ -78,7 +78,7 @@ struct PetGroup: ParsableCommand {
     struct Show: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Show a pet's profile and latest records.")
-        @Argument(help: "Name or id.") var pet: String
+        @Argument(help: "Name or id.", completion: .petNames) var pet: String
 
         func run() throws {
             try Session.run(global) { s in
@@ -114,7 +114,7 @@ struct PetGroup: ParsableCommand {
     struct Edit: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Change a pet's profile (an empty value clears a field).")
-        @Argument(help: "Name or id.") var pet: String
+        @Argument(help: "Name or id.", completion: .petNames) var pet: String
         @Option(help: "A new name.") var name: String?
         @OptionGroup var profile: ProfileOptions
 
@@ -132,7 +132,7 @@ struct PetGroup: ParsableCommand {
     struct Archive: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
-        @Argument(help: "Name or id.") var pet: String
+        @Argument(help: "Name or id.", completion: .petNames) var pet: String
         @Option(help: "Why.") var reason: Choice<ArchiveReason> = Choice(.other)
         @Option(parsing: .unconditional, help: "The day (default: today).") var on: String?
 
@@ -162,7 +162,7 @@ struct PetGroup: ParsableCommand {
     struct Remove: ParsableCommand {
         @OptionGroup(title: "Global options") var global: GlobalOptions
         static let configuration = CommandConfiguration(abstract: "Delete a pet and all its records for good (archive keeps them).")
-        @Argument(help: "Name or id.") var pet: String
+        @Argument(help: "Name or id.", completion: .petNames) var pet: String
         @Flag(help: "Confirm the deletion.") var yes = false
 
         func run() throws {

@@ -14,7 +14,7 @@ struct ReportCommand: ParsableCommand {
         The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.
         --date also fixes the report's today: ages, alerts, due dates, current medications and the --since period are as of the end of that day, and later records are left out.
         """)
-    @Argument(help: "Pet name or id.") var pet: String
+    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
     @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
     @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
     @Option(help: "The paper size (default: the config's paper, else a4).") var paper: Choice<Paper>?

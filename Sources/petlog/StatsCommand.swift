@@ -8,7 +8,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "This month against the previous one: weight, meals, stool, symptoms, visits, vaccines, spending.")
-    @Argument(help: "Pet name or id (default: all pets).") var pet: String?
+    @Argument(help: "Pet name or id (default: all pets).", completion: .petNames) var pet: String?
     @Option(help: "The month: 2026-11 (default: this month).") var month: String?
     @OptionGroup var money: CurrencyOption
 

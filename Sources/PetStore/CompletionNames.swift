@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+
+/// Names for shell completion (`petlog log <TAB>`): read from the database without changing it, and
+/// empty on any trouble (no file, not a petlog database, locked, a schema from another version).
+/// Never creates, migrates or writes the file; never waits on a lock.
+public enum CompletionNames {
+    /// The active (not archived) pets' names, in name order.
+    public static func pets(databasePath path: String) -> [String] {
+        read(path, sql: "SELECT name FROM pet WHERE archived_on IS NULL ORDER BY name_key, id")
+    }
+
+    /// The names of medications not stopped, once each, in name order.
+    public static func medications(databasePath path: String) -> [String] {
+        read(path, sql: """
+            SELECT DISTINCT m.name FROM medication m JOIN record r ON r.id = m.record_id
+            JOIN pet p ON p.id = r.pet_id
+            WHERE m.stopped_at IS NULL AND p.archived_on IS NULL ORDER BY m.name
+            """)
+    }
+
+    static func read(_ path: String, sql: String) -> [String] {
+        var info = stat()
+        // Only a regular file: never open a FIFO or a device, never create anything.
+        guard !path.isEmpty, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return [] }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .immediateError
+        do {
+            // Without a -wal beside it the file holds everything: read it immutable, leaving no -shm behind.
+            let live = FileManager.default.fileExists(atPath: path + "-wal")
+            let queue = try DatabaseQueue(
+                path: live ? path : "file:" + AppDatabase.uriEscaped(path) + "?immutable=1", configuration: config)
+            defer { try? queue.close() }
+            let names = try queue.read { db in try String.fetchAll(db, sql: sql) }
+            // A name a shell word cannot hold is no use as a completion.
+            return names.filter { !$0.isEmpty && !$0.contains(where: { $0.isNewline }) }
+        } catch {
+            return []
+        }
+    }
+}
