@@ -109,7 +109,7 @@ MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 man: release
 	$(SWIFT) package plugin generate-manual --configuration release --date $(MAN_DATE) >/dev/null
 	python3 scripts/man-page.py .build/plugins/GenerateManual/outputs/petlog/petlog.1 README.md petlog.1
-	@w=$$(groff -ww -man -z -Tutf8 petlog.1 2>&1); if [ -n "$$w" ]; then echo "$$w"; exit 1; fi
+	@w=$$(groff -ww -man -z petlog.1 2>&1; groff -ww -man -z -Tutf8 petlog.1 2>&1); if [ -n "$$w" ]; then echo "$$w"; exit 1; fi
 	@echo "petlog.1: $$(grep -c '^\.It Em' petlog.1) command entries, groff -ww clean"
 
 ## static: the release binary with the Swift runtime and Foundation (ICU data included) linked in, in its own

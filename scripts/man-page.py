@@ -32,7 +32,17 @@ def readme_examples(readme):
     m = re.search(r"^## A minute with petlog\n.*?```sh\n(.*?)```", text, re.S | re.M)
     if not m:
         sys.exit("man-page.py: no example block under '## A minute with petlog' in " + readme)
-    return m.group(1).rstrip("\n").split("\n")
+    # The page must render on every groff device without warnings (`groff -ww -man -z`), and the PostScript
+    # fonts have no Hangul or kana: a comment in another script is left out, a command in one is skipped.
+    out = []
+    for line in m.group(1).rstrip("\n").split("\n"):
+        if all(ord(c) < 128 for c in line):
+            out.append(line)
+            continue
+        command, _, comment = line.partition("#")
+        if all(ord(c) < 128 for c in command):
+            out.append(command.rstrip())
+    return out
 
 
 def main(generated, readme, out):

@@ -98,7 +98,7 @@ final class PackagingTests: CLITestCase {
         let f = try launch(URL(fileURLWithPath: "/usr/bin/python3"), [repo.appendingPathComponent("scripts/man-page.py").path,
             out.appendingPathComponent("petlog.1").path, repo.appendingPathComponent("README.md").path, page])
         XCTAssertEqual(f.status, 0, f.stderr)
-        let groff = try launch(URL(fileURLWithPath: "/usr/bin/groff"), ["-ww", "-man", "-z", "-Tutf8", page])
+        let groff = try launch(URL(fileURLWithPath: "/usr/bin/groff"), ["-ww", "-man", "-z", page])
         XCTAssertEqual(groff.status, 0)
         XCTAssertEqual(groff.stderr, "")
         let text = try String(contentsOfFile: page, encoding: .utf8)
