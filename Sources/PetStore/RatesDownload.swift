@@ -20,7 +20,7 @@ public enum RatesDownload {
     /// The body of `url` (answered 200), or a typed error. The request is made by `petlog-fetch`, a small
     /// program beside petlog (or `$PETLOG_FETCH`), so that petlog itself links no HTTP library.
     public static func fetch(_ url: URL, timeout: Int = timeoutSeconds) throws -> Data {
-        guard let helper = helper() else { throw RatesDownloadError.unreachable("petlog-fetch not found beside petlog or on the PATH (set PETLOG_FETCH)") }
+        guard let helper = HelperProgram.locate("petlog-fetch", variable: "PETLOG_FETCH") else { throw RatesDownloadError.unreachable("petlog-fetch not found beside petlog or on the PATH (set PETLOG_FETCH)") }
         let result: (status: Int32, out: Data, err: Data)
         do {
             result = try run(helper, ["--timeout", String(timeout), url.absoluteString])
@@ -34,20 +34,6 @@ public enum RatesDownload {
         case 3: throw RatesDownloadError.httpStatus(Int(line) ?? 0)
         default: throw RatesDownloadError.unreachable(line.isEmpty ? "petlog-fetch exited \(result.status)" : line)
         }
-    }
-
-    /// `$PETLOG_FETCH`, else `petlog-fetch` beside this program, else on the PATH.
-    static func helper(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let p = environment["PETLOG_FETCH"], !p.isEmpty { return p }
-        let fm = FileManager.default
-        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let sibling = ((exe as NSString).deletingLastPathComponent as NSString).appendingPathComponent("petlog-fetch")
-            if fm.isExecutableFile(atPath: sibling) { return sibling }
-        }
-        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where fm.isExecutableFile(atPath: "\(dir)/petlog-fetch") {
-            return "\(dir)/petlog-fetch"
-        }
-        return nil
     }
 
     /// A zip archive (`PK\3\4`), as the ECB publishes its history.
@@ -81,28 +67,6 @@ public enum RatesDownload {
     }
 
     static func run(_ tool: String, _ args: [String]) throws -> (status: Int32, out: Data, err: Data) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let errBox = Outcome()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errBox.set(err.fileHandleForReading.readDataToEndOfFile(), nil, nil) }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        return (p.terminationStatus, o, errBox.get().0 ?? Data())
-    }
-
-    /// What a task's completion handler hands to the waiting thread.
-    final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (Data?, Error?) = (nil, nil)
-        func set(_ d: Data?, _ r: Any?, _ e: Error?) { lock.lock(); value = (d, e); lock.unlock() }
-        func get() -> (Data?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
+        try HelperProgram.run(tool, args)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Localization
 import PetModel
+import PetStore
 
 /// Runs `petlog-ocr` (the OCR module in its own process) on one image and reads its JSON.
 enum OCRClient {
@@ -19,53 +20,20 @@ enum OCRClient {
         var text: [String] { lines.map(\.text) }
     }
 
-    /// `$PETLOG_OCR`, else `petlog-ocr` beside this program, else on the PATH.
-    static func helper(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let p = environment["PETLOG_OCR"], !p.isEmpty { return p }
-        let fm = FileManager.default
-        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let sibling = ((exe as NSString).deletingLastPathComponent as NSString).appendingPathComponent("petlog-ocr")
-            if fm.isExecutableFile(atPath: sibling) { return sibling }
-        }
-        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(dir)/petlog-ocr"
-            if fm.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
     static func read(image: String, languages: String) throws -> Reading {
-        guard let helper = helper() else { throw ScanFailure(kind: "helperMissing", fields: [:]) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: helper)
-        p.arguments = ["--lang", languages, image]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch { throw ScanFailure(kind: "helperMissing", fields: ["detail": "\(error)"]) }
-        // Standard error is read beside standard output so neither pipe can fill while the other is waited on.
-        let errData = ErrorCollector()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errData.set(err.fileHandleForReading.readDataToEndOfFile()); group.leave() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        if p.terminationStatus == 0, let reading = try? JSONDecoder().decode(Reading.self, from: data) { return reading }
+        guard let helper = HelperProgram.locate("petlog-ocr", variable: "PETLOG_OCR") else { throw ScanFailure(kind: "helperMissing", fields: [:]) }
+        let result: (status: Int32, out: Data, err: Data)
+        do { result = try HelperProgram.run(helper, ["--lang", languages, image]) } catch {
+            throw ScanFailure(kind: "helperMissing", fields: ["detail": "\(error)"])
+        }
+        let data = result.out
+        if result.status == 0, let reading = try? JSONDecoder().decode(Reading.self, from: data) { return reading }
         let fields = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         let kind = fields["error"] as? String ?? "engineFailure"
         var detail = fields
-        if detail["detail"] == nil { detail["detail"] = String(decoding: errData.get().prefix(300), as: UTF8.self) }
+        if detail["detail"] == nil { detail["detail"] = String(decoding: result.err.prefix(300), as: UTF8.self) }
         throw ScanFailure(kind: kind, fields: detail)
     }
-}
-
-final class ErrorCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
 /// Why a receipt could not be read, as `petlog-ocr` said it.
