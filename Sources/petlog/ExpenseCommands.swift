@@ -24,20 +24,11 @@ struct ExpenseAddCommand: ParsableCommand {
         """)
     @Argument(help: "[PET] AMOUNT [CURRENCY]: Coco 12.50 USD, 45000원, \"Coco,Nabi\" 30000.") var words: [String]
     @Option(help: "Split among these pets: Coco,Nabi.") var pets: String?
-    @Option(help: "food, treats, vet, medication, grooming, insurance, supplies, boarding, training, transport, other, or your own word (default: other).")
-    var category: String?
-    @Flag(help: "Keep the category as typed, even when it is close to a listed one.") var asWritten = false
-    @Option(help: "Where it was bought.") var merchant: String?
+    @OptionGroup var fields: ExpenseFieldOptions
     @Option(help: "What was bought: \"kibble 2kg, chews\".") var items: String?
-    @Flag(help: "Paid by card.") var card = false
-    @Flag(help: "Paid in cash.") var cash = false
     @Option(help: "A receipt photo or PDF to attach (repeat for several).") var receipt: [String] = []
     @OptionGroup var money: CurrencyOption
     @OptionGroup var record: RecordOptions
-
-    func validate() throws {
-        if card && cash { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--card, --cash"))) }
-    }
 
     func run() throws {
         try Session.run(global) { s in
@@ -46,9 +37,9 @@ struct ExpenseAddCommand: ParsableCommand {
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(
                 money: amount,
-                category: try category.map { try CareNames.shipped.categoryEntry($0, asWritten: asWritten) } ?? "other",
-                merchant: try merchant.map { try TextField.label($0, field: "merchant") },
-                payment: card ? .card : cash ? .cash : nil,
+                category: try fields.categoryCode() ?? "other",
+                merchant: try fields.merchantText(),
+                payment: fields.payment,
                 items: try items.map { raw in
                     let list = Expense.parseItems(raw)
                     guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
@@ -65,6 +56,25 @@ struct ExpenseAddCommand: ParsableCommand {
             }
         }
     }
+}
+
+/// The expense's own options, shared by `expense` and `expense scan` (where they correct what was read).
+struct ExpenseFieldOptions: ParsableArguments {
+    @Option(help: "food, treats, vet, medication, grooming, insurance, supplies, boarding, training, transport, other, or your own word (default: other).")
+    var category: String?
+    @Flag(help: "Keep the category as typed, even when it is close to a listed one.") var asWritten = false
+    @Option(help: "Where it was bought (on a scan: instead of the store read).") var merchant: String?
+    @Flag(help: "Paid by card.") var card = false
+    @Flag(help: "Paid in cash.") var cash = false
+
+    func validate() throws {
+        if card && cash { throw ValidationError(GlobalSettings.forRefusals(CommandLine.arguments).l10n.text(.errExclusive(flags: "--card, --cash"))) }
+    }
+
+    /// The category as stored: a listed code, or the owner's word (`--as-written`); nil when not given.
+    func categoryCode() throws -> String? { try category.map { try CareNames.shipped.categoryEntry($0, asWritten: asWritten) } }
+    func merchantText() throws -> String? { try merchant.map { try TextField.label($0, field: "merchant") } }
+    var payment: Payment? { card ? .card : cash ? .cash : nil }
 }
 
 /// `[PET] AMOUNT [CURRENCY]` as typed: the whole is an amount (a household expense), or the first word

@@ -21,16 +21,9 @@ struct ExpenseScanCommand: ParsableCommand {
     @Option(name: .customLong("lang-ocr"), help: "Tesseract languages: kor+eng, jpn+eng, eng (default: by --lang).") var ocrLanguages: String?
     @Flag(help: "Save without asking.") var yes = false
     @Option(help: "The total, when it was misread: 12000, 12.50 USD.") var amount: String?
-    @Option(help: "The category (default: other).") var category: String?
-    @Option(help: "The store, when it was misread.") var merchant: String?
-    @Flag(help: "Paid by card.") var card = false
-    @Flag(help: "Paid in cash.") var cash = false
+    @OptionGroup var fields: ExpenseFieldOptions
     @OptionGroup var money: CurrencyOption
     @OptionGroup var record: RecordOptions
-
-    func validate() throws {
-        if card && cash { throw ValidationError(global.settings.l10n.text(.errExclusive(flags: "--card, --cash"))) }
-    }
 
     func run() throws {
         try Session.run(global) { s in
@@ -41,9 +34,8 @@ struct ExpenseScanCommand: ParsableCommand {
             let proposal = ReceiptReading.proposal(lines: lines, imageHeight: result.height, languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
             let typedAmount = try amount.map { try MoneyText.parse($0, defaultCurrency: proposal.currency.value) }
-            let typedCategory = try category.map { try CareNames.shipped.categoryEntry($0) }
-            let draft = ReceiptExpense(proposal, amount: typedAmount, merchant: try merchant.map { try TextField.label($0, field: "merchant") },
-                                       payment: card ? .card : cash ? .cash : nil, category: typedCategory, timeGiven: record.at != nil)
+            let draft = ReceiptExpense(proposal, amount: typedAmount, merchant: try fields.merchantText(),
+                                       payment: fields.payment, category: try fields.categoryCode(), timeGiven: record.at != nil)
             if s.json {
                 s.terminal.json(ScanJSON.shape(proposal, draft, result: result, languages: languages))
             } else {
