@@ -44,6 +44,7 @@ extension L10n {
         case petArchived = "pet.archived"
         case petUnarchived = "pet.unarchived"
         // MARK: money (expense) — new keys of this part go right below this line
+        case errHelperMissing = "err.helper_missing"
         case scanTitle = "scan.title"
         case scanReceiptText = "scan.receipt_text"
         case scanDate = "scan.date"

@@ -41,6 +41,7 @@ extension L10n.Message {
     public static func petUpdated(name: String, id: String) -> Self { Self(.petUpdated, ["name": name, "id": id]) }
     public static func petArchived(name: String, reason: String) -> Self { Self(.petArchived, ["name": name, "reason": reason]) }
     public static func petUnarchived(name: String) -> Self { Self(.petUnarchived, ["name": name]) }
+    public static func errHelperMissing(program: String, variable: String) -> Self { Self(.errHelperMissing, ["program": program, "variable": variable]) }
     public static let scanTitle = Self(.scanTitle, [:])
     public static let scanReceiptText = Self(.scanReceiptText, [:])
     public static let scanDate = Self(.scanDate, [:])

@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "Updated {name} (id {id})."
         case .petArchived: "Archived {name}: {reason}. The history is kept."
         case .petUnarchived: "{name} is active again."
+        case .errHelperMissing: "{program} is missing: it is installed beside petlog (make install, the package) or named by ${variable}"
         case .scanTitle: "Read from the receipt"
         case .scanReceiptText: "The receipt's text"
         case .scanDate: "Date"

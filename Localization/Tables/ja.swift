@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}の情報を更新しました（ID {id}）。"
         case .petArchived: "{name}をアーカイブしました（{reason}）。これまでの記録はそのまま残ります。"
         case .petUnarchived: "{name}のアーカイブを解除しました。"
+        case .errHelperMissing: "{program} がありません。petlog と同じ場所に入れるか（make install、パッケージ）${variable} で指定してください"
         case .scanTitle: "レシートから読み取った内容"
         case .scanReceiptText: "レシートの文字"
         case .scanDate: "日付"

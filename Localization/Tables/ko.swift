@@ -44,6 +44,7 @@ extension L10n {
         case .petUpdated: "{name}의 정보를 수정했습니다 (ID {id})."
         case .petArchived: "{name}을(를) 보관 처리했습니다 ({reason}). 기록은 그대로 남아 있습니다."
         case .petUnarchived: "{name}을(를) 보관 해제했습니다. 다시 활성 상태입니다."
+        case .errHelperMissing: "{program}이(가) 없습니다. petlog 옆에 설치되거나(make install, 패키지) ${variable}로 지정해야 합니다"
         case .scanTitle: "영수증에서 읽은 내용"
         case .scanReceiptText: "영수증 글자"
         case .scanDate: "날짜"

@@ -11,6 +11,8 @@ public enum RatesDownloadError: Error, Equatable, Sendable {
     case badArchive(String)
     /// A zip was fetched but `/usr/bin/unzip` is not installed.
     case noUnzip
+    /// `petlog-fetch` is neither beside petlog, on the PATH, nor named by `PETLOG_FETCH`.
+    case helperMissing
 }
 
 /// The one place petlog touches the network: one HTTP(S) GET (by `petlog-fetch`), synchronous, with a time limit.
@@ -20,7 +22,7 @@ public enum RatesDownload {
     /// The body of `url` (answered 200), or a typed error. The request is made by `petlog-fetch`, a small
     /// program beside petlog (or `$PETLOG_FETCH`), so that petlog itself links no HTTP library.
     public static func fetch(_ url: URL, timeout: Int = timeoutSeconds) throws -> Data {
-        guard let helper = HelperProgram.locate("petlog-fetch", variable: "PETLOG_FETCH") else { throw RatesDownloadError.unreachable("petlog-fetch not found beside petlog or on the PATH (set PETLOG_FETCH)") }
+        guard let helper = HelperProgram.locate("petlog-fetch", variable: "PETLOG_FETCH") else { throw RatesDownloadError.helperMissing }
         let result: (status: Int32, out: Data, err: Data)
         do {
             result = try run(helper, ["--timeout", String(timeout), url.absoluteString])

@@ -61,7 +61,7 @@ struct ScanFailure: Error {
         case "tooManyPixels": return l.text(.errImageTooLarge(path: text("path"), detail: "\(int("width"))×\(int("height")) > \(int("limit") / 1_000_000) MP"))
         case "unsupportedFormat": return l.text(.errImageFormat(path: text("path"), format: text("format")))
         case "languageUnavailable": return l.text(.errOCRLanguage(language: text("language"), path: text("tessdata")))
-        case "helperMissing": return l.text(.errOCREngine(detail: "petlog-ocr not found beside petlog or on the PATH (set PETLOG_OCR)"))
+        case "helperMissing": return l.text(.errHelperMissing(program: "petlog-ocr", variable: "PETLOG_OCR"))
         default: return l.text(.errOCREngine(detail: text("detail")))
         }
     }

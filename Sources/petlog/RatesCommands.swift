@@ -204,6 +204,8 @@ extension Session {
             return UsageError(message: t(.errRatesHTTP(url: shown, status: String(status))), code: RatesGroup.unavailable)
         case .noUnzip:
             return UsageError(message: t(.errRatesNoUnzip(source: shown)), code: RatesGroup.unavailable)
+        case .helperMissing:
+            return UsageError(message: t(.errHelperMissing(program: "petlog-fetch", variable: "PETLOG_FETCH")), code: RatesGroup.unavailable)
         case .badArchive(let detail):
             return UsageError(message: t(.errRatesBadArchive(source: shown, detail: Terminal.sanitize(detail))), code: Failure.dataError)
         }
