@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
@@ -34,6 +35,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        /** The same store protocols on a PostgreSQL 15 server (postgres-nio): connection settings as libpq reads them,
+            the `petlog` schema and its migrations, transactions retried on serialization failures. */
+        .target(
+            name: "PetStorePostgres",
+            dependencies: ["PetStore", "PetModel", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         /** The system's cairo, cairo-pdf, cairo-svg and pangocairo headers; the only place C is included. */
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
@@ -68,6 +75,7 @@ let package = Package(
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
         .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures"]),
         .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
+        .testTarget(name: "PetStorePostgresTests", dependencies: ["PetStorePostgres", "PetStore"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),

@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PetStore
+import PostgresNIO
+
+/// One value bound to or read from a statement: the column types petlog's schema uses.
+public enum SQLValue: Sendable, Equatable, Hashable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case bytes([UInt8])
+
+    public var int: Int64? { if case .int(let v) = self { return v }; return nil }
+    public var text: String? { if case .text(let v) = self { return v }; return nil }
+    public var double: Double? {
+        switch self { case .double(let v): return v; case .int(let v): return Double(v); default: return nil }
+    }
+}
+
+/// Why talking to the server failed, in the terms a user can act on (the CLI says each in one line).
+public enum PostgresFault: Error, Equatable, Sendable {
+    /// Nothing answers at the address (server down, wrong host or port, no socket): exit 69.
+    case unreachable(target: String)
+    /// The server refused the login (wrong password, no such role, no password given): exit 77.
+    case authentication(target: String)
+    /// The server has no database by that name: exit 69.
+    case databaseMissing(target: String, database: String)
+    /// The connection dropped in the middle of a command (server restarted, network cut); the
+    /// transaction was not committed: exit 75, try again.
+    case connectionLost(target: String)
+    /// The role may not do this (a read-only volunteer writing): exit 77.
+    case permissionDenied(role: String)
+    /// TLS was required (`sslmode=require` or stricter) and could not be set up: exit 69.
+    case tls(target: String, detail: String)
+    /// Any other server error: its SQLSTATE and message.
+    case server(sqlState: String, message: String)
+}
+
+/// A blocking connection to one PostgreSQL server: the store protocols are synchronous (one command, one
+/// process), so each call waits for its future on the calling thread; the event loop runs on one thread
+/// of its own. Not shared between threads.
+public final class PostgresLink: @unchecked Sendable {
+    public let target: PostgresTarget
+    private let group: MultiThreadedEventLoopGroup
+    private var connection: PostgresConnection?
+    private let logger: Logger
+
+    /// The login role's name on the server (what `record.written_by` stores).
+    public var role: String { target.user }
+
+    public init(_ target: PostgresTarget, connectTimeout: TimeAmount = .seconds(10)) throws {
+        self.target = target
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var logger = Logger(label: "petlog.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        do {
+            connection = try Self.connect(target, on: group.next(), logger: logger, timeout: connectTimeout).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw Self.fault(error, target: target)
+        }
+    }
+
+    deinit {
+        if let c = connection { _ = try? c.close().wait() }
+        try? group.syncShutdownGracefully()
+    }
+
+    public func close() {
+        if let c = connection { _ = try? c.close().wait() }
+        connection = nil
+    }
+
+    static func connect(_ target: PostgresTarget, on loop: any EventLoop, logger: Logger, timeout: TimeAmount) -> EventLoopFuture<PostgresConnection> {
+        var configuration: PostgresConnection.Configuration
+        if let socket = target.socketPath {
+            configuration = .init(unixSocketPath: socket, username: target.user, password: target.password, database: target.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            do {
+                tls = try Self.tls(target)
+            } catch {
+                return loop.makeFailedFuture(PostgresFault.tls(target: target.redacted, detail: "\(error)"))
+            }
+            configuration = .init(host: target.host ?? "localhost", port: target.port, username: target.user,
+                                  password: target.password, database: target.database, tls: tls)
+        }
+        configuration.options.connectTimeout = timeout
+        configuration.options.additionalStartupParameters = [("application_name", "petlog"), ("search_path", "petlog")]
+        return PostgresConnection.connect(on: loop, configuration: configuration, id: 1, logger: logger)
+    }
+
+    /// libpq's modes: `disable` none; `allow`/`prefer` TLS when the server offers it, unverified; `require`
+    /// TLS, unverified; `verify-ca` the chain against the system CA store; `verify-full` chain and host name.
+    static func tls(_ target: PostgresTarget) throws -> PostgresConnection.Configuration.TLS {
+        var config = TLSConfiguration.makeClientConfiguration()
+        switch target.sslMode {
+        case .disable: return .disable
+        case .allow, .prefer:
+            config.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: config))
+        case .require:
+            config.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: config))
+        case .verifyCA:
+            config.certificateVerification = .noHostnameVerification
+            return .require(try NIOSSLContext(configuration: config))
+        case .verifyFull:
+            config.certificateVerification = .fullVerification
+            return .require(try NIOSSLContext(configuration: config))
+        }
+    }
+
+    // MARK: Statements
+
+    /// Runs `sql` (`$1`, `$2` … for `arguments`) and returns every row as values.
+    @discardableResult
+    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws -> [[SQLValue]] {
+        guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
+        var binds = PostgresBindings(capacity: arguments.count)
+        for a in arguments {
+            switch a {
+            case .null: binds.appendNull()
+            case .int(let v): binds.append(v)
+            case .double(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .bytes(let v): binds.append(ByteBuffer(bytes: v))
+            }
+        }
+        do {
+            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            return try result.rows.map { row in try row.map(Self.value) }
+        } catch {
+            throw Self.fault(error, target: target)
+        }
+    }
+
+    /// Several statements separated by semicolons, no arguments (a migration's DDL), one at a time:
+    /// postgres-nio speaks only the extended protocol, one statement per message. `--` comments are removed
+    /// first; the scripts have no semicolon inside a string literal.
+    public func execute(script: String) throws {
+        for statement in Self.statements(script) { try query(statement) }
+    }
+
+    static func statements(_ script: String) -> [String] {
+        let code = script.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            line.range(of: "--").map { line[..<$0.lowerBound] } ?? line
+        }.joined(separator: "\n")
+        return code.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
+    static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2: return .int(Int64(try cell.decode(Int16.self)))
+        case .int4: return .int(Int64(try cell.decode(Int32.self)))
+        case .int8: return .int(try cell.decode(Int64.self))
+        case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
+        case .float4, .float8, .numeric: return .double(try cell.decode(Double.self))
+        case .bytea:
+            var buffer = try cell.decode(ByteBuffer.self)
+            return .bytes(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    // MARK: Transactions
+
+    public enum Isolation: String, Sendable {
+        /// Writes: as if the transactions ran one after another (PostgreSQL's SSI).
+        case write = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+        /// Reads: one snapshot for every query of a command, and no writes.
+        case read = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+        /// Migrations: each statement sees what committed before it, so what another client applied while
+        /// this one waited for the advisory lock is seen once the lock is held.
+        case migration = "BEGIN ISOLATION LEVEL READ COMMITTED"
+    }
+
+    /// Runs `body` in one transaction. Writes are SERIALIZABLE: two staff adding the same import at
+    /// once, or reading a balance and writing a record, behave as if one ran after the other; a
+    /// serialization failure or deadlock (40001, 40P01) rolls back and runs `body` again, up to `attempts`
+    /// times. Reads are REPEATABLE READ, READ ONLY: one snapshot for all the queries of a command.
+    public func transaction<T>(_ isolation: Isolation = .write, attempts: Int = 20, _ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try query(isolation.rawValue)
+            do {
+                let result = try body()
+                try query("COMMIT")
+                return result
+            } catch let fault as PostgresFault {
+                _ = try? query("ROLLBACK")
+                if case .server(let state, _) = fault, state == "40001" || state == "40P01", attempt < attempts {
+                    // Back off a little, more each time, with jitter so that retrying writers spread out.
+                    usleep(UInt32.random(in: 1_000...(5_000 * UInt32(min(attempt, 20)))))
+                    continue
+                }
+                throw fault
+            } catch {
+                _ = try? query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    // MARK: Errors
+
+    /// The one place postgres-nio's and the network's errors become `PostgresFault`s. Never includes the password.
+    public static func fault(_ error: any Error, target: PostgresTarget) -> PostgresFault {
+        if let f = error as? PostgresFault { return f }
+        let where_ = target.redacted
+        if let e = error as? PSQLError {
+            if let info = e.serverInfo {
+                let state = info[.sqlState] ?? ""
+                let message = info[.message] ?? ""
+                switch state {
+                case "28P01", "28000": return .authentication(target: where_)
+                case "3D000": return .databaseMissing(target: where_, database: target.database)
+                case "42501", "25006": return .permissionDenied(role: target.user)
+                case "57P01", "57P02", "57P03": return .connectionLost(target: where_)
+                default: return .server(sqlState: state, message: message)
+                }
+            }
+            switch e.code {
+            case .authMechanismRequiresPassword, .saslError, .unsupportedAuthMechanism: return .authentication(target: where_)
+            case .sslUnsupported, .failedToAddSSLHandler: return .tls(target: where_, detail: "\(e.code)")
+            case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return .connectionLost(target: where_)
+            case .connectionError: return e.underlying.map { fault($0, target: target) } ?? .unreachable(target: where_)
+            default: return .connectionLost(target: where_)
+            }
+        }
+        if error is NIOConnectionError || error is IOError || error is ChannelError { return .unreachable(target: where_) }
+        if error is NIOSSLError || error is BoringSSLError { return .tls(target: where_, detail: "\(error)") }
+        return .server(sqlState: "", message: String(describing: error))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import XCTest
+@testable import PetStore
+@testable import PetStorePostgres
+
+/// The `petlog` schema on a real server: migrations once, concurrently, newer refused; connection faults named.
+final class PostgresSchemaTests: XCTestCase {
+    func link(_ url: String, env: [String: String] = [:]) throws -> PostgresLink { try connect(url, env: env) }
+
+    func testMigrationsRunOnceAndTheTablesHaveTheirChecks() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let l = try link(url)
+        XCTAssertEqual(try PostgresSchema.migrate(l), ["pg1"])
+        XCTAssertEqual(try PostgresSchema.migrate(l), [])
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(l), ["pg1"])
+        let tables = try l.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'petlog' ORDER BY 1").compactMap { $0[0].text }
+        for t in ["pet", "record", "weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose",
+                  "expense", "expense_item", "attachment", "attachment_chunk", "budget", "exchange_rate", "rates_fetch", "schema_migration"] {
+            XCTAssertTrue(tables.contains(t), t)
+        }
+        // The same CHECKs as SQLite: a weight of 0 g and an unknown kind are refused by the server itself.
+        try l.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0)")
+        XCTAssertThrowsError(try l.query("INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'sneeze', 0, 0, 0, 0)"))
+        let id = try l.query("INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'weight', 0, 0, 0, 0) RETURNING id, written_by")
+        XCTAssertEqual(id.first?[1].text, "postgres", "each record names the role that wrote it")
+        XCTAssertThrowsError(try l.query("INSERT INTO weight (record_id, grams) VALUES ($1, 0)", [id[0][0]]))
+        XCTAssertThrowsError(try l.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('coco', 'coco', 'dog', 0, 0)"),
+                             "one active pet per name")
+    }
+
+    func testSeveralClientsStartingAtOnceMigrateOnce() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let results = LockedList()
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            do {
+                let l = try connect(url)
+                results.append(.success(try PostgresSchema.migrate(l)))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        let applied = results.items.compactMap { try? $0.get() }
+        XCTAssertEqual(applied.count, 6, "\(results.items)")
+        XCTAssertEqual(applied.filter { !$0.isEmpty }, [["pg1"]], "exactly one client applied the migration")
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(link(url)), ["pg1"])
+    }
+
+    func testASchemaFromANewerPetlogIsRefusedUntouched() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let l = try link(url)
+        try PostgresSchema.migrate(l)
+        try l.query("INSERT INTO petlog.schema_migration (identifier) VALUES ('pg99')")
+        let before = try l.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'petlog'")
+        XCTAssertThrowsError(try PostgresSchema.migrate(l)) { e in
+            guard case StoreError.newerSchema(let where_, let found)? = e as? StoreError else { return XCTFail("\(e)") }
+            XCTAssertEqual(found, ["pg99"])
+            XCTAssertEqual(where_, url, "the server named as typed (this URL has no password)")
+        }
+        XCTAssertEqual(try l.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'petlog'"), before)
+    }
+
+    func testConnectionFaultsAreNamed() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let admin = try link(url)
+        try admin.query("CREATE ROLE staff LOGIN PASSWORD 'right-pw'")
+        try admin.query("GRANT CONNECT ON DATABASE postgres TO staff")
+        let db = try PostgresTarget.parse(url, environment: [:]).database
+
+        XCTAssertNoThrow(try link("postgres://staff:right-pw@127.0.0.1:\(server.port)/\(db)?sslmode=disable"))
+        XCTAssertNoThrow(try link("postgres://staff@127.0.0.1:\(server.port)/\(db)?sslmode=disable", env: ["PGPASSWORD": "right-pw"]))
+        XCTAssertThrowsError(try link("postgres://staff:wrong-pw@127.0.0.1:\(server.port)/\(db)?sslmode=disable")) { e in
+            XCTAssertEqual(e as? PostgresFault, .authentication(target: "postgres://staff@127.0.0.1:\(server.port)/\(db)"))
+        }
+        XCTAssertThrowsError(try link("postgres://staff@127.0.0.1:\(server.port)/\(db)?sslmode=disable")) { e in
+            XCTAssertEqual(e as? PostgresFault, .authentication(target: "postgres://staff@127.0.0.1:\(server.port)/\(db)"), "no password at all")
+        }
+        XCTAssertThrowsError(try link("postgres://postgres@/no_such_db?host=\(server.directory)&port=\(server.port)")) { e in
+            guard case .databaseMissing(_, "no_such_db")? = e as? PostgresFault else { return XCTFail("\(e)") }
+        }
+        let closed = try freePort()
+        XCTAssertThrowsError(try link("postgres://staff:pw@127.0.0.1:\(closed)/x?sslmode=disable")) { e in
+            guard case .unreachable? = e as? PostgresFault else { return XCTFail("\(e)") }
+        }
+        XCTAssertThrowsError(try link("postgres://staff:pw@127.0.0.1:\(server.port)/x?sslmode=require")) { e in
+            guard case .tls? = e as? PostgresFault else { return XCTFail("\(e)") }
+        }
+    }
+
+    func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Result<[String], Error>] = []
+    func append(_ r: Result<[String], Error>) { lock.lock(); list.append(r); lock.unlock() }
+    var items: [Result<[String], Error>] { lock.lock(); defer { lock.unlock() }; return list }
+}
+
+func connect(_ url: String, env: [String: String] = [:]) throws -> PostgresLink {
+    try PostgresLink(PostgresTarget.parse(url, environment: env, home: "/nonexistent"))
+}
