@@ -6,21 +6,6 @@ import NIOSSL
 import PetStore
 import PostgresNIO
 
-/// One value bound to or read from a statement: the column types petlog's schema uses.
-public enum SQLValue: Sendable, Equatable, Hashable {
-    case null
-    case int(Int64)
-    case double(Double)
-    case text(String)
-    case bytes([UInt8])
-
-    public var int: Int64? { if case .int(let v) = self { return v }; return nil }
-    public var text: String? { if case .text(let v) = self { return v }; return nil }
-    public var double: Double? {
-        switch self { case .double(let v): return v; case .int(let v): return Double(v); default: return nil }
-    }
-}
-
 /// Why talking to the server failed, in the terms a user can act on (the CLI says each in one line).
 public enum PostgresFault: Error, Equatable, Sendable {
     /// Nothing answers at the address (server down, wrong host or port, no socket): exit 69.
@@ -48,6 +33,8 @@ public final class PostgresLink: @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private var connection: PostgresConnection?
     private let logger: Logger
+    /// Statement texts with their placeholders numbered, by the text as written.
+    var numberedStatements: [String: String] = [:]
 
     /// The login role's name on the server (what `record.written_by` stores).
     public var role: String { target.user }
@@ -121,6 +108,11 @@ public final class PostgresLink: @unchecked Sendable {
     /// Runs `sql` (`$1`, `$2` … for `arguments`) and returns every row as values.
     @discardableResult
     public func query(_ sql: String, _ arguments: [SQLValue] = []) throws -> [[SQLValue]] {
+        try run(sql, arguments).rows.map(\.values)
+    }
+
+    /// The one place statements go to the server: column names, rows, and the rows changed.
+    func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         var binds = PostgresBindings(capacity: arguments.count)
         for a in arguments {
@@ -134,7 +126,13 @@ public final class PostgresLink: @unchecked Sendable {
         }
         do {
             let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
-            return try result.rows.map { row in try row.map(Self.value) }
+            var columns: [String]?
+            let rows = try result.rows.map { row -> SQLRow in
+                let cells = Array(row)
+                if columns == nil { columns = cells.map(\.columnName) }
+                return SQLRow(columns: columns ?? [], values: try cells.map(Self.value))
+            }
+            return (rows, result.metadata.rows ?? 0)
         } catch {
             throw Self.fault(error, target: target)
         }
@@ -238,5 +236,31 @@ public final class PostgresLink: @unchecked Sendable {
         if error is NIOConnectionError || error is IOError || error is ChannelError { return .unreachable(target: where_) }
         if error is NIOSSLError || error is BoringSSLError { return .tls(target: where_, detail: "\(error)") }
         return .server(sqlState: "", message: String(describing: error))
+    }
+}
+
+/// The PostgreSQL executor: `?` placeholders numbered once per statement text.
+extension PostgresLink: SQLExecutor {
+    public func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
+        try run(numbered(sql), arguments).rows
+    }
+
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try run(numbered(sql), arguments).changed
+    }
+
+    public func insertReturningId(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        guard let id = try run(numbered(sql) + " RETURNING id", arguments).rows.first?[0].int else {
+            throw PostgresFault.server(sqlState: "", message: "INSERT returned no id")
+        }
+        return id
+    }
+
+    func numbered(_ sql: String) -> String {
+        if let cached = numberedStatements[sql] { return cached }
+        let n = PlaceholderNumbering.numbered(sql)
+        numberedStatements[sql] = n
+        return n
     }
 }

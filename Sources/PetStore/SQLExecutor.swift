@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+
+/// One value bound to or read from a statement: the column types petlog's schema uses, on either store.
+public enum SQLValue: Sendable, Equatable, Hashable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case bytes([UInt8])
+
+    public var int: Int64? { if case .int(let v) = self { return v }; return nil }
+    public var text: String? { if case .text(let v) = self { return v }; return nil }
+    public var double: Double? {
+        switch self { case .double(let v): return v; case .int(let v): return Double(v); default: return nil }
+    }
+    public var isNull: Bool { self == .null }
+}
+
+extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(_ value: Int64?) { self = value.map(SQLValue.int) ?? .null }
+    public init(_ value: Int?) { self = value.map { .int(Int64($0)) } ?? .null }
+    public init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
+    public init(_ value: Double?) { self = value.map(SQLValue.double) ?? .null }
+    public init(_ value: Bool) { self = .int(value ? 1 : 0) }
+}
+
+/// A result row: values by position, and by column name (as the statement named them).
+public struct SQLRow: Sendable, Equatable {
+    public let columns: [String]
+    public let values: [SQLValue]
+    public init(columns: [String], values: [SQLValue]) { self.columns = columns; self.values = values }
+
+    public subscript(_ index: Int) -> SQLValue { values[index] }
+    public subscript(_ name: String) -> SQLValue {
+        columns.firstIndex(of: name).map { values[$0] } ?? .null
+    }
+}
+
+/// What store logic needs of a database inside one transaction, on SQLite or PostgreSQL. SQL is written
+/// once with `?` placeholders (the PostgreSQL executor numbers them `$1`, `$2` …, outside string literals).
+public protocol SQLExecutor {
+    /// Every row of `sql`.
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow]
+    /// Runs `sql` for its effect; the rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+    /// Runs an INSERT into a table with an `id` key and returns the new row's id.
+    func insertReturningId(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
+}
+
+extension SQLExecutor {
+    public func row(_ sql: String, _ arguments: [SQLValue] = []) throws -> SQLRow? { try rows(sql, arguments).first }
+    public func int(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? { try row(sql, arguments)?[0].int }
+}
+
+/// The SQLite executor: GRDB's `Database` inside the repository's transaction, statements cached.
+public struct SQLiteExecutor: SQLExecutor {
+    let db: Database
+    public init(_ db: Database) { self.db = db }
+
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { v -> (any DatabaseValueConvertible)? in
+            switch v {
+            case .null: return nil
+            case .int(let i): return i
+            case .double(let d): return d
+            case .text(let s): return s
+            case .bytes(let b): return Data(b)
+            }
+        })
+    }
+
+    static func value(_ dbValue: DatabaseValue) -> SQLValue {
+        switch dbValue.storage {
+        case .null: return .null
+        case .int64(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .string(let s): return .text(s)
+        case .blob(let b): return .bytes([UInt8](b))
+        }
+    }
+
+    public func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
+        let statement = try db.cachedStatement(sql: sql)
+        let columns = statement.columnNames
+        return try Row.fetchAll(statement, arguments: Self.arguments(arguments)).map { row in
+            SQLRow(columns: columns, values: row.databaseValues.map(Self.value))
+        }
+    }
+
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        return db.changesCount
+    }
+
+    public func insertReturningId(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        return db.lastInsertedRowID
+    }
+}
+
+/// `?` placeholders numbered `$1`, `$2` … for PostgreSQL, leaving string literals, quoted names and
+/// comments alone.
+public enum PlaceholderNumbering {
+    public static func numbered(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var n = 0
+        var quote: Character?
+        var lineComment = false
+        var previous: Character = " "
+        for c in sql {
+            if lineComment {
+                if c == "\n" { lineComment = false }
+            } else if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "'" || c == "\"" {
+                quote = c
+            } else if c == "-" && previous == "-" {
+                lineComment = true
+            } else if c == "?" {
+                n += 1
+                out += "$\(n)"
+                previous = c
+                continue
+            }
+            out.append(c)
+            previous = c
+        }
+        return out
+    }
+}
