@@ -8,6 +8,8 @@ public final class Context {
     /// Created on first text layout; shares this context's font options and language.
     private var pangoContext: OpaquePointer?
     private var language: String?
+    /// The language set by `setTextLanguage`, if any.
+    var textLanguage: String? { language }
 
     /// How path edges are smoothed.
     public enum Antialias: Sendable { case `default`, none, fast, good }
