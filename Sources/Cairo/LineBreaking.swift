@@ -3,7 +3,8 @@
 /// - Korean is wrapped at spaces (word-break: keep-all), as Korean is printed: Pango allows a break
 ///   between any two Hangul syllables, which splits "혈압" into "혈/압".
 /// - A number stays with the unit after it ("1.08 kg", "12 h", "3.5 %"): a space between a number and
-///   a short word of letters (at most four) is not a break.
+///   a short word of letters (at most four) is not a break; nor is a digit followed by the ideograph
+///   that counts it ("2026年3月15日" breaks only between "年" and "3", or "月" and "15").
 ///
 /// - Japanese: Pango's UAX #14 classes already keep 。、」) off the start of a line and opening
 ///   brackets off its end; small kana (っ ゃ ョ), ー and 々 ゝ ヽ are kept with the character before
@@ -46,6 +47,13 @@ public enum LineBreaking {
             while numberStart > run.lowerBound && isNumberCharacter(scalars[numberStart - 1].scalar) { numberStart -= 1 }
             ranges.append(byteStart(numberStart)..<byteStart(unitEnd))
         }
+        // A number stays with the ideograph that counts it ("3月", "15日", "2回"): UAX #14 allows a break
+        // between a digit and a Han character.
+        for k in scalars.indices.dropLast() where isDigit(scalars[k].scalar) && isHan(scalars[k + 1].scalar) {
+            var start = k
+            while start > 0 && isNumberCharacter(scalars[start - 1].scalar) { start -= 1 }
+            ranges.append(byteStart(start)..<byteStart(k + 2))
+        }
         // Japanese small kana, the prolonged sound mark and iteration marks never start a line (strict
         // kinsoku; Pango's UAX #14 treats them as ideographs): kept with the character before.
         for k in scalars.indices.dropFirst() where isNonStarter(scalars[k].scalar) && !isSpace(scalars[k - 1].scalar) {
@@ -62,6 +70,10 @@ public enum LineBreaking {
             }
         }
         return merged
+    }
+
+    static func isHan(_ s: Unicode.Scalar) -> Bool {
+        (0x4E00...0x9FFF).contains(s.value) || (0x3400...0x4DBF).contains(s.value) || (0xF900...0xFAFF).contains(s.value)
     }
 
     static func isNonStarter(_ s: Unicode.Scalar) -> Bool {

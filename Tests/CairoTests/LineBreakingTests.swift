@@ -45,6 +45,15 @@ final class LineBreakingTests: XCTestCase {
         }
     }
 
+    func testAJapaneseDateBreaksOnlyAfterItsUnits() throws {
+        let text = "2026年3月15日"
+        for width in stride(from: 30.0, through: 60, by: 2) {   // from the width of "2026年"
+            for line in try lines(text, language: "ja", width: width).dropFirst() {
+                XCTAssertTrue(["3月15日", "15日", "3月"].contains { line.hasPrefix($0) }, "width \(width): \(line)")
+            }
+        }
+    }
+
     func testJapaneseKeepsClosingMarksOffTheLineStart() throws {
         let text = "ちょっと食欲がない。朝ごはんを残した、「吐いた」あとメールで連絡、元気がない。"
         // From the widest run that must stay whole ("ちょっ", "メール").
@@ -76,6 +85,7 @@ final class LineBreakingTests: XCTestCase {
         XCTAssertEqual(pieces("−0.2 kg and 3 cats"), ["−0.2 kg", "3 cats"])
         XCTAssertEqual(pieces("체중 4.25 kg"), ["체중", "4.25 kg"])
         XCTAssertEqual(pieces("12 2026-11-03"), [], "a number before a number is not a unit")
+        XCTAssertEqual(pieces("2026年3月15日"), ["2026年", "3月", "15日"])
         XCTAssertEqual(pieces("in 3 weeks"), [], "more than four letters is a word, not a unit")
     }
 
