@@ -111,6 +111,7 @@ public final class Context {
     /// Applies to layouts created afterwards.
     public func setTextLanguage(_ tag: String) {
         language = tag
+        if surface.kind == .pdf, FontFamily.document(language: tag) != FontFamily.generic { FontSubsetMemory.prepare() }
         if let pangoContext { pango_context_set_language(pangoContext, pango_language_from_string(tag)) }
     }
 
