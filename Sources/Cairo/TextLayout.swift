@@ -32,7 +32,7 @@ public final class TextLayout {
         let description = pango_font_description_from_string(font)
         // "Sans" is the document's family: one type family for every script of the language.
         if let family = pango_font_description_get_family(description).map({ String(cString: $0) }),
-           family.lowercased() == FontFamily.generic.lowercased() {
+           family == FontFamily.generic || family == "sans" {
             pango_font_description_set_family(description, FontFamily.document(language: context.textLanguage))
         }
         pango_layout_set_font_description(layout, description)

@@ -29,7 +29,10 @@ struct PhotoGridFlowable: Flowable {
         let cellWidth = (width - Double(Self.columns - 1) * Self.gap) / Double(Self.columns)
         let box = (width: cellWidth, height: (cellWidth * 0.75).rounded())
         var cells: [Cell] = []
-        for photo in photos {
+        // A file attached to two records (a visit and a diary entry) is read and embedded once.
+        var loaded: [String: Surface] = [:]
+        func load(_ photo: ReportPhoto) -> Surface? {
+            if let known = loaded[photo.path] { return known }
             let image: Surface?
             switch photo.format {
             case .png:
@@ -39,6 +42,11 @@ struct PhotoGridFlowable: Flowable {
             case .jpeg:
                 image = try? Surface.image(embeddingJPEG: photo.path)
             }
+            loaded[photo.path] = image
+            return image
+        }
+        for photo in photos {
+            let image = load(photo)
             guard let image else { skipped.append(photo.path); continue }
             let s = min(box.width / image.width, box.height / image.height)
             cells.append(Cell(image: image, size: (image.width * s, image.height * s),

@@ -108,14 +108,17 @@ final class ReportPresentationTests: XCTestCase {
             .heading("Photos"),
             .photos([ReportPhoto(path: png, format: .png, caption: "Nov 3, 2026 · Diary\nRash on the belly"),
                       ReportPhoto(path: jpeg, format: .jpeg, caption: "Nov 5, 2026 · Visit\nEar check"),
-                      ReportPhoto(path: broken, format: .jpeg, caption: "never shown")]),
+                      ReportPhoto(path: broken, format: .jpeg, caption: "never shown"),
+                      ReportPhoto(path: jpeg, format: .jpeg, caption: "Nov 5, 2026 · Diary\nSame ear, at home")]),
         ]), to: out)
         XCTAssertEqual(summary.skippedPhotos, [broken])
         let text = try PDFTools.text(out)
         XCTAssertTrue(text.contains("Rash on the belly") && text.contains("Ear check"), text)
         XCTAssertFalse(text.contains("never shown"))
         let images = try PDFTools.run("pdfimages", ["-list", out]).split(separator: "\n").dropFirst(2)
-        XCTAssertEqual(images.count, 2, "\(images)")
+        let objects = Set(images.map { $0.split(separator: " ", omittingEmptySubsequences: true)[10] })
+        XCTAssertEqual(objects.count, 2, "one image object per file, the JPEG shown twice embedded once: \(images)")
+        XCTAssertTrue(text.contains("Same ear, at home"))
         XCTAssertTrue(images.contains { $0.contains("jpeg") }, "the JPEG is embedded as it is: \(images)")
         // The PNG is a thumbnail, not the 1200×900 original.
         let pngRow = try XCTUnwrap(images.first { !$0.contains("jpeg") })
