@@ -36,7 +36,8 @@ public struct ReportDocument {
     /// ISO 8601 date written as the PDF's CreationDate and ModDate: fixed, so that the same
     /// document gives the same bytes.
     public var creationDate: String
-    /// Pango family; "Sans" lets fontconfig choose per language (DejaVu Sans, Noto Sans CJK).
+    /// Pango family; "Sans" is the language's document family (`Cairo.FontFamily`: Noto Sans CJK KR/JP for
+    /// every script of a Korean/Japanese report, the system's Sans for English).
     public var fontFamily: String
 
     public init(title: String, language: String = "en", paper: Paper = .a4,
