@@ -85,15 +85,17 @@ out += ["", "## Where the misses come from", "",
         "A filtered run (`bash bench/run.sh petlog`) re-times only petlog's rows and keeps the peers' rows of",
         "the last full run in the same table."]
 # pages (session 23): the Korean and Japanese reports.
-out += ['',
-        '### Korean and Japanese reports (pages, session 23)',
-        '', "The rows `Korean: petlog --lang ko report` and `Japanese: petlog --lang ja report` render the report row's pet", 'and database in Korean and Japanese; their target is 1.2× the English report. Measured with release builds', "on pet 42 in the same minute (hyperfine medians of 12, load about 6): before this session (main's binary,", 'Latin from DejaVu beside Noto Sans CJK) English 0.194 s, Korean 0.304 s (1.57×), Japanese 0.356 s (1.84×);',
-        'after (one family per document and the heap below) English 0.177 s, Korean 0.271 s (1.53×), Japanese',
-        '0.287 s (1.62×). Still a miss, and the profile says why: the extra time is cairo 1.16 subsetting the two',
-        'Noto Sans CJK faces (Regular and Bold) when the PDF is finished, about 200 ms per face in a C test of one', "glyph (`cairo_surface_finish`), whatever the text. It copies each face's whole CFF table (16 MB) and walks", 'the 65,535-glyph cmap once per glyph it maps to Unicode (`FT_Get_Next_Char`); callgrind counts only 40 M',
-        'instructions for it, so most of the time was page faults, which are dear in this Firecracker VM: 15,500 for',
-        'a Korean report against 3,700 for the English one. `Cairo.FontSubsetMemory` (before the first CJK text of a', "PDF) keeps large blocks on the heap, where the Bold face reuses the Regular face's memory, and marks 48 MB", 'of it for transparent huge pages: 4,000 page faults now. What is left is CPU in FreeType, cairo and zlib', "(+56 ms task-clock over English: FreeType 21 ms, memmove 10 ms, deflate 5 ms) and the VM's first touch of", 'fresh memory. fontconfig and Pango cost the same in every language (one font map per process, one face',
-        'per language and weight, already shared by every layout of a context). Closing the rest needs a CJK font',
-        'with TrueType outlines or a cairo that subsets without copying the table; one weight (no Bold) would save', "one face's share, at the cost of the report's headings."]
+out += ["", "### Korean and Japanese reports (session 23)", "",
+        "The rows `Korean: petlog --lang ko report` and `Japanese: petlog --lang ja report` render the report row's pet",
+        "and database in Korean and Japanese; their target is 1.2× the English report. With Noto Sans CJK they took",
+        "1.5–1.9× (release builds, pet 42, same minute): cairo 1.16 subsets a CFF font for a PDF by copying its whole",
+        "CFF table, 16 MB for each Noto CJK face (Regular and Bold), whatever the text, and walks its 65,535-glyph cmap;",
+        "callgrind counts only 40 M instructions for that, and most of the time was page faults (15,500 for a Korean",
+        "report against 3,700 for the English one), which are dear in this VM. Keeping those blocks on a huge-page",
+        "heap (`Cairo.FontSubsetMemory`) brought it to 1.53× and 1.62×. What closed it is the font: Korean is set in",
+        "Nanum Gothic (TrueType) and Japanese in M PLUS 2 (a 1.6 MB OpenType font), each with its own Latin, so one",
+        "family per document still holds; in a Python/pango test one Regular + Bold line took 11 ms with Nanum",
+        "Gothic and 34 ms with M PLUS 2 against 81–113 ms with Noto Sans CJK KR/JP. perf stat, 8 runs, same minute:",
+        "English 88.6 ms, Korean 100.7 ms (1.14×), Japanese 104.9 ms (1.18×). Noto Sans CJK stays the fallback."]
 out += ["", "## The run", ""] + text.split("\n", 1)[1].splitlines()
 open(dst, "w").write("\n".join(out) + "\n")

@@ -100,8 +100,8 @@ final class LineBreakingTests: XCTestCase {
     }
 
     func testOneFamilyPerLanguage() {
-        XCTAssertEqual(FontFamily.document(language: "ko"), "Noto Sans CJK KR,Sans")
-        XCTAssertEqual(FontFamily.document(language: "ja-JP"), "Noto Sans CJK JP,Sans")
+        XCTAssertEqual(FontFamily.document(language: "ko"), "NanumGothic,Noto Sans CJK KR,Sans")
+        XCTAssertEqual(FontFamily.document(language: "ja-JP"), "M PLUS 2,Noto Sans CJK JP,Sans")
         XCTAssertEqual(FontFamily.document(language: "zh-TW"), "Noto Sans CJK TC,Sans")
         XCTAssertEqual(FontFamily.document(language: "en"), "Sans")
         XCTAssertEqual(FontFamily.document(language: nil), "Sans")

@@ -35,7 +35,7 @@ final class ReportPresentationTests: XCTestCase {
             try ReportRenderer.render(doc, to: out)
             let names = try fontNames(out)
             XCTAssertFalse(names.isEmpty)
-            let family = language == "en" ? "DejaVuSans" : (language == "ko" ? "NotoSansCJKkr" : "NotoSansCJKjp")
+            let family = language == "en" ? "DejaVuSans" : (language == "ko" ? "NanumGothic" : "MPLUS2")
             for name in names {
                 XCTAssertTrue(name.hasPrefix(family), "\(language): \(name) beside \(family): \(names)")
             }

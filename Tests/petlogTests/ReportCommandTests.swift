@@ -102,7 +102,8 @@ final class ReportCommandTests: CLITestCase {
         try ok("--lang", "ja", "report", "Mochi", "-o", ja)
         let jaText = try tool("pdftotext", [ja, "-"])
         XCTAssertTrue(jaText.contains("予防接種"), jaText)
-        XCTAssertTrue(try tool("pdffonts", [ja]).contains("CJK"), "an embedded CJK font")
+        XCTAssertTrue(try tool("pdffonts", [ja]).contains("MPLUS2"), "the Japanese document family, embedded")
+        XCTAssertTrue(try tool("pdffonts", [ko]).contains("NanumGothic"), "the Korean document family, embedded")
     }
 
     func testBadReportRequests() throws {
