@@ -53,6 +53,14 @@ public struct L10n: Sendable {
         return L10n.template(key, language)
     }
 
+    /// The name of an input a message refers to, in this language: an option (`--severity`), a field
+    /// (`diary`, `duration_minutes`) or a setting (`week_start`) → "중증도", "日記". A name with no
+    /// entry in the `fieldname` code group is shown as it was given.
+    public func fieldName(_ raw: String) -> String {
+        let name = String(raw.drop { $0 == "-" }).lowercased().replacingOccurrences(of: "_", with: "-")
+        return code(.fieldname, name)
+    }
+
     /// Every key by its raw value: a hash lookup where `Key(rawValue:)` compares against each of the
     /// hundreds of keys in turn (a list prints a category name per line).
     static let keysByRawValue: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })
