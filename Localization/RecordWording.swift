@@ -47,7 +47,7 @@ public struct RecordWording: Sendable {
         case .symptom(let s):
             parts.append(symptomName(s))
             parts.append(l10n.text(.fieldSeverity(severity: String(s.severity))))
-            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration(duration: format.duration(seconds: d * 60)))) }
+            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration(duration: format.duration(minutes: d)))) }
         case .diary(let d):
             parts.append(d.text)
             if let m = d.mood { parts.append(l10n.code(.mood, m.rawValue)) }

@@ -80,11 +80,25 @@ public struct ValueFormatter: Sendable {
 
     /// A length of time in the largest whole unit from the tables: 720 min → "12 h", "12시간", "12時間";
     /// 14 days → "2 wk". Used for symptom durations, medication intervals and chart smoothing windows.
-    public func duration(seconds: Int) -> String {
-        if seconds > 0, seconds % (7 * 86_400) == 0 { return l10n.text(.unitWeeks(n: String(seconds / (7 * 86_400)))) }
-        if seconds > 0, seconds % 86_400 == 0 { return l10n.text(.unitDays(n: String(seconds / 86_400))) }
-        if seconds > 0, seconds % 3600 == 0 { return l10n.text(.unitHours(n: String(seconds / 3600))) }
-        return l10n.text(.unitMinutes(n: String(seconds / 60)))
+    public func duration(seconds: Int) -> String { duration(minutes: seconds / 60) }
+
+    /// The same from minutes (a symptom's stored duration), for any stored value: nothing is multiplied.
+    public func duration(minutes: Int) -> String {
+        if minutes > 0, minutes % (7 * 1440) == 0 { return l10n.text(.unitWeeks(n: String(minutes / (7 * 1440)))) }
+        if minutes > 0, minutes % 1440 == 0 { return l10n.text(.unitDays(n: String(minutes / 1440))) }
+        if minutes > 0, minutes % 60 == 0 { return l10n.text(.unitHours(n: String(minutes / 60))) }
+        return l10n.text(.unitMinutes(n: String(minutes)))
+    }
+
+    /// A span typed as `--smooth 7d`, `2w`, `12h` as the language says it: a week is said in days
+    /// ("7일", "7日", "7 d"), two weeks and more in whole weeks ("2주"), hours and minutes as `duration`.
+    public func span(_ s: Span) -> String {
+        switch s {
+        case .days(let d) where d >= 14 && d % 7 == 0: return l10n.text(.unitWeeks(n: String(d / 7)))
+        case .days(let d): return l10n.text(.unitDays(n: String(d)))
+        case .seconds(let seconds): return duration(seconds: seconds)
+        case .months(let m): return l10n.text(.unitDays(n: String(m.multipliedReportingOverflow(by: 30).partialValue)))
+        }
     }
 
     /// A number with at most `digits` decimals and no trailing zeros.

@@ -82,7 +82,7 @@ struct ChartGroup: ParsableCommand {
                 let spec = WeightChartSpec(
                     title: s.t(.chartWeightTitle(pets: names.joined(separator: ", "))), yLabel: s.t(.chartWeightAxis),
                     unitSuffix: unit, series: series, smoothingWindow: smoothing.map { Double($0.approximateSeconds) },
-                    smoothingLabel: smoothing.map { s.t(.chartSmoothLabel(window: s.format.duration(seconds: $0.approximateSeconds))) },
+                    smoothingLabel: smoothing.map { s.t(.chartSmoothLabel(window: s.format.span($0))) },
                     timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
                     language: s.l10n.language.rawValue, labeler: s.chartLabels.axisLabeler, noDataText: s.t(.chartNoData))
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }

@@ -78,7 +78,7 @@ final class WordsTests: XCTestCase {
         XCTAssertEqual(L10n(.en).fieldName("owner's own"), "owner's own")
     }
 
-    func testDurationsUseTheLargestWholeUnit() {
+    func testDurationsUseTheLargestWholeUnit() throws {
         let ja = ValueFormatter(L10n(.ja), unitSystem: .metric), ko = ValueFormatter(L10n(.ko), unitSystem: .metric)
         let en = ValueFormatter(L10n(.en), unitSystem: .metric)
         XCTAssertEqual(ja.duration(seconds: 720 * 60), "12時間")
@@ -86,7 +86,11 @@ final class WordsTests: XCTestCase {
         XCTAssertEqual(ko.duration(seconds: 3 * 86_400), "3일")
         XCTAssertEqual(ja.duration(seconds: 90 * 60), "90分")
         XCTAssertEqual(en.duration(seconds: 14 * 86_400), "2 wk")
-        XCTAssertEqual(L10n(.ja).text(.chartSmoothLabel(window: ja.duration(seconds: 7 * 86_400))), "1週 移動平均")
+        XCTAssertEqual(en.duration(minutes: .max), en.l10n.text(.unitMinutes(n: String(Int.max))), "a stored extreme is shown, not multiplied")
+        XCTAssertEqual(ko.duration(minutes: -60), "-60분")
+        XCTAssertEqual(L10n(.ko).text(.chartSmoothLabel(window: ko.span(try Span.parse("7d", allowCalendarUnits: false)))), "7일 이동평균")
+        XCTAssertEqual(L10n(.ja).text(.chartSmoothLabel(window: ja.span(try Span.parse("4w", allowCalendarUnits: false)))), "4週 移動平均")
+        XCTAssertEqual(en.span(try Span.parse("12h", allowCalendarUnits: false)), "12 h")
     }
 
     func testSymptomDurationIsInHoursNotMinutes() {
