@@ -53,12 +53,19 @@ public struct L10n: Sendable {
         return L10n.template(key, language)
     }
 
-    /// The name of an input a message refers to, in this language: an option (`--severity`), a field
-    /// (`diary`, `duration_minutes`) or a setting (`week_start`) → "중증도", "日記". A name with no
-    /// entry in the `fieldname` code group is shown as it was given.
+    /// The name of an input a message refers to, in this language: a field (`diary`, `duration_minutes`)
+    /// or a setting (`week_start`) → "일기", "日記"; an option keeps what was typed beside its name so the
+    /// line says what to fix: `--severity` → "중증도(--severity)", "重症度（--severity）", and in English
+    /// the option itself. A name with no entry in the `fieldname` code group is shown as it was given.
     public func fieldName(_ raw: String) -> String {
         let name = String(raw.drop { $0 == "-" }).lowercased().replacingOccurrences(of: "_", with: "-")
-        return code(.fieldname, name)
+        let shown = code(.fieldname, name)
+        guard raw.hasPrefix("--"), L10n.keysByRawValue["fieldname." + name] != nil else { return shown }
+        switch language {
+        case .en: return raw
+        case .ko: return shown + "(" + raw + ")"
+        case .ja: return shown + "（" + raw + "）"
+        }
     }
 
     /// Every key by its raw value: a hash lookup where `Key(rawValue:)` compares against each of the

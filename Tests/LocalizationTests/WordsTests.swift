@@ -64,15 +64,19 @@ final class WordsTests: XCTestCase {
         }
         XCTAssertGreaterThan(names.count, 30, "the source scan found too few field names")
         for name in names.sorted() {
-            let en = L10n(.en).fieldName(name)
-            XCTAssertNotEqual(en, name.hasPrefix("-") ? name : "\u{0}", "\(name) has no entry")
+            let bare = String(name.drop { $0 == "-" }).replacingOccurrences(of: "_", with: "-")
+            XCTAssertNotNil(L10n.Key(rawValue: "fieldname." + bare), "\(name) has no entry")
             for language in [Language.ko, .ja] {
-                let shown = L10n(language).fieldName(name)
+                // The option typed may stand beside the name; the name itself is in the language.
+                let shown = L10n(language).fieldName(name).replacingOccurrences(of: name, with: "")
                 XCTAssertFalse(shown.unicodeScalars.contains { ("a"..."z").contains(Character($0)) || ("A"..."Z").contains(Character($0)) },
                                "\(language): \(name) is shown as \(shown)")
             }
         }
-        XCTAssertEqual(L10n(.ko).fieldName("--severity"), "중증도")
+        XCTAssertEqual(L10n(.ko).fieldName("--severity"), "중증도(--severity)")
+        XCTAssertEqual(L10n(.ja).fieldName("--until"), "終了日（--until）")
+        XCTAssertEqual(L10n(.en).fieldName("--until"), "--until", "English names the option as typed")
+        XCTAssertEqual(L10n(.en).fieldName("score"), "stool score")
         XCTAssertEqual(L10n(.ja).fieldName("diary"), "日記")
         XCTAssertEqual(L10n(.ko).fieldName("duration_minutes"), "지속 시간(분)")
         XCTAssertEqual(L10n(.en).fieldName("owner's own"), "owner's own")
