@@ -68,6 +68,19 @@ public struct L10n: Sendable {
         }
     }
 
+    /// The words an input accepts, as typed, each with its name in this language where it has one:
+    /// `--mood` in Korean → `happy(기분 좋음)`, …; English lists the words alone.
+    public func acceptedWords(_ field: String, _ accepted: [String]) -> [String] {
+        let groups: [String: CodeGroup] = ["mood": .mood, "species": .species, "sex": .sex, "route": .route, "amount": .urineAmount,
+                                           "reason": .archiveReason, "kind": .kind]
+        guard language != .en, let group = groups[String(field.drop { $0 == "-" })] else { return accepted }
+        let (open, close) = language == .ja ? ("（", "）") : ("(", ")")
+        return accepted.map { word in
+            let name = code(group, word)
+            return name == word ? word : word + open + name + close
+        }
+    }
+
     /// Every key by its raw value: a hash lookup where `Key(rawValue:)` compares against each of the
     /// hundreds of keys in turn (a list prints a category name per line).
     static let keysByRawValue: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })

@@ -78,7 +78,8 @@ struct Failure {
         case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits(value: v, currency: c, digits: String(n)))
         case .moneyOutOfRange(let v): return l.text(.errMoneyRange(value: v))
         case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange(field: l.fieldName(f), value: v, min: String(lo), max: String(hi)))
-        case .unknownChoice(let f, let v, let accepted): return l.text(.errUnknownChoice(field: l.fieldName(f), value: v, accepted: accepted.joined(separator: ", ")))
+        case .unknownChoice(let f, let v, let accepted):
+            return l.text(.errUnknownChoice(field: l.fieldName(f), value: v, accepted: l.acceptedWords(f, accepted).joined(separator: ", ")))
         case .badAmount(let v): return l.text(.errBadAmount(value: v))
         case .emptyText(let f): return l.text(.errEmptyText(field: l.fieldName(f)))
         case .textTooLong(let f, let n): return l.text(.errTextTooLong(field: l.fieldName(f), max: String(n)))

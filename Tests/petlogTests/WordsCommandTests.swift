@@ -50,6 +50,10 @@ final class WordsCommandTests: CLITestCase {
         }
         let stool = try run(["stool", "Coco", "9"], env: Self.korean)
         XCTAssertTrue(stool.stderr.contains("대변 점수 값 \"9\""), stool.stderr)
+        let mood = try run(["diary", "Coco", "hi", "--mood", "zz"], env: Self.korean)
+        XCTAssertTrue(mood.stderr.contains("기분(--mood) 값 \"zz\"") && mood.stderr.contains("happy(기분 좋음)"), mood.stderr)
+        let route = try run(["med", "start", "Coco", "Apoquel", "--route", "nose"], env: Self.japanese)
+        XCTAssertTrue(route.stderr.contains("oral（経口）"), route.stderr)
         let diary = try run(["diary", "Coco", ""], env: Self.japanese)
         XCTAssertTrue(diary.stderr.contains("日記は空にできません"), diary.stderr)
     }
