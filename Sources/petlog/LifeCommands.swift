@@ -56,11 +56,11 @@ extension Session {
 }
 
 struct WeightCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "weight", abstract: "Log a weight: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\".")
-    @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
-    @Argument(help: "The weight with its unit (a bare number is kg, or lb with --unit imperial).") var weight: [String]
-    @Option(help: "Body condition score 1–9.") var bcs: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "weight", abstract: Help.s(.helpWeightCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpWeightCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpWeightCommandWeight))) var weight: [String]
+    @Option(help: ArgumentHelp(Help.s(.helpWeightCommandBcs))) var bcs: String?
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -73,14 +73,14 @@ struct WeightCommand: ParsableCommand {
 }
 
 struct MealCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log food or water: meal Coco \"chicken kibble\" 80g.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "What was eaten.") var food: String
-    @Argument(help: "How much: 80g, 200ml, 1cup, 2pc.") var amount: String?
-    @Flag(help: "A snack.") var snack = false
-    @Flag(help: "A treat.") var treat = false
-    @Flag(help: "Water.") var water = false
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "meal", abstract: Help.s(.helpMealCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpMealCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpMealCommandFood))) var food: String
+    @Argument(help: ArgumentHelp(Help.s(.helpMealCommandAmount))) var amount: [String] = []
+    @Flag(help: ArgumentHelp(Help.s(.helpMealCommandSnack))) var snack = false
+    @Flag(help: ArgumentHelp(Help.s(.helpMealCommandTreat))) var treat = false
+    @Flag(help: ArgumentHelp(Help.s(.helpMealCommandWater))) var water = false
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
@@ -90,20 +90,20 @@ struct MealCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let type: MealType = snack ? .snack : treat ? .treat : water ? .water : .meal
-            let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.map(Amount.parse))
+            let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " ")))
             try s.log(pets: pet, record, detail: .meal(meal))
         }
     }
 }
 
 struct StoolCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "stool", abstract: "Log a stool by faecal score 1 (hard) – 7 (watery).")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "Faecal score 1–7.") var score: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "stool", abstract: Help.s(.helpStoolCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandScore))) var score: String
     @Option var color: String?
-    @Flag(help: "Blood seen.") var blood = false
-    @Flag(help: "Mucus seen.") var mucus = false
+    @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandBlood))) var blood = false
+    @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandMucus))) var mucus = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -116,13 +116,13 @@ struct StoolCommand: ParsableCommand {
 }
 
 struct UrineCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "urine", abstract: Help.s(.helpUrineCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUrineCommandPet)), completion: .petNames) var pet: String
     @Option var color: String?
-    @Option(help: "How much.") var amount: Choice<UrineAmount>?
-    @Flag(help: "Straining to urinate.") var straining = false
-    @Flag(help: "Blood seen.") var blood = false
+    @Option(help: ArgumentHelp(Help.s(.helpUrineCommandAmount))) var amount: Choice<UrineAmount>?
+    @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandStraining))) var straining = false
+    @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandBlood))) var blood = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -136,13 +136,13 @@ struct UrineCommand: ParsableCommand {
 }
 
 struct SymptomCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … (in English, Korean or Japanese) or your own words.") var symptom: String
-    @Option(help: "1 (mild) – 5 (severe).") var severity: String = "2"
-    @Option(help: "How long it lasted: 30min, 2h, 1d.") var duration: String?
-    @Flag(help: "Keep the name as typed, even when it is close to a listed symptom.") var asWritten = false
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "symptom", abstract: Help.s(.helpSymptomCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpSymptomCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpSymptomCommandSymptom))) var symptom: String
+    @Option(help: ArgumentHelp(Help.s(.helpSymptomCommandSeverity))) var severity: String = "2"
+    @Option(help: ArgumentHelp(Help.s(.helpSymptomCommandDuration))) var duration: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpSymptomCommandAsWritten))) var asWritten = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -158,12 +158,12 @@ struct SymptomCommand: ParsableCommand {
 }
 
 struct DiaryCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "The entry.") var text: String
-    @Option(help: "The mood of the day.") var mood: Choice<Mood>?
-    @Option(help: "A photo to attach (repeat for several).") var photo: [String] = []
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "diary", abstract: Help.s(.helpDiaryCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpDiaryCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpDiaryCommandText))) var text: String
+    @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandMood))) var mood: Choice<Mood>?
+    @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandPhoto))) var photo: [String] = []
     @OptionGroup var record: RecordOptions
 
     func run() throws {
