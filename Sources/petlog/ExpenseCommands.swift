@@ -28,7 +28,7 @@ struct ExpenseAddCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
-            let (petText, amount) = try ExpenseWords.split(words, defaultCurrency: home)
+            let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home)
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(
                 money: amount,
@@ -70,20 +70,6 @@ struct ExpenseFieldOptions: ParsableArguments {
     func categoryCode() throws -> String? { try category.map { try CareNames.shipped.categoryEntry($0, asWritten: asWritten) } }
     func merchantText() throws -> String? { try merchant.map { try TextField.label($0, field: "merchant") } }
     var payment: Payment? { card ? .card : cash ? .cash : nil }
-}
-
-/// `[PET] AMOUNT [CURRENCY]` as typed: the whole is an amount (a household expense), or the first word
-/// names the pet(s) and the rest is the amount.
-enum ExpenseWords {
-    static func split(_ words: [String], defaultCurrency: Currency) throws -> (pet: String?, amount: Money) {
-        let whole = words.joined(separator: " ")
-        if let m = try? MoneyText.parse(whole, defaultCurrency: defaultCurrency) { return (nil, m) }
-        guard words.count >= 2 else {
-            // One word that is not an amount: say what is wrong with it as an amount.
-            return (nil, try MoneyText.parse(whole, defaultCurrency: defaultCurrency))
-        }
-        return (words[0], try MoneyText.parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
-    }
 }
 
 struct ExpenseListCommand: ParsableCommand {

@@ -32,19 +32,14 @@ extension Session {
             let name = Terminal.sanitize(r.petName ?? "-")
             switch r.detail {
             case .weight(let w):
-                let window = Plausibility.weightWindow
-                // Weights up to this one's second; this one is the last of its second (the newest id), so drop it.
-                let series = try repo.weightSeries(pet: petId, since: r.at.addingTimeInterval(-window), until: r.at.addingTimeInterval(1))
-                var points = Array(zip(series.times, series.grams))
-                if let i = points.lastIndex(where: { Int64($0.0) == r.at.unixSeconds() && Int($0.1) == w.mass.grams }) { points.remove(at: i) }
-                let previous = points.last.map { (Date(timeIntervalSince1970: $0.0), Mass(grams: Int($0.1))) }
+                let previous = try repo.weightBefore(r, mass: w.mass, within: Plausibility.weightWindow)
                 if let change = Plausibility.weightJump(w.mass, at: r.at, previous: previous), let p = previous {
                     terminal.error(t(.warnWeightJump(mass: format.mass(w.mass), change: format.massChange(change), pet: name,
-                                                     previous: format.mass(p.1), day: format.shortDay(localDay(p.0)), id: String(r.id))))
+                                                     previous: format.mass(p.mass), day: format.shortDay(localDay(p.at)), id: String(r.id))))
                 }
             case .meal(let m):
                 guard let amount = m.amount else { continue }
-                let weight = try repo.lastWeights(pets: [.id(petId)], since: Date(timeIntervalSince1970: -62_135_596_800), until: r.at.addingTimeInterval(1))[petId]?.mass
+                let weight = try repo.weightAtOrBefore(pet: petId, r.at)
                 if Plausibility.mealTooLarge(amount, petWeight: weight) {
                     let shown = ValueFormatter.trim(amount.value, digits: 1) + " " + amount.unit.rawValue
                     terminal.error(t(.warnMealLarge(amount: shown, pet: name, id: String(r.id))))
