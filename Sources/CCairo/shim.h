@@ -5,4 +5,6 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
+// zlib (which cairo links already) for the chart's own PNG encoder (Cairo/PNGEncoder.swift).
+#include <zlib.h>
 #endif

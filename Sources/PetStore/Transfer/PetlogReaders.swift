@@ -329,7 +329,7 @@ enum PetlogJSONReader {
 
         mutating func record(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
-            let exported = try decode(ExportedRecord.self, bytes, location)
+            let exported = try WeightRecordDecoding.decode(bytes) ?? decode(ExportedRecord.self, bytes, location)
             let head = exported.fields(location)
             guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
             guard let detailFields = exported.detailFields(location) else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
@@ -349,8 +349,17 @@ enum PetlogJSONReader {
                 }
                 attachments.append(Attachment(sha256: a.sha256, originalName: a.name, mediaType: a.mediaType, size: a.size, position: i))
             }
-            batch.records.append(ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
-                                              note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments))
+            let record = ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
+                                      note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments)
+            // A plain weight (most of a big file) is kept as columns, not as a record: memory stays small.
+            if case .weight(let w) = detail, let id = record.fileId, let pet, record.note == nil, !record.starred, attachments.isEmpty,
+               w.mass.grams <= Int(Int32.max), (Int(Int32.min)...Int(Int32.max)).contains(offset) {
+                batch.weights.file = scanner.file
+                batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: at, utcOffset: offset,
+                                     grams: w.mass.grams, bodyCondition: w.bodyCondition)
+            } else {
+                batch.records.append(record)
+            }
         }
     }
 }
