@@ -87,6 +87,23 @@ final class JSONImportStreamingTests: XCTestCase {
         XCTAssertEqual(try other.records(RecordQuery()).sorted { $0.id < $1.id }.map(\.kind), [.weight, .diary, .weight, .weight])
     }
 
+    /// A weight the direct read takes but whose values are wrong goes through the shared checks: the same messages.
+    func testWrongWeightsGetTheSharedMessages() throws {
+        let cases: [(String, ImportError.Problem)] = [
+            (weight(1, "2024-01-01T09:00:00+09:00", 0), .value(.outOfRange(field: "grams", value: "0", min: 1, max: 1_000_000))),
+            (weight(1, "2024-01-01T09:00:00", 4000), .badTime("2024-01-01T09:00:00")),
+            (weight(1, "2024-01-01T09:00:00+09:00", 4000).replacingOccurrences(of: "\"pet_id\":5", with: "\"pet_id\":6"), .unknownPet("6")),
+            (weight(1, "2024-01-01T09:00:00+09:00", 4000).replacingOccurrences(of: "\"body_condition\":null", with: "\"body_condition\":10"),
+             .value(.outOfRange(field: "body_condition", value: "10", min: 1, max: 9))),
+        ]
+        for (record, problem) in cases {
+            XCTAssertNotNil(WeightRecordDecoding.decode(Data(record.utf8)), record)
+            XCTAssertThrowsError(try PetlogJSONReader.read(data: document([record]), file: "w.json", options: options), record) { e in
+                XCTAssertEqual(e as? ImportError, ImportError(file: "w.json", line: 6, problem: problem))
+            }
+        }
+    }
+
     /// A weight whose id an earlier record already has is refused with its own line, and nothing is written.
     func testADuplicateIdIsRefusedAtItsLine() throws {
         let diary = #"{"id":1,"pet_id":5,"kind":"diary","at":"2024-01-01T10:00:00+09:00","note":null,"starred":false,"attachments":[],"diary":{"text":"walk","mood":null}}"#

@@ -107,7 +107,14 @@ enum WeightRecordDecoding {
 
         enum Scalar<T> { case value(T?), failed }
 
-        static func key(_ raw: UnsafeBufferPointer<UInt8>) -> String? { String(validating: raw, as: UTF8.self) }
+        /// The record's keys, by their index in `keys` (compared as bytes: no string made per key).
+        static let keys: [[UInt8]] = ["id", "pet_id", "utc_offset_seconds", "pet", "kind", "at", "note", "starred", "attachments", "weight",
+                                      "grams", "body_condition"].map { Array($0.utf8) }
+
+        static func key(_ raw: UnsafeBufferPointer<UInt8>) -> Int? {
+            for (i, k) in keys.enumerated() where k.count == raw.count && k.elementsEqual(raw) { return i }
+            return nil
+        }
 
         mutating func weight() -> ExportedDetail.Weight?? {
             if null() { return .some(nil) }
@@ -118,11 +125,11 @@ enum WeightRecordDecoding {
             repeat {
                 guard let raw = rawString(), let key = Self.key(raw), take(UInt8(ascii: ":")) else { return nil }
                 switch key {
-                case "grams" where !seen.grams:
+                case 10 where !seen.grams:
                     seen.grams = true
                     guard case .value(let v) = optionalInt() else { return nil }
                     w.grams = v
-                case "body_condition" where !seen.bodyCondition:
+                case 11 where !seen.bodyCondition:
                     seen.bodyCondition = true
                     guard case .value(let v) = optionalInt() else { return nil }
                     w.bodyCondition = v
@@ -136,26 +143,27 @@ enum WeightRecordDecoding {
         mutating func record() -> ExportedRecord? {
             guard take(UInt8(ascii: "{")) else { return nil }
             var r = ExportedRecord(id: nil, petId: nil, pet: nil, kind: nil, at: nil, utcOffsetSeconds: nil, note: nil, starred: nil, attachments: nil, detail: nil)
-            var seen = Set<String>()
+            var seen: UInt32 = 0
             var found: ExportedDetail.Weight?
             if !take(UInt8(ascii: "}")) {
                 repeat {
-                    guard let raw = rawString(), let key = Self.key(raw), seen.insert(key).inserted, take(UInt8(ascii: ":")) else { return nil }
+                    guard let raw = rawString(), let key = Self.key(raw), seen & (1 << key) == 0, take(UInt8(ascii: ":")) else { return nil }
+                    seen |= 1 << key
                     switch key {
-                    case "id": guard case .value(let v) = optionalInt() else { return nil }; r.id = v
-                    case "pet_id": guard case .value(let v) = optionalInt() else { return nil }; r.petId = v
-                    case "utc_offset_seconds": guard case .value(let v) = optionalInt() else { return nil }; r.utcOffsetSeconds = v
-                    case "pet": guard case .value(let v) = optionalString() else { return nil }; r.pet = v
-                    case "kind": guard case .value(let v) = optionalString() else { return nil }; r.kind = v
-                    case "at": guard case .value(let v) = optionalString() else { return nil }; r.at = v
-                    case "note": guard case .value(let v) = optionalString() else { return nil }; r.note = v
-                    case "starred": guard case .value(let v) = optionalBool() else { return nil }; r.starred = v
-                    case "attachments":
+                    case 0: guard case .value(let v) = optionalInt() else { return nil }; r.id = v
+                    case 1: guard case .value(let v) = optionalInt() else { return nil }; r.petId = v
+                    case 2: guard case .value(let v) = optionalInt() else { return nil }; r.utcOffsetSeconds = v
+                    case 3: guard case .value(let v) = optionalString() else { return nil }; r.pet = v
+                    case 4: guard case .value(let v) = optionalString() else { return nil }; r.kind = v
+                    case 5: guard case .value(let v) = optionalString() else { return nil }; r.at = v
+                    case 6: guard case .value(let v) = optionalString() else { return nil }; r.note = v
+                    case 7: guard case .value(let v) = optionalBool() else { return nil }; r.starred = v
+                    case 8:
                         if null() { r.attachments = nil } else {
                             guard take(UInt8(ascii: "[")), take(UInt8(ascii: "]")) else { return nil }
                             r.attachments = []
                         }
-                    case "weight":
+                    case 9:
                         guard let w = weight() else { return nil }
                         found = w
                     default: return nil
