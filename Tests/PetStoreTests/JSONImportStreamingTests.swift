@@ -104,6 +104,28 @@ final class JSONImportStreamingTests: XCTestCase {
         }
     }
 
+    /// Ids kept from the file are looked up in the table, not in a map of every id: a dose finds a
+    /// medication met before it, and not one met after it or never.
+    func testKeptIdsAreFoundAsBefore() throws {
+        let med = #"{"id":3,"pet_id":5,"kind":"medication","at":"2024-01-01T08:00:00+09:00","note":null,"starred":false,"attachments":[],"medication":{"name":"pill","dose":null,"route":null,"interval_seconds":86400,"times":null,"ends_on":null,"stopped_at":null}}"#
+        func dose(_ id: Int, of medication: Int) -> String {
+            #"{"id":\#(id),"pet_id":5,"kind":"dose","at":"2024-01-02T08:00:00+09:00","note":null,"starred":false,"attachments":[],"dose":{"medication_id":\#(medication),"medication":"pill","skipped":false}}"#
+        }
+        let good = try PetlogJSONReader.read(data: document([weight(1, "2024-01-01T09:00:00+09:00", 4000), med, dose(4, of: 3)]), file: "m.json", options: options)
+        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        XCTAssertEqual(try repo.importBatch(good).recordsAdded, 3)
+        XCTAssertEqual(try repo.records(RecordQuery(kinds: [.dose])).first.map { r -> Int64 in
+            if case .dose(let d) = r.detail { return d.medicationId } else { return 0 } }, 3)
+        for (records, missing) in [([dose(2, of: 3), med], Int64(3)), ([med, dose(4, of: 9)], 9)] {
+            let batch = try PetlogJSONReader.read(data: document(records), file: "m.json", options: options)
+            let empty = SQLiteRepository(try AppDatabase.inMemory())
+            XCTAssertThrowsError(try empty.importBatch(batch)) { e in
+                XCTAssertEqual((e as? ImportError)?.problem, .unknownMedication(missing))
+            }
+            XCTAssertEqual(try empty.count(RecordQuery()), 0)
+        }
+    }
+
     /// A weight whose id an earlier record already has is refused with its own line, and nothing is written.
     func testADuplicateIdIsRefusedAtItsLine() throws {
         let diary = #"{"id":1,"pet_id":5,"kind":"diary","at":"2024-01-01T10:00:00+09:00","note":null,"starred":false,"attachments":[],"diary":{"text":"walk","mood":null}}"#

@@ -13,6 +13,7 @@ final class ImportStatements {
     private var prepared: [RecordKind: SQLiteStatement] = [:]
     private var record: SQLiteStatement?
     private var item: SQLiteStatement?
+    private var exists: SQLiteStatement?
 
     init(_ db: Database) { connection = db.sqliteConnection }
 
@@ -20,6 +21,7 @@ final class ImportStatements {
         for s in prepared.values { sqlite3_finalize(s) }
         sqlite3_finalize(record)
         sqlite3_finalize(item)
+        sqlite3_finalize(exists)
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -56,6 +58,18 @@ final class ImportStatements {
             guard let v else { sqlite3_bind_null(statement, i); return }
             _ = v.withCString { sqlite3_bind_text(statement, i, $0, -1, ImportStatements.transient) }
         }
+    }
+
+    /// Whether a record has the id `id` (for ids kept from the file).
+    func recordExists(_ id: Int64) throws -> Bool {
+        if exists == nil { exists = try prepare("SELECT 1 FROM record WHERE id = ?") }
+        guard let s = exists else { return false }
+        sqlite3_bind_int64(s, 1, id)
+        let rc = sqlite3_step(s)
+        sqlite3_reset(s)
+        if rc == SQLITE_ROW { return true }
+        try check(rc)
+        return false
     }
 
     func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now t: Int64) throws {

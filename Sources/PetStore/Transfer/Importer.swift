@@ -130,13 +130,20 @@ extension SQLiteRepository {
         var idMap: [Int64: Int64] = [:]
         if keepIds, let maxFileId = batch.records.compactMap(\.fileId).max() { nextId = max(nextId, maxFileId + 1) }
         if keepIds, let maxFileId = batch.weights.fileId.max() { nextId = max(nextId, maxFileId + 1) }
-        var seenIds = Set<Int64>()
         let statements = ImportStatements(db)
+        // With the file's ids kept (an empty database), an id was met before exactly when a record has it
+        // already: asked of the table for an id not above the largest so far, instead of a set and a map
+        // of every id (50 MiB for a shelter).
+        var largestKeptId: Int64 = 0
+        func fileIdMet(_ f: Int64) throws -> Int64? {
+            if keepIds { return try f <= largestKeptId && statements.recordExists(f) ? f : nil }
+            return idMap[f]
+        }
         func add(_ r: ImportRecord) throws {
             let petId = r.pet.map { petIds[$0] }
             var detail = r.detail
             if case .dose(var d) = detail {
-                guard let mapped = idMap[d.medicationId] else {
+                guard let mapped = try fileIdMet(d.medicationId) else {
                     throw ImportError(location: r.location, problem: .unknownMedication(d.medicationId))
                 }
                 d.medicationId = mapped
@@ -152,16 +159,17 @@ extension SQLiteRepository {
             }
             var id: Int64
             if keepIds, let f = r.fileId {
-                guard seenIds.insert(f).inserted else { throw ImportError(location: r.location, problem: .duplicateId(f)) }
+                guard try fileIdMet(f) == nil else { throw ImportError(location: r.location, problem: .duplicateId(f)) }
+                largestKeptId = max(largestKeptId, f)
                 id = f
             } else {
                 id = nextId; nextId += 1
             }
-            if let f = r.fileId { idMap[f] = id }
+            if !keepIds, let f = r.fileId { idMap[f] = id }
             // The shares of a split expense name the first share, which comes first in the file.
             if case .expense(var e) = detail, let head = e.splitOf {
                 if head == r.fileId { e.splitOf = id } else {
-                    guard let mapped = idMap[head] else { throw ImportError(location: r.location, problem: .unknownSplit(head)) }
+                    guard let mapped = try fileIdMet(head) else { throw ImportError(location: r.location, problem: .unknownSplit(head)) }
                     e.splitOf = mapped
                 }
                 detail = .expense(e)
