@@ -126,6 +126,18 @@ final class JSONImportStreamingTests: XCTestCase {
         }
     }
 
+    /// Weights kept as columns meet the same dating rule as records, in file order among them.
+    func testFutureWeightsAreRefusedInFileOrder() throws {
+        let diary = #"{"id":2,"pet_id":5,"kind":"diary","at":"2046-01-01T10:00:00+09:00","note":null,"starred":false,"attachments":[],"diary":{"text":"walk","mood":null}}"#
+        for (records, line) in [([weight(1, "2046-01-01T09:00:00+09:00", 4000), diary], 6), ([diary, weight(3, "2046-01-01T09:00:00+09:00", 4000)], 6),
+                                ([weight(1, "2024-01-01T09:00:00+09:00", 4000), weight(3, "2046-01-01T09:00:00+09:00", 4000)], 7)] {
+            let batch = try PetlogJSONReader.read(data: document(records), file: "f.json", options: options)
+            XCTAssertThrowsError(try ImportReader.checkDates(batch, options: options)) { e in
+                XCTAssertEqual((e as? ImportError)?.location, SourceLocation(file: "f.json", line: line))
+            }
+        }
+    }
+
     /// A weight whose id an earlier record already has is refused with its own line, and nothing is written.
     func testADuplicateIdIsRefusedAtItsLine() throws {
         let diary = #"{"id":1,"pet_id":5,"kind":"diary","at":"2024-01-01T10:00:00+09:00","note":null,"starred":false,"attachments":[],"diary":{"text":"walk","mood":null}}"#
