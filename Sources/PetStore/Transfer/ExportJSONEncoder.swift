@@ -3,7 +3,9 @@ import Foundation
 /// The export's encoder: Codable values to JSON bytes as the export has always been written
 /// (JSONSerialization with sorted keys and unescaped slashes), straight into bytes. Foundation's
 /// JSONEncoder gives the same bytes but builds a tree and makes a dynamic cast per key, which was
-/// most of an export's time; this one writes each value where it is encoded.
+/// most of an export's time; this one writes each value where it is encoded. Records and pets are now
+/// written by `JSONBytes` (ExportJSONWriting.swift) without Codable; this encoder writes the budgets
+/// and is the reference `ExportJSONWritingTests` holds those bytes to.
 final class ExportJSONEncoder {
     func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = ByteEncoder(codingPath: [])
