@@ -52,12 +52,7 @@ struct ExportCommand: ParsableCommand {
             }
             var count = 0
             try OutputFile.write(to: output) { sink in
-                let writer = try PetlogJSONWriter(sink: sink, pets: try repo.pets(includeArchived: true))
-                try repo.forEachRecordBatch { batch in
-                    for r in batch { try writer.write(r) }
-                }
-                try writer.finish(budgets: try repo.budgets(), rates: try repo.allRates())
-                count = writer.recordCount
+                count = try repo.exportJSON(to: sink)
             }
             try copyAttachments(repo)
             say(s.t(.exportWrote(records: String(count), path: shown)))
