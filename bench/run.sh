@@ -68,7 +68,7 @@ for n in $POINTS; do
 done
 bench report/pdf/petlog "report pdf, pet $PET" "petlog report" "$OUT/report-$PET-petlog.pdf" \
   "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog.pdf"
-# pages (session 23): the same report in Korean and Japanese (Noto Sans CJK subsets), beside the English one.
+# The same report in Korean (Nanum Gothic) and Japanese (M PLUS 2), beside the English one (target 1.2x).
 for lang in ko:Korean ja:Japanese; do
   bench report/pdf-${lang%%:*}/petlog "report pdf, pet $PET" "${lang#*:}: petlog --lang ${lang%%:*} report" "$OUT/report-$PET-petlog-${lang%%:*}.pdf" \
     "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --lang ${lang%%:*} --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog-${lang%%:*}.pdf"
