@@ -32,6 +32,10 @@ ratio("report pdf, pet 42", "petlog", "ReportLab", "ratio ≤ 0.5", "petlog ÷ R
 ratio("load pets + 868,890 weights", "petlog", "sqlite3 shell", "ratio ≤ 1.5", "petlog import ÷ sqlite3 .import")
 ratio("load pets + 868,890 weights", "petlog", "Python sqlite3", "ratio < 1.0", "petlog import ÷ Python executemany")
 ratio("load every shelter table", "petlog", "sqlite3 shell", "ratio ≤ 1.5", "petlog import ÷ sqlite3 .import, every table")
+ratio("search and due, shelter", "petlog search", "peer: petlog pet list", "ratio ≤ 2.0", "petlog search vomiting ÷ pet list")
+ratio("search and due, shelter", "petlog due", "peer: petlog pet list", "ratio ≤ 2.0", "petlog due ÷ pet list")
+ratio("check, shelter", "petlog check", "floor:", "ratio ≤ 1.2", "petlog check ÷ integrity_check + sha256sum")
+ratio("pet list process", "petlog pet list", "peer: petlog --help", "ratio ≤ 1.4", "petlog pet list ÷ petlog --help")
 def under(group, seconds, label):
     a = med(group, "petlog")
     if a:
