@@ -306,19 +306,22 @@ public struct SQLiteRepository: PetlogStore {
 
     /// Loads headers matching `whereClause`, then each kind's details and the attachments in batches.
     func loadRecords(sql whereClause: String, arguments: StatementArguments, db: Database) throws -> [PetRecord] {
+        // Columns by position (0 id, 1 pet_id, 2 kind, 3 at, 4 utc_offset, 5 note, 6 starred, 7 created_at,
+        // 8 updated_at, 9 pet_name): by name, GRDB compares lowercased names for every value.
         let rows = try Row.fetchAll(db, sql: """
-            SELECT r.*, p.name AS pet_name FROM record r LEFT JOIN pet p ON p.id = r.pet_id \(whereClause)
+            SELECT r.id, r.pet_id, r.kind, r.at, r.utc_offset, r.note, r.starred, r.created_at, r.updated_at, p.name AS pet_name
+            FROM record r LEFT JOIN pet p ON p.id = r.pet_id \(whereClause)
             """, arguments: arguments)
         var idsByKind: [RecordKind: [Int64]] = [:]
         for row in rows {
-            let id: Int64 = row["id"]
+            let id: Int64 = row[0]
             idsByKind[try row.decode("kind", table: "record", id: id, RecordKind.init(rawValue:)), default: []].append(id)
         }
         var details: [Int64: RecordDetail] = [:]
         for (kind, ids) in idsByKind {
             details.merge(try RecordDetailTables.load(kind: kind, ids: ids, db: db)) { a, _ in a }
         }
-        let allIds = rows.map { $0["id"] as Int64 }
+        let allIds = rows.map { $0[0] as Int64 }
         var files: [Int64: [Attachment]] = [:]
         if try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment)") == 1 {
             for chunk in stride(from: 0, to: allIds.count, by: 500).map({ Array(allIds[$0..<min($0 + 500, allIds.count)]) }) {
@@ -328,13 +331,13 @@ public struct SQLiteRepository: PetlogStore {
             }
         }
         return rows.compactMap { row in
-            let id: Int64 = row["id"]
+            let id: Int64 = row[0]
             guard let detail = details[id] else { return nil }
-            return PetRecord(id: id, petId: row["pet_id"], petName: row["pet_name"],
-                          at: Date(timeIntervalSince1970: Double(row["at"] as Int64)), utcOffset: row["utc_offset"],
-                          note: row["note"], starred: row["starred"],
-                          createdAt: Date(timeIntervalSince1970: Double(row["created_at"] as Int64)),
-                          updatedAt: Date(timeIntervalSince1970: Double(row["updated_at"] as Int64)),
+            return PetRecord(id: id, petId: row[1], petName: row[9],
+                          at: Date(timeIntervalSince1970: Double(row[3] as Int64)), utcOffset: row[4],
+                          note: row[5], starred: row[6],
+                          createdAt: Date(timeIntervalSince1970: Double(row[7] as Int64)),
+                          updatedAt: Date(timeIntervalSince1970: Double(row[8] as Int64)),
                           detail: detail, attachments: files[id] ?? [])
         }
     }

@@ -89,9 +89,9 @@ enum SearchIndex {
             WITH want AS (\(text(records: everyRecord, pets: "1"))),
                  have AS (SELECT rowid AS key, source FROM search_index)
             SELECT count(*) FROM (
-              SELECT key, source FROM want EXCEPT SELECT key, source FROM have
+              SELECT key FROM (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)
               UNION ALL
-              SELECT key, source FROM have EXCEPT SELECT key, source FROM want
+              SELECT key FROM (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
             ) WHERE key NOT IN (SELECT key FROM search_stale)
             """) ?? 0
     }

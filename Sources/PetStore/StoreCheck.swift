@@ -81,9 +81,11 @@ extension SQLiteRepository {
                     problems.append(StoreProblem(kind: .foreignKey, detail: "\(row[0] as String? ?? "?") rowid \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")"))
                 }
                 // One pass over the covering index of (pet, kind, time), one rowid search in the kind's table each.
+                // (The table itself when an index is damaged: REINDEX mends that, and this must not trip on it.)
                 let detailFound = RecordKind.allCases.map { "WHEN '\($0.rawValue)' THEN id IN (SELECT record_id FROM \($0.rawValue))" }.joined(separator: " ")
+                let path = problems.contains { $0.kind == .index } ? "NOT INDEXED" : "INDEXED BY record_pet_kind_at"
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT id, kind FROM record INDEXED BY record_pet_kind_at WHERE NOT CASE kind \(detailFound) ELSE 1 END ORDER BY id
+                    SELECT id, kind FROM record \(path) WHERE NOT CASE kind \(detailFound) ELSE 1 END ORDER BY id
                     """) {
                     problems.append(StoreProblem(kind: .orphanRecord, detail: "#\(row[0] as Int64) \(row[1] as String)"))
                 }

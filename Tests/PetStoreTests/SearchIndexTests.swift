@@ -112,6 +112,13 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(try found("ghost"), [])
     }
 
+    func testTheASCIIFoldIsNameKey() {
+        var samples = ["", " ", "Coco", "  MiXeD case\t\n", "\u{1F}note\u{1F}\u{1F}", "\u{0B}x\u{0C}", "a\u{1C}\u{1D}\u{1E}\u{7F}",
+                       "Ünïcode", "ｗａｌｋ", "강아지", "\u{85}x", "x\u{A0}"]
+        for b in UInt8(0)..<0x80 { samples.append("A" + String(UnicodeScalar(b)) + "z"); samples.append(String(UnicodeScalar(b)) + "Q" + String(UnicodeScalar(b))) }
+        for text in samples { XCTAssertEqual(AppDatabase.fold(text), TextField.nameKey(text), text.debugDescription) }
+    }
+
     func testCheckFindsARecordWithoutItsDetailInOnePass() throws {
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
         let ids = try repo.addRecords([(.name("Coco"), draft(.weight(Weight(mass: Mass(grams: 5000))))),
