@@ -544,6 +544,11 @@ extension L10n {
         // issue 18
         case errNegative = "err.negative"
         case errNegativeValue = "err.negative_value"
+        // MARK: pages (session 23)
+        case reportCharts = "report.charts"
+        case reportWeightColumn = "report.weight_column"
+        case reportFollowUpColumn = "report.follow_up_column"
+        case reportPhotos = "report.photos"
     }
 
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.

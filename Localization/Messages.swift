@@ -531,4 +531,8 @@ extension L10n.Message {
     public static func errRenderReportColumns(columns: String, weights: String) -> Self { Self(.errRenderReportColumns, ["columns": columns, "weights": weights]) }
     public static func errNegative(value: String, command: String) -> Self { Self(.errNegative, ["value": value, "command": command]) }
     public static func errNegativeValue(value: String) -> Self { Self(.errNegativeValue, ["value": value]) }
+    public static let reportCharts = Self(.reportCharts, [:])
+    public static let reportWeightColumn = Self(.reportWeightColumn, [:])
+    public static let reportFollowUpColumn = Self(.reportFollowUpColumn, [:])
+    public static let reportPhotos = Self(.reportPhotos, [:])
 }

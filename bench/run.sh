@@ -63,6 +63,11 @@ for n in $POINTS; do
 done
 bench report/pdf/petlog "report pdf, pet $PET" "petlog report" "$OUT/report-$PET-petlog.pdf" \
   "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog.pdf"
+# pages (session 23): the same report in Korean and Japanese (Noto Sans CJK subsets), beside the English one.
+for lang in ko:Korean ja:Japanese; do
+  bench report/pdf-${lang%%:*}/petlog "report pdf, pet $PET" "${lang#*:}: petlog --lang ${lang%%:*} report" "$OUT/report-$PET-petlog-${lang%%:*}.pdf" \
+    "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --lang ${lang%%:*} --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog-${lang%%:*}.pdf"
+done
 # Spending views on the whole shelter, in its last full month (target < 50 ms each). `expense list` is
 # skipped, not failed, by a petlog that does not have it yet.
 MONEY_NOW=2024-12-31T12:00:00Z

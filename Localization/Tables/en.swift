@@ -534,6 +534,10 @@ extension L10n {
         case .errRenderReportColumns: "a report table has {columns} columns and {weights} column widths"
         case .errNegative: "\"{value}\" is below zero: a weight, an amount or a count cannot be negative (see: {command} --help)"
         case .errNegativeValue: "\"{value}\" is below zero: a weight, an amount or a count cannot be negative"
+        case .reportCharts: "Charts"
+        case .reportWeightColumn: "Weight"
+        case .reportFollowUpColumn: "Follow-up"
+        case .reportPhotos: "Photos"
         }
     }
 }

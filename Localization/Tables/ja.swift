@@ -534,6 +534,10 @@ extension L10n {
         case .errRenderReportColumns: "レポートの表に {columns} 列ありますが、列幅は {weights} 個です"
         case .errNegative: "「{value}」は 0 未満です: 体重・量・回数は負の値にできません（ヘルプ: {command} --help）"
         case .errNegativeValue: "「{value}」は 0 未満です: 体重・量・回数は負の値にできません"
+        case .reportCharts: "グラフ"
+        case .reportWeightColumn: "体重"
+        case .reportFollowUpColumn: "再診"
+        case .reportPhotos: "写真"
         }
     }
 }

@@ -534,6 +534,10 @@ extension L10n {
         case .errRenderReportColumns: "보고서 표의 열은 {columns}개인데 열 너비는 {weights}개입니다"
         case .errNegative: "\"{value}\"은(는) 0보다 작습니다: 체중, 양, 횟수는 음수일 수 없습니다 (도움말: {command} --help)"
         case .errNegativeValue: "\"{value}\"은(는) 0보다 작습니다: 체중, 양, 횟수는 음수일 수 없습니다"
+        case .reportCharts: "차트"
+        case .reportWeightColumn: "체중"
+        case .reportFollowUpColumn: "재진"
+        case .reportPhotos: "사진"
         }
     }
 }

@@ -5,4 +5,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
+// The allocator settings of FontSubsetMemory (mallopt, madvise).
+#include <malloc.h>
+#include <sys/mman.h>
 #endif

@@ -117,7 +117,8 @@ struct ChartGroup: ParsableCommand {
                     return (s.localDay(r.at), sy)
                 }
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity)
+                let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity,
+                                                 weekStartsOnSunday: s.weekStartsOnSunday)
                 let weeks = counts.weeks, stacks = s.chartLabels.symptomStacks(counts)
                 let categories = weeks.map { s.format.shortDay($0) }
                 if s.json {
@@ -265,14 +266,39 @@ extension Session {
         }
     }
 
-    /// A braille line chart with a sparkline per pet, for a quick look without a file.
+    /// A braille line chart with its value range at the left, its first and last days below, and a
+    /// legend line per pet (sparkline, min, max, last): one colour per pet on a colour terminal; with
+    /// NO_COLOR or off a TTY, the second pet on are drawn with their own marker instead.
     func printTextChart(_ series: [LineSeries], unit: String) {
         let nonEmpty = series.filter { !$0.times.isEmpty }
-        if nonEmpty.isEmpty { terminal.line(t(.chartNoData)); return }
-        for line in TextChart.braille(series: nonEmpty, width: 60, height: 12) { terminal.line(line) }
-        for s in nonEmpty {
+        guard let grid = TextChart.brailleGrid(series: nonEmpty, width: 60, height: 12),
+              let values = grid.valueRange, let times = grid.timeRange else { terminal.line(t(.chartNoData)); return }
+        let colors: [Terminal.Style] = [.blue, .yellow, .green, .magenta, .cyan, .red]
+        let markers: [Character] = ["•", "×", "+", "◆", "○", "▲", "■"]
+        func cell(_ c: Character, owner: Int?) -> String {
+            guard let owner, nonEmpty.count > 1 else { return String(c) }
+            if terminal.colors { return terminal.styled(String(c), colors[owner % colors.count]) }
+            return owner == 0 ? String(c) : String(markers[(owner - 1) % markers.count])
+        }
+        func symbol(_ i: Int) -> String {
+            if terminal.colors { return terminal.styled("━━", colors[i % colors.count]) }
+            return i == 0 ? "⣿" : String(markers[(i - 1) % markers.count])
+        }
+        let top = ValueFormatter.trim(values.upperBound, digits: 2) + " " + unit
+        let bottom = ValueFormatter.trim(values.lowerBound, digits: 2) + " " + unit
+        let axis = max(Terminal.width(top), Terminal.width(bottom))
+        for row in 0..<grid.height {
+            let label = row == 0 ? top : (row == grid.height - 1 ? bottom : "")
+            let text = (0..<grid.width).map { c in cell(grid.cells[row * grid.width + c], owner: grid.owners[row * grid.width + c]) }.joined()
+            terminal.line(String(repeating: " ", count: axis - Terminal.width(label)) + label + " ┤" + text)
+        }
+        let first = format.shortDay(localDay(Date(timeIntervalSince1970: times.lowerBound)))
+        let last = format.shortDay(localDay(Date(timeIntervalSince1970: times.upperBound)))
+        let gap = max(1, grid.width - Terminal.width(first) - Terminal.width(last))
+        terminal.line(String(repeating: " ", count: axis + 2) + first + String(repeating: " ", count: gap) + last)
+        for (i, s) in nonEmpty.enumerated() {
             guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
-            terminal.line(Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
+            terminal.line(symbol(i) + " " + Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
                           t(.chartTextRange(min: ValueFormatter.trim(lo, digits: 2), max: ValueFormatter.trim(hi, digits: 2), last: ValueFormatter.trim(last, digits: 2), unit: unit)))
         }
     }

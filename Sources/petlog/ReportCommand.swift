@@ -49,7 +49,8 @@ struct ReportCommand: ParsableCommand {
             let p = try repo.pet(PetRef(pet))
             let weights = try repo.weightSeries(pet: p.id, since: nil, until: nil)
             let facts = VisitReportFacts(pet: p, records: try repo.records(RecordQuery(pets: [.id(p.id)])), weightTimes: weights.times,
-                                         weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf)
+                                         weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf,
+                                         weekStartsOnSunday: s.weekStartsOnSunday)
             // The period's visit costs in the home currency, each at its own day's rate.
             let currency = try s.homeCurrency(money.currency)
             let costs = facts.periodVisitCosts
@@ -58,7 +59,10 @@ struct ReportCommand: ParsableCommand {
                 ? try repo.rateTable(currencies: currencies.sorted(), from: costs.map(\.day).min(), through: costs.map(\.day).max())
                 : RateTable([])
             let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions,
-                                        costTotal: facts.costTotal(in: currency, rates: rates)).document(paper: paperSize)
+                                        costTotal: facts.costTotal(in: currency, rates: rates),
+                                        attachmentPath: { [database = s.settings.resolvedDatabasePath] in
+                                            AppDatabase.attachmentFile($0, forDatabase: database).path
+                                        }).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
         }
