@@ -48,6 +48,11 @@ fi
 # The spending views' database: every shelter table (56,563 expenses among 959,057 records), imported once.
 shelter_db=$kit/out/petlog/shelter-all.sqlite
 [ -f "$shelter_db" ] || "$petlog" --db "$shelter_db" import "$kit/data/shelter" >/dev/null
+# The export and re-import rows (issue 17): the whole shelter database exported by this petlog, as JSON
+# and as a CSV folder, made again each run (untimed) so the import reads what this build writes.
+rm -rf "$kit/out/petlog/shelter-all.json" "$kit/out/petlog/shelter-all-csv"
+"$petlog" --db "$shelter_db" export -o "$kit/out/petlog/shelter-all.json" >/dev/null
+"$petlog" --db "$shelter_db" export --format csv -o "$kit/out/petlog/shelter-all-csv" >/dev/null
 # The import benchmark's input: the kit's pets and weights, as its sqlite3 and Python peers load them.
 mkdir -p "$kit/out/petlog/shelter-pets-weights"
 cp "$kit/data/shelter/pets.csv" "$kit/data/shelter/weights.csv" "$kit/out/petlog/shelter-pets-weights/"
@@ -102,6 +107,18 @@ bench db/load-all/sqlite3-cli "load every shelter table" "sqlite3 shell .import 
   "peers/sqlite_cli_load.sh $DATA $OUT/db/cli-all.db --all"
 bench db/load-all/petlog "load every shelter table" "petlog import" out/petlog/import-all.sqlite \
   "rm -f out/petlog/import-all.sqlite*; \$PETLOG_BIN --db out/petlog/import-all.sqlite import $DATA"
+# Transfer (issue 17): export the shelter beside sqlite3's own dump of the same database, and import the
+# JSON export into an empty file beside petlog's import of the CSV export of the same data.
+bench transfer/export/sqlite3-dump "export the shelter" "sqlite3 .dump" $OUT/petlog-shelter.sql \
+  "sqlite3 out/petlog/shelter-all.sqlite .dump > $OUT/petlog-shelter.sql"
+bench transfer/export/petlog-json "export the shelter" "petlog export -o all.json" $OUT/petlog-shelter.json \
+  "\$PETLOG_BIN --db out/petlog/shelter-all.sqlite export -o $OUT/petlog-shelter.json"
+bench transfer/export/petlog-csv "export the shelter" "petlog export --format csv" $OUT/petlog-shelter-csv \
+  "rm -rf $OUT/petlog-shelter-csv; \$PETLOG_BIN --db out/petlog/shelter-all.sqlite export --format csv -o $OUT/petlog-shelter-csv"
+bench transfer/import/petlog-csv "import the shelter export" "petlog import (CSV folder)" out/petlog/reimport-csv.sqlite \
+  "rm -f out/petlog/reimport-csv.sqlite*; \$PETLOG_BIN --db out/petlog/reimport-csv.sqlite import out/petlog/shelter-all-csv"
+bench transfer/import/petlog-json "import the shelter export" "petlog import all.json" out/petlog/reimport-json.sqlite \
+  "rm -f out/petlog/reimport-json.sqlite*; \$PETLOG_BIN --db out/petlog/reimport-json.sqlite import out/petlog/shelter-all.json"
 ROWS
 sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }

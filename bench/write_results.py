@@ -24,9 +24,9 @@ def ratio(group, ours, theirs, goal, label):
         r = a[0] / b[0]
         targets.append(f"| {group} | {label} | {a[0]:.3f} s / {b[0]:.3f} s = **{r:.2f}×** | {goal} | {'met' if eval(goal.replace('≤', '<=').replace('≥', '>=').replace('ratio', str(r))) else 'missed'} |")
 
-ratio("chart png, 1k points", "petlog", "gnuplot", "ratio ≤ 1.0", "petlog ÷ gnuplot")
+ratio("chart png, 1k points", "petlog", "gnuplot", "ratio ≤ 0.9", "petlog ÷ gnuplot")
 ratio("chart png, 1M points", "petlog", "matplotlib", "ratio ≤ 0.333", "petlog ÷ matplotlib")
-ratio("chart png, 1M points", "petlog", "limit: C + cairo, M4", "ratio ≤ 1.5", "petlog ÷ C+cairo M4 floor")
+ratio("chart png, 1M points", "petlog", "limit: C + cairo, M4", "ratio ≤ 1.2", "petlog ÷ C+cairo M4 floor")
 ratio("chart pdf, 1M points", "petlog", "limit: C + cairo, M4", "ratio ≤ 1.5", "petlog ÷ C+cairo M4 floor")
 ratio("report pdf, pet 42", "petlog", "ReportLab", "ratio ≤ 0.5", "petlog ÷ ReportLab")
 # pages (session 23): a Korean or Japanese report against the English one (its peer is "petlog report").
@@ -34,7 +34,13 @@ ratio("report pdf, pet 42", "Korean", "petlog", "ratio ≤ 1.2", "Korean report 
 ratio("report pdf, pet 42", "Japanese", "petlog", "ratio ≤ 1.2", "Japanese report ÷ English report")
 ratio("load pets + 868,890 weights", "petlog", "sqlite3 shell", "ratio ≤ 1.5", "petlog import ÷ sqlite3 .import")
 ratio("load pets + 868,890 weights", "petlog", "Python sqlite3", "ratio < 1.0", "petlog import ÷ Python executemany")
-ratio("load every shelter table", "petlog", "sqlite3 shell", "ratio ≤ 1.5", "petlog import ÷ sqlite3 .import, every table")
+ratio("load every shelter table", "petlog", "sqlite3 shell", "ratio ≤ 1.2", "petlog import ÷ sqlite3 .import, every table")
+# Transfer (issue 17): the JSON export against sqlite3's dump, the JSON import against the CSV-folder one.
+ratio("export the shelter", "petlog export -o", "sqlite3 .dump", "ratio ≤ 2.0", "petlog export -o all.json ÷ sqlite3 .dump")
+ratio("export the shelter", "petlog export --format csv", "sqlite3 .dump", "ratio ≤ 100", "petlog export --format csv ÷ sqlite3 .dump (no target)")
+ratio("import the shelter export", "petlog import all.json", "petlog import (CSV", "ratio ≤ 1.2", "petlog import all.json ÷ CSV-folder import")
+json_import = med("import the shelter export", "petlog import all.json")
+# Store (issue 17): search and due beside pet list, check beside its floor, pet list beside --help.
 ratio("search and due, shelter", "petlog search", "peer: petlog pet list", "ratio ≤ 2.0", "petlog search vomiting ÷ pet list")
 ratio("search and due, shelter", "petlog due", "peer: petlog pet list", "ratio ≤ 2.0", "petlog due ÷ pet list")
 ratio("check, shelter", "petlog check", "floor:", "ratio ≤ 1.2", "petlog check ÷ integrity_check + sha256sum")
@@ -59,6 +65,8 @@ out = ["# Benchmarks", "",
        "## Targets", "", "| group | ratio | medians | target | |", "|---|---|---|---|---|"] + targets
 if rss:
     out += ["", f"Peak RSS of `petlog chart weight` with 1M points: {rss[1]} MiB (target < 64 MiB)."]
+if json_import:
+    out += ["", f"Peak RSS of `petlog import all.json` (the whole shelter into an empty file): {json_import[1]} MiB (target < 200 MiB)."]
 out += ["", "## Where the misses come from", "",
         "The C floors read the series from a CSV file with `strtod` and draw only the line. petlog reads it",
         "from its normalized store: a covering-index range scan of `record (pet_id, kind, at)` plus one",
@@ -101,5 +109,44 @@ out += ["", "### Korean and Japanese reports (session 23)", "",
         "family per document still holds; in a Python/pango test one Regular + Bold line took 11 ms with Nanum",
         "Gothic and 34 ms with M PLUS 2 against 81–113 ms with Noto Sans CJK KR/JP. perf stat, 8 runs, same minute:",
         "English 88.6 ms, Korean 100.7 ms (1.14×), Japanese 104.9 ms (1.18×). Noto Sans CJK stays the fallback."]
+# Transfer and drawing (issue 17, session 23): before/after and the profiles behind the misses.
+out += ["", "## Transfer and drawing (issue 17)", "",
+        "CPU seconds (user + sys) of the release build on the shelter set (500 pets, 959,057 records), measured",
+        "A/B in the same minutes on this loaded 2-core machine (wall times there were 2–10× CPU):",
+        "",
+        "| work | before | after | peer, same minutes |",
+        "|---|---|---|---|",
+        "| `export -o all.json` | 11.9 s, 42 MiB | 2.04 s, 36 MiB (same bytes) | `sqlite3 .dump` 1.30 s: **1.57×** |",
+        "| `export --format csv` | 2.69 s | 2.11 s (same files) | |",
+        "| `import all.json`, empty file | 17.4 s, 466 MiB | 7.6 s, 214 MiB | CSV-folder import 8.6 s, 1,047 MiB: **0.88×** |",
+        "| import every shelter table | 3.44 s | 3.09 s | `sqlite3 .import --all` 1.45 s: 2.1× |",
+        "| chart png, 1k points | 98 ms | 65 ms (same pixels) | gnuplot 83–92 ms: **0.7–0.8×** |",
+        "| chart png, 1M points | 379–397 ms | 357–372 ms | C+cairo M4 floor 256–290 ms: 1.3–1.4× |",
+        "| chart pdf, 1M points | 289–316 ms | 269–300 ms | C+cairo M4 floor 104–115 ms: 2.5× |",
+        "",
+        "Later, with the machine quieter (load 1.5), hyperfine's wall-clock means of the final build: `export -o",
+        "all.json` 1.97 s against `sqlite3 .dump` 1.25 s (**1.58×**); chart png 1k 66.5 ms against gnuplot 85.5 ms",
+        "(**0.78×**); chart png 1M 358 ms against the M4 floor's 282 ms (1.27×); chart pdf 1M 254 ms against 117 ms (2.17×).",
+        "",
+        "The JSON export reads each table once in id order and merges them by record id (weights stepped",
+        "by hand, the other kinds through the shared row checks), and writes each record's bytes in place",
+        "in sorted-key order (`JSONBytes`, held to the Codable encoder by `ExportJSONWritingTests`). The JSON",
+        "import reads a plain weight straight from its bytes and keeps it in columns, and every import binds",
+        "through statements prepared once (`ImportStatements`). PNG files are encoded by petlog: libpng as",
+        "cairo drives it tried every filter on every row and deflated at level 6, 71.5 % of the 896 M",
+        "instructions (callgrind) of a 1,000-point chart; the Up filter with zlib's fastest level makes the",
+        "same pixels with files a quarter bigger.",
+        "",
+        "What is left is SQLite's own work, not petlog's code. The 1M-point PDF is 2.50 G instructions",
+        "(callgrind): `weightSeries` 2.14 G (85.7 %, `sqlite3_step` 1.99 G), the drawing 0.22 G (cairo-pdf's",
+        "`finish` 91 M, the M4 path 70 M, fontconfig's start 29 M); the 1M PNG spends 51 % of its samples",
+        "(perf) in libsqlite3 and 23 % in cairo's rasteriser, which the floor pays too. Both targets wait",
+        "on the weight read (schema v5). Loading every shelter table spends 59 % in libsqlite3 (two B-tree",
+        "inserts per record, three index rebuilds), 14 % in the kernel and 17 % in petlog; the 90,667",
+        "non-weight rows' writes are now 0.3 % of its samples, so 1.2× of sqlite3's one insert per row needs",
+        "a cheaper schema, not a cheaper loop. The JSON import reads in 109 MiB at most and no longer keeps",
+        "a set and a map of every file id (50 MiB; kept ids are asked of the table); its peak, 214 MiB, is",
+        "reached in the index rebuild after the load (`PRAGMA cache_size = -131072`, two sorter threads),",
+        "which the CSV imports share: with a 32 MiB cache the rebuild measured 23 MiB less."]
 out += ["", "## The run", ""] + text.split("\n", 1)[1].splitlines()
 open(dst, "w").write("\n".join(out) + "\n")

@@ -8,4 +8,6 @@
 // The allocator settings of FontSubsetMemory (mallopt, madvise).
 #include <malloc.h>
 #include <sys/mman.h>
+// zlib (which cairo links already) for the chart's own PNG encoder (Cairo/PNGEncoder.swift).
+#include <zlib.h>
 #endif

@@ -104,6 +104,8 @@ public protocol TransferRepository: Sendable {
     func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary
     /// Every record in id order, a batch at a time (memory stays flat on big files).
     func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
+    /// The whole JSON export (docs/json.md) into `sink`: pets, records, budgets, rates; the records written.
+    func exportJSON(to sink: OutputSink) throws -> Int
     /// Every table as CSV into `directory`; the records and tables written. `bom`: each file starts with a
     /// UTF-8 byte order mark, which Excel needs to read Hangul and Kana.
     func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)

@@ -9,19 +9,19 @@ import PetStore
 
 /// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.
 struct ChartGroup: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "chart", abstract: "Plot weight, symptoms or expenses to PNG, PDF or SVG (-o), or as text.",
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "chart", abstract: Help.s(.helpChartGroupAbstract),
         subcommands: [Weight.self, Symptoms.self, Expenses.self]
-    )
+    ) }
 
     /// Output options shared by every chart.
     struct Output: ParsableArguments {
-        @Option(name: .shortAndLong, help: "Output file: .png, .pdf or .svg; - writes SVG to standard output (without -o, a text chart).") var output: String?
-        @Option(parsing: .unconditional, help: "From: 1y, 90d, 2026-01-01.") var since: String?
-        @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
-        @Option(help: "Size in pixels at 200 dpi (PDF/SVG: the same figure in points).") var size = "1600x900"
-        @Flag(help: "Dark theme.") var dark = false
+        @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpChartGroupOutputOutput))) var output: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpChartGroupOutputSince))) var since: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpChartGroupOutputUntil))) var until: String?
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupOutputSize))) var size = "1600x900"
+        @Flag(help: ArgumentHelp(Help.s(.helpChartGroupOutputDark))) var dark = false
 
         func format(_ s: Session) throws -> ChartFormat? {
             guard let o = output else { return nil }
@@ -46,10 +46,10 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Weight: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Weight over time: one line per pet.")
-        @Argument(help: "One or more pets (names or ids).", completion: .petNames) var pets: [String]
-        @Option(help: "Rolling mean over a window: 7d, 4w.") var smooth: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpChartGroupWeightAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupWeightPets)), completion: .petNames) var pets: [String]
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupWeightSmooth))) var smooth: String?
         @OptionGroup var out: Output
 
         func run() throws {
@@ -82,7 +82,7 @@ struct ChartGroup: ParsableCommand {
                 let spec = WeightChartSpec(
                     title: s.t(.chartWeightTitle(pets: names.joined(separator: ", "))), yLabel: s.t(.chartWeightAxis),
                     unitSuffix: unit, series: series, smoothingWindow: smoothing.map { Double($0.approximateSeconds) },
-                    smoothingLabel: smooth.map { s.t(.chartSmoothLabel(window: $0)) },
+                    smoothingLabel: smoothing.map { s.t(.chartSmoothLabel(window: s.format.span($0))) },
                     timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
                     language: s.l10n.language.rawValue, labeler: s.chartLabels.axisLabeler, noDataText: s.t(.chartNoData))
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
@@ -91,11 +91,11 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Symptoms: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
-        @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-        @Option(help: "Colour the bars by severity, or stack them by symptom.") var by: Choice<SymptomGrouping> = Choice(.severity)
-        @Option(help: "Only this symptom.") var symptom: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpChartGroupSymptomsAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupSymptomsPet)), completion: .petNames) var pet: String
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupSymptomsBy))) var by: Choice<SymptomGrouping> = Choice(.severity)
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupSymptomsSymptom))) var symptom: String?
         @OptionGroup var out: Output
 
         func run() throws {
@@ -138,11 +138,11 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Expenses: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "Spending per month (expenses and visit costs), stacked by category, in one currency, with the monthly budget as a line.",
-            discussion: "Amounts in other currencies are converted at the rate of their own day (petlog rates); those without one are left out and counted.")
-        @Argument(help: "Pet name or id, or several (A,B) (default: everything, household expenses included).", completion: .petNames) var pet: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpChartGroupExpensesAbstract),
+            discussion: Help.s(.helpChartGroupExpensesDiscussion)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupExpensesPet)), completion: .petNames) var pet: String?
         @OptionGroup var money: CurrencyOption
         @OptionGroup var out: Output
 
@@ -284,8 +284,8 @@ extension Session {
             if terminal.colors { return terminal.styled("━━", colors[i % colors.count]) }
             return i == 0 ? "⣿" : String(markers[(i - 1) % markers.count])
         }
-        let top = ValueFormatter.trim(values.upperBound, digits: 2) + " " + unit
-        let bottom = ValueFormatter.trim(values.lowerBound, digits: 2) + " " + unit
+        let top = ValueFormatter.massNumber(values.upperBound, unit: unit) + " " + unit
+        let bottom = ValueFormatter.massNumber(values.lowerBound, unit: unit) + " " + unit
         let axis = max(Terminal.width(top), Terminal.width(bottom))
         for row in 0..<grid.height {
             let label = row == 0 ? top : (row == grid.height - 1 ? bottom : "")
@@ -299,7 +299,8 @@ extension Session {
         for (i, s) in nonEmpty.enumerated() {
             guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
             terminal.line(symbol(i) + " " + Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
-                          t(.chartTextRange(min: ValueFormatter.trim(lo, digits: 2), max: ValueFormatter.trim(hi, digits: 2), last: ValueFormatter.trim(last, digits: 2), unit: unit)))
+                          t(.chartTextRange(min: ValueFormatter.massNumber(lo, unit: unit), max: ValueFormatter.massNumber(hi, unit: unit),
+                                             last: ValueFormatter.massNumber(last, unit: unit), unit: unit)))
         }
     }
 

@@ -7,19 +7,16 @@ import PetReport
 import PetStore
 
 struct ReportCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",
-        discussion: """
-        The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.
-        --date also fixes the report's today: ages, alerts, due dates, current medications and the --since period are as of the end of that day, and later records are left out.
-        """)
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
-    @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
-    @Option(help: "The paper size (default: the config's paper, else a4).") var paper: Choice<Paper>?
-    @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
-    @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "report", abstract: Help.s(.helpReportCommandAbstract),
+        discussion: Help.s(.helpReportCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpReportCommandPet)), completion: .petNames) var pet: String
+    @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpReportCommandOutput))) var output: String
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpReportCommandSince))) var since = "90d"
+    @Option(help: ArgumentHelp(Help.s(.helpReportCommandPaper))) var paper: Choice<Paper>?
+    @Option(help: ArgumentHelp(Help.s(.helpReportCommandQuestion))) var question: [String] = []
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpReportCommandDate))) var date: String?
     @OptionGroup var money: CurrencyOption
 
     func run() throws {

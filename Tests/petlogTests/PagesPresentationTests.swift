@@ -31,8 +31,8 @@ final class PagesPresentationTests: CLITestCase {
             let lines = r.stdout.split(separator: "\n").map(String.init)
             XCTAssertFalse(r.stdout.contains("\u{1B}"), "no colour codes off a TTY")
             // The value range at the top and bottom rows of the plot.
-            XCTAssertTrue(lines[0].hasPrefix("4.6 kg ┤"), lines[0])
-            XCTAssertTrue(lines[11].hasPrefix("3.2 kg ┤"), lines[11])
+            XCTAssertTrue(lines[0].hasPrefix("4.60 kg ┤"), lines[0])
+            XCTAssertTrue(lines[11].hasPrefix("3.20 kg ┤"), lines[11])
             // First and last days under the plot.
             XCTAssertTrue(lines[12].contains("Sep 1") && lines[12].contains("Nov 20"), lines[12])
             // One legend entry per pet; the second pet's cells are drawn with its marker.
@@ -93,7 +93,7 @@ final class PagesPresentationTests: CLITestCase {
         try ok("report", "Rex", "-o", pdf)
         let text = try tool("pdftotext", ["-layout", pdf, "-"])
         XCTAssertTrue(text.contains("Follow-up"), text)
-        XCTAssertTrue(text.contains("10.2 kg") && text.contains("10.4 kg"), text)
+        XCTAssertTrue(text.contains("10.20 kg") && text.contains("10.40 kg"), text)
         XCTAssertTrue(text.contains("Nov 17, 2026"), text)
         XCTAssertTrue(text.contains("Photos") && text.contains("Rash on the belly") && text.contains("Left ear red"), text)
         let images = try tool("pdfimages", ["-list", pdf]).split(separator: "\n").dropFirst(2)

@@ -60,8 +60,8 @@ final class ReportCommandTests: CLITestCase {
         try ok("report", "Rex", "-o", then, "--date", "2026-06-30")
         try ok("report", "Rex", "-o", now)
         let old = try tool("pdftotext", [then, "-"]), new = try tool("pdftotext", [now, "-"])
-        XCTAssertTrue(old.contains("Generated Jun 30, 2026") && old.contains("5 y") && old.contains("10 kg"), old)
-        for later in ["12.4 kg", "Apoquel", "vomiting", "6 y"] {
+        XCTAssertTrue(old.contains("Generated Jun 30, 2026") && old.contains("5 y") && old.contains("10.00 kg"), old)
+        for later in ["12.40 kg", "Apoquel", "vomiting", "6 y"] {
             XCTAssertFalse(old.contains(later), "the report of June 30 shows \(later)")
             XCTAssertTrue(new.contains(later), "today's report lacks \(later)")
         }
