@@ -84,6 +84,23 @@ if PETLOG_NOW=$MONEY_NOW $PETLOG_BIN --db out/petlog/shelter-all.sqlite expense 
 else
   echo ">> money/expense-list/petlog: skipped (this petlog has no expense list)" >&2
 fi
+# Store (issue 17): search, due and check on the whole shelter beside their peer or floor, measured in
+# the same run, and pet list beside --help. The file is opened once untimed (an older file is upgraded then).
+"$PETLOG_BIN" --db out/petlog/shelter-all.sqlite pet list >/dev/null
+STORE_NOW=2024-12-31T12:00:00Z
+bench store/list/petlog "search and due, shelter" "peer: petlog pet list" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite pet list"
+bench store/search/petlog "search and due, shelter" "petlog search vomiting" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite search vomiting"
+bench store/due/petlog "search and due, shelter" "petlog due (all pets)" - \
+  "PETLOG_NOW=$STORE_NOW $PETLOG_BIN --db out/petlog/shelter-all.sqlite due"
+bench store/check/petlog-floor "check, shelter" "floor: sqlite3 integrity_check + sha256sum of the attachments" - \
+  "sqlite3 out/petlog/shelter-all.sqlite 'PRAGMA integrity_check' && { find out/petlog/shelter-all.sqlite.attachments -type f 2>/dev/null | xargs -r sha256sum; }"
+bench store/check/petlog "check, shelter" "petlog check" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite check"
+bench store/start/petlog-help "pet list process" "peer: petlog --help" - "$PETLOG_BIN --help"
+bench store/start/petlog "pet list process" "petlog pet list" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite pet list"
 bench db/load/petlog "$g" "petlog import" out/petlog/import.sqlite \
   "rm -f out/petlog/import.sqlite*; \$PETLOG_BIN --db out/petlog/import.sqlite import out/petlog/shelter-pets-weights"
 bench db/load-all/sqlite3-cli "load every shelter table" "sqlite3 shell .import --all" $OUT/db/cli-all.db \

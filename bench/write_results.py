@@ -40,6 +40,11 @@ ratio("export the shelter", "petlog export -o", "sqlite3 .dump", "ratio ≤ 2.0"
 ratio("export the shelter", "petlog export --format csv", "sqlite3 .dump", "ratio ≤ 100", "petlog export --format csv ÷ sqlite3 .dump (no target)")
 ratio("import the shelter export", "petlog import all.json", "petlog import (CSV", "ratio ≤ 1.2", "petlog import all.json ÷ CSV-folder import")
 json_import = med("import the shelter export", "petlog import all.json")
+# Store (issue 17): search and due beside pet list, check beside its floor, pet list beside --help.
+ratio("search and due, shelter", "petlog search", "peer: petlog pet list", "ratio ≤ 2.0", "petlog search vomiting ÷ pet list")
+ratio("search and due, shelter", "petlog due", "peer: petlog pet list", "ratio ≤ 2.0", "petlog due ÷ pet list")
+ratio("check, shelter", "petlog check", "floor:", "ratio ≤ 1.2", "petlog check ÷ integrity_check + sha256sum")
+ratio("pet list process", "petlog pet list", "peer: petlog --help", "ratio ≤ 1.4", "petlog pet list ÷ petlog --help")
 def under(group, seconds, label):
     a = med(group, "petlog")
     if a:

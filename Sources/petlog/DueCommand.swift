@@ -41,7 +41,7 @@ extension Session {
     mutating func dueItems(pets refs: [PetRef]) throws -> [DueItem] {
         let repo = try repository()
         let pets = refs.isEmpty ? try repo.pets(includeArchived: false) : try refs.map { try repo.pet($0) }
-        let records = try repo.records(RecordQuery(pets: pets.map { .id($0.id) }, kinds: [.vaccination, .visit, .medication, .dose]))
+        let records = try repo.careRecords(pets: pets.map(\.id))
         return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time)
     }
 

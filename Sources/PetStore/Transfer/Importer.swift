@@ -216,6 +216,9 @@ extension SQLiteRepository {
             done += batch.weights.count
         }
         for sql in indexes { try db.execute(sql: sql) }
+        // The search index: one INSERT … SELECT over everything after a big load (the per-row path would
+        // fold and index each record as its triggers noted it), else the rows the triggers noted.
+        if rebuild { try SearchIndex.rebuild(db) } else { try SearchIndex.refresh(db) }
 
         // Budgets (one per scope: a budget already set for the same scope is kept) and rates (a stored
         // rate for the same day and currency is replaced by the file's).
