@@ -67,86 +67,15 @@ if rss:
     out += ["", f"Peak RSS of `petlog chart weight` with 1M points: {rss[1]} MiB (target < 64 MiB)."]
 if json_import:
     out += ["", f"Peak RSS of `petlog import all.json` (the whole shelter into an empty file): {json_import[1]} MiB (target < 200 MiB)."]
-out += ["", "## Where the misses come from", "",
-        "The C floors read the series from a CSV file with `strtod` and draw only the line. petlog reads it",
-        "from its normalized store: a covering-index range scan of `record (pet_id, kind, at)` plus one",
-        "rowid lookup per point in `weight`, which SQLite alone needs about 0.2 s for a million points",
-        "(the same query in the `sqlite3` shell takes 0.4 s with its text output). That read, not the",
-        "drawing (M4 per pixel column, about 5 % of the time), is why the 1M-point PDF stays above 1.5× of",
-        "its floor; the PNG's ratio moved between 1.55× and 1.73× across full runs on this shared machine. `weightSeries` steps the raw SQLite statement",
-        "into two preallocated `[Double]` columns (GRDB's `Row` cursor cost twice as much). Denormalizing",
-        "weights out of the record supertable would close the gap but lose one timeline for every kind.",
-        "The import numbers above settle that trade-off for now: with two inserts per weight (record +",
-        "weight), the load stays within the target of sqlite3's one, after schema v2 replaced an 11-value",
-        "`IN` CHECK that SQLite re-evaluated through a temporary index per row (4× the insert cost), the",
-        "big load drops and rebuilds the record indexes (a sort instead of random inserts) and binds raw",
-        "values to reused prepared statements of 64 rows each (multi-row VALUES: a third less CPU than one",
-        "row per step). Loading every shelter table is slower than sqlite3's because its 90,667 other rows",
-        "go through petlog's full checks and detail tables one record at a time (about 10 µs each).", "",
-        "The spending views read `spending()` (expenses and visit costs of a span). With the v4 indexes its",
-        "`r.kind = 'expense' AND r.at BETWEEN …` can only range-scan `record (at)` over every kind (a shelter",
-        "month is 31,150 records, 29,000 of them weights) and look each row up: 44 ms of SQLite for one month,",
-        "4.4 s for all of them (Python's sqlite3, medians of 7). `CREATE INDEX record_kind_at ON record (kind, at)`",
-        "makes it a covering-index search (`kind=? AND at>? AND at<?`): 1.6 ms for the month, 0.41 s for all.",
-        "`stats --month` also loads every record of both months through `loadRecords` (GRDB rows decoded by",
-        "column name: a lowercased string compare per column, 9 % of its profile) to compare weights, meals",
-        "and symptoms: 0.35 – 0.7 s on the shelter, which an index barely changes; it needs per-kind aggregates in SQL.",
-        "Measured with the release build on a copy of the shelter database that has the index (load 3.5):",
-        "`expense list --month 2024-11` 82.5 → 45.1 ms, `chart expenses` for that month 70.9 → 26.9 ms, `stats`",
-        "468 → 353 ms; `expense list --json` stays at about 250 ms (its JSON output, not the read).", "",
-        "A filtered run (`bash bench/run.sh petlog`) re-times only petlog's rows and keeps the peers' rows of",
-        "the last full run in the same table."]
-# pages (session 23): the Korean and Japanese reports.
-out += ["", "### Korean and Japanese reports (session 23)", "",
-        "The rows `Korean: petlog --lang ko report` and `Japanese: petlog --lang ja report` render the report row's pet",
-        "and database in Korean and Japanese; their target is 1.2× the English report. With Noto Sans CJK they took",
-        "1.5–1.9× (release builds, pet 42, same minute): cairo 1.16 subsets a CFF font for a PDF by copying its whole",
-        "CFF table, 16 MB for each Noto CJK face (Regular and Bold), whatever the text, and walks its 65,535-glyph cmap;",
-        "callgrind counts only 40 M instructions for that, and most of the time was page faults (15,500 for a Korean",
-        "report against 3,700 for the English one), which are dear in this VM. Keeping those blocks on a huge-page",
-        "heap (`Cairo.FontSubsetMemory`) brought it to 1.53× and 1.62×. What closed it is the font: Korean is set in",
-        "Nanum Gothic (TrueType) and Japanese in M PLUS 2 (a 1.6 MB OpenType font), each with its own Latin, so one",
-        "family per document still holds; in a Python/pango test one Regular + Bold line took 11 ms with Nanum",
-        "Gothic and 34 ms with M PLUS 2 against 81–113 ms with Noto Sans CJK KR/JP. perf stat, 8 runs, same minute:",
-        "English 88.6 ms, Korean 100.7 ms (1.14×), Japanese 104.9 ms (1.18×). Noto Sans CJK stays the fallback."]
-# Transfer and drawing (issue 17, session 23): before/after and the profiles behind the misses.
-out += ["", "## Transfer and drawing (issue 17)", "",
-        "CPU seconds (user + sys) of the release build on the shelter set (500 pets, 959,057 records), measured",
-        "A/B in the same minutes on this loaded 2-core machine (wall times there were 2–10× CPU):",
-        "",
-        "| work | before | after | peer, same minutes |",
-        "|---|---|---|---|",
-        "| `export -o all.json` | 11.9 s, 42 MiB | 2.04 s, 36 MiB (same bytes) | `sqlite3 .dump` 1.30 s: **1.57×** |",
-        "| `export --format csv` | 2.69 s | 2.11 s (same files) | |",
-        "| `import all.json`, empty file | 17.4 s, 466 MiB | 7.6 s, 214 MiB | CSV-folder import 8.6 s, 1,047 MiB: **0.88×** |",
-        "| import every shelter table | 3.44 s | 3.09 s | `sqlite3 .import --all` 1.45 s: 2.1× |",
-        "| chart png, 1k points | 98 ms | 65 ms (same pixels) | gnuplot 83–92 ms: **0.7–0.8×** |",
-        "| chart png, 1M points | 379–397 ms | 357–372 ms | C+cairo M4 floor 256–290 ms: 1.3–1.4× |",
-        "| chart pdf, 1M points | 289–316 ms | 269–300 ms | C+cairo M4 floor 104–115 ms: 2.5× |",
-        "",
-        "Later, with the machine quieter (load 1.5), hyperfine's wall-clock means of the final build: `export -o",
-        "all.json` 1.97 s against `sqlite3 .dump` 1.25 s (**1.58×**); chart png 1k 66.5 ms against gnuplot 85.5 ms",
-        "(**0.78×**); chart png 1M 358 ms against the M4 floor's 282 ms (1.27×); chart pdf 1M 254 ms against 117 ms (2.17×).",
-        "",
-        "The JSON export reads each table once in id order and merges them by record id (weights stepped",
-        "by hand, the other kinds through the shared row checks), and writes each record's bytes in place",
-        "in sorted-key order (`JSONBytes`, held to the Codable encoder by `ExportJSONWritingTests`). The JSON",
-        "import reads a plain weight straight from its bytes and keeps it in columns, and every import binds",
-        "through statements prepared once (`ImportStatements`). PNG files are encoded by petlog: libpng as",
-        "cairo drives it tried every filter on every row and deflated at level 6, 71.5 % of the 896 M",
-        "instructions (callgrind) of a 1,000-point chart; the Up filter with zlib's fastest level makes the",
-        "same pixels with files a quarter bigger.",
-        "",
-        "What is left is SQLite's own work, not petlog's code. The 1M-point PDF is 2.50 G instructions",
-        "(callgrind): `weightSeries` 2.14 G (85.7 %, `sqlite3_step` 1.99 G), the drawing 0.22 G (cairo-pdf's",
-        "`finish` 91 M, the M4 path 70 M, fontconfig's start 29 M); the 1M PNG spends 51 % of its samples",
-        "(perf) in libsqlite3 and 23 % in cairo's rasteriser, which the floor pays too. Both targets wait",
-        "on the weight read (schema v5). Loading every shelter table spends 59 % in libsqlite3 (two B-tree",
-        "inserts per record, three index rebuilds), 14 % in the kernel and 17 % in petlog; the 90,667",
-        "non-weight rows' writes are now 0.3 % of its samples, so 1.2× of sqlite3's one insert per row needs",
-        "a cheaper schema, not a cheaper loop. The JSON import reads in 109 MiB at most and no longer keeps",
-        "a set and a map of every file id (50 MiB; kept ids are asked of the table); its peak, 214 MiB, is",
-        "reached in the index rebuild after the load (`PRAGMA cache_size = -131072`, two sorter threads),",
-        "which the CSV imports share: with a 32 MiB cache the rebuild measured 23 MiB less."]
+# The prose ("## Where the misses come from" up to "## The run") is written by hand in docs/benchmarks.md and
+# kept from the file being replaced; only the tables come from this run.
+import os
+prose = ["## Where the misses come from", "", "(not written yet)"]
+if os.path.exists(dst):
+    old = open(dst).read()
+    start, end = old.find("## Where the misses come from"), old.find("\n## The run")
+    if start != -1 and end > start:
+        prose = old[start:end].rstrip("\n").split("\n")
+out += [""] + prose
 out += ["", "## The run", ""] + text.split("\n", 1)[1].splitlines()
 open(dst, "w").write("\n".join(out) + "\n")

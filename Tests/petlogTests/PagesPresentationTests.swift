@@ -4,20 +4,6 @@ import XCTest
 /// The terminal chart's axis and legend, the week start of the symptom bars, and what the report
 /// shows of visits and photos.
 final class PagesPresentationTests: CLITestCase {
-    func tool(_ name: String, _ args: [String]) throws -> String {
-        let path = "/usr/bin/\(name)"
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) not installed") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     func testBrailleChartHasARangeDatesAndOneMarkerPerPet() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
         try ok("pet", "add", "Nabi", "--species", "cat")

@@ -2,20 +2,6 @@ import Foundation
 import XCTest
 
 final class ReportCommandTests: CLITestCase {
-    func tool(_ name: String, _ args: [String]) throws -> String {
-        let path = "/usr/bin/\(name)"
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) not installed") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     func pages(_ pdf: String) throws -> Int {
         let info = try tool("pdfinfo", [pdf])
         let line = try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("Pages:") })
