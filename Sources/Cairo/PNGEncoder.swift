@@ -19,55 +19,68 @@ enum PNGEncoder {
         let channels = opaque ? 3 : 4
         let rowBytes = w * channels
 
-        // Filtered scanlines: a filter byte (2, Up) and each byte less the one above it.
-        var filtered = [UInt8](repeating: 0, count: (rowBytes + 1) * h)
+        // Each scanline filtered (a filter byte, 2 = Up, then each byte less the one above it) and deflated
+        // as it is made: no copy of the whole image beside the surface (a 1600×900 chart would hold two more).
+        var stream = z_stream()
+        guard deflateInit_(&stream, Z_BEST_SPEED, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw CairoError.noMemory }
+        defer { deflateEnd(&stream) }
+        var compressed: [UInt8] = []
+        var outBuffer = [UInt8](repeating: 0, count: 1 << 16)
+        func deflateRow(_ input: UnsafeMutableBufferPointer<UInt8>?, finish: Bool) throws {
+            stream.next_in = input?.baseAddress
+            stream.avail_in = uInt(input?.count ?? 0)
+            while true {
+                let (status, produced) = outBuffer.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    let status = deflate(&stream, finish ? Z_FINISH : Z_NO_FLUSH)
+                    return (status, out.count - Int(stream.avail_out))
+                }
+                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                    throw status == Z_MEM_ERROR ? CairoError.noMemory : CairoError.other(code: Int(status), message: "zlib")
+                }
+                compressed.append(contentsOf: outBuffer[0..<produced])
+                if finish ? status == Z_STREAM_END : stream.avail_out > 0 { return }
+            }
+        }
         var previous = [UInt8](repeating: 0, count: rowBytes)
         var current = [UInt8](repeating: 0, count: rowBytes)
-        filtered.withUnsafeMutableBufferPointer { out in
-            for y in 0..<h {
-                let pixels = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                current.withUnsafeMutableBufferPointer { row in
-                    if opaque {
-                        for x in 0..<w {
-                            let p = pixels[x]
-                            row[3 * x] = UInt8(truncatingIfNeeded: p >> 16)
-                            row[3 * x + 1] = UInt8(truncatingIfNeeded: p >> 8)
-                            row[3 * x + 2] = UInt8(truncatingIfNeeded: p)
-                        }
-                    } else {
-                        for x in 0..<w {
-                            let p = pixels[x]
-                            let alpha = p >> 24
-                            if alpha == 0 {
-                                row[4 * x] = 0; row[4 * x + 1] = 0; row[4 * x + 2] = 0; row[4 * x + 3] = 0
-                            } else {
-                                // cairo's unpremultiply_data, rounding as it does.
-                                row[4 * x] = UInt8(truncatingIfNeeded: (((p >> 16) & 0xFF) * 255 + alpha / 2) / alpha)
-                                row[4 * x + 1] = UInt8(truncatingIfNeeded: (((p >> 8) & 0xFF) * 255 + alpha / 2) / alpha)
-                                row[4 * x + 2] = UInt8(truncatingIfNeeded: ((p & 0xFF) * 255 + alpha / 2) / alpha)
-                                row[4 * x + 3] = UInt8(truncatingIfNeeded: alpha)
-                            }
-                        }
+        var line = [UInt8](repeating: 2, count: rowBytes + 1)
+        for y in 0..<h {
+            let pixels = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            current.withUnsafeMutableBufferPointer { row in
+                if opaque {
+                    for x in 0..<w {
+                        let p = pixels[x]
+                        row[3 * x] = UInt8(truncatingIfNeeded: p >> 16)
+                        row[3 * x + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                        row[3 * x + 2] = UInt8(truncatingIfNeeded: p)
                     }
-                    let base = y * (rowBytes + 1)
-                    out[base] = 2
-                    previous.withUnsafeBufferPointer { above in
-                        for i in 0..<rowBytes { out[base + 1 + i] = row[i] &- above[i] }
+                } else {
+                    for x in 0..<w {
+                        let p = pixels[x]
+                        let alpha = p >> 24
+                        if alpha == 0 {
+                            row[4 * x] = 0; row[4 * x + 1] = 0; row[4 * x + 2] = 0; row[4 * x + 3] = 0
+                        } else {
+                            // cairo's unpremultiply_data, rounding as it does.
+                            row[4 * x] = UInt8(truncatingIfNeeded: (((p >> 16) & 0xFF) * 255 + alpha / 2) / alpha)
+                            row[4 * x + 1] = UInt8(truncatingIfNeeded: (((p >> 8) & 0xFF) * 255 + alpha / 2) / alpha)
+                            row[4 * x + 2] = UInt8(truncatingIfNeeded: ((p & 0xFF) * 255 + alpha / 2) / alpha)
+                            row[4 * x + 3] = UInt8(truncatingIfNeeded: alpha)
+                        }
                     }
                 }
-                swap(&previous, &current)
+                line.withUnsafeMutableBufferPointer { out in
+                    previous.withUnsafeBufferPointer { above in
+                        for i in 0..<rowBytes { out[1 + i] = row[i] &- above[i] }
+                    }
+                }
             }
+            try line.withUnsafeMutableBufferPointer { try deflateRow($0, finish: false) }
+            swap(&previous, &current)
         }
-
-        var compressedSize = compressBound(uLong(filtered.count))
-        var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
-        let status = compressed.withUnsafeMutableBufferPointer { out in
-            filtered.withUnsafeBufferPointer { input in
-                compress2(out.baseAddress, &compressedSize, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
-            }
-        }
-        guard status == Z_OK else { throw status == Z_MEM_ERROR ? CairoError.noMemory : CairoError.other(code: Int(status), message: "zlib") }
-        compressed.removeSubrange(Int(compressedSize)...)
+        try deflateRow(nil, finish: true)
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png.reserveCapacity(compressed.count + 128)
