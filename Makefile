@@ -1,7 +1,7 @@
 # petlog — what the README runs. `make demo` and `make test` work as root on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk poppler-utils sqlite3 jq \
+APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus poppler-utils sqlite3 jq \
   libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn \
   python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base
 # tesseract + leptonica for the OCR module and its language data; PyGObject, pycairo and Pillow (Debian's,

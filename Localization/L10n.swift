@@ -53,6 +53,34 @@ public struct L10n: Sendable {
         return L10n.template(key, language)
     }
 
+    /// The name of an input a message refers to, in this language: a field (`diary`, `duration_minutes`)
+    /// or a setting (`week_start`) → "일기", "日記"; an option keeps what was typed beside its name so the
+    /// line says what to fix: `--severity` → "중증도(--severity)", "重症度（--severity）", and in English
+    /// the option itself. A name with no entry in the `fieldname` code group is shown as it was given.
+    public func fieldName(_ raw: String) -> String {
+        let name = String(raw.drop { $0 == "-" }).lowercased().replacingOccurrences(of: "_", with: "-")
+        let shown = code(.fieldname, name)
+        guard raw.hasPrefix("--"), L10n.keysByRawValue["fieldname." + name] != nil else { return shown }
+        switch language {
+        case .en: return raw
+        case .ko: return shown + "(" + raw + ")"
+        case .ja: return shown + "（" + raw + "）"
+        }
+    }
+
+    /// The words an input accepts, as typed, each with its name in this language where it has one:
+    /// `--mood` in Korean → `happy(기분 좋음)`, …; English lists the words alone.
+    public func acceptedWords(_ field: String, _ accepted: [String]) -> [String] {
+        let groups: [String: CodeGroup] = ["mood": .mood, "species": .species, "sex": .sex, "route": .route, "amount": .urineAmount,
+                                           "reason": .archiveReason, "kind": .kind]
+        guard language != .en, let group = groups[String(field.drop { $0 == "-" })] else { return accepted }
+        let (open, close) = language == .ja ? ("（", "）") : ("(", ")")
+        return accepted.map { word in
+            let name = code(group, word)
+            return name == word ? word : word + open + name + close
+        }
+    }
+
     /// Every key by its raw value: a hash lookup where `Key(rawValue:)` compares against each of the
     /// hundreds of keys in turn (a list prints a category name per line).
     static let keysByRawValue: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.rawValue, $0) })

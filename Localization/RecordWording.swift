@@ -47,7 +47,7 @@ public struct RecordWording: Sendable {
         case .symptom(let s):
             parts.append(symptomName(s))
             parts.append(l10n.text(.fieldSeverity(severity: String(s.severity))))
-            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration(minutes: String(d)))) }
+            if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration(duration: format.duration(minutes: d)))) }
         case .diary(let d):
             parts.append(d.text)
             if let m = d.mood { parts.append(l10n.code(.mood, m.rawValue)) }
@@ -79,12 +79,7 @@ public struct RecordWording: Sendable {
         return parts.joined(separator: " · ")
     }
 
-    public func interval(_ seconds: Int) -> String {
-        if seconds % (7 * 86_400) == 0 { return l10n.text(.unitWeeks(n: String(seconds / (7 * 86_400)))) }
-        if seconds % 86_400 == 0 { return l10n.text(.unitDays(n: String(seconds / 86_400))) }
-        if seconds % 3600 == 0 { return l10n.text(.unitHours(n: String(seconds / 3600))) }
-        return l10n.text(.unitMinutes(n: String(seconds / 60)))
-    }
+    public func interval(_ seconds: Int) -> String { format.duration(seconds: seconds) }
 
     public func sexLabel(_ p: Pet) -> String {
         let base = sexName(p.sex)

@@ -12,26 +12,93 @@ public struct ValueFormatter: Sendable {
         self.unitSystem = unitSystem
     }
 
-    /// `850 g`, `4.25 kg`, `120.5 kg`; imperial: `9.37 lb`, `12.3 oz` under a pound.
+    /// `850 g`, `4.25 kg`, `3.60 kg`, `120.50 kg`; imperial: `9.37 lb`, `12.3 oz` under a pound.
+    /// One precision per unit everywhere (README, Decisions, "words"): kg and lb with two decimals,
+    /// oz with one, g whole, trailing zeros kept, so `3.60 kg` stands beside `3.61 kg` (not `3.6 kg`).
     public func mass(_ m: Mass) -> String {
         switch unitSystem {
         case .metric:
             if m.grams < 1000 { return "\(m.grams) g" }
-            return Self.trim(m.kilograms, digits: m.grams >= 100_000 ? 1 : 2) + " kg"
+            return Self.massNumber(m.kilograms, unit: "kg") + " kg"
         case .imperial:
-            if m.pounds < 1 { return Self.trim(Double(m.grams) / 28.349523125, digits: 1) + " oz" }
-            return Self.trim(m.pounds, digits: 2) + " lb"
+            if m.pounds < 1 { return Self.massNumber(Double(m.grams) / 28.349523125, unit: "oz") + " oz" }
+            return Self.massNumber(m.pounds, unit: "lb") + " lb"
         }
     }
+
+    /// The decimals a mass in `unit` is shown with: kg and lb 2, oz 1, g 0.
+    public static func massDigits(unit: String) -> Int {
+        switch unit {
+        case "kg", "lb": 2
+        case "oz": 1
+        default: 0
+        }
+    }
+
+    /// A mass's number in `unit` at that unit's one precision (`3.60` for kg): masses in tables, the
+    /// text chart's range line and warnings all go through it.
+    public static func massNumber(_ value: Double, unit: String) -> String {
+        fixed(value, digits: massDigits(unit: unit))
+    }
+
+    /// A number with exactly `digits` decimals (`3.60`); `-0.00` is `0.00`.
+    public static func fixed(_ v: Double, digits: Int) -> String {
+        var text = trim(v, digits: digits)
+        guard digits > 0 else { return text }
+        if !text.contains(".") { text += "." }
+        let have = text.count - 1 - (text.lastIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? 0)
+        return text + String(repeating: "0", count: max(0, digits - have))
+    }
+
+    /// A change with its sign as shown at `digits` decimals: `+1.5`, `−3`, and `±0` whenever it shows as
+    /// zero at that precision (never `+0`, `−0` or `Δ −0`). Every change petlog prints (stats deltas,
+    /// weight changes, money changes) says "no change" with this one `±0`.
+    public static func signedChange(_ v: Double, digits: Int) -> String {
+        let text = trim(abs(v), digits: digits)
+        if isZero(text) { return noChange }
+        return (v > 0 ? "+" : "−") + text
+    }
+
+    /// `+12%`, `−3%`, `±0%`.
+    public static func signedPercent(_ p: Int) -> String { signedChange(Double(p), digits: 0) + "%" }
+
+    /// What a change of nothing reads as.
+    public static let noChange = "±0"
+
+    /// Whether a shown number has no non-zero digit (`0`, `0.0`, `-0`).
+    static func isZero(_ text: String) -> Bool { !text.contains { ("1"..."9").contains($0) } }
 
     /// `+120 g (+2.9 %)`, `−1.2 kg (−8 %)`, or `±0` for no change; the magnitude is at least a gram so a
     /// change never reads as nothing.
     public func massChange(_ c: MassChange) -> String {
-        if c.grams == 0 { return "±0" }
+        if c.grams == 0 { return Self.noChange }
         // One minus sign (U+2212); a percentage that rounds to zero has no sign.
         let percent = Self.trim(abs(c.percent), digits: 1)
         let sign = percent == "0" ? "" : c.percent > 0 ? "+" : "−"
         return (c.grams > 0 ? "+" : "−") + mass(Mass(grams: max(1, abs(c.grams)))) + " (" + sign + percent + " %)"
+    }
+
+    /// A length of time in the largest whole unit from the tables: 720 min → "12 h", "12시간", "12時間";
+    /// 14 days → "2 wk". Used for symptom durations, medication intervals and chart smoothing windows.
+    public func duration(seconds: Int) -> String { duration(minutes: seconds / 60) }
+
+    /// The same from minutes (a symptom's stored duration), for any stored value: nothing is multiplied.
+    public func duration(minutes: Int) -> String {
+        if minutes > 0, minutes % (7 * 1440) == 0 { return l10n.text(.unitWeeks(n: String(minutes / (7 * 1440)))) }
+        if minutes > 0, minutes % 1440 == 0 { return l10n.text(.unitDays(n: String(minutes / 1440))) }
+        if minutes > 0, minutes % 60 == 0 { return l10n.text(.unitHours(n: String(minutes / 60))) }
+        return l10n.text(.unitMinutes(n: String(minutes)))
+    }
+
+    /// A span typed as `--smooth 7d`, `2w`, `12h` as the language says it: a week is said in days
+    /// ("7일", "7日", "7 d"), two weeks and more in whole weeks ("2주"), hours and minutes as `duration`.
+    public func span(_ s: Span) -> String {
+        switch s {
+        case .days(let d) where d >= 14 && d % 7 == 0: return l10n.text(.unitWeeks(n: String(d / 7)))
+        case .days(let d): return l10n.text(.unitDays(n: String(d)))
+        case .seconds(let seconds): return duration(seconds: seconds)
+        case .months(let m): return l10n.text(.unitDays(n: String(m.multipliedReportingOverflow(by: 30).partialValue)))
+        }
     }
 
     /// A number with at most `digits` decimals and no trailing zeros.
@@ -83,7 +150,7 @@ public struct ValueFormatter: Sendable {
     /// `+85,000원`, `−$12.50`, or `±0`: the change from `earlier` to `later` minor units. The difference
     /// of two Int64 always fits a UInt64, so even `.min` to `.max` is shown exactly.
     public func moneyChange(from earlier: Int64, to later: Int64, _ currency: Currency) -> String {
-        if earlier == later { return "±0" }
+        if earlier == later { return Self.noChange }
         let up = later > earlier
         let magnitude = up ? UInt64(bitPattern: later &- earlier) : UInt64(bitPattern: earlier &- later)
         return (up ? "+" : "−") + amount(magnitude, currency)

@@ -48,6 +48,11 @@ fi
 # The spending views' database: every shelter table (56,563 expenses among 959,057 records), imported once.
 shelter_db=$kit/out/petlog/shelter-all.sqlite
 [ -f "$shelter_db" ] || "$petlog" --db "$shelter_db" import "$kit/data/shelter" >/dev/null
+# The export and re-import rows (issue 17): the whole shelter database exported by this petlog, as JSON
+# and as a CSV folder, made again each run (untimed) so the import reads what this build writes.
+rm -rf "$kit/out/petlog/shelter-all.json" "$kit/out/petlog/shelter-all-csv"
+"$petlog" --db "$shelter_db" export -o "$kit/out/petlog/shelter-all.json" >/dev/null
+"$petlog" --db "$shelter_db" export --format csv -o "$kit/out/petlog/shelter-all-csv" >/dev/null
 # The import benchmark's input: the kit's pets and weights, as its sqlite3 and Python peers load them.
 mkdir -p "$kit/out/petlog/shelter-pets-weights"
 cp "$kit/data/shelter/pets.csv" "$kit/data/shelter/weights.csv" "$kit/out/petlog/shelter-pets-weights/"
@@ -63,6 +68,11 @@ for n in $POINTS; do
 done
 bench report/pdf/petlog "report pdf, pet $PET" "petlog report" "$OUT/report-$PET-petlog.pdf" \
   "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog.pdf"
+# The same report in Korean (Nanum Gothic) and Japanese (M PLUS 2), beside the English one (target 1.2x).
+for lang in ko:Korean ja:Japanese; do
+  bench report/pdf-${lang%%:*}/petlog "report pdf, pet $PET" "${lang#*:}: petlog --lang ${lang%%:*} report" "$OUT/report-$PET-petlog-${lang%%:*}.pdf" \
+    "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --lang ${lang%%:*} --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-$PET-petlog-${lang%%:*}.pdf"
+done
 # Spending views on the whole shelter, in its last full month (target < 50 ms each). `expense list` is
 # skipped, not failed, by a petlog that does not have it yet.
 MONEY_NOW=2024-12-31T12:00:00Z
@@ -74,12 +84,41 @@ if PETLOG_NOW=$MONEY_NOW $PETLOG_BIN --db out/petlog/shelter-all.sqlite expense 
 else
   echo ">> money/expense-list/petlog: skipped (this petlog has no expense list)" >&2
 fi
+# Store (issue 17): search, due and check on the whole shelter beside their peer or floor, measured in
+# the same run, and pet list beside --help. The file is opened once untimed (an older file is upgraded then).
+"$PETLOG_BIN" --db out/petlog/shelter-all.sqlite pet list >/dev/null
+STORE_NOW=2024-12-31T12:00:00Z
+bench store/list/petlog "search and due, shelter" "peer: petlog pet list" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite pet list"
+bench store/search/petlog "search and due, shelter" "petlog search vomiting" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite search vomiting"
+bench store/due/petlog "search and due, shelter" "petlog due (all pets)" - \
+  "PETLOG_NOW=$STORE_NOW $PETLOG_BIN --db out/petlog/shelter-all.sqlite due"
+bench store/check/petlog-floor "check, shelter" "floor: sqlite3 integrity_check + sha256sum of the attachments" - \
+  "sqlite3 out/petlog/shelter-all.sqlite 'PRAGMA integrity_check' && { find out/petlog/shelter-all.sqlite.attachments -type f 2>/dev/null | xargs -r sha256sum; }"
+bench store/check/petlog "check, shelter" "petlog check" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite check"
+bench store/start/petlog-help "pet list process" "peer: petlog --help" - "$PETLOG_BIN --help"
+bench store/start/petlog "pet list process" "petlog pet list" - \
+  "$PETLOG_BIN --db out/petlog/shelter-all.sqlite pet list"
 bench db/load/petlog "$g" "petlog import" out/petlog/import.sqlite \
   "rm -f out/petlog/import.sqlite*; \$PETLOG_BIN --db out/petlog/import.sqlite import out/petlog/shelter-pets-weights"
 bench db/load-all/sqlite3-cli "load every shelter table" "sqlite3 shell .import --all" $OUT/db/cli-all.db \
   "peers/sqlite_cli_load.sh $DATA $OUT/db/cli-all.db --all"
 bench db/load-all/petlog "load every shelter table" "petlog import" out/petlog/import-all.sqlite \
   "rm -f out/petlog/import-all.sqlite*; \$PETLOG_BIN --db out/petlog/import-all.sqlite import $DATA"
+# Transfer (issue 17): export the shelter beside sqlite3's own dump of the same database, and import the
+# JSON export into an empty file beside petlog's import of the CSV export of the same data.
+bench transfer/export/sqlite3-dump "export the shelter" "sqlite3 .dump" $OUT/petlog-shelter.sql \
+  "sqlite3 out/petlog/shelter-all.sqlite .dump > $OUT/petlog-shelter.sql"
+bench transfer/export/petlog-json "export the shelter" "petlog export -o all.json" $OUT/petlog-shelter.json \
+  "\$PETLOG_BIN --db out/petlog/shelter-all.sqlite export -o $OUT/petlog-shelter.json"
+bench transfer/export/petlog-csv "export the shelter" "petlog export --format csv" $OUT/petlog-shelter-csv \
+  "rm -rf $OUT/petlog-shelter-csv; \$PETLOG_BIN --db out/petlog/shelter-all.sqlite export --format csv -o $OUT/petlog-shelter-csv"
+bench transfer/import/petlog-csv "import the shelter export" "petlog import (CSV folder)" out/petlog/reimport-csv.sqlite \
+  "rm -f out/petlog/reimport-csv.sqlite*; \$PETLOG_BIN --db out/petlog/reimport-csv.sqlite import out/petlog/shelter-all-csv"
+bench transfer/import/petlog-json "import the shelter export" "petlog import all.json" out/petlog/reimport-json.sqlite \
+  "rm -f out/petlog/reimport-json.sqlite*; \$PETLOG_BIN --db out/petlog/reimport-json.sqlite import out/petlog/shelter-all.json"
 ROWS
 sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }

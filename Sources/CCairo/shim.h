@@ -5,4 +5,9 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
+// The allocator settings of FontSubsetMemory (mallopt, madvise).
+#include <malloc.h>
+#include <sys/mman.h>
+// zlib (which cairo links already) for the chart's own PNG encoder (Cairo/PNGEncoder.swift).
+#include <zlib.h>
 #endif

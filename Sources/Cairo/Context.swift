@@ -8,6 +8,8 @@ public final class Context {
     /// Created on first text layout; shares this context's font options and language.
     private var pangoContext: OpaquePointer?
     private var language: String?
+    /// The language set by `setTextLanguage`, if any.
+    var textLanguage: String? { language }
 
     /// How path edges are smoothed.
     public enum Antialias: Sendable { case `default`, none, fast, good }
@@ -109,6 +111,7 @@ public final class Context {
     /// Applies to layouts created afterwards.
     public func setTextLanguage(_ tag: String) {
         language = tag
+        if surface.kind == .pdf, FontFamily.document(language: tag) != FontFamily.generic { FontSubsetMemory.prepare() }
         if let pangoContext { pango_context_set_language(pangoContext, pango_language_from_string(tag)) }
     }
 

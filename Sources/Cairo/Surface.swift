@@ -92,16 +92,92 @@ public final class Surface {
                            height: Double(cairo_image_surface_get_height(raw)), path: path)
     }
 
+    /// A JPEG for PDF (and SVG) output only: its bytes are embedded as they are (DCTDecode), not decoded,
+    /// since cairo 1.16 reads no JPEG and petlog links no JPEG decoder. The surface's pixels are a
+    /// one-bit placeholder of the image's size; drawn on an image surface it shows nothing. The EXIF
+    /// orientation is not applied.
+    public static func image(embeddingJPEG path: String) throws -> Surface {
+        guard let file = fopen(path, "rb") else { throw CairoError.readError(path: path) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n > 0 { bytes.append(contentsOf: chunk[..<n]) }
+            if n < chunk.count { break }
+        }
+        guard let (width, height) = jpegSize(bytes), width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw CairoError.readError(path: path)
+        }
+        // safe: never NULL (see `image`); checked by Surface.init.
+        let raw = cairo_image_surface_create(CAIRO_FORMAT_A1, Int32(width), Int32(height))!
+        let surface = try Surface(raw: raw, kind: .image, width: Double(width), height: Double(height), path: path)
+        guard let copy = malloc(bytes.count) else { throw CairoError.noMemory }
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) } }
+        try check(cairo_surface_set_mime_data(raw, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self),
+                                              UInt(bytes.count), free, copy), path: path)
+        return surface
+    }
+
+    /// Width and height from a JPEG's first start-of-frame marker; nil if none before the scan.
+    static func jpegSize(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 4 <= bytes.count {
+            guard bytes[i] == 0xFF else { return nil }
+            var marker = bytes[i + 1]
+            while marker == 0xFF, i + 2 < bytes.count { i += 1; marker = bytes[i + 1] }
+            i += 2
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            if marker == 0xD9 || marker == 0xDA { return nil }
+            guard i + 2 <= bytes.count else { return nil }
+            let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            guard length >= 2, i + length <= bytes.count else { return nil }
+            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                guard length >= 7 else { return nil }
+                return (Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]), Int(bytes[i + 3]) << 8 | Int(bytes[i + 4]))
+            }
+            i += length
+        }
+        return nil
+    }
+
+    /// A copy of an image surface scaled down to fit `maxWidth`×`maxHeight` pixels (never up), drawn
+    /// with cairo's good filter: a thumbnail that keeps a PDF small.
+    public func thumbnail(maxWidth: Int, maxHeight: Int) throws -> Surface {
+        guard kind == .image else { throw CairoError.surfaceTypeMismatch }
+        let scale = min(1, Double(maxWidth) / width, Double(maxHeight) / height)
+        if scale >= 1 { return self }
+        let w = max(1, Int((width * scale).rounded())), h = max(1, Int((height * scale).rounded()))
+        let small = try Surface.image(width: w, height: h)
+        // safe: cairo_create never returns NULL (errors are checked below).
+        let cr = cairo_create(small.raw)!
+        defer { cairo_destroy(cr) }
+        cairo_scale(cr, Double(w) / width, Double(h) / height)
+        cairo_set_source_surface(cr, raw, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        try check(cairo_status(cr))
+        cairo_surface_flush(small.raw)
+        return small
+    }
+
     /// Size of the PDF pages from now on (call before drawing on a page; see `Context.showPage`).
     public func setPageSize(width: Double, height: Double) {
         if kind == .pdf { cairo_pdf_surface_set_size(raw, width, height) }
     }
 
-    /// Writes an image surface as PNG.
+    /// Writes an image surface as PNG: the pixels cairo's own writer gives, encoded by `PNGEncoder`
+    /// (one cheap filter and fast deflate instead of libpng's per-row filter search at level 6, which
+    /// was 70 % of a small chart's instructions).
     public func writePNG(to path: String) throws {
         guard kind == .image else { throw CairoError.surfaceTypeMismatch }
         cairo_surface_flush(raw)
-        try check(cairo_surface_write_to_png(raw, path), path: path)
+        let png = try PNGEncoder.encode(self)
+        guard let file = fopen(path, "wb") else { throw errno == ENOMEM ? CairoError.noMemory : CairoError.writeError(path: path) }
+        let written = png.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file)
+        guard written == png.count, closed == 0 else { throw CairoError.writeError(path: path) }
     }
 
     /// Completes a PDF or SVG file and reports any write error that happened while streaming it.

@@ -18,8 +18,10 @@ public final class TextLayout {
     /// - Parameters:
     ///   - font: a Pango font description, e.g. "Sans 12", "Noto Sans CJK KR Bold 10"; sizes are
     ///     in user units (pixels on images, points on PDF/SVG).
-    ///   - width: wrap lines at this width (word, then character boundaries); nil for one line per
-    ///     paragraph.
+    ///   - width: wrap lines at this width, at the breaks `LineBreaking` allows (Korean between
+    ///     words, not syllables; a number with its unit kept together; Japanese by Pango's UAX #14
+    ///     rules, which keep closing brackets, 。、 and small kana off the start of a line), then
+    ///     between characters for a word wider than the line; nil for one line per paragraph.
     ///   - ellipsize: with a width, end a line that does not fit with "…" instead of wrapping.
     public init(_ text: String, font: String, in context: Context, width: Double? = nil,
                 alignment: Alignment = .left, ellipsize: Bool = false) {
@@ -28,6 +30,11 @@ public final class TextLayout {
         // safe: pango_layout_new aborts inside GLib on out-of-memory rather than return NULL.
         layout = pango_layout_new(context.sharedPangoContext())!
         let description = pango_font_description_from_string(font)
+        // "Sans" is the document's family: one type family for every script of the language.
+        if let family = pango_font_description_get_family(description).map({ String(cString: $0) }),
+           family == FontFamily.generic || family == "sans" {
+            pango_font_description_set_family(description, FontFamily.document(language: context.textLanguage))
+        }
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
         if let width {
@@ -41,6 +48,60 @@ public final class TextLayout {
         case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
         }
         pango_layout_set_text(layout, text, -1)
+        if let width {
+            var kept = LineBreaking.keptTogether(text)
+            if !kept.isEmpty && !ellipsize {
+                // A piece wider than the line gives way: it wraps between characters as before. Measured
+                // on the text laid out on one line (no width yet).
+                pango_layout_set_width(layout, -1)
+                let bytes = Array(text.utf8)
+                kept = kept.filter { r in
+                    var last = r.upperBound - 1
+                    while last > r.lowerBound && bytes[last] & 0xC0 == 0x80 { last -= 1 }
+                    return Self.span(from: r.lowerBound, lastCharacter: last, in: layout) <= width
+                }
+                pango_layout_set_width(layout, Int32(clamping: Int((width * Double(PANGO_SCALE)).rounded())))
+            }
+            if !kept.isEmpty { Self.setKeptTogether(kept, on: layout) }
+        }
+    }
+
+    /// Width from the character at byte `start` through the one at byte `last` of a one-line layout.
+    private static func span(from first: Int, lastCharacter last: Int, in layout: OpaquePointer) -> Double {
+        var start = PangoRectangle(), end = PangoRectangle()
+        pango_layout_index_to_pos(layout, Int32(first), &start)
+        pango_layout_index_to_pos(layout, Int32(last), &end)
+        // The last character's box ends at x + width (negative width for right-to-left text).
+        let right = max(end.x, end.x + end.width), left = min(start.x, start.x + start.width)
+        return Double(right - left) / Double(PANGO_SCALE)
+    }
+
+    /// Forbids line breaks inside each UTF-8 byte range.
+    private static func setKeptTogether(_ ranges: [Range<Int>], on layout: OpaquePointer) {
+        // safe: pango_attr_list_new aborts inside GLib on out-of-memory rather than return NULL.
+        let list = pango_attr_list_new()!
+        for r in ranges {
+            // safe: as above, attribute constructors allocate with g_slice and never return NULL.
+            let attr = pango_attr_allow_breaks_new(0)!
+            attr.pointee.start_index = UInt32(r.lowerBound)
+            attr.pointee.end_index = UInt32(r.upperBound)
+            pango_attr_list_insert(list, attr)
+        }
+        pango_layout_set_attributes(layout, list)
+        pango_attr_list_unref(list)
+    }
+
+    /// The narrowest and the natural width of `text` in `font`: the widest piece it is never broken
+    /// inside (a word, a Korean word, a number with its unit) and its width with one line per paragraph.
+    /// Tables size their columns between the two.
+    public static func widthBounds(_ text: String, font: String, in context: Context) -> (minimum: Double, natural: Double) {
+        let natural = TextLayout(text, font: font, in: context)
+        let narrow = TextLayout(text, font: font, in: context)
+        pango_layout_set_width(narrow.layout, Int32(PANGO_SCALE))
+        pango_layout_set_wrap(narrow.layout, PANGO_WRAP_WORD)
+        let kept = LineBreaking.keptTogether(text)
+        if !kept.isEmpty { setKeptTogether(kept, on: narrow.layout) }
+        return (narrow.extents.width, natural.extents.width)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }

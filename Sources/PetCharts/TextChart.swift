@@ -1,4 +1,5 @@
-/// Charts for terminals, made of Unicode block and Braille characters; no colour codes.
+/// Charts for terminals, made of Unicode block and Braille characters; no colour codes (the caller
+/// colours or marks cells by `BrailleGrid.owners`).
 public enum TextChart {
     private static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     /// Bit of each dot in a Braille cell: left column top to bottom, then right column.
@@ -26,23 +27,56 @@ public enum TextChart {
         })
     }
 
+    /// A Braille plot: each cell's dots, and which series drew most of them (to colour or mark it).
+    public struct BrailleGrid: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        /// Row-major, `width`×`height`: a Braille character (U+2800 for no dots).
+        public var cells: [Character]
+        /// Row-major: the index in the given series of the one that set most dots in the cell; nil when empty.
+        public var owners: [Int?]
+        /// The plotted value range (top row to bottom row) and time range (left to right, Unix
+        /// seconds); nil without a finite value.
+        public var valueRange: ClosedRange<Double>?
+        public var timeRange: ClosedRange<Double>?
+
+        /// The rows as text.
+        public var rows: [String] {
+            (0..<height).map { String(cells[($0 * width)..<(($0 + 1) * width)]) }
+        }
+    }
+
     /// `height` lines of `width` Braille characters (2×4 dots each) plotting all series over a
     /// shared time and value range; the line breaks over each series' default gap.
     public static func braille(series: [LineSeries], width: Int, height: Int) -> [String] {
-        guard width > 0, height > 0 else { return [] }
+        brailleGrid(series: series, width: width, height: height)?.rows ?? []
+    }
+
+    /// The plot of `braille`, with each cell's owning series and the ranges, for axes and legends.
+    public static func brailleGrid(series: [LineSeries], width: Int, height: Int) -> BrailleGrid? {
+        guard width > 0, height > 0 else { return nil }
         let dotsX = width * 2, dotsY = height * 4
         var cells = [UInt8](repeating: 0, count: width * height)
-        let usable = series.filter { $0.times.count == $0.values.count && !$0.times.isEmpty }
-        let t0 = usable.compactMap { $0.times.first }.min() ?? 0
-        let t1 = usable.compactMap { $0.times.last }.max() ?? 1
+        // Dots each series set per cell: series.count per cell.
+        var counts = [Int](repeating: 0, count: width * height * max(1, series.count))
+        var current = 0
+        let usable = series.enumerated().filter { $0.element.times.count == $0.element.values.count && !$0.element.times.isEmpty }
+        let t0 = usable.compactMap { $0.element.times.first }.min() ?? 0
+        let t1 = usable.compactMap { $0.element.times.last }.max() ?? 1
         var v0 = Double.infinity, v1 = -Double.infinity
-        for s in usable { for v in s.values where v.isFinite { v0 = min(v0, v); v1 = max(v1, v) } }
-        if !v0.isFinite { return Array(repeating: String(repeating: "\u{2800}", count: width), count: height) }
+        for (_, s) in usable { for v in s.values where v.isFinite { v0 = min(v0, v); v1 = max(v1, v) } }
+        guard v0.isFinite else {
+            return BrailleGrid(width: width, height: height, cells: Array(repeating: "\u{2800}", count: width * height),
+                               owners: Array(repeating: nil, count: width * height), valueRange: nil, timeRange: nil)
+        }
         let tSpan = t1 > t0 ? t1 - t0 : 1, vSpan = v1 > v0 ? v1 - v0 : 1
 
         func set(_ x: Int, _ y: Int) {
             guard x >= 0, x < dotsX, y >= 0, y < dotsY else { return }
-            cells[(y / 4) * width + x / 2] |= brailleBits[(x % 2) * 4 + y % 4]
+            let cell = (y / 4) * width + x / 2
+            let bit = brailleBits[(x % 2) * 4 + y % 4]
+            if cells[cell] & bit == 0 { counts[cell * series.count + current] += 1 }
+            cells[cell] |= bit
         }
         func line(_ a: (Int, Int), _ b: (Int, Int)) {   // Bresenham
             var (x, y) = a
@@ -57,7 +91,8 @@ public enum TextChart {
                 if e2 <= dx { err += dx; y += sy }
             }
         }
-        for s in usable {
+        for (index, s) in usable {
+            current = index
             let gap = s.defaultGapThreshold
             var previous: (t: Double, dot: (Int, Int))?
             for (t, v) in zip(s.times, s.values) where v.isFinite {
@@ -67,11 +102,14 @@ public enum TextChart {
                 previous = (t, dot)
             }
         }
-        return (0..<height).map { row in
-            String(String.UnicodeScalarView(cells[(row * width)..<((row + 1) * width)].map {
-                // safe: a cell holds 8 dot bits (0...255), and U+2800...U+28FF are all scalars.
-                Unicode.Scalar(0x2800 + UInt32($0))!
-            }))
+        let owners: [Int?] = (0..<(width * height)).map { cell in
+            guard cells[cell] != 0 else { return nil }
+            let mine = counts[(cell * series.count)..<((cell + 1) * series.count)]
+            return mine.indices.max { mine[$0] < mine[$1] || (mine[$0] == mine[$1] && $0 > $1) }.map { $0 - cell * series.count }
         }
+        return BrailleGrid(width: width, height: height, cells: cells.map {
+            // safe: a cell holds 8 dot bits (0...255), and U+2800...U+28FF are all scalars.
+            Character(Unicode.Scalar(0x2800 + UInt32($0))!)
+        }, owners: owners, valueRange: v0...v1, timeRange: t0...t1)
     }
 }

@@ -171,9 +171,11 @@ struct WeightChartDrawing {
                 canvas.layout(spec.labeler.label(Date(timeIntervalSince1970: $0), ticks.unit), size: style.tickSize)
             }
             chosen = (ticks, layouts)
+            // Where each label is drawn: centred on its tick, but kept inside the figure, which moves
+            // the first and last ones inwards (they crowded their neighbours when only centres counted).
             let fits = zip(ticks.times.indices.dropLast(), ticks.times.indices.dropFirst()).allSatisfy { i, j in
-                x(ticks.times[i]) + layouts[i].extents.width / 2 + b * 0.8
-                    <= x(ticks.times[j]) - layouts[j].extents.width / 2
+                labelLeft(x(ticks.times[i]), layouts[i]) + layouts[i].extents.width + b * 0.8
+                    <= labelLeft(x(ticks.times[j]), layouts[j])
             }
             if fits || ticks.times.count <= 2 { break }
             maxCount = max(2, min(maxCount, ticks.times.count) - 1)
@@ -189,10 +191,14 @@ struct WeightChartDrawing {
         context.stroke()
         context.setSource(style.mutedText)
         for (t, layout) in zip(ticks.times, layouts) {
-            let w = layout.extents.width
-            let left = min(max(x(t) - w / 2, style.padding), canvas.width - style.padding - w)
-            layout.draw(x: left, y: labelTop)
+            layout.draw(x: labelLeft(x(t), layout), y: labelTop)
         }
+    }
+
+    /// The left edge of a time label centred at `center`, kept within the figure's padding.
+    private func labelLeft(_ center: Double, _ layout: TextLayout) -> Double {
+        let w = layout.extents.width
+        return min(max(center - w / 2, style.padding), canvas.width - style.padding - w)
     }
 
     private func drawSeries(_ view: SeriesView, plot: Rect, decimator: inout M4Decimator,

@@ -29,7 +29,8 @@ public struct WeightChartSpec: Sendable {
     public var noDataText: String
     /// nil: a legend when there is more than one series (or a mean line with a label).
     public var showLegend: Bool?
-    /// Pango family; "Sans" lets fontconfig pick per language (DejaVu Sans, Noto Sans CJK).
+    /// Pango family; "Sans" is the language's document family (`Cairo.FontFamily`: Noto Sans CJK KR/JP
+    /// for Korean and Japanese, Latin included; the system's Sans otherwise).
     public var fontFamily: String
     /// Series with fewer points than this in range are drawn with a dot on each point.
     public var pointMarkerLimit: Int

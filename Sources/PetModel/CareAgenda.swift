@@ -139,21 +139,39 @@ public enum CareAgenda {
     public static func items(pets: [Pet], records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
         var out: [DueItem] = []
         let byPet = Dictionary(grouping: records) { $0.petId ?? -1 }
+        // A shelter's thousands of doses use a handful of vaccine texts: each is looked up once.
+        var names = VaccineNames()
         for pet in pets where !pet.isArchived {
             let recs = (byPet[pet.id] ?? []).sorted { ($0.at, $0.id) < ($1.at, $1.id) }
-            out += vaccineItems(pet: pet, records: recs, schedule: schedule, context: context)
+            out += vaccineItems(pet: pet, records: recs, schedule: schedule, context: context, names: &names)
             out += medicationItems(pet: pet, records: recs, context: context)
             out += followUpItems(pet: pet, records: recs, context: context)
         }
-        return out.sorted { ($0.dueAt ?? context.startOfDay($0.dueDay), $0.petName, $0.uid) < ($1.dueAt ?? context.startOfDay($1.dueDay), $1.petName, $1.uid) }
+        // The sort key once per item (a day's start is a calendar computation), not once per comparison.
+        return out.map { ($0.dueAt ?? context.startOfDay($0.dueDay), $0) }
+            .sorted { ($0.0, $0.1.petName, $0.1.uid) < ($1.0, $1.1.petName, $1.1.uid) }
+            .map(\.1)
     }
 
-    static func vaccineItems(pet: Pet, records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
+    /// Listed code and comparison key of each vaccine text met, computed once.
+    struct VaccineNames {
+        var known: [String: (code: String, key: String)] = [:]
+        mutating func callAsFunction(_ text: String) -> (code: String, key: String) {
+            if let found = known[text] { return found }
+            let names = (VaccineName.normalize(text), VaccineName.key(text))
+            known[text] = names
+            return names
+        }
+    }
+
+    static func vaccineItems(pet: Pet, records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext, names: inout VaccineNames) -> [DueItem] {
         // Each dose under its listed code (also when typed as `ジステンパー` before petlog knew the name);
         // other names compare without case or width (`Lyme` and `lyme` are one vaccine).
-        let doses: [(record: PetRecord, code: String, key: String, next: LocalDate?)] = records.compactMap { r in
-            guard case .vaccination(let v) = r.detail else { return nil }
-            return (r, VaccineName.normalize(v.vaccine), VaccineName.key(v.vaccine), v.nextDue)
+        var doses: [(record: PetRecord, code: String, key: String, next: LocalDate?)] = []
+        for r in records {
+            guard case .vaccination(let v) = r.detail else { continue }
+            let (code, key) = names(v.vaccine)
+            doses.append((r, code, key, v.nextDue))
         }
         var out: [DueItem] = []
         var seen: Set<String> = []

@@ -124,3 +124,15 @@ public enum MoneyText {
         return total
     }
 }
+
+extension MoneyText {
+    /// `[PET] AMOUNT [CURRENCY]` as typed after `expense`: the whole is an amount (a household expense),
+    /// or the first word names the pet(s) and the rest is the amount. One word that is not an amount is
+    /// refused as an amount (what is wrong with it is said).
+    public static func petAndAmount(_ words: [String], defaultCurrency: Currency) throws -> (pet: String?, amount: Money) {
+        let whole = words.joined(separator: " ")
+        if let m = try? parse(whole, defaultCurrency: defaultCurrency) { return (nil, m) }
+        guard words.count >= 2 else { return (nil, try parse(whole, defaultCurrency: defaultCurrency)) }
+        return (words[0], try parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
+    }
+}

@@ -45,15 +45,15 @@ public struct MonthComparison: Equatable, Sendable {
     public var month: LocalDate, previousMonth: LocalDate
     public var this: MonthFigures, previous: MonthFigures
 
-    /// `records` may span any days: each counts in the month of its local day, and only these two months count.
-    public init(_ records: [PetRecord], month: LocalDate, context: TimeContext) {
+    /// `records` may span any days: each counts in the month of its local day, and only these two months count
+    /// (only the days of `periods` when given: a month under way against the same days of the previous one).
+    public init(_ records: [PetRecord], month: LocalDate, context: TimeContext, periods: ComparedPeriods? = nil) {
         self.month = month.firstOfMonth
         previousMonth = self.month.adding(months: -1)
-        let next = self.month.adding(months: 1)
+        let p = periods ?? ComparedPeriods(month: self.month, today: self.month.adding(months: 2))
         let days = records.map { context.localDate(of: $0.at) }
-        let start = previousMonth, middle = self.month
-        this = MonthFigures(zip(records, days).filter { $0.1 >= middle && $0.1 < next }.map(\.0), context: context)
-        previous = MonthFigures(zip(records, days).filter { $0.1 >= start && $0.1 < middle }.map(\.0), context: context)
+        this = MonthFigures(zip(records, days).filter { p.containsThis($0.1) }.map(\.0), context: context)
+        previous = MonthFigures(zip(records, days).filter { p.containsPrevious($0.1) }.map(\.0), context: context)
     }
 
     /// Pet ids with a weight in either month.

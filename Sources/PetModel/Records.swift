@@ -43,7 +43,10 @@ public struct Amount: Equatable, Sendable, Codable {
         case "l": unit = .ml; v *= 1000
         case "cup", "cups": unit = .cup
         case "pc", "pcs", "piece", "pieces", "x", "": unit = .piece
-        default: throw ParseError.badAmount(raw)
+        default:
+            // A mass in any unit petlog reads (`1 lb`, `9 lb 4 oz`, `１.２ｋｇ`) is that many grams.
+            guard let mass = try? Mass.parse(raw), mass.grams <= 100_000 else { throw ParseError.badAmount(raw) }
+            return Amount(value: Double(mass.grams), unit: .g)
         }
         let kept = (v * 10).rounded() / 10 // one decimal is kept: check what is kept, so 0.04g is not stored as 0 g
         guard kept > 0, kept <= 100_000 else { throw ParseError.badAmount(raw) }

@@ -43,8 +43,9 @@ public struct SpendingComparison: Equatable, Sendable {
     public var totalPercent: Int? { Self.percentChange(from: previousTotal, to: total) }
 
     /// `entries` may span any days: each counts in the month of its local day, and only the two months count.
+    /// With `periods`, only their days count (a month under way against the same days of the previous one).
     public init(_ entries: [SpendingEntry], month: LocalDate, in currency: Currency, rates: RateTable, context: TimeContext,
-                merchantLimit: Int = 5) {
+                merchantLimit: Int = 5, periods: ComparedPeriods? = nil) {
         self.month = month.firstOfMonth
         previousMonth = self.month.adding(months: -1)
         self.currency = currency
@@ -57,6 +58,7 @@ public struct SpendingComparison: Equatable, Sendable {
         var merchantOrder: [String] = []
         for e in entries {
             let day = context.localDate(of: e.at)
+            if let periods, !periods.containsThis(day) && !periods.containsPrevious(day) { continue }
             guard day >= previousMonth && day < next else { continue }
             let isThis = day >= self.month
             seen.insert(e.category)

@@ -69,6 +69,9 @@ public struct VisitReportFacts: Sendable {
     public let courses: [CourseRow]
     /// Newest first.
     public let visits: [(at: Date, visit: Visit)]
+    /// The weight taken at each visit, one per entry of `visits`: the visit's own weight, else the
+    /// weight record of the visit's local day nearest in time to it; nil when neither exists.
+    public let visitWeights: [Mass?]
     public let starred: [PetRecord]
     public let attachments: [(record: PetRecord, attachment: Attachment)]
 
@@ -76,7 +79,7 @@ public struct VisitReportFacts: Sendable {
     /// ascending), of any time: what lies after `context.now` is left out, and a course stopped after it
     /// is still running as of then.
     public init(pet: Pet, records: [PetRecord], weightTimes: [Double], weightGrams: [Double], periodStart: Date,
-                schedule: VaccinationSchedule, context: TimeContext) {
+                schedule: VaccinationSchedule, context: TimeContext, weekStartsOnSunday: Bool = false) {
         self.pet = pet
         self.context = context
         self.periodStart = periodStart
@@ -132,7 +135,8 @@ public struct VisitReportFacts: Sendable {
         }
         weeklySymptoms = symptomRecords.isEmpty ? nil
             : WeeklySymptomCounts(symptomRecords.map { (context.localDate(of: $0.at), $0.symptom) },
-                                  from: context.localDate(of: periodStart), through: context.today, by: .severity)
+                                  from: context.localDate(of: periodStart), through: context.today, by: .severity,
+                                  weekStartsOnSunday: weekStartsOnSunday)
 
         let chartStart = min(periodStart.timeIntervalSince1970, (times.last ?? periodStart.timeIntervalSince1970) - 365 * 86_400)
         let lo = times.firstIndex { $0 >= chartStart } ?? times.count
@@ -159,12 +163,34 @@ public struct VisitReportFacts: Sendable {
         vaccines = rows
 
         visits = all.reversed().compactMap { r in if case .visit(let v) = r.detail { return (r.at, v) } else { return nil } }
+        visitWeights = visits.map { at, v in
+            v.weight ?? Self.weightNearest(at, times: times, grams: grams, context: context)
+        }
         starred = all.filter(\.starred)
         attachments = all.flatMap { r in r.attachments.map { (r, $0) } }
     }
 }
 
 extension VisitReportFacts {
+    /// The weight recorded on the local day of `at` nearest in time to it (`times` ascending).
+    static func weightNearest(_ at: Date, times: [Double], grams: [Double], context: TimeContext) -> Mass? {
+        let day = context.localDate(of: at)
+        let t = at.timeIntervalSince1970
+        // The day's records lie within 26 hours of the visit whatever the offset.
+        var lo = 0, hi = times.count
+        while lo < hi { let mid = (lo + hi) / 2; if times[mid] < t - 26 * 3600 { lo = mid + 1 } else { hi = mid } }
+        var best: (distance: Double, grams: Double)?
+        var i = lo
+        while i < times.count && times[i] <= t + 26 * 3600 {
+            let d = abs(times[i] - t)
+            if context.localDate(of: Date(timeIntervalSince1970: times[i])) == day, best.map({ d < $0.distance }) ?? true {
+                best = (d, grams[i])
+            }
+            i += 1
+        }
+        return best.map { Mass(grams: Int($0.grams.rounded())) }
+    }
+
     /// What the visits of the report's period cost, in one currency.
     public struct CostTotal: Equatable, Sendable {
         /// The sum of the period's visit costs that could be converted, in the target currency.

@@ -1,5 +1,5 @@
-/// Symptom episodes per week from a first day through a last day (weeks start on Monday; empty weeks
-/// count too), by severity 1–5 or by kind: the bars of `chart symptoms` and of the report.
+/// Symptom episodes per week from a first day through a last day (weeks start on Monday, or on Sunday
+/// where the calendar's do: `week_start` and the locale; empty weeks count too), by severity 1–5 or by kind: the bars of `chart symptoms` and of the report.
 public struct WeeklySymptomCounts: Equatable, Sendable {
     public enum Grouping: Sendable { case severity, kind }
 
@@ -13,13 +13,16 @@ public struct WeeklySymptomCounts: Equatable, Sendable {
         public var counts: [Int]
     }
 
-    /// The Monday of each week.
+    /// The first day of each week (a Monday, or a Sunday with `weekStartsOnSunday`).
     public var weeks: [LocalDate]
     /// By severity only the levels seen, lowest first; by kind every kind given, in group-key order.
     public var series: [Series]
 
-    public init(_ symptoms: [(day: LocalDate, symptom: Symptom)], from first: LocalDate, through last: LocalDate, by grouping: Grouping) {
-        let firstWeek = first.adding(days: 1 - first.isoWeekday)
+    public init(_ symptoms: [(day: LocalDate, symptom: Symptom)], from first: LocalDate, through last: LocalDate, by grouping: Grouping,
+                weekStartsOnSunday: Bool = false) {
+        // isoWeekday: Monday 1 … Sunday 7; days back to the week's first day.
+        let back = weekStartsOnSunday ? first.isoWeekday % 7 : first.isoWeekday - 1
+        let firstWeek = first.adding(days: -back)
         let weeks = stride(from: firstWeek.dayNumber, through: last.dayNumber, by: 7).map { LocalDate(dayNumber: $0) }
         func counts(_ include: (Symptom) -> Bool) -> [Int] {
             var values = [Int](repeating: 0, count: weeks.count)

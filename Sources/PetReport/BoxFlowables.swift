@@ -203,11 +203,14 @@ struct ChartFlowable: Flowable {
         let scale = width / Double(Self.figureWidth)
         let size = ChartSize(width: Self.figureWidth, height: Int((height / scale).rounded()))
         switch chart {
+        // A chart in a report is set in the report's language and type family.
         case .weight(var spec):
+            spec.language = language
             spec.size = size
             try spec.validate()
             self.chart = .weight(spec)
         case .bars(var spec):
+            spec.language = language
             spec.size = size
             try spec.validate()
             self.chart = .bars(spec)

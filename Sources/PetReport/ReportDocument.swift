@@ -36,7 +36,8 @@ public struct ReportDocument {
     /// ISO 8601 date written as the PDF's CreationDate and ModDate: fixed, so that the same
     /// document gives the same bytes.
     public var creationDate: String
-    /// Pango family; "Sans" lets fontconfig choose per language (DejaVu Sans, Noto Sans CJK).
+    /// Pango family; "Sans" is the language's document family (`Cairo.FontFamily`: Noto Sans CJK KR/JP for
+    /// every script of a Korean/Japanese report, the system's Sans for English).
     public var fontFamily: String
 
     public init(title: String, language: String = "en", paper: Paper = .a4,
@@ -76,10 +77,27 @@ public enum ReportBlock {
     case weightChart(WeightChartSpec, heightFraction: Double)
     case barChart(BarChartSpec, heightFraction: Double)
     case bullets([String])
+    /// Photos as a grid of thumbnails with captions; a photo that cannot be read is skipped and
+    /// reported in `ReportSummary.skippedPhotos`.
+    case photos([ReportPhoto])
     /// Vertical space in points (dropped at the top of a page).
     case spacer(Double)
     /// Continue on a new page (ignored when the page is still empty).
     case pageBreak
+}
+
+/// A photo file for the report's photo grid.
+public struct ReportPhoto: Sendable, Equatable {
+    /// PNG is decoded and scaled down; JPEG is embedded in the PDF as it is (cairo 1.16 decodes no JPEG).
+    public enum Format: Sendable, Equatable { case png, jpeg }
+    public var path: String
+    public var format: Format
+    /// Under the thumbnail: e.g. "Nov 3, 2026 · Diary — rash on the left ear".
+    public var caption: String
+
+    public init(path: String, format: Format, caption: String) {
+        self.path = path; self.format = format; self.caption = caption
+    }
 }
 
 /// A table of already-formatted cells.
@@ -87,7 +105,8 @@ public struct ReportTable {
     public var header: [String]
     /// Each row has at most `header.count` cells (shorter rows are padded with empty cells).
     public var rows: [[String]]
-    /// Relative column widths; empty for equal columns.
+    /// Columns size to their content (see `TableFlowable.columnWidths`); when every cell fits on one
+    /// line, the spare width is shared by these relative weights (empty: equally).
     public var columnWeights: [Double]
     /// Per column; missing entries are `.left`. Numbers read best `.right`.
     public var alignments: [TextAlignment]

@@ -148,6 +148,10 @@ enum ReportFlow {
             case .barChart(let spec, let fraction):
                 flow.append(try ChartFlowable(.bars(spec), width: width, height: chartHeight(fraction, pageHeight),
                                               spaceBefore: 8, language: doc.language))
+            case .photos(let photos):
+                guard !photos.isEmpty else { continue }
+                flow.append(PhotoGridFlowable(photos, width: width, spaceBefore: 8, typesetter: typesetter,
+                                              skipped: &skippedPhotos))
             case .spacer(let points):
                 flow.append(SpaceFlowable(height: max(0, points)))
             case .pageBreak:

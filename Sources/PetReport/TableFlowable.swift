@@ -45,8 +45,7 @@ struct TableFlowable: Flowable {
         for (i, row) in table.rows.enumerated() where row.count > columns {
             throw ReportError.tooManyCells(row: i, cells: row.count, columns: columns)
         }
-        let total = weights.reduce(0, +)
-        let widths = weights.map { width * $0 / total }
+        let widths = Self.columnWidths(table, columns: columns, width: width, weights: weights, typesetter: typesetter)
         var x = 0.0
         columnX = widths.map { w in defer { x += w }; return x }
         columnWidths = widths
@@ -95,6 +94,55 @@ struct TableFlowable: Flowable {
         pageHeight = other.pageHeight
         self.rows = rows
         self.spaceBefore = spaceBefore
+    }
+
+    /// Columns sized to their content, like a browser's automatic table layout: each at least as wide
+    /// as its widest unbreakable piece (a word, a Korean word, a number with its unit), the rest of the
+    /// width shared in proportion to how much more each column's longest cell wants; when every cell
+    /// fits on one line, the spare width goes by `weights`. Only when even the narrowest columns do not
+    /// fit are words broken between characters.
+    static func columnWidths(_ table: ReportTable, columns: Int, width: Double, weights: [Double],
+                             typesetter: Typesetter) -> [Double] {
+        let style = typesetter.style
+        var minimum = [Double](repeating: 0, count: columns), natural = [Double](repeating: 0, count: columns)
+        func measure(_ text: String, column c: Int, bold: Bool) {
+            guard !text.isEmpty else { return }
+            let b = typesetter.widthBounds(text, size: style.tableText, bold: bold)
+            minimum[c] = max(minimum[c], b.minimum + 2 * padX)
+            natural[c] = max(natural[c], b.natural + 2 * padX + 0.5)   // + rounding slack: one line stays one line
+        }
+        for c in 0..<columns { measure(table.header[c], column: c, bold: true) }
+        for (i, row) in table.rows.enumerated() {
+            let bold = table.emphasizedRows.contains(i)
+            for (c, text) in row.enumerated() where c < columns { measure(text, column: c, bold: bold) }
+        }
+        let floor = 2 * padX + 1
+        minimum = minimum.map { max($0, floor) }
+        natural = zip(natural, minimum).map { max($0, $1) }
+        let sumNatural = natural.reduce(0, +), sumMinimum = minimum.reduce(0, +)
+        if sumNatural <= width {
+            let totalWeight = weights.reduce(0, +)
+            return zip(natural, weights).map { $0 + (width - sumNatural) * $1 / totalWeight }
+        }
+        guard sumMinimum <= width else { return minimum.map { width * $0 / sumMinimum } }
+        // Every column gets its minimum; the width left over is shared by water-filling: a column that
+        // wants no more than an equal share of it gets all it wants (its text on one line: dates, weights,
+        // costs), repeatedly; the columns left share the rest in proportion to what they want.
+        let wants = zip(natural, minimum).map { $0 - $1 }
+        var satisfied = [Bool](repeating: false, count: columns)
+        var spare = width - sumMinimum
+        while true {
+            let open = (0..<columns).filter { !satisfied[$0] }
+            guard !open.isEmpty else { break }
+            let share = spare / Double(open.count)
+            let fits = open.filter { wants[$0] <= share }
+            if fits.isEmpty { break }
+            for c in fits { satisfied[c] = true; spare -= wants[c] }
+        }
+        let openWant = (0..<columns).filter { !satisfied[$0] }.reduce(0) { $0 + wants[$1] }
+        return (0..<columns).map { c in
+            satisfied[c] ? natural[c] : minimum[c] + spare * wants[c] / max(openWant, 1e-9)
+        }
     }
 
     static func measureRow(index: Int, texts: [String], emphasized: Bool, widths: [Double],

@@ -20,6 +20,16 @@ struct Typesetter {
 
     private final class LayoutCache {
         var layouts: [Key: TextLayout] = [:]
+        var bounds: [Key: (minimum: Double, natural: Double)] = [:]
+    }
+
+    /// The narrowest width `text` can wrap to and its width on one line (see `TextLayout.widthBounds`).
+    func widthBounds(_ text: String, size: Double, bold: Bool = false) -> (minimum: Double, natural: Double) {
+        let key = Key(text: text, size: size, bold: bold, width: nil, alignment: .left, ellipsize: false)
+        if let known = cache.bounds[key] { return known }
+        let made = TextLayout.widthBounds(text, font: style.font(size, bold: bold), in: context)
+        cache.bounds[key] = made
+        return made
     }
 
     func layout(_ text: String, size: Double, bold: Bool = false, width: Double? = nil,

@@ -12,11 +12,14 @@ public struct VetReportComposer {
     let questions: [String]
     /// The period's visit costs added up in the home currency (nil: not shown).
     let costTotal: VisitReportFacts.CostTotal?
+    /// Where an attachment's file is (nil: no photo page).
+    let attachmentPath: ((Attachment) -> String?)?
 
     public init(format: ValueFormatter, labels: ChartLabels, facts: VisitReportFacts, generated: LocalDate, questions: [String],
-                costTotal: VisitReportFacts.CostTotal? = nil) {
+                costTotal: VisitReportFacts.CostTotal? = nil, attachmentPath: ((Attachment) -> String?)? = nil) {
         self.f = format; self.labels = labels; self.facts = facts; self.generated = generated; self.questions = questions
         self.costTotal = costTotal
+        self.attachmentPath = attachmentPath
     }
 
     var l10n: L10n { f.l10n }
@@ -25,6 +28,33 @@ public struct VetReportComposer {
     var pet: Pet { facts.pet }
     func t(_ m: L10n.Message) -> String { l10n.text(m) }
     func day(_ date: Date) -> String { f.longDate(facts.context.localDate(of: date)) }
+
+    /// The period's PNG and JPEG attachments of diary entries and visits, oldest first, captioned with
+    /// their day, the record's kind and its text (the diary's text, the visit's reason and diagnosis,
+    /// the note).
+    func reportPhotos() -> [ReportPhoto] {
+        guard let attachmentPath else { return [] }
+        return facts.attachments.compactMap { r, a -> ReportPhoto? in
+            guard r.at >= facts.periodStart, r.kind == .diary || r.kind == .visit else { return nil }
+            let format: ReportPhoto.Format
+            switch a.mediaType.lowercased() {
+            case "image/png": format = .png
+            case "image/jpeg", "image/jpg": format = .jpeg
+            default: return nil
+            }
+            guard let path = attachmentPath(a) else { return nil }
+            var texts: [String] = []
+            switch r.detail {
+            case .diary(let d): texts.append(d.text)
+            case .visit(let v): texts += [v.reason, v.diagnosis].compactMap { $0 }
+            default: break
+            }
+            if let note = r.note { texts.append(note) }
+            let text = texts.filter { !$0.isEmpty }.joined(separator: " — ")
+            let caption = day(r.at) + " · " + w.kindName(r.kind) + (text.isEmpty ? "" : "\n" + text)
+            return ReportPhoto(path: path, format: format, caption: caption)
+        }
+    }
 
     public func document(paper: Paper) -> ReportDocument {
         let age = f.age(months: facts.ageInMonths)
@@ -98,12 +128,13 @@ public struct VetReportComposer {
         let perUnit = f.unitSystem.gramsPerUnit
         let series = LineSeries(label: pet.name, times: facts.chartTimes, values: facts.chartGrams.map { $0 / perUnit })
         if !series.times.isEmpty {
-            blocks.append(.heading(t(.reportWeightChart)))
-            blocks.append(.weightChart(WeightChartSpec(title: "", yLabel: t(.chartWeightAxis), unitSuffix: f.unitSystem.symbol, series: [series],
+            blocks.append(.heading(t(.reportCharts)))
+            blocks.append(.weightChart(WeightChartSpec(title: t(.chartWeightTitle(pets: pet.name)), yLabel: t(.chartWeightAxis), unitSuffix: f.unitSystem.symbol, series: [series],
                                                    language: l10n.language.rawValue, labeler: labels.axisLabeler, noDataText: t(.chartNoData)),
                                    heightFraction: 0.3))
         }
         if let weekly = facts.weeklySymptoms {
+            if series.times.isEmpty { blocks.append(.heading(t(.reportCharts))) }
             blocks.append(.barChart(BarChartSpec(title: t(.chartSymptomsTitle(pet: pet.name)), yLabel: t(.chartSymptomsAxis),
                                                  categories: weekly.weeks.map(f.shortDay), stacks: labels.symptomStacks(weekly),
                                                  language: l10n.language.rawValue, noDataText: t(.chartNoData)),
@@ -141,12 +172,17 @@ public struct VetReportComposer {
 
         // Visits.
         blocks.append(.heading(t(.reportVisits)))
-        let visitRows = facts.visits.map { at, v -> [String] in
-            [day(at), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
-             v.diagnosis ?? "", v.treatment ?? "", v.cost.map(f.money) ?? ""]
+        // The weight taken at the visit (its own, else that day's nearest record) and the follow-up day.
+        let visitRows = zip(facts.visits, facts.visitWeights).map { visit, weight -> [String] in
+            let (at, v) = visit
+            return [day(at), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
+                    v.diagnosis ?? "", v.treatment ?? "", weight.map(f.mass) ?? "", v.followUp.map(f.longDate) ?? "",
+                    v.cost.map(f.money) ?? ""]
         }
-        blocks.append(.table(ReportTable(header: [t(.reportDate), t(.reportClinic), t(.reportReason), t(.reportDiagnosis), t(.reportTreatment), t(.reportCost)],
-                                         rows: visitRows, columnWeights: [1.2, 1.3, 1, 1.5, 1.8, 0.9], alignments: [.left, .left, .left, .left, .left, .right],
+        blocks.append(.table(ReportTable(header: [t(.reportDate), t(.reportClinic), t(.reportReason), t(.reportDiagnosis), t(.reportTreatment),
+                                                  t(.reportWeightColumn), t(.reportFollowUpColumn), t(.reportCost)],
+                                         rows: visitRows, columnWeights: [1.2, 1.3, 1, 1.5, 1.8, 0.8, 1.2, 0.9],
+                                         alignments: [.left, .left, .left, .left, .left, .right, .left, .right],
                                          emptyText: t(.reportNoVisits), continuationTitle: t(.reportContinued(section: t(.reportVisits))))))
         // The period's total, in one currency; costs in others said (converted at their day's rate, or not counted).
         if let c = costTotal, c.visits > 0 {
@@ -173,6 +209,14 @@ public struct VetReportComposer {
             blocks.append(.bullets(facts.attachments.map { r, a in
                 "\(day(r.at)) · \(w.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
             }))
+        }
+
+        // Photos of the period's diary entries and visits, as thumbnails with their day and note.
+        let photos = reportPhotos()
+        if !photos.isEmpty {
+            blocks.append(.pageBreak)
+            blocks.append(.heading(t(.reportPhotos)))
+            blocks.append(.photos(photos))
         }
 
         let l = l10n

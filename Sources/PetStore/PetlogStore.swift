@@ -87,6 +87,10 @@ public protocol CareRepository: Sendable {
     func medications(pets: [PetRef], includeStopped: Bool) throws -> [MedicationCourse]
     func giveMedication(pets: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord]
     func stopMedication(pet: PetRef, name: String, at: Date) throws -> PetRecord
+    /// What `CareAgenda.items` reads for these pets, oldest first: vaccinations, medication courses and
+    /// doses, and the visits of the pets that have a visit with a follow-up (a later visit answers it;
+    /// other visits make no item), so `due` for a whole shelter reads the few records it needs.
+    func careRecords(pets: [Int64]) throws -> [PetRecord]
 }
 
 /// How far an import has got: rows written so far, of how many.
@@ -100,6 +104,8 @@ public protocol TransferRepository: Sendable {
     func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary
     /// Every record in id order, a batch at a time (memory stays flat on big files).
     func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
+    /// The whole JSON export (docs/json.md) into `sink`: pets, records, budgets, rates; the records written.
+    func exportJSON(to sink: OutputSink) throws -> Int
     /// Every table as CSV into `directory`; the records and tables written. `bom`: each file starts with a
     /// UTF-8 byte order mark, which Excel needs to read Hangul and Kana.
     func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)

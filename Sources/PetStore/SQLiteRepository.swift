@@ -33,6 +33,7 @@ public struct SQLiteRepository: PetlogStore {
                 return try dbQueue.write { db in
                     let group = try command.map { try UndoLog.open(db, command: $0, at: nowSeconds) }
                     let result = try body(db)
+                    try SearchIndex.refresh(db)
                     if let group { try UndoLog.close(db, group: group) }
                     return result
                 }
@@ -305,19 +306,22 @@ public struct SQLiteRepository: PetlogStore {
 
     /// Loads headers matching `whereClause`, then each kind's details and the attachments in batches.
     func loadRecords(sql whereClause: String, arguments: StatementArguments, db: Database) throws -> [PetRecord] {
+        // Columns by position (0 id, 1 pet_id, 2 kind, 3 at, 4 utc_offset, 5 note, 6 starred, 7 created_at,
+        // 8 updated_at, 9 pet_name): by name, GRDB compares lowercased names for every value.
         let rows = try Row.fetchAll(db, sql: """
-            SELECT r.*, p.name AS pet_name FROM record r LEFT JOIN pet p ON p.id = r.pet_id \(whereClause)
+            SELECT r.id, r.pet_id, r.kind, r.at, r.utc_offset, r.note, r.starred, r.created_at, r.updated_at, p.name AS pet_name
+            FROM record r LEFT JOIN pet p ON p.id = r.pet_id \(whereClause)
             """, arguments: arguments)
         var idsByKind: [RecordKind: [Int64]] = [:]
         for row in rows {
-            let id: Int64 = row["id"]
+            let id: Int64 = row[0]
             idsByKind[try row.decode("kind", table: "record", id: id, RecordKind.init(rawValue:)), default: []].append(id)
         }
         var details: [Int64: RecordDetail] = [:]
         for (kind, ids) in idsByKind {
             details.merge(try RecordDetailTables.load(kind: kind, ids: ids, db: db)) { a, _ in a }
         }
-        let allIds = rows.map { $0["id"] as Int64 }
+        let allIds = rows.map { $0[0] as Int64 }
         var files: [Int64: [Attachment]] = [:]
         if try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment)") == 1 {
             for chunk in stride(from: 0, to: allIds.count, by: 500).map({ Array(allIds[$0..<min($0 + 500, allIds.count)]) }) {
@@ -327,13 +331,13 @@ public struct SQLiteRepository: PetlogStore {
             }
         }
         return rows.compactMap { row in
-            let id: Int64 = row["id"]
+            let id: Int64 = row[0]
             guard let detail = details[id] else { return nil }
-            return PetRecord(id: id, petId: row["pet_id"], petName: row["pet_name"],
-                          at: Date(timeIntervalSince1970: Double(row["at"] as Int64)), utcOffset: row["utc_offset"],
-                          note: row["note"], starred: row["starred"],
-                          createdAt: Date(timeIntervalSince1970: Double(row["created_at"] as Int64)),
-                          updatedAt: Date(timeIntervalSince1970: Double(row["updated_at"] as Int64)),
+            return PetRecord(id: id, petId: row[1], petName: row[9],
+                          at: Date(timeIntervalSince1970: Double(row[3] as Int64)), utcOffset: row[4],
+                          note: row[5], starred: row[6],
+                          createdAt: Date(timeIntervalSince1970: Double(row[7] as Int64)),
+                          updatedAt: Date(timeIntervalSince1970: Double(row[8] as Int64)),
                           detail: detail, attachments: files[id] ?? [])
         }
     }
@@ -464,43 +468,37 @@ public struct SQLiteRepository: PetlogStore {
         }
     }
 
+    /// Pets whose name, breed, colour, microchip or notes contain the text (any case), through `search_index`.
     public func searchPets(_ text: String) throws -> [Pet] {
         let needle = TextField.nameKey(text)
+        var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
+        let ids = SearchIndex.matching(sign: -1, arguments: &arguments, folded: needle)
         return try read { db in
-            try PetRow.fetchAll(db, sql: """
-                SELECT * FROM pet WHERE instr(petlog_fold(name || ' ' || coalesce(breed, '') || ' ' || coalesce(color, '') || ' '
-                  || coalesce(microchip, '') || ' ' || coalesce(notes, '')), ?) > 0 ORDER BY archived_on IS NOT NULL, name_key, id
-                """, arguments: [needle]).map { try $0.pet() }
+            try PetRow.fetchAll(db, sql: "SELECT * FROM pet WHERE id IN (\(ids)) ORDER BY archived_on IS NOT NULL, name_key, id",
+                                arguments: StatementArguments(arguments)).map { try $0.pet() }
         }
     }
 
+    /// Records whose text contains the query (any case), newest first: an FTS5 trigram lookup in
+    /// `search_index` (a scan of its folded text for queries under three characters), plus listed
+    /// symptoms, vaccines and categories found by any of their names.
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {
         let needle = TextField.nameKey(text)
         // A listed symptom or vaccine is found by any of its names (`구토` finds records stored as `vomiting`).
         var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
-        func listed(_ codes: [String], _ prefix: String) -> String {
-            guard !codes.isEmpty else { return "" }
+        func listed(_ table: String, _ column: String, _ codes: [String], _ prefix: String) -> String? {
+            guard !codes.isEmpty else { return nil }
             for (i, c) in codes.enumerated() { arguments["\(prefix)\(i)"] = c }
-            return " OR \(["s": "code", "v": "vaccine"][prefix] ?? "category") IN (" + codes.indices.map { ":\(prefix)\($0)" }.joined(separator: ", ") + ")"
+            return "SELECT record_id FROM \(table) WHERE \(column) IN (" + codes.indices.map { ":\(prefix)\($0)" }.joined(separator: ", ") + ")"
         }
-        let symptomCodes = listed(CareNames.shipped.symptomCodes(containing: text), "s")
-        let vaccineCodes = listed(CareNames.shipped.vaccineCodes(containing: text), "v")
-        let categoryCodes = listed(CareNames.shipped.categoryCodes(containing: text), "c")
+        let sources = [SearchIndex.matching(sign: 1, arguments: &arguments, folded: needle)] + [
+            listed("symptom", "code", CareNames.shipped.symptomCodes(containing: text), "s"),
+            listed("vaccination", "vaccine", CareNames.shipped.vaccineCodes(containing: text), "v"),
+            listed("expense", "category", CareNames.shipped.categoryCodes(containing: text), "c"),
+        ].compactMap { $0 }
         return try read { db in
-            let fields = [
-                "SELECT id FROM record WHERE instr(petlog_fold(note), :q) > 0",
-                "SELECT record_id FROM diary WHERE instr(petlog_fold(text), :q) > 0",
-                "SELECT record_id FROM meal WHERE instr(petlog_fold(food), :q) > 0",
-                "SELECT record_id FROM symptom WHERE instr(petlog_fold(code), :q) > 0" + symptomCodes,
-                "SELECT record_id FROM visit WHERE instr(petlog_fold(coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')), :q) > 0",
-                "SELECT record_id FROM vaccination WHERE instr(petlog_fold(vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')), :q) > 0" + vaccineCodes,
-                "SELECT record_id FROM medication WHERE instr(petlog_fold(name), :q) > 0",
-                "SELECT record_id FROM expense WHERE instr(petlog_fold(category || ' ' || coalesce(merchant, '')), :q) > 0" + categoryCodes,
-                "SELECT record_id FROM expense_item WHERE instr(petlog_fold(name), :q) > 0",
-                "SELECT record_id FROM attachment WHERE instr(petlog_fold(original_name), :q) > 0",
-            ]
-            return try loadRecords(sql: "WHERE r.id IN (\(fields.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)",
-                                   arguments: StatementArguments(arguments), db: db)
+            try loadRecords(sql: "WHERE r.id IN (\(sources.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)",
+                            arguments: StatementArguments(arguments), db: db)
         }
     }
 
@@ -560,6 +558,21 @@ public struct SQLiteRepository: PetlogStore {
     }
 
     // MARK: Medications
+
+    public func careRecords(pets ids: [Int64]) throws -> [PetRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            let list = databaseQuestionMarks(count: ids.count)
+            return try loadRecords(sql: """
+                WHERE r.id IN (
+                  SELECT id FROM record WHERE pet_id IN (\(list)) AND kind IN ('vaccination', 'medication', 'dose')
+                  UNION ALL
+                  SELECT id FROM record WHERE pet_id IN (\(list)) AND kind = 'visit' AND pet_id IN (
+                    SELECT f.pet_id FROM visit v JOIN record f ON f.id = v.record_id WHERE v.follow_up IS NOT NULL))
+                ORDER BY r.at, r.id
+                """, arguments: StatementArguments(ids + ids), db: db)
+        }
+    }
 
     public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
         try read { db in try courses(pets: refs, includeStopped: includeStopped, db: db) }

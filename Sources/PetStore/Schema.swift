@@ -12,11 +12,15 @@ enum Schema {
             try db.execute(sql: v4)
             try UndoLog.createTriggers(db)
         }
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: v5)
+            try SearchIndex.rebuild(db)
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v4"
+    static let currentVersion = "v5"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -265,4 +269,52 @@ enum Schema {
       last_rate_day TEXT
     );
     """
+
+    /// v5, search by index (issue 17): `search_index`, an FTS5 table with the trigram tokenizer holding the
+    /// folded searchable text of each record (rowid = record id) and pet (rowid = -pet id); see `SearchIndex`.
+    /// The triggers use only SQLite's own functions, so any program may still write the file: they note the
+    /// changed record or pet in `search_stale`, and petlog refreshes those rows at the end of its next write.
+    /// No table changes, so the undo triggers of v4 stay as they are; an undone change fires these triggers
+    /// like any other write.
+    static let v5: String = {
+        var sql = """
+        -- body: the folded text, indexed; source: the text as stored, which `check` compares with the tables.
+        CREATE VIRTUAL TABLE search_index USING fts5(body, source UNINDEXED, tokenize = 'trigram');
+        CREATE TABLE search_stale (key INTEGER PRIMARY KEY);
+        CREATE TRIGGER search_record_insert AFTER INSERT ON record WHEN new.note IS NOT NULL BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (new.id);
+        END;
+        CREATE TRIGGER search_record_update AFTER UPDATE OF id, kind, note ON record BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (old.id), (new.id);
+        END;
+        CREATE TRIGGER search_record_delete AFTER DELETE ON record BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (old.id);
+        END;
+        CREATE TRIGGER search_pet_insert AFTER INSERT ON pet BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (-new.id);
+        END;
+        CREATE TRIGGER search_pet_update AFTER UPDATE OF id, name, breed, color, microchip, notes ON pet BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (-old.id), (-new.id);
+        END;
+        CREATE TRIGGER search_pet_delete AFTER DELETE ON pet BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (-old.id);
+        END;
+
+        """
+        for table in ["meal", "symptom", "diary", "visit", "vaccination", "medication", "expense", "expense_item", "attachment"] {
+            sql += """
+            CREATE TRIGGER search_\(table)_insert AFTER INSERT ON \(table) BEGIN
+              INSERT OR IGNORE INTO search_stale (key) VALUES (new.record_id);
+            END;
+            CREATE TRIGGER search_\(table)_update AFTER UPDATE ON \(table) BEGIN
+              INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id), (new.record_id);
+            END;
+            CREATE TRIGGER search_\(table)_delete AFTER DELETE ON \(table) BEGIN
+              INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
+            END;
+
+            """
+        }
+        return sql
+    }()
 }

@@ -6,26 +6,23 @@ import PetStore
 
 /// `petlog budget …`: spending budgets per month or for a stretch of days, for the household or a pet.
 struct BudgetGroup: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "budget", abstract: "Spending budgets: set, list, show where they stand, delete.",
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "budget", abstract: Help.s(.helpBudgetGroupAbstract),
         subcommands: [Set.self, List.self, Show.self, Delete.self]
-    )
+    ) }
 
     struct Set: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "Set a budget: [PET] AMOUNT [CURRENCY], monthly (the default) or --from/--to.",
-            discussion: """
-            Without a pet the budget is the household's and counts every expense and visit cost, the pets' and the household's own.
-            Setting a budget for the same pet, category and period again replaces it.
-            """)
-        @Argument(help: "[PET] AMOUNT [CURRENCY]: 300000 KRW, 300000 (the home currency), ₩300,000, 30만원, Coco 120 USD.") var words: [String] = []
-        @Flag(help: "Every calendar month (the default).") var monthly = false
-        @Option(help: "First day of a stretch (a trip, a recovery): 2026-12-01.") var from: String?
-        @Option(help: "Last day of the stretch, included: 2027-02-28.") var to: String?
-        @Option(help: "Only this category (food, vet, …).") var category: String?
-        @Flag(help: "Divide by the pets it covers (one for a pet's budget; the active pets for the household's).") var perPet = false
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpBudgetGroupSetAbstract),
+            discussion: Help.s(.helpBudgetGroupSetDiscussion)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpBudgetGroupSetWords))) var words: [String] = []
+        @Flag(help: ArgumentHelp(Help.s(.helpBudgetGroupSetMonthly))) var monthly = false
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetFrom))) var from: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetTo))) var to: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetCategory))) var category: String?
+        @Flag(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPerPet))) var perPet = false
         @OptionGroup var money: CurrencyOption
 
         func run() throws {
@@ -67,8 +64,8 @@ struct BudgetGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "List every budget, current or not.")
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpBudgetGroupListAbstract)) }
 
         func run() throws {
             try Session.run(global) { s in
@@ -89,15 +86,12 @@ struct BudgetGroup: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "Where each budget stands: spent, left, days left, per remaining day, by category.",
-            discussion: """
-            Shows the budgets in force on the day (monthly ones, stretches that contain it), stretches that have not started yet,
-            and stretches that ended in the last 31 days (their final figures). With a pet, only that pet's budgets.
-            """)
-        @Argument(help: "Pet name or id (default: every budget).", completion: .petNames) var pet: String?
-        @Option(help: "The day to look from: 2026-11-23, yesterday (default: today).") var date: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpBudgetGroupShowAbstract),
+            discussion: Help.s(.helpBudgetGroupShowDiscussion)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpBudgetGroupShowPet)), completion: .petNames) var pet: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupShowDate))) var date: String?
 
         func run() throws {
             try Session.run(global) { s in
@@ -125,9 +119,9 @@ struct BudgetGroup: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Delete a budget by its id (see budget list).")
-        @Argument(help: "The budget's id.") var id: Int64
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpBudgetGroupDeleteAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpBudgetGroupDeleteId))) var id: Int64
 
         func run() throws {
             try Session.run(global) { s in

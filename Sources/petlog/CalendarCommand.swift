@@ -5,17 +5,13 @@ import PetModel
 import PetStore
 
 struct CalendarCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "calendar", abstract: "A month grid marking the days with records, by kind; today highlighted.",
-        discussion: """
-        --spending shows each day's spending instead, in the home currency (--currency), converted at each day's rate,
-        shortened to fit the cell (85,000 · 15.5k or 15.5만 · 1.2M or 1.2억; cut, not rounded), with the month's total and
-        its busiest day below.
-        """)
-    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).", completion: .petNames) var pet: String?
-    @Option(help: "The month: 2026-11 (default: this month).") var month: String?
-    @Flag(help: "Each day's spending total instead of record kinds.") var spending = false
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "calendar", abstract: Help.s(.helpCalendarCommandAbstract),
+        discussion: Help.s(.helpCalendarCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpCalendarCommandPet)), completion: .petNames) var pet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpCalendarCommandMonth))) var month: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpCalendarCommandSpending))) var spending = false
     @OptionGroup var money: CurrencyOption
 
     func run() throws {

@@ -9,19 +9,19 @@ import PetStore
 
 /// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.
 struct ChartGroup: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "chart", abstract: "Plot weight, symptoms or expenses to PNG, PDF or SVG (-o), or as text.",
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "chart", abstract: Help.s(.helpChartGroupAbstract),
         subcommands: [Weight.self, Symptoms.self, Expenses.self]
-    )
+    ) }
 
     /// Output options shared by every chart.
     struct Output: ParsableArguments {
-        @Option(name: .shortAndLong, help: "Output file: .png, .pdf or .svg; - writes SVG to standard output (without -o, a text chart).") var output: String?
-        @Option(parsing: .unconditional, help: "From: 1y, 90d, 2026-01-01.") var since: String?
-        @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
-        @Option(help: "Size in pixels at 200 dpi (PDF/SVG: the same figure in points).") var size = "1600x900"
-        @Flag(help: "Dark theme.") var dark = false
+        @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpChartGroupOutputOutput))) var output: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpChartGroupOutputSince))) var since: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpChartGroupOutputUntil))) var until: String?
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupOutputSize))) var size = "1600x900"
+        @Flag(help: ArgumentHelp(Help.s(.helpChartGroupOutputDark))) var dark = false
 
         func format(_ s: Session) throws -> ChartFormat? {
             guard let o = output else { return nil }
@@ -46,10 +46,10 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Weight: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Weight over time: one line per pet.")
-        @Argument(help: "One or more pets (names or ids).", completion: .petNames) var pets: [String]
-        @Option(help: "Rolling mean over a window: 7d, 4w.") var smooth: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpChartGroupWeightAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupWeightPets)), completion: .petNames) var pets: [String]
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupWeightSmooth))) var smooth: String?
         @OptionGroup var out: Output
 
         func run() throws {
@@ -82,7 +82,7 @@ struct ChartGroup: ParsableCommand {
                 let spec = WeightChartSpec(
                     title: s.t(.chartWeightTitle(pets: names.joined(separator: ", "))), yLabel: s.t(.chartWeightAxis),
                     unitSuffix: unit, series: series, smoothingWindow: smoothing.map { Double($0.approximateSeconds) },
-                    smoothingLabel: smooth.map { s.t(.chartSmoothLabel(window: $0)) },
+                    smoothingLabel: smoothing.map { s.t(.chartSmoothLabel(window: s.format.span($0))) },
                     timeRange: s.timeRange(since: since, until: until, series: series), size: size, theme: out.dark ? .dark : .light,
                     language: s.l10n.language.rawValue, labeler: s.chartLabels.axisLabeler, noDataText: s.t(.chartNoData))
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
@@ -91,11 +91,11 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Symptoms: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Symptoms per week, coloured by severity (or stacked by kind with --by kind).")
-        @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-        @Option(help: "Colour the bars by severity, or stack them by symptom.") var by: Choice<SymptomGrouping> = Choice(.severity)
-        @Option(help: "Only this symptom.") var symptom: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpChartGroupSymptomsAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupSymptomsPet)), completion: .petNames) var pet: String
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupSymptomsBy))) var by: Choice<SymptomGrouping> = Choice(.severity)
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupSymptomsSymptom))) var symptom: String?
         @OptionGroup var out: Output
 
         func run() throws {
@@ -117,7 +117,8 @@ struct ChartGroup: ParsableCommand {
                     return (s.localDay(r.at), sy)
                 }
                 let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity)
+                let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity,
+                                                 weekStartsOnSunday: s.weekStartsOnSunday)
                 let weeks = counts.weeks, stacks = s.chartLabels.symptomStacks(counts)
                 let categories = weeks.map { s.format.shortDay($0) }
                 if s.json {
@@ -137,11 +138,11 @@ struct ChartGroup: ParsableCommand {
     }
 
     struct Expenses: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "Spending per month (expenses and visit costs), stacked by category, in one currency, with the monthly budget as a line.",
-            discussion: "Amounts in other currencies are converted at the rate of their own day (petlog rates); those without one are left out and counted.")
-        @Argument(help: "Pet name or id, or several (A,B) (default: everything, household expenses included).", completion: .petNames) var pet: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpChartGroupExpensesAbstract),
+            discussion: Help.s(.helpChartGroupExpensesDiscussion)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupExpensesPet)), completion: .petNames) var pet: String?
         @OptionGroup var money: CurrencyOption
         @OptionGroup var out: Output
 
@@ -265,15 +266,41 @@ extension Session {
         }
     }
 
-    /// A braille line chart with a sparkline per pet, for a quick look without a file.
+    /// A braille line chart with its value range at the left, its first and last days below, and a
+    /// legend line per pet (sparkline, min, max, last): one colour per pet on a colour terminal; with
+    /// NO_COLOR or off a TTY, the second pet on are drawn with their own marker instead.
     func printTextChart(_ series: [LineSeries], unit: String) {
         let nonEmpty = series.filter { !$0.times.isEmpty }
-        if nonEmpty.isEmpty { terminal.line(t(.chartNoData)); return }
-        for line in TextChart.braille(series: nonEmpty, width: 60, height: 12) { terminal.line(line) }
-        for s in nonEmpty {
+        guard let grid = TextChart.brailleGrid(series: nonEmpty, width: 60, height: 12),
+              let values = grid.valueRange, let times = grid.timeRange else { terminal.line(t(.chartNoData)); return }
+        let colors: [Terminal.Style] = [.blue, .yellow, .green, .magenta, .cyan, .red]
+        let markers: [Character] = ["•", "×", "+", "◆", "○", "▲", "■"]
+        func cell(_ c: Character, owner: Int?) -> String {
+            guard let owner, nonEmpty.count > 1 else { return String(c) }
+            if terminal.colors { return terminal.styled(String(c), colors[owner % colors.count]) }
+            return owner == 0 ? String(c) : String(markers[(owner - 1) % markers.count])
+        }
+        func symbol(_ i: Int) -> String {
+            if terminal.colors { return terminal.styled("━━", colors[i % colors.count]) }
+            return i == 0 ? "⣿" : String(markers[(i - 1) % markers.count])
+        }
+        let top = ValueFormatter.massNumber(values.upperBound, unit: unit) + " " + unit
+        let bottom = ValueFormatter.massNumber(values.lowerBound, unit: unit) + " " + unit
+        let axis = max(Terminal.width(top), Terminal.width(bottom))
+        for row in 0..<grid.height {
+            let label = row == 0 ? top : (row == grid.height - 1 ? bottom : "")
+            let text = (0..<grid.width).map { c in cell(grid.cells[row * grid.width + c], owner: grid.owners[row * grid.width + c]) }.joined()
+            terminal.line(String(repeating: " ", count: axis - Terminal.width(label)) + label + " ┤" + text)
+        }
+        let first = format.shortDay(localDay(Date(timeIntervalSince1970: times.lowerBound)))
+        let last = format.shortDay(localDay(Date(timeIntervalSince1970: times.upperBound)))
+        let gap = max(1, grid.width - Terminal.width(first) - Terminal.width(last))
+        terminal.line(String(repeating: " ", count: axis + 2) + first + String(repeating: " ", count: gap) + last)
+        for (i, s) in nonEmpty.enumerated() {
             guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
-            terminal.line(Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
-                          t(.chartTextRange(min: ValueFormatter.trim(lo, digits: 2), max: ValueFormatter.trim(hi, digits: 2), last: ValueFormatter.trim(last, digits: 2), unit: unit)))
+            terminal.line(symbol(i) + " " + Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
+                          t(.chartTextRange(min: ValueFormatter.massNumber(lo, unit: unit), max: ValueFormatter.massNumber(hi, unit: unit),
+                                             last: ValueFormatter.massNumber(last, unit: unit), unit: unit)))
         }
     }
 

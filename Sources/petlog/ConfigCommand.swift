@@ -65,15 +65,11 @@ struct ConfigFile: Sendable {
 }
 
 struct ConfigGroup: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "config",
-        abstract: "Preferences in $XDG_CONFIG_HOME/petlog/config.toml: database, language, units, currency, paper, week_start.",
-        discussion: """
-        Each setting is taken from the command line first, then the environment (PETLOG_DB, PETLOG_LANG,
-        PETLOG_CURRENCY), then this file, then the locale. A key with a bad value is said and ignored; a file that
-        is not TOML stops every command that would have to guess the database (give --db, or fix the file).
-        """,
-        subcommands: [ConfigListCommand.self, ConfigGetCommand.self, ConfigSetCommand.self, ConfigUnsetCommand.self, ConfigPathCommand.self])
+        abstract: Help.s(.helpConfigGroupAbstract),
+        discussion: Help.s(.helpConfigGroupDiscussion),
+        subcommands: [ConfigListCommand.self, ConfigGetCommand.self, ConfigSetCommand.self, ConfigUnsetCommand.self, ConfigPathCommand.self]) }
 }
 
 /// A key typed on the command line.
@@ -85,8 +81,8 @@ func configKey(_ raw: String) throws -> ConfigKey {
 }
 
 struct ConfigListCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Every setting in effect and where it comes from.")
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "list", abstract: Help.s(.helpConfigListCommandAbstract)) }
 
     func run() throws {
         try Session.run(global, checkingConfig: false) { s in
@@ -107,9 +103,9 @@ struct ConfigListCommand: ParsableCommand {
 }
 
 struct ConfigGetCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "get", abstract: "The file's value of a key (exit 1 when it is not set).")
-    @Argument(help: "database, language, units, currency, paper or week_start.") var key: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "get", abstract: Help.s(.helpConfigGetCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpConfigGetCommandKey))) var key: String
 
     func run() throws {
         try Session.run(global, checkingConfig: false) { s in
@@ -124,10 +120,10 @@ struct ConfigGetCommand: ParsableCommand {
 }
 
 struct ConfigSetCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a key in the file (created 0600 if missing; comments kept).")
-    @Argument(help: "database, language, units, currency, paper or week_start.") var key: String
-    @Argument(help: "The value.") var value: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "set", abstract: Help.s(.helpConfigSetCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpConfigSetCommandKey))) var key: String
+    @Argument(help: ArgumentHelp(Help.s(.helpConfigSetCommandValue))) var value: String
 
     func run() throws {
         try Session.run(global, checkingConfig: false) { s in
@@ -149,9 +145,9 @@ struct ConfigSetCommand: ParsableCommand {
 }
 
 struct ConfigUnsetCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a key from the file.")
-    @Argument(help: "database, language, units, currency, paper or week_start (or an unknown key to remove).") var key: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "unset", abstract: Help.s(.helpConfigUnsetCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpConfigUnsetCommandKey))) var key: String
 
     func run() throws {
         try Session.run(global, checkingConfig: false) { s in
@@ -168,8 +164,8 @@ struct ConfigUnsetCommand: ParsableCommand {
 }
 
 struct ConfigPathCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "path", abstract: "Where the file is ($XDG_CONFIG_HOME/petlog/config.toml).")
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "path", abstract: Help.s(.helpConfigPathCommandAbstract)) }
 
     func run() throws {
         try Session.run(global, checkingConfig: false) { s in s.terminal.line(s.settings.config.path) }

@@ -3,15 +3,11 @@ import Foundation
 import PetStore
 
 struct BackupCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "backup", abstract: "Copy the database and its attachments (safe while petlog writes); mode 0600.",
-        discussion: """
-        The backup is a petlog database file at -o with its attachments in FILE.attachments/ beside it, the same
-        layout as the database itself: petlog --db FILE reads it as it is, and petlog restore FILE brings both back.
-        The copy is checked (SQLite's integrity check, every attachment's SHA-256); a damaged database is refused.
-        """)
-    @Option(name: .shortAndLong, help: "The backup file to create (must not exist).") var output: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "backup", abstract: Help.s(.helpBackupCommandAbstract),
+        discussion: Help.s(.helpBackupCommandDiscussion)) }
+    @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpBackupCommandOutput))) var output: String
 
     func run() throws {
         try Session.run(global) { s in
@@ -30,11 +26,11 @@ struct BackupCommand: ParsableCommand {
 }
 
 struct RestoreCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "restore", abstract: "Bring back a backup (database and attachments) as the database --db names, which must not exist yet.",
-        discussion: "The backup is only read. To replace a database, move the old file (and its .attachments folder) away first.")
-    @Argument(help: "The backup file written by petlog backup.") var backup: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "restore", abstract: Help.s(.helpRestoreCommandAbstract),
+        discussion: Help.s(.helpRestoreCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpRestoreCommandBackup))) var backup: String
 
     func run() throws {
         try Session.run(global) { s in
@@ -47,16 +43,11 @@ struct RestoreCommand: ParsableCommand {
 }
 
 struct CheckCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Check the database and attachments; prints nothing and exits 0 when all is well.",
-        discussion: """
-        Exit 65 with one line per problem otherwise. --repair never deletes a file and never rewrites a damaged one:
-        orphan files move to FILE.quarantine/TIME/ beside the database, record headers without their detail are
-        removed, damaged indexes are rebuilt (REINDEX), and a file whose tables are damaged is copied, every readable
-        row, into FILE.recovered-TIME.sqlite beside it for you to check and put in place.
-        """)
-    @Flag(help: "Fix what can be fixed without losing anything (see above).") var repair = false
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "check", abstract: Help.s(.helpCheckCommandAbstract),
+        discussion: Help.s(.helpCheckCommandDiscussion)) }
+    @Flag(help: ArgumentHelp(Help.s(.helpCheckCommandRepair))) var repair = false
 
     func run() throws {
         try Session.run(global) { s in

@@ -4,12 +4,12 @@ import PetModel
 import PetStore
 
 struct DemoCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Fill an empty database with a realistic demo household (a dog, a cat, a ferret; two years).",
-        discussion: "Refuses a database that already has pets; use --db to pick a new file.")
-    @Option(help: "Seed: the same seed and end day give the same household.") var seed: UInt64 = 42
-    @Option(help: "Last day of the two years (default: today).") var end: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "demo", abstract: Help.s(.helpDemoCommandAbstract),
+        discussion: Help.s(.helpDemoCommandDiscussion)) }
+    @Option(help: ArgumentHelp(Help.s(.helpDemoCommandSeed))) var seed: UInt64 = 42
+    @Option(help: ArgumentHelp(Help.s(.helpDemoCommandEnd))) var end: String?
 
     func run() throws {
         try Session.run(global) { s in

@@ -4,17 +4,14 @@ import PetModel
 import PetStore
 
 struct DueCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "due", abstract: "Vaccines, medication doses and follow-ups that are overdue or due soon.",
-        discussion: """
-        --check exits 1 when anything is overdue (for cron: 0 9 * * * petlog due --check || notify-send petlog "something is overdue").
-        --ics FILE writes the items as an iCalendar file; the events keep their ids, so importing it again updates them.
-        """)
-    @Argument(help: "Pet name or id (default: all active pets; several: Coco,Nabi).", completion: .petNames) var pet: String?
-    @Option(help: "How far ahead: 30d, 2w, 3m.") var within = "30d"
-    @Flag(help: "Exit 1 when anything is overdue.") var check = false
-    @Option(help: "Also write the items to this iCalendar (.ics) file (- for standard output, instead of the table).") var ics: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "due", abstract: Help.s(.helpDueCommandAbstract),
+        discussion: Help.s(.helpDueCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpDueCommandPet)), completion: .petNames) var pet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpDueCommandWithin))) var within = "30d"
+    @Flag(help: ArgumentHelp(Help.s(.helpDueCommandCheck))) var check = false
+    @Option(help: ArgumentHelp(Help.s(.helpDueCommandIcs))) var ics: String?
 
     func run() throws {
         try Session.run(global) { s in
@@ -44,7 +41,7 @@ extension Session {
     mutating func dueItems(pets refs: [PetRef]) throws -> [DueItem] {
         let repo = try repository()
         let pets = refs.isEmpty ? try repo.pets(includeArchived: false) : try refs.map { try repo.pet($0) }
-        let records = try repo.records(RecordQuery(pets: pets.map { .id($0.id) }, kinds: [.vaccination, .visit, .medication, .dose]))
+        let records = try repo.careRecords(pets: pets.map(\.id))
         return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time)
     }
 

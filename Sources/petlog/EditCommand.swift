@@ -4,34 +4,34 @@ import PetModel
 import PetStore
 
 struct EditCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change a record: its time, note, pet, or the values of its kind.",
-        discussion: "An empty --note clears it. A value flag must fit the record's kind (--weight for a weight, --score for a stool, …).")
-    @Argument(help: "Record id.") var id: Int64
-    @Option(parsing: .unconditional, help: "New time.") var at: String?
-    @Option(help: "New note (empty to clear).") var note: String?
-    @Option(help: "Move to another pet.") var pet: String?
-    @Option(help: "weight, visit: the weight.") var weight: String?
-    @Option(help: "weight: body condition score 1–9.") var bcs: String?
-    @Option(help: "stool: faecal score 1–7.") var score: String?
-    @Option(help: "symptom: severity 1–5.") var severity: String?
-    @Option(help: "diary: the text.") var text: String?
-    @Option(help: "meal: the food.") var food: String?
-    @Option(help: "meal: the amount (80g); expense: the amount (12.50 USD, 45000원; a split expense's new total).") var amount: String?
-    @Option(help: "visit, vaccination: the clinic.") var clinic: String?
-    @Option(help: "visit: the reason.") var reason: String?
-    @Option(help: "visit: the diagnosis.") var diagnosis: String?
-    @Option(help: "visit: the treatment.") var treatment: String?
-    @Option(parsing: .unconditional, help: "visit: the follow-up day.") var followUp: String?
-    @Option(help: "visit: the cost.") var cost: String?
-    @Option(parsing: .unconditional, help: "vaccination: next due.") var next: String?
-    @Option(help: "vaccination: lot number.") var lot: String?
-    @Option(help: "medication: the dose.") var dose: String?
-    @Option(help: "expense: the category.") var category: String?
-    @Option(help: "expense: where it was bought.") var merchant: String?
-    @Option(help: "expense: what was bought (\"kibble 2kg, chews\"; empty to clear).") var items: String?
-    @Option(help: "expense: cash, card or other.") var payment: Choice<Payment>?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "edit", abstract: Help.s(.helpEditCommandAbstract),
+        discussion: Help.s(.helpEditCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpEditCommandId))) var id: Int64
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpEditCommandAt))) var at: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandNote))) var note: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandPet))) var pet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandWeight))) var weight: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandBcs))) var bcs: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandScore))) var score: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandSeverity))) var severity: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandText))) var text: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandFood))) var food: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandAmount))) var amount: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandClinic))) var clinic: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandReason))) var reason: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandDiagnosis))) var diagnosis: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandTreatment))) var treatment: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpEditCommandFollowUp))) var followUp: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandCost))) var cost: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpEditCommandNext))) var next: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandLot))) var lot: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandDose))) var dose: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandCategory))) var category: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandMerchant))) var merchant: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandItems))) var items: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandPayment))) var payment: Choice<Payment>?
 
     func run() throws {
         try Session.run(global) { s in

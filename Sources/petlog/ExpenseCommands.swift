@@ -6,34 +6,29 @@ import PetStore
 
 /// `petlog expense …`: log an expense (the default subcommand) and list spending by day.
 struct ExpenseGroup: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "expense", abstract: "Log an expense (expense Coco 12.50 USD --category food) or list spending (expense list).",
-        subcommands: [ExpenseAddCommand.self, ExpenseListCommand.self, ExpenseScanCommand.self], defaultSubcommand: ExpenseAddCommand.self)
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "expense", abstract: Help.s(.helpExpenseGroupAbstract),
+        subcommands: [ExpenseAddCommand.self, ExpenseListCommand.self, ExpenseScanCommand.self], defaultSubcommand: ExpenseAddCommand.self) }
 }
 
 struct ExpenseAddCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "add",
-        abstract: "Log an expense: [PET] AMOUNT [CURRENCY]; without a pet it is the household's.",
-        discussion: """
-        Amounts: 12.50 USD, $12.50, ₩45,000, 45000원, 4만5천원, 8만원, ¥1,200, 1,200円, 12,50 €; a bare number is in the
-        home currency (--currency, $PETLOG_CURRENCY, else the language's). More decimals than the currency has is an error.
-        Several pets (Coco,Nabi or --pets) share one expense: each gets an equal share in minor units, and the
-        remainder goes one unit at a time to the first pets named.
-        """)
-    @Argument(help: "[PET] AMOUNT [CURRENCY]: Coco 12.50 USD, 45000원, \"Coco,Nabi\" 30000.") var words: [String]
-    @Option(help: "Split among these pets: Coco,Nabi.") var pets: String?
+        abstract: Help.s(.helpExpenseAddCommandAbstract),
+        discussion: Help.s(.helpExpenseAddCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpExpenseAddCommandWords))) var words: [String]
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseAddCommandPets))) var pets: String?
     @OptionGroup var fields: ExpenseFieldOptions
-    @Option(help: "What was bought: \"kibble 2kg, chews\".") var items: String?
-    @Option(help: "A receipt photo or PDF to attach (repeat for several).") var receipt: [String] = []
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseAddCommandItems))) var items: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseAddCommandReceipt))) var receipt: [String] = []
     @OptionGroup var money: CurrencyOption
     @OptionGroup var record: RecordOptions
 
     func run() throws {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
-            let (petText, amount) = try ExpenseWords.split(words, defaultCurrency: home)
+            let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home)
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(
                 money: amount,
@@ -60,12 +55,12 @@ struct ExpenseAddCommand: ParsableCommand {
 
 /// The expense's own options, shared by `expense` and `expense scan` (where they correct what was read).
 struct ExpenseFieldOptions: ParsableArguments {
-    @Option(help: "food, treats, vet, medication, grooming, insurance, supplies, boarding, training, transport, other, or your own word (default: other).")
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCategory)))
     var category: String?
-    @Flag(help: "Keep the category as typed, even when it is close to a listed one.") var asWritten = false
-    @Option(help: "Where it was bought (on a scan: instead of the store read).") var merchant: String?
-    @Flag(help: "Paid by card.") var card = false
-    @Flag(help: "Paid in cash.") var cash = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsAsWritten))) var asWritten = false
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsMerchant))) var merchant: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCard))) var card = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCash))) var cash = false
 
     func validate() throws {
         if card && cash { throw ValidationError(GlobalSettings.forRefusals(CommandLine.arguments).l10n.text(.errExclusive(flags: "--card, --cash"))) }
@@ -77,29 +72,15 @@ struct ExpenseFieldOptions: ParsableArguments {
     var payment: Payment? { card ? .card : cash ? .cash : nil }
 }
 
-/// `[PET] AMOUNT [CURRENCY]` as typed: the whole is an amount (a household expense), or the first word
-/// names the pet(s) and the rest is the amount.
-enum ExpenseWords {
-    static func split(_ words: [String], defaultCurrency: Currency) throws -> (pet: String?, amount: Money) {
-        let whole = words.joined(separator: " ")
-        if let m = try? MoneyText.parse(whole, defaultCurrency: defaultCurrency) { return (nil, m) }
-        guard words.count >= 2 else {
-            // One word that is not an amount: say what is wrong with it as an amount.
-            return (nil, try MoneyText.parse(whole, defaultCurrency: defaultCurrency))
-        }
-        return (words[0], try MoneyText.parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
-    }
-}
-
 struct ExpenseListCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "list",
-        abstract: "A month's spending by day: each day with its total, the month per currency and in the home currency.")
-    @Argument(help: "Pet name or id (default: the whole household; several: Coco,Nabi).", completion: .petNames) var pet: String?
-    @Option(help: "The month: 2026-11 (default: this month).") var month: String?
-    @Flag(help: "Starred expenses only.") var starred = false
-    @Flag(name: .customLong("no-visits"), help: "Expenses only, without visit costs.") var noVisits = false
+        abstract: Help.s(.helpExpenseListCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpExpenseListCommandPet)), completion: .petNames) var pet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseListCommandMonth))) var month: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandStarred))) var starred = false
+    @Flag(name: .customLong("no-visits"), help: ArgumentHelp(Help.s(.helpExpenseListCommandNoVisits))) var noVisits = false
     @OptionGroup var money: CurrencyOption
 
     func run() throws {

@@ -6,21 +6,16 @@ import PetStore
 
 /// `petlog expense scan RECEIPT [PET]`: read a receipt photo, show what was read, save it as an expense.
 struct ExpenseScanCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "scan",
-        abstract: "Read a receipt photo (Tesseract OCR) and save it as an expense: date, store, total, payment, items.",
-        discussion: """
-        Shows each field read with its confidence beside the receipt's own text, then asks to save (on a terminal);
-        --yes saves without asking, --json prints the proposal for scripts (saving only with --yes). Correct a field
-        on the same line: expense scan r.jpg --amount 12000 --category food --at 2026-11-20. Nothing is saved when
-        the total or the date is neither read nor given. The photo is attached to the saved expense.
-        """)
-    @Argument(help: "The receipt photo: JPEG, PNG, TIFF, WebP, BMP, GIF or PNM (EXIF orientation honoured).") var receipt: String
-    @Argument(help: "Pet name or id (default: the household; several: Coco,Nabi share it).", completion: .petNames) var pet: String?
-    @Option(name: .customLong("lang-ocr"), help: "Tesseract languages: kor+eng, jpn+eng, eng (default: by --lang).") var ocrLanguages: String?
-    @Flag(help: "Save without asking.") var yes = false
-    @Option(help: "The total, when it was misread: 12000, 12.50 USD.") var amount: String?
+        abstract: Help.s(.helpExpenseScanCommandAbstract),
+        discussion: Help.s(.helpExpenseScanCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpExpenseScanCommandReceipt))) var receipt: String
+    @Argument(help: ArgumentHelp(Help.s(.helpExpenseScanCommandPet)), completion: .petNames) var pet: String?
+    @Option(name: .customLong("lang-ocr"), help: ArgumentHelp(Help.s(.helpExpenseScanCommandOcrLanguages))) var ocrLanguages: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseScanCommandYes))) var yes = false
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseScanCommandAmount))) var amount: String?
     @OptionGroup var fields: ExpenseFieldOptions
     @OptionGroup var money: CurrencyOption
     @OptionGroup var record: RecordOptions

@@ -4,19 +4,15 @@ import PetModel
 import PetStore
 
 struct ExportCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write everything to one documented JSON file (docs/json.md) or one CSV per table: pets, every record, attachments by hash.",
-        discussion: """
-        Weights in grams and money in minor units with its currency, as stored; one record per line. Files 0600.
-        --format csv writes pet.csv, record.csv and one file per record kind into the folder -o names (docs/import.md);
-        text a spreadsheet would run as a formula (=, +, -, @) starts with ' there. petlog import reads both back.
-        """)
-    @Option(name: .shortAndLong, help: "The JSON file to write (a folder with --format csv; - for standard output).") var output: String
-    @Option(help: "json (one file) or csv (a folder of tables).") var format: Choice<ExportFormat> = Choice(.json)
-    @Option(help: "With --format csv: write only this table, to the file -o names (or - for standard output).", completion: .list(SQLiteRepository.csvTableNames)) var table: String?
-    @Option(help: "Also copy the attachment files into this folder, named by SHA-256.") var withAttachments: String?
-    @Flag(name: [.customLong("bom"), .customLong("excel")], help: "With --format csv: start each file with a UTF-8 byte order mark, so Excel shows Hangul and Kana.")
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "export", abstract: Help.s(.helpExportCommandAbstract),
+        discussion: Help.s(.helpExportCommandDiscussion)) }
+    @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpExportCommandOutput))) var output: String
+    @Option(help: ArgumentHelp(Help.s(.helpExportCommandFormat))) var format: Choice<ExportFormat> = Choice(.json)
+    @Option(help: ArgumentHelp(Help.s(.helpExportCommandTable)), completion: .list(SQLiteRepository.csvTableNames)) var table: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExportCommandWithAttachments))) var withAttachments: String?
+    @Flag(name: [.customLong("bom"), .customLong("excel")], help: ArgumentHelp(Help.s(.helpExportCommandBom)))
     var bom = false
 
     func run() throws {
@@ -56,12 +52,7 @@ struct ExportCommand: ParsableCommand {
             }
             var count = 0
             try OutputFile.write(to: output) { sink in
-                let writer = try PetlogJSONWriter(sink: sink, pets: try repo.pets(includeArchived: true))
-                try repo.forEachRecordBatch { batch in
-                    for r in batch { try writer.write(r) }
-                }
-                try writer.finish(budgets: try repo.budgets(), rates: try repo.allRates())
-                count = writer.recordCount
+                count = try repo.exportJSON(to: sink)
             }
             try copyAttachments(repo)
             say(s.t(.exportWrote(records: String(count), path: shown)))

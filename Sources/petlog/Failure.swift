@@ -77,12 +77,13 @@ struct Failure {
         case .unknownCurrency(let v): return l.text(.errUnknownCurrency(value: v))
         case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits(value: v, currency: c, digits: String(n)))
         case .moneyOutOfRange(let v): return l.text(.errMoneyRange(value: v))
-        case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange(field: f, value: v, min: String(lo), max: String(hi)))
-        case .unknownChoice(let f, let v, let accepted): return l.text(.errUnknownChoice(field: f, value: v, accepted: accepted.joined(separator: ", ")))
+        case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange(field: l.fieldName(f), value: v, min: String(lo), max: String(hi)))
+        case .unknownChoice(let f, let v, let accepted):
+            return l.text(.errUnknownChoice(field: l.fieldName(f), value: v, accepted: l.acceptedWords(f, accepted).joined(separator: ", ")))
         case .badAmount(let v): return l.text(.errBadAmount(value: v))
-        case .emptyText(let f): return l.text(.errEmptyText(field: f))
-        case .textTooLong(let f, let n): return l.text(.errTextTooLong(field: f, max: String(n)))
-        case .controlCharacters(let f): return l.text(.errControlCharacters(field: f))
+        case .emptyText(let f): return l.text(.errEmptyText(field: l.fieldName(f)))
+        case .textTooLong(let f, let n): return l.text(.errTextTooLong(field: l.fieldName(f), max: String(n)))
+        case .controlCharacters(let f): return l.text(.errControlCharacters(field: l.fieldName(f)))
         case .numericName(let v): return l.text(.errNumericName(value: v))
         case .badMicrochip(let v): return l.text(.errBadMicrochip(value: v))
         case .badSize(let v): return l.text(.errBadSize(value: v))
@@ -91,7 +92,7 @@ struct Failure {
         case .nearlyListed(let f, let v, let suggestion):
             return l.text(.errNearlyListed(value: v, field: l.code(.kind, f == "vaccine" ? "vaccination" : f), suggestion: suggestion))
         case .inFuture(let v, let limit): return l.text(.errInFuture(value: v, limit: limit))
-        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart(field: f, value: v, start: start))
+        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart(field: l.fieldName(f), value: v, start: start))
         }
     }
 
@@ -191,8 +192,8 @@ struct Failure {
         case .damaged(let path, let detail): return l.text(.errDamaged(path: path, detail: detail))
         case .databaseMissing(let path): return l.text(.errDatabaseMissing(path: path, default: GlobalSettings.defaultDatabasePath))
         case .readOnly(let path): return l.text(.errReadOnly(path: path))
-        case .file(let path, .isFIFO): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: "FIFO"))))
-        case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: "device"))))
+        case .file(let path, .isFIFO): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileFIFO)))))
+        case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileDevice)))))
         case .file(let path, let cause): return l.text(.errFile(path: path, problem: Self.reason(cause, l)))
         case .busy: return l.text(.errBusy)
         case .petArchived(let name): return l.text(.errPetArchived(name: name))

@@ -7,19 +7,19 @@ import PetModel
 /// The global options, accepted before or after any subcommand: every command holds them as an
 /// `@OptionGroup`, and argument-parser hands values given before the subcommand down to it.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The database file (else $PETLOG_DB, else $XDG_DATA_HOME/petlog/petlog.sqlite).")
+    @Option(help: ArgumentHelp(Help.s(.helpGlobalOptionsDb)))
     var db: String?
 
-    @Option(help: "Language: en, ko or ja (else $PETLOG_LANG, else LC_ALL/LC_MESSAGES/LANG).")
+    @Option(help: ArgumentHelp(Help.s(.helpGlobalOptionsLang)))
     var lang: String?
 
-    @Flag(help: "Machine-readable output on read commands (docs/json.md).")
+    @Flag(help: ArgumentHelp(Help.s(.helpGlobalOptionsJson)))
     var json = false
 
-    @Flag(name: .customLong("no-color"), help: "No colours (also NO_COLOR).")
+    @Flag(name: .customLong("no-color"), help: ArgumentHelp(Help.s(.helpGlobalOptionsNoColor)))
     var noColor = false
 
-    @Option(help: "How weights are shown.")
+    @Option(help: ArgumentHelp(Help.s(.helpGlobalOptionsUnit)))
     var unit: Choice<UnitSystem>?
 
     var settings: GlobalSettings {

@@ -4,26 +4,19 @@ import PetModel
 import PetStore
 
 struct ImportCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "import",
-        abstract: "Import a petlog export (JSON or CSV folder), a folder of spreadsheet tables, or one pet's weight CSV.",
-        discussion: """
-        All or nothing: a bad row names its file and line and nothing is written. Importing the same file again adds nothing.
-        Formats and columns: docs/import.md. Local times without an offset are in this computer's time zone (TZ).
-          petlog import backup.json
-          petlog import export-folder/            (petlog export --format csv)
-          petlog import shelter/                  (pets.csv, weights.csv, symptoms.csv, visits.csv, vaccinations.csv, expenses.csv)
-          petlog import scale.csv --pet Coco --columns date,weight --weight-unit kg
-        """)
-    @Argument(help: "The file or folder to import.") var path: String
-    @Option(help: "The pet a weight CSV belongs to (name or id).") var pet: String?
-    @Option(parsing: .unconditional, help: "A weight CSV's columns in order, e.g. date,weight or date,time,-,weight_kg (- skips one).") var columns: String?
-    @Option(name: .customLong("weight-unit"), help: "The unit of bare weight numbers (default: from the header, e.g. weight_kg).") var unit: Choice<MassUnit>?
-    @Option(help: "Where the attachment files are (default: the attachments folder beside the file).") var attachments: String?
-    @Option(help: "The CSV field separator: , ; tab or | (default: the one the first line uses; with ; a comma in a number is its decimal point).")
+        abstract: Help.s(.helpImportCommandAbstract),
+        discussion: Help.s(.helpImportCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpImportCommandPath))) var path: String
+    @Option(help: ArgumentHelp(Help.s(.helpImportCommandPet))) var pet: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpImportCommandColumns))) var columns: String?
+    @Option(name: .customLong("weight-unit"), help: ArgumentHelp(Help.s(.helpImportCommandUnit))) var unit: Choice<MassUnit>?
+    @Option(help: ArgumentHelp(Help.s(.helpImportCommandAttachments))) var attachments: String?
+    @Option(help: ArgumentHelp(Help.s(.helpImportCommandDelimiter)))
     var delimiter: String?
-    @Option(name: .customLong("date-format"), help: "How a weight CSV's dates with slashes or dots read: mdy (11/03/2026 is Nov 3), dmy (3 Nov) or ymd (default: found from the file).")
+    @Option(name: .customLong("date-format"), help: ArgumentHelp(Help.s(.helpImportCommandDateFormat)))
     var dateFormat: Choice<DateOrder>?
 
     func run() throws {

@@ -32,19 +32,14 @@ extension Session {
             let name = Terminal.sanitize(r.petName ?? "-")
             switch r.detail {
             case .weight(let w):
-                let window = Plausibility.weightWindow
-                // Weights up to this one's second; this one is the last of its second (the newest id), so drop it.
-                let series = try repo.weightSeries(pet: petId, since: r.at.addingTimeInterval(-window), until: r.at.addingTimeInterval(1))
-                var points = Array(zip(series.times, series.grams))
-                if let i = points.lastIndex(where: { Int64($0.0) == r.at.unixSeconds() && Int($0.1) == w.mass.grams }) { points.remove(at: i) }
-                let previous = points.last.map { (Date(timeIntervalSince1970: $0.0), Mass(grams: Int($0.1))) }
+                let previous = try repo.weightBefore(r, mass: w.mass, within: Plausibility.weightWindow)
                 if let change = Plausibility.weightJump(w.mass, at: r.at, previous: previous), let p = previous {
                     terminal.error(t(.warnWeightJump(mass: format.mass(w.mass), change: format.massChange(change), pet: name,
-                                                     previous: format.mass(p.1), day: format.shortDay(localDay(p.0)), id: String(r.id))))
+                                                     previous: format.mass(p.mass), day: format.shortDay(localDay(p.at)), id: String(r.id))))
                 }
             case .meal(let m):
                 guard let amount = m.amount else { continue }
-                let weight = try repo.lastWeights(pets: [.id(petId)], since: Date(timeIntervalSince1970: -62_135_596_800), until: r.at.addingTimeInterval(1))[petId]?.mass
+                let weight = try repo.weightAtOrBefore(pet: petId, r.at)
                 if Plausibility.mealTooLarge(amount, petWeight: weight) {
                     let shown = ValueFormatter.trim(amount.value, digits: 1) + " " + amount.unit.rawValue
                     terminal.error(t(.warnMealLarge(amount: shown, pet: name, id: String(r.id))))
@@ -56,11 +51,11 @@ extension Session {
 }
 
 struct WeightCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "weight", abstract: "Log a weight: 4.2kg, 4200g, 9.3lb, \"9lb 4oz\".")
-    @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
-    @Argument(help: "The weight with its unit (a bare number is kg, or lb with --unit imperial).") var weight: [String]
-    @Option(help: "Body condition score 1–9.") var bcs: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "weight", abstract: Help.s(.helpWeightCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpWeightCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpWeightCommandWeight))) var weight: [String]
+    @Option(help: ArgumentHelp(Help.s(.helpWeightCommandBcs))) var bcs: String?
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -73,14 +68,14 @@ struct WeightCommand: ParsableCommand {
 }
 
 struct MealCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log food or water: meal Coco \"chicken kibble\" 80g.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "What was eaten.") var food: String
-    @Argument(help: "How much: 80g, 200ml, 1cup, 2pc.") var amount: String?
-    @Flag(help: "A snack.") var snack = false
-    @Flag(help: "A treat.") var treat = false
-    @Flag(help: "Water.") var water = false
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "meal", abstract: Help.s(.helpMealCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpMealCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpMealCommandFood))) var food: String
+    @Argument(help: ArgumentHelp(Help.s(.helpMealCommandAmount))) var amount: [String] = []
+    @Flag(help: ArgumentHelp(Help.s(.helpMealCommandSnack))) var snack = false
+    @Flag(help: ArgumentHelp(Help.s(.helpMealCommandTreat))) var treat = false
+    @Flag(help: ArgumentHelp(Help.s(.helpMealCommandWater))) var water = false
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
@@ -90,20 +85,20 @@ struct MealCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let type: MealType = snack ? .snack : treat ? .treat : water ? .water : .meal
-            let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.map(Amount.parse))
+            let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " ")))
             try s.log(pets: pet, record, detail: .meal(meal))
         }
     }
 }
 
 struct StoolCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "stool", abstract: "Log a stool by faecal score 1 (hard) – 7 (watery).")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "Faecal score 1–7.") var score: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "stool", abstract: Help.s(.helpStoolCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandScore))) var score: String
     @Option var color: String?
-    @Flag(help: "Blood seen.") var blood = false
-    @Flag(help: "Mucus seen.") var mucus = false
+    @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandBlood))) var blood = false
+    @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandMucus))) var mucus = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -116,13 +111,13 @@ struct StoolCommand: ParsableCommand {
 }
 
 struct UrineCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "urine", abstract: "Log urination: colour, amount, straining.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "urine", abstract: Help.s(.helpUrineCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUrineCommandPet)), completion: .petNames) var pet: String
     @Option var color: String?
-    @Option(help: "How much.") var amount: Choice<UrineAmount>?
-    @Flag(help: "Straining to urinate.") var straining = false
-    @Flag(help: "Blood seen.") var blood = false
+    @Option(help: ArgumentHelp(Help.s(.helpUrineCommandAmount))) var amount: Choice<UrineAmount>?
+    @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandStraining))) var straining = false
+    @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandBlood))) var blood = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -136,13 +131,13 @@ struct UrineCommand: ParsableCommand {
 }
 
 struct SymptomCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "symptom", abstract: "Log a symptom with its severity 1–5.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "vomiting, diarrhea, coughing, sneezing, itching, lethargy, limping, appetite-loss, … (in English, Korean or Japanese) or your own words.") var symptom: String
-    @Option(help: "1 (mild) – 5 (severe).") var severity: String = "2"
-    @Option(help: "How long it lasted: 30min, 2h, 1d.") var duration: String?
-    @Flag(help: "Keep the name as typed, even when it is close to a listed symptom.") var asWritten = false
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "symptom", abstract: Help.s(.helpSymptomCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpSymptomCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpSymptomCommandSymptom))) var symptom: String
+    @Option(help: ArgumentHelp(Help.s(.helpSymptomCommandSeverity))) var severity: String = "2"
+    @Option(help: ArgumentHelp(Help.s(.helpSymptomCommandDuration))) var duration: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpSymptomCommandAsWritten))) var asWritten = false
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -158,12 +153,12 @@ struct SymptomCommand: ParsableCommand {
 }
 
 struct DiaryCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "diary", abstract: "Write a diary entry, with photos in order.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "The entry.") var text: String
-    @Option(help: "The mood of the day.") var mood: Choice<Mood>?
-    @Option(help: "A photo to attach (repeat for several).") var photo: [String] = []
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "diary", abstract: Help.s(.helpDiaryCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpDiaryCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpDiaryCommandText))) var text: String
+    @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandMood))) var mood: Choice<Mood>?
+    @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandPhoto))) var photo: [String] = []
     @OptionGroup var record: RecordOptions
 
     func run() throws {

@@ -4,13 +4,13 @@ import PetModel
 import PetStore
 
 struct LogCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "log", abstract: "The timeline, grouped by local day, each line with its record id.")
-    @Argument(help: "Pet name or id (default: all pets; several: Coco,Nabi).", completion: .petNames) var pet: String?
-    @Option(parsing: .unconditional, help: "From: 30d, 1y, 2026-01-01, yesterday.") var since: String?
-    @Option(parsing: .unconditional, help: "Until (a day includes that whole day).") var until: String?
-    @Option(help: "Only these kinds: weight,symptom,visit,…") var kind: String?
-    @Option(help: "At most this many records (the newest).") var limit: Int?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "log", abstract: Help.s(.helpLogCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpLogCommandPet)), completion: .petNames) var pet: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpLogCommandSince))) var since: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpLogCommandUntil))) var until: String?
+    @Option(help: ArgumentHelp(Help.s(.helpLogCommandKind))) var kind: String?
+    @Option(help: ArgumentHelp(Help.s(.helpLogCommandLimit))) var limit: Int?
 
     func run() throws {
         try Session.run(global) { s in
@@ -50,10 +50,10 @@ extension Session {
 }
 
 struct SearchCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "search", abstract: "Find pets by their profile and records by text in notes, diary, food, diagnoses, clinics, expenses, …")
-    @Argument(help: "Text to look for (any case).") var text: String
-    @Option(help: "At most this many results.") var limit = 100
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "search", abstract: Help.s(.helpSearchCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpSearchCommandText))) var text: String
+    @Option(help: ArgumentHelp(Help.s(.helpSearchCommandLimit))) var limit = 100
 
     func run() throws {
         try Session.run(global) { s in
@@ -79,9 +79,9 @@ struct SearchCommand: ParsableCommand {
 }
 
 struct StarCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "star", abstract: "Star a record (a favourite, shown in the vet report).")
-    @Argument(help: "Record id.") var id: Int64
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "star", abstract: Help.s(.helpStarCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpStarCommandId))) var id: Int64
 
     func run() throws {
         try Session.run(global) { s in
@@ -92,9 +92,9 @@ struct StarCommand: ParsableCommand {
 }
 
 struct UnstarCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "unstar", abstract: "Remove a record's star.")
-    @Argument(help: "Record id.") var id: Int64
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "unstar", abstract: Help.s(.helpUnstarCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUnstarCommandId))) var id: Int64
 
     func run() throws {
         try Session.run(global) { s in
@@ -105,9 +105,9 @@ struct UnstarCommand: ParsableCommand {
 }
 
 struct StarredCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "starred", abstract: "List starred records.")
-    @Argument(help: "Pet name or id (default: all pets).", completion: .petNames) var pet: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "starred", abstract: Help.s(.helpStarredCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpStarredCommandPet)), completion: .petNames) var pet: String?
 
     func run() throws {
         try Session.run(global) { s in
@@ -118,9 +118,9 @@ struct StarredCommand: ParsableCommand {
 }
 
 struct DeleteCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a record (a course's doses go with it; a split expense's shares go together).")
-    @Argument(help: "Record id.") var id: Int64
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "delete", abstract: Help.s(.helpDeleteCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpDeleteCommandId))) var id: Int64
 
     func run() throws {
         try Session.run(global) { s in

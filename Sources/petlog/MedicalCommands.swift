@@ -4,19 +4,19 @@ import PetModel
 import PetStore
 
 struct VisitCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "visit", abstract: "Log a vet visit.")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "visit", abstract: Help.s(.helpVisitCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpVisitCommandPet)), completion: .petNames) var pet: String
     @Option var clinic: String?
     @Option var vet: String?
     @Option var reason: String?
     @Option var diagnosis: String?
     @Option var treatment: String?
-    @Option(help: "Weight on the vet's scale: 4.3kg.") var weight: String?
-    @Option(parsing: .unconditional, help: "Follow-up day: 2026-12-20 or 2w.") var followUp: String?
-    @Option(help: "Cost: 85000KRW, $120.50, ¥3000, 8만5천원 (a bare number is in the home currency); counts as vet spending.") var cost: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandWeight))) var weight: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVisitCommandFollowUp))) var followUp: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandCost))) var cost: String?
     @OptionGroup var money: CurrencyOption
-    @Option(help: "A file to attach: lab results, prescription (repeat for several).") var attach: [String] = []
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandAttach))) var attach: [String] = []
     @OptionGroup var record: RecordOptions
 
     func run() throws {
@@ -36,18 +36,18 @@ struct VisitCommand: ParsableCommand {
 }
 
 struct VaccineCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(commandName: "vaccine", abstract: "Log a vaccination (a combination vaccine is one record).")
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Argument(help: "rabies, dhpp, lepto, bordetella, civ, fvrcp, felv, rhdv2, myxo-rhd, distemper (or their Korean and Japanese names), or the product's name.") var vaccine: String
-    @Option(parsing: .unconditional, help: "The day it was given (default: today).") var date: String?
-    @Option(parsing: .unconditional, help: "Next due: 2027-11-20 or 1y.") var next: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "vaccine", abstract: Help.s(.helpVaccineCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpVaccineCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpVaccineCommandVaccine))) var vaccine: String
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVaccineCommandDate))) var date: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVaccineCommandNext))) var next: String?
     @Option var product: String?
     @Option var lot: String?
     @Option var clinic: String?
-    @Flag(help: "Keep the name as typed, even when it is close to a listed vaccine.") var asWritten = false
-    @Flag(help: "A routine booster: the next is due after the booster interval, whatever the history.") var booster = false
-    @Flag(help: "An adult's first dose ever: its initial course applies (log each dose of that course with --initial).") var initial = false
+    @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandAsWritten))) var asWritten = false
+    @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandBooster))) var booster = false
+    @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandInitial))) var initial = false
     @OptionGroup var record: RecordOptions
 
     func validate() throws {
@@ -92,22 +92,22 @@ struct VaccineCommand: ParsableCommand {
 
 /// `petlog med …`: medication courses and their doses.
 struct MedGroup: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "med", abstract: "Medication courses: start, give a dose, stop, list.",
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "med", abstract: Help.s(.helpMedGroupAbstract),
         subcommands: [Start.self, Give.self, Stop.self, List.self]
-    )
+    ) }
 
     struct Start: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Start a medication course.")
-        @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
-        @Argument(help: "Medication name.") var name: String
-        @Option(help: "Dose: \"1 chew\", \"5 mg\".") var dose: String?
-        @Option(help: "How it is given.") var route: Choice<Route>?
-        @Option(help: "Interval between doses: 12h, 1d, 30d, 12w.") var every: String?
-        @Option(help: "Fixed times each day instead: 08:00,20:00.") var times: String?
-        @Option(help: "Last day of the course: 2026-12-31 or 10d.") var until: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpMedGroupStartAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupStartPet)), completion: .petNames) var pet: String
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupStartName))) var name: String
+        @Option(help: ArgumentHelp(Help.s(.helpMedGroupStartDose))) var dose: String?
+        @Option(help: ArgumentHelp(Help.s(.helpMedGroupStartRoute))) var route: Choice<Route>?
+        @Option(help: ArgumentHelp(Help.s(.helpMedGroupStartEvery))) var every: String?
+        @Option(help: ArgumentHelp(Help.s(.helpMedGroupStartTimes))) var times: String?
+        @Option(help: ArgumentHelp(Help.s(.helpMedGroupStartUntil))) var until: String?
         @OptionGroup var record: RecordOptions
 
         func validate() throws {
@@ -131,11 +131,11 @@ struct MedGroup: ParsableCommand {
     }
 
     struct Give: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Record a dose given (several pets: Coco,Nabi).")
-        @Argument(help: "Pet name or id (several: Coco,Nabi).", completion: .petNames) var pet: String
-        @Argument(help: "Medication name (a prefix is enough).", completion: .medicationNames) var name: String
-        @Flag(help: "Record the dose as skipped.") var skipped = false
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpMedGroupGiveAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupGivePet)), completion: .petNames) var pet: String
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupGiveName)), completion: .medicationNames) var name: String
+        @Flag(help: ArgumentHelp(Help.s(.helpMedGroupGiveSkipped))) var skipped = false
         @OptionGroup var record: RecordOptions
 
         func run() throws {
@@ -149,11 +149,11 @@ struct MedGroup: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Stop a medication course (its history stays).")
-        @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-        @Argument(help: "Medication name.", completion: .medicationNames) var name: String
-        @Option(parsing: .unconditional, help: "When it was stopped (default: now).") var at: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpMedGroupStopAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupStopPet)), completion: .petNames) var pet: String
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupStopName)), completion: .medicationNames) var name: String
+        @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpMedGroupStopAt))) var at: String?
 
         func run() throws {
             try Session.run(global) { s in
@@ -166,10 +166,10 @@ struct MedGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "List medication courses with doses given.")
-        @Argument(help: "Pet name or id (default: all pets).", completion: .petNames) var pet: String?
-        @Flag(help: "Include stopped courses.") var all = false
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpMedGroupListAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpMedGroupListPet)), completion: .petNames) var pet: String?
+        @Flag(help: ArgumentHelp(Help.s(.helpMedGroupListAll))) var all = false
 
         func run() throws {
             try Session.run(global) { s in

@@ -6,7 +6,7 @@ import PetStore
 
 /// `--currency`, for every command that shows money in one currency.
 struct CurrencyOption: ParsableArguments {
-    @Option(help: "Show money in this currency (ISO 4217: KRW, USD, JPY…; else $PETLOG_CURRENCY, else the language's).")
+    @Option(help: ArgumentHelp(Help.s(.helpCurrencyOptionCurrency)))
     var currency: String?
 }
 

@@ -6,22 +6,22 @@ import PetStore
 
 /// `petlog pet …`: profiles.
 struct PetGroup: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "pet", abstract: "Add, list, show, edit, archive and remove pets.",
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "pet", abstract: Help.s(.helpPetGroupAbstract),
         subcommands: [Add.self, List.self, Show.self, Edit.self, Archive.self, Unarchive.self, Remove.self]
-    )
+    ) }
 
     /// Profile fields shared by `add` and `edit`.
     struct ProfileOptions: ParsableArguments {
-        @Option(help: "The species.") var species: Choice<Species>?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsSpecies))) var species: Choice<Species>?
         @Option var breed: String?
-        @Option(help: "female (f), male (m) or unknown.") var sex: Choice<Sex>?
-        @Flag(inversion: .prefixedNo, help: "Spayed or neutered.") var neutered: Bool?
-        @Option(help: "Birth date: 2019-04-02, 2019-04 or 2019.") var born: String?
-        @Option(help: "Microchip number (ISO 11784: 15 digits).") var chip: String?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsSex))) var sex: Choice<Sex>?
+        @Flag(inversion: .prefixedNo, help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNeutered))) var neutered: Bool?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsBorn))) var born: String?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsChip))) var chip: String?
         @Option var color: String?
-        @Option(help: "Conditions, allergies, anything a vet should know.") var notes: String?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNotes))) var notes: String?
 
         func draft(_ time: TimeContext) throws -> PetDraft {
             var d = PetDraft()
@@ -38,9 +38,9 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Add a pet.")
-        @Argument(help: "The pet's name.") var name: String
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupAddAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpPetGroupAddName))) var name: String
         @OptionGroup var profile: ProfileOptions
 
         func run() throws {
@@ -56,9 +56,9 @@ struct PetGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "List pets.")
-        @Flag(help: "Include archived pets.") var all = false
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupListAbstract)) }
+        @Flag(help: ArgumentHelp(Help.s(.helpPetGroupListAll))) var all = false
 
         func run() throws {
             try Session.run(global) { s in
@@ -76,9 +76,9 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Show a pet's profile and latest records.")
-        @Argument(help: "Name or id.", completion: .petNames) var pet: String
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupShowAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpPetGroupShowPet)), completion: .petNames) var pet: String
 
         func run() throws {
             try Session.run(global) { s in
@@ -112,10 +112,10 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Edit: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Change a pet's profile (an empty value clears a field).")
-        @Argument(help: "Name or id.", completion: .petNames) var pet: String
-        @Option(help: "A new name.") var name: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupEditAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpPetGroupEditPet)), completion: .petNames) var pet: String
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupEditName))) var name: String?
         @OptionGroup var profile: ProfileOptions
 
         func run() throws {
@@ -130,11 +130,11 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Archive: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Archive a pet (passed away, rehomed): history kept, out of the way.")
-        @Argument(help: "Name or id.", completion: .petNames) var pet: String
-        @Option(help: "Why.") var reason: Choice<ArchiveReason> = Choice(.other)
-        @Option(parsing: .unconditional, help: "The day (default: today).") var on: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupArchiveAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpPetGroupArchivePet)), completion: .petNames) var pet: String
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupArchiveReason))) var reason: Choice<ArchiveReason> = Choice(.other)
+        @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpPetGroupArchiveOn))) var on: String?
 
         func run() throws {
             try Session.run(global) { s in
@@ -147,9 +147,9 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Unarchive: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Bring an archived pet back to the active list.")
-        @Argument(help: "Name or id.") var pet: String
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupUnarchiveAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpPetGroupUnarchivePet))) var pet: String
 
         func run() throws {
             try Session.run(global) { s in
@@ -160,10 +160,10 @@ struct PetGroup: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(abstract: "Delete a pet and all its records for good (archive keeps them).")
-        @Argument(help: "Name or id.", completion: .petNames) var pet: String
-        @Flag(help: "Confirm the deletion.") var yes = false
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupRemoveAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpPetGroupRemovePet)), completion: .petNames) var pet: String
+        @Flag(help: ArgumentHelp(Help.s(.helpPetGroupRemoveYes))) var yes = false
 
         func run() throws {
             try Session.run(global) { s in

@@ -4,8 +4,10 @@ import PetModel
 enum PetModelText {
     static func note(_ raw: String) throws -> String { try TextField.text(raw, field: "note") }
 
+    /// A whole number in `range`; full-width digits (`３`) are the same digits.
     static func int(_ raw: String, field: String, range: ClosedRange<Int>) throws -> Int {
-        guard raw.count <= 6, let v = Int(raw), raw.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else {
+        let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
+        guard text.count <= 6, let v = Int(text), text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else {
             throw ParseError.outOfRange(field: field, value: raw, min: range.lowerBound, max: range.upperBound)
         }
         guard range.contains(v) else {

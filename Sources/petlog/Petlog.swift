@@ -3,21 +3,11 @@ import ArgumentParser
 
 /// The `petlog` command: every subcommand is one file in this folder.
 struct Petlog: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "petlog",
-        abstract: "Keep your pets' health records in one local file.",
-        discussion: """
-        Global options, accepted before or after the subcommand:
-          --db PATH            database file (else $PETLOG_DB, else $XDG_DATA_HOME/petlog/petlog.sqlite)
-          --lang en|ko|ja      language (else $PETLOG_LANG, else LC_ALL/LC_MESSAGES/LANG)
-          --json               machine-readable output on read commands (docs/json.md)
-          --no-color           no colours (also NO_COLOR)
-          --unit metric|imperial  how weights are shown
-
-        Times (--at): now, yesterday, -2d, -3h, 08:30, "yesterday 18:00", 2026-11-20, "2026-11-20 08:30".
-        A pet is named by its name (any case) or its id.
-        """,
+        abstract: Help.s(.helpPetlogAbstract),
+        discussion: Help.s(.helpPetlogDiscussion),
         subcommands: [
             PetGroup.self,
             WeightCommand.self, MealCommand.self, StoolCommand.self, UrineCommand.self, SymptomCommand.self, DiaryCommand.self,
@@ -28,7 +18,7 @@ struct Petlog: ParsableCommand {
             EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, CheckCommand.self, DemoCommand.self,
             RatesGroup.self, ConfigGroup.self, UndoCommand.self,
         ]
-    )
+    ) }
 }
 
 extension Petlog {
@@ -81,10 +71,10 @@ extension Petlog {
 
 /// `--at` and `--note`, shared by every command that logs a record.
 struct RecordOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "When it happened (default: now): -2d, yesterday, \"2026-11-20 08:30\".")
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpRecordOptionsAt)))
     var at: String?
 
-    @Option(help: "A note to keep with the record.")
+    @Option(help: ArgumentHelp(Help.s(.helpRecordOptionsNote)))
     var note: String?
 
     func noteText() throws -> String? {

@@ -7,11 +7,11 @@ import PetStore
 /// `petlog rates update|import|list`: the ECB's euro reference rates. Only `rates update` touches the
 /// network, and only when asked.
 struct RatesGroup: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "rates", abstract: "Exchange rates: fetch the ECB's euro reference rates, import a file of them, list them.",
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "rates", abstract: Help.s(.helpRatesGroupAbstract),
         subcommands: [Update.self, Import.self, List.self]
-    )
+    ) }
 
     /// sysexits EX_UNAVAILABLE: the rates server (or the `unzip` a zip needs) could not be used.
     static let unavailable: Int32 = 69
@@ -19,18 +19,13 @@ struct RatesGroup: ParsableCommand {
     static let crossDecimals = 4
 
     struct Update: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "Fetch the ECB's euro reference rates (at most once a day).",
-            discussion: """
-            Fetches https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml, or with --history the whole \
-            history (eurofxref-hist.zip, read with /usr/bin/unzip; a plain CSV or XML at --source works too). \
-            A second update of the same source on the same day uses the stored rates; --force fetches again. \
-            $PETLOG_RATES_URL names a mirror folder holding the ECB's file names. Time limit: 20 seconds.
-            """)
-        @Option(help: "The URL of the file to fetch (http or https), e.g. a mirror.") var source: String?
-        @Flag(help: "Fetch the whole history instead of the latest day.") var history = false
-        @Flag(help: "Fetch even if this source was already fetched today.") var force = false
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpRatesGroupUpdateAbstract),
+            discussion: Help.s(.helpRatesGroupUpdateDiscussion)) }
+        @Option(help: ArgumentHelp(Help.s(.helpRatesGroupUpdateSource))) var source: String?
+        @Flag(help: ArgumentHelp(Help.s(.helpRatesGroupUpdateHistory))) var history = false
+        @Flag(help: ArgumentHelp(Help.s(.helpRatesGroupUpdateForce))) var force = false
 
         func run() throws {
             try Session.run(global) { s in
@@ -64,10 +59,10 @@ struct RatesGroup: ParsableCommand {
     }
 
     struct Import: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "Load a file of ECB rates offline: the daily XML, the historical CSV (or its zip).")
-        @Argument(help: "eurofxref-daily.xml, eurofxref-hist.csv, eurofxref-hist.zip…") var file: String
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpRatesGroupImportAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpRatesGroupImportFile))) var file: String
 
         func run() throws {
             try Session.run(global) { s in
@@ -85,10 +80,10 @@ struct RatesGroup: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        @OptionGroup(title: "Global options") var global: GlobalOptions
-        static let configuration = CommandConfiguration(
-            abstract: "The rates of one day (the last published on or before --date) and their cross rates to your currency.")
-        @Option(help: "The day: 2026-11-20, yesterday (default: the newest rates).") var date: String?
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpRatesGroupListAbstract)) }
+        @Option(help: ArgumentHelp(Help.s(.helpRatesGroupListDate))) var date: String?
         @OptionGroup var money: CurrencyOption
 
         func run() throws {

@@ -7,19 +7,16 @@ import PetReport
 import PetStore
 
 struct ReportCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "A vet-visit PDF report: profile, alerts, summary, charts, vaccines, medications, visits, notes.",
-        discussion: """
-        The same data and options give the same bytes; the generated day is --date, else $SOURCE_DATE_EPOCH, else today.
-        --date also fixes the report's today: ages, alerts, due dates, current medications and the --since period are as of the end of that day, and later records are left out.
-        """)
-    @Argument(help: "Pet name or id.", completion: .petNames) var pet: String
-    @Option(name: .shortAndLong, help: "The PDF to write (.pdf).") var output: String
-    @Option(parsing: .unconditional, help: "The period the summary covers: 90d, 6m, 1y, 2026-01-01.") var since = "90d"
-    @Option(help: "The paper size (default: the config's paper, else a4).") var paper: Choice<Paper>?
-    @Option(help: "A question for the vet (repeat for several).") var question: [String] = []
-    @Option(parsing: .unconditional, help: "The day the report is as of (default: today).") var date: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "report", abstract: Help.s(.helpReportCommandAbstract),
+        discussion: Help.s(.helpReportCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpReportCommandPet)), completion: .petNames) var pet: String
+    @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpReportCommandOutput))) var output: String
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpReportCommandSince))) var since = "90d"
+    @Option(help: ArgumentHelp(Help.s(.helpReportCommandPaper))) var paper: Choice<Paper>?
+    @Option(help: ArgumentHelp(Help.s(.helpReportCommandQuestion))) var question: [String] = []
+    @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpReportCommandDate))) var date: String?
     @OptionGroup var money: CurrencyOption
 
     func run() throws {
@@ -49,7 +46,8 @@ struct ReportCommand: ParsableCommand {
             let p = try repo.pet(PetRef(pet))
             let weights = try repo.weightSeries(pet: p.id, since: nil, until: nil)
             let facts = VisitReportFacts(pet: p, records: try repo.records(RecordQuery(pets: [.id(p.id)])), weightTimes: weights.times,
-                                         weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf)
+                                         weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf,
+                                         weekStartsOnSunday: s.weekStartsOnSunday)
             // The period's visit costs in the home currency, each at its own day's rate.
             let currency = try s.homeCurrency(money.currency)
             let costs = facts.periodVisitCosts
@@ -58,7 +56,10 @@ struct ReportCommand: ParsableCommand {
                 ? try repo.rateTable(currencies: currencies.sorted(), from: costs.map(\.day).min(), through: costs.map(\.day).max())
                 : RateTable([])
             let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions,
-                                        costTotal: facts.costTotal(in: currency, rates: rates)).document(paper: paperSize)
+                                        costTotal: facts.costTotal(in: currency, rates: rates),
+                                        attachmentPath: { [database = s.settings.resolvedDatabasePath] in
+                                            AppDatabase.attachmentFile($0, forDatabase: database).path
+                                        }).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
         }

@@ -5,15 +5,15 @@ import PetModel
 import PetStore
 
 struct StatsCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "This month against the previous one: weight, meals, stool, symptoms, visits, vaccines, spending.")
-    @Argument(help: "Pet name or id (default: all pets).", completion: .petNames) var pet: String?
-    @Option(help: "The month: 2026-11 (default: this month).") var month: String?
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "stats", abstract: Help.s(.helpStatsCommandAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpStatsCommandPet)), completion: .petNames) var pet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpStatsCommandMonth))) var month: String?
     @OptionGroup var money: CurrencyOption
 
     /// `+12%`, `−3%`, `±0%`.
-    static func percent(_ p: Int) -> String { (p > 0 ? "+" : p < 0 ? "−" : "±") + String(p.magnitude) + "%" }
+    static func percent(_ p: Int) -> String { ValueFormatter.signedPercent(p) }
 
     func run() throws {
         try Session.run(global) { s in
@@ -21,20 +21,22 @@ struct StatsCommand: ParsableCommand {
             let previous = this.adding(months: -1)
             let repo = try s.repository()
             let refs = pet.map(PetModelText.pets) ?? []
-            let start = s.time.startOfDay(previous), middle = s.time.startOfDay(this), end = s.time.startOfDay(this.adding(months: 1))
+            // A month under way is compared with the same days of the previous month (ComparedPeriods).
+            let periods = ComparedPeriods(month: this, today: s.time.today)
+            let start = s.time.startOfDay(previous), middle = s.time.startOfDay(this), end = s.time.startOfDay(periods.last.adding(days: 1))
             // The kinds counted one by one; weights (most of a big household's records) as each pet's last,
             // and spending below through the spending view.
             let records = try repo.records(RecordQuery(pets: refs, kinds: [.meal, .stool, .symptom, .visit, .vaccination, .dose],
                                                        since: start, until: end))
-            var comparison = MonthComparison(records, month: this, context: s.time)
+            var comparison = MonthComparison(records, month: this, context: s.time, periods: periods)
             let lastThis = try repo.lastWeights(pets: refs, since: middle, until: end)
-            let lastPrevious = try repo.lastWeights(pets: refs, since: start, until: middle)
+            let lastPrevious = try repo.lastWeights(pets: refs, since: start, until: s.time.startOfDay(periods.previousLast.adding(days: 1)))
             comparison.this.lastWeight = lastThis.mapValues(\.mass)
             comparison.previous.lastWeight = lastPrevious.mapValues(\.mass)
             let a = comparison.this, b = comparison.previous
             var petNames: [Int64: String] = [:]
             for (id, w) in lastThis.merging(lastPrevious, uniquingKeysWith: { x, _ in x }) { petNames[id] = w.name }
-            func delta(_ x: Int, _ y: Int) -> String { x == y ? "±0" : (x > y ? "+" : "−") + String(abs(x - y)) }
+            func delta(_ x: Int, _ y: Int) -> String { ValueFormatter.signedChange(Double(x) - Double(y), digits: 0) }
             var rows: [[String]] = []
             var json: [[String: Any]] = []
             // Machine keys are codes and pet ids, the same in every language; the labels are translated.
@@ -57,7 +59,7 @@ struct StatsCommand: ParsableCommand {
             }
             var stoolDelta = ""
             if let x = a.stools.average, let y = b.stools.average {
-                stoolDelta = (x >= y ? "+" : "−") + ValueFormatter.trim(abs(x - y), digits: 1)
+                stoolDelta = ValueFormatter.signedChange(x - y, digits: 1)
             }
             add(s.t(.statsStool), "stool_scores", stoolText(a.stools), stoolText(b.stools), stoolDelta, (a.stools.scores, b.stools.scores))
             let totalA = a.symptomTotal, totalB = b.symptomTotal
@@ -77,7 +79,8 @@ struct StatsCommand: ParsableCommand {
             let home = try s.homeCurrency(money.currency)
             let entries = try repo.spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [], since: s.time.startOfDay(previous),
                                                           until: s.time.startOfDay(this.adding(months: 1))))
-            let spending = SpendingComparison(entries, month: this, in: home, rates: try s.rates(for: entries, to: home), context: s.time)
+            let spending = SpendingComparison(entries, month: this, in: home, rates: try s.rates(for: entries, to: home), context: s.time,
+                                              periods: periods)
             func change(_ from: Int64, _ to: Int64, _ currency: Currency) -> String {
                 s.format.moneyChange(from: from, to: to, currency) + (SpendingComparison.percentChange(from: from, to: to).map { " (" + Self.percent($0) + ")" } ?? "")
             }
@@ -106,6 +109,9 @@ struct StatsCommand: ParsableCommand {
             if s.json {
                 s.terminal.json([
                     "month": String(this.description.prefix(7)), "previous_month": String(previous.description.prefix(7)), "items": json,
+                    "days": ["first": periods.first.description, "last": periods.last.description],
+                    "previous_days": ["first": periods.previousFirst.description, "last": periods.previousLast.description],
+                    "same_days": periods.isPartial,
                     "currency": home.code,
                     "unconverted": ["this_month": spending.unconverted, "previous_month": spending.previousUnconverted],
                     "top_merchants": spending.merchants.map { ["name": $0.name, "amount": JSONShape.money(Money(minorUnits: $0.amount, currency: home)),
@@ -116,8 +122,14 @@ struct StatsCommand: ParsableCommand {
                 ])
                 return
             }
-            s.terminal.line(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
-            s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
+            if periods.isPartial {
+                let thisDays = s.dayRange(periods.first, periods.last), previousDays = s.dayRange(periods.previousFirst, periods.previousLast)
+                s.terminal.line(s.terminal.styled(s.t(.statsSameDays(this: thisDays, previous: previousDays)), .bold))
+                s.terminal.table(header: [s.t(.reportItem), thisDays, previousDays, "Δ"], rows: rows)
+            } else {
+                s.terminal.line(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
+                s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
+            }
             let unconverted = spending.unconverted + spending.previousUnconverted
             if unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: String(unconverted))), .yellow)) }
             if !spending.merchants.isEmpty {
@@ -137,5 +149,13 @@ struct StatsCommand: ParsableCommand {
                 }
             }
         }
+    }
+}
+
+extension Session {
+    /// `Nov 1–23`, `11월 1–23일`, `11月1日–23日`; one day alone as `Nov 1`.
+    func dayRange(_ first: LocalDate, _ last: LocalDate) -> String {
+        if first == last { return format.shortDay(first) }
+        return t(.statsDayRange(mon: format.monthName(first.month), first: String(first.day), last: String(last.day)))
     }
 }

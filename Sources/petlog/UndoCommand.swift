@@ -4,15 +4,12 @@ import PetModel
 import PetStore
 
 struct UndoCommand: ParsableCommand {
-    @OptionGroup(title: "Global options") var global: GlobalOptions
-    static let configuration = CommandConfiguration(
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "undo",
-        abstract: "Revert the last change (run it again for the one before; --list shows what can be undone).",
-        discussion: """
-        Every command that writes is remembered (the last 100), with what it changed. Imports, the demo and
-        restore are not: they start a new history. An undo cannot itself be undone.
-        """)
-    @Flag(help: "List what can be undone, newest first, instead of undoing.") var list = false
+        abstract: Help.s(.helpUndoCommandAbstract),
+        discussion: Help.s(.helpUndoCommandDiscussion)) }
+    @Flag(help: ArgumentHelp(Help.s(.helpUndoCommandList))) var list = false
 
     func run() throws {
         try Session.run(global) { s in

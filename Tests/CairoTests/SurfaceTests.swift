@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cairo
+import CCairo
 
 /// Surfaces: PNG size, PNG round trip, reproducible PDF and SVG, errors on bad paths.
 final class SurfaceTests: XCTestCase {
@@ -157,5 +158,34 @@ final class PDFPagesTests: XCTestCase {
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         XCTAssertTrue(text.contains("/Count 3"))
         XCTAssertTrue(text.contains("/MediaBox [ 0 0 842 595 ]"))
+    }
+}
+
+/// `writePNG`'s own encoder against cairo's: the same image once decoded, for opaque and translucent surfaces.
+final class PNGEncoderTests: XCTestCase {
+    func testDecodesToWhatCairosWriterGives() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PNGEncoderTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for opaque in [true, false] {
+            let surface = try Surface.image(width: 173, height: 61, opaque: opaque)
+            let context = try Context(surface)
+            if opaque { context.setSource(.white); context.paint() }
+            for i in 0..<40 {   // lines, alpha and antialiasing: every byte value the filter meets
+                context.setSource(Color(red: Double(i % 7) / 6, green: Double(i % 5) / 4, blue: Double(i % 3) / 2, alpha: Double(i % 4 + 1) / 4))
+                context.setLineWidth(Double(i % 6) + 0.5)
+                context.moveTo(Double(i * 4), 0)
+                context.lineTo(Double(173 - i * 3), 61)
+                context.stroke()
+            }
+            let ours = directory.appendingPathComponent("ours-\(opaque).png").path
+            let cairos = directory.appendingPathComponent("cairo-\(opaque).png").path
+            try surface.writePNG(to: ours)
+            XCTAssertEqual(cairo_surface_write_to_png(surface.raw, cairos), CAIRO_STATUS_SUCCESS)
+            let a = try Surface.image(readingPNG: ours), b = try Surface.image(readingPNG: cairos)
+            XCTAssertEqual(a.pixelWidth, 173)
+            XCTAssertEqual(try a.argbPixels(), try b.argbPixels(), "opaque: \(opaque)")
+            XCTAssertTrue(try a.argbPixels().contains { $0 != 0 && $0 != 0xFFFF_FFFF })
+        }
     }
 }

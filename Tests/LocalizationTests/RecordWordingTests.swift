@@ -18,8 +18,8 @@ final class RecordWordingTests: XCTestCase {
     func testSummariesUseTheUnitsAndLanguage() {
         let en = L10n(.en)
         XCTAssertEqual(wording(.en).summary(record(.weight(Weight(mass: Mass(grams: 4200), bodyCondition: 5)))),
-                       "4.2 kg · " + en.text(.fieldBCS(score: "5")))
-        XCTAssertEqual(wording(.en, .imperial).summary(record(.weight(Weight(mass: Mass(grams: 4536))))), "10 lb")
+                       "4.20 kg · " + en.text(.fieldBCS(score: "5")))
+        XCTAssertEqual(wording(.en, .imperial).summary(record(.weight(Weight(mass: Mass(grams: 4536))))), "10.00 lb")
         XCTAssertEqual(wording(.ko).summary(record(.symptom(Symptom(code: "vomiting", isListed: true, severity: 2)))),
                        L10n(.ko).code(.symptom, "vomiting") + " · " + L10n(.ko).text(.fieldSeverity(severity: "2")))
         // A stop is dated on the local day: 23:30 UTC is the next morning in Seoul.

@@ -18,16 +18,16 @@ final class ValueFormatterTests: XCTestCase {
     func testMassesInEachUnitSystem() {
         XCTAssertEqual(en.mass(Mass(grams: 850)), "850 g")
         XCTAssertEqual(en.mass(Mass(grams: 4250)), "4.25 kg")
-        XCTAssertEqual(en.mass(Mass(grams: 120_540)), "120.5 kg")
+        XCTAssertEqual(en.mass(Mass(grams: 120_540)), "120.54 kg")
         let us = ValueFormatter(L10n(.en), unitSystem: .imperial)
-        XCTAssertEqual(us.mass(Mass(grams: 4536)), "10 lb")
-        XCTAssertEqual(us.mass(Mass(grams: 340)), "12 oz")
+        XCTAssertEqual(us.mass(Mass(grams: 4536)), "10.00 lb")
+        XCTAssertEqual(us.mass(Mass(grams: 340)), "12.0 oz")
     }
 
     func testChangesAreSignedAndZeroIsPlusMinus() {
         XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 3800))), "−200 g (−5 %)")
         XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 100000), to: Mass(grams: 99990))), "−10 g (0 %)", "a percentage that rounds to zero has no sign")
-        XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 5100))), "+1.1 kg (+27.5 %)")
+        XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 5100))), "+1.10 kg (+27.5 %)")
         XCTAssertEqual(en.massChange(MassChange(from: Mass(grams: 4000), to: Mass(grams: 4000))), "±0")
         let usd = Currency.named("USD")!
         XCTAssertEqual(en.moneyChange(from: 1000, to: 123_456, usd), "+$1,224.56")

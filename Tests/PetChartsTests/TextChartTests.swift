@@ -30,4 +30,20 @@ final class TextChartTests: XCTestCase {
         XCTAssertEqual(rows[4].unicodeScalars.last!.value, 0x2800)
         XCTAssertEqual(TextChart.braille(series: [], width: 3, height: 2), ["\u{2800}\u{2800}\u{2800}", "\u{2800}\u{2800}\u{2800}"])
     }
+
+    /// Each cell knows which pet drew it (for a colour or a marker), and the grid its ranges (for the axis).
+    func testBrailleGridOwnersAndRanges() throws {
+        let rising = LineSeries(label: "Coco", times: (0..<50).map { Double($0) * 86_400 }, values: (0..<50).map { 4 + Double($0) * 0.02 })
+        let flat = LineSeries(label: "Nabi", times: (0..<50).map { Double($0) * 86_400 }, values: Array(repeating: 3.5, count: 50))
+        let grid = try XCTUnwrap(TextChart.brailleGrid(series: [rising, flat], width: 30, height: 8))
+        XCTAssertEqual(grid.valueRange?.lowerBound, 3.5)
+        XCTAssertEqual(grid.valueRange?.upperBound ?? 0, 4.98, accuracy: 1e-9)
+        XCTAssertEqual(grid.timeRange, 0...(49 * 86_400))
+        // The flat series is the bottom row, owned by series 1; the rising one ends top right, owned by 0.
+        XCTAssertTrue((0..<30).allSatisfy { grid.owners[7 * 30 + $0] == 1 })
+        XCTAssertEqual(grid.owners[29], 0)
+        XCTAssertEqual(grid.owners.compactMap { $0 }.count, grid.cells.filter { $0 != "\u{2800}" }.count)
+        XCTAssertEqual(grid.rows, TextChart.braille(series: [rising, flat], width: 30, height: 8))
+        XCTAssertNil(TextChart.brailleGrid(series: [], width: 3, height: 2)?.valueRange)
+    }
 }

@@ -25,6 +25,21 @@ final class MoneyTextTests: XCTestCase {
         }
     }
 
+    func testThePetAndTheAmountAsTypedAfterExpense() throws {
+        let krw = try XCTUnwrap(Currency.named("KRW"))
+        let a = try MoneyText.petAndAmount(["45000"], defaultCurrency: krw)
+        XCTAssertNil(a.pet)
+        XCTAssertEqual(a.amount, Money(minorUnits: 45000, currency: krw))
+        let b = try MoneyText.petAndAmount(["Coco,Nabi", "12.50", "USD"], defaultCurrency: krw)
+        XCTAssertEqual(b.pet, "Coco,Nabi")
+        XCTAssertEqual(b.amount.minorUnits, 1250)
+        XCTAssertEqual(b.amount.currency.code, "USD")
+        let c = try MoneyText.petAndAmount(["4만5천원"], defaultCurrency: krw)
+        XCTAssertEqual([c.pet == nil ? 1 : 0, Int(c.amount.minorUnits)], [1, 45000])
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["Coco"], defaultCurrency: krw), "one word that is no amount")
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["Coco", "lots"], defaultCurrency: krw))
+    }
+
     func testRefusals() {
         let bad = ["", "원", "12.50.1 USD", "12,5,0 USD", "1,20,000원", "₩12.50", "12.505 USD", "4만5.5원", "1.23456만원",
                    "만만원", "5천3천원", "$12 EUR", "₩1200円", "12 ABC", "abc", "1억억원", "12.5",

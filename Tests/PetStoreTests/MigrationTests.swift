@@ -36,7 +36,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -107,6 +107,31 @@ final class MigrationTests: XCTestCase {
             XCTAssertThrowsError(try database.dbQueue.write { db in
                 try db.execute(sql: "INSERT INTO pet (name, name_key, species, sex, created_at, updated_at) VALUES ('X', 'x', 'dog', 'other', 0, 0)")
             })
+        }
+    }
+
+    func testV5IndexesTheTextOfEveryEarlierFile() throws {
+        for version in ["v1", "v2", "v3", "v4"] {
+            let database = try AppDatabase.open(path: try fixture(version))
+            let repo = SQLiteRepository(database)
+            // Quotes in the query are text, not FTS5 syntax.
+            let sofa = try repo.search("\"VERY\" happy", limit: 10)
+            XCTAssertEqual(sofa.count, 1, version)
+            XCTAssertEqual(try repo.search("눈이", limit: 10).map(\.id), sofa.map(\.id), version)
+            XCTAssertEqual(try repo.searchPets("coc").map(\.name), ["Coco"], version)
+            try database.dbQueue.read { db in
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index") ?? 0
+                XCTAssertEqual(rows, try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(SearchIndex.everything))"), version)
+                XCTAssertGreaterThan(rows, 100, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_stale"), 0, version)
+            }
+            // v4's undo triggers still record, and an undone change comes back into the index.
+            let undoable = SQLiteRepository(database, undoCommand: "petlog diary")
+            _ = try undoable.updateRecord(id: sofa[0].id) { r in RecordUpdate(note: .some("garden"), detail: r.detail) }
+            XCTAssertEqual(try repo.search("garden", limit: 10).map(\.id), sofa.map(\.id), version)
+            XCTAssertNotNil(try undoable.undo(), version)
+            XCTAssertEqual(try repo.search("garden", limit: 10), [], version)
+            XCTAssertEqual(try repo.check(), [], version)
         }
     }
 

@@ -105,7 +105,12 @@ final class PetlogJSONTests: XCTestCase {
         let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
         let whole = try ImportReader.read(data: try Data(contentsOf: URL(fileURLWithPath: path)), file: "a.json", options: options)
         let fromFile = try ImportReader.readFile(path: path, file: "a.json", options: options)
-        XCTAssertEqual(whole.records.count, records.count)
+        // Plain weights are kept as columns; every other record as a record.
+        XCTAssertEqual(whole.records.count + whole.weights.count, records.count)
+        XCTAssertGreaterThan(whole.weights.count, 0)
+        XCTAssertEqual(fromFile.weights.fileId, whole.weights.fileId)
+        XCTAssertEqual(fromFile.weights.line, whole.weights.line)
+        XCTAssertEqual(fromFile.weights.grams, whole.weights.grams)
         XCTAssertEqual(whole.pets.count, pets.count)
         XCTAssertEqual(fromFile.records.map(\.fileId), whole.records.map(\.fileId))
         XCTAssertEqual(fromFile.records.map(\.location.line), whole.records.map(\.location.line))
@@ -122,6 +127,8 @@ final class PetlogJSONTests: XCTestCase {
         for (document, size) in [(text, 5), (reordered, 5), (reordered, 1 << 20)] {
             let batch = try PetlogJSONReader.read(data: Data(document.utf8), file: "b.json", options: options, chunkSize: size)
             XCTAssertEqual(batch.records.map(\.detail), whole.records.map(\.detail))
+            XCTAssertEqual(batch.weights.fileId, whole.weights.fileId)
+            XCTAssertEqual(batch.weights.at, whole.weights.at)
             XCTAssertEqual(batch.pets.map(\.name), whole.pets.map(\.name))
         }
     }

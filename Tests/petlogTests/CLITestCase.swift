@@ -71,6 +71,14 @@ class CLITestCase: XCTestCase {
                       crashed: p.terminationReason == .uncaughtSignal)
     }
 
+    /// The standard output of a program in /usr/bin (poppler's pdffonts, pdftotext …); the test is skipped
+    /// where it is not installed.
+    func tool(_ name: String, _ args: [String]) throws -> String {
+        let path = "/usr/bin/\(name)"
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(name) not installed") }
+        return try launch(URL(fileURLWithPath: path), args).stdout
+    }
+
     /// The text of a PDF, by pdftotext (the test is skipped where it is not installed).
     func pdfText(_ path: String) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") else { throw XCTSkip("pdftotext not installed") }

@@ -5,7 +5,7 @@ final class RecordCommandsTests: CLITestCase {
     func testTheDailyFlowFromTheIssue() throws {
         XCTAssertEqual(try ok("pet", "add", "Coco", "--species", "dog", "--breed", "Maltese", "--sex", "female", "--neutered",
                               "--born", "2019-04-02", "--chip", "900123456789012"), "Added Coco (id 1).\n")
-        XCTAssertTrue(try ok("weight", "Coco", "4.2kg").hasPrefix("#1 weight for Coco: 4.2 kg"))
+        XCTAssertTrue(try ok("weight", "Coco", "4.2kg").hasPrefix("#1 weight for Coco: 4.20 kg"))
         try ok("weight", "Coco", "4200g", "--at", "yesterday")
         try ok("weight", "Coco", "9.3lb", "--at", "2026-11-20 08:30")
         try ok("weight", "Coco", "9lb 4oz")

@@ -321,7 +321,7 @@ final class StoreSafetyTests: CLITestCase {
     func testAFullDiskIsSaidInWordsByBackupAndMigration() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         let disk = try folder("small")
-        let mount = try launch(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=1400k", "tmpfs", disk.path])
+        let mount = try launch(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=2000k", "tmpfs", disk.path])
         guard mount.status == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mount.stderr)") }
         defer { _ = try? launch(URL(fileURLWithPath: "/bin/umount"), [disk.path]) }
         let db = disk.appendingPathComponent("d.sqlite").path

@@ -169,12 +169,35 @@ public enum RFC3339 {
         let day = Int(r < 0 ? q - 1 : q)
         let secs = Int(r < 0 ? r + 86400 : r)
         let d = LocalDate(dayNumber: day)
+        if (0...9999).contains(d.year), abs(offset) < 360_000 { return fixedWidth(d, secs, offset) }
         let zone: String
         if offset == 0 { zone = "Z" } else {
             let a = abs(offset)
             zone = (offset < 0 ? "-" : "+") + two(a / 3600) + ":" + two(a % 3600 / 60)
         }
         return "\(Self.day(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))\(zone)"
+    }
+
+    /// The common case, years 0…9999: `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm`, written into bytes
+    /// (one string made, not one per part).
+    private static func fixedWidth(_ d: LocalDate, _ secs: Int, _ offset: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 25) { b in
+            func put(_ v: Int, _ at: Int, _ digits: Int) {
+                var v = v
+                for k in stride(from: at + digits - 1, through: at, by: -1) { b[k] = 0x30 + UInt8(v % 10); v /= 10 }
+            }
+            put(d.year, 0, 4); b[4] = UInt8(ascii: "-"); put(d.month, 5, 2); b[7] = UInt8(ascii: "-"); put(d.day, 8, 2)
+            b[10] = UInt8(ascii: "T"); put(secs / 3600, 11, 2); b[13] = UInt8(ascii: ":"); put(secs % 3600 / 60, 14, 2)
+            b[16] = UInt8(ascii: ":"); put(secs % 60, 17, 2)
+            if offset == 0 {
+                b[19] = UInt8(ascii: "Z")
+                return String(decoding: UnsafeBufferPointer(rebasing: b[0..<20]), as: UTF8.self)
+            }
+            let a = abs(offset)
+            b[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            put(a / 3600, 20, 2); b[22] = UInt8(ascii: ":"); put(a % 3600 / 60, 23, 2)
+            return String(decoding: UnsafeBufferPointer(rebasing: b[0..<25]), as: UTF8.self)
+        }
     }
 
     /// `LocalDate.description` (`%04d-%02d-%02d`) without `String(format:)`, which was a tenth of an

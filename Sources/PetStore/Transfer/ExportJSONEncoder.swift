@@ -3,7 +3,9 @@ import Foundation
 /// The export's encoder: Codable values to JSON bytes as the export has always been written
 /// (JSONSerialization with sorted keys and unescaped slashes), straight into bytes. Foundation's
 /// JSONEncoder gives the same bytes but builds a tree and makes a dynamic cast per key, which was
-/// most of an export's time; this one writes each value where it is encoded.
+/// most of an export's time; this one writes each value where it is encoded. Records and pets are now
+/// written by `JSONBytes` (ExportJSONWriting.swift) without Codable; this encoder writes the budgets
+/// and is the reference `ExportJSONWritingTests` holds those bytes to.
 final class ExportJSONEncoder {
     func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = ByteEncoder(codingPath: [])
@@ -92,25 +94,37 @@ enum JSONText {
         return out
     }
 
-    /// Quoted, with `"`, `\` and control characters escaped as JSONSerialization escapes them.
+    /// Quoted, with `"`, `\` and control characters escaped as JSONSerialization escapes them. The
+    /// runs between escapes are copied whole (most text has none).
     static func string(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
+        var text = s
+        text.withUTF8 { bytes in
+            var start = 0
+            for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                escape(bytes[i], into: &out)
+                start = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func escape(_ b: UInt8, into out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+        default: out.append(b)
+        }
     }
 
     /// The shortest text that reads back to `v`, without a trailing `.0` (as JSONEncoder writes it).

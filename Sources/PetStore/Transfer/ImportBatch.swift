@@ -116,8 +116,24 @@ public struct ImportWeights: Sendable {
     public var utcOffset: [Int32] = []
     public var grams: [Int32] = []
     public var bodyCondition: [Int8] = []  // 0: none
+    /// Weights of a petlog JSON file, which have ids and lines and sit among the file's other records:
+    /// each one's id, line, and how many of the batch's `records` come before it in the file. The
+    /// importer then writes them in file order with the rest; empty for the spreadsheet paths.
+    public var fileId: [Int64] = []
+    public var line: [Int32] = []
+    public var recordsBefore: [Int32] = []
+    /// The file `line` refers to.
+    public var file = ""
     public var count: Int { at.count }
+    /// In file order among the batch's records (see `fileId`).
+    public var inFileOrder: Bool { !recordsBefore.isEmpty }
     public init() {}
+
+    /// One weight record of a petlog JSON file (no note, star or attachment: those stay `ImportRecord`s).
+    mutating func append(fileId id: Int64, line l: Int, recordsBefore n: Int, pet p: Int, at t: Int64, utcOffset o: Int, grams g: Int, bodyCondition b: Int?) {
+        append(pet: p, at: t, utcOffset: o, grams: g, bodyCondition: b)
+        fileId.append(id); line.append(Int32(clamping: l)); recordsBefore.append(Int32(clamping: n))
+    }
 
     public mutating func reserve(_ n: Int) {
         pet.reserveCapacity(n); at.reserveCapacity(n); utcOffset.reserveCapacity(n); grams.reserveCapacity(n); bodyCondition.reserveCapacity(n)

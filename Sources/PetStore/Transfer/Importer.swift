@@ -117,8 +117,9 @@ extension SQLiteRepository {
         let rebuild = total >= 50_000 && total > existingRecords
         var indexes: [String] = []
         if rebuild {
-            // Room to sort the rebuilt indexes in memory, on both cores.
-            try db.execute(sql: "PRAGMA cache_size = -131072")
+            // Room to sort the rebuilt indexes on both cores: 32 MiB of cache (128 MiB sorted no faster here and
+            // kept a shelter import above 200 MiB).
+            try db.execute(sql: "PRAGMA cache_size = -32768")
             try db.execute(sql: "PRAGMA threads = 2")
             indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' AND name IN ('record_pet_kind_at', 'record_at', 'record_events_at')")
             for name in ["record_pet_kind_at", "record_at", "record_events_at"] { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
@@ -129,12 +130,21 @@ extension SQLiteRepository {
         // Records of every kind (ids ascending in petlog files, so a medication precedes its doses).
         var idMap: [Int64: Int64] = [:]
         if keepIds, let maxFileId = batch.records.compactMap(\.fileId).max() { nextId = max(nextId, maxFileId + 1) }
-        var seenIds = Set<Int64>()
-        for r in batch.records {
+        if keepIds, let maxFileId = batch.weights.fileId.max() { nextId = max(nextId, maxFileId + 1) }
+        let statements = ImportStatements(db)
+        // With the file's ids kept (an empty database), an id was met before exactly when a record has it
+        // already: asked of the table for an id not above the largest so far, instead of a set and a map
+        // of every id (50 MiB for a shelter).
+        var largestKeptId: Int64 = 0
+        func fileIdMet(_ f: Int64) throws -> Int64? {
+            if keepIds { return try f <= largestKeptId && statements.recordExists(f) ? f : nil }
+            return idMap[f]
+        }
+        func add(_ r: ImportRecord) throws {
             let petId = r.pet.map { petIds[$0] }
             var detail = r.detail
             if case .dose(var d) = detail {
-                guard let mapped = idMap[d.medicationId] else {
+                guard let mapped = try fileIdMet(d.medicationId) else {
                     throw ImportError(location: r.location, problem: .unknownMedication(d.medicationId))
                 }
                 d.medicationId = mapped
@@ -146,30 +156,29 @@ extension SQLiteRepository {
                 known[key] = n - 1
                 summary.recordsAlreadyThere += 1
                 if case .medication = detail, let fileId = r.fileId { idMap[fileId] = knownMedications[key] }
-                continue
+                return
             }
             var id: Int64
             if keepIds, let f = r.fileId {
-                guard seenIds.insert(f).inserted else { throw ImportError(location: r.location, problem: .duplicateId(f)) }
+                guard try fileIdMet(f) == nil else { throw ImportError(location: r.location, problem: .duplicateId(f)) }
+                largestKeptId = max(largestKeptId, f)
                 id = f
             } else {
                 id = nextId; nextId += 1
             }
-            if let f = r.fileId { idMap[f] = id }
+            if !keepIds, let f = r.fileId { idMap[f] = id }
             // The shares of a split expense name the first share, which comes first in the file.
             if case .expense(var e) = detail, let head = e.splitOf {
                 if head == r.fileId { e.splitOf = id } else {
-                    guard let mapped = idMap[head] else { throw ImportError(location: r.location, problem: .unknownSplit(head)) }
+                    guard let mapped = try fileIdMet(head) else { throw ImportError(location: r.location, problem: .unknownSplit(head)) }
                     e.splitOf = mapped
                 }
                 detail = .expense(e)
             }
-            // A cached statement, not `RecordRow.insert`: on 60,000 diary records the record type made the
-            // whole import 25-40 % slower (debug build, 2 cores), and this loop is what a big import is.
-            try db.cachedStatement(sql: """
-                INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [id, petId, detail.kind.rawValue, r.at, r.utcOffset, r.note, r.starred, t, t])
-            try RecordDetailTables.insert(detail, id: id, db: db)
+            // Prepared once and rebound (`ImportStatements`), not `RecordRow.insert` (25-40 % slower on 60,000
+            // diary records) nor a cached GRDB statement per row: this loop is what a big import is.
+            try statements.insertRecord(id: id, petId: petId, kind: detail.kind, at: r.at, utcOffset: r.utcOffset, note: r.note, starred: r.starred, now: t)
+            try statements.insertDetail(detail, id: id)
             for a in r.attachments {
                 var row = AttachmentRow(a, record: id)
                 try row.insert(db)
@@ -179,9 +188,27 @@ extension SQLiteRepository {
             done += 1
             if done % 10_000 == 0 { progress?(done, total) }
         }
+        // A petlog JSON file's weights go in file order among its other records, through the same steps.
+        let w = batch.weights
+        var nextWeight = 0
+        func addWeights(upTo records: Int) throws {
+            guard w.inFileOrder else { return }
+            while nextWeight < w.count, Int(w.recordsBefore[nextWeight]) <= records {
+                let i = nextWeight
+                nextWeight += 1
+                try add(ImportRecord(location: SourceLocation(file: w.file, line: Int(w.line[i])), fileId: w.fileId[i], pet: Int(w.pet[i]),
+                                     at: w.at[i], utcOffset: Int(w.utcOffset[i]),
+                                     detail: .weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: w.bodyCondition[i] > 0 ? Int(w.bodyCondition[i]) : nil))))
+            }
+        }
+        for (n, r) in batch.records.enumerated() {
+            try addWeights(upTo: n)
+            try add(r)
+        }
+        try addWeights(upTo: batch.records.count)
 
         // Weights, the bulk of any real import.
-        if batch.weights.count > 0 {
+        if batch.weights.count > 0 && !w.inFileOrder {
             let (added, skipped) = try insertWeights(batch.weights, petIds: petIds, known: known, firstId: nextId, now: t, db: db) { n in
                 progress?(done + n, total)
             }
@@ -190,6 +217,9 @@ extension SQLiteRepository {
             done += batch.weights.count
         }
         for sql in indexes { try db.execute(sql: sql) }
+        // The search index: one INSERT … SELECT over everything after a big load (the per-row path would
+        // fold and index each record as its triggers noted it), else the rows the triggers noted.
+        if rebuild { try SearchIndex.rebuild(db) } else { try SearchIndex.refresh(db) }
 
         // Budgets (one per scope: a budget already set for the same scope is kept) and rates (a stored
         // rate for the same day and currency is replaced by the file's).

@@ -447,11 +447,13 @@ extension RFC3339 {
 }
 
 /// Writes a petlog JSON export (docs/json.md) into a sink one pet or record at a time: each is
-/// encoded on its own and appended to the sink's buffer, so memory stays flat however many there are.
+/// written as bytes on its own (`JSONBytes`, the same bytes as `ExportJSONEncoder`) and appended to the sink's buffer, so memory stays flat however many there are.
 /// The layout around them (header, one item per line) is fixed, so the same data gives the same bytes.
 public final class PetlogJSONWriter {
     private let sink: OutputSink
     private let encoder = PetlogJSON.encoder()
+    /// Each pet or record is written here in place (`JSONBytes`), then appended to the sink.
+    private var json = JSONBytes()
     public private(set) var recordCount = 0
 
     /// Writes the header and every pet (archived ones included) in id order.
@@ -460,7 +462,9 @@ public final class PetlogJSONWriter {
         try sink.write("{\"format\": \"\(PetlogJSON.format)\", \"schema\": \"\(PetlogJSON.schema)\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
         let sorted = pets.sorted { $0.id < $1.id }
         for (i, p) in sorted.enumerated() {
-            try sink.write(try encoder.encode(ExportedPet(p)))
+            json.clear()
+            ExportedPet(p).write(to: &json)
+            try sink.write(json.bytes)
             try sink.write(i < sorted.count - 1 ? ",\n" : "\n")
         }
         try sink.write("],\n\"records\": [\n")
@@ -468,8 +472,10 @@ public final class PetlogJSONWriter {
 
     /// Appends one record; records go in id order.
     public func write(_ record: PetRecord) throws {
-        if recordCount > 0 { try sink.write(",\n") }
-        try sink.write(try encoder.encode(ExportedRecord(record)))
+        json.clear()
+        if recordCount > 0 { json.bytes.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
+        try ExportedRecord(record).write(to: &json)
+        try sink.write(json.bytes)
         recordCount += 1
     }
 

@@ -57,11 +57,15 @@ struct Fields {
     /// An instant written as RFC 3339 with its offset (`2026-11-20T08:30:00+09:00`).
     func instant(_ key: String) throws -> (Int64, Int) {
         let raw = try required(key)
+        guard let instant = Self.instant(raw) else { throw ImportError(location: location, problem: .badTime(raw)) }
+        return instant
+    }
+
+    /// The instant and offset of RFC 3339 text; nil when it is not one petlog reads.
+    static func instant(_ raw: String) -> (Int64, Int)? {
         guard raw.utf8.count >= 20, let offset = ScaleCSVReader.rfc3339Offset(raw),
-              let local = Array(raw.utf8.prefix(19)).withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<19) }) else {
-            throw ImportError(location: location, problem: .badTime(raw))
-        }
-        guard (-64800...64800).contains(offset) else { throw ImportError(location: location, problem: .badTime(raw)) }
+              let local = Array(raw.utf8.prefix(19)).withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<19) }),
+              (-64800...64800).contains(offset) else { return nil }
         return (local - Int64(offset), offset)
     }
 
@@ -327,9 +331,26 @@ enum PetlogJSONReader {
             batch.rates.append(try Fields(values: f.values, location: location).rate())
         }
 
+        /// A weight with every value valid and nothing but its weight (no note, star or attachment), put
+        /// straight into the weight columns; false for anything else, which `record` then reads through
+        /// `Fields` as every record, with its checks and messages.
+        mutating func plainWeight(_ r: ExportedRecord, _ line: Int) -> Bool {
+            guard case .weight(let w)? = r.detail, let grams = w.grams, (1...Int64(Mass.maximumGrams)).contains(grams),
+                  w.bodyCondition.map({ (1...9).contains($0) }) ?? true,
+                  let id = r.id, id >= 1, let petId = r.petId, petId >= 1, let pet = petIndex[petId],
+                  r.note == nil, r.starred != true, r.attachments?.isEmpty ?? true,
+                  let at = r.at, let (t, offset) = Fields.instant(at) else { return false }
+            batch.weights.file = scanner.file
+            batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: t, utcOffset: offset,
+                                 grams: Int(grams), bodyCondition: w.bodyCondition.map(Int.init))
+            return true
+        }
+
         mutating func record(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
-            let exported = try decode(ExportedRecord.self, bytes, location)
+            let direct = WeightRecordDecoding.decode(bytes)
+            if let direct, plainWeight(direct, line) { return }
+            let exported = try direct ?? decode(ExportedRecord.self, bytes, location)
             let head = exported.fields(location)
             guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
             guard let detailFields = exported.detailFields(location) else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
@@ -349,8 +370,17 @@ enum PetlogJSONReader {
                 }
                 attachments.append(Attachment(sha256: a.sha256, originalName: a.name, mediaType: a.mediaType, size: a.size, position: i))
             }
-            batch.records.append(ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
-                                              note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments))
+            let record = ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
+                                      note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments)
+            // A plain weight (most of a big file) is kept as columns, not as a record: memory stays small.
+            if case .weight(let w) = detail, let id = record.fileId, let pet, record.note == nil, !record.starred, attachments.isEmpty,
+               w.mass.grams <= Int(Int32.max), (Int(Int32.min)...Int(Int32.max)).contains(offset) {
+                batch.weights.file = scanner.file
+                batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: at, utcOffset: offset,
+                                     grams: w.mass.grams, bodyCondition: w.bodyCondition)
+            } else {
+                batch.records.append(record)
+            }
         }
     }
 }

@@ -80,7 +80,8 @@ public enum ImportReader {
 
     /// The command line's dating rules for what a file holds: no observation after now plus the
     /// tolerance, no birth after today, no next due day, follow-up or last day before its record's day.
-    /// Weights were checked as they were read.
+    /// Spreadsheet weights were checked as they were read; a petlog JSON file's weights (`inFileOrder`)
+    /// are checked here in file order among its other records, as when they were records.
     static func checkDates(_ batch: ImportBatch, options: ImportOptions) throws {
         let now = options.now.unixSeconds()
         let today = TimeContext(now: options.now, timeZone: options.timeZone).today
@@ -89,11 +90,27 @@ public enum ImportReader {
                 throw ImportError(location: p.location, problem: .value(.inFuture(born.description, limit: today.description)))
             }
         }
-        for r in batch.records {
-            do { try RecordDating.check(r.detail, at: r.at, utcOffset: r.utcOffset, now: now) } catch let e as ParseError {
-                throw ImportError(location: r.location, problem: .value(e))
+        func check(_ detail: RecordDetail, at: Int64, utcOffset: Int, location: @autoclosure () -> SourceLocation) throws {
+            do { try RecordDating.check(detail, at: at, utcOffset: utcOffset, now: now) } catch let e as ParseError {
+                throw ImportError(location: location(), problem: .value(e))
             }
         }
+        let w = batch.weights
+        var nextWeight = 0
+        func checkWeights(upTo records: Int) throws {
+            guard w.inFileOrder else { return }
+            while nextWeight < w.count, Int(w.recordsBefore[nextWeight]) <= records {
+                let i = nextWeight
+                nextWeight += 1
+                try check(.weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: w.bodyCondition[i] > 0 ? Int(w.bodyCondition[i]) : nil)),
+                          at: w.at[i], utcOffset: Int(w.utcOffset[i]), location: SourceLocation(file: w.file, line: Int(w.line[i])))
+            }
+        }
+        for (n, r) in batch.records.enumerated() {
+            try checkWeights(upTo: n)
+            try check(r.detail, at: r.at, utcOffset: r.utcOffset, location: r.location)
+        }
+        try checkWeights(upTo: batch.records.count)
     }
 }
 

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import PetModel
+
+/// The full-text index `search` reads (schema v5): one FTS5 row per record (rowid = record id) and per
+/// pet (rowid = minus the pet id) holding the folded text a user can search, tokenized in trigrams so any
+/// substring of three characters or more — Korean and Japanese included — is an index lookup.
+///
+/// The text is folded the way `search` folds its query (`TextField.nameKey`: NFKC, case), which only
+/// petlog's connections can do (`petlog_fold`). So the triggers use nothing but SQLite: they note the
+/// changed record or pet in `search_stale`, and every petlog write transaction ends by refreshing those
+/// rows (`refresh`, from `SQLiteRepository.write` and the import). A change made by another program
+/// (the sqlite3 shell) stays in `search_stale` until petlog's next write; `search` reads those rows the
+/// old way meanwhile, so it never misses them. `check` compares the index with the tables and
+/// `check --repair` rebuilds it.
+enum SearchIndex {
+    /// Trigrams: a query shorter than this is matched by scanning the index's folded text instead.
+    static let minimumLength = 3
+
+    /// Fields joined with a separator no folded query contains, so a match never spans two fields of
+    /// different tables (within one table they are joined with a space, as `search` always did).
+    static let separator = "char(31)"
+
+    /// Record keys, their text as stored (`source`) and folded (`body`), for the records `recordFilter`
+    /// and pets `petFilter` select. `check` compares `source` with the tables without folding anything again.
+    static func source(records recordFilter: String, pets petFilter: String) -> String {
+        "SELECT key, petlog_fold(source) AS body, source FROM (\(text(records: recordFilter, pets: petFilter)))"
+    }
+
+    /// Record keys and their text as stored, rows without any text left out.
+    static func text(records recordFilter: String, pets petFilter: String) -> String {
+        func detail(_ table: String, _ text: String) -> String {
+            "WHEN '\(table)' THEN (SELECT \(text) FROM \(table) WHERE record_id = r.id)"
+        }
+        let items = "(SELECT group_concat(name, \(separator)) FROM (SELECT name FROM expense_item WHERE record_id = r.id ORDER BY position))"
+        let kinds = [
+            detail("diary", "text"),
+            detail("meal", "food"),
+            detail("symptom", "code"),
+            detail("visit", "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')"),
+            detail("vaccination", "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')"),
+            detail("medication", "name"),
+            detail("expense", "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')"),
+        ].joined(separator: " ")
+        return """
+            SELECT key, source FROM (
+              SELECT r.id AS key, coalesce(r.note, '') || \(separator) || coalesce(CASE r.kind \(kinds) END, '') || \(separator)
+                || coalesce((SELECT group_concat(original_name, \(separator)) FROM attachment WHERE record_id = r.id), '') AS source
+              FROM record r WHERE \(recordFilter)
+              UNION ALL
+              SELECT -p.id, p.name || ' ' || coalesce(p.breed, '') || ' ' || coalesce(p.color, '') || ' ' || coalesce(p.microchip, '')
+                || ' ' || coalesce(p.notes, '')
+              FROM pet p WHERE \(petFilter)
+            ) WHERE length(trim(source, \(separator) || ' ')) > 0
+            """
+    }
+
+    /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
+    static let everyRecord = "r.note IS NOT NULL OR r.kind IN ('meal', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'expense') OR r.id IN (SELECT record_id FROM attachment)"
+    static let everything = source(records: everyRecord, pets: "1")
+
+    /// The rows of the changed records and pets.
+    static let stale = source(records: "r.id IN (SELECT key FROM search_stale WHERE key > 0)",
+                              pets: "p.id IN (SELECT -key FROM search_stale WHERE key < 0)")
+
+    /// Brings the rows noted in `search_stale` up to date (the end of every petlog write transaction).
+    static func refresh(_ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM search_stale)") == true else { return }
+        try db.execute(sql: """
+            DELETE FROM search_index WHERE rowid IN (SELECT key FROM search_stale);
+            INSERT INTO search_index (rowid, body, source) \(stale);
+            DELETE FROM search_stale;
+            """)
+    }
+
+    /// Fills the index from scratch in one statement (migration, big imports, `check --repair`).
+    static func rebuild(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM search_index;
+            INSERT INTO search_index (rowid, body, source) \(everything);
+            DELETE FROM search_stale;
+            """)
+    }
+
+    /// Index rows that differ from the tables (missing, extra or made from other text), the noted changes
+    /// not yet refreshed left aside. The stored text is compared, not the folded one: nothing is folded again.
+    static func rowsOutOfStep(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            WITH want AS (\(text(records: everyRecord, pets: "1"))),
+                 have AS (SELECT rowid AS key, source FROM search_index)
+            SELECT count(*) FROM (
+              SELECT key FROM (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)
+              UNION ALL
+              SELECT key FROM (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
+            ) WHERE key NOT IN (SELECT key FROM search_stale)
+            """) ?? 0
+    }
+
+    /// An FTS5 phrase: the folded query in double quotes, its own quotes doubled.
+    static func phrase(_ folded: String) -> String {
+        "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Keys of the rows whose folded text contains `folded` (`:q`), of records (`sign` 1) or pets (-1):
+    /// an index lookup from three characters, a scan of the folded text below that; rows changed by another
+    /// program since petlog's last write are read from the tables.
+    static func matching(sign: Int, arguments: inout [String: (any DatabaseValueConvertible)?], folded: String) -> String {
+        let side = sign > 0 ? "> 0" : "< 0"
+        let indexed: String
+        if folded.unicodeScalars.count >= minimumLength {
+            arguments["phrase"] = phrase(folded)
+            indexed = "SELECT rowid AS key FROM search_index WHERE search_index MATCH :phrase"
+        } else {
+            indexed = "SELECT rowid AS key FROM search_index WHERE instr(body, :q) > 0"
+        }
+        let key = sign > 0 ? "key" : "-key"
+        return """
+            SELECT \(key) FROM (\(indexed) AND rowid \(side) AND rowid NOT IN (SELECT key FROM search_stale))
+            UNION SELECT \(key) FROM (\(stale)) WHERE key \(side) AND instr(body, :q) > 0
+            """
+    }
+}

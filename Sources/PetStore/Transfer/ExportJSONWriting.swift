@@ -1,0 +1,229 @@
+import Foundation
+import PetModel
+
+/// JSON bytes written in place for the export's records, pets and their parts: the same bytes as
+/// `ExportJSONEncoder` gives for the Codable types (keys in sorted order, no spaces, absent values as
+/// null), without the Codable machinery, which was most of an export's time. Each type lists its keys
+/// already sorted; `ExportJSONWritingTests` holds every kind against the Codable encoding.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+    /// A member or element was written at this level: the next one needs a comma.
+    private var needsComma = false
+
+    init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+    mutating func clear() { bytes.removeAll(keepingCapacity: true); needsComma = false }
+
+    mutating func openObject() { bytes.append(UInt8(ascii: "{")); needsComma = false }
+    mutating func closeObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    mutating func openArray() { bytes.append(UInt8(ascii: "[")); needsComma = false }
+    mutating func closeArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// `"key":`, after a comma when a member came before. Keys are plain ASCII (no escapes needed).
+    mutating func key(_ k: StaticString) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        bytes.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    /// A key known only at run time (a record's kind).
+    mutating func key(_ k: String) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        JSONText.string(k, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Before an array element.
+    mutating func element() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+
+    mutating func value(_ s: String?) {
+        guard let s else { return null() }
+        JSONText.string(s, into: &bytes)
+    }
+
+    mutating func value(_ b: Bool?) {
+        guard let b else { return null() }
+        if b { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
+    }
+
+    mutating func value(_ v: Double?) throws {
+        guard let v else { return null() }
+        bytes.append(contentsOf: try JSONText.number(v))
+    }
+
+    /// Decimal digits, as `String(v)` writes them.
+    mutating func value(_ v: Int64?) {
+        guard let v else { return null() }
+        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        if m < 10 { bytes.append(0x30 + UInt8(m)); return }
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // room for 20 digits, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            while m > 0 {
+                i -= 1
+                buffer[i] = 0x30 + UInt8(m % 10)
+                m /= 10
+            }
+            bytes.append(contentsOf: buffer[i...])
+        }
+    }
+}
+
+extension ExportedMoney {
+    func write(to j: inout JSONBytes) {
+        j.openObject()
+        j.key("amount"); j.value(amount)
+        j.key("currency"); j.value(currency)
+        j.key("minor_units"); j.value(minorUnits)
+        j.closeObject()
+    }
+}
+
+extension ExportedAttachment {
+    func write(to j: inout JSONBytes) {
+        j.openObject()
+        j.key("media_type"); j.value(mediaType)
+        j.key("name"); j.value(name)
+        j.key("sha256"); j.value(sha256)
+        j.key("size"); j.value(size)
+        j.closeObject()
+    }
+}
+
+extension ExportedPet {
+    func write(to j: inout JSONBytes) {
+        j.openObject()
+        j.key("archive_reason"); j.value(archiveReason)
+        j.key("archived_on"); j.value(archivedOn)
+        j.key("born"); j.value(born)
+        j.key("breed"); j.value(breed)
+        j.key("color"); j.value(color)
+        j.key("id"); j.value(id)
+        j.key("microchip"); j.value(microchip)
+        j.key("name"); j.value(name)
+        j.key("neutered"); j.value(neutered)
+        j.key("notes"); j.value(notes)
+        j.key("sex"); j.value(sex)
+        j.key("species"); j.value(species)
+        j.closeObject()
+    }
+}
+
+extension ExportedDetail {
+    func write(to j: inout JSONBytes) throws {
+        j.openObject()
+        switch self {
+        case .weight(let d):
+            j.key("body_condition"); j.value(d.bodyCondition)
+            j.key("grams"); j.value(d.grams)
+        case .meal(let d):
+            j.key("amount"); try j.value(d.amount)
+            j.key("amount_unit"); j.value(d.amountUnit)
+            j.key("food"); j.value(d.food)
+            j.key("type"); j.value(d.type)
+        case .stool(let d):
+            j.key("blood"); j.value(d.blood)
+            j.key("color"); j.value(d.color)
+            j.key("mucus"); j.value(d.mucus)
+            j.key("score"); j.value(d.score)
+        case .urine(let d):
+            j.key("amount"); j.value(d.amount)
+            j.key("blood"); j.value(d.blood)
+            j.key("color"); j.value(d.color)
+            j.key("straining"); j.value(d.straining)
+        case .symptom(let d):
+            j.key("code"); j.value(d.code)
+            j.key("duration_minutes"); j.value(d.durationMinutes)
+            j.key("listed"); j.value(d.listed)
+            j.key("severity"); j.value(d.severity)
+        case .diary(let d):
+            j.key("mood"); j.value(d.mood)
+            j.key("text"); j.value(d.text)
+        case .visit(let d):
+            j.key("clinic"); j.value(d.clinic)
+            j.key("cost"); if let c = d.cost { c.write(to: &j) } else { j.null() }
+            j.key("diagnosis"); j.value(d.diagnosis)
+            j.key("follow_up"); j.value(d.followUp)
+            j.key("reason"); j.value(d.reason)
+            j.key("treatment"); j.value(d.treatment)
+            j.key("vet"); j.value(d.vet)
+            j.key("weight_grams"); j.value(d.weightGrams)
+        case .vaccination(let d):
+            j.key("clinic"); j.value(d.clinic)
+            j.key("lot"); j.value(d.lot)
+            j.key("next_due"); j.value(d.nextDue)
+            j.key("product"); j.value(d.product)
+            j.key("vaccine"); j.value(d.vaccine)
+        case .medication(let d):
+            j.key("dose"); j.value(d.dose)
+            j.key("ends_on"); j.value(d.endsOn)
+            j.key("interval_seconds"); j.value(d.intervalSeconds)
+            j.key("name"); j.value(d.name)
+            j.key("route"); j.value(d.route)
+            j.key("stopped_at"); j.value(d.stoppedAt)
+            j.key("times"); j.value(d.times)
+        case .dose(let d):
+            j.key("medication"); j.value(d.medication)
+            j.key("medication_id"); j.value(d.medicationId)
+            j.key("skipped"); j.value(d.skipped)
+        case .expense(let d):
+            j.key("category"); j.value(d.category)
+            j.key("items"); j.openArray()
+            for item in d.items ?? [] { j.element(); j.value(item) }
+            j.closeArray()
+            j.key("merchant"); j.value(d.merchant)
+            j.key("money"); if let m = d.money { m.write(to: &j) } else { j.null() }
+            j.key("payment"); j.value(d.payment)
+            j.key("split_of"); j.value(d.splitOf)
+        }
+        j.closeObject()
+    }
+}
+
+extension ExportedRecord {
+    /// The record's own keys in sorted order; the detail's key (the kind) goes before the first of them
+    /// that sorts after it, as a sorted-keys encoder places it.
+    private static let sharedKeys = ["at", "attachments", "id", "kind", "note", "pet", "pet_id", "starred", "utc_offset_seconds"]
+    private static func detailSlot(_ kind: String) -> Int { sharedKeys.firstIndex { kind < $0 } ?? sharedKeys.count }
+    private static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { ($0.rawValue, detailSlot($0.rawValue)) })
+
+    func write(to j: inout JSONBytes) throws {
+        let slot: Int
+        if let kind, detail != nil { slot = Self.slots[kind] ?? Self.detailSlot(kind) } else { slot = -1 }
+        j.openObject()
+        for i in 0...Self.sharedKeys.count {
+            if i == slot, let kind, let detail {
+                j.key(kind)
+                try detail.write(to: &j)
+            }
+            switch i {
+            case 0: j.key("at"); j.value(at)
+            case 1:
+                j.key("attachments")
+                if let attachments {
+                    j.openArray()
+                    for a in attachments { j.element(); a.write(to: &j) }
+                    j.closeArray()
+                } else { j.null() }
+            case 2: j.key("id"); j.value(id)
+            case 3: j.key("kind"); j.value(kind)
+            case 4: j.key("note"); j.value(note)
+            case 5: j.key("pet"); j.value(pet)
+            case 6: j.key("pet_id"); j.value(petId)
+            case 7: j.key("starred"); j.value(starred)
+            case 8: j.key("utc_offset_seconds"); j.value(utcOffsetSeconds)
+            default: break
+            }
+        }
+        j.closeObject()
+    }
+}
