@@ -135,6 +135,25 @@ public struct ImportWeights: Sendable {
         fileId.append(id); line.append(Int32(clamping: l)); recordsBefore.append(Int32(clamping: n))
     }
 
+    /// The `i`th weight as the record detail it stores.
+    func detail(_ i: Int) -> RecordDetail {
+        .weight(Weight(mass: Mass(grams: Int(grams[i])), bodyCondition: bodyCondition[i] > 0 ? Int(bodyCondition[i]) : nil))
+    }
+
+    /// Where the `i`th weight of a petlog JSON file stands in it.
+    func location(_ i: Int) -> SourceLocation { SourceLocation(file: file, line: Int(line[i])) }
+
+    /// Calls `body` with each weight from `next` on that comes before record number `records` of the file
+    /// (file order; nothing for the spreadsheet paths), moving `next` past it.
+    func forEach(upTo records: Int, from next: inout Int, _ body: (Int) throws -> Void) rethrows {
+        guard inFileOrder else { return }
+        while next < count, Int(recordsBefore[next]) <= records {
+            let i = next
+            next += 1
+            try body(i)
+        }
+    }
+
     public mutating func reserve(_ n: Int) {
         pet.reserveCapacity(n); at.reserveCapacity(n); utcOffset.reserveCapacity(n); grams.reserveCapacity(n); bodyCondition.reserveCapacity(n)
     }

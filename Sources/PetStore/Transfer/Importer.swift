@@ -192,13 +192,9 @@ extension SQLiteRepository {
         let w = batch.weights
         var nextWeight = 0
         func addWeights(upTo records: Int) throws {
-            guard w.inFileOrder else { return }
-            while nextWeight < w.count, Int(w.recordsBefore[nextWeight]) <= records {
-                let i = nextWeight
-                nextWeight += 1
-                try add(ImportRecord(location: SourceLocation(file: w.file, line: Int(w.line[i])), fileId: w.fileId[i], pet: Int(w.pet[i]),
-                                     at: w.at[i], utcOffset: Int(w.utcOffset[i]),
-                                     detail: .weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: w.bodyCondition[i] > 0 ? Int(w.bodyCondition[i]) : nil))))
+            try w.forEach(upTo: records, from: &nextWeight) { i in
+                try add(ImportRecord(location: w.location(i), fileId: w.fileId[i], pet: Int(w.pet[i]), at: w.at[i],
+                                     utcOffset: Int(w.utcOffset[i]), detail: w.detail(i)))
             }
         }
         for (n, r) in batch.records.enumerated() {

@@ -98,12 +98,8 @@ public enum ImportReader {
         let w = batch.weights
         var nextWeight = 0
         func checkWeights(upTo records: Int) throws {
-            guard w.inFileOrder else { return }
-            while nextWeight < w.count, Int(w.recordsBefore[nextWeight]) <= records {
-                let i = nextWeight
-                nextWeight += 1
-                try check(.weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: w.bodyCondition[i] > 0 ? Int(w.bodyCondition[i]) : nil)),
-                          at: w.at[i], utcOffset: Int(w.utcOffset[i]), location: SourceLocation(file: w.file, line: Int(w.line[i])))
+            try w.forEach(upTo: records, from: &nextWeight) { i in
+                try check(w.detail(i), at: w.at[i], utcOffset: Int(w.utcOffset[i]), location: w.location(i))
             }
         }
         for (n, r) in batch.records.enumerated() {
