@@ -40,7 +40,8 @@ let package = Package(
             the `petlog` schema and its migrations, transactions retried on serialization failures. */
         .target(
             name: "PetStorePostgres",
-            dependencies: ["PetStore", "PetModel", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: ["PetStore", "PetModel", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         /** The system's cairo, cairo-pdf, cairo-svg and pangocairo headers; the only place C is included. */
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
@@ -67,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "Localization", "PetCharts", "PetReport", "PetConfig",
+                "PetModel", "PetStore", "PetStorePostgres", "Localization", "PetCharts", "PetReport", "PetConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

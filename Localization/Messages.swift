@@ -30,6 +30,17 @@ extension L10n.Message {
     public static func errCannotOpen(path: String, reason: String) -> Self { Self(.errCannotOpen, ["path": path, "reason": reason]) }
     public static func errAttachmentUnreadable(path: String) -> Self { Self(.errAttachmentUnreadable, ["path": path]) }
     public static let errBusy = Self(.errBusy, [:])
+    public static func errServerURL(url: String) -> Self { Self(.errServerURL, ["url": url]) }
+    public static func errServerParameter(name: String, value: String) -> Self { Self(.errServerParameter, ["name": name, "value": value]) }
+    public static func warnPasswordFileOpen(path: String) -> Self { Self(.warnPasswordFileOpen, ["path": path]) }
+    public static func errServerUnreachable(target: String) -> Self { Self(.errServerUnreachable, ["target": target]) }
+    public static func errServerLogin(target: String) -> Self { Self(.errServerLogin, ["target": target]) }
+    public static func errServerDatabaseMissing(target: String, database: String) -> Self { Self(.errServerDatabaseMissing, ["target": target, "database": database]) }
+    public static func errServerConnectionLost(target: String) -> Self { Self(.errServerConnectionLost, ["target": target]) }
+    public static func errServerTLS(target: String, detail: String) -> Self { Self(.errServerTLS, ["target": target, "detail": detail]) }
+    public static func errNotPermitted(role: String) -> Self { Self(.errNotPermitted, ["role": role]) }
+    public static func errServer(state: String, message: String) -> Self { Self(.errServer, ["state": state, "message": message]) }
+    public static func errNotOnServer(command: String, instead: String) -> Self { Self(.errNotOnServer, ["command": command, "instead": instead]) }
     public static func errPetArchived(name: String) -> Self { Self(.errPetArchived, ["name": name]) }
     public static func errPetNotArchived(name: String) -> Self { Self(.errPetNotArchived, ["name": name]) }
     public static func errConstraint(detail: String) -> Self { Self(.errConstraint, ["detail": detail]) }

@@ -22,13 +22,33 @@ public struct InvalidStoredValue: Error, Equatable, Sendable, CustomStringConver
     public var description: String { "\(table) #\(id) \(column): \(value)" }
 }
 
-extension Row {
+/// A stored row read column by column, whether GRDB's `Row` (SQLite) or an `SQLRow` (any `SQLExecutor`):
+/// what the decoding of pets, records and their details is written against, once for both stores.
+protocol StoredRow {
+    func int64(_ column: String) -> Int64?
+    func double(_ column: String) -> Double?
+    /// The value when it is text; nil for NULL or any other type.
+    func text(_ column: String) -> String?
+    func isNull(_ column: String) -> Bool
+    /// The value as an error message shows it (`NULL`, `42`, `"text"`).
+    func describe(_ column: String) -> String
+}
+
+extension StoredRow {
+    func int(_ column: String) -> Int? { int64(column).map { Int(truncatingIfNeeded: $0) } }
+    func bool(_ column: String) -> Bool? { int64(column).map { $0 != 0 } }
+
+    /// A NOT NULL column's value: a missing one is thrown as the damage it is, never replaced by a default.
+    func required<T>(_ value: T?, _ column: String, table: String, id: Int64) throws -> T {
+        guard let value else { throw InvalidStoredValue(table: table, id: id, column: column, value: describe(column)) }
+        return value
+    }
+
     /// The text in `column` as `T`. A value `parse` refuses (or a missing one) is thrown, never replaced
     /// by a default: a default would hide the damage and write it back on the next edit.
     func decode<T>(_ column: String, table: String, id: Int64, _ parse: (String) -> T?) throws -> T {
-        let stored: DatabaseValue = self[column]
-        guard let text = String.fromDatabaseValue(stored) else {
-            throw InvalidStoredValue(table: table, id: id, column: column, value: stored.isNull ? "NULL" : "\(stored)")
+        guard let text = text(column) else {
+            throw InvalidStoredValue(table: table, id: id, column: column, value: describe(column))
         }
         guard let value = parse(text) else { throw InvalidStoredValue(table: table, id: id, column: column, text: text) }
         return value
@@ -36,8 +56,36 @@ extension Row {
 
     /// As `decode`, where the column may be NULL (nil); any other value must parse.
     func decodeIfPresent<T>(_ column: String, table: String, id: Int64, _ parse: (String) -> T?) throws -> T? {
-        let stored: DatabaseValue = self[column]
-        if stored.isNull { return nil }
+        if isNull(column) { return nil }
         return try decode(column, table: table, id: id, parse)
+    }
+}
+
+extension Row: StoredRow {
+    func int64(_ column: String) -> Int64? { self[column] }
+    func double(_ column: String) -> Double? { self[column] }
+    func text(_ column: String) -> String? {
+        String.fromDatabaseValue(self[column] as DatabaseValue)
+    }
+    func isNull(_ column: String) -> Bool { (self[column] as DatabaseValue).isNull }
+    func describe(_ column: String) -> String {
+        let stored: DatabaseValue = self[column]
+        return stored.isNull ? "NULL" : "\(stored)"
+    }
+}
+
+extension SQLRow: StoredRow {
+    func int64(_ column: String) -> Int64? { self[column].int }
+    func double(_ column: String) -> Double? { self[column].double }
+    func text(_ column: String) -> String? { self[column].text }
+    func isNull(_ column: String) -> Bool { self[column].isNull }
+    func describe(_ column: String) -> String {
+        switch self[column] {
+        case .null: return "NULL"
+        case .int(let v): return String(v)
+        case .double(let v): return String(v)
+        case .text(let v): return "\"\(v)\""
+        case .bytes(let b): return "<\(b.count) bytes>"
+        }
     }
 }

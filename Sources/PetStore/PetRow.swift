@@ -68,29 +68,4 @@ struct PetRow: Codable, FetchableRecord, MutablePersistableRecord {
         self.color = color; self.notes = notes; self.archivedOn = archivedOn?.description; self.archiveReason = archiveReason?.rawValue
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
-
-    /// The row for a stored pet, as `editPet` writes it back.
-    init(_ pet: Pet, updatedAt: Int64) {
-        self.init(id: pet.id, name: pet.name, species: pet.species, breed: pet.breed, sex: pet.sex, neutered: pet.neutered, born: pet.born,
-                  microchip: pet.microchip, color: pet.color, notes: pet.notes, archivedOn: pet.archivedOn, archiveReason: pet.archiveReason,
-                  createdAt: pet.createdAt.unixSeconds(), updatedAt: updatedAt)
-    }
-}
-
-extension PetRow {
-    /// The pet this row describes; a value petlog never writes is thrown as `InvalidStoredValue`, never replaced.
-    func pet() throws -> Pet {
-        let id = self.id ?? 0
-        func parsed<T>(_ column: CodingKeys, _ text: String, _ parse: (String) -> T?) throws -> T {
-            guard let value = parse(text) else { throw InvalidStoredValue(table: "pet", id: id, column: column.rawValue, text: text) }
-            return value
-        }
-        return Pet(id: id, name: name, species: try parsed(.species, species, Species.init(rawValue:)), breed: breed,
-                   sex: try parsed(.sex, sex, Sex.init(rawValue:)), neutered: neutered,
-                   born: try born.map { try parsed(.born, $0) { try? PartialDate.parse($0) } }, microchip: microchip,
-                   color: color, notes: notes,
-                   archivedOn: try archivedOn.map { try parsed(.archivedOn, $0) { LocalDate.parseISO(Substring($0)) } },
-                   archiveReason: try archiveReason.map { try parsed(.archiveReason, $0, ArchiveReason.init(rawValue:)) },
-                   createdAt: Date(timeIntervalSince1970: Double(createdAt)), updatedAt: Date(timeIntervalSince1970: Double(updatedAt)))
-    }
 }

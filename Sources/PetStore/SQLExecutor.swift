@@ -50,6 +50,11 @@ public protocol SQLExecutor {
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
     /// Runs an INSERT into a table with an `id` key and returns the new row's id.
     func insertReturningId(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
+    /// Each row of `sql` as values, in order, without holding them all (a million weights, a table's
+    /// CSV); `columns` hears the column names once, before the first row.
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws
+    /// The names of the columns `sql` gives (when it gives no row, too).
+    func columns(_ sql: String) throws -> [String]
 }
 
 extension SQLExecutor {
@@ -102,6 +107,15 @@ public struct SQLiteExecutor: SQLExecutor {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
         return db.lastInsertedRowID
     }
+
+    public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        columns?(statement.columnNames)
+        let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
+        while let row = try cursor.next() { try body(row.databaseValues.map(Self.value)) }
+    }
+
+    public func columns(_ sql: String) throws -> [String] { try db.cachedStatement(sql: sql).columnNames }
 }
 
 /// `?` placeholders numbered `$1`, `$2` … for PostgreSQL, leaving string literals, quoted names and
@@ -134,4 +148,36 @@ public enum PlaceholderNumbering {
         }
         return out
     }
+}
+
+/// A Swift value a statement binds: the store logic writes `[id, grams, note]` and each becomes its `SQLValue`.
+public protocol SQLBindable { var sqlValue: SQLValue { get } }
+extension SQLValue: SQLBindable { public var sqlValue: SQLValue { self } }
+extension Int64: SQLBindable { public var sqlValue: SQLValue { .int(self) } }
+extension Int: SQLBindable { public var sqlValue: SQLValue { .int(Int64(self)) } }
+extension Double: SQLBindable { public var sqlValue: SQLValue { .double(self) } }
+extension String: SQLBindable { public var sqlValue: SQLValue { .text(self) } }
+extension Bool: SQLBindable { public var sqlValue: SQLValue { .int(self ? 1 : 0) } }
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
+
+extension SQLExecutor {
+    public func rows(_ sql: String, _ arguments: [any SQLBindable]) throws -> [SQLRow] { try rows(sql, arguments.map(\.sqlValue)) }
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int { try execute(sql, arguments.map(\.sqlValue)) }
+    public func insertReturningId(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int64 {
+        try insertReturningId(sql, arguments.map(\.sqlValue))
+    }
+    public func row(_ sql: String, _ arguments: [any SQLBindable]) throws -> SQLRow? { try rows(sql, arguments).first }
+    public func forEachRow(_ sql: String, _ arguments: [any SQLBindable], columns: (([String]) -> Void)? = nil,
+                           _ body: ([SQLValue]) throws -> Void) throws {
+        try forEachRow(sql, arguments.map(\.sqlValue), columns: columns, body)
+    }
+    public func int(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int64? { try row(sql, arguments)?[0].int }
+}
+
+/// `?, ?, ?` for an IN list of `count` values (no values: `NULL`, which matches nothing).
+func questionMarks(_ count: Int) -> String {
+    count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
 }

@@ -13,7 +13,7 @@ import PetModel
 /// (the sqlite3 shell) stays in `search_stale` until petlog's next write; `search` reads those rows the
 /// old way meanwhile, so it never misses them. `check` compares the index with the tables and
 /// `check --repair` rebuilds it.
-enum SearchIndex {
+public enum SearchIndex {
     /// Trigrams: a query shorter than this is matched by scanning the index's folded text instead.
     static let minimumLength = 3
 
@@ -27,12 +27,26 @@ enum SearchIndex {
         "SELECT key, petlog_fold(source) AS body, source FROM (\(text(records: recordFilter, pets: petFilter)))"
     }
 
+    /// The SQL spelling of the few things the two engines write differently.
+    public enum Dialect: Sendable {
+        case sqlite, postgres
+        var separator: String { self == .sqlite ? "char(31)" : "chr(31)" }
+        /// The values of `column` from `from` (rows of one record), joined with the separator in `order`.
+        func joined(_ column: String, from: String, order: String) -> String {
+            switch self {
+            case .sqlite: return "(SELECT group_concat(\(column), \(separator)) FROM (SELECT \(column) FROM \(from) ORDER BY \(order)))"
+            case .postgres: return "(SELECT string_agg(\(column), \(separator) ORDER BY \(order)) FROM \(from))"
+            }
+        }
+    }
+
     /// Record keys and their text as stored, rows without any text left out.
-    static func text(records recordFilter: String, pets petFilter: String) -> String {
+    public static func text(records recordFilter: String, pets petFilter: String, dialect: Dialect = .sqlite) -> String {
+        let separator = dialect.separator
         func detail(_ table: String, _ text: String) -> String {
             "WHEN '\(table)' THEN (SELECT \(text) FROM \(table) WHERE record_id = r.id)"
         }
-        let items = "(SELECT group_concat(name, \(separator)) FROM (SELECT name FROM expense_item WHERE record_id = r.id ORDER BY position))"
+        let items = dialect.joined("name", from: "expense_item WHERE record_id = r.id", order: "position")
         let kinds = [
             detail("diary", "text"),
             detail("meal", "food"),
@@ -42,21 +56,25 @@ enum SearchIndex {
             detail("medication", "name"),
             detail("expense", "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')"),
         ].joined(separator: " ")
+        let files = dialect == .sqlite
+            ? "(SELECT group_concat(original_name, \(separator)) FROM attachment WHERE record_id = r.id)"
+            : dialect.joined("original_name", from: "attachment WHERE record_id = r.id", order: "position")
+        let trim = dialect == .sqlite ? "trim" : "btrim"
         return """
             SELECT key, source FROM (
               SELECT r.id AS key, coalesce(r.note, '') || \(separator) || coalesce(CASE r.kind \(kinds) END, '') || \(separator)
-                || coalesce((SELECT group_concat(original_name, \(separator)) FROM attachment WHERE record_id = r.id), '') AS source
+                || coalesce(\(files), '') AS source
               FROM record r WHERE \(recordFilter)
               UNION ALL
               SELECT -p.id, p.name || ' ' || coalesce(p.breed, '') || ' ' || coalesce(p.color, '') || ' ' || coalesce(p.microchip, '')
                 || ' ' || coalesce(p.notes, '')
               FROM pet p WHERE \(petFilter)
-            ) WHERE length(trim(source, \(separator) || ' ')) > 0
+            ) AS texts WHERE length(\(trim)(source, \(separator) || ' ')) > 0
             """
     }
 
     /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
-    static let everyRecord = "r.note IS NOT NULL OR r.kind IN ('meal', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'expense') OR r.id IN (SELECT record_id FROM attachment)"
+    public static let everyRecord = "r.note IS NOT NULL OR r.kind IN ('meal', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'expense') OR r.id IN (SELECT record_id FROM attachment)"
     static let everything = source(records: everyRecord, pets: "1")
 
     /// The rows of the changed records and pets.

@@ -18,6 +18,7 @@ public struct StoreProblem: Equatable, Sendable {
     }
     public var kind: Kind
     public var detail: String
+    public init(kind: Kind, detail: String) { self.kind = kind; self.detail = detail }
     /// Something `check --repair` can fix without losing anything: an orphan file (quarantined), a record
     /// header without its detail, an index (rebuilt), or a damaged table (recovered into a copy).
     public var repairable: Bool { kind == .orphanFile || kind == .orphanRecord || kind == .index || kind == .integrity || kind == .searchIndex }
@@ -31,6 +32,8 @@ public struct RepairReport: Equatable, Sendable {
     public var quarantine: String?
     /// A recovered copy of a file whose tables are damaged: its path, and records kept of those counted.
     public var recovered: (path: String, records: Int, rowsLost: Int)?
+
+    public init() {}
 
     public static func == (a: RepairReport, b: RepairReport) -> Bool {
         a.fixed == b.fixed && a.quarantine == b.quarantine && a.recovered?.path == b.recovered?.path
@@ -121,49 +124,8 @@ extension SQLiteRepository {
         return problems
     }
 
-    /// Every stored value a read would refuse, row by row, decoded by the readers' own code. Tables whose
-    /// columns are all numbers or free text (weight, stool, symptom, dose) have nothing to refuse and are skipped.
     static func invalidValues(_ db: Database) throws -> [InvalidStoredValue] {
-        var found: [InvalidStoredValue] = []
-        func collect(_ decode: () throws -> Void) throws {
-            do { try decode() } catch let e as InvalidStoredValue { found.append(e) }
-        }
-        let pets = try PetRow.order(PetRow.Columns.id).fetchCursor(db)
-        while let pet = try pets.next() { try collect { _ = try pet.pet() } }
-        // The CHECK on kinds keeps this empty unless it was bypassed; the filter keeps a million rows cheap.
-        let kinds = RecordKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        let records = try Row.fetchCursor(db, sql: "SELECT id, kind FROM record WHERE kind NOT IN (\(kinds)) ORDER BY id")
-        while let row = try records.next() { try collect { _ = try row.decode("kind", table: "record", id: row["id"], RecordKind.init(rawValue:)) } }
-        for kind in RecordKind.allCases where ![.weight, .stool, .symptom, .dose].contains(kind) {
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(kind.rawValue) ORDER BY record_id")
-            while let row = try rows.next() { try collect { _ = try RecordDetailTables.detail(kind: kind, row: row) } }
-        }
-        // A split expense: every share names a first share that is an expense naming itself, in the same currency.
-        let badSplits = try Row.fetchCursor(db, sql: """
-            SELECT e.record_id, e.split_of FROM expense e LEFT JOIN expense h ON h.record_id = e.split_of
-            WHERE e.split_of IS NOT NULL AND (h.record_id IS NULL OR h.split_of IS NOT h.record_id OR h.currency <> e.currency)
-            ORDER BY e.record_id
-            """)
-        while let row = try badSplits.next() {
-            found.append(InvalidStoredValue(table: "expense", id: row["record_id"], column: "split_of", value: String(row["split_of"] as Int64)))
-        }
-        let rates = try Row.fetchCursor(db, sql: "SELECT day, currency, rate FROM exchange_rate ORDER BY currency, day")
-        while let row = try rates.next() {
-            let day: String = row["day"], rate: String = row["rate"]
-            if LocalDate.parseISO(Substring(day)) == nil || ExactDecimal(rate) == nil || Currency.named(row["currency"]) == nil && (row["currency"] as String).count != 3 {
-                found.append(InvalidStoredValue(table: "exchange_rate", id: 0, column: "rate", text: "\(row["currency"] as String) \(day) \(rate)"))
-            }
-        }
-        let budgets = try Row.fetchCursor(db, sql: "SELECT * FROM budget ORDER BY id")
-        while let row = try budgets.next() {
-            let id: Int64 = row["id"]
-            try collect {
-                _ = try row.decode("currency", table: "budget", id: id, Currency.named)
-                _ = try row.decodeIfPresent("first_day", table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
-                _ = try row.decodeIfPresent("last_day", table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
-            }
-        }
-        return found
+        try StoreCore(SQLiteExecutor(db), now: { Date() }).invalidValues()
     }
 
     /// Root page → (name, type) of every table and index, to tell index damage from table damage.

@@ -33,6 +33,22 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A CHECK or foreign key rejected the data (a bug upstream of the store; reported, nothing written).
     case constraint(String)
     case io(String)
+    /// PostgreSQL (`--db postgres://…`): nothing answers at the address (server down, wrong host or port): exit 69.
+    case serverUnreachable(target: String)
+    /// The server refused the login (wrong password, no such role): exit 77.
+    case serverLogin(target: String)
+    /// The server has no database by that name: exit 69.
+    case serverDatabaseMissing(target: String, database: String)
+    /// The connection dropped in the middle of a command; nothing of it was committed: exit 75, try again.
+    case serverConnectionLost(target: String)
+    /// TLS was required and could not be set up: exit 69.
+    case serverTLS(target: String, detail: String)
+    /// The role may read but not write (a volunteer), or may not do this at all: exit 77.
+    case notPermitted(role: String)
+    /// Any other server error, with its SQLSTATE: exit 69.
+    case server(state: String, message: String)
+    /// What only a database file has (a file copy for `backup`), asked of a server: exit 69, with what to use instead.
+    case notOnServer(command: String, instead: String)
     /// A medication prefix names several running courses (Heartgard, Heartgard Plus): the user must say which.
     case ambiguousMedication(pet: String, name: String, candidates: [String])
 }

@@ -11,6 +11,10 @@ public struct UndoResult: Equatable, Sendable {
     public var changes: Int
     /// Attachment files no row refers to any more, moved to the quarantine folder (never deleted).
     public var quarantine: String?
+
+    public init(command: String, at: Date, changes: Int, quarantine: String? = nil) {
+        self.command = command; self.at = at; self.changes = changes; self.quarantine = quarantine
+    }
 }
 
 /// One command that may be undone.
@@ -18,6 +22,8 @@ public struct UndoEntry: Equatable, Sendable {
     public var id: Int64
     public var command: String
     public var at: Date
+
+    public init(id: Int64, command: String, at: Date) { self.id = id; self.command = command; self.at = at }
 }
 
 /// `petlog undo`: the last commands' changes, kept as the SQL that reverts them (the technique of

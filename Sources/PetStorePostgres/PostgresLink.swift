@@ -114,18 +114,8 @@ public final class PostgresLink: @unchecked Sendable {
     /// The one place statements go to the server: column names, rows, and the rows changed.
     func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
-        var binds = PostgresBindings(capacity: arguments.count)
-        for a in arguments {
-            switch a {
-            case .null: binds.appendNull()
-            case .int(let v): binds.append(v)
-            case .double(let v): binds.append(v)
-            case .text(let v): binds.append(v)
-            case .bytes(let v): binds.append(ByteBuffer(bytes: v))
-            }
-        }
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(arguments)), logger: logger).wait()
             var columns: [String]?
             let rows = try result.rows.map { row -> SQLRow in
                 let cells = Array(row)
@@ -138,6 +128,20 @@ public final class PostgresLink: @unchecked Sendable {
         }
     }
 
+    static func bindings(_ arguments: [SQLValue]) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: arguments.count)
+        for a in arguments {
+            switch a {
+            case .null: binds.appendNull()
+            case .int(let v): binds.append(v)
+            case .double(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .bytes(let v): binds.append(ByteBuffer(bytes: v))
+            }
+        }
+        return binds
+    }
+
     /// Several statements separated by semicolons, no arguments (a migration's DDL), one at a time:
     /// postgres-nio speaks only the extended protocol, one statement per message. `--` comments are removed
     /// first; the scripts have no semicolon inside a string literal.
@@ -145,11 +149,27 @@ public final class PostgresLink: @unchecked Sendable {
         for statement in Self.statements(script) { try query(statement) }
     }
 
+    /// The statements of a script: split at semicolons outside `$$` bodies (a function's), `--` comments removed.
     static func statements(_ script: String) -> [String] {
         let code = script.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             line.range(of: "--").map { line[..<$0.lowerBound] } ?? line
         }.joined(separator: "\n")
-        return code.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        var out: [String] = []
+        var current = ""
+        var inBody = false
+        var previous: Character = " "
+        for c in code {
+            if c == "$" && previous == "$" { inBody.toggle() }
+            if c == ";" && !inBody {
+                out.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+            previous = c
+        }
+        out.append(current)
+        return out.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     static func value(_ cell: PostgresCell) throws -> SQLValue {
@@ -255,6 +275,36 @@ extension PostgresLink: SQLExecutor {
             throw PostgresFault.server(sqlState: "", message: "INSERT returned no id")
         }
         return id
+    }
+
+    public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
+        // Rows are handed over on the event loop's thread while this thread waits for the end: the
+        // closures never run at the same time as this thread, so the box needs no lock.
+        final class Handler: @unchecked Sendable {
+            var columns: (([String]) -> Void)?
+            var body: ([SQLValue]) throws -> Void
+            init(_ c: (([String]) -> Void)?, _ b: @escaping ([SQLValue]) throws -> Void) { columns = c; body = b }
+        }
+        try withoutActuallyEscaping(body) { body in
+            try withoutActuallyEscaping(columns ?? { _ in }) { columns in
+                let handler = Handler(columns, body)
+                do {
+                    _ = try connection.query(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), logger: logger) { row in
+                        let cells = Array(row)
+                        if let c = handler.columns { c(cells.map(\.columnName)); handler.columns = nil }
+                        try handler.body(try cells.map(Self.value))
+                    }.wait()
+                } catch {
+                    throw Self.fault(error, target: target)
+                }
+            }
+        }
+    }
+
+    public func columns(_ sql: String) throws -> [String] {
+        // One row whatever `sql` gives (NULLs when it gives none), for its column names.
+        try run(numbered("SELECT q.* FROM (SELECT 1) AS one LEFT JOIN (\(sql)) AS q ON true LIMIT 1"), []).rows.first?.columns ?? []
     }
 
     func numbered(_ sql: String) -> String {

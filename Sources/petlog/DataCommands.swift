@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetStore
+import PetStorePostgres
 
 struct BackupCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -35,6 +36,10 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let target = s.settings.resolvedDatabasePath
+            if s.settings.usesServer {
+                let server = try s.settings.serverTarget(target)
+                throw StoreError.notOnServer(command: "restore", instead: PostgresRepository.restoreCommand(server, from: backup))
+            }
             let report = try SQLiteRepository.restore(from: backup, to: target)
             if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: String(report.missing.count)))) }
             s.terminal.line(s.t(.restoreWrote(backup: Terminal.sanitize(backup), path: Terminal.sanitize(target), count: String(report.attachments))))
@@ -56,7 +61,7 @@ struct CheckCommand: ParsableCommand {
             if repair && problems.contains(where: \.repairable) {
                 let report = try repo.repair(problems)
                 if let (copy, records, lost) = report.recovered {
-                    s.terminal.line(s.t(.checkRecovered(path: Terminal.sanitize(s.settings.resolvedDatabasePath), records: String(records), copy: Terminal.sanitize(copy), lost: String(lost))))
+                    s.terminal.line(s.t(.checkRecovered(path: Terminal.sanitize(s.settings.databaseForDisplay), records: String(records), copy: Terminal.sanitize(copy), lost: String(lost))))
                 } else {
                     if let folder = report.quarantine {
                         let count = problems.filter { $0.kind == .orphanFile }.count

@@ -16,10 +16,10 @@ struct DemoCommand: ParsableCommand {
             let endDay = try end.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
             let repo = try s.repository(creating: true)
             if try !repo.pets(includeArchived: true).isEmpty {
-                throw UsageError(message: s.t(.errDemoNotEmpty(path: s.settings.resolvedDatabasePath)), code: Failure.cannotCreate)
+                throw UsageError(message: s.t(.errDemoNotEmpty(path: s.settings.databaseForDisplay)), code: Failure.cannotCreate)
             }
             let counts = try DemoHousehold(seed: seed, end: endDay, timeZone: s.time.timeZone).seed(into: repo)
-            s.terminal.line(s.t(.demoDone(pets: String(counts.pets), records: String(counts.records), path: Terminal.sanitize(s.settings.resolvedDatabasePath))))
+            s.terminal.line(s.t(.demoDone(pets: String(counts.pets), records: String(counts.records), path: Terminal.sanitize(s.settings.databaseForDisplay))))
         }
     }
 }

@@ -12,7 +12,7 @@ struct Failure {
     let error: Error
 
 
-    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75, config: Int32 = 78, unavailable: Int32 = 69, software: Int32 = 70
+    static let usage: Int32 = 64, dataError: Int32 = 65, noInput: Int32 = 66, cannotCreate: Int32 = 73, ioError: Int32 = 74, busy: Int32 = 75, config: Int32 = 78, unavailable: Int32 = 69, software: Int32 = 70, noPermission: Int32 = 77
 
     /// The database the command used, named in messages about it.
     let databasePath: String
@@ -41,6 +41,9 @@ struct Failure {
             case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
             case .busy: return Self.busy
             case .io: return Self.ioError
+            case .serverUnreachable, .serverDatabaseMissing, .serverTLS, .server, .notOnServer: return Self.unavailable
+            case .serverLogin, .notPermitted: return Self.noPermission
+            case .serverConnectionLost: return Self.busy
             }
         default: return Self.ioError
         }
@@ -202,6 +205,14 @@ struct Failure {
         case .io(let detail): return l.text(.errIO(detail: detail))
         case .ambiguousMedication(let pet, let name, let candidates):
             return l.text(.errAmbiguousMedication(name: name, pet: pet, candidates: candidates.joined(separator: ", ")))
+        case .serverUnreachable(let target): return l.text(.errServerUnreachable(target: target))
+        case .serverLogin(let target): return l.text(.errServerLogin(target: target))
+        case .serverDatabaseMissing(let target, let database): return l.text(.errServerDatabaseMissing(target: target, database: database))
+        case .serverConnectionLost(let target): return l.text(.errServerConnectionLost(target: target))
+        case .serverTLS(let target, let detail): return l.text(.errServerTLS(target: target, detail: detail))
+        case .notPermitted(let role): return l.text(.errNotPermitted(role: role))
+        case .server(let state, let message): return l.text(.errServer(state: state, message: message))
+        case .notOnServer(let command, let instead): return l.text(.errNotOnServer(command: command, instead: instead))
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetConfig
 import PetModel
+import PetStore
 
 /// The global options, accepted before or after any subcommand: every command holds them as an
 /// `@OptionGroup`, and argument-parser hands values given before the subcommand down to it.
@@ -60,6 +61,26 @@ struct GlobalSettings: Sendable {
         if let p = databaseFromCommandLineOrEnvironment { return p }
         if let p = config.values[.database] { return (p as NSString).expandingTildeInPath }
         return Self.defaultDatabasePath
+    }
+
+    /// The database as messages name it: a server's URL without its password.
+    var databaseForDisplay: String {
+        let p = resolvedDatabasePath
+        return PostgresTarget.isURL(p) ? PostgresTarget.redactPassword(p) : p
+    }
+
+    /// The store is a PostgreSQL server (`--db postgres://…`, `PETLOG_DB`, or the config's `database`).
+    var usesServer: Bool { PostgresTarget.isURL(resolvedDatabasePath) }
+
+    /// The server `url` names, with libpq's environment (`PGPASSWORD`, `PGSSLMODE` …) and `~/.pgpass`.
+    func serverTarget(_ url: String) throws -> PostgresTarget {
+        do {
+            return try PostgresTarget.parse(url, environment: environment)
+        } catch PostgresTarget.Problem.badURL(let shown) {
+            throw UsageError(message: L10n(languageChoice.0).text(.errServerURL(url: shown)))
+        } catch PostgresTarget.Problem.badParameter(let name, let value) {
+            throw UsageError(message: L10n(languageChoice.0).text(.errServerParameter(name: name, value: value)))
+        }
     }
 
     var databaseFromCommandLineOrEnvironment: String? {

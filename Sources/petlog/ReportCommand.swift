@@ -55,11 +55,10 @@ struct ReportCommand: ParsableCommand {
             let rates = currencies.count > 1 && !costs.isEmpty
                 ? try repo.rateTable(currencies: currencies.sorted(), from: costs.map(\.day).min(), through: costs.map(\.day).max())
                 : RateTable([])
+            let attachmentFolder = s.openedServer != nil ? try ServerAttachmentFolder() : nil
             let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions,
                                         costTotal: facts.costTotal(in: currency, rates: rates),
-                                        attachmentPath: { [database = s.settings.resolvedDatabasePath] in
-                                            AppDatabase.attachmentFile($0, forDatabase: database).path
-                                        }).document(paper: paperSize)
+                                        attachmentPath: s.attachmentFiles(attachmentFolder)).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
         }

@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStore
+import PetStorePostgres
 
 /// What every command runs with: settings, translations, the clock, the terminal and the store.
 struct Session {
@@ -17,6 +18,8 @@ struct Session {
     let wording: RecordWording
 
     private var openedRepository: (any PetlogStore)?
+    /// The same store when it is a PostgreSQL server (`--db postgres://…`).
+    private(set) var openedServer: PostgresRepository?
 
     /// Runs a command body, turning every error into one localized stderr line and a sysexits code.
     /// `checkingConfig: false` for the `config` commands, which must run to mend a broken file.
@@ -35,7 +38,7 @@ struct Session {
         } catch let e as ExitCode {
             throw e
         } catch {
-            let failure = Failure(error, databasePath: settings.resolvedDatabasePath)
+            let failure = Failure(error, databasePath: settings.databaseForDisplay)
             terminal.error(failure.message(l10n))
             throw ExitCode(failure.exitCode)
         }
@@ -68,6 +71,20 @@ struct Session {
     mutating func repository(creating: Bool = false) throws -> any PetlogStore {
         if let r = openedRepository { return r }
         let path = settings.resolvedDatabasePath
+        if PostgresTarget.isURL(path) {
+            let target = try settings.serverTarget(path)
+            if let ignored = target.ignoredPasswordFile { terminal.error(t(.warnPasswordFileOpen(path: Terminal.sanitize(ignored)))) }
+            let server: PostgresRepository
+            if settings.pinnedNow != nil {
+                let now = time.now
+                server = try PostgresRepository(target, now: { now }, undoCommand: Self.commandLine)
+            } else {
+                server = try PostgresRepository(target, undoCommand: Self.commandLine)
+            }
+            openedServer = server
+            openedRepository = server
+            return server
+        }
         let terminal = self.terminal
         let waiting = t(.dbWaiting(path: Terminal.sanitize(path), seconds: "30"))
         let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, onWaiting: { terminal.error(waiting) }))
@@ -113,5 +130,47 @@ struct Session {
         let observed = kind.map(RecordDating.isObservation) ?? false
         let date = try at.map { try observed ? TimeParser.observed($0, context: time) : TimeParser.instant($0, context: time) } ?? time.now
         return (date, time.utcOffset(at: date))
+    }
+}
+
+extension Session {
+    /// Where the report finds an attachment's file: in the folder beside a database file; from a server,
+    /// written on first use into a private temporary folder that `ServerAttachmentFolder` removes again.
+    func attachmentFiles(_ folder: ServerAttachmentFolder? = nil) -> (Attachment) -> String? {
+        if let server = openedServer, let folder {
+            return { a in
+                let path = folder.path + "/" + a.sha256
+                if !FileManager.default.fileExists(atPath: path) { try? server.writeAttachment(sha256: a.sha256, to: path) }
+                return FileManager.default.fileExists(atPath: path) ? path : nil
+            }
+        }
+        let database = settings.resolvedDatabasePath
+        return { AppDatabase.attachmentFile($0, forDatabase: database).path }
+    }
+}
+
+/// A private (0700) temporary folder for a server's attachment files while a report is drawn; removed with this object.
+final class ServerAttachmentFolder {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "petlog-attachments-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Passwords in `postgres://` arguments, blanked where `ps` reads them.
+enum ServerPassword {
+    static func blankInArguments() {
+        for i in 1..<Int(CommandLine.argc) {
+            guard let p = CommandLine.unsafeArgv[i] else { continue }
+            let text = String(cString: p)
+            guard let scheme = text.range(of: "postgres://") ?? text.range(of: "postgresql://") else { continue }
+            let rest = text[scheme.upperBound...]
+            guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else { continue }
+            let start = text.utf8.distance(from: text.utf8.startIndex, to: rest.index(after: colon).samePosition(in: text.utf8) ?? text.utf8.startIndex)
+            let end = text.utf8.distance(from: text.utf8.startIndex, to: at.samePosition(in: text.utf8) ?? text.utf8.startIndex)
+            for k in start..<end { p[k] = CChar(UInt8(ascii: "x")) }
+        }
     }
 }

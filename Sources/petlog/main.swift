@@ -4,6 +4,10 @@ import Foundation
 // Files petlog creates are private (0600, folders 0700) whatever the user's umask.
 umask(0o077)
 let arguments = Array(CommandLine.arguments.dropFirst())
+// A password typed in a `postgres://user:password@host/…` argument is blanked in the process's own
+// argument memory, so `ps` and /proc show `x`s from here on (as libpq's tools advise, PGPASSWORD or
+// ~/.pgpass keep it off the command line altogether).
+ServerPassword.blankInArguments()
 do {
     var command = try Petlog.parseAsRoot(arguments)
     try command.run()

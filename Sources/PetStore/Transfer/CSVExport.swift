@@ -7,38 +7,49 @@ import PetModel
 /// `at` as RFC 3339 with the offset it happened at (and leaves out `utc_offset` and timestamps),
 /// `medication.stopped_at` is RFC 3339 UTC, `attachment` leaves out its row id. Text cells that a
 /// spreadsheet would run as a formula get a leading `'` (`CSVText`), which import removes again.
-extension SQLiteRepository {
-    static let csvTables: [(name: String, select: String)] = [
-        ("pet", "SELECT id, name, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason FROM pet ORDER BY id"),
-        ("record", "SELECT id, pet_id, kind, at, utc_offset, note, starred FROM record ORDER BY id"),
+/// A table `export --format csv` writes: its file name and the SELECT that reads it.
+public struct CSVTable: Sendable {
+    public let name: String
+    public let select: String
+}
+
+/// The tables and their columns, the same on both stores.
+public enum CSVExport {
+    public static let tables: [CSVTable] = [
+        CSVTable(name: "pet", select: "SELECT id, name, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason FROM pet ORDER BY id"),
+        CSVTable(name: "record", select: "SELECT id, pet_id, kind, at, utc_offset, note, starred FROM record ORDER BY id"),
     ] + RecordKind.allCases.map { kind in
-        (kind.rawValue, kind == .medication
-            ? "SELECT record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at FROM medication ORDER BY record_id"
-            : "SELECT * FROM \(kind.rawValue) ORDER BY record_id")
-    } + [("attachment", "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position"),
-         ("expense_item", "SELECT record_id, position, name FROM expense_item ORDER BY record_id, position"),
-         ("budget", "SELECT id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet FROM budget ORDER BY id"),
-         ("exchange_rate", "SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency")]
+        CSVTable(name: kind.rawValue, select: "SELECT \(RecordDetailTables.columns(kind)) FROM \(kind.rawValue) ORDER BY record_id")
+    } + [CSVTable(name: "attachment", select: "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position"),
+         CSVTable(name: "expense_item", select: "SELECT record_id, position, name FROM expense_item ORDER BY record_id, position"),
+         CSVTable(name: "budget", select: "SELECT id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet FROM budget ORDER BY id"),
+         CSVTable(name: "exchange_rate", select: "SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency")]
 
     /// The tables `export --format csv` writes, in order (`--table` takes one of them).
-    public static var csvTableNames: [String] { csvTables.map(\.name) }
+    public static var tableNames: [String] { tables.map(\.name) }
+
+    public static func table(_ name: String) throws -> CSVTable {
+        guard let t = tables.first(where: { $0.name == name }) else {
+            throw ParseError.unknownChoice(field: "--table", value: name, accepted: tableNames)
+        }
+        return t
+    }
 
     /// Writes every table into the folder `directory` (created 0700 if missing; its parent must exist)
     /// as `<table>.csv`, each through `OutputFile` (links followed, 0600): every file is written to a
     /// temporary file first and all are renamed at the end, so a failure (a full disk, a signal) leaves
-    /// the folder as it was.
-    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
+    /// the folder as it was. `write` writes one table into its file (called inside the store's read
+    /// transaction, so all the files are of one moment).
+    public static func writeFolder(_ directory: String, write: (CSVTable, OutputSink) throws -> Int) throws -> (records: Int, tables: Int) {
         let batch = OutputFile.Batch()
         var records = 0
         do {
             try batch.prepareFolder(directory)
             let folder = directory.hasSuffix("/") ? directory : directory + "/"
-            try read { db in
-                for (name, select) in Self.csvTables {
-                    try batch.add(folder + "\(name).csv") { sink in
-                        let rows = try Self.writeCSV(db, name: name, select: select, to: sink, bom: bom)
-                        if name == "record" { records = rows }
-                    }
+            for table in tables {
+                try batch.add(folder + "\(table.name).csv") { sink in
+                    let rows = try write(table, sink)
+                    if table.name == "record" { records = rows }
                 }
             }
             try batch.commit()
@@ -46,62 +57,82 @@ extension SQLiteRepository {
             batch.discard()
             throw error
         }
-        return (records, Self.csvTables.count)
+        return (records, tables.count)
+    }
+}
+
+/// One table's CSV: the header row, then each row's cells (`record.at` as RFC 3339 with its offset,
+/// `medication.stopped_at` as RFC 3339 UTC, text through `CSVText`), in 1 MiB writes.
+public struct CSVTableWriter {
+    let name: String
+    var out: String
+    var count = 0
+    public private(set) var started = false
+    var skip = -1, atColumn = -1, offsetColumn = -1, stoppedColumn = -1
+
+    public init(name: String, bom: Bool) {
+        self.name = name
+        out = bom ? "\u{FEFF}" : ""
+        out.reserveCapacity(1 << 20)
+    }
+
+    public mutating func start(columns: [String], to sink: OutputSink) throws {
+        started = true
+        // Both columns are in the SELECTs (`CSVExport.tables`), so they are found.
+        atColumn = name == "record" ? columns.firstIndex(of: "at") ?? -1 : -1
+        offsetColumn = name == "record" ? columns.firstIndex(of: "utc_offset") ?? -1 : -1
+        stoppedColumn = name == "medication" ? columns.firstIndex(of: "stopped_at") ?? -1 : -1
+        out += columns.filter { $0 != "utc_offset" }.joined(separator: ",") + "\r\n"
+    }
+
+    public mutating func row(_ values: [SQLValue], to sink: OutputSink) throws {
+        var cells: [String] = []
+        cells.reserveCapacity(values.count)
+        for (i, value) in values.enumerated() where i != offsetColumn {
+            if i == atColumn, let seconds = value.int {
+                cells.append(RFC3339.format(seconds: seconds, offset: Int(values[offsetColumn].int ?? 0)))
+            } else if i == stoppedColumn, let t = value.int {
+                cells.append(RFC3339.format(seconds: t, offset: 0))
+            } else {
+                switch value {
+                case .null, .bytes: cells.append("")
+                case .int(let v): cells.append(String(v))
+                case .double(let v): cells.append(DecimalFormat.shortest(v))
+                case .text(let s): cells.append(CSVText.cell(text: s))
+                }
+            }
+        }
+        out += cells.joined(separator: ",") + "\r\n"
+        count += 1
+        if out.utf8.count > 1 << 20 {
+            try sink.write(out)
+            out.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes what is left; the rows written.
+    public mutating func finish(to sink: OutputSink) throws -> Int {
+        try sink.write(out)
+        out = ""
+        return count
+    }
+}
+
+extension SQLiteRepository {
+    /// The tables `export --format csv` writes, in order (`--table` takes one of them).
+    public static var csvTableNames: [String] { CSVExport.tableNames }
+
+    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
+        try read { db in try CSVExport.writeFolder(directory) { table, sink in try core(db).writeCSV(table, to: sink, bom: bom) } }
     }
 
     /// Writes one table as CSV to `path` (`-`: standard output); returns its number of rows.
     public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
-        guard let (name, select) = Self.csvTables.first(where: { $0.name == table }) else {
-            throw ParseError.unknownChoice(field: "--table", value: table, accepted: Self.csvTableNames)
-        }
+        let t = try CSVExport.table(table)
         var count = 0
         try read { db in
-            try OutputFile.write(to: path) { sink in
-                count = try Self.writeCSV(db, name: name, select: select, to: sink, bom: bom)
-            }
+            try OutputFile.write(to: path) { sink in count = try core(db).writeCSV(t, to: sink, bom: bom) }
         }
-        return count
-    }
-
-    /// One table, header row first, rows in id order; returns the number of rows.
-    static func writeCSV(_ db: Database, name: String, select: String, to sink: OutputSink, bom: Bool = false) throws -> Int {
-        var out = bom ? "\u{FEFF}" : ""
-        out.reserveCapacity(1 << 20)
-        var count = 0
-        let rows = try Row.fetchCursor(db, sql: select)
-        let columns = try db.makeStatement(sql: select).columnNames
-        let header = columns.filter { $0 != "utc_offset" }
-        // Both columns are in the SELECTs above (csvTables), so they are found.
-        let atColumn = name == "record" ? columns.firstIndex(of: "at") ?? -1 : -1
-        let offsetColumn = name == "record" ? columns.firstIndex(of: "utc_offset") ?? -1 : -1
-        let stoppedColumn = name == "medication" ? columns.firstIndex(of: "stopped_at") ?? -1 : -1
-        out += header.joined(separator: ",") + "\r\n"
-        while let row = try rows.next() {
-            var cells: [String] = []
-            for i in 0..<columns.count where i != offsetColumn {
-                let value = row[i] as DatabaseValue
-                if i == atColumn {
-                    cells.append(RFC3339.format(seconds: row[i], offset: row[offsetColumn]))
-                } else if i == stoppedColumn, let t = row[i] as Int64? {
-                    cells.append(RFC3339.format(seconds: t, offset: 0))
-                } else {
-                    switch value.storage {
-                    case .null: cells.append("")
-                    case .int64(let v): cells.append(String(v))
-                    case .double(let v): cells.append(DecimalFormat.shortest(v))
-                    case .string(let s): cells.append(CSVText.cell(text: s))
-                    case .blob: cells.append("")
-                    }
-                }
-            }
-            out += cells.joined(separator: ",") + "\r\n"
-            count += 1
-            if out.utf8.count > 1 << 20 {
-                try sink.write(out)
-                out.removeAll(keepingCapacity: true)
-            }
-        }
-        try sink.write(out)
         return count
     }
 
@@ -156,6 +187,8 @@ public struct AttachmentHashMismatch: Error, Equatable, Sendable {
     public let path: String
     public let expected: String
     public let found: String
+
+    public init(path: String, expected: String, found: String) { self.path = path; self.expected = expected; self.found = found }
 }
 
 /// RFC 3339 instants with a given offset, without a formatter per call.

@@ -1,0 +1,178 @@
+import Foundation
+import PetModel
+import PetStore
+
+// MARK: Exports, files, checks and undo on PostgreSQL
+
+extension PostgresRepository {
+    public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let batch = try read { try $0.loadRecords("WHERE r.id > ? ORDER BY r.id LIMIT \(size)", [after]) }
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = last.id
+        }
+    }
+
+    /// From one snapshot (one read transaction), the same bytes as the SQLite store's export of the same data.
+    public func exportJSON(to sink: OutputSink) throws -> Int {
+        try read { try $0.exportJSON(to: sink) }
+    }
+
+    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
+        try read { core in try CSVExport.writeFolder(directory) { table, sink in try core.writeCSV(table, to: sink, bom: bom) } }
+    }
+
+    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
+        let t = try CSVExport.table(table)
+        var count = 0
+        try read { core in try OutputFile.write(to: path) { sink in count = try core.writeCSV(t, to: sink, bom: bom) } }
+        return count
+    }
+
+    /// Every attached file's chunks hash to the SHA-256 it is stored under; the hashes checked.
+    @discardableResult
+    public func verifyAttachments() throws -> [String] {
+        try read { _ in
+            let hashes = try link.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap { $0[0].text }
+            for sha in hashes {
+                guard let found = try PostgresAttachments.storedHash(sha, link: link) else {
+                    throw StoreError.attachmentUnreadable(path: "\(target.redacted) attachment \(sha)")
+                }
+                if found != sha { throw AttachmentHashMismatch(path: "\(target.redacted) attachment \(sha)", expected: sha, found: found) }
+            }
+            return hashes
+        }
+    }
+
+    /// Writes every attached file into the folder `directory` as `<sha256>` (0600, each whole or not at
+    /// all), a chunk at a time, after checking every hash; files already there are kept.
+    public func copyAttachments(to directory: String) throws -> Int {
+        let hashes = try verifyAttachments()
+        let batch = OutputFile.Batch()
+        var copied = 0
+        do {
+            try batch.prepareFolder(directory)
+            let folder = directory.hasSuffix("/") ? directory : directory + "/"
+            for sha in hashes where !FileManager.default.fileExists(atPath: folder + sha) {
+                try read { _ in
+                    try batch.add(folder + sha) { sink in try PostgresAttachments.forEachChunk(sha, link: link) { try sink.write($0) } }
+                }
+                try batch.commit()
+                copied += 1
+            }
+        } catch {
+            batch.discard()
+            throw error
+        }
+        return copied
+    }
+
+    /// The file of `attachment` written to `path` (for the report's photo page), a chunk at a time.
+    public func writeAttachment(sha256: String, to path: String) throws {
+        try read { _ in
+            try OutputFile.write(to: path) { sink in try PostgresAttachments.forEachChunk(sha256, link: link) { try sink.write($0) } }
+        }
+    }
+
+    // MARK: Maintenance
+
+    /// Record headers without their detail, values petlog never writes, attachments whose chunks are missing
+    /// or hash to another SHA-256, chunks no attachment refers to, and search text out of step. The server
+    /// keeps its own pages whole (PostgreSQL has no `integrity_check`; `pg_amcheck` is the tool for that).
+    public func check() throws -> [StoreProblem] {
+        try read { core in
+            var problems: [StoreProblem] = []
+            for r in try core.recordsWithoutDetail() { problems.append(StoreProblem(kind: .orphanRecord, detail: r)) }
+            for v in try core.invalidValues() { problems.append(StoreProblem(kind: .invalidValue, detail: v.description)) }
+            for sha in try link.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap({ $0[0].text }) {
+                switch try PostgresAttachments.storedHash(sha, link: link) {
+                case nil: problems.append(StoreProblem(kind: .missingFile, detail: "attachment \(sha)"))
+                case let found? where found != sha: problems.append(StoreProblem(kind: .badHash, detail: "attachment \(sha)"))
+                default: break
+                }
+            }
+            for sha in try link.rows("""
+                SELECT DISTINCT sha256 FROM attachment_chunk WHERE sha256 NOT IN (SELECT sha256 FROM attachment) ORDER BY sha256
+                """, [SQLValue]()).compactMap({ $0[0].text }) {
+                problems.append(StoreProblem(kind: .orphanFile, detail: "attachment \(sha)"))
+            }
+            let wrong = try link.int("""
+                WITH want AS (\(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres))),
+                     have AS (SELECT key, source FROM search_text)
+                SELECT count(*) FROM (
+                  (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)
+                  UNION ALL
+                  (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
+                ) AS wrong WHERE key NOT IN (SELECT key FROM search_stale)
+                """, [SQLValue]()) ?? 0
+            if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, detail: "search_text: \(wrong) rows out of step")) }
+            return problems
+        }
+    }
+
+    /// Record headers without detail go, the search text is built again; the chunks of files no record
+    /// refers to any more are kept (petlog never deletes a user's file) and stay listed.
+    public func repair(_ problems: [StoreProblem]) throws -> RepairReport {
+        var report = RepairReport()
+        let orphans = problems.filter { $0.kind == .orphanRecord }.compactMap { p -> Int64? in
+            p.detail.dropFirst().split(separator: " ").first.flatMap { Int64($0) }
+        }
+        let rebuild = problems.contains { $0.kind == .searchIndex }
+        guard !orphans.isEmpty || rebuild else { return report }
+        try write(recording: false) { _ in
+            for id in orphans { try link.execute("DELETE FROM record WHERE id = ?", [id]) }
+            if rebuild { try PostgresSearch.rebuild(link) }
+        }
+        report.fixed = orphans.count + (rebuild ? 1 : 0)
+        return report
+    }
+
+    /// A database on a server is copied with the server's own tool, not by petlog.
+    public func backup(to destination: String) throws -> BackupReport {
+        throw StoreError.notOnServer(command: "backup", instead: Self.dumpCommand(target, to: destination))
+    }
+
+    /// `pg_dump` of the `petlog` schema in the custom format (`pg_restore` reads it back), password left to
+    /// PGPASSWORD or ~/.pgpass as for petlog.
+    public static func dumpCommand(_ target: PostgresTarget, to destination: String) -> String {
+        var parts = ["pg_dump", "--format=custom", "--schema=petlog", "--file=\(Self.shellQuoted(destination))"]
+        if let socket = target.socketDirectory { parts.append("--host=\(Self.shellQuoted(socket))") } else if let host = target.host { parts.append("--host=\(Self.shellQuoted(host))") }
+        parts += ["--port=\(target.port)", "--username=\(Self.shellQuoted(target.user))", Self.shellQuoted(target.database)]
+        return parts.joined(separator: " ")
+    }
+
+    /// `pg_restore` of a `dumpCommand` file into the target's database.
+    public static func restoreCommand(_ target: PostgresTarget, from backup: String) -> String {
+        var parts = ["pg_restore", "--clean", "--if-exists", "--schema=petlog"]
+        if let socket = target.socketDirectory { parts.append("--host=\(Self.shellQuoted(socket))") } else if let host = target.host { parts.append("--host=\(Self.shellQuoted(host))") }
+        parts += ["--port=\(target.port)", "--username=\(Self.shellQuoted(target.user))", "--dbname=\(Self.shellQuoted(target.database))", Self.shellQuoted(backup)]
+        return parts.joined(separator: " ")
+    }
+
+    static func shellQuoted(_ s: String) -> String {
+        s.allSatisfy { $0.isLetter || $0.isNumber || "-_./:@".contains($0) } ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // MARK: Undo
+
+    /// Reverts this role's most recent recorded command.
+    public func undo() throws -> UndoResult? {
+        try write(recording: false) { _ -> UndoResult? in
+            guard let group = try link.row("SELECT id, command, at FROM undo_group WHERE written_by = current_user ORDER BY id DESC LIMIT 1",
+                                           [SQLValue]()),
+                  let id = group[0].int else { return nil }
+            let changes = try link.int("SELECT undo_apply(?)", [id]) ?? 0
+            return UndoResult(command: group[1].text ?? "", at: Date(timeIntervalSince1970: Double(group[2].int ?? 0)), changes: Int(changes))
+        }
+    }
+
+    public func undoHistory(limit: Int) throws -> [UndoEntry] {
+        try read { _ in
+            try link.rows("SELECT id, command, at FROM undo_group WHERE written_by = current_user ORDER BY id DESC LIMIT ?", [limit]).map {
+                UndoEntry(id: $0[0].int ?? 0, command: $0[1].text ?? "", at: Date(timeIntervalSince1970: Double($0[2].int ?? 0)))
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import PetModel
+import PetStore
+
+/// The PostgreSQL implementation of the store protocols (`PetlogStore`): the same logic as the SQLite
+/// store (`StoreCore`, written once over `SQLExecutor`), each call one transaction on one connection.
+///
+/// Isolation, and why: writes are SERIALIZABLE (PostgreSQL's SSI), so two staff adding records, or an
+/// import run twice at once, behave as if one ran after the other; a serialization failure or deadlock is
+/// rolled back and the whole call run again (`PostgresLink.transaction`), so an acknowledged record is in
+/// the database once. Reads are REPEATABLE READ READ ONLY: one snapshot for every query of a command.
+public final class PostgresRepository: PetlogStore, @unchecked Sendable {
+    let link: PostgresLink
+    public let now: @Sendable () -> Date
+    /// The command line writes are recorded under for `undo`; nil: not recorded.
+    public let undoCommand: String?
+
+    /// Connects, and brings the `petlog` schema up to date (once, however many clients start together).
+    public init(_ target: PostgresTarget, now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws {
+        do {
+            link = try PostgresLink(target)
+            try PostgresSchema.migrate(link)
+        } catch {
+            throw Self.storeError(error)
+        }
+        self.now = now
+        self.undoCommand = undoCommand
+    }
+
+    var target: PostgresTarget { link.target }
+
+    // MARK: Transactions and errors
+
+    func write<T>(recording: Bool = true, _ body: (StoreCore) throws -> T) throws -> T {
+        do {
+            return try link.transaction(.write) {
+                let core = StoreCore(link, now: now)
+                let group = try recording ? undoCommand.map { try PostgresUndo.open(link, command: $0, at: core.nowSeconds) } : nil
+                let result = try body(core)
+                try PostgresSearch.refresh(link)
+                if let group { try PostgresUndo.close(link, group: group) }
+                return result
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func read<T>(_ body: (StoreCore) throws -> T) throws -> T {
+        do {
+            return try link.transaction(.read) { try body(StoreCore(link, now: now)) }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The one place the server's faults become store errors (which the CLI says in one localized line).
+    static func storeError(_ error: any Error) -> any Error {
+        guard let fault = error as? PostgresFault else { return error }
+        switch fault {
+        case .unreachable(let target): return StoreError.serverUnreachable(target: target)
+        case .authentication(let target): return StoreError.serverLogin(target: target)
+        case .databaseMissing(let target, let database): return StoreError.serverDatabaseMissing(target: target, database: database)
+        case .connectionLost(let target): return StoreError.serverConnectionLost(target: target)
+        case .permissionDenied(let role): return StoreError.notPermitted(role: role)
+        case .tls(let target, let detail): return StoreError.serverTLS(target: target, detail: detail)
+        case .server(let state, let message):
+            if state.hasPrefix("23") { return StoreError.constraint(message) }
+            if state == "40001" || state == "40P01" || state == "55P03" { return StoreError.busy }
+            return StoreError.server(state: state, message: message)
+        }
+    }
+
+    // MARK: Pets
+
+    public func addPet(_ draft: PetDraft) throws -> Pet { try write { try $0.addPet(draft) } }
+    public func pets(includeArchived: Bool) throws -> [Pet] { try read { try $0.pets(includeArchived: includeArchived) } }
+    public func pet(_ ref: PetRef) throws -> Pet { try read { try $0.resolve(ref) } }
+    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet { try write { try $0.editPet(ref, draft) } }
+    public func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet {
+        try write { try $0.archivePet(ref, reason: reason, on: day) }
+    }
+    public func unarchivePet(_ ref: PetRef) throws -> Pet { try write { try $0.unarchivePet(ref) } }
+    public func removePet(_ ref: PetRef) throws -> (Pet, Int) { try write { try $0.removePet(ref) } }
+    public func searchPets(_ text: String) throws -> [Pet] { try read { _ in try PostgresSearch.pets(text, link: link) } }
+
+    // MARK: Records
+
+    public func addRecord(pets named: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
+        try write { core in
+            let (items, linkingSplit) = try core.items(pets: named, draft)
+            return try insert(items, linkingSplit: linkingSplit, core: core)
+        }
+    }
+
+    public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] {
+        try write { core in try insert(items, linkingSplit: false, core: core) }
+    }
+
+    /// The records, with their files stored in the database first (in the same transaction).
+    func insert(_ items: [(PetRef?, RecordDraft)], linkingSplit: Bool, core: StoreCore) throws -> [PetRecord] {
+        var stored: [String: Attachment] = [:]
+        for path in items.flatMap(\.1.attachmentPaths) where stored[path] == nil {
+            stored[path] = try PostgresAttachments.store(path: path, link: link)
+        }
+        return try core.insert(items, linkingSplit: linkingSplit) { p in
+            guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
+            return a
+        }
+    }
+
+    public func record(id: Int64) throws -> PetRecord { try read { try $0.loadRecord(id: id) } }
+    public func records(_ query: RecordQuery) throws -> [PetRecord] { try read { try $0.records(query) } }
+    public func count(_ query: RecordQuery) throws -> Int { try read { try $0.count(query) } }
+    public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
+        try write { try $0.updateRecord(id: id, change) }
+    }
+    public func deleteRecord(id: Int64) throws -> PetRecord { try write { try $0.deleteRecord(id: id) } }
+    public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { try $0.setStarred(id: id, starred) } }
+    public func search(_ text: String, limit: Int) throws -> [PetRecord] {
+        try read { core in try core.loadRecords(ids: try PostgresSearch.records(text, limit: limit, link: link)) }
+    }
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
+        try read { try $0.lastWeights(pets: refs, since: since, until: until) }
+    }
+    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+        try read { try $0.weightSeries(pet: pet, since: since, until: until) }
+    }
+
+    // MARK: Medications
+
+    public func careRecords(pets ids: [Int64]) throws -> [PetRecord] { try read { try $0.careRecords(pets: ids) } }
+    public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
+        try read { try $0.courses(pets: refs, includeStopped: includeStopped) }
+    }
+    public func giveMedication(pets refs: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord] {
+        try write { try $0.giveMedication(pets: refs, name: name, at: at, utcOffset: utcOffset, note: note, skipped: skipped) }
+    }
+    public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
+        try write { try $0.stopMedication(pet: ref, name: name, at: at) }
+    }
+
+    // MARK: Money
+
+    public func spending(_ query: SpendingQuery) throws -> [SpendingEntry] { try read { try $0.spending(query) } }
+    public func splitShares(of recordId: Int64) throws -> [PetRecord] { try read { try $0.splitShares(of: recordId) } }
+    public func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool) { try write { try $0.setBudget(draft) } }
+    public func budgets() throws -> [StoredBudget] { try read { try $0.loadBudgets(id: nil) } }
+    public func deleteBudget(id: Int64) throws -> StoredBudget { try write { try $0.deleteBudget(id: id) } }
+    public func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary {
+        try write { try $0.storeRates(rates, source: source, at: at, localDay: localDay) }
+    }
+    public func rateTable(currencies: [String], from: LocalDate?, through: LocalDate?) throws -> RateTable {
+        try read { try $0.rateTable(currencies: currencies, from: from, through: through) }
+    }
+    public func rates(on day: LocalDate?) throws -> (day: LocalDate, rates: [EuroRate])? { try read { try $0.rates(on: day) } }
+    public func allRates() throws -> [EuroRate] { try read { try $0.allRates() } }
+    public func lastRatesFetch() throws -> RatesFetch? { try read { try $0.lastRatesFetch() } }
+}
