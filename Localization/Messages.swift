@@ -30,6 +30,16 @@ extension L10n.Message {
     public static func errCannotOpen(path: String, reason: String) -> Self { Self(.errCannotOpen, ["path": path, "reason": reason]) }
     public static func errAttachmentUnreadable(path: String) -> Self { Self(.errAttachmentUnreadable, ["path": path]) }
     public static let errBusy = Self(.errBusy, [:])
+    public static func reportKeptBy(people: String) -> Self { Self(.reportKeptBy, ["people": people]) }
+    public static func reportKeptByOne(name: String, count: String) -> Self { Self(.reportKeptByOne, ["name": name, "count": count]) }
+    public static let helpLogCommandBy = Self(.helpLogCommandBy, [:])
+    public static func logWrittenBy(role: String) -> Self { Self(.logWrittenBy, ["role": role]) }
+    public static let helpPgGroupAbstract = Self(.helpPgGroupAbstract, [:])
+    public static let helpPgInitRolesAbstract = Self(.helpPgInitRolesAbstract, [:])
+    public static let helpPgInitRolesDiscussion = Self(.helpPgInitRolesDiscussion, [:])
+    public static let helpPgInitRolesSql = Self(.helpPgInitRolesSql, [:])
+    public static let errPgNeedsServer = Self(.errPgNeedsServer, [:])
+    public static func pgRolesCreated(target: String) -> Self { Self(.pgRolesCreated, ["target": target]) }
     public static func errServerURL(url: String) -> Self { Self(.errServerURL, ["url": url]) }
     public static func errServerParameter(name: String, value: String) -> Self { Self(.errServerParameter, ["name": name, "value": value]) }
     public static func warnPasswordFileOpen(path: String) -> Self { Self(.warnPasswordFileOpen, ["path": path]) }

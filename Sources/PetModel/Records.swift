@@ -263,12 +263,14 @@ public struct PetRecord: Equatable, Sendable {
     public var updatedAt: Date
     public var detail: RecordDetail
     public var attachments: [Attachment]
+    /// The database role that wrote it, on a PostgreSQL store (nil in a SQLite file, which has one user).
+    public var writtenBy: String?
 
     public init(id: Int64, petId: Int64?, petName: String?, at: Date, utcOffset: Int, note: String?, starred: Bool,
-                createdAt: Date, updatedAt: Date, detail: RecordDetail, attachments: [Attachment] = []) {
+                createdAt: Date, updatedAt: Date, detail: RecordDetail, attachments: [Attachment] = [], writtenBy: String? = nil) {
         self.id = id; self.petId = petId; self.petName = petName; self.at = at; self.utcOffset = utcOffset
         self.note = note; self.starred = starred; self.createdAt = createdAt; self.updatedAt = updatedAt
-        self.detail = detail; self.attachments = attachments
+        self.detail = detail; self.attachments = attachments; self.writtenBy = writtenBy
     }
 
     public var kind: RecordKind { detail.kind }

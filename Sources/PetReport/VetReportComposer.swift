@@ -14,12 +14,16 @@ public struct VetReportComposer {
     let costTotal: VisitReportFacts.CostTotal?
     /// Where an attachment's file is (nil: no photo page).
     let attachmentPath: ((Attachment) -> String?)?
+    /// Who wrote the period's records and how many each (a PostgreSQL store's roles; empty for a file).
+    let keptBy: [(name: String, records: Int)]
 
     public init(format: ValueFormatter, labels: ChartLabels, facts: VisitReportFacts, generated: LocalDate, questions: [String],
-                costTotal: VisitReportFacts.CostTotal? = nil, attachmentPath: ((Attachment) -> String?)? = nil) {
+                costTotal: VisitReportFacts.CostTotal? = nil, attachmentPath: ((Attachment) -> String?)? = nil,
+                keptBy: [(name: String, records: Int)] = []) {
         self.f = format; self.labels = labels; self.facts = facts; self.generated = generated; self.questions = questions
         self.costTotal = costTotal
         self.attachmentPath = attachmentPath
+        self.keptBy = keptBy
     }
 
     var l10n: L10n { f.l10n }
@@ -61,7 +65,11 @@ public struct VetReportComposer {
         var blocks: [ReportBlock] = []
         let subtitle = [w.speciesName(pet.species), pet.breed, w.sexLabel(pet), pet.born.map { _ in age }]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
-        blocks.append(.title(pet.name, subtitle: subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))))
+        var period = subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))
+        if !keptBy.isEmpty {
+            period += "\n" + t(.reportKeptBy(people: keptBy.map { t(.reportKeptByOne(name: $0.name, count: String($0.records))) }.joined(separator: ", ")))
+        }
+        blocks.append(.title(pet.name, subtitle: period))
 
         // Alerts first: what a vet must not miss.
         var alerts: [String] = []

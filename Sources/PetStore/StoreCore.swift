@@ -10,10 +10,13 @@ public struct StoreCore {
     public let sql: any SQLExecutor
     /// The clock writes are stamped with.
     public let now: @Sendable () -> Date
+    /// PostgreSQL's records name the role that wrote them (`written_by`); a SQLite file has no such column.
+    public let rolesWrite: Bool
 
-    public init(_ sql: any SQLExecutor, now: @escaping @Sendable () -> Date) {
+    public init(_ sql: any SQLExecutor, now: @escaping @Sendable () -> Date, rolesWrite: Bool = false) {
         self.sql = sql
         self.now = now
+        self.rolesWrite = rolesWrite
     }
 
     public var nowSeconds: Int64 { now().unixSeconds() }
@@ -208,9 +211,10 @@ public struct StoreCore {
     /// Loads headers matching `clause` (WHERE, ORDER BY, LIMIT over `record r`), then each kind's details and the attachments in batches.
     public func loadRecords(_ clause: String, _ arguments: [any SQLBindable]) throws -> [PetRecord] {
         // Columns by position (0 id, 1 pet_id, 2 kind, 3 at, 4 utc_offset, 5 note, 6 starred, 7 created_at,
-        // 8 updated_at, 9 pet_name).
+        // 8 updated_at, 9 pet_name, 10 written_by).
         let rows = try sql.rows("""
-            SELECT r.id, r.pet_id, r.kind, r.at, r.utc_offset, r.note, r.starred, r.created_at, r.updated_at, p.name AS pet_name
+            SELECT r.id, r.pet_id, r.kind, r.at, r.utc_offset, r.note, r.starred, r.created_at, r.updated_at, p.name AS pet_name,
+                   \(rolesWrite ? "r.written_by" : "NULL") AS written_by
             FROM record r LEFT JOIN pet p ON p.id = r.pet_id \(clause)
             """, arguments)
         var idsByKind: [RecordKind: [Int64]] = [:]
@@ -248,7 +252,7 @@ public struct StoreCore {
                              note: row[5].text, starred: row[6].int == 1,
                              createdAt: Date(timeIntervalSince1970: Double(row[7].int ?? 0)),
                              updatedAt: Date(timeIntervalSince1970: Double(row[8].int ?? 0)),
-                             detail: detail, attachments: files[id] ?? [])
+                             detail: detail, attachments: files[id] ?? [], writtenBy: row[10].text)
         }
     }
 

@@ -281,19 +281,28 @@ extension PostgresLink: SQLExecutor {
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         // Rows are handed over on the event loop's thread while this thread waits for the end: the
         // closures never run at the same time as this thread, so the box needs no lock.
+        // postgres-nio may keep its row closure (and so the handler) a little after the query ends: the
+        // handler lets go of the caller's closures before this returns, under a lock.
         final class Handler: @unchecked Sendable {
+            let lock = NSLock()
             var columns: (([String]) -> Void)?
-            var body: ([SQLValue]) throws -> Void
+            var body: (([SQLValue]) throws -> Void)?
             init(_ c: (([String]) -> Void)?, _ b: @escaping ([SQLValue]) throws -> Void) { columns = c; body = b }
+            func row(_ names: @autoclosure () -> [String], _ values: [SQLValue]) throws {
+                lock.lock(); defer { lock.unlock() }
+                if let c = columns { c(names()); columns = nil }
+                try body?(values)
+            }
+            func release() { lock.lock(); columns = nil; body = nil; lock.unlock() }
         }
         try withoutActuallyEscaping(body) { body in
             try withoutActuallyEscaping(columns ?? { _ in }) { columns in
                 let handler = Handler(columns, body)
+                defer { handler.release() }
                 do {
                     _ = try connection.query(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), logger: logger) { row in
                         let cells = Array(row)
-                        if let c = handler.columns { c(cells.map(\.columnName)); handler.columns = nil }
-                        try handler.body(try cells.map(Self.value))
+                        try handler.row(cells.map(\.columnName), try cells.map(Self.value))
                     }.wait()
                 } catch {
                     throw Self.fault(error, target: target)

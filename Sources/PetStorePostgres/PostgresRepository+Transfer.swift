@@ -112,20 +112,23 @@ extension PostgresRepository {
         }
     }
 
-    /// Record headers without detail go, the search text is built again; the chunks of files no record
-    /// refers to any more are kept (petlog never deletes a user's file) and stay listed.
+    /// Record headers without detail go, the search text is built again, and the chunks of files no record
+    /// refers to any more move to `attachment_quarantine` (petlog never deletes a user's file).
     public func repair(_ problems: [StoreProblem]) throws -> RepairReport {
         var report = RepairReport()
         let orphans = problems.filter { $0.kind == .orphanRecord }.compactMap { p -> Int64? in
             p.detail.dropFirst().split(separator: " ").first.flatMap { Int64($0) }
         }
         let rebuild = problems.contains { $0.kind == .searchIndex }
-        guard !orphans.isEmpty || rebuild else { return report }
+        let files = problems.filter { $0.kind == .orphanFile }.count
+        guard !orphans.isEmpty || rebuild || files > 0 else { return report }
         try write(recording: false) { _ in
             for id in orphans { try link.execute("DELETE FROM record WHERE id = ?", [id]) }
+            if files > 0 { try PostgresAttachments.quarantineOrphans(link: link) }
             if rebuild { try PostgresSearch.rebuild(link) }
         }
-        report.fixed = orphans.count + (rebuild ? 1 : 0)
+        if files > 0 { report.quarantine = "\(target.redacted) petlog.attachment_quarantine" }
+        report.fixed = orphans.count + (rebuild ? 1 : 0) + files
         return report
     }
 
@@ -164,7 +167,10 @@ extension PostgresRepository {
                                            [SQLValue]()),
                   let id = group[0].int else { return nil }
             let changes = try link.int("SELECT undo_apply(?)", [id]) ?? 0
-            return UndoResult(command: group[1].text ?? "", at: Date(timeIntervalSince1970: Double(group[2].int ?? 0)), changes: Int(changes))
+            // Files only the undone rows referred to are moved aside, as `check --repair` does with orphans.
+            let moved = try PostgresAttachments.quarantineOrphans(link: link)
+            return UndoResult(command: group[1].text ?? "", at: Date(timeIntervalSince1970: Double(group[2].int ?? 0)), changes: Int(changes),
+                              quarantine: moved > 0 ? "\(target.redacted) petlog.attachment_quarantine" : nil)
         }
     }
 

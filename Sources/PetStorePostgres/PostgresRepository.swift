@@ -34,7 +34,7 @@ public final class PostgresRepository: PetlogStore, @unchecked Sendable {
     func write<T>(recording: Bool = true, _ body: (StoreCore) throws -> T) throws -> T {
         do {
             return try link.transaction(.write) {
-                let core = StoreCore(link, now: now)
+                let core = StoreCore(link, now: now, rolesWrite: true)
                 let group = try recording ? undoCommand.map { try PostgresUndo.open(link, command: $0, at: core.nowSeconds) } : nil
                 let result = try body(core)
                 try PostgresSearch.refresh(link)
@@ -48,7 +48,7 @@ public final class PostgresRepository: PetlogStore, @unchecked Sendable {
 
     func read<T>(_ body: (StoreCore) throws -> T) throws -> T {
         do {
-            return try link.transaction(.read) { try body(StoreCore(link, now: now)) }
+            return try link.transaction(.read) { try body(StoreCore(link, now: now, rolesWrite: true)) }
         } catch {
             throw Self.storeError(error)
         }

@@ -79,7 +79,6 @@ public enum PostgresSchema {
       updated_at     bigint NOT NULL,
       CHECK ((archived_on IS NULL) = (archive_reason IS NULL))
     );
-    CREATE UNIQUE INDEX pet_active_name ON pet (name_key) WHERE archived_on IS NULL;
     CREATE INDEX pet_name ON pet (name_key);
 
     CREATE TABLE record (
@@ -211,6 +210,15 @@ public enum PostgresSchema {
       sha256 text NOT NULL CHECK (char_length(sha256) = 64),
       seq    integer NOT NULL CHECK (seq >= 0),
       data   bytea NOT NULL,
+      PRIMARY KEY (sha256, seq)
+    );
+    -- The chunks of files no record refers to any more (after `undo`, or `check --repair`): moved here,
+    -- never deleted, as the SQLite store moves such files into a quarantine folder.
+    CREATE TABLE attachment_quarantine (
+      sha256   text NOT NULL,
+      seq      integer NOT NULL,
+      data     bytea NOT NULL,
+      moved_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (sha256, seq)
     );
 

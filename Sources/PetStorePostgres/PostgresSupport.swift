@@ -134,9 +134,16 @@ enum PostgresAttachments {
         var hasher = SHA256()
         var size: Int64 = 0
         var head: [UInt8] = []
-        while true {
-            guard let data = try? handle.read(upToCount: chunkSize) else { throw StoreError.attachmentUnreadable(path: path) }
-            if data.isEmpty { break }
+        func chunk() throws -> Data? {
+            do {
+                // nil or empty: the end of the file.
+                guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else { return nil }
+                return data
+            } catch {
+                throw StoreError.attachmentUnreadable(path: path)
+            }
+        }
+        while let data = try chunk() {
             if head.count < 16 { head += data.prefix(16 - head.count) }
             hasher.update(data: data)
             size += Int64(data.count)
@@ -146,7 +153,7 @@ enum PostgresAttachments {
             try handle.seek(toOffset: 0)
             var seq = 0
             var check = SHA256()
-            while let data = try? handle.read(upToCount: chunkSize), !data.isEmpty {
+            while let data = try chunk() {
                 check.update(data: data)
                 try link.execute("INSERT INTO attachment_chunk (sha256, seq, data) VALUES (?, ?, ?)", [.text(sha), .int(Int64(seq)), .bytes([UInt8](data))])
                 seq += 1
@@ -157,6 +164,20 @@ enum PostgresAttachments {
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
         return Attachment(sha256: sha, originalName: name, mediaType: attachmentMediaType(head: head, name: name), size: size, position: 0)
+    }
+
+    /// Moves the chunks of files no attachment row names into `attachment_quarantine`; how many files moved.
+    @discardableResult
+    static func quarantineOrphans(link: PostgresLink) throws -> Int {
+        let orphans = "SELECT sha256 FROM attachment_chunk WHERE sha256 NOT IN (SELECT sha256 FROM attachment)"
+        let count = try link.int("SELECT count(DISTINCT sha256) FROM (\(orphans)) AS o", [SQLValue]()) ?? 0
+        guard count > 0 else { return 0 }
+        try link.execute("""
+            INSERT INTO attachment_quarantine (sha256, seq, data) SELECT sha256, seq, data FROM attachment_chunk
+            WHERE sha256 IN (\(orphans)) ON CONFLICT DO NOTHING
+            """, [SQLValue]())
+        try link.execute("DELETE FROM attachment_chunk WHERE sha256 NOT IN (SELECT sha256 FROM attachment)", [SQLValue]())
+        return Int(count)
     }
 
     /// Each chunk of the file `sha`, in order.

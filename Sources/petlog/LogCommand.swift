@@ -11,6 +11,7 @@ struct LogCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpLogCommandUntil))) var until: String?
     @Option(help: ArgumentHelp(Help.s(.helpLogCommandKind))) var kind: String?
     @Option(help: ArgumentHelp(Help.s(.helpLogCommandLimit))) var limit: Int?
+    @Flag(help: ArgumentHelp(Help.s(.helpLogCommandBy))) var by = false
 
     func run() throws {
         try Session.run(global) { s in
@@ -20,14 +21,23 @@ struct LogCommand: ParsableCommand {
                                     limit: limit, newestFirst: limit != nil)
             var records = try s.repository().records(query)
             if limit != nil { records.reverse() }
-            s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true)
+            s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true, showWriter: by)
         }
     }
 }
 
 extension Session {
-    func printTimeline(_ records: [PetRecord], showPet: Bool) {
-        if json { terminal.json(records.map(JSONShape.record)); return }
+    /// `showWriter`: each line ends with the database role that wrote the record (a PostgreSQL store keeps
+    /// it; a SQLite file has one user and says `-`).
+    func printTimeline(_ records: [PetRecord], showPet: Bool, showWriter: Bool = false) {
+        if json {
+            terminal.json(records.map { r -> [String: Any] in
+                var o = JSONShape.record(r)
+                if showWriter { o["written_by"] = JSONShape.value(r.writtenBy) }
+                return o
+            })
+            return
+        }
         if records.isEmpty { terminal.line(t(.logEmpty)); return }
         var currentDay: LocalDate?
         let idWidth = records.map { String($0.id).count }.max() ?? 1
@@ -44,6 +54,7 @@ extension Session {
             line += "  " + terminal.styled(wording.kindName(r.kind), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
             if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
             if r.starred { line += " ★" }
+            if showWriter { line += terminal.styled("  " + t(.logWrittenBy(role: Terminal.sanitize(r.writtenBy ?? "-"))), .dim) }
             terminal.line(line)
         }
     }

@@ -45,7 +45,12 @@ struct ReportCommand: ParsableCommand {
             let repo = try s.repository()
             let p = try repo.pet(PetRef(pet))
             let weights = try repo.weightSeries(pet: p.id, since: nil, until: nil)
-            let facts = VisitReportFacts(pet: p, records: try repo.records(RecordQuery(pets: [.id(p.id)])), weightTimes: weights.times,
+            let records = try repo.records(RecordQuery(pets: [.id(p.id)]))
+            // On a server, who kept the period's records (the roles that wrote them, most first).
+            var writers: [String: Int] = [:]
+            for r in records where r.at >= periodStart && r.at <= asOf.now { if let by = r.writtenBy { writers[by, default: 0] += 1 } }
+            let keptBy = writers.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { (name: $0.key, records: $0.value) }
+            let facts = VisitReportFacts(pet: p, records: records, weightTimes: weights.times,
                                          weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf,
                                          weekStartsOnSunday: s.weekStartsOnSunday)
             // The period's visit costs in the home currency, each at its own day's rate.
@@ -58,7 +63,7 @@ struct ReportCommand: ParsableCommand {
             let attachmentFolder = s.openedServer != nil ? try ServerAttachmentFolder() : nil
             let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions,
                                         costTotal: facts.costTotal(in: currency, rates: rates),
-                                        attachmentPath: s.attachmentFiles(attachmentFolder)).document(paper: paperSize)
+                                        attachmentPath: s.attachmentFiles(attachmentFolder), keptBy: keptBy).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
         }

@@ -61,6 +61,7 @@ final class BadInputTests: CLITestCase {
     }
 
     func testANewerDatabaseIsRefusedAndLeftByteIdentical() throws {
+        try requireDatabaseFile()
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"insert into grdb_migrations values ('v999')\"); c.commit(); c.execute('pragma wal_checkpoint(truncate)'); c.close()", dbPath]
@@ -79,6 +80,7 @@ final class BadInputTests: CLITestCase {
     }
 
     func testFilesArePrivateWhateverTheUmask() throws {
+        try requireDatabaseFile()
         let attrs = try FileManager.default.attributesOfItem(atPath: dbPath)
         XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
         let dir = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("data").path)

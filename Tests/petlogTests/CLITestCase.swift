@@ -2,9 +2,25 @@ import Foundation
 import XCTest
 
 /// Runs the built `petlog` binary in a temporary HOME with its own database, as a user would.
+///
+/// The same tests run against both stores: with `PETLOG_TEST_STORE=postgres` (the second pass of
+/// `make test`) each test gets a database of its own on a throwaway PostgreSQL server, and `dbPath` is
+/// its `postgres://` address; a test about the database file itself (its bytes, its folder, sqlite3)
+/// says so with `try requireDatabaseFile()` and is skipped there.
 class CLITestCase: XCTestCase {
     var home: URL!
-    var dbPath: String { home.appendingPathComponent("data/petlog.sqlite").path }
+    /// The test's database: a file, or on the server pass a `postgres://` address.
+    var dbPath: String { serverDatabase.map(TestServer.url) ?? home.appendingPathComponent("data/petlog.sqlite").path }
+    /// The server pass's database for this test.
+    var serverDatabase: String?
+
+    /// Which store this run tests.
+    static var onServer: Bool { ProcessInfo.processInfo.environment["PETLOG_TEST_STORE"] == "postgres" }
+
+    /// Skips a test about the SQLite file itself on the server pass.
+    func requireDatabaseFile() throws {
+        if Self.onServer { throw XCTSkip("about the database file; the server pass runs the rest") }
+    }
 
     struct Result {
         var status: Int32
@@ -29,10 +45,12 @@ class CLITestCase: XCTestCase {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build petlog first: \(Self.binary.path)")
+        if Self.onServer { serverDatabase = try TestServer.shared().createDatabase() }
     }
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: home)
+        if let name = serverDatabase { try? TestServer.shared().dropDatabase(name) }
     }
 
     @discardableResult
@@ -114,6 +132,11 @@ class CLITestCase: XCTestCase {
     /// The bytes of a database file with its WAL and rollback journal; what stands at a path that is
     /// not a regular file (a folder, a FIFO) is named, never read.
     func fileHash(_ path: String) throws -> Data {
+        // On a server: everything the database holds, as its export and its undo history say it.
+        if PostgresURL.isURL(path) {
+            return Data((try run(["--db", path, "export", "-o", "-"], useDefaultDB: true).stdout
+                         + run(["--db", path, "undo", "--list"], useDefaultDB: true).stdout).utf8)
+        }
         var all = Data()
         for suffix in ["", "-wal", "-journal"] {
             guard let type = (try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.type] as? FileAttributeType else { continue }
@@ -156,4 +179,73 @@ final class LockedData: @unchecked Sendable {
     private var data = Data()
     func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+enum PostgresURL {
+    static func isURL(_ s: String) -> Bool { s.hasPrefix("postgres://") || s.hasPrefix("postgresql://") }
+}
+
+/// The server pass's throwaway PostgreSQL 15 (`scripts/pg-test-server.sh`): started on first use in a
+/// temporary folder, one database per test, stopped when the test process exits.
+final class TestServer: @unchecked Sendable {
+    let folder: String
+    let port: String
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var started: TestServer?
+
+    static func url(_ database: String) -> String {
+        guard let s = started else { return "" }
+        return "postgres://postgres@/\(database)?host=\(s.folder)&port=\(s.port)"
+    }
+
+    static func shared() throws -> TestServer {
+        lock.lock(); defer { lock.unlock() }
+        if let s = started { return s }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-pg-\(UUID().uuidString.prefix(8))").path
+        // Output through a file: the server the script starts would hold a pipe open for as long as it runs.
+        let log = folder + ".out"
+        let out = try shell(["bash", "-c", "bash \"$0\" start \"$1\" >\"$2\" 2>&1", script, folder, log], capture: false)
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        guard out.status == 0, let port = text.split(separator: " ").first(where: { $0.hasPrefix("PETLOG_PG_PORT=") })?.dropFirst(15) else {
+            throw XCTSkip("no PostgreSQL 15 for the server pass: \(text)")
+        }
+        let s = TestServer(folder: folder, port: String(port.trimmingCharacters(in: .whitespacesAndNewlines)))
+        started = s
+        atexit { if let s = TestServer.started { _ = try? TestServer.shell(["bash", "-c", "bash \"$0\" stop \"$1\" >/dev/null 2>&1", TestServer.script, s.folder], capture: false) } }
+        return s
+    }
+
+    private init(folder: String, port: String) { self.folder = folder; self.port = port }
+
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/pg-test-server.sh").path
+    }
+
+    func createDatabase() throws -> String {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let r = try Self.shell(["/usr/lib/postgresql/15/bin/createdb", "-h", folder, "-p", port, "-U", "postgres", name])
+        guard r.status == 0 else { throw XCTSkip("createdb failed: \(r.stderr)") }
+        return name
+    }
+
+    func dropDatabase(_ name: String) throws {
+        _ = try Self.shell(["/usr/lib/postgresql/15/bin/dropdb", "-h", folder, "-p", port, "-U", "postgres", "--force", name])
+    }
+
+    /// Runs `args` with posix_spawn and waitpid, its output through a file: Foundation's `Process` could
+    /// wait forever here (on a pipe a server started by the script holds open, or on its exit).
+    static func shell(_ args: [String], capture: Bool = true) throws -> (status: Int32, stdout: String, stderr: String) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-shell-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let line = "\"$@\" >'\(out)' 2>&1"
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = (["/bin/bash", "-c", line, "bash"] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else { return (127, "", "") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), text, text)
+    }
 }

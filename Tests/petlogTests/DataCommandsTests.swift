@@ -3,6 +3,7 @@ import XCTest
 
 final class DataCommandsTests: CLITestCase {
     func testCheckIsSilentWhenAllIsWellAndNamesEachProblem() throws {
+        try requireDatabaseFile()
         try ok("pet", "add", "Coco", "--species", "dog")
         let photo = home.appendingPathComponent("p.jpg")
         try Data([0xFF, 0xD8, 0xFF, 7, 7, 7]).write(to: photo)
@@ -36,6 +37,7 @@ final class DataCommandsTests: CLITestCase {
     }
 
     func testBackupIsAPrivateCopyThatOpens() throws {
+        try requireDatabaseFile()
         try ok("demo", "--end", "2026-11-20")
         let copy = home.appendingPathComponent("backup.sqlite").path
         XCTAssertTrue(try ok("backup", "-o", copy).contains(copy))

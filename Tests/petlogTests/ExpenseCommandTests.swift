@@ -203,6 +203,7 @@ final class ExpenseCommandTests: CLITestCase {
     }
 
     func testCheckFindsABrokenSplit() throws {
+        try requireDatabaseFile()
         try ok("expense", "Coco,Nabi", "1000", "KRW")
         let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
         guard FileManager.default.isExecutableFile(atPath: sqlite.path) else { throw XCTSkip("sqlite3 not installed") }

@@ -142,6 +142,7 @@ final class ExtremeValueTests: CLITestCase {
     }
 
     func testEveryReadCommandSurvivesEveryValueTheSchemaAllows() throws {
+        try requireDatabaseFile()
         try writeExtremes()
         let out = home.path
         var commands: [[String]] = [

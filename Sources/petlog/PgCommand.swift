@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import PetStore
+import PetStorePostgres
+
+/// `petlog pg …`: what only a PostgreSQL store has.
+struct PgGroup: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "pg", abstract: Help.s(.helpPgGroupAbstract), subcommands: [PgInitRolesCommand.self]) }
+}
+
+/// `petlog pg init-roles`: the shelter's group roles (owner, staff, volunteer) and their grants, or with
+/// `--sql` the same SQL to read or to run with psql.
+struct PgInitRolesCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "init-roles", abstract: Help.s(.helpPgInitRolesAbstract), discussion: Help.s(.helpPgInitRolesDiscussion)) }
+    @Flag(help: ArgumentHelp(Help.s(.helpPgInitRolesSql))) var sql = false
+
+    func run() throws {
+        try Session.run(global) { s in
+            if sql {
+                s.terminal.line("SET search_path = petlog;\n" + PostgresRoles.sql)
+                return
+            }
+            guard s.settings.usesServer else { throw UsageError(message: s.t(.errPgNeedsServer)) }
+            let target = try s.settings.serverTarget(s.settings.resolvedDatabasePath)
+            try PostgresRoles.create(target)
+            s.terminal.line(s.t(.pgRolesCreated(target: Terminal.sanitize(target.redacted))))
+        }
+    }
+}

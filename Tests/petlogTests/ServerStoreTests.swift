@@ -1,0 +1,219 @@
+import Foundation
+import XCTest
+
+/// The PostgreSQL store beside the SQLite one, as a shelter would use it: the same commands give the same
+/// output, a household moves both ways byte for byte, imports at once add a file once, roles decide who
+/// may write, and a server that is away or refuses is said in one line. Skipped without PostgreSQL 15.
+final class ServerStoreTests: CLITestCase {
+    var server: TestServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try TestServer.shared()
+    }
+
+    /// A fresh database on the server (dropped with the test's HOME by the server's end).
+    func newServerDatabase() throws -> String { TestServer.url(try server.createDatabase()) }
+
+    /// The database an address names (`postgres://user@/NAME?host=…`).
+    static func database(_ url: String) -> String {
+        let afterHost = url.components(separatedBy: "@").last ?? url
+        let path = afterHost.split(separator: "?").first ?? ""
+        return String(path.split(separator: "/").last ?? "")
+    }
+
+    func psql(_ url: String, _ sql: String) throws -> String {
+        let r = try TestServer.shell(["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                                      "-h", server.folder, "-p", server.port, "-U", "postgres", "-d", Self.database(url), "-c", sql])
+        XCTAssertEqual(r.status, 0, r.stdout)
+        return r.stdout
+    }
+
+    /// The same session of a household, run on a file and on a server: every command's exit status and
+    /// output are the same, byte for byte (the only difference, `log --by`, is asked of neither).
+    func testTheSameCommandsGiveTheSameOutputOnBothStores() throws {
+        let file = home.appendingPathComponent("same.sqlite").path
+        let url = try newServerDatabase()
+        let photo = home.appendingPathComponent("p.ppm")
+        try Data("P6\n2 2\n255\n".utf8 + Data(repeating: 200, count: 12)).write(to: photo)
+        let script: [[String]] = [
+            ["pet", "add", "Coco", "--species", "dog", "--breed", "Maltese", "--born", "2019-05-01"],
+            ["pet", "add", "Nabi", "--species", "cat", "--sex", "female"],
+            ["weight", "Coco", "4.2kg", "--at", "2026-11-01 08:00"], ["weight", "Coco", "4.25kg", "--at", "2026-11-10 08:00"],
+            ["weight", "Coco", "4.1kg", "--at", "2026-11-20 08:00", "--note", "after the walk"],
+            ["weight", "Nabi", "3.6kg", "--at", "2026-11-15 09:00"],
+            ["meal", "Coco", "kibble", "--amount", "80g", "--at", "2026-11-20 07:00"],
+            ["stool", "Coco", "--score", "5", "--at", "2026-11-21 07:30"],
+            ["symptom", "Nabi", "vomiting", "--severity", "2", "--at", "2026-11-21 12:00"],
+            ["diary", "Coco", "first snow walk", "--photo", photo.path, "--at", "2026-11-22 10:00"],
+            ["visit", "Coco", "--clinic", "Happy Vet", "--reason", "checkup", "--weight", "4.3kg", "--follow-up", "2026-12-20", "--cost", "55000", "--currency", "KRW", "--at", "2026-11-18 15:00"],
+            ["vaccine", "Nabi", "rabies", "--next", "2027-11-01", "--at", "2026-11-02 10:00"],
+            ["med", "start", "Nabi", "Amoxicillin", "--every", "12h", "--at", "2026-11-21 08:00"],
+            ["med", "give", "Nabi", "Amoxicillin", "--at", "2026-11-21 20:00"],
+            ["expense", "Coco,Nabi", "45001", "KRW", "--items", "shampoo, brush", "--at", "2026-11-19 11:00"],
+            ["budget", "set", "300000", "KRW", "--monthly"],
+            ["star", "3"], ["edit", "4", "--note", "scale at the clinic"], ["delete", "2"],
+            ["log"], ["log", "Coco", "--kind", "weight"], ["log", "--json"], ["search", "snow"], ["search", "구토"], ["search", "co"],
+            ["starred"], ["stats", "--month", "2026-11"], ["due"], ["med", "list", "--all"], ["expense", "list"], ["budget", "list"],
+            ["chart", "weight", "Coco", "--text"], ["pet", "list", "--all"], ["pet", "show", "Coco"],
+            ["export", "--format", "csv", "--table", "record", "-o", "-"], ["export", "--format", "csv", "--table", "expense_item", "-o", "-"],
+            ["weight", "Cocoa", "4kg"], ["pet", "add", "coco", "--species", "dog"], ["delete", "999"],
+            ["undo", "--list"], ["undo"], ["undo"], ["log", "--json"], ["check"],
+        ]
+        for step in script {
+            let a = try run(["--db", file] + step, useDefaultDB: true)
+            let b = try run(["--db", url] + step, useDefaultDB: true)
+            XCTAssertEqual(a.status, b.status, "\(step): \(a.stderr) | \(b.stderr)")
+            XCTAssertEqual(a.stdout, b.stdout, "\(step)")
+            if !a.stderr.contains(file) { XCTAssertEqual(a.stderr, b.stderr, "\(step)") }
+        }
+        // The reports of the same data are the same document.
+        for db in [file, url] {
+            try ok("--db", db, "report", "Coco", "-o", home.appendingPathComponent(db == file ? "a.pdf" : "b.pdf").path)
+        }
+        // The same document, but for the line a server adds: who kept the records (`postgres`, the tests' role).
+        let serverText = try pdfText(home.appendingPathComponent("b.pdf").path)
+        XCTAssertTrue(serverText.contains("Records kept by postgres ("), serverText)
+        func lines(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.hasPrefix("Records kept by ") } }
+        XCTAssertEqual(lines(try pdfText(home.appendingPathComponent("a.pdf").path)), lines(serverText))
+    }
+
+    /// export → import into the server → export gives the same bytes, and back into a new file again.
+    func testAHouseholdMovesBothWaysByteForByte() throws {
+        let file = home.appendingPathComponent("old.sqlite").path, back = home.appendingPathComponent("back.sqlite").path
+        let url = try newServerDatabase()
+        try ok("--db", file, "demo")
+        let a = home.appendingPathComponent("a.json").path, b = home.appendingPathComponent("b.json").path
+        let c = home.appendingPathComponent("c.json").path
+        try ok("--db", file, "export", "-o", a)
+        try ok("--db", url, "import", a)
+        try ok("--db", url, "export", "-o", b)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)), "file → server")
+        try ok("--db", back, "import", b)
+        try ok("--db", back, "export", "-o", c)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: c)), "server → file")
+        // Every table as CSV is the same too, and the server checks clean.
+        let csvA = home.appendingPathComponent("csv-a").path, csvB = home.appendingPathComponent("csv-b").path
+        try ok("--db", file, "export", "--format", "csv", "-o", csvA)
+        try ok("--db", url, "export", "--format", "csv", "-o", csvB)
+        for name in try FileManager.default.contentsOfDirectory(atPath: csvA) {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: csvA + "/" + name)), try Data(contentsOf: URL(fileURLWithPath: csvB + "/" + name)), name)
+        }
+        XCTAssertEqual(try run(["--db", url, "check"], useDefaultDB: true).status, 0)
+        // A new pet after the import gets a free id (the server's sequences moved past the file's ids).
+        XCTAssertEqual(try run(["--db", url, "pet", "add", "Dubu", "--species", "dog"], useDefaultDB: true).status, 0)
+    }
+
+    /// Two staff importing the same file at the same moment: SERIALIZABLE makes one wait or retry, and the
+    /// file's records are in the database once.
+    func testTwoImportsAtOnceAddTheFileOnce() throws {
+        let file = home.appendingPathComponent("src.sqlite").path
+        let url = try newServerDatabase()
+        try ok("--db", file, "demo")
+        let a = home.appendingPathComponent("a.json").path
+        try ok("--db", file, "export", "-o", a)
+        try ok("--db", url, "pet", "add", "Dubu", "--species", "dog")
+        let results = LockedList()
+        let binary = Self.binary, env = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let p = Process()
+            p.executableURL = binary
+            p.arguments = ["--db", url, "import", a]
+            p.environment = env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { return results.append(-1) }
+            p.waitUntilExit()
+            results.append(p.terminationStatus)
+        }
+        XCTAssertEqual(results.all.sorted(), [0, 0])
+        let fileRecords = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: a))) as? [String: Any])?["records"] as? [Any]).count
+        XCTAssertEqual(Int(try psql(url, "SELECT count(*) FROM petlog.record").trimmingCharacters(in: .whitespacesAndNewlines)), fileRecords)
+    }
+
+    /// `petlog pg init-roles`: staff write and are named on their records; a volunteer reads everything
+    /// and a write is one line, exit 77, nothing written.
+    func testRolesDecideWhoMayWrite() throws {
+        let url = try newServerDatabase()
+        try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
+        let out = try ok("--db", url, "pg", "init-roles")
+        XCTAssertTrue(out.contains("petlog_volunteer"), out)
+        XCTAssertEqual(try run(["--db", url, "pg", "init-roles"], useDefaultDB: true).status, 0, "runs again safely")
+        _ = try psql(url, "DROP ROLE IF EXISTS mina; DROP ROLE IF EXISTS jun; CREATE ROLE mina LOGIN IN ROLE petlog_staff; CREATE ROLE jun LOGIN IN ROLE petlog_volunteer")
+        let staff = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://mina@")
+        let volunteer = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://jun@")
+        try ok("--db", staff, "weight", "Coco", "4.2kg")
+        XCTAssertTrue(try ok("--db", volunteer, "log", "--by").contains("by mina"))
+        let before = try ok("--db", url, "export", "-o", "-")
+        let r = try run(["--db", volunteer, "weight", "Coco", "4.3kg"], useDefaultDB: true)
+        checkRefusal(r, code: 77, mentions: "jun", "a volunteer's write")
+        XCTAssertEqual(try ok("--db", url, "export", "-o", "-"), before)
+        // The report says who kept the records.
+        try ok("--db", volunteer, "report", "Coco", "-o", home.appendingPathComponent("r.pdf").path)
+        XCTAssertTrue(try pdfText(home.appendingPathComponent("r.pdf").path).contains("mina (1)"))
+    }
+
+    /// A server that is away, a wrong password, a missing database, a file copy asked of a server: one
+    /// line each with the sysexits code, never the password; once the server is back the next command works.
+    func testServerFaultsAreOneLineEach() throws {
+        let url = try newServerDatabase()
+        try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
+        let db = Self.database(url)
+        _ = try psql(url, "DROP ROLE IF EXISTS keeper; CREATE ROLE keeper LOGIN PASSWORD 'right-one' SUPERUSER")
+        // Nothing listens on this port.
+        let nobody = "postgres://keeper@127.0.0.1:1/\(db)?sslmode=disable"
+        checkRefusal(try run(["--db", nobody, "log"], useDefaultDB: true), code: 69, mentions: "127.0.0.1", "server away")
+        let wrong = "postgres://keeper:not-it@127.0.0.1:\(server.port)/\(db)?sslmode=disable"
+        let r = try run(["--db", wrong, "log"], useDefaultDB: true)
+        checkRefusal(r, code: 77, mentions: "keeper", "wrong password")
+        XCTAssertFalse(r.stderr.contains("not-it"))
+        let right = try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"],
+                            env: ["PGPASSWORD": "right-one"], useDefaultDB: true)
+        XCTAssertEqual(right.status, 0, right.stderr)
+        checkRefusal(try run(["--db", url.replacingOccurrences(of: "/\(db)?", with: "/nosuchdb?"), "log"], useDefaultDB: true),
+                     code: 69, mentions: "nosuchdb", "no such database")
+        let backup = try run(["--db", url, "backup", "-o", home.appendingPathComponent("b.sqlite").path], useDefaultDB: true)
+        checkRefusal(backup, code: 69, mentions: "pg_dump --format=custom --schema=petlog", "backup of a server")
+        // The password typed in an argument is blanked where ps reads it.
+        let listener = try launchBackground(["/usr/bin/python3", "-c", "import socket,time; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); print(s.getsockname()[1], flush=True); c=s.accept(); time.sleep(20)"])
+        defer { listener.terminate() }
+        let port = try listener.firstLine()
+        let waiting = try launchBackground([Self.binary.path, "--db", "postgres://keeper:hunter2@127.0.0.1:\(port)/\(db)?sslmode=disable", "log"])
+        defer { waiting.terminate() }
+        Thread.sleep(forTimeInterval: 1.5)
+        let cmdline = (try? String(contentsOfFile: "/proc/\(waiting.process.processIdentifier)/cmdline", encoding: .utf8)) ?? ""
+        XCTAssertTrue(cmdline.contains("127.0.0.1"), cmdline)
+        XCTAssertFalse(cmdline.contains("hunter2"), cmdline)
+    }
+
+    /// A program left running in the background (a listener, a petlog waiting on it).
+    final class Background {
+        let process = Process()
+        let out = Pipe()
+        func terminate() { if process.isRunning { process.terminate() } }
+        func firstLine() throws -> String {
+            var bytes = Data()
+            while let b = try out.fileHandleForReading.read(upToCount: 1), !b.isEmpty, b != Data("\n".utf8) { bytes += b }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    func launchBackground(_ args: [String]) throws -> Background {
+        let b = Background()
+        b.process.executableURL = URL(fileURLWithPath: args[0])
+        b.process.arguments = Array(args.dropFirst())
+        b.process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        b.process.standardOutput = b.out
+        b.process.standardError = FileHandle.nullDevice
+        try b.process.run()
+        return b
+    }
+}
+
+/// Values gathered from several threads.
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int32] = []
+    func append(_ v: Int32) { lock.lock(); values.append(v); lock.unlock() }
+    var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
+}
