@@ -45,12 +45,22 @@ demo: build
 
 ## test: every unit test and the fast end-to-end tests, with fixed seeds (a short crash run included),
 ## two at a time (one per core); the long soaks are `make soak`. Summary: "N passed, M failed".
-FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal
+FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal|ServerLoadTests
+## The server pass: the end-to-end suites again with each test's database on a throwaway PostgreSQL 15
+## (PETLOG_TEST_STORE=postgres; tests about the SQLite file itself skip there). Needs postgresql-15 (make setup).
+SERVER_SUITES := ChartCommandsTests|DueCommandTests|ReportCommandTests|RecordCommandsTests|UndoCommandTests|PagesPresentationTests|VetReportCostTests|WordsCommandTests|LanguageTests|ExpenseChartTests|ExportFormatTests|MonthViewTests|PlausibilityTests|ImportCommandTests|BudgetCommandTests|ExpenseCommandTests|RatesCommandTests|WrongAnswersTests|FutureDateTests|BadInputTests|ExtremeValueTests|MicrochipImportTests|PhotoCheckTests|DataCommandsTests|ImportHostileTests|ExpenseScanTests|OptionTests
 test: build
 	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete" ; \
-	rm -f .build/test.xml; set -o pipefail; PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
+	rm -f .build/test.xml .build/test-server.xml; set -o pipefail; PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
 	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)' 2>&1 | tee .build/test.log; status=$$?; \
-	$(call xunit_summary,.build/test.xml); \
+	echo "SQLite store:"; $(call xunit_summary,.build/test.xml); \
+	if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \
+	  PETLOG_TEST_STORE=postgres $(SWIFT) test --skip-build --parallel --num-workers 2 --xunit-output .build/test-server.xml \
+	    --filter 'petlogTests.($(SERVER_SUITES))' 2>&1 | tee .build/test-server.log; server=$$?; \
+	  echo "SQLite store:"; $(call xunit_summary,.build/test.xml); \
+	  echo "PostgreSQL store:"; $(call xunit_summary,.build/test-server.xml); \
+	  [ $$server -eq 0 ] || status=$$server; \
+	else echo "PostgreSQL store: not tested (postgresql-15 is not installed; make setup installs it)"; fi; \
 	exit $$status
 
 ## soak: crash and concurrency soaks with random seeds (printed, replay with PETLOG_CRASH_SEED=…), the

@@ -115,7 +115,7 @@ public final class PostgresLink: @unchecked Sendable {
     func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(arguments)), logger: logger).wait()
+            let result = try settle(connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(arguments)), logger: logger), on: connection)
             var columns: [String]?
             let rows = try result.rows.map { row -> SQLRow in
                 let cells = Array(row)
@@ -126,6 +126,22 @@ public final class PostgresLink: @unchecked Sendable {
         } catch {
             throw Self.fault(error, target: target)
         }
+    }
+
+    /// Waits for a statement's future, a second at a time: a connection the server dropped while the
+    /// statement was queued (a restart at the wrong moment) can leave the future pending for ever, so a
+    /// closed connection ends the wait as the dropped connection it is.
+    func settle<T: Sendable>(_ future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        future.whenComplete { _ in done.signal() }
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            if connection.isClosed {
+                // Give a failure that is on its way a moment to arrive; then call it what it is.
+                if done.wait(timeout: .now() + 1) == .success { break }
+                throw PostgresFault.connectionLost(target: target.redacted)
+            }
+        }
+        return try future.wait()
     }
 
     static func bindings(_ arguments: [SQLValue]) -> PostgresBindings {
@@ -300,10 +316,11 @@ extension PostgresLink: SQLExecutor {
                 let handler = Handler(columns, body)
                 defer { handler.release() }
                 do {
-                    _ = try connection.query(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), logger: logger) { row in
+                    let future = connection.query(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), logger: logger) { row in
                         let cells = Array(row)
                         try handler.row(cells.map(\.columnName), try cells.map(Self.value))
-                    }.wait()
+                    }
+                    _ = try settle(future, on: connection)
                 } catch {
                     throw Self.fault(error, target: target)
                 }
