@@ -164,7 +164,8 @@ final class ImportCommandTests: CLITestCase {
     func testProgressBarOnlyOnATerminal() throws {
         let dir = Self.fixtures.appendingPathComponent("shelter-small").path
         var r = try run(["import", dir])
-        XCTAssertEqual(r.stderr, "petlog: created a new petlog database at \(dbPath)\n", "no bar when stderr is not a terminal")
+        // (A server's database exists before petlog: nothing is created, nothing said.)
+        XCTAssertEqual(r.stderr, Self.onServer ? "" : "petlog: created a new petlog database at \(dbPath)\n", "no bar when stderr is not a terminal")
         // Under script(1), stderr is a pseudo-terminal.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return XCTFail("script(1) from util-linux is needed") }
         let command = "\(Self.binary.path) --db \(path("tty/petlog.sqlite")) import \(dir)"
