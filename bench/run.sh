@@ -57,6 +57,43 @@ rm -rf "$kit/out/petlog/shelter-all.json" "$kit/out/petlog/shelter-all-csv"
 mkdir -p "$kit/out/petlog/shelter-pets-weights"
 cp "$kit/data/shelter/pets.csv" "$kit/data/shelter/weights.csv" "$kit/out/petlog/shelter-pets-weights/"
 
+# PostgreSQL (issue 16): a throwaway PostgreSQL 15 (scripts/pg-test-server.sh) holding the same data as
+# the SQLite files above, imported once untimed; skipped where postgresql-15 is not installed.
+pg_dir=$kit/out/pg
+if [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+  [ -f "$pg_dir/data/postmaster.pid" ] && bash "$root/scripts/pg-test-server.sh" stop "$pg_dir" || true
+  rm -rf "$pg_dir"
+  eval "$(bash "$root/scripts/pg-test-server.sh" start "$pg_dir")"
+  trap 'bash "$root/scripts/pg-test-server.sh" stop "$pg_dir"' EXIT
+  export PSQL="/usr/lib/postgresql/15/bin/psql -X -q -h $pg_dir -p $PETLOG_PG_PORT -U postgres"
+  export PG_URL="postgres://postgres@/DB?host=$pg_dir&port=$PETLOG_PG_PORT"
+  for db in shelter report series import copypeer; do /usr/lib/postgresql/15/bin/createdb -h "$pg_dir" -p "$PETLOG_PG_PORT" -U postgres "$db"; done
+  "$petlog" --db "${PG_URL/DB/shelter}" import "$kit/out/petlog/shelter-all.json" >/dev/null
+  "$petlog" --db "${PG_URL/DB/report}" import "$kit/out/petlog/shelter-pet-$PET" >/dev/null
+  "$petlog" --db "${PG_URL/DB/series}" pet add Rex --species dog >/dev/null
+  "$petlog" --db "${PG_URL/DB/series}" import "$kit/data/series/weight_1000000.csv" --pet Rex >/dev/null
+  # The peer: psql's \copy of the same six CSV files into typed tables of their own.
+  cat > "$kit/out/pg/copy.sql" <<SQL
+DROP SCHEMA IF EXISTS copypeer CASCADE; CREATE SCHEMA copypeer; SET search_path = copypeer;
+CREATE TABLE pets (pet_id bigint PRIMARY KEY, name text NOT NULL, species text NOT NULL, breed text, sex text, birth_date date, deceased_on date, neutered smallint, microchip text);
+CREATE TABLE weights (pet_id bigint NOT NULL REFERENCES pets, measured_at timestamp NOT NULL, weight_kg numeric NOT NULL);
+CREATE TABLE symptoms (symptom_id bigint PRIMARY KEY, pet_id bigint NOT NULL REFERENCES pets, observed_at timestamp NOT NULL, symptom text NOT NULL, severity smallint, note text);
+CREATE TABLE visits (visit_id bigint PRIMARY KEY, pet_id bigint NOT NULL REFERENCES pets, visited_on date NOT NULL, clinic text, vet text, reason text, diagnosis text, weight_kg numeric);
+CREATE TABLE vaccinations (vaccination_id bigint PRIMARY KEY, pet_id bigint NOT NULL REFERENCES pets, visit_id bigint, given_on date NOT NULL, vaccine text NOT NULL, valid_until date, lot text);
+CREATE TABLE expenses (expense_id bigint PRIMARY KEY, pet_id bigint REFERENCES pets, spent_on date NOT NULL, category text NOT NULL, amount numeric NOT NULL, currency text NOT NULL, description text, visit_id bigint);
+\\copy pets FROM '$kit/data/shelter/pets.csv' CSV HEADER
+\\copy weights FROM '$kit/data/shelter/weights.csv' CSV HEADER
+\\copy symptoms FROM '$kit/data/shelter/symptoms.csv' CSV HEADER
+\\copy visits FROM '$kit/data/shelter/visits.csv' CSV HEADER
+\\copy vaccinations FROM '$kit/data/shelter/vaccinations.csv' CSV HEADER
+\\copy expenses FROM '$kit/data/shelter/expenses.csv' CSV HEADER
+SQL
+  export PG_ROWS=1
+else
+  export PG_ROWS=0
+  echo "PostgreSQL 15 is not installed: the PostgreSQL rows are skipped (make setup installs it)" >&2
+fi
+
 # petlog's rows, in the kit's groups, inserted before the kit writes its table.
 cat > "$kit/petlog_rows.sh" <<'ROWS'
 for n in $POINTS; do
@@ -119,6 +156,26 @@ bench transfer/import/petlog-csv "import the shelter export" "petlog import (CSV
   "rm -f out/petlog/reimport-csv.sqlite*; \$PETLOG_BIN --db out/petlog/reimport-csv.sqlite import out/petlog/shelter-all-csv"
 bench transfer/import/petlog-json "import the shelter export" "petlog import all.json" out/petlog/reimport-json.sqlite \
   "rm -f out/petlog/reimport-json.sqlite*; \$PETLOG_BIN --db out/petlog/reimport-json.sqlite import out/petlog/shelter-all.json"
+# PostgreSQL (issue 16): the shelter imported into a server beside psql's \copy of the same CSVs, and
+# log, report and a 1M-point chart read from the server beside the same on the SQLite file.
+if [ "$PG_ROWS" = 1 ]; then
+  bench pg/import/psql-copy "import the shelter into PostgreSQL" "psql \\copy of the six CSVs" - \
+    "$PSQL -d copypeer -f out/pg/copy.sql"
+  bench pg/import/petlog "import the shelter into PostgreSQL" "petlog import (PostgreSQL)" - \
+    "$PSQL -d import -c 'DROP SCHEMA IF EXISTS petlog CASCADE' && \$PETLOG_BIN --db '${PG_URL/DB/import}' import $DATA"
+  bench pg/log/sqlite "log of a pet, shelter" "petlog log 42 (SQLite file)" - \
+    "$PETLOG_BIN --db out/petlog/shelter-all.sqlite log 42 --since 2024-01-01"
+  bench pg/log/postgres "log of a pet, shelter" "petlog log 42 (PostgreSQL)" - \
+    "$PETLOG_BIN --db '${PG_URL/DB/shelter}' log 42 --since 2024-01-01"
+  bench pg/report/sqlite "report pdf on each store" "petlog report (SQLite file)" - \
+    "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db out/petlog/shelter-pet-$PET.sqlite report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-sqlite.pdf"
+  bench pg/report/postgres "report pdf on each store" "petlog report (PostgreSQL)" - \
+    "PETLOG_NOW=2024-12-31T12:00:00Z $PETLOG_BIN --db '${PG_URL/DB/report}' report $PET --since 2020-01-01 --date 2024-12-31 -o $OUT/report-postgres.pdf"
+  bench pg/chart/sqlite "chart png, 1M points, each store" "petlog chart weight (SQLite file)" - \
+    "$PETLOG_BIN --db out/petlog/series-1000000.sqlite chart weight Rex -o $OUT/charts/1M-sqlite.png"
+  bench pg/chart/postgres "chart png, 1M points, each store" "petlog chart weight (PostgreSQL)" - \
+    "$PETLOG_BIN --db '${PG_URL/DB/series}' chart weight Rex -o $OUT/charts/1M-postgres.png"
+fi
 ROWS
 sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }

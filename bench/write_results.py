@@ -45,6 +45,11 @@ ratio("search and due, shelter", "petlog search", "peer: petlog pet list", "rati
 ratio("search and due, shelter", "petlog due", "peer: petlog pet list", "ratio ≤ 2.0", "petlog due ÷ pet list")
 ratio("check, shelter", "petlog check", "floor:", "ratio ≤ 1.2", "petlog check ÷ integrity_check + sha256sum")
 ratio("pet list process", "petlog pet list", "peer: petlog --help", "ratio ≤ 1.4", "petlog pet list ÷ petlog --help")
+# PostgreSQL (issue 16): the shelter into a server beside psql \\copy; reads on each store (no target).
+ratio("import the shelter into PostgreSQL", "petlog import (PostgreSQL)", "psql", "ratio ≤ 1.5", "petlog import ÷ psql \\copy, every table")
+ratio("log of a pet, shelter", "petlog log 42 (PostgreSQL)", "petlog log 42 (SQLite", "ratio ≤ 100", "log on PostgreSQL ÷ on the SQLite file (no target)")
+ratio("report pdf on each store", "petlog report (PostgreSQL)", "petlog report (SQLite", "ratio ≤ 100", "report on PostgreSQL ÷ on the SQLite file (no target)")
+ratio("chart png, 1M points, each store", "petlog chart weight (PostgreSQL)", "petlog chart weight (SQLite", "ratio ≤ 100", "1M-point chart on PostgreSQL ÷ on the SQLite file (no target)")
 def under(group, seconds, label):
     a = med(group, "petlog")
     if a:
