@@ -9,7 +9,10 @@ set -euo pipefail
 cmd=${1:?usage: pg-test-server.sh start|stop|restart DIR}; dir=${2:?DIR}
 bin=${PETLOG_PG_BIN:-$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || dirname "$(command -v initdb)")}
 [ -x "$bin/initdb" ] || { echo "PostgreSQL 15 is not installed (apt-get install postgresql-15)" >&2; exit 69; }
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# PETLOG_PG_NETNS: run the server inside that network namespace (the load test's third host), listening on
+# PETLOG_PG_LISTEN (default 127.0.0.1) and taking passwords from PETLOG_PG_CLIENTS (default 127.0.0.1/32).
+in_ns() { if [ -n "${PETLOG_PG_NETNS:-}" ]; then ip netns exec "$PETLOG_PG_NETNS" "$@"; else "$@"; fi; }
+as_pg() { if [ "$(id -u)" = 0 ]; then in_ns runuser -u postgres -- "$@"; else in_ns "$@"; fi; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 case $cmd in
 start)
@@ -17,8 +20,14 @@ start)
   as_pg "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 70; }
   port=$(free_port)
+  # TLS with a self-signed certificate for 127.0.0.1 (sslmode=require works, verify-full refuses it).
+  if command -v openssl >/dev/null; then
+    as_pg openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+      -keyout "$dir/data/server.key" -out "$dir/data/server.crt" >/dev/null 2>&1 && chmod 0600 "$dir/data/server.key" \
+      && echo "ssl = on" >> "$dir/data/postgresql.conf"
+  fi
   cat >> "$dir/data/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
+listen_addresses = '${PETLOG_PG_LISTEN:-127.0.0.1}'
 port = $port
 unix_socket_directories = '$dir'
 fsync = off
@@ -30,7 +39,7 @@ log_min_messages = warning
 CONF
   cat > "$dir/data/pg_hba.conf" <<HBA
 local all all trust
-host  all all 127.0.0.1/32 scram-sha-256
+host  all all ${PETLOG_PG_CLIENTS:-127.0.0.1/32} scram-sha-256
 HBA
   as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start >/dev/null || { cat "$dir/server.log" >&2; exit 70; }
   echo "PETLOG_PG_SOCKET_DIR=$dir PETLOG_PG_PORT=$port PETLOG_PG_SUPERUSER=postgres" ;;

@@ -75,7 +75,7 @@ struct GlobalSettings: Sendable {
     /// The server `url` names, with libpq's environment (`PGPASSWORD`, `PGSSLMODE` …) and `~/.pgpass`.
     func serverTarget(_ url: String) throws -> PostgresTarget {
         do {
-            return try PostgresTarget.parse(url, environment: environment)
+            return try PostgresTarget.parse(url, environment: environment, home: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory())
         } catch PostgresTarget.Problem.badURL(let shown) {
             throw UsageError(message: L10n(languageChoice.0).text(.errServerURL(url: shown)))
         } catch PostgresTarget.Problem.badParameter(let name, let value) {

@@ -174,6 +174,25 @@ final class ServerStoreTests: CLITestCase {
                      code: 69, mentions: "nosuchdb", "no such database")
         let backup = try run(["--db", url, "backup", "-o", home.appendingPathComponent("b.sqlite").path], useDefaultDB: true)
         checkRefusal(backup, code: 69, mentions: "pg_dump --format=custom --schema=petlog", "backup of a server")
+        // TLS: the test server has a self-signed certificate: `require` encrypts without checking it (libpq's
+        // meaning), `verify-full` checks it against the system's CA store and refuses, in one line.
+        let tls = "postgres://keeper@127.0.0.1:\(server.port)/\(db)"
+        let required = try run(["--db", tls + "?sslmode=require", "pet", "list"], env: ["PGPASSWORD": "right-one"], useDefaultDB: true)
+        XCTAssertEqual(required.status, 0, required.stderr)
+        checkRefusal(try run(["--db", tls + "?sslmode=verify-full", "pet", "list"], env: ["PGPASSWORD": "right-one"], useDefaultDB: true),
+                     code: 69, mentions: "TLS", "an untrusted certificate")
+        // A password file others can read is not used, and petlog says why (then the login is refused).
+        let pgpass = home.appendingPathComponent(".pgpass").path
+        try "127.0.0.1:\(server.port):\(db):keeper:right-one\n".write(toFile: pgpass, atomically: true, encoding: .utf8)
+        chmod(pgpass, 0o644)
+        let open = try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"], useDefaultDB: true)
+        XCTAssertEqual(open.status, 77)
+        XCTAssertTrue(open.stderr.contains("chmod 0600"), open.stderr)
+        chmod(pgpass, 0o600)
+        XCTAssertEqual(try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"], useDefaultDB: true).status, 0)
+        // A restore into a server is pg_restore's.
+        checkRefusal(try run(["--db", url, "restore", home.appendingPathComponent("b.sqlite").path], useDefaultDB: true),
+                     code: 69, mentions: "pg_restore", "restore into a server")
         // The password typed in an argument is blanked where ps reads it.
         let listener = try launchBackground(["/usr/bin/python3", "-c", "import socket,time; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); print(s.getsockname()[1], flush=True); c=s.accept(); time.sleep(20)"])
         defer { listener.terminate() }
