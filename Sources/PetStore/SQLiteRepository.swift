@@ -176,13 +176,7 @@ public struct SQLiteRepository: PetlogStore {
 
     /// Every record in id order, a batch at a time (for export: memory stays flat on big files).
     public func forEachRecordBatch(size: Int = 2000, _ body: ([PetRecord]) throws -> Void) throws {
-        var after: Int64 = 0
-        while true {
-            let batch = try read { db in try core(db).loadRecords("WHERE r.id > ? ORDER BY r.id LIMIT \(size)", [after]) }
-            guard let last = batch.last else { return }
-            try body(batch)
-            after = last.id
-        }
+        try StoreCore.forEachRecordBatch(size: size, read: { batch in try read { db in try batch(core(db)) } }, body)
     }
 
     /// Pets whose name, breed, colour, microchip or notes contain the text (any case), through `search_index`.

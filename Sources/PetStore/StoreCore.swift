@@ -487,9 +487,21 @@ extension StoreCore {
 
     /// Every record in id order, `size` at a time, as `loadRecords` gives them.
     public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws {
+        try Self.forEachRecordBatch(size: size, read: { try $0(self) }, body)
+    }
+
+    /// The records after `id` in id order, at most `limit`.
+    public func records(after id: Int64, limit: Int) throws -> [PetRecord] {
+        try loadRecords("WHERE r.id > ? ORDER BY r.id LIMIT \(limit)", [id])
+    }
+
+    /// Every record in id order, `size` at a time, each batch read by `read` (a repository's read
+    /// transaction per batch, so `body` may use the store again between batches).
+    public static func forEachRecordBatch(size: Int, read: ((StoreCore) throws -> [PetRecord]) throws -> [PetRecord],
+                                          _ body: ([PetRecord]) throws -> Void) throws {
         var after: Int64 = 0
         while true {
-            let batch = try loadRecords("WHERE r.id > ? ORDER BY r.id LIMIT \(size)", [after])
+            let batch = try read { try $0.records(after: after, limit: size) }
             guard let last = batch.last else { return }
             try body(batch)
             after = last.id

@@ -6,13 +6,7 @@ import PetStore
 
 extension PostgresRepository {
     public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws {
-        var after: Int64 = 0
-        while true {
-            let batch = try read { try $0.loadRecords("WHERE r.id > ? ORDER BY r.id LIMIT \(size)", [after]) }
-            guard let last = batch.last else { return }
-            try body(batch)
-            after = last.id
-        }
+        try StoreCore.forEachRecordBatch(size: size, read: { batch in try read(batch) }, body)
     }
 
     /// From one snapshot (one read transaction), the same bytes as the SQLite store's export of the same data.

@@ -23,12 +23,13 @@ enum PostgresSearch {
     static func rebuild(_ link: PostgresLink) throws {
         try link.execute("DELETE FROM search_text", [SQLValue]())
         try link.execute("DELETE FROM search_stale", [SQLValue]())
-        var batch: [(Int64, String)] = []
+        // Read whole first: the connection serves one statement at a time, so no insert can go out while
+        // the rows are still coming in.
+        var rows: [(Int64, String)] = []
         try link.forEachRow(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres), [SQLValue](), columns: nil) { v in
-            if let key = v[0].int, let source = v[1].text { batch.append((key, source)) }
-            if batch.count == 1000 { try insert(batch, link: link); batch.removeAll(keepingCapacity: true) }
+            if let key = v[0].int, let source = v[1].text { rows.append((key, source)) }
         }
-        try insert(batch, link: link)
+        for start in stride(from: 0, to: rows.count, by: 1000) { try insert(Array(rows[start..<min(start + 1000, rows.count)]), link: link) }
     }
 
     /// The stored text of the records and pets `keys` names (records > 0, pets < 0).
