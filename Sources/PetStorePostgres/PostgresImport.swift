@@ -1,17 +1,22 @@
 import Foundation
+import NIOCore
 import PetModel
 import PetStore
 
-/// The PostgreSQL side of an import (`ImportWriter`): rows gathered and written many to a statement
-/// (a round trip per row would be most of the time), with the foreign keys checked at commit, so the
-/// order in which the gathered tables go out does not matter.
+/// The PostgreSQL side of an import (`ImportWriter`): rows gathered per table in COPY's text format and
+/// sent with `COPY … FROM STDIN` a few megabytes at a time, the next batch made while the server stores
+/// the last. The foreign keys are checked at commit, so the order in which the tables go out does not
+/// matter. A bulk load (`begin(bulk: true)`) also has the server drop the record tables' foreign keys and
+/// secondary indexes and make them again at the end (`bulk_begin`/`bulk_end`, schema pg2): one check of a
+/// key over the whole table instead of one per row.
 final class PostgresImportWriter: ImportWriter {
     let link: PostgresLink
-    /// Rows per statement: PostgreSQL takes at most 65,535 parameters in one.
-    let rowsPerStatement = 1000
-    var records: [SQLValue] = []
-    var details: [RecordKind: [SQLValue]] = [:]
-    var items: [SQLValue] = []
+    /// Bytes of one table's rows gathered before they go out.
+    let batchBytes = 4 << 20
+    var records = CopyRows()
+    var details: [RecordKind: CopyRows] = [:]
+    var items = CopyRows()
+    var bulk = false
 
     init(link: PostgresLink) { self.link = link }
 
@@ -19,22 +24,23 @@ final class PostgresImportWriter: ImportWriter {
 
     func begin(bulk: Bool) throws {
         try link.execute("SET CONSTRAINTS ALL DEFERRED", [SQLValue]())
+        self.bulk = bulk
+        if bulk { try link.execute("SELECT petlog.bulk_begin()", [SQLValue]()) }
     }
 
-    static let recordColumns = "id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at"
+    static let recordColumns = ["id", "pet_id", "kind", "at", "utc_offset", "note", "starred", "created_at", "updated_at"]
 
     func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now: Int64) throws {
-        records += [.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(now), .int(now)]
-        if records.count >= rowsPerStatement * 9 { try flushRecords() }
+        records.append([.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(now), .int(now)])
+        if records.bytes >= batchBytes { try flushRecords() }
     }
 
     func insertDetail(_ detail: RecordDetail, id: Int64) throws {
-        let values = RecordDetailTables.values(detail, id: id)
-        details[detail.kind, default: []] += values
+        details[detail.kind, default: CopyRows()].append(RecordDetailTables.values(detail, id: id))
         if case .expense(let e) = detail {
-            for (i, item) in e.items.enumerated() { items += [.int(id), .int(Int64(i)), .text(item)] }
+            for (i, item) in e.items.enumerated() { items.append([.int(id), .int(Int64(i)), .text(item)]) }
         }
-        if details[detail.kind, default: []].count >= rowsPerStatement * RecordDetailTables.width(detail.kind) { try flush(detail.kind) }
+        if details[detail.kind]!.bytes >= batchBytes { try flush(detail.kind) }
     }
 
     func recordExists(_ id: Int64) throws -> Bool {
@@ -54,28 +60,26 @@ final class PostgresImportWriter: ImportWriter {
     }
 
     func flushRecords() throws {
-        try insert("record", columns: Self.recordColumns, width: 9, values: &records)
+        try send("record", columns: Self.recordColumns, rows: &records)
     }
 
     func flush(_ kind: RecordKind) throws {
         try flushRecords()
-        guard var values = details[kind], !values.isEmpty else { return }
-        try insert(kind.rawValue, columns: RecordDetailTables.columns(kind), width: RecordDetailTables.width(kind), values: &values)
-        details[kind] = []
-        if kind == .expense { try insert("expense_item", columns: "record_id, position, name", width: 3, values: &items) }
+        guard var rows = details[kind] else { return }
+        try send(kind.rawValue, columns: RecordDetailTables.columns(kind).components(separatedBy: ", "), rows: &rows)
+        details[kind] = rows
+        if kind == .expense { try send("expense_item", columns: ["record_id", "position", "name"], rows: &items) }
     }
 
-    func insert(_ table: String, columns: String, width: Int, values: inout [SQLValue]) throws {
-        guard !values.isEmpty else { return }
-        let rows = values.count / width
-        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-        try link.execute("INSERT INTO \(table) (\(columns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", "), values)
-        values.removeAll(keepingCapacity: true)
+    func send(_ table: String, columns: [String], rows: inout CopyRows) throws {
+        guard rows.count > 0 else { return }
+        try link.copy(into: table, columns: columns, data: rows.take())
     }
 
     func finishRecords(bulk: Bool) throws {
         try flushRecords()
         for kind in RecordKind.allCases { try flush(kind) }
+        if self.bulk { try link.execute("SELECT petlog.bulk_end()", [SQLValue]()) }
         if bulk { try PostgresSearch.rebuild(link) } else { try PostgresSearch.refresh(link) }
     }
 
@@ -85,6 +89,51 @@ final class PostgresImportWriter: ImportWriter {
             try link.execute("SELECT setval(pg_get_serial_sequence('petlog.\(table)', 'id'), coalesce((SELECT max(id) FROM \(table)), 0) + 1, false)",
                              [SQLValue]())
         }
+    }
+}
+
+/// Rows in COPY's text format: a tab between fields, a newline after each row, `\N` for NULL, and the
+/// backslash, tab, newline and carriage return escaped; numbers as PostgreSQL reads them back exactly
+/// (a double's shortest round-trip form), bytes as `bytea` hex.
+struct CopyRows {
+    private(set) var buffer = ByteBuffer()
+    private(set) var count = 0
+    static let hex = Array("0123456789abcdef".utf8)
+    var bytes: Int { buffer.readableBytes }
+
+    mutating func append(_ values: [SQLValue]) {
+        for (i, v) in values.enumerated() {
+            if i > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+            switch v {
+            case .null: buffer.writeStaticString("\\N")
+            case .int(let n): buffer.writeString(String(n))
+            case .double(let d): buffer.writeString(d.isFinite ? "\(d)" : d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity")
+            case .text(let t): writeEscaped(t.utf8)
+            case .bytes(let b):
+                buffer.writeStaticString("\\\\x")
+                for byte in b { buffer.writeInteger(Self.hex[Int(byte >> 4)]); buffer.writeInteger(Self.hex[Int(byte & 15)]) }
+            }
+        }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        count += 1
+    }
+
+    private mutating func writeEscaped(_ text: String.UTF8View) {
+        for c in text {
+            switch c {
+            case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+            case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+            case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
+            case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+            default: buffer.writeInteger(c)
+            }
+        }
+    }
+
+    /// The rows so far, handed over; this starts empty again.
+    mutating func take() -> ByteBuffer {
+        defer { buffer = ByteBuffer(); count = 0 }
+        return buffer
     }
 }
 

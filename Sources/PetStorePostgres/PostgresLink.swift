@@ -113,6 +113,7 @@ public final class PostgresLink: @unchecked Sendable {
 
     /// The one place statements go to the server: column names, rows, and the rows changed.
     func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
+        try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         do {
             let result = try settle(connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(arguments)), logger: logger), on: connection)
@@ -142,6 +143,41 @@ public final class PostgresLink: @unchecked Sendable {
             }
         }
         return try future.wait()
+    }
+
+    /// A `COPY` still being stored by the server while this side makes the next batch; every other
+    /// statement (and the next `COPY`) waits for it first, so statements still go out in order.
+    private var pendingCopy: EventLoopFuture<Void>?
+
+    /// `COPY table (columns) FROM STDIN`, text format: `data` is whole rows (`CopyRows`). Returns once the
+    /// server has the statement; the next statement on this link waits for it to finish and reports its error.
+    func copy(into table: String, columns: [String], data: ByteBuffer) throws {
+        try drainCopy()
+        guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
+        let promise = connection.eventLoop.makePromise(of: Void.self)
+        let logger = self.logger
+        promise.completeWithTask {
+            try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+                var rest = data
+                // CopyData messages of at most 1 MiB.
+                while let part = rest.readSlice(length: min(1 << 20, rest.readableBytes)), part.readableBytes > 0 {
+                    try await writer.write(part)
+                }
+            }
+        }
+        pendingCopy = promise.futureResult
+    }
+
+    /// Waits for a `COPY` sent by `copy(into:)`, if one is still running.
+    func drainCopy() throws {
+        guard let pending = pendingCopy else { return }
+        pendingCopy = nil
+        guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
+        do {
+            try settle(pending, on: connection)
+        } catch {
+            throw Self.fault(error, target: target)
+        }
     }
 
     static func bindings(_ arguments: [SQLValue]) -> PostgresBindings {
@@ -229,6 +265,7 @@ public final class PostgresLink: @unchecked Sendable {
                 try query("COMMIT")
                 return result
             } catch let fault as PostgresFault {
+                _ = try? drainCopy()
                 _ = try? query("ROLLBACK")
                 if case .server(let state, _) = fault, state == "40001" || state == "40P01", attempt < attempts {
                     // Back off a little, more each time, with jitter so that retrying writers spread out.
@@ -237,6 +274,7 @@ public final class PostgresLink: @unchecked Sendable {
                 }
                 throw fault
             } catch {
+                _ = try? drainCopy()
                 _ = try? query("ROLLBACK")
                 throw error
             }
@@ -294,6 +332,7 @@ extension PostgresLink: SQLExecutor {
     }
 
     public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         // Rows are handed over on the event loop's thread while this thread waits for the end: the
         // closures never run at the same time as this thread, so the box needs no lock.

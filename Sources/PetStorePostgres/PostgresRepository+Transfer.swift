@@ -93,7 +93,7 @@ extension PostgresRepository {
                 problems.append(StoreProblem(kind: .orphanFile, detail: "attachment \(sha)"))
             }
             let wrong = try link.int("""
-                WITH want AS (\(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres))),
+                WITH want AS (\(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres, wholeTables: true))),
                      have AS (SELECT key, source FROM search_text)
                 SELECT count(*) FROM (
                   (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)

@@ -26,10 +26,10 @@ enum PostgresSearch {
         // Read whole first: the connection serves one statement at a time, so no insert can go out while
         // the rows are still coming in.
         var rows: [(Int64, String)] = []
-        try link.forEachRow(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres), [SQLValue](), columns: nil) { v in
+        try link.forEachRow(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres, wholeTables: true), [SQLValue](), columns: nil) { v in
             if let key = v[0].int, let source = v[1].text { rows.append((key, source)) }
         }
-        for start in stride(from: 0, to: rows.count, by: 1000) { try insert(Array(rows[start..<min(start + 1000, rows.count)]), link: link) }
+        for start in stride(from: 0, to: rows.count, by: 10_000) { try insert(Array(rows[start..<min(start + 10_000, rows.count)]), link: link) }
     }
 
     /// The stored text of the records and pets `keys` names (records > 0, pets < 0).
@@ -40,11 +40,12 @@ enum PostgresSearch {
                              [SQLValue]()).compactMap { row in row[0].int.flatMap { k in row[1].text.map { (k, $0) } } }
     }
 
+    /// Folds and stores `rows` (one `COPY`; the server stores them while the next are folded).
     static func insert(_ rows: [(Int64, String)], link: PostgresLink) throws {
         guard !rows.isEmpty else { return }
-        let values = Array(repeating: "(?, ?, ?)", count: rows.count).joined(separator: ", ")
-        try link.execute("INSERT INTO search_text (key, body, source) VALUES \(values)",
-                         rows.flatMap { [SQLValue.int($0.0), .text(TextField.nameKey($0.1)), .text($0.1)] })
+        var copy = CopyRows()
+        for (key, source) in rows { copy.append([.int(key), .text(TextField.nameKey(source)), .text(source)]) }
+        try link.copy(into: "search_text", columns: ["key", "body", "source"], data: copy.take())
     }
 
     /// Keys (records > 0 or pets < 0, by `sign`) whose folded text contains the folded query; rows changed

@@ -140,6 +140,113 @@ final class ServerStoreTests: CLITestCase {
         XCTAssertEqual(Int(try psql(url, "SELECT count(*) FROM petlog.record").trimmingCharacters(in: .whitespacesAndNewlines)), fileRecords)
     }
 
+    /// The server's own description of the petlog schema: constraints, indexes and which triggers are on.
+    func schemaShape(_ url: String) throws -> String {
+        try psql(url, """
+            SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
+              SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS x FROM pg_constraint WHERE connamespace = 'petlog'::regnamespace
+              UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'petlog'
+              UNION ALL SELECT tgrelid::regclass::text || ' ' || tgname || ' ' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal AND tgrelid::regclass::text NOT LIKE 'pg_%'
+            ) s
+            """)
+    }
+
+    /// A big import (50,000 records or more into a database holding fewer) runs the bulk path: the record
+    /// tables' keys and indexes are dropped for the load and made again, as the server's owner, inside the
+    /// import's transaction. A staff role may do it, a volunteer may not; the result is the file exactly,
+    /// the schema is as before, and an import killed in the middle leaves the schema whole and nothing half-loaded.
+    func testABigImportRunsTheBulkPathAndLeavesTheSchemaAsItWas() throws {
+        let file = home.appendingPathComponent("big.sqlite").path
+        try ok("--db", file, "pet", "add", "Rex", "--species", "dog")
+        var csv = "measured_at,weight_kg\n"
+        for i in 0..<60_000 { csv += Self.instant(i) + String(format: ",%.2f\n", 20 + Double(i % 500) / 100) }
+        let weights = home.appendingPathComponent("w.csv")
+        try csv.write(to: weights, atomically: true, encoding: .utf8)
+        try ok("--db", file, "import", weights.path, "--pet", "Rex")
+        try ok("--db", file, "diary", "Rex", "a snowy walk, tab\tand back\\slash")
+        try ok("--db", file, "symptom", "Rex", "vomit", "--note", "yellow foam")
+        let json = home.appendingPathComponent("big.json").path
+        try ok("--db", file, "export", "-o", json)
+
+        let url = try newServerDatabase()
+        try ok("--db", url, "pg", "init-roles")
+        let shape = try schemaShape(url)
+        XCTAssertTrue(shape.contains("record_pet_kind_at") && shape.contains("weight_record_id_fkey"), shape)
+        _ = try psql(url, "DROP ROLE IF EXISTS bulkstaff; DROP ROLE IF EXISTS bulkvol; CREATE ROLE bulkstaff LOGIN IN ROLE petlog_staff; CREATE ROLE bulkvol LOGIN IN ROLE petlog_volunteer")
+        defer { _ = try? psql(url, "DROP OWNED BY bulkstaff, bulkvol; DROP ROLE IF EXISTS bulkstaff; DROP ROLE IF EXISTS bulkvol") }
+        let staff = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://bulkstaff@")
+        let volunteer = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://bulkvol@")
+
+        // A volunteer is refused before anything is dropped.
+        checkRefusal(try run(["--db", volunteer, "import", json], useDefaultDB: true), code: 77, mentions: "bulkvol", "a volunteer's import")
+        XCTAssertEqual(try schemaShape(url), shape)
+
+        // Staff load it: the records are the file's, byte for byte, and the schema is back as it was.
+        let out = try ok("--db", staff, "import", json)
+        XCTAssertTrue(out.contains("60,002"), out)
+        let back = home.appendingPathComponent("back.json").path
+        try ok("--db", url, "export", "-o", back)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: json)), try Data(contentsOf: URL(fileURLWithPath: back)))
+        XCTAssertEqual(try schemaShape(url), shape)
+        XCTAssertEqual(try psql(url, "SELECT count(*) FROM petlog.bulk_saved").trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        // The bulk path ran: only its end analyzes the record table (the server's statistics arrive within a second).
+        var analyzed = false
+        for _ in 0..<30 where !analyzed {
+            analyzed = try psql(url, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE schemaname = 'petlog' AND relname = 'record'").contains("t")
+            if !analyzed { usleep(100_000) }
+        }
+        XCTAssertTrue(analyzed, "bulk_end analyzed the loaded tables")
+        XCTAssertEqual(try run(["--db", url, "check"], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try ok("--db", url, "search", "slash"), try ok("--db", file, "search", "slash"))
+        XCTAssertEqual(try ok("--db", url, "search", "foam"), try ok("--db", file, "search", "foam"))
+        // The keys work again: a weight for a pet that is not there is refused by the server.
+        XCTAssertNotEqual(try TestServer.shell(["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.folder, "-p", server.port,
+                                               "-U", "postgres", "-d", Self.database(url), "-c", "INSERT INTO petlog.weight VALUES (999999999, 1000, NULL)"]).status, 0)
+        // Records written after the load are noted for search as before (the row triggers are on again).
+        try ok("--db", staff, "diary", "Rex", "after the load")
+        XCTAssertTrue(try ok("--db", url, "search", "after the").contains("after the load"))
+
+        // Killed in the middle of the load: nothing of it is there and the schema is whole.
+        let url2 = try newServerDatabase()
+        try ok("--db", url2, "pet", "list")
+        let shape2 = try schemaShape(url2)
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = ["--db", url2, "import", json]
+        p.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        var sawLoad = false
+        for _ in 0..<400 where p.isRunning {
+            if try psql(url2, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%' OR query LIKE '%bulk_begin%'").trimmingCharacters(in: .whitespacesAndNewlines) != "0" {
+                sawLoad = true
+                break
+            }
+            usleep(5_000)
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        XCTAssertTrue(sawLoad || p.terminationReason == .exit, "the load was seen or the import had finished")
+        // The server ends the killed session's transaction; wait for it to go.
+        for _ in 0..<200 {
+            if try psql(url2, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'petlog'").trimmingCharacters(in: .whitespacesAndNewlines) == "0" { break }
+            usleep(20_000)
+        }
+        let count = try psql(url2, "SELECT count(*) FROM petlog.record").trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(count == "0" || count == "60002", count)
+        XCTAssertEqual(try schemaShape(url2), shape2)
+        if count == "0" { try ok("--db", url2, "import", json) }
+        XCTAssertEqual(try run(["--db", url2, "check"], useDefaultDB: true).status, 0)
+    }
+
+    static func instant(_ i: Int) -> String {
+        let d = Date(timeIntervalSince1970: 1_577_836_800 + Double(i) * 3_600)
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return String(f.string(from: d).dropLast())   // without the Z: the CSV's own form
+    }
+
     /// `petlog pg init-roles`: staff write and are named on their records; a volunteer reads everything
     /// and a write is one line, exit 77, nothing written.
     func testRolesDecideWhoMayWrite() throws {
