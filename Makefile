@@ -49,6 +49,8 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 ## The server pass: the end-to-end suites again with each test's database on a throwaway PostgreSQL 15
 ## (PETLOG_TEST_STORE=postgres; tests about the SQLite file itself skip there). Needs postgresql-15 (make setup).
 SERVER_SUITES := ChartCommandsTests|DueCommandTests|ReportCommandTests|RecordCommandsTests|UndoCommandTests|PagesPresentationTests|VetReportCostTests|WordsCommandTests|LanguageTests|ExpenseChartTests|ExportFormatTests|MonthViewTests|PlausibilityTests|ImportCommandTests|BudgetCommandTests|ExpenseCommandTests|RatesCommandTests|WrongAnswersTests|FutureDateTests|BadInputTests|ExtremeValueTests|MicrochipImportTests|PhotoCheckTests|DataCommandsTests|ImportHostileTests|ExpenseScanTests|OptionTests
+## The repository suites that run on both stores (PetStoreTests, through StoreUnderTest).
+STORE_SUITES := RepositoryTests|MoneyRepositoryTests|DemoHouseholdTests|ExportJSONWritingTests|JSONImportStreamingTests|PetlogJSONTests|TransferTests
 test: build
 	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete" ; \
 	rm -f .build/test.xml .build/test-server.xml; set -o pipefail; PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
@@ -56,7 +58,7 @@ test: build
 	echo "SQLite store:"; $(call xunit_summary,.build/test.xml); \
 	if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	  PETLOG_TEST_STORE=postgres $(SWIFT) test --skip-build --parallel --num-workers 2 --xunit-output .build/test-server.xml \
-	    --filter 'petlogTests.($(SERVER_SUITES))' 2>&1 | tee .build/test-server.log; server=$$?; \
+	    --filter 'petlogTests.($(SERVER_SUITES))|PetStoreTests.($(STORE_SUITES))' 2>&1 | tee .build/test-server.log; server=$$?; \
 	  echo "SQLite store:"; $(call xunit_summary,.build/test.xml); \
 	  echo "PostgreSQL store:"; $(call xunit_summary,.build/test-server.xml); \
 	  [ $$server -eq 0 ] || status=$$server; \

@@ -8,9 +8,9 @@ final class DemoHouseholdTests: XCTestCase {
     let now = Date(timeIntervalSince1970: 1_795_395_600)
     let demo = DemoHousehold(seed: 42, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!)
 
-    func store() throws -> SQLiteRepository {
+    func store() throws -> any PetlogStore {
         let fixed = now
-        return SQLiteRepository(try AppDatabase.inMemory(), now: { fixed })
+        return try StoreUnderTest.make(now: { fixed })
     }
 
     func testPetsAndRecordsGetTheIdsPlannedAndDosesTheirCourse() throws {

@@ -76,7 +76,7 @@ final class ExportJSONWritingTests: XCTestCase {
     }
 
     func testPetsAreWrittenAsTheEncoderWritesThem() throws {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        let repo = try StoreUnderTest.make()
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         for p in try repo.pets(includeArchived: true) {
             var j = JSONBytes()
@@ -87,7 +87,7 @@ final class ExportJSONWritingTests: XCTestCase {
 
     /// The one-pass read gives the records `forEachRecordBatch` (`loadRecords`) gives, in the same order.
     func testOnePassReadMatchesLoadRecords() throws {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        let repo = SQLiteRepository(try AppDatabase.inMemory())   // the SQLite store's one-pass reader
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         var batched: [PetRecord] = []
         try repo.forEachRecordBatch { batched += $0 }

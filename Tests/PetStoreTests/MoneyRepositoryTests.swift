@@ -5,13 +5,13 @@ import PetModel
 
 /// Spending, splits, budgets and rates in the store.
 final class MoneyRepositoryTests: XCTestCase {
-    var repo: SQLiteRepository!
+    var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)  // 2026-11-23 10:00 +09:00
     let krw = Currency.krw
     let usd = Currency.named("USD")!  // safe: a known code
 
     override func setUpWithError() throws {
-        repo = SQLiteRepository(try AppDatabase.inMemory(), now: { Date(timeIntervalSince1970: 1_795_395_600) })
+        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
         for name in ["Coco", "Nabi", "Mochi"] { _ = try repo.addPet(PetDraft(name: name, species: .dog)) }
     }
 

@@ -6,7 +6,7 @@ import PetModel
 /// The export's Codable types and the scanner that cuts a document into pets and records.
 final class PetlogJSONTests: XCTestCase {
     func demoRecords() throws -> (pets: [Pet], records: [PetRecord]) {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        let repo = try StoreUnderTest.make()
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         var records: [PetRecord] = []
         try repo.forEachRecordBatch { records += $0 }

@@ -5,11 +5,11 @@ import PetModel
 @testable import PetStore
 
 final class RepositoryTests: XCTestCase {
-    var repo: SQLiteRepository!
+    var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
 
     override func setUpWithError() throws {
-        repo = SQLiteRepository(try AppDatabase.inMemory(), now: { Date(timeIntervalSince1970: 1_795_395_600) })
+        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
     }
 
     @discardableResult
@@ -162,7 +162,7 @@ final class RepositoryTests: XCTestCase {
 
     func testDemoIsDeterministicForASeed() throws {
         func snapshot(seed: UInt64) throws -> [String] {
-            let r = SQLiteRepository(try AppDatabase.inMemory(), now: { Date(timeIntervalSince1970: 1_795_395_600) })
+            let r = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
             let counts = try DemoHousehold(seed: seed, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: r)
             XCTAssertEqual(counts.pets, 3)
             let records = try r.records(RecordQuery())

@@ -75,7 +75,7 @@ final class TransferTests: XCTestCase {
     }
 
     func testImportCountsDuplicatesAndKeepsIdsOnlyIntoAnEmptyDatabase() throws {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        let repo = try StoreUnderTest.make()
         var s = try repo.importBatch(batch(weights: [(10, 4000), (10, 4000), (20, 4100)], symptom: true))
         XCTAssertEqual(s.recordsAdded, 4, "two identical rows of one file stay two")
         XCTAssertEqual(s.petsAdded, 1)
@@ -89,7 +89,7 @@ final class TransferTests: XCTestCase {
     }
 
     func testAFailingImportWritesNothing() throws {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        let repo = try StoreUnderTest.make()
         _ = try repo.importBatch(batch(weights: [(10, 4000)]))
         var b = batch(weights: [(50, 4000)])
         b.records.append(ImportRecord(location: SourceLocation(file: "x.json", line: 9), fileId: 3, pet: 0, at: 60, utcOffset: 0,

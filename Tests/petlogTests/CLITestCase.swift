@@ -211,7 +211,11 @@ final class TestServer: @unchecked Sendable {
         }
         let s = TestServer(folder: folder, port: String(port.trimmingCharacters(in: .whitespacesAndNewlines)))
         started = s
-        atexit { if let s = TestServer.started { _ = try? TestServer.shell(["bash", "-c", "bash \"$0\" stop \"$1\" >/dev/null 2>&1", TestServer.script, s.folder], capture: false) } }
+        // Stopped and removed when the process ends (its folder holds a whole cluster).
+        atexit {
+            guard let s = TestServer.started else { return }
+            _ = try? TestServer.shell(["bash", "-c", "bash \"$0\" stop \"$1\" >/dev/null 2>&1; rm -rf \"$1\" \"$1.out\"", TestServer.script, s.folder], capture: false)
+        }
         return s
     }
 

@@ -73,3 +73,16 @@ func requireServer(file: StaticString = #filePath, line: UInt = #line) throws ->
     guard let s = TestServer.shared else { throw XCTSkip("PostgreSQL 15 is not installed here (make setup installs postgresql-15)") }
     return s
 }
+
+/// The store the repository suites run on: a SQLite database in memory, or, with
+/// `PETLOG_TEST_STORE=postgres` (the second pass of `make test`), a new database on the throwaway server.
+/// One suite for both stores, not a copy.
+enum StoreUnderTest {
+    static var isServer: Bool { ProcessInfo.processInfo.environment["PETLOG_TEST_STORE"] == "postgres" }
+
+    static func make(now: @escaping @Sendable () -> Date = { Date() }) throws -> any PetlogStore {
+        guard isServer else { return SQLiteRepository(try AppDatabase.inMemory(), now: now) }
+        let url = try requireServer().newDatabase()
+        return try PostgresRepository(PostgresTarget.parse(url, environment: [:]), now: now)
+    }
+}
