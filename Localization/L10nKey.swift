@@ -51,6 +51,7 @@ extension L10n {
         case errServerConnectionLost = "err.server_connection_lost"
         case errServerTLS = "err.server_tls"
         case errNotPermitted = "err.not_permitted"
+        case errSchemaNeedsOwner = "err.schema_needs_owner"
         case errServer = "err.server"
         case errNotOnServer = "err.not_on_server"
         case errPetArchived = "err.pet_archived"

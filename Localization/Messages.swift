@@ -49,6 +49,7 @@ extension L10n.Message {
     public static func errServerConnectionLost(target: String) -> Self { Self(.errServerConnectionLost, ["target": target]) }
     public static func errServerTLS(target: String, detail: String) -> Self { Self(.errServerTLS, ["target": target, "detail": detail]) }
     public static func errNotPermitted(role: String) -> Self { Self(.errNotPermitted, ["role": role]) }
+    public static func errSchemaNeedsOwner(role: String) -> Self { Self(.errSchemaNeedsOwner, ["role": role]) }
     public static func errServer(state: String, message: String) -> Self { Self(.errServer, ["state": state, "message": message]) }
     public static func errNotOnServer(command: String, instead: String) -> Self { Self(.errNotOnServer, ["command": command, "instead": instead]) }
     public static func errPetArchived(name: String) -> Self { Self(.errPetArchived, ["name": name]) }

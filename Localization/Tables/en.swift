@@ -52,6 +52,7 @@ extension L10n {
         case .errServerConnectionLost: "the connection to the PostgreSQL server at {target} was lost in the middle of the command; nothing of it was written, try again"
         case .errServerTLS: "cannot set up TLS with the PostgreSQL server at {target} ({detail}); nothing was written"
         case .errNotPermitted: "the database role {role} may not do this (a read-only role can read everything but not write); nothing was written"
+        case .errSchemaNeedsOwner: "this petlog must upgrade the database's schema, which the database role {role} may not do; run any petlog command once as the database's owner (nothing was written)"
         case .errServer: "the PostgreSQL server refused the command ({state}: {message}); nothing was written"
         case .errNotOnServer: "petlog {command} copies a database file; on PostgreSQL use: {instead}"
         case .errPetArchived: "{name} is archived; use petlog pet unarchive {name} first"

@@ -52,6 +52,7 @@ extension L10n {
         case .errServerConnectionLost: "コマンドの途中で {target} の PostgreSQL サーバーとの接続が切れました。このコマンドの内容は何も保存されていません。もう一度お試しください"
         case .errServerTLS: "{target} の PostgreSQL サーバーと TLS 接続を確立できません（{detail}）。何も保存されていません"
         case .errNotPermitted: "データベースのロール {role} にはこの操作の権限がありません（読み取り専用のロールはすべて読めますが、書き込めません）。何も保存されていません"
+        case .errSchemaNeedsOwner: "この petlog はデータベースのスキーマを更新する必要がありますが、データベースのロール {role} にはその権限がありません。データベースの所有者のロールで petlog のコマンドを一度実行してください（何も保存されていません）"
         case .errServer: "PostgreSQL サーバーがコマンドを拒否しました（{state}: {message}）。何も保存されていません"
         case .errNotOnServer: "petlog {command} はデータベースファイルをコピーします。PostgreSQL では次を使ってください: {instead}"
         case .errPetArchived: "{name}はアーカイブ済みです。先に petlog pet unarchive {name} を実行してください"

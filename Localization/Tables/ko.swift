@@ -52,6 +52,7 @@ extension L10n {
         case .errServerConnectionLost: "명령 도중 {target}의 PostgreSQL 서버와 연결이 끊겼습니다. 이 명령의 내용은 아무것도 저장되지 않았으니 다시 시도하세요"
         case .errServerTLS: "{target}의 PostgreSQL 서버와 TLS 연결을 만들 수 없습니다 ({detail}). 아무것도 저장되지 않았습니다"
         case .errNotPermitted: "데이터베이스 역할 {role}에는 이 작업 권한이 없습니다 (읽기 전용 역할은 모두 읽을 수 있지만 쓸 수는 없습니다). 아무것도 저장되지 않았습니다"
+        case .errSchemaNeedsOwner: "이 petlog는 데이터베이스 스키마를 업그레이드해야 하지만 데이터베이스 역할 {role}에는 그 권한이 없습니다. 데이터베이스 소유자 역할로 petlog 명령을 한 번 실행하세요 (아무것도 저장되지 않았습니다)"
         case .errServer: "PostgreSQL 서버가 명령을 거부했습니다 ({state}: {message}). 아무것도 저장되지 않았습니다"
         case .errNotOnServer: "petlog {command}은(는) 데이터베이스 파일을 복사합니다. PostgreSQL에서는 다음을 쓰세요: {instead}"
         case .errPetArchived: "{name}은(는) 보관된 상태입니다. 먼저 petlog pet unarchive {name} 명령을 실행하세요"

@@ -95,7 +95,14 @@ public enum TextField {
     /// The matching key of a name: Unicode NFKC, case-folded, trimmed, so `ＣＯＣＯ`, `coco` and a
     /// decomposed Hangul spelling all find the same pet.
     public static func nameKey(_ name: String) -> String {
-        name.precomposedStringWithCompatibilityMapping
+        // ASCII is its own NFKC and folds to lower case: skip Foundation (the search text of a whole
+        // shelter is folded at each import and rebuild).
+        let bytes = name.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            guard let first = bytes.firstIndex(where: { !isASCIISpace($0) }), let last = bytes.lastIndex(where: { !isASCIISpace($0) }) else { return "" }
+            return String(decoding: bytes[first...last].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return name.precomposedStringWithCompatibilityMapping
             .trimmingCharacters(in: .whitespacesAndNewlines)
             .folding(options: [.caseInsensitive], locale: nil)
     }

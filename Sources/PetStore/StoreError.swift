@@ -45,6 +45,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case serverTLS(target: String, detail: String)
     /// The role may read but not write (a volunteer), or may not do this at all: exit 77.
     case notPermitted(role: String)
+    /// This petlog must add to the server's schema (a newer migration) and the role may not: exit 77,
+    /// nothing changed; the database's owner runs petlog once.
+    case schemaNeedsOwner(role: String)
     /// Any other server error, with its SQLSTATE: exit 69.
     case server(state: String, message: String)
     /// What only a database file has (a file copy for `backup`), asked of a server: exit 69, with what to use instead.

@@ -106,7 +106,7 @@ struct CopyRows {
             if i > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
             switch v {
             case .null: buffer.writeStaticString("\\N")
-            case .int(let n): buffer.writeString(String(n))
+            case .int(let n): writeInteger(n)
             case .double(let d): buffer.writeString(d.isFinite ? "\(d)" : d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity")
             case .text(let t): writeEscaped(t.utf8)
             case .bytes(let b):
@@ -116,6 +116,25 @@ struct CopyRows {
         }
         buffer.writeInteger(UInt8(ascii: "\n"))
         count += 1
+    }
+
+    /// Decimal digits straight into the buffer (no String for each of a million numbers).
+    private mutating func writeInteger(_ n: Int64) {
+        if n < 0 {
+            guard n != .min else { buffer.writeString(String(n)); return }
+            buffer.writeInteger(UInt8(ascii: "-"))
+        }
+        var v = n.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[31 - count] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                count += 1
+            } while v > 0
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: d[(32 - count)...]))
+        }
     }
 
     private mutating func writeEscaped(_ text: String.UTF8View) {

@@ -29,7 +29,16 @@ public enum PostgresSchema {
             try refuseNewer(applied, link)
             if applied == migrations.map(\.id) { return [] }
         }
-        return try link.transaction(.migration) {
+        do {
+            return try apply(link)
+        } catch PostgresFault.permissionDenied(let role) {
+            // A staff or volunteer role met a schema older than this petlog: the owner upgrades it.
+            throw StoreError.schemaNeedsOwner(role: role)
+        }
+    }
+
+    static func apply(_ link: PostgresLink) throws -> [String] {
+        try link.transaction(.migration) {
             try link.query("SELECT pg_advisory_xact_lock($1)", [.int(lockKey)])
             try link.execute(script: """
                 CREATE SCHEMA IF NOT EXISTS petlog;

@@ -19,17 +19,17 @@ enum PostgresSearch {
         }
     }
 
-    /// Fills `search_text` from scratch (after an import, `check --repair`).
+    /// Fills `search_text` from scratch (after a bulk import, `check --repair`).
     static func rebuild(_ link: PostgresLink) throws {
         try link.execute("DELETE FROM search_text", [SQLValue]())
         try link.execute("DELETE FROM search_stale", [SQLValue]())
-        // Read whole first: the connection serves one statement at a time, so no insert can go out while
-        // the rows are still coming in.
-        var rows: [(Int64, String)] = []
+        // Read whole first, each row folded as it arrives (while the server makes the next ones); stored
+        // after: the connection serves one statement at a time, so nothing can go out while rows come in.
+        var rows = CopyRows()
         try link.forEachRow(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres, wholeTables: true), [SQLValue](), columns: nil) { v in
-            if let key = v[0].int, let source = v[1].text { rows.append((key, source)) }
+            if let key = v[0].int, let source = v[1].text { rows.append([.int(key), .text(TextField.nameKey(source)), .text(source)]) }
         }
-        for start in stride(from: 0, to: rows.count, by: 10_000) { try insert(Array(rows[start..<min(start + 10_000, rows.count)]), link: link) }
+        if rows.count > 0 { try link.copy(into: "search_text", columns: ["key", "body", "source"], data: rows.take()) }
     }
 
     /// The stored text of the records and pets `keys` names (records > 0, pets < 0).

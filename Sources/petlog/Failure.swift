@@ -42,7 +42,7 @@ struct Failure {
             case .busy: return Self.busy
             case .io: return Self.ioError
             case .serverUnreachable, .serverDatabaseMissing, .serverTLS, .server, .notOnServer: return Self.unavailable
-            case .serverLogin, .notPermitted: return Self.noPermission
+            case .serverLogin, .notPermitted, .schemaNeedsOwner: return Self.noPermission
             case .serverConnectionLost: return Self.busy
             }
         default: return Self.ioError
@@ -211,6 +211,7 @@ struct Failure {
         case .serverConnectionLost(let target): return l.text(.errServerConnectionLost(target: target))
         case .serverTLS(let target, let detail): return l.text(.errServerTLS(target: target, detail: detail))
         case .notPermitted(let role): return l.text(.errNotPermitted(role: role))
+        case .schemaNeedsOwner(let role): return l.text(.errSchemaNeedsOwner(role: role))
         case .server(let state, let message): return l.text(.errServer(state: state, message: message))
         case .notOnServer(let command, let instead): return l.text(.errNotOnServer(command: command, instead: instead))
         }

@@ -19,4 +19,19 @@ final class TextFieldFastPathTests: XCTestCase {
         XCTAssertEqual(try TextField.text(" a\nb ", field: "note"), " a\nb ", "free text keeps its spaces and lines")
         XCTAssertThrowsError(try TextField.text(" \t\n", field: "note"))
     }
+
+    /// Name keys (and search text) of ASCII take a fast path; they are exactly what Foundation gives.
+    func testNameKeysOfASCIIAreFoundationsFolding() {
+        func foundation(_ s: String) -> String {
+            s.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespacesAndNewlines).folding(options: [.caseInsensitive], locale: nil)
+        }
+        var samples = ["", " ", "\t\n\u{0B}\u{0C}\r ", "Coco", "  MiXeD Case\t", "a\u{1F}b", "Dr. KIM, Happy-Vet #2 (@home) [x]{y}|~`^_\\"]
+        for b in 0..<128 { samples += [String(UnicodeScalar(UInt8(b))), " x" + String(UnicodeScalar(UInt8(b))) + "Y ", String(UnicodeScalar(UInt8(b))) + "Ab"] }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            samples.append(String(decoding: (0..<Int.random(in: 0...12, using: &generator)).map { _ in UInt8.random(in: 0..<128, using: &generator) }, as: UTF8.self))
+        }
+        for s in samples { XCTAssertEqual(TextField.nameKey(s), foundation(s), s.debugDescription) }
+        XCTAssertEqual(TextField.nameKey(" ＣＯＣＯ "), "coco", "not ASCII: Foundation's NFKC and folding")
+    }
 }

@@ -65,6 +65,50 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try l.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'petlog'"), before)
     }
 
+    /// A schema one migration behind this petlog (pg1 only), met first by a staff role that may not add to
+    /// it: one clear error (the owner runs petlog once), nothing changed; the owner's petlog then upgrades it.
+    func testAnOlderSchemaMetByStaffIsLeftForTheOwner() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let owner = try link(url)
+        try PostgresSchema.migrate(owner)
+        try owner.execute(script: """
+            DROP FUNCTION petlog.bulk_begin(); DROP FUNCTION petlog.bulk_end(); DROP FUNCTION petlog.bulk_tables();
+            DROP TABLE petlog.bulk_saved; DELETE FROM petlog.schema_migration WHERE identifier <> 'pg1';
+            """)
+        try owner.execute(script: PostgresRoles.sql)
+        try owner.query("DROP ROLE IF EXISTS schemastaff")
+        try owner.query("CREATE ROLE schemastaff LOGIN IN ROLE petlog_staff")
+        defer { _ = try? owner.query("DROP OWNED BY schemastaff"); _ = try? owner.query("DROP ROLE schemastaff") }
+        let staff = try link(url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://schemastaff@"))
+        XCTAssertThrowsError(try PostgresSchema.migrate(staff)) { XCTAssertEqual($0 as? StoreError, .schemaNeedsOwner(role: "schemastaff")) }
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), ["pg1"], "nothing changed")
+        XCTAssertEqual(try PostgresSchema.migrate(owner), Array(PostgresSchema.migrations.map(\.id).dropFirst()))
+        XCTAssertEqual(try PostgresSchema.migrate(staff), [])
+    }
+
+    /// What the import sends with COPY comes back exactly: integers (negative, the extremes), doubles,
+    /// text with tabs, newlines, carriage returns and backslashes, bytes, NULL.
+    func testCopyRowsComeBackExactly() throws {
+        let server = try requireServer()
+        let l = try link(try server.newDatabase())
+        try l.query("CREATE TEMP TABLE t (i bigint, d double precision, s text, b bytea)")
+        let rows: [[SQLValue]] = [
+            [.int(0), .double(0.1), .text("plain"), .bytes([0, 1, 0xAB, 0xFF])],
+            [.int(-42), .double(-1e-300), .text("tab\there\nnew\rline \\ back\\slash \\N"), .bytes([])],
+            [.int(Int64.max), .double(123456.789), .text("첫 눈 ❄️ ＣＯＣＯ"), .null],
+            [.int(Int64.min), .double(.infinity), .null, .bytes(Array(0...255).map(UInt8.init))],
+            [.null, .null, .text(""), .null],
+        ]
+        var copy = CopyRows()
+        for r in rows { copy.append(r) }
+        XCTAssertEqual(copy.count, rows.count)
+        try l.copy(into: "t", columns: ["i", "d", "s", "b"], data: copy.take())
+        XCTAssertEqual(copy.count, 0, "taken")
+        let back = try l.query("SELECT i, d, s, b FROM t")
+        XCTAssertEqual(back, rows)
+    }
+
     func testConnectionFaultsAreNamed() throws {
         let server = try requireServer()
         let url = try server.newDatabase()

@@ -48,7 +48,8 @@ extension StoreCore {
                 petIds.append(pet.id); preexisting.insert(pet.id); summary.petsMatched += 1
                 continue
             }
-            let match = try sql.int("""
+            // Into an empty database only a pet of this file could match, and those are skipped below anyway.
+            let match = emptyDatabase ? nil : try sql.int("""
                 SELECT id FROM pet WHERE name_key = ? AND species = ? AND \(p.born == nil ? "born IS NULL" : "born = ?")
                 ORDER BY archived_on IS NOT NULL, id LIMIT 1
                 """, [TextField.nameKey(p.name), p.species.rawValue] + (p.born.map { [$0.description] } ?? []))
