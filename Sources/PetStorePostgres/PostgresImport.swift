@@ -40,7 +40,7 @@ final class PostgresImportWriter: ImportWriter {
         if case .expense(let e) = detail {
             for (i, item) in e.items.enumerated() { items.append([.int(id), .int(Int64(i)), .text(item)]) }
         }
-        if details[detail.kind]!.bytes >= batchBytes { try flush(detail.kind) }
+        if (details[detail.kind]?.bytes ?? 0) >= batchBytes { try flush(detail.kind) }
     }
 
     func recordExists(_ id: Int64) throws -> Bool {

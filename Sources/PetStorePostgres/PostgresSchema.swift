@@ -398,14 +398,19 @@ public enum PostgresSchema {
                    'petlog.diary', 'petlog.visit', 'petlog.vaccination', 'petlog.medication', 'petlog.dose',
                    'petlog.expense', 'petlog.expense_item']::regclass[]
     $$;
+    -- Only a login role that may insert records may load (checked inside the owner's functions).
+    CREATE FUNCTION bulk_allowed() RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NOT has_table_privilege(session_user, 'petlog.record', 'INSERT') THEN
+        RAISE EXCEPTION 'permission denied for table record' USING ERRCODE = '42501';
+      END IF;
+    END $$;
     CREATE FUNCTION bulk_begin() RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = petlog, pg_temp AS $$
     DECLARE
       c record;
       t regclass;
     BEGIN
-      IF NOT has_table_privilege(session_user, 'petlog.record', 'INSERT') THEN
-        RAISE EXCEPTION 'permission denied for table record' USING ERRCODE = '42501';
-      END IF;
+      PERFORM bulk_allowed();
       IF EXISTS (SELECT 1 FROM bulk_saved) THEN RAISE EXCEPTION 'a bulk load is already under way'; END IF;
       FOR c IN SELECT con.conrelid::regclass AS tbl, con.conname AS name, pg_get_constraintdef(con.oid) AS def
                FROM pg_constraint con WHERE con.contype = 'f' AND con.conrelid = ANY (bulk_tables()) LOOP
@@ -426,9 +431,7 @@ public enum PostgresSchema {
       c record;
       t regclass;
     BEGIN
-      IF NOT has_table_privilege(session_user, 'petlog.record', 'INSERT') THEN
-        RAISE EXCEPTION 'permission denied for table record' USING ERRCODE = '42501';
-      END IF;
+      PERFORM bulk_allowed();
       -- Statistics first: the keys' checks and the search text's query then plan for the loaded tables
       -- (a small detail table is checked by the record key's index, not by reading every record).
       EXECUTE 'ANALYZE ' || array_to_string(bulk_tables(), ', ');

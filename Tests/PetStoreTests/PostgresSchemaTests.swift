@@ -73,7 +73,7 @@ final class PostgresSchemaTests: XCTestCase {
         let owner = try link(url)
         try PostgresSchema.migrate(owner)
         try owner.execute(script: """
-            DROP FUNCTION petlog.bulk_begin(); DROP FUNCTION petlog.bulk_end(); DROP FUNCTION petlog.bulk_tables();
+            DROP FUNCTION petlog.bulk_begin(); DROP FUNCTION petlog.bulk_end(); DROP FUNCTION petlog.bulk_tables(); DROP FUNCTION petlog.bulk_allowed();
             DROP TABLE petlog.bulk_saved; DELETE FROM petlog.schema_migration WHERE identifier <> 'pg1';
             """)
         try owner.execute(script: PostgresRoles.sql)
