@@ -16,7 +16,6 @@ final class PostgresImportWriter: ImportWriter {
     var records = CopyRows()
     var details: [RecordKind: CopyRows] = [:]
     var items = CopyRows()
-    var bulk = false
 
     init(link: PostgresLink) { self.link = link }
 
@@ -24,7 +23,6 @@ final class PostgresImportWriter: ImportWriter {
 
     func begin(bulk: Bool) throws {
         try link.execute("SET CONSTRAINTS ALL DEFERRED", [SQLValue]())
-        self.bulk = bulk
         if bulk { try link.execute("SELECT petlog.bulk_begin()", [SQLValue]()) }
     }
 
@@ -79,8 +77,12 @@ final class PostgresImportWriter: ImportWriter {
     func finishRecords(bulk: Bool) throws {
         try flushRecords()
         for kind in RecordKind.allCases { try flush(kind) }
-        if self.bulk { try link.execute("SELECT petlog.bulk_end()", [SQLValue]()) }
-        if bulk { try PostgresSearch.rebuild(link) } else { try PostgresSearch.refresh(link) }
+        if bulk {
+            try link.execute("SELECT petlog.bulk_end()", [SQLValue]())
+            try PostgresSearch.rebuild(link)
+        } else {
+            try PostgresSearch.refresh(link)
+        }
     }
 
     /// The identity sequences past the ids the file kept, so the next `pet add` or record gets a free one.

@@ -27,7 +27,7 @@ enum PostgresSearch {
         // after: the connection serves one statement at a time, so nothing can go out while rows come in.
         var rows = CopyRows()
         try link.forEachRow(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres, wholeTables: true), [SQLValue](), columns: nil) { v in
-            if let key = v[0].int, let source = v[1].text { rows.append([.int(key), .text(TextField.nameKey(source)), .text(source)]) }
+            if let key = v[0].int, let source = v[1].text { rows.append(row(key, source)) }
         }
         if rows.count > 0 { try link.copy(into: "search_text", columns: ["key", "body", "source"], data: rows.take()) }
     }
@@ -40,11 +40,14 @@ enum PostgresSearch {
                              [SQLValue]()).compactMap { row in row[0].int.flatMap { k in row[1].text.map { (k, $0) } } }
     }
 
+    /// A `search_text` row: the key, the text folded, the text as stored.
+    static func row(_ key: Int64, _ source: String) -> [SQLValue] { [.int(key), .text(TextField.nameKey(source)), .text(source)] }
+
     /// Folds and stores `rows` (one `COPY`; the server stores them while the next are folded).
     static func insert(_ rows: [(Int64, String)], link: PostgresLink) throws {
         guard !rows.isEmpty else { return }
         var copy = CopyRows()
-        for (key, source) in rows { copy.append([.int(key), .text(TextField.nameKey(source)), .text(source)]) }
+        for (key, source) in rows { copy.append(row(key, source)) }
         try link.copy(into: "search_text", columns: ["key", "body", "source"], data: copy.take())
     }
 
