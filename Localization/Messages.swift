@@ -52,7 +52,7 @@ extension L10n.Message {
     public static func errSchemaNeedsOwner(role: String) -> Self { Self(.errSchemaNeedsOwner, ["role": role]) }
     public static func errServer(state: String, message: String) -> Self { Self(.errServer, ["state": state, "message": message]) }
     public static func errNotOnServer(command: String, instead: String) -> Self { Self(.errNotOnServer, ["command": command, "instead": instead]) }
-    public static func errPetArchived(name: String) -> Self { Self(.errPetArchived, ["name": name]) }
+    public static func errPetArchived(name: String, quoted: String) -> Self { Self(.errPetArchived, ["name": name, "quoted": quoted]) }
     public static func errPetNotArchived(name: String) -> Self { Self(.errPetNotArchived, ["name": name]) }
     public static func errConstraint(detail: String) -> Self { Self(.errConstraint, ["detail": detail]) }
     public static func errIO(detail: String) -> Self { Self(.errIO, ["detail": detail]) }
@@ -107,6 +107,7 @@ extension L10n.Message {
     public static let configAnyText = Self(.configAnyText, [:])
     public static func configNotSet(key: String, path: String) -> Self { Self(.configNotSet, ["key": key, "path": path]) }
     public static func configSetDone(key: String, value: String, path: String) -> Self { Self(.configSetDone, ["key": key, "value": value, "path": path]) }
+    public static func configStoredAbsolute(typed: String, path: String) -> Self { Self(.configStoredAbsolute, ["typed": typed, "path": path]) }
     public static func configUnsetDone(key: String, path: String) -> Self { Self(.configUnsetDone, ["key": key, "path": path]) }
     public static let configKey = Self(.configKey, [:])
     public static let configValue = Self(.configValue, [:])
@@ -400,6 +401,7 @@ extension L10n.Message {
     public static func errBadMonth(value: String) -> Self { Self(.errBadMonth, ["value": value]) }
     public static func errDamaged(path: String, detail: String) -> Self { Self(.errDamaged, ["path": path, "detail": detail]) }
     public static func errDatabaseMissing(path: String, default: String) -> Self { Self(.errDatabaseMissing, ["path": path, "default": `default`]) }
+    public static func errDatabaseEmpty(path: String) -> Self { Self(.errDatabaseEmpty, ["path": path]) }
     public static func errReadOnly(path: String) -> Self { Self(.errReadOnly, ["path": path]) }
     public static func errFile(path: String, problem: String) -> Self { Self(.errFile, ["path": path, "problem": problem]) }
     public static func dbCreated(path: String) -> Self { Self(.dbCreated, ["path": path]) }

@@ -55,6 +55,28 @@ public struct AppDatabase: Sendable {
         return url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".attachments")
     }
 
+    /// Removes the file this process created (`StoreNotice.created`) when the command that made it failed
+    /// before any of its writes committed: a new database appears only with its first write. Nothing is
+    /// removed when any table holds a row, or when the file is not the one made. Returns whether it went.
+    @discardableResult
+    public func removeIfNeverWritten() -> Bool {
+        guard let path, notices.contains(.created(path: path)) else { return false }
+        let empty = (try? dbQueue.read { db -> Bool in
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> 'grdb_migrations'
+                """)
+            for t in tables where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t.quotedDatabaseIdentifier))") == true {
+                return false
+            }
+            return true
+        }) ?? false
+        guard empty else { return false }
+        try? dbQueue.close()
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        if let folder = attachmentsDirectory { rmdir(folder.path) }
+        return true
+    }
+
     /// Opens the database at `path`; creates it only with `options.create`.
     public static func open(path: String, options: OpenOptions = OpenOptions(create: true)) throws -> AppDatabase {
         let url = URL(fileURLWithPath: FileSecurity.absolute(path))
@@ -86,6 +108,9 @@ public struct AppDatabase: Sendable {
             throw StoreError.file(path: path, type == S_IFDIR ? .isDirectory : type == S_IFIFO ? .isFIFO : .isDevice)
         }
         if existed && access(path, R_OK) != 0 { throw StoreError.file(path: path, .permissionDenied) }
+        // SQLite takes an empty file for an empty database and would write a new one into it: only a
+        // command that writes may do that; a read leaves the file as it is.
+        if existed, info.st_size == 0, !options.create { throw StoreError.databaseEmpty(path: path) }
         let busy = BusyBudget(limit: options.busyTimeout, onWaiting: options.onWaiting)
         // A file or folder this user may not write is opened read-only, so reads still work there.
         let writable = !options.readOnly && (!existed || (access(path, W_OK) == 0 && access(dir.path, W_OK) == 0))

@@ -178,4 +178,43 @@ extension AttachmentStore {
         }
         return folder
     }
+
+    /// The quarantine folders of the database at `databasePath`, newest first.
+    static func quarantineFolders(databasePath: String) -> [URL] {
+        let url = URL(fileURLWithPath: databasePath)
+        let base = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".quarantine")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        // `20261125T101500Z`, then `…-2`, `…-3` within the same second.
+        func key(_ name: String) -> (String, Int) {
+            let parts = name.split(separator: "-", maxSplits: 1)
+            return (String(parts.first ?? ""), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+        }
+        return names.sorted { key($0) > key($1) }.map { base.appendingPathComponent($0) }
+    }
+
+    /// A quarantined copy of the file `sha256` whose content still has that hash, newest first.
+    func quarantined(_ sha256: String, databasePath: String) -> URL? {
+        let relative = String(sha256.prefix(2)) + "/" + sha256
+        for folder in Self.quarantineFolders(databasePath: databasePath) {
+            let candidate = folder.appendingPathComponent(relative)
+            if let data = FileManager.default.contents(atPath: candidate.path), Self.sha256Hex(data) == sha256 { return candidate }
+        }
+        return nil
+    }
+
+    /// Moves back from the quarantine the files of `hashes` missing from the store (a record that refers
+    /// to them again after `undo`); returns the hashes brought back. What is not found stays missing.
+    @discardableResult
+    func unquarantine(_ hashes: some Sequence<String>, databasePath: String) throws -> [String] {
+        var back: [String] = []
+        for sha in hashes where !FileManager.default.fileExists(atPath: url(for: sha).path) {
+            guard let source = quarantined(sha, databasePath: databasePath) else { continue }
+            let target = url(for: sha)
+            try FileSecurity.makePrivateDirectory(directory)
+            try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
+            if rename(source.path, target.path) != 0 { throw StoreError.file(path: target.path, OutputError.Cause(errno: errno)) }
+            back.append(sha)
+        }
+        return back
+    }
 }

@@ -80,7 +80,8 @@ public struct OutputError: Error, Equatable, Sendable {
     }
 }
 
-/// Where every file petlog writes goes through: `-o -` is standard output; any other path is followed
+/// Where every file petlog writes goes through: `-o -` is standard output, and a path naming a descriptor
+/// petlog already has open (`/dev/stdout`, `/proc/self/fd/1`) is written through it; any other path is followed
 /// through its symbolic links (chains and dangling links too) to the file it names, which is then
 /// replaced atomically: a temporary file in that file's own folder (0600), written with checked writes,
 /// fsynced and renamed over it, so the link stays a link and the target is complete or untouched.
@@ -90,7 +91,50 @@ public enum OutputFile {
     /// The path that means standard output.
     public static let standardOutput = "-"
 
-    public static func isStandardOutput(_ path: String) -> Bool { path == standardOutput }
+    /// `-`, or a path naming this process's standard output (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`,
+    /// or a link to one of them): the data goes there, and what petlog says about it goes to stderr.
+    public static func isStandardOutput(_ path: String) -> Bool { descriptor(path) == STDOUT_FILENO }
+
+    /// The descriptor this process already has open that `path` names: standard output for `-`; N for
+    /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` or `/proc/PID/fd/N` (this process's),
+    /// followed through symbolic links. Such a target is written through the descriptor, where the shell
+    /// positioned it (after what is there for `>>`, after what came before for `{ …; } > file`), and is
+    /// never replaced, truncated or re-permissioned: it is not petlog's file. Nil for any other path.
+    public static func descriptor(_ path: String) -> Int32? {
+        if path == standardOutput { return STDOUT_FILENO }
+        guard path.hasPrefix("/dev/") || path.hasPrefix("/proc/") || isLink(path) else { return nil }
+        let ownFolders = ["/proc/self/fd", "/proc/thread-self/fd", "/proc/\(getpid())/fd", "/dev/fd"]
+        var current = path
+        for _ in 0..<40 {
+            let dir = folder(of: current)
+            var real = dir
+            if let r = realpath(dir, nil) { real = String(cString: r); free(r) }
+            if ownFolders.contains(real) || ownFolders.contains(dir) || isOwnTaskFolder(real),
+               let n = Int32(name(of: current)), n >= 0, fcntl(n, F_GETFD) != -1 {
+                return n
+            }
+            guard isLink(current) else { return nil }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, Int(PATH_MAX))
+            guard n > 0 else { return nil }
+            let text = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // /proc's links to pipes and sockets read `pipe:[123]`: no path, and not named by a descriptor.
+            guard text.hasPrefix("/") || !text.contains(":[") else { return nil }
+            current = text.hasPrefix("/") ? text : dir + "/" + text
+        }
+        return nil
+    }
+
+    /// `/proc/PID/task/TID/fd` of this process.
+    private static func isOwnTaskFolder(_ dir: String) -> Bool {
+        let parts = dir.split(separator: "/")
+        return parts.count == 5 && parts[0] == "proc" && parts[1] == "\(getpid())" && parts[2] == "task" && parts[4] == "fd"
+    }
+
+    private static func isLink(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK
+    }
 
     /// The folder part of `path` as typed ("." for a bare name).
     static func folder(of path: String) -> String {
@@ -258,8 +302,8 @@ public enum OutputFile {
 
     /// Writes `path` (or standard output for `-`) through `content`; the file appears whole or not at all.
     public static func write(to path: String, _ content: (OutputSink) throws -> Void) throws {
-        if isStandardOutput(path) {
-            let sink = OutputSink(descriptor: STDOUT_FILENO, path: path)
+        if let fd = descriptor(path) {
+            let sink = OutputSink(descriptor: fd, path: path)
             try content(sink)
             try sink.flush()
             return
@@ -284,8 +328,8 @@ public enum OutputFile {
     /// temporary folder and copied to standard output. A failure of `render` that left errno at a disk
     /// error (cairo keeps only "write error") becomes that disk error.
     public static func write<T>(to path: String, viaTemporaryPath render: (String) throws -> T) throws -> T {
-        let stdout = isStandardOutput(path)
-        let pending = stdout ? try beginScratch(path) : try begin(path)
+        let open = descriptor(path)
+        let pending = open != nil ? try beginScratch(path) : try begin(path)
         _ = pending.close()
         do {
             let result: T
@@ -304,9 +348,9 @@ public enum OutputFile {
             let fd = open(pending.temporary, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
             let reopened = Pending(path: path, target: pending.target, temporary: pending.temporary, descriptor: fd)
-            if stdout {
+            if let open {
                 defer { discard(reopened) }
-                let sink = OutputSink(descriptor: STDOUT_FILENO, path: path)
+                let sink = OutputSink(descriptor: open, path: path)
                 try sink.copy(from: fd)
             } else {
                 try commit(reopened)
@@ -409,9 +453,12 @@ public enum OutputFile {
 
         public init() {}
 
-        /// Makes `folder` if needed (see `OutputFile.prepareFolder`); removed again if the batch fails.
+        /// Makes `folder` if needed (see `OutputFile.prepareFolder`); removed again if the batch fails or
+        /// is interrupted (registered with `TemporaryFiles` until the batch is committed).
         public func prepareFolder(_ folder: String) throws {
-            createdFolders += try OutputFile.prepareFolder(folder)
+            let made = try OutputFile.prepareFolder(folder)
+            made.forEach(TemporaryFiles.register)
+            createdFolders += made
         }
 
         /// Writes one file of the batch to its temporary path.
@@ -434,6 +481,7 @@ public enum OutputFile {
                 remaining.dropFirst().forEach(OutputFile.discard)
                 throw error
             }
+            createdFolders.forEach(TemporaryFiles.unregister)
             createdFolders = []
         }
 
@@ -441,7 +489,10 @@ public enum OutputFile {
         public func discard() {
             pending.forEach(OutputFile.discard)
             pending = []
-            for folder in createdFolders.reversed() { rmdir(folder) }
+            for folder in createdFolders.reversed() {
+                rmdir(folder)
+                TemporaryFiles.unregister(folder)
+            }
             createdFolders = []
         }
     }
@@ -568,6 +619,13 @@ public enum TemporaryFiles {
     public static func removeRegistered() {
         for i in 0..<capacity {
             if let p = slots[i] { unlink(p) }
+        }
+        // Then the folders a command made for its files (`Batch.prepareFolder`), deepest first: rmdir
+        // takes only an empty folder, so a folder that holds anything else stays.
+        for _ in 0..<2 {
+            for i in (0..<capacity).reversed() {
+                if let p = slots[i] { rmdir(p) }
+            }
         }
     }
 

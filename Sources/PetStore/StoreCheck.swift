@@ -10,7 +10,7 @@ public struct StoreProblem: Equatable, Sendable {
         case integrity
         /// Damage in an index only (the rows are intact): repaired in place by REINDEX.
         case index
-        case foreignKey = "foreign-key", missingFile = "missing-file", badHash = "bad-hash", orphanFile = "orphan-file", orphanRecord = "orphan-record"
+        case foreignKey = "foreign-key", missingFile = "missing-file", quarantinedFile = "quarantined-file", badHash = "bad-hash", orphanFile = "orphan-file", orphanRecord = "orphan-record"
         /// A value petlog never writes (see `InvalidStoredValue`): reads refuse it, and only the user knows what it should be.
         case invalidValue = "invalid-value"
         /// `search_index` says other than the tables (see `SearchIndex`): rebuilt from them by `check --repair`.
@@ -21,7 +21,7 @@ public struct StoreProblem: Equatable, Sendable {
     public init(kind: Kind, detail: String) { self.kind = kind; self.detail = detail }
     /// Something `check --repair` can fix without losing anything: an orphan file (quarantined), a record
     /// header without its detail, an index (rebuilt), or a damaged table (recovered into a copy).
-    public var repairable: Bool { kind == .orphanFile || kind == .orphanRecord || kind == .index || kind == .integrity || kind == .searchIndex }
+    public var repairable: Bool { kind == .orphanFile || kind == .quarantinedFile || kind == .orphanRecord || kind == .index || kind == .integrity || kind == .searchIndex }
 }
 
 /// What `check --repair` did.
@@ -112,7 +112,9 @@ extension SQLiteRepository {
             for sha in referenced.sorted() {
                 let url = store.url(for: sha)
                 guard let data = FileManager.default.contents(atPath: url.path) else {
-                    problems.append(StoreProblem(kind: .missingFile, detail: url.path))
+                    // In the quarantine (moved there while no record referred to it): `--repair` brings it back.
+                    let quarantined = database.path.flatMap { store.quarantined(sha, databasePath: $0) }
+                    problems.append(StoreProblem(kind: quarantined == nil ? .missingFile : .quarantinedFile, detail: url.path))
                     continue
                 }
                 if AttachmentStore.sha256Hex(data) != sha { problems.append(StoreProblem(kind: .badHash, detail: url.path)) }
@@ -176,6 +178,10 @@ extension SQLiteRepository {
         if problems.contains(where: { $0.kind == .searchIndex }) {
             try write(recording: false) { db in try SearchIndex.rebuild(db) }
             report.fixed += 1
+        }
+        let quarantined = problems.filter { $0.kind == .quarantinedFile }.map { ($0.detail as NSString).lastPathComponent }
+        if !quarantined.isEmpty, let store = attachments, let path = database.path {
+            report.fixed += try store.unquarantine(quarantined, databasePath: path).count
         }
         let orphans = problems.filter { $0.kind == .orphanFile }.map(\.detail)
         if !orphans.isEmpty, let store = attachments, let path = database.path {
@@ -331,10 +337,18 @@ extension SQLiteRepository {
         let folder = AppDatabase.attachmentsDirectory(forDatabase: target)
         if FileSecurity.exists(target) { throw StoreError.file(path: destination, .exists) }
         if FileSecurity.exists(folder.path) { throw StoreError.file(path: folder.path, .exists) }
-        let hashes = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        let (hashes, forUndo) = try read { db in
+            (try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256"), try UndoLog.attachmentHashes(db))
+        }
         var copied = (count: 0, missing: [String]())
-        if let from = attachments, !hashes.isEmpty {
-            copied = try AttachmentStore.copyFolder(hashes, from: from, to: folder)
+        if let from = attachments, !hashes.isEmpty || !forUndo.isEmpty {
+            // The files `undo` would bring back too (still beside the database, or in its quarantine).
+            let extra = forUndo.subtracting(hashes).sorted().compactMap { sha -> (String, URL)? in
+                let stored = from.url(for: sha)
+                if FileManager.default.fileExists(atPath: stored.path) { return (sha, stored) }
+                return database.path.flatMap { from.quarantined(sha, databasePath: $0) }.map { (sha, $0) }
+            }
+            copied = try AttachmentStore.copyFolder(hashes, from: from, to: folder, also: extra)
         }
         do {
             try database.backup(to: destination)
@@ -372,11 +386,20 @@ extension AttachmentStore {
 
     /// Copies the files of `hashes` into a new folder `to`, built under a temporary name and renamed into
     /// place when whole. Each file is verified against its hash; a damaged one stops the copy.
-    static func copyFolder(_ hashes: [String], from: AttachmentStore, to folder: URL) throws -> (count: Int, missing: [String]) {
+    /// `also`: files kept for `undo`, copied from where they are (counted, never missing).
+    static func copyFolder(_ hashes: [String], from: AttachmentStore, to folder: URL, also: [(String, URL)] = []) throws -> (count: Int, missing: [String]) {
         let partial = folder.deletingLastPathComponent().appendingPathComponent(".\(folder.lastPathComponent).partial-\(getpid())")
         try? FileManager.default.removeItem(at: partial)
         do {
-            let result = try copyVerified(hashes, from: from, to: AttachmentStore(directory: partial), skipMissing: true)
+            var result = try copyVerified(hashes, from: from, to: AttachmentStore(directory: partial), skipMissing: true)
+            let into = AttachmentStore(directory: partial)
+            for (sha, source) in also {
+                guard let data = FileManager.default.contents(atPath: source.path), sha256Hex(data) == sha else { continue }
+                let target = into.url(for: sha)
+                try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
+                try OutputFile.write(data, to: target.path)
+                result.count += 1
+            }
             if result.count == 0 {
                 try? FileManager.default.removeItem(at: partial)
                 return result

@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case damaged(path: String, detail: String)
     /// No database at `path`, and the command only reads (or needs one to exist).
     case databaseMissing(path: String)
+    /// The file at `path` is empty (0 bytes) and the command only reads: it is left as it is.
+    case databaseEmpty(path: String)
     /// The database may be read but not written here (file, folder or file system read-only).
     case readOnly(path: String)
     case cannotOpen(path: String, reason: String)

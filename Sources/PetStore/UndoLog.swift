@@ -92,6 +92,20 @@ enum UndoLog {
         try db.execute(sql: "DELETE FROM undo_group WHERE id <= ?", arguments: [group - Int64(kept)])
     }
 
+    /// The files that undoing the recorded commands would make records refer to again (the attachment
+    /// rows their steps put back): `backup` keeps them, so `undo` works in a restored copy too.
+    static func attachmentHashes(_ db: Database) throws -> Set<String> {
+        guard try db.tableExists("undo_step") else { return [] }
+        var hashes = Set<String>()
+        for sql in try String.fetchAll(db, sql: "SELECT sql FROM undo_step WHERE sql LIKE 'INSERT INTO attachment %'") {
+            // The row's values are quoted literals; the hash is the one 64-digit hexadecimal one.
+            for part in sql.split(separator: "'") where part.count == 64 && part.allSatisfy(\.isHexDigit) {
+                hashes.insert(part.lowercased())
+            }
+        }
+        return hashes
+    }
+
     /// Forgets every recorded command (after a bulk load, which is not recorded).
     static func clear(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM undo_step")
@@ -112,9 +126,12 @@ extension SQLiteRepository {
             try db.execute(sql: "DELETE FROM undo_group WHERE id = ?", arguments: [id])
             return UndoResult(command: group["command"], at: Date(timeIntervalSince1970: Double(group["at"] as Int64)), changes: steps.count)
         }) else { return nil }
-        // Files only the undone rows referred to are moved aside, as `check --repair` does with orphans.
+        // Files only the undone rows referred to are moved aside, as `check --repair` does with orphans;
+        // files the rows brought back refer to again come back from the quarantine (`check --repair` may
+        // have moved them there after the command that is now undone).
         if let store = attachments, let path = database.path {
             let after = try read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment")) }
+            try store.unquarantine(after.subtracting(before).sorted(), databasePath: path)
             let gone = before.subtracting(after).map { store.url(for: $0).path }.filter { FileManager.default.fileExists(atPath: $0) }
             if !gone.isEmpty {
                 result.quarantine = try AttachmentStore.quarantine(gone.sorted(), root: store.directory, databasePath: path, now: now()).path

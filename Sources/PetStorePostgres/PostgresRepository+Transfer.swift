@@ -134,22 +134,18 @@ extension PostgresRepository {
     /// `pg_dump` of the `petlog` schema in the custom format (`pg_restore` reads it back), password left to
     /// PGPASSWORD or ~/.pgpass as for petlog.
     public static func dumpCommand(_ target: PostgresTarget, to destination: String) -> String {
-        var parts = ["pg_dump", "--format=custom", "--schema=petlog", "--file=\(Self.shellQuoted(destination))"]
-        if let socket = target.socketDirectory { parts.append("--host=\(Self.shellQuoted(socket))") } else if let host = target.host { parts.append("--host=\(Self.shellQuoted(host))") }
-        parts += ["--port=\(target.port)", "--username=\(Self.shellQuoted(target.user))", Self.shellQuoted(target.database)]
+        var parts = ["pg_dump", "--format=custom", "--schema=petlog", "--file=\(ShellWord.quoted(destination))"]
+        if let socket = target.socketDirectory { parts.append("--host=\(ShellWord.quoted(socket))") } else if let host = target.host { parts.append("--host=\(ShellWord.quoted(host))") }
+        parts += ["--port=\(target.port)", "--username=\(ShellWord.quoted(target.user))", ShellWord.quoted(target.database)]
         return parts.joined(separator: " ")
     }
 
     /// `pg_restore` of a `dumpCommand` file into the target's database.
     public static func restoreCommand(_ target: PostgresTarget, from backup: String) -> String {
         var parts = ["pg_restore", "--clean", "--if-exists", "--schema=petlog"]
-        if let socket = target.socketDirectory { parts.append("--host=\(Self.shellQuoted(socket))") } else if let host = target.host { parts.append("--host=\(Self.shellQuoted(host))") }
-        parts += ["--port=\(target.port)", "--username=\(Self.shellQuoted(target.user))", "--dbname=\(Self.shellQuoted(target.database))", Self.shellQuoted(backup)]
+        if let socket = target.socketDirectory { parts.append("--host=\(ShellWord.quoted(socket))") } else if let host = target.host { parts.append("--host=\(ShellWord.quoted(host))") }
+        parts += ["--port=\(target.port)", "--username=\(ShellWord.quoted(target.user))", "--dbname=\(ShellWord.quoted(target.database))", ShellWord.quoted(backup)]
         return parts.joined(separator: " ")
-    }
-
-    static func shellQuoted(_ s: String) -> String {
-        s.allSatisfy { $0.isLetter || $0.isNumber || "-_./:@".contains($0) } ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     // MARK: Undo

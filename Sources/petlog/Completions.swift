@@ -1,27 +1,82 @@
 import ArgumentParser
 import Foundation
+import PetModel
 import PetStore
 
 /// Shell completion of names from the current database: argument-parser's generated scripts call
 /// `petlog ---completion …` when TAB is pressed on a PET or medication argument, and these closures
 /// answer with the names in the database the command would use (`--db` on the line being completed,
 /// else `PETLOG_DB`, else the config file's `database`, else the default). Read-only, never waits on a
-/// lock, and silent: any trouble gives no candidates.
+/// lock, and silent: any trouble gives no candidates. Names are data, never shell code: each is
+/// answered as itself, one a line, and the scripts (`CompletionScript`) hand them to the shell as
+/// literal candidates that it quotes on insertion.
 extension CompletionKind {
     /// Active pets' names (`petlog log <TAB>`).
     static var petNames: CompletionKind {
-        .custom { words, _, _ in CompletionNames.pets(databasePath: ShellCompletion.databasePath(words: words)) }
+        .custom { words, _, prefix in
+            ShellCompletion.matching(prefix, CompletionNames.pets(databasePath: ShellCompletion.databasePath(words: words)))
+        }
     }
 
-    /// Names of medications not stopped (`petlog med give Coco <TAB>`).
+    /// Names of medications not stopped, of the pet (or pets) named before them on the line
+    /// (`petlog med give Coco <TAB>`); every active pet's when none is named.
     static var medicationNames: CompletionKind {
-        .custom { words, _, _ in CompletionNames.medications(databasePath: ShellCompletion.databasePath(words: words)) }
+        .custom { words, index, prefix in
+            let pets = ShellCompletion.positional(words: words, before: index, after: ["give", "stop"])
+                .map { PetModelText.pets($0).map(\.description) } ?? []
+            return ShellCompletion.matching(prefix, CompletionNames.medications(
+                databasePath: ShellCompletion.databasePath(words: words), pets: pets))
+        }
     }
 }
 
 enum ShellCompletion {
+    /// Options that take a value among those of the commands that complete names (global and record
+    /// options): their value is not a positional argument.
+    static let valueOptions: Set<String> = ["--db", "--lang", "--unit", "--at", "--note"]
+
+    /// The shell running the completion, as argument-parser's scripts say (`SAP_SHELL`).
+    static var shell: String { ProcessInfo.processInfo.environment["SAP_SHELL"] ?? "" }
+
+    /// A word of the line as the command will receive it. bash and zsh (and fish 4) hand over the
+    /// words as typed, quotes and all; fish 3 hands them over unquoted already.
+    static func literal(_ word: String) -> String {
+        if shell == "fish" {
+            let major = Int(ProcessInfo.processInfo.environment["SAP_SHELL_VERSION"]?.split(separator: ".").first ?? "") ?? 0
+            if major < 4 { return word }
+        }
+        return ShellWord.unquoted(word)
+    }
+
+    /// The candidates that complete what is typed. zsh and fish match the typed word themselves, with
+    /// their own quoting rules; bash's script adds what it is given as it is, so the matching is done
+    /// here, against the word both as typed (`O\'Ma`) and as the shell reads it (`O'Ma`).
+    static func matching(_ prefix: String, _ names: [String]) -> [String] {
+        guard shell == "bash", !prefix.isEmpty else { return names }
+        let read = ShellWord.unquoted(prefix)
+        return names.filter { $0.hasPrefix(read) || $0.hasPrefix(prefix) }
+    }
+
+    /// The first positional argument after one of the subcommand words `after`, before the word at
+    /// `index` (the one being completed), as the command will receive it.
+    static func positional(words: [String], before index: Int, after: Set<String>) -> String? {
+        guard let start = words.prefix(index).firstIndex(where: after.contains) else { return nil }
+        var i = start + 1
+        while i < min(index, words.count) {
+            let w = words[i]
+            if w == "--" { return i + 1 < min(index, words.count) ? literal(words[i + 1]) : nil }
+            if w.hasPrefix("-") {
+                i += valueOptions.contains(w) ? 2 : 1
+                continue
+            }
+            return literal(w)
+        }
+        return nil
+    }
+
     /// The database the command being completed would open: `--db X` or `--db=X` among the shell's words
-    /// (verbatim words: simple quotes and a leading `~/` are undone), else what `GlobalSettings` resolves.
+    /// (read as the command will receive it; a leading `~/` is the home folder), else what
+    /// `GlobalSettings` resolves.
     static func databasePath(words: [String]) -> String {
         var fromLine: String?
         for (i, w) in words.enumerated() {
@@ -29,16 +84,63 @@ enum ShellCompletion {
             if w == "--db", i + 1 < words.count { fromLine = words[i + 1] }
             if w.hasPrefix("--db=") { fromLine = String(w.dropFirst("--db=".count)) }
         }
-        if let p = fromLine.map(unquoted), !p.isEmpty { return p }
+        if let typed = fromLine {
+            var p = literal(typed)
+            if typed.hasPrefix("~/") { p = (p as NSString).expandingTildeInPath }
+            if !p.isEmpty { return p }
+        }
         return GlobalSettings(config: ConfigFile.load()).resolvedDatabasePath
     }
+}
 
-    /// `'a b'`, `"a b"` and `a\ b` as the shell would pass them; `~/x` in the home folder.
-    static func unquoted(_ word: String) -> String {
-        var s = word
-        if s.count >= 2, let f = s.first, f == s.last, f == "'" || f == "\"" { s = String(s.dropFirst().dropLast()) }
-        else { s = s.replacingOccurrences(of: "\\ ", with: " ") }
-        if s.hasPrefix("~/") { s = (s as NSString).expandingTildeInPath }
-        return s
+/// The completion scripts argument-parser generates, made safe for names from the database. Its bash
+/// script passes the names through `compgen -W "$(…)"`, which expands `$(…)`, backticks and `$VAR`
+/// inside them again (a pet named `$(rm -rf ~)` would run on TAB) and splits `Miss Kitty` in two; here
+/// the names are added to COMPREPLY as they are, and bash's `-o filenames` quotes each on insertion as
+/// it does a file name. zsh's script handed them to `_describe`, which reads `a:b` as a name and a
+/// description; here they go to `compadd` as they are. fish already offers them literally.
+enum CompletionScript {
+    static func script(for shell: CompletionShell) -> String {
+        let generated = Petlog.completionScript(for: shell)
+        switch shell {
+        case .bash: return bash(generated)
+        case .zsh: return zsh(generated)
+        default: return generated
+        }
+    }
+
+    /// The shell named by `--generate-completion-script SHELL` (or `=SHELL`) when that is what is asked.
+    static func requested(_ arguments: [String]) -> CompletionShell? {
+        guard let i = arguments.firstIndex(where: { $0 == "--generate-completion-script" || $0.hasPrefix("--generate-completion-script=") }) else { return nil }
+        let word = arguments[i]
+        let name = word.contains("=") ? String(word.split(separator: "=", maxSplits: 1)[1])
+                                      : (i + 1 < arguments.count ? arguments[i + 1] : "")
+        return CompletionShell(rawValue: name)
+    }
+
+    static func bash(_ script: String) -> String {
+        let prefix = "__petlog"
+        var out = script.replacingOccurrences(
+            of: "\(prefix)_add_completions -W \"$(\(prefix)_custom_complete ",
+            with: "\(prefix)_add_literal_completions \"$(\(prefix)_custom_complete ")
+        let literal = """
+            \(prefix)_add_literal_completions() {
+                local candidate
+                while IFS='' read -r candidate; do
+                    [[ -n "${candidate}" ]] && COMPREPLY+=("${candidate}")
+                done <<< "${1}"
+            }
+
+            complete -o filenames -F
+            """
+        out = out.replacingOccurrences(of: "complete -o filenames -F", with: literal)
+        return out
+    }
+
+    static func zsh(_ script: String) -> String {
+        let prefix = "__petlog"
+        return script.replacingOccurrences(
+            of: "        \(prefix)_complete \"${completions[@]:0:-1}\"\n",
+            with: "        compadd -- \"${completions[@]:0:-1}\"\n")
     }
 }

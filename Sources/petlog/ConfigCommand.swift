@@ -128,9 +128,15 @@ struct ConfigSetCommand: ParsableCommand {
     func run() throws {
         try Session.run(global, checkingConfig: false) { s in
             let k = try configKey(key)
-            guard let v = k.normalized(value) else {
+            guard var v = k.normalized(value) else {
                 if k == .database { throw ParseError.emptyText(field: "database") }
                 throw ParseError.unknownChoice(field: k.rawValue, value: value, accepted: k.accepted ?? [])
+            }
+            // A relative path would name another file from each folder petlog runs in (cron runs in $HOME):
+            // the file keeps the absolute path, and says so.
+            let typed = v
+            if k == .database, !PostgresTarget.isURL(v) {
+                v = URL(fileURLWithPath: FileSecurity.absolute((v as NSString).expandingTildeInPath)).standardizedFileURL.path
             }
             let file = s.settings.config
             if let p = file.config.problems.first(where: \.isWholeFile) {
@@ -140,6 +146,7 @@ struct ConfigSetCommand: ParsableCommand {
             let text = PetlogConfig.setting(k, to: v, in: file.text)
             try OutputFile.write(to: file.path) { sink in try sink.write(text) }
             s.terminal.line(s.t(.configSetDone(key: k.rawValue, value: v, path: file.path)))
+            if v != typed { s.terminal.line(s.t(.configStoredAbsolute(typed: Terminal.sanitize(typed), path: Terminal.sanitize(v)))) }
         }
     }
 }

@@ -34,7 +34,7 @@ struct Failure {
         case let e as ScanFailure: return e.exitCode
         case let e as StoreError:
             switch e {
-            case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing: return Self.noInput
+            case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing, .databaseEmpty: return Self.noInput
             case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
@@ -194,12 +194,13 @@ struct Failure {
         case .attachmentUnreadable(let path): return l.text(.errAttachmentUnreadable(path: path))
         case .damaged(let path, let detail): return l.text(.errDamaged(path: path, detail: detail))
         case .databaseMissing(let path): return l.text(.errDatabaseMissing(path: path, default: GlobalSettings.defaultDatabasePath))
+        case .databaseEmpty(let path): return l.text(.errDatabaseEmpty(path: path))
         case .readOnly(let path): return l.text(.errReadOnly(path: path))
         case .file(let path, .isFIFO): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileFIFO)))))
         case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileDevice)))))
         case .file(let path, let cause): return l.text(.errFile(path: path, problem: Self.reason(cause, l)))
         case .busy: return l.text(.errBusy)
-        case .petArchived(let name): return l.text(.errPetArchived(name: name))
+        case .petArchived(let name): return l.text(.errPetArchived(name: name, quoted: ShellWord.quoted(name)))
         case .petNotArchived(let name): return l.text(.errPetNotArchived(name: name))
         case .constraint(let detail): return l.text(.errConstraint(detail: detail))
         case .io(let detail): return l.text(.errIO(detail: detail))

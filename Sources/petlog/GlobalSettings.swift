@@ -59,7 +59,13 @@ struct GlobalSettings: Sendable {
     /// (`~/.local/share/petlog/`).
     var resolvedDatabasePath: String {
         if let p = databaseFromCommandLineOrEnvironment { return p }
-        if let p = config.values[.database] { return (p as NSString).expandingTildeInPath }
+        if let p = config.values[.database] {
+            // A relative path written into the file by hand is read from the file's own folder, so cron and
+            // every shell open the same database (`config set` stores it absolute).
+            let expanded = (p as NSString).expandingTildeInPath
+            if expanded.hasPrefix("/") || PostgresTarget.isURL(expanded) { return expanded }
+            return (config.path as NSString).deletingLastPathComponent + "/" + expanded
+        }
         return Self.defaultDatabasePath
     }
 

@@ -18,6 +18,8 @@ struct Session {
     let wording: RecordWording
 
     private var openedRepository: (any PetlogStore)?
+    /// The database file this command created, if it did.
+    private(set) var createdDatabase: AppDatabase?
     /// The same store when it is a PostgreSQL server (`--db postgres://…`).
     private(set) var openedServer: PostgresRepository?
 
@@ -34,7 +36,16 @@ struct Session {
         do {
             if checkingConfig { try settings.config.check(settings, l10n: l10n, terminal: terminal) }
             var session = try Session(settings: settings, l10n: l10n, terminal: terminal)
-            try body(&session)
+            do {
+                try body(&session)
+            } catch {
+                // A database this command made goes again when nothing was written into it.
+                if let created = session.createdDatabase, !created.removeIfNeverWritten() {
+                    terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? ""))))
+                }
+                throw error
+            }
+            if let created = session.createdDatabase { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
         } catch let e as ExitCode {
             throw e
         } catch {
@@ -90,7 +101,8 @@ struct Session {
         let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, onWaiting: { terminal.error(waiting) }))
         for notice in db.notices {
             switch notice {
-            case .created(let p): terminal.error(t(.dbCreated(path: Terminal.sanitize(p))))
+            // Said when the command has written into it (`run`), else the file is removed again.
+            case .created: createdDatabase = db
             case .attachmentsMoved(let count, let from, let to):
                 terminal.error(t(.dbAttachmentsMoved(count: String(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
             case .migrated: break
@@ -110,16 +122,17 @@ struct Session {
 
     func t(_ message: L10n.Message) -> String { l10n.text(message) }
 
-    /// The command as typed, for `undo` to name (`weight Coco 4.2kg`), without `--db` and its value.
+    /// The command as typed, for `undo` to name (`weight Coco 4.2kg`), without `--db` and its value:
+    /// each word shell-quoted, so that the line pasted into a shell is the same command again.
     static var commandLine: String {
         var out: [String] = []
         var rest = CommandLine.arguments.dropFirst()[...]
         while let a = rest.popFirst() {
             if a == "--db" { _ = rest.popFirst(); continue }
             if a.hasPrefix("--db=") { continue }
-            out.append(a.contains(" ") || a.isEmpty ? "\"\(a)\"" : a)
+            out.append(a)
         }
-        return PlainText.sanitized(out.joined(separator: " "))
+        return ShellWord.commandLine(out)
     }
 
     var json: Bool { settings.json }

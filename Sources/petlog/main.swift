@@ -8,6 +8,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // argument memory, so `ps` and /proc show `x`s from here on (as libpq's tools advise, PGPASSWORD or
 // ~/.pgpass keep it off the command line altogether).
 ServerPassword.blankInArguments()
+// The completion scripts, made safe for names from the database (CompletionScript).
+if let shell = CompletionScript.requested(arguments) {
+    print(CompletionScript.script(for: shell), terminator: "")
+    exit(0)
+}
 do {
     var command = try Petlog.parseAsRoot(arguments)
     try command.run()
