@@ -328,8 +328,8 @@ public enum OutputFile {
     /// temporary folder and copied to standard output. A failure of `render` that left errno at a disk
     /// error (cairo keeps only "write error") becomes that disk error.
     public static func write<T>(to path: String, viaTemporaryPath render: (String) throws -> T) throws -> T {
-        let open = descriptor(path)
-        let pending = open != nil ? try beginScratch(path) : try begin(path)
+        let through = descriptor(path)
+        let pending = through != nil ? try beginScratch(path) : try begin(path)
         _ = pending.close()
         do {
             let result: T
@@ -348,9 +348,9 @@ public enum OutputFile {
             let fd = open(pending.temporary, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
             let reopened = Pending(path: path, target: pending.target, temporary: pending.temporary, descriptor: fd)
-            if let open {
+            if let through {
                 defer { discard(reopened) }
-                let sink = OutputSink(descriptor: open, path: path)
+                let sink = OutputSink(descriptor: through, path: path)
                 try sink.copy(from: fd)
             } else {
                 try commit(reopened)

@@ -15,13 +15,18 @@ import PetStore
 public enum PostgresRoles {
     public static let groups = ["petlog_owner", "petlog_staff", "petlog_volunteer"]
 
-    public static let sql = """
+    /// The group roles, made when missing: only a superuser or a role with CREATEROLE may run this.
+    public static let rolesSQL = """
     DO $$
     BEGIN
       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN CREATE ROLE petlog_owner NOLOGIN; END IF;
       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN CREATE ROLE petlog_staff NOLOGIN; END IF;
       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN CREATE ROLE petlog_volunteer NOLOGIN; END IF;
     END $$;
+    """
+
+    /// The grants on the schema's tables; run by the database's owner (who owns them), after the schema.
+    public static let grantsSQL = """
     GRANT USAGE ON SCHEMA petlog TO petlog_staff, petlog_volunteer;
     GRANT ALL ON SCHEMA petlog TO petlog_owner;
     GRANT ALL ON ALL TABLES IN SCHEMA petlog TO petlog_owner;
@@ -36,13 +41,54 @@ public enum PostgresRoles {
     ALTER DEFAULT PRIVILEGES IN SCHEMA petlog GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO petlog_staff;
     """
 
-    /// Creates the roles and grants (the schema first, so the grants have tables to name). Runs again safely.
+    /// `init-roles --sql`, for a superuser's psql (`petlog pg init-roles --sql | sudo -u postgres psql DB`):
+    /// the roles, then the grants when petlog has already made its schema there (else the owner's
+    /// `petlog pg init-roles` makes the schema and grants next). Runs again safely.
+    public static var sql: String {
+        rolesSQL + """
+
+        DO $$
+        BEGIN
+          IF EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'petlog') THEN
+            EXECUTE $grants$
+        \(grantsSQL.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+            $grants$;
+          END IF;
+        END $$;
+        """
+    }
+
+    /// Why `init-roles` cannot make the roles: the role it runs as may not create roles, and they are
+    /// not there yet.
+    public struct CannotCreateRoles: Error, Equatable {
+        public let role: String
+        public let database: String
+        public let missing: [String]
+    }
+
+    /// Creates the roles (when missing) and the grants (the schema first, so the grants have tables to
+    /// name). Runs again safely. A database owner made by `createuser` has no CREATEROLE: when the roles
+    /// are missing and this role may not make them, nothing is changed and `CannotCreateRoles` says so.
     public static func create(_ target: PostgresTarget) throws {
         do {
             let link = try PostgresLink(target)
             defer { link.close() }
+            let present = Set(try link.rows("SELECT rolname FROM pg_roles WHERE rolname IN ('petlog_owner', 'petlog_staff', 'petlog_volunteer')",
+                                             [SQLValue]()).compactMap { $0[0].text })
+            let missing = groups.filter { !present.contains($0) }
+            if !missing.isEmpty {
+                let may = try link.row("SELECT CASE WHEN rolsuper OR rolcreaterole THEN 1 ELSE 0 END, current_user::text FROM pg_roles WHERE rolname = current_user", [SQLValue]())
+                if may?[0].int != 1 {
+                    throw CannotCreateRoles(role: may?[1].text ?? target.user, database: target.database, missing: missing)
+                }
+            }
             try PostgresSchema.migrate(link)
-            try link.transaction(.migration) { try link.execute(script: sql) }
+            try link.transaction(.migration) {
+                if !missing.isEmpty { try link.execute(script: rolesSQL) }
+                try link.execute(script: grantsSQL)
+            }
+        } catch let e as CannotCreateRoles {
+            throw e
         } catch {
             throw PostgresRepository.storeError(error)
         }

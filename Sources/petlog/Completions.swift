@@ -96,8 +96,7 @@ enum ShellCompletion {
 /// The completion scripts argument-parser generates, made safe for names from the database. Its bash
 /// script passes the names through `compgen -W "$(…)"`, which expands `$(…)`, backticks and `$VAR`
 /// inside them again (a pet named `$(rm -rf ~)` would run on TAB) and splits `Miss Kitty` in two; here
-/// the names are added to COMPREPLY as they are, and bash's `-o filenames` quotes each on insertion as
-/// it does a file name. zsh's script handed them to `_describe`, which reads `a:b` as a name and a
+/// each name goes into COMPREPLY as one shell-quoted word, as bash quotes a file name it completes. zsh's script handed them to `_describe`, which reads `a:b` as a name and a
 /// description; here they go to `compadd` as they are. fish already offers them literally.
 enum CompletionScript {
     static func script(for shell: CompletionShell) -> String {
@@ -123,11 +122,22 @@ enum CompletionScript {
         var out = script.replacingOccurrences(
             of: "\(prefix)_add_completions -W \"$(\(prefix)_custom_complete ",
             with: "\(prefix)_add_literal_completions \"$(\(prefix)_custom_complete ")
+        // Each name is quoted here, as bash quotes a file name it completes (`printf %q`: `O\'Malley`,
+        // `F\ \$HOME`); bash's own quoting of other candidates (`-o filenames`) leaves `$` and backticks
+        // bare when no such file exists, so it is switched off for these. In a word begun with a quote
+        // (readline closes the quote itself), a name is written as that quote needs it.
         let literal = """
             \(prefix)_add_literal_completions() {
-                local candidate
+                local candidate quoted typed="${COMP_WORDS[COMP_CWORD]}"
+                compopt +o filenames 2>/dev/null
                 while IFS='' read -r candidate; do
-                    [[ -n "${candidate}" ]] && COMPREPLY+=("${candidate}")
+                    [[ -n "${candidate}" ]] || continue
+                    case "${typed}" in
+                    \\'*) quoted="${candidate//\\'/\\'\\\\\\'\\'}" ;;
+                    \\"*) quoted="${candidate//\\\\/\\\\\\\\}"; quoted="${quoted//\\"/\\\\\\"}"; quoted="${quoted//\\$/\\\\\\$}"; quoted="${quoted//\\`/\\\\\\`}" ;;
+                    *) printf -v quoted '%q' "${candidate}" ;;
+                    esac
+                    COMPREPLY+=("${quoted}")
                 done <<< "${1}"
             }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PetModel
 import PetStore
 import PetStorePostgres
 
@@ -20,12 +21,18 @@ struct PgInitRolesCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             if sql {
-                s.terminal.line("SET search_path = petlog;\n" + PostgresRoles.sql)
+                s.terminal.line(PostgresRoles.sql)
                 return
             }
             guard s.settings.usesServer else { throw UsageError(message: s.t(.errPgNeedsServer)) }
             let target = try s.settings.serverTarget(s.settings.resolvedDatabasePath)
-            try PostgresRoles.create(target)
+            do {
+                try PostgresRoles.create(target)
+            } catch let e as PostgresRoles.CannotCreateRoles {
+                let command = "petlog pg init-roles --sql | sudo -u postgres psql " + ShellWord.quoted(e.database)
+                throw UsageError(message: s.t(.errPgCannotCreateRoles(role: Terminal.sanitize(e.role), missing: e.missing.joined(separator: ", "),
+                                                                        command: command)), code: Failure.noPermission)
+            }
             s.terminal.line(s.t(.pgRolesCreated(target: Terminal.sanitize(target.redacted))))
         }
     }
