@@ -74,14 +74,15 @@ extension SQLiteRepository {
         do {
             try dbQueue.read { db in
                 let roots = try Self.rootPages(db)
-                // One row may hold many problems, a line each (and a heading line of its own).
-                let lines = try String.fetchAll(db, sql: "PRAGMA integrity_check").flatMap { $0.split(separator: "\n").map(String.init) }
-                for line in lines where line != "ok" && !line.hasPrefix("*** in database ") {
+                for line in try Self.integrityLines(db) {
                     problems.append(StoreProblem(kind: Self.damageKind(line, roots: roots), detail: line))
                 }
             }
         } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
-            problems.append(StoreProblem(kind: .integrity, detail: e.message ?? "database disk image is malformed"))
+            // (Ending the read may repeat what the check already said in lines of its own.)
+            if !problems.contains(where: { $0.kind == .integrity || $0.kind == .index }) {
+                problems.append(StoreProblem(kind: .integrity, detail: e.message ?? "database disk image is malformed"))
+            }
         } catch let e as DatabaseError {
             throw map(e)
         }
@@ -135,6 +136,34 @@ extension SQLiteRepository {
             }
         }
         return problems
+    }
+
+    /// `PRAGMA integrity_check`, a line per problem (one row may hold many, and a heading of its own). Where the
+    /// check itself stops on damage, what it said so far is kept and it is run again table by table, so one
+    /// broken tree hides none of the others.
+    static func integrityLines(_ db: Database) throws -> [String] {
+        /// The lines read before the check stopped, and why it stopped.
+        func run(_ sql: String) throws -> (lines: [String], stopped: DatabaseError?) {
+            var lines: [String] = []
+            do {
+                let rows = try String.fetchCursor(db, sql: sql)
+                while let row = try rows.next() {
+                    lines += row.split(separator: "\n").map(String.init).filter { $0 != "ok" && !$0.hasPrefix("*** in database ") }
+                }
+                return (lines, nil)
+            } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT {
+                return (lines, e)
+            }
+        }
+        let whole = try run("PRAGMA integrity_check")
+        guard let stopped = whole.stopped else { return whole.lines }
+        var out: [String] = []
+        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rootpage") {
+            let one = try run("PRAGMA integrity_check('\(table.replacingOccurrences(of: "'", with: "''"))')")
+            out += one.lines.filter { !out.contains($0) }
+            if let e = one.stopped { out.append("\(table): check stopped: \(e.message ?? "database disk image is malformed")") }
+        }
+        return out.isEmpty ? whole.lines + [stopped.message ?? "database disk image is malformed"] : out
     }
 
     static func invalidValues(_ db: Database) throws -> [InvalidStoredValue] {

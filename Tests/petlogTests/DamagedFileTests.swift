@@ -120,7 +120,7 @@ final class DamagedFileTests: CLITestCase {
         let all = try records(source)
         let pages = try size(source) / pageSize
         let path = try damagedCopy(of: source, "garbled.sqlite") { handle in
-            for (i, page) in [pages / 2 - 2, pages / 2, pages / 2 + 3, pages / 2 + 7].enumerated() {
+            for (i, page) in stride(from: pages / 2 - 8, to: pages / 2 + 8, by: 2).enumerated() {
                 try handle.seek(toOffset: UInt64(page * pageSize))
                 try handle.write(contentsOf: noise(pageSize, seed: UInt64(i + 1)))
             }
