@@ -174,7 +174,11 @@ extension AppDatabase {
         var queue: DatabaseQueue?
         var rebuilt: Int?
         if facts.hasMagic, facts.declaredPageSize != nil {
-            queue = try? openQueue(path: path, readOnly: true, busy: busy, configuration: config)
+            // Without a -wal to read, immutable: no -wal or -shm is made beside a file that is only being read.
+            var info = stat()
+            let wal = stat(path + "-wal", &info) == 0 && info.st_size > 0
+            queue = wal ? try? openQueue(path: path, readOnly: true, busy: busy, configuration: config)
+                : try? DatabaseQueue(path: "file:" + uriEscaped(path) + "?immutable=1", configuration: config)
         }
         // Not SQLite's header, or one SQLite will not read (other fields overwritten): read through a rebuilt one.
         if schemaTables(queue) == nil, let pageSize = DamagedFile.guessPageSize(path, facts: facts),

@@ -73,6 +73,8 @@ final class DamagedFileTests: CLITestCase {
         let repair = try petlog(path, "check", "--repair")
         XCTAssertEqual(repair.status, 65, "the file itself is still damaged: " + repair.stdout + repair.stderr, file: file, line: line)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "never repaired in place", file: file, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm"),
+                       "nothing made beside a file that is only read", file: file, line: line)
         let name = (path as NSString).lastPathComponent
         let copyName = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: home.path)
             .first { $0.hasPrefix(name + ".recovered-") && $0.hasSuffix(".sqlite") }, repair.stdout, file: file, line: line)
