@@ -409,7 +409,13 @@ extension L10n.Message {
     public static func dbAttachmentsMoved(count: String, to: String, from: String) -> Self { Self(.dbAttachmentsMoved, ["count": count, "to": to, "from": from]) }
     public static func dbWaiting(path: String, seconds: String) -> Self { Self(.dbWaiting, ["path": path, "seconds": seconds]) }
     public static func checkQuarantined(count: String, path: String) -> Self { Self(.checkQuarantined, ["count": count, "path": path]) }
-    public static func checkRecovered(path: String, records: String, copy: String, lost: String) -> Self { Self(.checkRecovered, ["path": path, "records": records, "copy": copy, "lost": lost]) }
+    public static func checkRecovered(path: String, records: String, pets: String, copy: String) -> Self { Self(.checkRecovered, ["path": path, "records": records, "pets": pets, "copy": copy]) }
+    public static func checkRecoveredNext(copy: String, move: String) -> Self { Self(.checkRecoveredNext, ["copy": copy, "move": move]) }
+    public static func checkNothingReadable(path: String, restore: String) -> Self { Self(.checkNothingReadable, ["path": path, "restore": restore]) }
+    public static func checkSummary(path: String, count: String) -> Self { Self(.checkSummary, ["path": path, "count": count]) }
+    public static func checkDamagedSummary(path: String, count: String) -> Self { Self(.checkDamagedSummary, ["path": path, "count": count]) }
+    public static func checkMore(count: String) -> Self { Self(.checkMore, ["count": count]) }
+    public static let checkRepairHint = Self(.checkRepairHint, [:])
     public static func backupWroteAttachments(path: String, count: String, folder: String) -> Self { Self(.backupWroteAttachments, ["path": path, "count": count, "folder": folder]) }
     public static func backupMissing(count: String) -> Self { Self(.backupMissing, ["count": count]) }
     public static func restoreWrote(backup: String, path: String, count: String) -> Self { Self(.restoreWrote, ["backup": backup, "path": path, "count": count]) }
@@ -676,6 +682,7 @@ extension L10n.Message {
     public static let helpCheckCommandAbstract = Self(.helpCheckCommandAbstract, [:])
     public static let helpCheckCommandDiscussion = Self(.helpCheckCommandDiscussion, [:])
     public static let helpCheckCommandRepair = Self(.helpCheckCommandRepair, [:])
+    public static let helpCheckCommandVerbose = Self(.helpCheckCommandVerbose, [:])
     public static let helpDemoCommandAbstract = Self(.helpDemoCommandAbstract, [:])
     public static let helpDemoCommandDiscussion = Self(.helpDemoCommandDiscussion, [:])
     public static let helpDemoCommandSeed = Self(.helpDemoCommandSeed, [:])

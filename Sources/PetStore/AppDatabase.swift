@@ -42,6 +42,9 @@ public struct AppDatabase: Sendable {
     /// What opening did that the user should be told (creation, migration backup, attachments moved).
     public private(set) var notices: [StoreNotice] = []
     let busy: BusyBudget
+    /// Set when the file was opened by `openDamaged`, only to be read: what was seen of the damage before
+    /// any page was read.
+    var damageAtOpen: DamageAtOpen? = nil
 
     /// The attachments folder of the database file at `path`: `<file name>.attachments` beside it, so two
     /// databases in one folder never share one. Through a symbolic link, beside the file it names.
@@ -151,8 +154,8 @@ public struct AppDatabase: Sendable {
 
     /// The queue for `path`; read-only when the file or its folder cannot be written. A read-only WAL file
     /// whose `-shm` cannot be created is opened immutable (nobody can write it from here either).
-    static func openQueue(path: String, readOnly: Bool, busy: BusyBudget) throws -> DatabaseQueue {
-        var config = configuration(busy: busy)
+    static func openQueue(path: String, readOnly: Bool, busy: BusyBudget, configuration given: Configuration? = nil) throws -> DatabaseQueue {
+        var config = given ?? configuration(busy: busy)
         config.readonly = readOnly
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)

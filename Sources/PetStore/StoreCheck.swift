@@ -30,13 +30,16 @@ public struct RepairReport: Equatable, Sendable {
     public var fixed = 0
     /// Where orphan files were moved, if any were.
     public var quarantine: String?
-    /// A recovered copy of a file whose tables are damaged: its path, and records kept of those counted.
-    public var recovered: (path: String, records: Int, rowsLost: Int)?
+    /// A recovered copy of a file whose tables are damaged: its path, the pets and records kept, and an
+    /// estimate of the rows that could not be read.
+    public var recovered: (path: String, pets: Int, records: Int, rowsLost: Int)?
+    /// The file is damaged and not one row of it could be read: no copy was made.
+    public var nothingReadable = false
 
     public init() {}
 
     public static func == (a: RepairReport, b: RepairReport) -> Bool {
-        a.fixed == b.fixed && a.quarantine == b.quarantine && a.recovered?.path == b.recovered?.path
+        a.fixed == b.fixed && a.quarantine == b.quarantine && a.recovered?.path == b.recovered?.path && a.nothingReadable == b.nothingReadable
     }
 }
 
@@ -56,6 +59,14 @@ extension SQLiteRepository {
     public func check() throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         var referenced: Set<String> = []
+        // A file `openDamaged` opened: what its header and size say comes first, and without a schema nothing more can be read.
+        if let opened = database.damageAtOpen {
+            problems += opened.notes.map { StoreProblem(kind: .integrity, detail: $0) }
+            if !opened.schemaReadable {
+                database.markDamaged(problems.first?.detail ?? "unreadable")
+                return problems
+            }
+        }
         // Pages mapped rather than copied in by read(2): the integrity check reads the whole file, and the
         // copies were a third of its time.
         try? dbQueue.inDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
@@ -63,12 +74,15 @@ extension SQLiteRepository {
         do {
             try dbQueue.read { db in
                 let roots = try Self.rootPages(db)
-                for line in try String.fetchAll(db, sql: "PRAGMA integrity_check") where line != "ok" {
+                for line in try Self.integrityLines(db) {
                     problems.append(StoreProblem(kind: Self.damageKind(line, roots: roots), detail: line))
                 }
             }
         } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
-            problems.append(StoreProblem(kind: .integrity, detail: e.message ?? "database disk image is malformed"))
+            // (Ending the read may repeat what the check already said in lines of its own.)
+            if !problems.contains(where: { $0.kind == .integrity || $0.kind == .index }) {
+                problems.append(StoreProblem(kind: .integrity, detail: e.message ?? "database disk image is malformed"))
+            }
         } catch let e as DatabaseError {
             throw map(e)
         }
@@ -126,6 +140,34 @@ extension SQLiteRepository {
         return problems
     }
 
+    /// `PRAGMA integrity_check`, a line per problem (one row may hold many, and a heading of its own). Where the
+    /// check itself stops on damage, what it said so far is kept and it is run again table by table, so one
+    /// broken tree hides none of the others.
+    static func integrityLines(_ db: Database) throws -> [String] {
+        /// The lines read before the check stopped, and why it stopped.
+        func run(_ sql: String) throws -> (lines: [String], stopped: DatabaseError?) {
+            var lines: [String] = []
+            do {
+                let rows = try String.fetchCursor(db, sql: sql)
+                while let row = try rows.next() {
+                    lines += row.split(separator: "\n").map(String.init).filter { $0 != "ok" && !$0.hasPrefix("*** in database ") }
+                }
+                return (lines, nil)
+            } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT {
+                return (lines, e)
+            }
+        }
+        let whole = try run("PRAGMA integrity_check")
+        guard let stopped = whole.stopped else { return whole.lines }
+        var out: [String] = []
+        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rootpage") {
+            let one = try run("PRAGMA integrity_check('\(table.replacingOccurrences(of: "'", with: "''"))')")
+            out += one.lines.filter { !out.contains($0) }
+            if let e = one.stopped { out.append("\(table): check stopped: \(e.message ?? "database disk image is malformed")") }
+        }
+        return out.isEmpty ? whole.lines + [stopped.message ?? "database disk image is malformed"] : out
+    }
+
     static func invalidValues(_ db: Database) throws -> [InvalidStoredValue] {
         try StoreCore(SQLiteExecutor(db), now: { Date() }).invalidValues()
     }
@@ -160,11 +202,13 @@ extension SQLiteRepository {
         if !damage.isEmpty {
             // Indexes hold nothing of their own: rebuilding them loses nothing, and is kept only when the file
             // then passes the integrity check. Otherwise the tables are damaged, and nothing is done in place.
-            if try rebuildIndexes() {
+            // (A file opened by `openDamaged` is only read: its damage is never mended in place.)
+            if database.damageAtOpen == nil, try rebuildIndexes() {
                 database.clearDamaged()
                 report.fixed += damage.count
             } else {
                 report.recovered = try recoverCopy()
+                report.nothingReadable = report.recovered == nil
                 return report
             }
         }
@@ -212,15 +256,18 @@ extension SQLiteRepository {
     }
 
     /// Copies every readable row of every table into `<name>.recovered-<time>.sqlite` beside the file (with
-    /// its attachments), drops rows whose parent was lost, and checks the copy.
-    func recoverCopy() throws -> (path: String, records: Int, rowsLost: Int) {
+    /// its attachments), drops rows whose parent was lost, and checks the copy; nil, and no copy left, when
+    /// not one row could be read.
+    func recoverCopy() throws -> (path: String, pets: Int, records: Int, rowsLost: Int)? {
         guard let path = database.path else { throw StoreError.io("in-memory database") }
+        if database.damageAtOpen?.schemaReadable == false { return nil }
         let stamp = Int(now().timeIntervalSince1970)
         var target = path + ".recovered-\(stamp).sqlite"
         var n = 1
         while FileManager.default.fileExists(atPath: target) { n += 1; target = path + ".recovered-\(stamp)-\(n).sqlite" }
         let copy = try AppDatabase.open(path: target, options: OpenOptions(create: true))
         var lost = 0
+        var copied = 0
         do {
             let tables = try dbQueue.read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search\\_%' ESCAPE '\\' ORDER BY rootpage")
@@ -229,7 +276,9 @@ extension SQLiteRepository {
                 try out.execute(sql: "PRAGMA foreign_keys = OFF")
                 try out.inTransaction {
                     for table in tables {
-                        lost += try copyReadableRows(table: table, into: out)
+                        let rows = try copyReadableRows(table: table, into: out)
+                        copied += rows.copied
+                        lost += rows.skipped
                     }
                     // Rows whose parent was lost (a detail without its record, a record without its pet) go too.
                     while true {
@@ -259,13 +308,22 @@ extension SQLiteRepository {
             try? FileManager.default.removeItem(at: AppDatabase.attachmentsDirectory(forDatabase: target))
             throw error
         }
-        let records = try copy.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM record") ?? 0 }
-        return (target, records, lost)
+        let (pets, records) = try copy.dbQueue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM pet") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM record") ?? 0)
+        }
+        if copied == 0 {
+            try? copy.dbQueue.close()
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
+            try? FileManager.default.removeItem(at: AppDatabase.attachmentsDirectory(forDatabase: target))
+            return nil
+        }
+        return (target, pets, records, lost)
     }
 
-    /// Copies the rows of `table` that can be read, in rowid order, stepping over damaged pages; returns an
-    /// estimate of the rows skipped (one per failed probe).
-    private func copyReadableRows(table: String, into out: Database) throws -> Int {
+    /// Copies the rows of `table` that can be read, in rowid order, stepping over damaged pages; returns the
+    /// rows copied and an estimate of the rows skipped (one per failed probe).
+    private func copyReadableRows(table: String, into out: Database) throws -> (copied: Int, skipped: Int) {
+        var copied = 0
         let columns = try dbQueue.read { db in try db.columns(in: table).map(\.name) }
         let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         let insert = "INSERT OR IGNORE INTO \"\(table)\" (rowid, \(list)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
@@ -296,8 +354,9 @@ extension SQLiteRepository {
         while Date() < giveUp {
             let limit = singles > 0 ? 1 : 500
             if let rows = readable(after: cursor, limit: limit) {
-                guard let last = rows.last else { return skipped }
+                guard let last = rows.last else { return (copied, skipped) }
                 for row in rows { try out.execute(sql: insert, arguments: StatementArguments(row.databaseValues)) }
+                copied += rows.count
                 cursor = last[0]
                 singles = max(0, singles - 1)
                 continue
@@ -310,7 +369,7 @@ extension SQLiteRepository {
             var good: Int64?
             while good == nil {
                 let probe = bad.addingReportingOverflow(step)
-                if probe.overflow { return skipped + 1 }
+                if probe.overflow { return (copied, skipped + 1) }
                 if readable(after: probe.partialValue, limit: 1) != nil { good = probe.partialValue } else {
                     bad = probe.partialValue
                     step = step > Int64.max / 2 ? Int64.max : step * 2
@@ -324,7 +383,7 @@ extension SQLiteRepository {
             skipped += 1
             cursor = hi
         }
-        return skipped + 1
+        return (copied, skipped + 1)
     }
 
     /// An online backup (consistent while others write) into a new 0600 file, with the attachments it

@@ -53,28 +53,36 @@ struct CheckCommand: ParsableCommand {
         commandName: "check", abstract: Help.s(.helpCheckCommandAbstract),
         discussion: Help.s(.helpCheckCommandDiscussion)) }
     @Flag(help: ArgumentHelp(Help.s(.helpCheckCommandRepair))) var repair = false
+    @Flag(help: ArgumentHelp(Help.s(.helpCheckCommandVerbose))) var verbose = false
 
     func run() throws {
         try Session.run(global) { s in
-            let repo = try s.repository()
+            // A file too damaged to open as usual is still opened here, only to be read.
+            let repo = try s.repositoryForCheck()
+            let present = CheckPresenter(l10n: s.l10n, path: s.settings.databaseForDisplay)
             var problems = try repo.check()
             if repair && problems.contains(where: \.repairable) {
                 let report = try repo.repair(problems)
-                if let (copy, records, lost) = report.recovered {
-                    s.terminal.line(s.t(.checkRecovered(path: Terminal.sanitize(s.settings.databaseForDisplay), records: String(records), copy: Terminal.sanitize(copy), lost: String(lost))))
-                } else {
-                    if let folder = report.quarantine {
-                        let count = problems.filter { $0.kind == .orphanFile }.count
-                        s.terminal.line(s.t(.checkQuarantined(count: String(count), path: Terminal.sanitize(folder))))
-                    }
-                    s.terminal.line(s.t(.checkRepaired(count: String(report.fixed))))
-                    problems = try repo.check()
+                if report.nothingReadable {
+                    s.terminal.line(present.nothingReadable())
+                    throw ExitCode(Failure.noInput)
                 }
+                if let recovered = report.recovered {
+                    for line in present.recovered(copy: recovered.path, pets: recovered.pets, records: recovered.records) { s.terminal.line(line) }
+                    // The damaged file itself is as it was: still damaged.
+                    throw ExitCode(Failure.dataError)
+                }
+                if let folder = report.quarantine {
+                    let count = problems.filter { $0.kind == .orphanFile }.count
+                    s.terminal.line(s.t(.checkQuarantined(count: String(count), path: Terminal.sanitize(folder))))
+                }
+                s.terminal.line(s.t(.checkRepaired(count: String(report.fixed))))
+                problems = try repo.check()
             }
             if s.json {
                 s.terminal.json(problems.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "repairable": $0.repairable] })
             } else {
-                for p in problems { s.terminal.line(p.kind.rawValue + ": " + Terminal.sanitize(p.detail)) }
+                for line in present.lines(problems, verbose: verbose, repairing: repair) { s.terminal.line(line) }
             }
             if !problems.isEmpty { throw ExitCode(Failure.dataError) }
         }

@@ -108,6 +108,27 @@ struct Session {
             case .migrated: break
             }
         }
+        return adopt(db)
+    }
+
+    /// The store for `check`: a file that will not open normally because it is damaged (cut short, its header
+    /// overwritten) is opened only to be read (`AppDatabase.openDamaged`), so that `check` can say what is
+    /// wrong and `--repair` copy out what is left, instead of the refusal every other command gives.
+    mutating func repositoryForCheck() throws -> any PetlogStore {
+        do {
+            return try repository()
+        } catch {
+            let path = settings.resolvedDatabasePath
+            guard !settings.usesServer, let refused = (error as? StoreError) ?? SQLiteRepository.storeError(from: error, path: path) else { throw error }
+            switch refused {
+            case .damaged, .notAPetlogDatabase: return adopt(try AppDatabase.openDamaged(path: path, refused: refused))
+            default: throw error
+            }
+        }
+    }
+
+    /// The repository over an opened file, kept for the rest of the command.
+    private mutating func adopt(_ db: AppDatabase) -> any PetlogStore {
         let now = time.now
         let r: any PetlogStore
         let command = Self.commandLine

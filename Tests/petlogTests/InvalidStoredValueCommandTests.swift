@@ -9,6 +9,13 @@ final class InvalidStoredValueCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
     }
 
+    /// `check`'s lines, the first (which names the database) cut to what follows its colon.
+    func problemLines(_ stdout: String) -> [String] {
+        var lines = stdout.split(separator: "\n").map(String.init)
+        if let first = lines.first, first.hasPrefix(dbPath + ": ") { lines[0] = String(first.dropFirst(dbPath.count + 2)) }
+        return lines
+    }
+
     func testAnUnknownSpeciesIsOneLineInEveryLanguageAndCheckNamesIt() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
         try ok("pet", "add", "Nabi", "--species", "cat")
@@ -23,13 +30,13 @@ final class InvalidStoredValueCommandTests: CLITestCase {
 
         let check = try run(["check"])
         XCTAssertEqual(check.status, 65, check.stderr)
-        XCTAssertEqual(check.stdout, "invalid-value: pet #2 species: 'dragon'\n")
+        XCTAssertEqual(problemLines(check.stdout), ["1 problem", "  invalid-value: pet #2 species: 'dragon'"])
         let json = try run(["check", "--json"])
         XCTAssertTrue(json.stdout.contains("\"kind\":\"invalid-value\"") || json.stdout.contains("\"kind\" : \"invalid-value\""), json.stdout)
         // --repair cannot guess the pet's species: the value is left for the user, and still reported.
         let repair = try run(["check", "--repair"])
         XCTAssertEqual(repair.status, 65)
-        XCTAssertEqual(repair.stdout, "invalid-value: pet #2 species: 'dragon'\n")
+        XCTAssertEqual(problemLines(repair.stdout), ["1 problem", "  invalid-value: pet #2 species: 'dragon'"])
     }
 
     func testAMealTypeThePastCheckWouldRefuseIsNotReadAsAMeal() throws {
@@ -41,7 +48,7 @@ final class InvalidStoredValueCommandTests: CLITestCase {
         let check = try run(["check"])
         XCTAssertEqual(check.status, 65)
         // SQLite's own integrity check names the table whose CHECK it breaks; petlog's line names the row.
-        XCTAssertEqual(check.stdout.split(separator: "\n").filter { $0.hasPrefix("invalid-value") }, ["invalid-value: meal #1 type: 'brunch'"])
+        XCTAssertEqual(check.stdout.split(separator: "\n").filter { $0.hasPrefix("  invalid-value") }, ["  invalid-value: meal #1 type: 'brunch'"])
         // Put right by hand, everything reads again.
         try sqlite("UPDATE meal SET type = 'meal'")
         XCTAssertTrue(try ok("log", "Coco").contains("kibble"))
@@ -54,6 +61,6 @@ final class InvalidStoredValueCommandTests: CLITestCase {
         try sqlite("UPDATE medication SET times = '8 and 20'")
         try expectRefused(["med", "list", "Coco"], code: 65, mentions: "medication #1 has times '8 and 20'")
         try expectRefused(["due", "Coco"], code: 65, mentions: "medication #1 has times '8 and 20'")
-        XCTAssertEqual(try run(["check"]).stdout, "invalid-value: medication #1 times: '8 and 20'\n")
+        XCTAssertEqual(problemLines(try run(["check"]).stdout), ["1 problem", "  invalid-value: medication #1 times: '8 and 20'"])
     }
 }
