@@ -1,4 +1,5 @@
 import Foundation
+import PetModel
 import Localization
 import PetStore
 
@@ -41,9 +42,6 @@ struct CheckPresenter {
 
     private func clean(_ text: String) -> String { Terminal.sanitize(text) }
 
-    /// A path to paste into a shell: bare when it is plain, else in single quotes (and never a control character).
-    private func quoted(_ text: String) -> String {
-        let plain = clean(text)
-        return plain.allSatisfy { $0.isLetter || $0.isNumber || "-_./:@+,".contains($0) } ? plain : "'" + plain.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    /// A path to paste into a shell, word for word (`ShellWord`: control characters as `$'…'` escapes).
+    private func quoted(_ text: String) -> String { ShellWord.quoted(text) }
 }

@@ -98,16 +98,21 @@ final class OutputFileTests: CLITestCase {
 
     // MARK: devices, FIFOs, folders
 
-    func testDevStdoutOnAPipeIsRefusedAndStaysALink() throws {
+    /// `/dev/stdout` names the descriptor petlog already has: on a pipe the data goes down the pipe, as
+    /// with `-o -`, and the link stays a link. `/dev/null` names no descriptor of petlog's: a device, refused.
+    func testDevStdoutOnAPipeIsWrittenThroughAndStaysALink() throws {
         try demo()
-        for args in [["export", "-o", "/dev/stdout"], ["export", "--format", "csv", "--table", "pet", "-o", "/dev/stdout"],
-                     ["due", "--ics", "/dev/stdout"], ["export", "-o", "/dev/null"]] {
-            // stdout is a pipe here: /dev/stdout → /proc/self/fd/1 → a FIFO.
-            try expectRefused(args, code: 73, mentions: args.last == "/dev/null" ? "it is a device" : "named pipe (FIFO)")
+        for (args, head) in [(["export", "-o", "/dev/stdout"], "{\"format\": \"petlog\""),
+                             (["export", "--format", "csv", "--table", "pet", "-o", "/dev/stdout"], "id,"),
+                             (["due", "--ics", "/dev/stdout"], "BEGIN:VCALENDAR")] {
+            let r = try run(args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stdout.hasPrefix(head), "\(args): \(r.stdout.prefix(80))")
             XCTAssertEqual(type("/dev/stdout"), .typeSymbolicLink, "\(args) replaced /dev/stdout")
-            XCTAssertEqual(type("/dev/null"), .typeCharacterSpecial, "\(args) replaced /dev/null")
             restoreDevStdout()
         }
+        try expectRefused(["export", "-o", "/dev/null"], code: 73, mentions: "it is a device")
+        XCTAssertEqual(type("/dev/null"), .typeCharacterSpecial, "replaced /dev/null")
     }
 
     /// A petlog that replaced the system's /dev/stdout (as root) must not break the machine for
