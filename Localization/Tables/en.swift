@@ -540,7 +540,7 @@ extension L10n {
         case .errAttachmentsBothWays: "--no-attachments and --with-attachments ask for opposite things: give one"
         case .exportWroteAttachments: "{count} {count|attachment is|attachments are} in {folder}"
         case .exportAttachmentsMissing: "warning: {count} {count|attachment file is|attachment files are} missing from this database and not in the export (see petlog check)"
-        case .exportStreamWithoutAttachments: "note: {count} {count|attachment file stays|attachment files stay} out of standard output; export with -o FILE to carry them beside it"
+        case .exportStreamWithoutAttachments: "note: {count} {count|attachment file stays|attachment files stay} out of standard output; export with -o FILE to carry {count|it|them} beside it"
         case .importAttachmentsMissing: "warning: {count} {count|attachment was|attachments were} not beside the file: the records are imported and {count|it is|they are} marked missing (petlog check lists {count|it|them})"
         case .errAmbiguousMedication: "\"{name}\" names several of {pet}'s medications: {candidates}; type more of the name"
         case .fieldEndedShort: "ended"
