@@ -551,6 +551,12 @@ extension L10n {
         case errStdoutTwice = "err.stdout_twice"
         case exportWroteTable = "export.wrote_table"
         case errAttachmentHash = "err.attachment_hash"
+        // move-export
+        case errAttachmentsBothWays = "err.attachments_both_ways"
+        case exportWroteAttachments = "export.wrote_attachments"
+        case exportAttachmentsMissing = "export.attachments_missing"
+        case exportStreamWithoutAttachments = "export.stream_without_attachments"
+        case importAttachmentsMissing = "import.attachments_missing"
         // fix-answers
         case errAmbiguousMedication = "err.ambiguous_medication"
         case fieldEndedShort = "field.ended_short"
@@ -764,6 +770,7 @@ extension L10n {
         case helpExportCommandFormat = "help.export_command_format"
         case helpExportCommandTable = "help.export_command_table"
         case helpExportCommandWithAttachments = "help.export_command_with_attachments"
+        case helpExportCommandNoAttachments = "help.export_command_no_attachments"
         case helpExportCommandBom = "help.export_command_bom"
         case helpGlobalOptionsDb = "help.global_options_db"
         case helpGlobalOptionsLang = "help.global_options_lang"
@@ -777,6 +784,7 @@ extension L10n {
         case helpImportCommandColumns = "help.import_command_columns"
         case helpImportCommandUnit = "help.import_command_unit"
         case helpImportCommandAttachments = "help.import_command_attachments"
+        case helpImportCommandStrict = "help.import_command_strict"
         case helpImportCommandDelimiter = "help.import_command_delimiter"
         case helpImportCommandDateFormat = "help.import_command_date_format"
         case helpWeightCommandAbstract = "help.weight_command_abstract"

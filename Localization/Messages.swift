@@ -542,6 +542,11 @@ extension L10n.Message {
     public static func errFolderNotStdout(option: String) -> Self { Self(.errFolderNotStdout, ["option": option]) }
     public static func errStdoutTwice(first: String, second: String) -> Self { Self(.errStdoutTwice, ["first": first, "second": second]) }
     public static func exportWroteTable(rows: String, table: String, path: String) -> Self { Self(.exportWroteTable, ["rows": rows, "table": table, "path": path]) }
+    public static let errAttachmentsBothWays = Self(.errAttachmentsBothWays, [:])
+    public static func exportWroteAttachments(count: String, folder: String) -> Self { Self(.exportWroteAttachments, ["count": count, "folder": folder]) }
+    public static func exportAttachmentsMissing(count: String) -> Self { Self(.exportAttachmentsMissing, ["count": count]) }
+    public static func exportStreamWithoutAttachments(count: String) -> Self { Self(.exportStreamWithoutAttachments, ["count": count]) }
+    public static func importAttachmentsMissing(count: String) -> Self { Self(.importAttachmentsMissing, ["count": count]) }
     public static func errAttachmentHash(path: String, sha: String) -> Self { Self(.errAttachmentHash, ["path": path, "sha": sha]) }
     public static func errAmbiguousMedication(name: String, pet: String, candidates: String) -> Self { Self(.errAmbiguousMedication, ["name": name, "pet": pet, "candidates": candidates]) }
     public static let fieldEndedShort = Self(.fieldEndedShort, [:])
@@ -749,6 +754,7 @@ extension L10n.Message {
     public static let helpExportCommandFormat = Self(.helpExportCommandFormat, [:])
     public static let helpExportCommandTable = Self(.helpExportCommandTable, [:])
     public static let helpExportCommandWithAttachments = Self(.helpExportCommandWithAttachments, [:])
+    public static let helpExportCommandNoAttachments = Self(.helpExportCommandNoAttachments, [:])
     public static let helpExportCommandBom = Self(.helpExportCommandBom, [:])
     public static let helpGlobalOptionsDb = Self(.helpGlobalOptionsDb, [:])
     public static let helpGlobalOptionsLang = Self(.helpGlobalOptionsLang, [:])
@@ -762,6 +768,7 @@ extension L10n.Message {
     public static let helpImportCommandColumns = Self(.helpImportCommandColumns, [:])
     public static let helpImportCommandUnit = Self(.helpImportCommandUnit, [:])
     public static let helpImportCommandAttachments = Self(.helpImportCommandAttachments, [:])
+    public static let helpImportCommandStrict = Self(.helpImportCommandStrict, [:])
     public static let helpImportCommandDelimiter = Self(.helpImportCommandDelimiter, [:])
     public static let helpImportCommandDateFormat = Self(.helpImportCommandDateFormat, [:])
     public static let helpWeightCommandAbstract = Self(.helpWeightCommandAbstract, [:])

@@ -111,11 +111,15 @@ public protocol TransferRepository: Sendable {
     func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)
     /// One table as CSV to `path` (or standard output); the rows written.
     func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int
-    /// Every attachment's file present with its SHA-256; the hashes checked.
+    /// The SHA-256 of every attachment file the records name, sorted (nothing read but the rows).
+    func attachmentHashes() throws -> [String]
+    /// Every attachment's file read and checked against its SHA-256: a damaged one is thrown, a missing
+    /// one too unless `allowingMissing` (an import without its photos leaves them so; `check` lists them).
     @discardableResult
-    func verifyAttachments() throws -> [String]
-    /// Copies every attachment file into `directory`, named by SHA-256; how many were copied.
-    func copyAttachments(to directory: String) throws -> Int
+    func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory
+    /// Copies every attachment file the store holds into `directory`, named by SHA-256, after checking
+    /// them all (`verifyAttachments`); the folder is made only when there is a file to copy.
+    func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String])
 }
 
 extension TransferRepository {
@@ -123,6 +127,14 @@ extension TransferRepository {
     public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) { try exportCSV(to: directory, bom: false) }
     public func exportCSVTable(_ table: String, to path: String) throws -> Int { try exportCSVTable(table, to: path, bom: false) }
     public func forEachRecordBatch(_ body: ([PetRecord]) throws -> Void) throws { try forEachRecordBatch(size: 2000, body) }
+}
+
+/// The attachment files the records name: those the store holds (each checked against its SHA-256) and
+/// those it names without holding them (marked missing: `check` lists them as `missing-file`).
+public struct AttachmentInventory: Equatable, Sendable {
+    public var present: [String]
+    public var missing: [String]
+    public init(present: [String] = [], missing: [String] = []) { self.present = present; self.missing = missing }
 }
 
 /// The file itself: checks and repairs, and a verified copy (what only a local database file has).

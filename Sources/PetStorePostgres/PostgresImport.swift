@@ -163,7 +163,7 @@ extension PostgresRepository {
     public func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         try write(recording: false) { core in
             var summary = ImportSummary()
-            summary.attachmentsAdded = try storeAttachments(batch)
+            (summary.attachmentsAdded, summary.attachmentsMissing) = try storeAttachments(batch)
             return try core.importRows(batch, writer: PostgresImportWriter(link: link), summary: summary, progress: progress)
         }
     }
@@ -174,21 +174,25 @@ extension PostgresRepository {
         }
     }
 
-    /// The files the batch's records name, from its attachment folders, each checked against its SHA-256.
-    func storeAttachments(_ batch: ImportBatch) throws -> Int {
+    /// The files the batch's records name, from its attachment folders, each checked against its SHA-256;
+    /// how many were added, and how many were in neither place. Those rows go in all the same (unless
+    /// `attachmentsRequired`), without chunks, as the SQLite store keeps a row whose file is missing:
+    /// `check` lists them, and a later import that finds the files stores them.
+    func storeAttachments(_ batch: ImportBatch) throws -> (added: Int, missing: Int) {
         var needed: [String: SourceLocation] = [:]
         for r in batch.records { for a in r.attachments where needed[a.sha256] == nil { needed[a.sha256] = r.location } }
-        var added = 0
+        var added = 0, missing = 0
         for (sha, location) in needed.sorted(by: { $0.key < $1.key }) {
             if try link.int("SELECT count(*) FROM attachment_chunk WHERE sha256 = ?", [sha]) ?? 0 > 0 { continue }
-            let candidates = batch.attachmentSources.flatMap { [$0.appendingPathComponent(sha), $0.appendingPathComponent(String(sha.prefix(2))).appendingPathComponent(sha)] }
-            guard let source = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                throw ImportError(location: location, problem: .missingAttachment(sha))
+            guard let source = batch.attachmentSource(sha) else {
+                if batch.attachmentsRequired { throw ImportError(location: location, problem: .missingAttachment(sha)) }
+                missing += 1
+                continue
             }
             let stored = try PostgresAttachments.store(path: source.path, link: link)
             guard stored.sha256 == sha else { throw ImportError(location: location, problem: .attachmentHashMismatch(sha)) }
             added += 1
         }
-        return added
+        return (added, missing)
     }
 }

@@ -11,7 +11,9 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpExportCommandOutput))) var output: String
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandFormat))) var format: Choice<ExportFormat> = Choice(.json)
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandTable)), completion: .list(SQLiteRepository.csvTableNames)) var table: String?
+    /// Kept for scripts from before the attachments went beside the file by default: the folder to put them in instead.
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandWithAttachments))) var withAttachments: String?
+    @Flag(name: .customLong("no-attachments"), help: ArgumentHelp(Help.s(.helpExportCommandNoAttachments))) var noAttachments = false
     @Flag(name: [.customLong("bom"), .customLong("excel")], help: ArgumentHelp(Help.s(.helpExportCommandBom)))
     var bom = false
 
@@ -30,36 +32,76 @@ struct ExportCommand: ParsableCommand {
             if let dir = withAttachments, OutputFile.isStandardOutput(dir) {
                 throw UsageError(message: s.t(.errFolderNotStdout(option: "--with-attachments")))
             }
+            if noAttachments && withAttachments != nil {
+                throw UsageError(message: s.t(.errAttachmentsBothWays))
+            }
             let toStdout = OutputFile.isStandardOutput(output)
             let repo = try s.repository()
-            // Checked before anything is written; copied after the tables, so the folder may sit inside -o's.
-            if withAttachments != nil { try repo.verifyAttachments() }
+            let folder = attachmentsFolder(csv: csv)
+            // A file where the folder goes refuses the export before anything is written.
+            if let folder, FileSecurity.exists(folder), !FileSecurity.isDirectory(folder) { throw OutputError(path: folder, cause: .isFile) }
+            // Checked before anything is written (a damaged file refuses the export); copied after the tables,
+            // so the folder may sit inside -o's. Files the database names but does not hold are left out.
+            let inventory = try folder.map { _ in try repo.verifyAttachments(allowingMissing: true) }
             let shown = toStdout ? s.t(.outputStandard) : Terminal.sanitize(output)
             // With -o -, stdout carries the data only; the summary goes to stderr.
             let terminal = s.terminal
             let say: (String) -> Void = toStdout ? { terminal.error($0) } : { terminal.line($0) }
+            func copyAttachments() throws { if let folder { _ = try repo.copyAttachments(to: folder, allowingMissing: true) } }
+            func sayAttachments() {
+                guard let folder, let inventory else { return }
+                if !inventory.present.isEmpty {
+                    say(s.t(.exportWroteAttachments(count: String(inventory.present.count), folder: Terminal.sanitize(folder))))
+                }
+                if !inventory.missing.isEmpty { terminal.error(s.t(.exportAttachmentsMissing(count: String(inventory.missing.count)))) }
+            }
             if let t = table {
                 let rows = try repo.exportCSVTable(t, to: output, bom: bom)
-                try copyAttachments(repo)
+                try copyAttachments()
                 say(s.t(.exportWroteTable(rows: String(rows), table: t, path: shown)))
+                sayAttachments()
                 return
             }
             if csv {
                 let written = try repo.exportCSV(to: output, bom: bom)
-                try copyAttachments(repo)
+                try copyAttachments()
                 say(s.t(.exportWroteCSV(records: String(written.records), tables: String(written.tables), path: shown)))
+                sayAttachments()
                 return
             }
             var count = 0
             try OutputFile.write(to: output) { sink in
                 count = try repo.exportJSON(to: sink)
             }
-            try copyAttachments(repo)
+            try copyAttachments()
             say(s.t(.exportWrote(records: String(count), path: shown)))
+            sayAttachments()
+            // A stream has no folder beside it: the records go, the files cannot (said on stderr only).
+            if folder == nil && table == nil && !noAttachments {
+                let files = try repo.attachmentHashes().count
+                if files > 0 { terminal.error(s.t(.exportStreamWithoutAttachments(count: String(files)))) }
+            }
         }
     }
 
-    func copyAttachments(_ repo: any PetlogStore) throws {
-        if let dir = withAttachments { _ = try repo.copyAttachments(to: dir) }
+    /// Where the attachment files go: `--with-attachments DIR`; else beside a JSON file (`FILE.attachments`,
+    /// named as `backup` names its folder) or inside a CSV folder (`attachments/`, where `import` looks);
+    /// nowhere for `--no-attachments`, one CSV table, or a stream (standard output, a device).
+    func attachmentsFolder(csv: Bool) -> String? {
+        if let dir = withAttachments { return dir }
+        if noAttachments || table != nil || Self.isStream(output) { return nil }
+        return csv ? (output.hasSuffix("/") ? output : output + "/") + "attachments" : output + ".attachments"
+    }
+
+    /// Standard output, or a target that is not (or would not be) a regular file: `/dev/stdout`, `/proc/self/fd/1`,
+    /// a FIFO. No folder can be made beside it.
+    static func isStream(_ path: String) -> Bool {
+        if OutputFile.isStandardOutput(path) { return true }
+        let absolute = FileSecurity.absolute(path)
+        if absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") { return true }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
     }
 }

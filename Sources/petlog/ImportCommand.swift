@@ -14,6 +14,7 @@ struct ImportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpImportCommandColumns))) var columns: String?
     @Option(name: .customLong("weight-unit"), help: ArgumentHelp(Help.s(.helpImportCommandUnit))) var unit: Choice<MassUnit>?
     @Option(help: ArgumentHelp(Help.s(.helpImportCommandAttachments))) var attachments: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpImportCommandStrict))) var strict = false
     @Option(help: ArgumentHelp(Help.s(.helpImportCommandDelimiter)))
     var delimiter: String?
     @Option(name: .customLong("date-format"), help: ArgumentHelp(Help.s(.helpImportCommandDateFormat)))
@@ -30,6 +31,7 @@ struct ImportCommand: ParsableCommand {
                 options.delimiter = byte
             }
             options.dateOrder = try dateFormat?.value("--date-format")
+            options.strictAttachments = strict
             // Every row is read and checked before the database is opened.
             let bar = ProgressBar(label: s.t(.importWriting))
             let batch = try ImportReader.read(path: path, options: options)
@@ -38,7 +40,8 @@ struct ImportCommand: ParsableCommand {
             bar.finish()
             if s.json {
                 s.terminal.json(["records_added": summary.recordsAdded, "records_already_there": summary.recordsAlreadyThere,
-                                 "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded])
+                                 "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded,
+                                 "attachments_missing": summary.attachmentsMissing])
             } else {
                 s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: String(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
                 if batch.skippedWithoutWeight > 0 {
@@ -47,6 +50,10 @@ struct ImportCommand: ParsableCommand {
                 if summary.budgetsAdded > 0 || summary.ratesAdded > 0 {
                     s.terminal.line(s.t(.importMoneyDone(budgets: String(summary.budgetsAdded), rates: Display.count(summary.ratesAdded))))
                 }
+            }
+            // The records are in; the photos that were not beside the file are rows without their files.
+            if summary.attachmentsMissing > 0 {
+                s.terminal.error(s.t(.importAttachmentsMissing(count: Display.count(summary.attachmentsMissing))))
             }
         }
     }

@@ -186,6 +186,196 @@ final class ImportCommandTests: CLITestCase {
         r = try run(["--db", path("tty/petlog.sqlite"), "check"], useDefaultDB: true)
         XCTAssertEqual(r.status, 0)
     }
+
+    // MARK: Moving to another machine (issue 27)
+
+    var otherServerDatabases: [String] = []
+
+    override func tearDownWithError() throws {
+        for name in otherServerDatabases { try? TestServer.shared().dropDatabase(name) }
+        try super.tearDownWithError()
+    }
+
+    /// A second, empty database of the store under test: "another machine".
+    func otherDatabase(_ name: String = "other") throws -> String {
+        guard Self.onServer else { return path("\(name)/petlog.sqlite") }
+        let database = try TestServer.shared().createDatabase()
+        otherServerDatabases.append(database)
+        return TestServer.url(database)
+    }
+
+    /// A pet with a photographed diary entry, a visit with two files (one of them the same photo), a weight.
+    func makePhotographedPet() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let photo = try write("photo.ppm", "P3\n1 1\n255\n1 2 3\n")
+        let lab = try write("lab.txt", "ALT 42 U/L\n")
+        try ok("diary", "Coco", "rash on the left ear", "--photo", photo)
+        try ok("visit", "Coco", "--clinic", "Haneul", "--reason", "ear", "--attach", lab, "--attach", photo)
+        try ok("weight", "Coco", "4.2kg")
+    }
+
+    /// stderr without the line a new SQLite file brings ("created a new petlog database").
+    func warnings(_ r: Result) -> [String] {
+        r.stderr.split(separator: "\n").map(String.init).filter { !$0.contains("created a new petlog database") }
+    }
+
+    func copy(_ from: String, to: String) throws {
+        try FileManager.default.createDirectory(atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: from, toPath: to)
+    }
+
+    func testExportPutsTheAttachmentsBesideTheFileAndAnImportElsewhereFindsThem() throws {
+        try makePhotographedPet()
+        let out = try ok("export", "-o", path("all.json"))
+        XCTAssertTrue(out.contains("2 attachments are in \(path("all.json.attachments"))"), out)
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("all.json.attachments"))
+        XCTAssertEqual(files.count, 2, "\(files)")
+        XCTAssertTrue(files.allSatisfy { $0.count == 64 }, "named by SHA-256: \(files)")
+        // Both carried to another folder (another machine), imported there with no option.
+        try copy(path("all.json"), to: path("moved/all.json"))
+        try copy(path("all.json.attachments"), to: path("moved/all.json.attachments"))
+        let other = try otherDatabase()
+        let r = try run(["--db", other, "import", path("moved/all.json")], useDefaultDB: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(warnings(r), [], "nothing missing")
+        let check = try run(["--db", other, "check"], useDefaultDB: true)
+        XCTAssertEqual(check.status, 0, check.stdout)
+        // The same export again there: the same bytes, the same files.
+        XCTAssertEqual(try run(["--db", other, "export", "-o", path("again.json")], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try read(path("again.json")), try read(path("all.json")))
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: path("again.json.attachments"))), Set(files))
+    }
+
+    func testImportWithoutTheAttachmentsKeepsEveryRecordAndMarksThemMissing() throws {
+        try makePhotographedPet()
+        try ok("export", "-o", path("all.json"))
+        // Only the JSON was kept.
+        try copy(path("all.json"), to: path("kept/all.json"))
+        let other = try otherDatabase()
+        var r = try run(["--db", other, "import", path("kept/all.json")], useDefaultDB: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Imported 3 records and 1 new pet"), r.stdout)
+        XCTAssertEqual(warnings(r), ["petlog: warning: 2 attachments were not beside the file: the records are imported and they are marked missing (petlog check lists them)"])
+        let summary = try JSONSerialization.jsonObject(with: Data(try run(["--db", other, "import", path("kept/all.json"), "--json"], useDefaultDB: true).stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(summary["attachments_missing"] as? Int, 2)
+        XCTAssertEqual(summary["records_added"] as? Int, 0)
+        // The attachment entries are kept: the records export as they were.
+        r = try run(["--db", other, "export", "-o", path("again.json")], useDefaultDB: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("2 attachment files are missing from this database"), r.stderr)
+        XCTAssertEqual(try read(path("again.json")), try read(path("all.json")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("again.json.attachments")), "nothing to copy, no folder")
+        // check lists them as missing files; --repair keeps the rows (the photos may come back).
+        func missing() throws -> [String] {
+            let c = try run(["--db", other, "check"], useDefaultDB: true)
+            XCTAssertEqual(c.status, 65, c.stdout + c.stderr)
+            return c.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("missing-file: ") }
+        }
+        XCTAssertEqual(try missing().count, 2)
+        XCTAssertEqual(try run(["--db", other, "check", "--repair"], useDefaultDB: true).status, 65)
+        XCTAssertEqual(try missing().count, 2, "--repair keeps the rows")
+        let log = try JSONSerialization.jsonObject(with: Data(try run(["--db", other, "log", "Coco", "--json"], useDefaultDB: true).stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual(log.map { ($0["attachments"] as? [Any])?.count ?? 0 }.reduce(0, +), 3, "every attachment entry kept")
+        // Deleting the visit and undoing it brings it back with its entries.
+        let visit = try XCTUnwrap(log.first { $0["kind"] as? String == "visit" }?["id"] as? Int)
+        XCTAssertEqual(try run(["--db", other, "delete", String(visit)], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try run(["--db", other, "check", "--repair"], useDefaultDB: true).status, 65)
+        let undo = try run(["--db", other, "undo"], useDefaultDB: true)
+        XCTAssertEqual(undo.status, 0, undo.stderr)
+        let back = try JSONSerialization.jsonObject(with: Data(try run(["--db", other, "log", "Coco", "--json"], useDefaultDB: true).stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual((back.first { $0["kind"] as? String == "visit" }?["attachments"] as? [Any])?.count, 2)
+        XCTAssertEqual(try missing().count, 2)
+        // The photos found later: the same file imported again with them beside it fills them in.
+        try copy(path("all.json.attachments"), to: path("kept/all.json.attachments"))
+        r = try run(["--db", other, "import", path("kept/all.json")], useDefaultDB: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(warnings(r), [])
+        let c = try run(["--db", other, "check"], useDefaultDB: true)
+        XCTAssertEqual(c.status, 0, c.stdout)
+    }
+
+    func testStrictImportRefusesMissingAttachmentsAsBefore() throws {
+        try makePhotographedPet()
+        try ok("export", "-o", path("all.json"))
+        try copy(path("all.json"), to: path("kept/all.json"))
+        let other = try otherDatabase()
+        XCTAssertEqual(try run(["--db", other, "pet", "add", "Nabi", "--species", "cat"], useDefaultDB: true).status, 0)
+        let r = try expectRefused(["import", path("kept/all.json"), "--strict"], code: 65,
+                                  mentions: "is neither in the attachments folder beside the file nor in this database (use --attachments DIR); nothing was imported",
+                                  db: other)
+        XCTAssertTrue(r.stderr.hasPrefix("petlog: all.json:"), r.stderr)
+        // With the files beside it, --strict imports.
+        try copy(path("all.json.attachments"), to: path("kept/all.json.attachments"))
+        let again = try run(["--db", other, "import", path("kept/all.json"), "--strict"], useDefaultDB: true)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try run(["--db", other, "check"], useDefaultDB: true).status, 0)
+    }
+
+    func testTheMissingAttachmentsLineInKoreanAndJapanese() throws {
+        try makePhotographedPet()
+        try ok("export", "-o", path("all.json"))
+        try copy(path("all.json"), to: path("kept/all.json"))
+        let expected = ["ko": "petlog: 경고: 첨부 파일 2개가 파일 옆에 없었습니다. 기록은 가져왔고 그 첨부 파일은 없음으로 표시했습니다 (petlog check로 확인하세요)",
+                        "ja": "petlog: 警告: 添付ファイル 2 件がファイルの隣にありませんでした。記録は取り込み、その添付ファイルは欠落として記録しました (petlog check で確認できます)"]
+        for (lang, line) in expected.sorted(by: { $0.key < $1.key }) {
+            let other = try otherDatabase(lang)
+            let r = try run(["--db", other, "--lang", lang, "import", path("kept/all.json")], useDefaultDB: true)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(warnings(r).filter { !$0.contains(other) }, [line], lang)
+        }
+    }
+
+    func testCSVFolderCarriesItsAttachmentsAndImportsWithoutThem() throws {
+        try makePhotographedPet()
+        let out = try ok("export", "--format", "csv", "-o", path("csv1"))
+        XCTAssertTrue(out.contains("2 attachments are in \(path("csv1/attachments"))"), out)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("csv1/attachments")).count, 2)
+        // The whole folder moved: nothing missing.
+        try copy(path("csv1"), to: path("moved/csv1"))
+        let other = try otherDatabase()
+        var r = try run(["--db", other, "import", path("moved/csv1")], useDefaultDB: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(warnings(r), [])
+        XCTAssertEqual(try run(["--db", other, "check"], useDefaultDB: true).status, 0)
+        // The tables without their attachments folder.
+        try FileManager.default.removeItem(atPath: path("moved/csv1/attachments"))
+        let third = try otherDatabase("third")
+        XCTAssertEqual(try run(["--db", third, "pet", "add", "Nabi", "--species", "cat"], useDefaultDB: true).status, 0)
+        try expectRefused(["import", path("moved/csv1"), "--strict"], code: 65, mentions: "nothing was imported", db: third)
+        r = try run(["--db", third, "import", path("moved/csv1")], useDefaultDB: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Imported 3 records"), r.stdout)
+        XCTAssertEqual(warnings(r), ["petlog: warning: 2 attachments were not beside the file: the records are imported and they are marked missing (petlog check lists them)"])
+        let c = try run(["--db", third, "check"], useDefaultDB: true)
+        XCTAssertEqual(c.status, 65)
+        XCTAssertEqual(c.stdout.split(separator: "\n").filter { $0.hasPrefix("missing-file: ") }.count, 2, c.stdout)
+    }
+
+    func testNoAttachmentsAndStandardOutputLeaveTheFilesOut() throws {
+        try makePhotographedPet()
+        var out = try ok("export", "-o", path("n.json"), "--no-attachments")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("n.json.attachments")))
+        XCTAssertFalse(out.contains("attachment"), out)
+        out = try ok("export", "--format", "csv", "-o", path("csvn"), "--no-attachments")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("csvn/attachments")))
+        // Standard output: the JSON alone on stdout, a note on stderr, no folder anywhere.
+        let r = try run(["export", "-o", "-"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, try read(path("n.json")))
+        XCTAssertTrue(r.stderr.contains("2 attachment files stay out of standard output"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("-.attachments")))
+        XCTAssertEqual(try run(["export", "-o", "-", "--no-attachments"]).stderr.contains("attachment"), false)
+        // --with-attachments still works for old scripts; with --no-attachments it is a contradiction.
+        try ok("export", "-o", path("w.json"), "--with-attachments", path("files"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("files")).count, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("w.json.attachments")))
+        try expectRefused(["export", "-o", path("x.json"), "--with-attachments", path("files"), "--no-attachments"], code: 64, mentions: "--no-attachments")
+        // An export without its files imports all the same, marking them missing.
+        let other = try otherDatabase()
+        let imported = try run(["--db", other, "import", path("n.json")], useDefaultDB: true)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(warnings(imported).count, 1, imported.stderr)
+    }
 }
 
 /// The benchmark kit's whole `shelter` set (500 pets, 868,890 weights and 90,667 other rows), made by

@@ -45,7 +45,7 @@ final class ImportHostileTests: CLITestCase {
         let evil = ", \"attachments\": [{\"sha256\": \"../../../../etc/passwd\", \"name\": \"x\", \"media_type\": \"text/plain\", \"size\": 1}]"
         try refuse([try file("f.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: ", \"attachments\": []", with: evil)))], mentions: "f.json:6")
         let missing = ", \"attachments\": [{\"sha256\": \"\(String(repeating: "ab", count: 32))\", \"name\": \"x\", \"media_type\": \"text/plain\", \"size\": 1}]"
-        try refuse([try file("g.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: ", \"attachments\": []", with: missing)))], mentions: "--attachments")
+        try refuse([try file("g.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: ", \"attachments\": []", with: missing))), "--strict"], mentions: "--attachments")
         try refuse([try file("h.json", json(String(repeating: "[", count: 100_000)))], mentions: "h.json:6")
         try refuse([try file("i.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: "\"note\": null", with: "\"note\": \"\(String(repeating: "x", count: 1_000_000))\"")))],
                    mentions: "i.json:6")

@@ -168,8 +168,11 @@ public struct ImportBatch: Sendable {
     public var pets: [ImportPet] = []
     public var records: [ImportRecord] = []
     public var weights = ImportWeights()
-    /// Where to copy attachment files from, by SHA-256, when the store lacks them.
+    /// Where to copy attachment files from, by SHA-256, when the store lacks them (the first that has it).
     public var attachmentSources: [URL] = []
+    /// `import --strict`: an attachment found neither in the store nor in `attachmentSources` refuses the
+    /// whole batch. Otherwise its rows go in all the same, marked missing (`check` lists the file).
+    public var attachmentsRequired = false
     /// Budgets (a pet is an index into `pets`) and exchange rates (petlog JSON files only).
     public var budgets: [ImportBudget] = []
     /// Rows of a scale's CSV with no weight in them (other measurements only), left out.
@@ -182,6 +185,14 @@ public struct ImportBatch: Sendable {
     public init() {}
 }
 
+extension ImportBatch {
+    /// Where the file of `sha` is in `attachmentSources` (as `<sha>` or as a store keeps it, `ab/<sha>`), if anywhere.
+    public func attachmentSource(_ sha: String) -> URL? {
+        attachmentSources.lazy.flatMap { [$0.appendingPathComponent(sha), $0.appendingPathComponent(String(sha.prefix(2))).appendingPathComponent(sha)] }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+}
+
 /// What an import did.
 public struct ImportSummary: Equatable, Sendable {
     public var petsAdded = 0
@@ -191,6 +202,8 @@ public struct ImportSummary: Equatable, Sendable {
     public var budgetsAdded = 0
     public var ratesAdded = 0
     public var attachmentsAdded = 0
+    /// Attachment files (by SHA-256) the batch names that were neither in the store nor beside the file.
+    public var attachmentsMissing = 0
     public init() {}
 }
 

@@ -20,7 +20,7 @@ extension SQLiteRepository {
         // Attachment files first (content-addressed; removed again if the transaction fails).
         var created: [URL] = []
         do {
-            summary.attachmentsAdded = try copyAttachments(batch, created: &created)
+            (summary.attachmentsAdded, summary.attachmentsMissing) = try copyAttachments(batch, created: &created)
             return try writeWithoutForeignKeys { db in try importRows(batch, db: db, summary: summary, progress: progress) }
         } catch {
             created.forEach { try? FileManager.default.removeItem(at: $0) }
@@ -50,24 +50,27 @@ extension SQLiteRepository {
         }
     }
 
-    func copyAttachments(_ batch: ImportBatch, created: inout [URL]) throws -> Int {
+    /// The files the batch's records name, copied in from its attachment folders; how many were added,
+    /// and how many were in neither place (their rows go in all the same unless `attachmentsRequired`).
+    func copyAttachments(_ batch: ImportBatch, created: inout [URL]) throws -> (added: Int, missing: Int) {
         var needed: [String: SourceLocation] = [:]
         for r in batch.records { for a in r.attachments where needed[a.sha256] == nil { needed[a.sha256] = r.location } }
-        guard !needed.isEmpty else { return 0 }
+        guard !needed.isEmpty else { return (0, 0) }
         guard let store = attachments else { throw StoreError.io("no attachment directory") }
-        var added = 0
+        var added = 0, missing = 0
         for (sha, location) in needed.sorted(by: { $0.key < $1.key }) {
             if FileManager.default.fileExists(atPath: store.url(for: sha).path) { continue }
-            let candidates = batch.attachmentSources.flatMap { [$0.appendingPathComponent(sha), $0.appendingPathComponent(String(sha.prefix(2))).appendingPathComponent(sha)] }
-            guard let source = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                throw ImportError(location: location, problem: .missingAttachment(sha))
+            guard let source = batch.attachmentSource(sha) else {
+                if batch.attachmentsRequired { throw ImportError(location: location, problem: .missingAttachment(sha)) }
+                missing += 1
+                continue
             }
             let (a, c) = try store.store(sourcePath: source.path, position: 0)
             if let c { created.append(c) }
             guard a.sha256 == sha else { throw ImportError(location: location, problem: .attachmentHashMismatch(sha)) }
             if c != nil { added += 1 }
         }
-        return added
+        return (added, missing)
     }
 
     func importRows(_ batch: ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {

@@ -14,8 +14,11 @@ public struct ImportOptions: Sendable {
     public var columns: [String]?
     /// `--weight-unit`: the unit of bare weight numbers when the header does not say.
     public var unit: MassUnit?
-    /// Where attachment files are (`--attachments DIR`; default the `attachments` folder beside the file).
+    /// Where attachment files are (`--attachments DIR`; default the folder `export` writes beside a JSON
+    /// file, `FILE.attachments`, then an `attachments` folder beside it; in a CSV folder, its `attachments`).
     public var attachments: URL?
+    /// `--strict`: refuse the whole import when an attachment's file is in neither place.
+    public var strictAttachments = false
     /// The zone local times without an offset are in.
     public var timeZone: TimeZone
     /// Now, for the dating rules (`RecordDating`): an observation dated after now plus the tolerance,
@@ -69,8 +72,10 @@ public enum ImportReader {
             batch.attachmentSources = [options.attachments ?? url.appendingPathComponent("attachments")]
         } else {
             batch = try readFile(path: path, file: url.lastPathComponent, options: options)
-            batch.attachmentSources = [options.attachments ?? url.deletingLastPathComponent().appendingPathComponent("attachments")]
+            batch.attachmentSources = options.attachments.map { [$0] }
+                ?? [URL(fileURLWithPath: path + ".attachments"), url.deletingLastPathComponent().appendingPathComponent("attachments")]
         }
+        batch.attachmentsRequired = options.strictAttachments
         if batch.rowCount == 0 && batch.budgets.isEmpty && batch.rates.isEmpty && batch.pets.allSatisfy({ $0.existing != nil }) {
             throw ImportError(file: url.lastPathComponent, line: 0, problem: .noRows)
         }
