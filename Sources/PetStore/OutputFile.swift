@@ -409,8 +409,10 @@ public enum OutputFile {
     /// Makes sure `path` names a folder to write files into, creating it (0700, and missing parents
     /// like `mkdir -p`) when it does not exist. Links to a folder are followed; a dangling link makes
     /// the folder it points at. Returns the folders created, deepest last.
+    /// `registering`: each folder is registered with `TemporaryFiles` before it is made (so a signal that
+    /// comes the moment after removes it too); the caller unregisters them once they are to stay.
     @discardableResult
-    public static func prepareFolder(_ path: String) throws -> [String] {
+    public static func prepareFolder(_ path: String, registering: Bool = false) throws -> [String] {
         var st = stat()
         if stat(path, &st) == 0 {
             switch fileType(st.st_mode) {
@@ -434,11 +436,16 @@ public enum OutputFile {
         var ps = stat()
         if parent != target, stat(parent, &ps) != 0 {
             guard errno == ENOENT else { throw OutputError(path: path, errno: errno, folder: parent) }
-            created = try prepareFolder(parent)
+            created = try prepareFolder(parent, registering: registering)
         }
+        if registering { TemporaryFiles.register(target) }
         if mkdir(target, 0o700) != 0 {
             let code = errno
-            for dir in created.reversed() { rmdir(dir) }
+            if registering { TemporaryFiles.unregister(target) }
+            for dir in created.reversed() {
+                rmdir(dir)
+                if registering { TemporaryFiles.unregister(dir) }
+            }
             throw OutputError(path: path, errno: code, folder: parent)
         }
         chmod(target, 0o700)
@@ -456,9 +463,7 @@ public enum OutputFile {
         /// Makes `folder` if needed (see `OutputFile.prepareFolder`); removed again if the batch fails or
         /// is interrupted (registered with `TemporaryFiles` until the batch is committed).
         public func prepareFolder(_ folder: String) throws {
-            let made = try OutputFile.prepareFolder(folder)
-            made.forEach(TemporaryFiles.register)
-            createdFolders += made
+            createdFolders += try OutputFile.prepareFolder(folder, registering: true)
         }
 
         /// Writes one file of the batch to its temporary path.

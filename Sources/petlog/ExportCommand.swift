@@ -93,10 +93,10 @@ struct ExportCommand: ParsableCommand {
         return csv ? (output.hasSuffix("/") ? output : output + "/") + "attachments" : output + ".attachments"
     }
 
-    /// Standard output, or a target that is not (or would not be) a regular file: `/dev/stdout`, `/proc/self/fd/1`,
-    /// a FIFO. No folder can be made beside it.
+    /// Standard output or another descriptor petlog has open (`/dev/stdout`, `/proc/self/fd/1`, a link to
+    /// one), or a target that is not (or would not be) a regular file: a FIFO. No folder can be made beside it.
     static func isStream(_ path: String) -> Bool {
-        if OutputFile.isStandardOutput(path) { return true }
+        if OutputFile.descriptor(path) != nil { return true }
         let absolute = FileSecurity.absolute(path)
         if absolute.hasPrefix("/dev/") || absolute.hasPrefix("/proc/") { return true }
         var info = stat()
