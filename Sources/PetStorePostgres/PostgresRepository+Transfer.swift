@@ -91,7 +91,9 @@ extension PostgresRepository {
             for v in try core.invalidValues() { problems.append(StoreProblem(kind: .invalidValue, detail: v.description)) }
             for sha in try link.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap({ $0[0].text }) {
                 switch try PostgresAttachments.storedHash(sha, link: link) {
-                case nil: problems.append(StoreProblem(kind: .missingFile, detail: "attachment \(sha)"))
+                case nil:
+                    let aside = try link.int("SELECT count(*) FROM attachment_quarantine WHERE sha256 = ?", [sha]) ?? 0
+                    problems.append(StoreProblem(kind: aside > 0 ? .quarantinedFile : .missingFile, detail: "attachment \(sha)"))
                 case let found? where found != sha: problems.append(StoreProblem(kind: .badHash, detail: "attachment \(sha)"))
                 default: break
                 }
@@ -124,14 +126,16 @@ extension PostgresRepository {
         }
         let rebuild = problems.contains { $0.kind == .searchIndex }
         let files = problems.filter { $0.kind == .orphanFile }.count
-        guard !orphans.isEmpty || rebuild || files > 0 else { return report }
+        let quarantined = problems.filter { $0.kind == .quarantinedFile }.count
+        guard !orphans.isEmpty || rebuild || files > 0 || quarantined > 0 else { return report }
         try write(recording: false) { _ in
+            if quarantined > 0 { report.fixed += try PostgresAttachments.unquarantineReferenced(link: link) }
             for id in orphans { try link.execute("DELETE FROM record WHERE id = ?", [id]) }
             if files > 0 { try PostgresAttachments.quarantineOrphans(link: link) }
             if rebuild { try PostgresSearch.rebuild(link) }
         }
         if files > 0 { report.quarantine = "\(target.redacted) petlog.attachment_quarantine" }
-        report.fixed = orphans.count + (rebuild ? 1 : 0) + files
+        report.fixed += orphans.count + (rebuild ? 1 : 0) + files
         return report
     }
 
@@ -166,7 +170,9 @@ extension PostgresRepository {
                                            [SQLValue]()),
                   let id = group[0].int else { return nil }
             let changes = try link.int("SELECT undo_apply(?)", [id]) ?? 0
-            // Files only the undone rows referred to are moved aside, as `check --repair` does with orphans.
+            // Files the rows brought back refer to again come back from the quarantine; files only the
+            // undone rows referred to are moved aside, as `check --repair` does with orphans.
+            try PostgresAttachments.unquarantineReferenced(link: link)
             let moved = try PostgresAttachments.quarantineOrphans(link: link)
             return UndoResult(command: group[1].text ?? "", at: Date(timeIntervalSince1970: Double(group[2].int ?? 0)), changes: Int(changes),
                               quarantine: moved > 0 ? "\(target.redacted) petlog.attachment_quarantine" : nil)

@@ -185,6 +185,24 @@ enum PostgresAttachments {
         return Int(count)
     }
 
+    /// Moves back from `attachment_quarantine` the chunks of files an attachment row refers to again (after
+    /// `undo` of a delete whose file `check --repair` had moved aside); how many files came back.
+    @discardableResult
+    static func unquarantineReferenced(link: PostgresLink) throws -> Int {
+        let wanted = """
+            SELECT DISTINCT q.sha256 FROM attachment_quarantine q JOIN attachment a ON a.sha256 = q.sha256
+            WHERE NOT EXISTS (SELECT 1 FROM attachment_chunk c WHERE c.sha256 = q.sha256)
+            """
+        let count = try link.int("SELECT count(*) FROM (\(wanted)) AS w", [SQLValue]()) ?? 0
+        guard count > 0 else { return 0 }
+        try link.execute("""
+            INSERT INTO attachment_chunk (sha256, seq, data) SELECT sha256, seq, data FROM attachment_quarantine
+            WHERE sha256 IN (\(wanted)) ON CONFLICT DO NOTHING
+            """, [SQLValue]())
+        try link.execute("DELETE FROM attachment_quarantine WHERE sha256 IN (SELECT sha256 FROM attachment_chunk)", [SQLValue]())
+        return Int(count)
+    }
+
     /// Each chunk of the file `sha`, in order.
     static func forEachChunk(_ sha: String, link: PostgresLink, _ body: ([UInt8]) throws -> Void) throws {
         let count = try link.int("SELECT count(*) FROM attachment_chunk WHERE sha256 = ?", [sha]) ?? 0

@@ -269,6 +269,31 @@ final class ServerStoreTests: CLITestCase {
         XCTAssertTrue(try pdfText(home.appendingPathComponent("r.pdf").path).contains("mina (1)"))
     }
 
+    /// delete → check --repair (the chunks go to attachment_quarantine) → undo: the photo comes back with
+    /// its record, and check is clean; a file quarantined and referred to again is brought back by --repair.
+    func testUndoAfterRepairBringsThePhotoBackOnTheServer() throws {
+        let url = try newServerDatabase()
+        let photo = home.appendingPathComponent("p.ppm")
+        try Data("P3\n1 1\n255\n4 5 6\n".utf8).write(to: photo)
+        try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
+        let added = try ok("--db", url, "diary", "Coco", "snow walk", "--photo", photo.path)
+        let id = String(added.split(separator: "#").first?.prefix { $0.isNumber } ?? "")
+        try ok("--db", url, "delete", id)
+        _ = try run(["--db", url, "check", "--repair"], useDefaultDB: true)
+        XCTAssertNotEqual(try psql(url, "SELECT count(*) FROM petlog.attachment_quarantine").trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        try ok("--db", url, "undo")
+        let check = try run(["--db", url, "check"], useDefaultDB: true)
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertEqual(try run(["--db", url, "export", "-o", home.appendingPathComponent("all.json").path], useDefaultDB: true).status, 0)
+        // Chunks moved aside by hand while a record still needs them: check names it, --repair mends it.
+        _ = try psql(url, "INSERT INTO petlog.attachment_quarantine (sha256, seq, data) SELECT sha256, seq, data FROM petlog.attachment_chunk; DELETE FROM petlog.attachment_chunk")
+        let damaged = try run(["--db", url, "check"], useDefaultDB: true)
+        XCTAssertEqual(damaged.status, 65)
+        XCTAssertTrue(damaged.stdout.contains("quarantined-file"), damaged.stdout)
+        XCTAssertEqual(try run(["--db", url, "check", "--repair"], useDefaultDB: true).status, 0)
+        XCTAssertEqual(try run(["--db", url, "check"], useDefaultDB: true).status, 0)
+    }
+
     /// A server that is away, a wrong password, a missing database, a file copy asked of a server: one
     /// line each with the sysexits code, never the password; once the server is back the next command works.
     func testServerFaultsAreOneLineEach() throws {
@@ -351,4 +376,60 @@ final class LockedList: @unchecked Sendable {
     private var values: [Int32] = []
     func append(_ v: Int32) { lock.lock(); values.append(v); lock.unlock() }
     var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
+}
+
+/// The README's PostgreSQL set-up, followed as written, on a server of its own (roles belong to the whole
+/// cluster, so the shared test server, whose other tests have made them, cannot show a first hour).
+final class ServerSetUpTests: CLITestCase {
+    func testTheReadmesSetUpWorksAsWrittenAndNamesAMissingPrivilege() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-pg-setup-\(UUID().uuidString.prefix(8))").path
+        let log = folder + ".out"
+        let started = try TestServer.shell(["bash", "-c", "bash \"$0\" start \"$1\" >\"$2\" 2>&1", TestServer.script, folder, log], capture: false)
+        defer { _ = try? TestServer.shell(["bash", "-c", "bash \"$0\" stop \"$1\" >/dev/null 2>&1; rm -rf \"$1\" \"$1.out\"", TestServer.script, folder], capture: false) }
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        guard started.status == 0, let portWord = text.split(separator: " ").first(where: { $0.hasPrefix("PETLOG_PG_PORT=") }) else {
+            throw XCTSkip("no PostgreSQL 15: \(text)")
+        }
+        let port = portWord.dropFirst(15).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = "/usr/lib/postgresql/15/bin/"
+        func pg(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try TestServer.shell([bin + args[0], "-h", folder, "-p", port, "-U", "postgres"] + args.dropFirst())
+        }
+        func url(_ role: String) -> String { "postgres://\(role)@/petlog?host=\(folder)&port=\(port)" }
+        // sudo -u postgres createuser --pwprompt owner && sudo -u postgres createdb --owner owner petlog
+        XCTAssertEqual(try pg(["createuser", "owner"]).status, 0)
+        XCTAssertEqual(try pg(["createdb", "--owner", "owner", "petlog"]).status, 0)
+
+        // The owner alone cannot make roles: one line naming the privilege and the superuser's line, exit 77.
+        let alone = try run(["--db", url("owner"), "pg", "init-roles"], useDefaultDB: true)
+        checkRefusal(alone, code: 77, mentions: "CREATEROLE", "init-roles as a createuser owner")
+        XCTAssertTrue(alone.stderr.contains("petlog pg init-roles --sql | sudo -u postgres psql petlog"), alone.stderr)
+        XCTAssertEqual(try pg(["psql", "-X", "-A", "-t", "-d", "petlog", "-c", "SELECT count(*) FROM pg_roles WHERE rolname LIKE 'petlog_%'"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines), "0", "nothing was made")
+        let ko = try run(["--lang", "ko", "--db", url("owner"), "pg", "init-roles"], useDefaultDB: true)
+        XCTAssertTrue(ko.stderr.contains("CREATEROLE") && ko.stderr.contains("슈퍼유저"), ko.stderr)
+
+        // petlog pg init-roles --sql | sudo -u postgres psql petlog
+        let sql = home.appendingPathComponent("roles.sql").path
+        let printed = try run(["pg", "init-roles", "--sql"], useDefaultDB: true)
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        try printed.stdout.write(toFile: sql, atomically: true, encoding: .utf8)
+        let piped = try pg(["psql", "-X", "-v", "ON_ERROR_STOP=1", "-d", "petlog", "-f", sql])
+        XCTAssertEqual(piped.status, 0, piped.stdout)
+        // petlog --db postgres://owner@…/petlog pg init-roles
+        let owner = try run(["--db", url("owner"), "pg", "init-roles"], useDefaultDB: true)
+        XCTAssertEqual(owner.status, 0, owner.stderr)
+        // The superuser's SQL again, now that the schema exists, and the owner's step again: both run safely.
+        XCTAssertEqual(try pg(["psql", "-X", "-v", "ON_ERROR_STOP=1", "-d", "petlog", "-f", sql]).status, 0)
+        XCTAssertEqual(try run(["--db", url("owner"), "pg", "init-roles"], useDefaultDB: true).status, 0)
+
+        // sudo -u postgres psql petlog -c "CREATE ROLE mina LOGIN PASSWORD 'change-me' IN ROLE petlog_staff" (and jun)
+        XCTAssertEqual(try pg(["psql", "-X", "-d", "petlog", "-c", "CREATE ROLE mina LOGIN PASSWORD 'change-me' IN ROLE petlog_staff"]).status, 0)
+        XCTAssertEqual(try pg(["psql", "-X", "-d", "petlog", "-c", "CREATE ROLE jun LOGIN PASSWORD 'change-me' IN ROLE petlog_volunteer"]).status, 0)
+        let add = try run(["--db", url("mina"), "pet", "add", "Penny", "--species", "dog"], useDefaultDB: true)
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(try run(["--db", url("mina"), "weight", "Penny", "12.4kg"], useDefaultDB: true).status, 0)
+        XCTAssertTrue(try run(["--db", url("jun"), "log", "--by"], useDefaultDB: true).stdout.contains("by mina"))
+        checkRefusal(try run(["--db", url("jun"), "weight", "Penny", "12.5kg"], useDefaultDB: true), code: 77, mentions: "jun", "a volunteer's write")
+    }
 }
