@@ -174,9 +174,11 @@ final class ExtremeValueTests: CLITestCase {
         // Values the CHECKs allow but petlog never writes (an unreadable birth day, medication times
         // "nonsense", currency "ZZZ") are refused, never read as a default (issue 15): `check` names each
         // one, and a command that meets one says so in one line (exit 65).
-        let check = try runLimited(["check"])
+        let check = try runLimited(["check", "--verbose"])
         XCTAssertEqual(check.status, 65, check.stderr)
-        XCTAssertEqual(check.stdout.split(separator: "\n").map(String.init).sorted(), [
+        // After the line naming the file and the count, one problem a line (indented).
+        XCTAssertTrue(check.stdout.split(separator: "\n").first?.hasSuffix(": 9 problems") == true, check.stdout)
+        XCTAssertEqual(check.stdout.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.sorted(), [
             // (One problem per row: #1154's ends_on "garbage" shows once its times are put right.)
             "invalid-value: expense #1173 currency: 'ZZZ'", "invalid-value: medication #1154 times: 'nonsense'", "invalid-value: pet #103 born: '0000-13-45'",
             "invalid-value: pet #105 born: '99999999'", "invalid-value: pet #107 archived_on: '0000-99-99'",

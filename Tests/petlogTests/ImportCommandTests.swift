@@ -269,7 +269,7 @@ final class ImportCommandTests: CLITestCase {
         func missing() throws -> [String] {
             let c = try run(["--db", other, "check"], useDefaultDB: true)
             XCTAssertEqual(c.status, 65, c.stdout + c.stderr)
-            return c.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("missing-file: ") }
+            return c.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("missing-file: ") }
         }
         XCTAssertEqual(try missing().count, 2)
         XCTAssertEqual(try run(["--db", other, "check", "--repair"], useDefaultDB: true).status, 65)
@@ -348,7 +348,7 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(warnings(r), ["petlog: warning: 2 attachments were not beside the file: the records are imported and they are marked missing (petlog check lists them)"])
         let c = try run(["--db", third, "check"], useDefaultDB: true)
         XCTAssertEqual(c.status, 65)
-        XCTAssertEqual(c.stdout.split(separator: "\n").filter { $0.hasPrefix("missing-file: ") }.count, 2, c.stdout)
+        XCTAssertEqual(c.stdout.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("missing-file: ") }.count, 2, c.stdout)
     }
 
     func testNoAttachmentsAndStandardOutputLeaveTheFilesOut() throws {
