@@ -54,8 +54,9 @@ public enum DisplayColumns {
 
     /// `text` broken into lines of at most `columns` display columns: at spaces, and between wide
     /// characters (Japanese and Chinese have no spaces), never before closing punctuation or after an
-    /// opening bracket. The first line starts at column `firstIndent` (its own indentation is the
-    /// caller's), the others are indented by `indent` spaces. A word wider than a line stands alone.
+    /// opening bracket, and after a slash in a path. The first line starts at column `firstIndent` (its
+    /// own indentation is the caller's), the others are indented by `indent` spaces. A word wider than a
+    /// whole line is cut where the line ends.
     public static func wrap(_ text: String, columns: Int, indent: Int = 0, firstIndent: Int = 0) -> [String] {
         var lines: [String] = []
         var line = "", lineWidth = firstIndent, space = "", started = false
@@ -66,6 +67,23 @@ public enum DisplayColumns {
                 continue
             }
             let w = width(unit)
+            if w > columns - indent {
+                // Wider than any line: cut it where the line ends, on the lines it needs.
+                for c in unit {
+                    let cw = width(String(c))
+                    if started && lineWidth + space.count + cw > columns {
+                        lines.append(line)
+                        line = margin
+                        lineWidth = indent
+                        space = ""
+                    }
+                    line += space + String(c)
+                    lineWidth += space.count + cw
+                    space = ""
+                    started = true
+                }
+                continue
+            }
             if started && lineWidth + space.count + w > columns {
                 lines.append(line)
                 line = margin + unit
@@ -117,7 +135,9 @@ public enum DisplayColumns {
                 let pWide = p.unicodeScalars.first.map { isWide($0.value) } ?? false
                 // Spaces and words are units; between two characters where either is wide a line may
                 // break too, unless the rules above forbid it.
-                if isSpace != (p == " ") || (!isSpace && (wide || pWide) && !noStart.contains(c) && !noEnd.contains(p)) {
+                // A path may break after a slash.
+                let afterSlash = p == "/" && (c.isLetter || c == "$")
+                if isSpace != (p == " ") || (!isSpace && (wide || pWide || afterSlash) && !noStart.contains(c) && !noEnd.contains(p)) {
                     units.append(current)
                     current = ""
                 }
