@@ -54,9 +54,9 @@ public enum DisplayColumns {
 
     /// `text` broken into lines of at most `columns` display columns: at spaces, and between wide
     /// characters (Japanese and Chinese have no spaces), never before closing punctuation or after an
-    /// opening bracket, and after a slash in a path. The first line starts at column `firstIndent` (its
-    /// own indentation is the caller's), the others are indented by `indent` spaces. A word wider than a
-    /// whole line is cut where the line ends.
+    /// opening bracket; Korean only at spaces. The first line starts at column `firstIndent` (its own
+    /// indentation is the caller's), the others are indented by `indent` spaces. A word wider than a
+    /// whole line is cut after its slashes (a path), else where the line ends.
     public static func wrap(_ text: String, columns: Int, indent: Int = 0, firstIndent: Int = 0) -> [String] {
         var lines: [String] = []
         var line = "", lineWidth = firstIndent, space = "", started = false
@@ -68,19 +68,32 @@ public enum DisplayColumns {
             }
             let w = width(unit)
             if w > columns - indent {
-                // Wider than any line: cut it where the line ends, on the lines it needs.
-                for c in unit {
-                    let cw = width(String(c))
-                    if started && lineWidth + space.count + cw > columns {
-                        lines.append(line)
-                        line = margin
-                        lineWidth = indent
-                        space = ""
+                // Wider than any line: after its slashes where it is a path, else where the line ends.
+                var pieces: [String] = [""]
+                for c in unit { pieces[pieces.count - 1].append(c); if c == "/" { pieces.append("") } }
+                for piece in pieces where !piece.isEmpty {
+                    let pw = width(piece)
+                    if started && lineWidth + space.count + pw > columns {
+                        if pw <= columns - indent || lineWidth > indent {
+                            lines.append(line)
+                            line = margin
+                            lineWidth = indent
+                            space = ""
+                        }
                     }
-                    line += space + String(c)
-                    lineWidth += space.count + cw
-                    space = ""
-                    started = true
+                    for c in piece {
+                        let cw = width(String(c))
+                        if started && lineWidth + space.count + cw > columns {
+                            lines.append(line)
+                            line = margin
+                            lineWidth = indent
+                            space = ""
+                        }
+                        line += space + String(c)
+                        lineWidth += space.count + cw
+                        space = ""
+                        started = true
+                    }
                 }
                 continue
             }
@@ -122,6 +135,15 @@ public enum DisplayColumns {
     private static let noStart: Set<Character> = Set("、。，．,.:;!?！？）」』】〕〉》)]}ー〜ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ・：；％%…―‐")
     private static let noEnd: Set<Character> = Set("（「『【〔〈《([{")
 
+    /// Wide characters a line may break beside without a space: kanji and kana, not Hangul, which is
+    /// written with spaces between words and breaks only there.
+    private static func breaksBetween(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        let hangul = (0x1100...0x11FF).contains(v) || (0x3130...0x318F).contains(v) || (0xA960...0xA97F).contains(v)
+            || (0xAC00...0xD7FF).contains(v)
+        return isWide(v) && !hangul
+    }
+
     /// The text as unbreakable units: runs of spaces, words, and single wide characters kept
     /// together with the punctuation that must stay beside them.
     private static func breakUnits(_ text: String) -> [String] {
@@ -131,13 +153,13 @@ public enum DisplayColumns {
         for c in text {
             let isSpace = c == " "
             if let p = previous, !current.isEmpty {
-                let wide = c.unicodeScalars.first.map { isWide($0.value) } ?? false
-                let pWide = p.unicodeScalars.first.map { isWide($0.value) } ?? false
+                let wide = c.unicodeScalars.first.map(breaksBetween) ?? false
+                let pWide = p.unicodeScalars.first.map(breaksBetween) ?? false
                 // Spaces and words are units; between two characters where either is wide a line may
                 // break too, unless the rules above forbid it.
-                // A path may break after a slash.
-                let afterSlash = p == "/" && (c.isLetter || c == "$")
-                if isSpace != (p == " ") || (!isSpace && (wide || pWide || afterSlash) && !noStart.contains(c) && !noEnd.contains(p)) {
+                // A number keeps the counter or unit written after it (`1,200円`, `3日`).
+                let counter = p.isASCII && p.isNumber
+                if isSpace != (p == " ") || (!isSpace && (wide || pWide) && !counter && !noStart.contains(c) && !noEnd.contains(p)) {
                     units.append(current)
                     current = ""
                 }

@@ -91,7 +91,10 @@ struct Terminal {
             for l in DisplayColumns.pack(Array(header.dropFirst()), separator: " · ", columns: columns - 2) { line(styled("  " + l, .bold)) }
             for (i, r) in clean.enumerated() {
                 let rest = r.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "-" : $0 }
-                for l in DisplayColumns.wrap(r.first ?? "", columns: columns, indent: 2) + DisplayColumns.pack(Array(rest), separator: " · ", columns: columns - 2).map({ "  " + $0 }) {
+                // The other cells two columns in from the first cell's own indentation (stats' sub-rows).
+                let margin = (r.first ?? "").prefix(while: { $0 == " " }).count + 2
+                let below = DisplayColumns.pack(Array(rest), separator: " · ", columns: columns - margin)
+                for l in DisplayColumns.wrap(r.first ?? "", columns: columns, indent: margin) + below.map({ String(repeating: " ", count: margin) + $0 }) {
                     line(style(i).map { styled(l, $0) } ?? l)
                 }
             }

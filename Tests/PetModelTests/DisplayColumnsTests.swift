@@ -36,3 +36,20 @@ final class DisplayColumnsTests: XCTestCase {
         XCTAssertEqual(lines, ["w 体重 · m 食事", "s 便 · p 投与", "$ 支出"])
     }
 }
+
+extension DisplayColumnsTests {
+    func testKoreanBreaksOnlyAtSpaces() {
+        let text = "숫자만 쓰면 기본 통화입니다 (--currency, 아니면 언어의 통화). 통화보다 소수점 자리가 많으면 오류입니다."
+        for columns in 16...40 {
+            let lines = DisplayColumns.wrap(text, columns: columns)
+            XCTAssertEqual(lines.joined(separator: " "), text, "\(columns)")
+            XCTAssertTrue(lines.allSatisfy { DisplayColumns.width($0) <= columns }, "\(columns): \(lines)")
+        }
+    }
+
+    func testAPathWiderThanTheLineBreaksAfterItsSlashes() {
+        let lines = DisplayColumns.wrap("(else $XDG_DATA_HOME/petlog/petlog.sqlite)", columns: 24, indent: 2)
+        XCTAssertEqual(lines, ["(else $XDG_DATA_HOME/", "  petlog/petlog.sqlite)"])
+        XCTAssertEqual(DisplayColumns.wrap("see docs/json.md today", columns: 12), ["see", "docs/json.md", "today"])
+    }
+}
