@@ -58,22 +58,37 @@ struct CalendarCommand: ParsableCommand {
         }
         let byDay = Dictionary(uniqueKeysWithValues: daily.days.map { ($0.day, $0) })
         let grid = MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today, weekStartsOnSunday: s.weekStartsOnSunday)
-        grid.print(first: first, days: daily.days.map(\.day), title: s.format.monthLabel(first) + " · " + s.t(.calendarSpendingTitle(currency: home.code))) { d in
+        func amount(_ d: LocalDate) -> String {
             guard let day = byDay[d], day.entries > 0 else { return "" }
             // A day whose only expenses could not be converted shows `?`; the count is said below.
             return day.amount == 0 && day.unconverted > 0 ? "?" : CompactMoney.format(inHome(day.amount), style: style)
+        }
+        let title = s.format.monthLabel(first) + " · " + s.t(.calendarSpendingTitle(currency: home.code))
+        let amounts = daily.days.map { ($0.day, amount($0.day)) }
+        if amounts.allSatisfy({ Terminal.width($0.1) <= grid.cell - 1 }) {
+            grid.print(first: first, days: daily.days.map(\.day), title: title, under: amount)
+        } else {
+            // Too narrow for the amounts under the days: the days that had spending as a list.
+            s.terminal.wrapped(s.terminal.styled(title, .bold))
+            let spent = amounts.filter { !$0.1.isEmpty }
+            let dayWidth = spent.map { Terminal.width(s.format.shortDay($0.0) + " " + s.format.weekday($0.0)) }.max() ?? 0
+            let amountWidth = spent.map { Terminal.width($0.1) }.max() ?? 0
+            for (d, text) in spent {
+                s.terminal.line("  " + Terminal.pad(s.format.shortDay(d) + " " + s.format.weekday(d), to: dayWidth) + "  "
+                                + String(repeating: " ", count: amountWidth - Terminal.width(text)) + text)
+            }
         }
         guard daily.days.contains(where: { $0.entries > 0 }) else {
             s.terminal.line(s.t(.calendarNoSpending(month: s.format.monthLabel(first))))
             return
         }
         let count = daily.days.reduce(0) { $0 + $1.entries }
-        s.terminal.line(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: String(count))))
+        s.terminal.wrapped(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: String(count))))
         if let busiest = daily.busiest {
-            s.terminal.line(s.t(.calendarBusiestDay(date: s.format.longDate(busiest.day), amount: s.format.money(inHome(busiest.amount)))))
+            s.terminal.wrapped(s.t(.calendarBusiestDay(date: s.format.longDate(busiest.day), amount: s.format.money(inHome(busiest.amount)))))
         }
-        if daily.unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: String(daily.unconverted))), .yellow)) }
-        s.terminal.line(s.terminal.styled(s.t(.calendarCompactNote), .dim))
+        if daily.unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: String(daily.unconverted))), .yellow)) }
+        s.terminal.wrapped(s.terminal.styled(s.t(.calendarCompactNote), .dim))
     }
 }
 
@@ -111,15 +126,16 @@ struct MonthGrid {
         }
     }
 
-    /// Columns per day.
-    static let cell = 7
+    /// Columns per day: 7 where the terminal has 49 columns, fewer on a narrower one (4 at least: a
+    /// day number and today's brackets).
+    var cell: Int { min(7, max(4, terminal.columns / 7)) }
 
     /// The grid with `under(day)` (at most `cell − 1` columns) under each day number.
     func print(first: LocalDate, days: [LocalDate], title: String, under: (LocalDate) -> String) {
         let sundayFirst = weekStartsOnSunday
         let order = sundayFirst ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
-        let cell = MonthGrid.cell
-        terminal.line(terminal.styled(title, .bold))
+        let cell = self.cell
+        terminal.wrapped(terminal.styled(title, .bold))
         terminal.line(order.map { Terminal.pad(" " + format.weekday(iso: $0), to: cell) }.joined())
         // Column of a day: 0-based position in the week.
         func column(_ d: LocalDate) -> Int { sundayFirst ? d.isoWeekday % 7 : d.isoWeekday - 1 }
@@ -149,11 +165,12 @@ struct MonthGrid {
     func print(first: LocalDate, days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
         print(first: first, days: days, title: format.monthLabel(first)) { d in
             let kinds = RecordKind.allCases.filter { (marks[d]?[$0] ?? 0) > 0 }
-            var m = String(kinds.map(MonthGrid.mark).prefix(MonthGrid.cell - 1))
-            if kinds.count > MonthGrid.cell - 1 { m = String(m.dropLast()) + "+" }
+            var m = String(kinds.map(MonthGrid.mark).prefix(cell - 1))
+            if kinds.count > cell - 1 { m = String(m.dropLast()) + "+" }
             return m
         }
-        let legend = RecordKind.allCases.map { "\(MonthGrid.mark($0)) \(format.l10n.code(.kind, $0.rawValue))" }.joined(separator: " · ")
-        terminal.line(terminal.styled(legend, .dim))
+        // The legend wraps between entries, never inside one (`p 投与` stays together).
+        let legend = RecordKind.allCases.map { "\(MonthGrid.mark($0)) \(format.l10n.code(.kind, $0.rawValue))" }
+        for l in DisplayColumns.pack(legend, separator: " · ", columns: terminal.columns) { terminal.line(terminal.styled(l, .dim)) }
     }
 }

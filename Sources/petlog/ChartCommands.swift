@@ -266,13 +266,22 @@ extension Session {
         }
     }
 
-    /// A braille line chart with its value range at the left, its first and last days below, and a
-    /// legend line per pet (sparkline, min, max, last): one colour per pet on a colour terminal; with
+    /// A braille line chart with its value range at the left, its first and last days below (with the
+    /// year when the range crosses one or is not this year's), and a legend per pet (sparkline, min,
+    /// max, last), all within the terminal's width: one colour per pet on a colour terminal; with
     /// NO_COLOR or off a TTY, the second pet on are drawn with their own marker instead.
     func printTextChart(_ series: [LineSeries], unit: String) {
         let nonEmpty = series.filter { !$0.times.isEmpty }
-        guard let grid = TextChart.brailleGrid(series: nonEmpty, width: 60, height: 12),
-              let values = grid.valueRange, let times = grid.timeRange else { terminal.line(t(.chartNoData)); return }
+        let columns = max(terminal.columns, 20)
+        var top = "", bottom = ""
+        if let lo = nonEmpty.flatMap(\.values).filter(\.isFinite).min(), let hi = nonEmpty.flatMap(\.values).filter(\.isFinite).max() {
+            top = ValueFormatter.massNumber(hi, unit: unit) + " " + unit
+            bottom = ValueFormatter.massNumber(lo, unit: unit) + " " + unit
+        }
+        let axis = max(Terminal.width(top), Terminal.width(bottom))
+        let plotWidth = max(8, min(60, columns - axis - 2))
+        guard let grid = TextChart.brailleGrid(series: nonEmpty, width: plotWidth, height: 12),
+              grid.valueRange != nil, let times = grid.timeRange else { terminal.line(t(.chartNoData)); return }
         let colors: [Terminal.Style] = [.blue, .yellow, .green, .magenta, .cyan, .red]
         let markers: [Character] = ["•", "×", "+", "◆", "○", "▲", "■"]
         func cell(_ c: Character, owner: Int?) -> String {
@@ -284,23 +293,42 @@ extension Session {
             if terminal.colors { return terminal.styled("━━", colors[i % colors.count]) }
             return i == 0 ? "⣿" : String(markers[(i - 1) % markers.count])
         }
-        let top = ValueFormatter.massNumber(values.upperBound, unit: unit) + " " + unit
-        let bottom = ValueFormatter.massNumber(values.lowerBound, unit: unit) + " " + unit
-        let axis = max(Terminal.width(top), Terminal.width(bottom))
         for row in 0..<grid.height {
             let label = row == 0 ? top : (row == grid.height - 1 ? bottom : "")
             let text = (0..<grid.width).map { c in cell(grid.cells[row * grid.width + c], owner: grid.owners[row * grid.width + c]) }.joined()
             terminal.line(String(repeating: " ", count: axis - Terminal.width(label)) + label + " ┤" + text)
         }
-        let first = format.shortDay(localDay(Date(timeIntervalSince1970: times.lowerBound)))
-        let last = format.shortDay(localDay(Date(timeIntervalSince1970: times.upperBound)))
-        let gap = max(1, grid.width - Terminal.width(first) - Terminal.width(last))
-        terminal.line(String(repeating: " ", count: axis + 2) + first + String(repeating: " ", count: gap) + last)
+        let firstDay = localDay(Date(timeIntervalSince1970: times.lowerBound))
+        let lastDay = localDay(Date(timeIntervalSince1970: times.upperBound))
+        let withYear = firstDay.year != lastDay.year || lastDay.year != time.today.year
+        let first = withYear ? format.longDate(firstDay) : format.shortDay(firstDay)
+        let last = withYear ? format.longDate(lastDay) : format.shortDay(lastDay)
+        let right = axis + 2 + grid.width, wFirst = Terminal.width(first), wLast = Terminal.width(last)
+        // Under the plot when both fit there, else as far left as needed, else on two lines.
+        let start = min(axis + 2, right - wFirst - 1 - wLast)
+        if start >= 0 {
+            terminal.line(String(repeating: " ", count: start) + first + String(repeating: " ", count: right - start - wFirst - wLast) + last)
+        } else {
+            terminal.line(String(repeating: " ", count: max(0, min(axis + 2, columns - wFirst))) + first)
+            terminal.line(String(repeating: " ", count: max(0, min(right, columns) - wLast)) + last)
+        }
         for (i, s) in nonEmpty.enumerated() {
-            guard let lo = s.values.min(), let hi = s.values.max(), let last = s.values.last else { continue }
-            terminal.line(symbol(i) + " " + Terminal.sanitize(s.label) + "  " + TextChart.sparkline(s.values, width: 40) + "  " +
-                          t(.chartTextRange(min: ValueFormatter.massNumber(lo, unit: unit), max: ValueFormatter.massNumber(hi, unit: unit),
-                                             last: ValueFormatter.massNumber(last, unit: unit), unit: unit)))
+            guard let lo = s.values.min(), let hi = s.values.max(), let lastValue = s.values.last else { continue }
+            let name = DisplayColumns.truncated(Terminal.sanitize(s.label), to: max(4, columns / 3))
+            let head = symbol(i) + " " + name + "  "
+            let range = t(.chartTextRange(min: ValueFormatter.massNumber(lo, unit: unit), max: ValueFormatter.massNumber(hi, unit: unit),
+                                          last: ValueFormatter.massNumber(lastValue, unit: unit), unit: unit))
+            // The sparkline takes what the line has left, up to 40; when that is too little for it beside
+            // the figures, the figures go below, wrapped between entries.
+            let besides = columns - Terminal.width(head) - 2 - Terminal.width(range)
+            if besides >= 12 {
+                terminal.line(head + TextChart.sparkline(s.values, width: min(40, besides)) + "  " + range)
+            } else {
+                terminal.line(head + TextChart.sparkline(s.values, width: max(1, min(40, columns - Terminal.width(head)))))
+                for l in DisplayColumns.pack(range.components(separatedBy: " · "), separator: " · ", columns: columns - 3) {
+                    terminal.line("   " + l)
+                }
+            }
         }
     }
 
@@ -311,8 +339,11 @@ extension Session {
         let totals = categories.indices.map { i in stacks.reduce(0) { $0 + $1.values[i] } }
         guard let top = totals.max(), top > 0 else { terminal.line(t(.chartNoData)); return }
         let width = categories.map(Terminal.width).max() ?? 0
+        let totalsWidth = categories.indices.map { i in Terminal.width(totalTexts?[i] ?? ValueFormatter.trim(totals[i], digits: 2)) }.max() ?? 0
+        // The longest bar takes what the terminal has left beside the labels and totals, up to 40.
+        let longest = Double(max(4, min(40, terminal.columns - width - 2 - 1 - totalsWidth)))
         for (i, c) in categories.enumerated() {
-            let n = Int((totals[i] / top * 40).rounded())
+            let n = Int((totals[i] / top * longest).rounded())
             terminal.line(Terminal.pad(c, to: width) + "  " + String(repeating: "█", count: n) + (totals[i] > 0 ? " " + (totalTexts?[i] ?? ValueFormatter.trim(totals[i], digits: 2)) : ""))
         }
     }

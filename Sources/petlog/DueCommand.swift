@@ -53,14 +53,7 @@ extension Session {
         let rows = items.map { i -> [String] in
             [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
         }
-        let widths = (0..<4).map { c in rows.map { Terminal.width(Terminal.sanitize($0[c])) }.max() ?? 0 }
-        terminal.line(terminal.styled([t(.colWhen), t(.colPet), t(.colWhat), t(.colDue)].enumerated()
-            .map { Terminal.pad($1, to: max(widths[$0], Terminal.width($1))) }.joined(separator: "  ") + "  " + t(.colLast), .bold))
-        for (i, r) in rows.enumerated() {
-            let cells = r.enumerated().map { c, v in c < 4 ? Terminal.pad(Terminal.sanitize(v), to: max(widths[c], Terminal.width(t([.colWhen, .colPet, .colWhat, .colDue][c])))) : Terminal.sanitize(v) }
-            let line = cells.joined(separator: "  ")
-            terminal.line(items[i].isOverdue(time) ? terminal.styled(line, .red) : line)
-        }
+        terminal.table(header: [t(.colWhen), t(.colPet), t(.colWhat), t(.colDue), t(.colLast)], rows: rows) { items[$0].isOverdue(time) ? .red : nil }
     }
 
     func dueJSON(_ i: DueItem) -> [String: Any] {

@@ -41,6 +41,12 @@ extension Session {
         if records.isEmpty { terminal.line(t(.logEmpty)); return }
         var currentDay: LocalDate?
         let idWidth = records.map { String($0.id).count }.max() ?? 1
+        // The pet and kind columns line up by display width across the listing, as `due` and `pet list` do.
+        let petWidth = showPet ? records.map { Terminal.width(Terminal.sanitize($0.petName ?? "-")) }.max() ?? 1 : 0
+        let kindWidth = records.map { Terminal.width(wording.kindName($0.kind)) }.max() ?? 1
+        // Long lines wrap under the summary; when that column is past half the width, under the time.
+        let summaryColumn = 2 + idWidth + 1 + 2 + 5 + (showPet ? 2 + petWidth : 0) + 2 + kindWidth + 2
+        let hanging = summaryColumn <= terminal.columns / 2 ? summaryColumn : 4 + idWidth + 1
         for r in records {
             let day = localDay(r.at)
             if day != currentDay {
@@ -50,12 +56,12 @@ extension Session {
             }
             var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)
             line += "  " + clock(r.at)
-            if showPet { line += "  " + Terminal.sanitize(r.petName ?? "-") }
-            line += "  " + terminal.styled(wording.kindName(r.kind), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
+            if showPet { line += "  " + Terminal.pad(Terminal.sanitize(r.petName ?? "-"), to: petWidth) }
+            line += "  " + terminal.styled(Terminal.pad(wording.kindName(r.kind), to: kindWidth), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
             if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
             if r.starred { line += " ★" }
             if showWriter { line += terminal.styled("  " + t(.logWrittenBy(role: Terminal.sanitize(r.writtenBy ?? "-"))), .dim) }
-            terminal.line(line)
+            terminal.wrapped(line, indent: hanging)
         }
     }
 }

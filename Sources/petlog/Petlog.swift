@@ -26,6 +26,13 @@ extension Petlog {
     /// hold, a `validate()` error) as one line naming the help to read, exit 64, like every other
     /// refusal; help and petlog's own exit codes pass through unchanged.
     static func exit(oneLine error: Error, arguments: [String]) -> Never {
+        // Help (and --version) is laid out by display columns to the terminal's width (HelpLayout);
+        // --experimental-dump-help is JSON for tools and passes through.
+        if !(error is ExitCode), exitCode(for: error) == .success, !arguments.contains("--experimental-dump-help") {
+            let text = fullMessage(for: error, columns: HelpLayout.unwrapped)
+            Terminal.write(HelpLayout.rewrapped(text, columns: Terminal.screenColumns()) + "\n", to: STDOUT_FILENO)
+            Foundation.exit(0)
+        }
         // An ExitCode was thrown after Session.run had already said why.
         guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
         let l10n = GlobalSettings.forRefusals(arguments).l10n

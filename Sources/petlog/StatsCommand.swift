@@ -124,28 +124,28 @@ struct StatsCommand: ParsableCommand {
             }
             if periods.isPartial {
                 let thisDays = s.dayRange(periods.first, periods.last), previousDays = s.dayRange(periods.previousFirst, periods.previousLast)
-                s.terminal.line(s.terminal.styled(s.t(.statsSameDays(this: thisDays, previous: previousDays)), .bold))
+                s.terminal.wrapped(s.terminal.styled(s.t(.statsSameDays(this: thisDays, previous: previousDays)), .bold))
                 s.terminal.table(header: [s.t(.reportItem), thisDays, previousDays, "Δ"], rows: rows)
             } else {
-                s.terminal.line(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
+                s.terminal.wrapped(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
                 s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
             }
             let unconverted = spending.unconverted + spending.previousUnconverted
-            if unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: String(unconverted))), .yellow)) }
+            if unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: String(unconverted))), .yellow)) }
             if !spending.merchants.isEmpty {
                 s.terminal.line()
-                s.terminal.line(s.terminal.styled(s.t(.statsMerchantsTitle(month: s.format.monthLabel(this))), .bold))
+                s.terminal.wrapped(s.terminal.styled(s.t(.statsMerchantsTitle(month: s.format.monthLabel(this))), .bold))
                 for (i, m) in spending.merchants.enumerated() {
-                    s.terminal.line("  " + s.t(.statsMerchant(rank: String(i + 1), name: Terminal.sanitize(m.name),
-                                                              amount: s.format.money(Money(minorUnits: m.amount, currency: home)), n: String(m.count))))
+                    s.terminal.wrapped("  " + s.t(.statsMerchant(rank: String(i + 1), name: Terminal.sanitize(m.name),
+                                                                 amount: s.format.money(Money(minorUnits: m.amount, currency: home)), n: String(m.count))), indent: 5)
                 }
             }
             if !budgetLines.isEmpty {
                 s.terminal.line()
                 s.terminal.line(s.terminal.styled(s.t(.statsBudgetsTitle), .bold))
                 for (b, st) in budgetLines {
-                    s.terminal.line("  #\(b.id) " + s.describe(b, activePets: activePets))
-                    for line in s.statusLines(b.budget, st, on: asOf, detailed: false, showDays: isThisMonth) { s.terminal.line("    " + line) }
+                    s.terminal.wrapped("  #\(b.id) " + s.describe(b, activePets: activePets), indent: 4)
+                    for line in s.statusLines(b.budget, st, on: asOf, detailed: false, showDays: isThisMonth) { s.terminal.wrapped("    " + line, indent: 6) }
                 }
             }
         }

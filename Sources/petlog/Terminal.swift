@@ -3,12 +3,27 @@ import Localization
 import PetModel
 import PetStore
 
-/// Writing to the terminal: colours only on a TTY, and no control character from user text ever
-/// reaches it.
+/// Writing to the terminal: colours only on a TTY, no control character from user text ever
+/// reaches it, and every line laid out fits `columns` display columns.
 struct Terminal {
     let colors: Bool
     /// The language of the line said when standard output cannot be written.
     let l10n: L10n
+    /// The width every layout fits (`Terminal.screenColumns()`).
+    var columns: Int = Terminal.screenColumns()
+
+    /// The one width source: the terminal's own width when standard output is one (TIOCGWINSZ), else
+    /// `COLUMNS` when it is a positive number, else 80.
+    static func screenColumns() -> Int {
+        if isatty(STDOUT_FILENO) == 1 {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text.trimmingCharacters(in: .whitespaces)), n > 0 {
+            return n
+        }
+        return 80
+    }
 
     enum Style: String {
         case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
@@ -52,31 +67,44 @@ struct Terminal {
     /// move the cursor, recolour, retitle or reorder the terminal; newlines and tabs become spaces.
     static func sanitize(_ text: String) -> String { PlainText.sanitized(text) }
 
-    /// Display width: East Asian wide characters take two columns.
-    static func width(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { w, s in
-            let v = s.value
-            if s.properties.generalCategory == .nonspacingMark || v == 0x200D || (0xFE00...0xFE0F).contains(v) { return w }
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v) ||
-                (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v) ||
-                (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
-            return w + (wide ? 2 : 1)
-        }
+    /// Display width: East Asian wide characters take two columns (`DisplayColumns`).
+    static func width(_ text: String) -> Int { DisplayColumns.width(text) }
+
+    static func pad(_ text: String, to width: Int) -> String { DisplayColumns.pad(text, to: width) }
+
+    /// A text wrapped to the terminal's width; lines after the first are indented by `indent`.
+    func wrapped(_ text: String, indent: Int = 0) {
+        for l in DisplayColumns.wrap(text, columns: columns, indent: indent) { line(l) }
     }
 
-    static func pad(_ text: String, to width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - Terminal.width(text)))
-    }
-
-    /// A plain aligned table: a header row, then rows; every cell is sanitized.
-    func table(header: [String], rows: [[String]]) {
+    /// A plain aligned table: a header row, then rows; every cell is sanitized. When the columns do not
+    /// fit the terminal, each row is its first cell on a line and the others below it (the header
+    /// says their order), so nothing wraps in the middle of a column.
+    /// `style(row)`: a colour for a whole row (an overdue item), or nil.
+    func table(header: [String], rows: [[String]], style: (Int) -> Style? = { _ in nil }) {
         let clean = rows.map { $0.map(Terminal.sanitize) }
         var widths = header.map(Terminal.width)
         for r in clean { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], Terminal.width(c)) } }
+        let total = widths.dropLast().reduce(0) { $0 + $1 + 2 } + (widths.last ?? 0)
+        if total > columns && header.count > 1 {
+            line(styled(header[0], .bold))
+            for l in DisplayColumns.pack(Array(header.dropFirst()), separator: " · ", columns: columns - 2) { line(styled("  " + l, .bold)) }
+            for (i, r) in clean.enumerated() {
+                let rest = r.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "-" : $0 }
+                // The other cells two columns in from the first cell's own indentation (stats' sub-rows).
+                let margin = (r.first ?? "").prefix(while: { $0 == " " }).count + 2
+                let below = DisplayColumns.pack(Array(rest), separator: " · ", columns: columns - margin)
+                for l in DisplayColumns.wrap(r.first ?? "", columns: columns, indent: margin) + below.map({ String(repeating: " ", count: margin) + $0 }) {
+                    line(style(i).map { styled(l, $0) } ?? l)
+                }
+            }
+            return
+        }
         let head = header.enumerated().map { i, h in i == header.count - 1 ? h : Terminal.pad(h, to: widths[i]) }.joined(separator: "  ")
         line(styled(head, .bold))
-        for r in clean {
-            line(r.enumerated().map { i, c in i == r.count - 1 ? c : Terminal.pad(c, to: widths[i]) }.joined(separator: "  "))
+        for (n, r) in clean.enumerated() {
+            let l = r.enumerated().map { i, c in i == r.count - 1 ? c : Terminal.pad(c, to: widths[i]) }.joined(separator: "  ")
+            line(style(n).map { styled(l, $0) } ?? l)
         }
     }
 

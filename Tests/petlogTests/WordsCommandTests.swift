@@ -134,7 +134,8 @@ final class WordsCommandTests: CLITestCase {
         XCTAssertEqual(spending["previous_month"] as? Int, 10_000, "Oct 28 is after Oct 23")
         let weight = try XCTUnwrap(items.first { ($0["item"] as? String)?.hasPrefix("weight_grams:") == true })
         XCTAssertEqual(weight["previous_month"] as? Int, 4100, "the last weight on or before Oct 23")
-        let en = try ok("stats", "--currency", "KRW")
+        // Wide enough for the title on one line (at 80 columns it wraps).
+        let en = try run(["stats", "--currency", "KRW"], env: ["COLUMNS": "200"]).stdout
         XCTAssertTrue(en.contains("Nov 1–23 against Oct 1–23: the month so far against the same days of the previous month"), en)
         XCTAssertFalse(en.contains("+0") || en.contains("−0") || en.contains("Δ −0"), en)
         let ko = try run(["stats", "--currency", "KRW"], env: Self.korean)
