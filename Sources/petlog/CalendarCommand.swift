@@ -68,11 +68,11 @@ struct CalendarCommand: ParsableCommand {
             return
         }
         let count = daily.days.reduce(0) { $0 + $1.entries }
-        s.terminal.line(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: String(count))))
+        s.terminal.line(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: Display.count(count))))
         if let busiest = daily.busiest {
             s.terminal.line(s.t(.calendarBusiestDay(date: s.format.longDate(busiest.day), amount: s.format.money(inHome(busiest.amount)))))
         }
-        if daily.unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: String(daily.unconverted))), .yellow)) }
+        if daily.unconverted > 0 { s.terminal.line(s.terminal.styled(s.t(.budgetUnconverted(n: Display.count(daily.unconverted))), .yellow)) }
         s.terminal.line(s.terminal.styled(s.t(.calendarCompactNote), .dim))
     }
 }
