@@ -90,9 +90,10 @@ public struct L10n: Sendable {
     /// Japanese write `{count}` alone.
     /// In Korean, a particle written out after a placeholder (`{name}을(를)`) takes the form the inserted
     /// value needs (`KoreanParticles`).
-    /// In Japanese, the space a template keeps between a placeholder and the Japanese beside it (so that
+    /// In Japanese, the space a template keeps between a placeholder and a particle beside it (so that
     /// `{path} を`, `ID {id} の` read apart) is dropped where the inserted value itself is Japanese at that
-    /// side: `フィラリア予防薬の投与`, never `フィラリア予防薬 の投与`.
+    /// side: `フィラリア予防薬の投与`, never `フィラリア予防薬 の投与`. A space before a word (`4週 移動平均`)
+    /// stays: only hiragana (particles, endings) joins.
     static func fill(_ template: String, _ args: [String: String], korean: Bool = false, japanese: Bool = false) -> String {
         guard template.contains("{") else { return template }
         var out = ""
@@ -107,12 +108,12 @@ public struct L10n: Sendable {
                 out += value == "1" ? parts[1] : parts[2]
             } else if let value = args[inside] {
                 if japanese, out.last == " ", let before = out.dropLast().last, let first = value.first,
-                   isJapanese(before), isJapanese(first) {
+                   isHiragana(before), isJapanese(first) {
                     out.removeLast()
                 }
                 out += value
                 if japanese, rest.first == " ", let after = rest.dropFirst().first, let last = value.last,
-                   isJapanese(after), isJapanese(last) {
+                   isHiragana(after), isJapanese(last) {
                     rest = rest.dropFirst()
                 }
                 if korean, let particle = KoreanParticles.resolve(after: value, in: rest) {
@@ -136,6 +137,10 @@ public struct L10n: Sendable {
         default:
             return false
         }
+    }
+
+    static func isHiragana(_ c: Character) -> Bool {
+        c.unicodeScalars.first.map { (0x3041...0x309F).contains($0.value) } ?? false
     }
 
     /// The placeholder names in a template, for the table consistency tests.
