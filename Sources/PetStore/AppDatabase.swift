@@ -64,18 +64,23 @@ public struct AppDatabase: Sendable {
     @discardableResult
     public func removeIfNeverWritten() -> Bool {
         guard let path, notices.contains(.created(path: path)) else { return false }
-        let empty = (try? dbQueue.read { db -> Bool in
+        // Under the write lock, so no other process commits between the look and the unlink; one that
+        // opened the file meanwhile finds it gone when it writes (SQLite: SQLITE_READONLY_DBMOVED), never
+        // a write into a file nobody can see.
+        let removed = (try? dbQueue.inDatabase { db -> Bool in
+            try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+            defer { try? db.execute(sql: "ROLLBACK") }
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> 'grdb_migrations'
                 """)
             for t in tables where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t.quotedDatabaseIdentifier))") == true {
                 return false
             }
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             return true
         }) ?? false
-        guard empty else { return false }
+        guard removed else { return false }
         try? dbQueue.close()
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
         if let folder = attachmentsDirectory { rmdir(folder.path) }
         return true
     }
@@ -94,15 +99,31 @@ public struct AppDatabase: Sendable {
             guard options.create else { throw StoreError.databaseMissing(path: path) }
             try FileSecurity.makePrivateDirectory(dir)
         }
-        // Made here, exclusively, so that of several processes starting a new file only one says it made it.
+        // Made whole under a temporary name and linked into place (`OutputFile.create`), so a petlog killed
+        // while making it leaves no file, never an empty one; of several processes starting a new file at
+        // once, one links it and says it made it, the others find it made.
         var created = false
         if !existed {
-            let fd = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            if fd >= 0 {
+            do {
+                try OutputFile.create(path) { partial in
+                    for suffix in ["-journal", "-wal", "-shm"] { TemporaryFiles.register(partial + suffix) }
+                    defer {
+                        for suffix in ["-journal", "-wal", "-shm"] {
+                            unlink(partial + suffix)
+                            TemporaryFiles.unregister(partial + suffix)
+                        }
+                    }
+                    let budget = BusyBudget(limit: options.busyTimeout, onWaiting: nil)
+                    let queue = try openQueue(path: partial, readOnly: false, busy: budget)
+                    let fresh = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: partial, busy: budget)
+                    try fresh.prepareFile(applied: [])
+                    try queue.close()
+                }
                 created = true
-                close(fd)
-            } else if errno != EEXIST {
-                throw StoreError.file(path: path, OutputError.Cause(errno: errno))
+            } catch let e as OutputError where e.cause == .exists {
+                created = false
+            } catch let e as OutputError {
+                throw StoreError.file(path: path, e.cause)
             }
         }
         // A directory, FIFO or device is refused before SQLite touches it (and leaves a -journal beside /dev/null).
