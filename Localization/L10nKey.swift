@@ -777,6 +777,8 @@ extension L10n {
         case helpGlobalOptionsJson = "help.global_options_json"
         case helpGlobalOptionsNoColor = "help.global_options_no_color"
         case helpGlobalOptionsUnit = "help.global_options_unit"
+        case helpGlobalOptionsTz = "help.global_options_tz"
+        case errBadTimeZone = "err.bad_time_zone"
         case helpImportCommandAbstract = "help.import_command_abstract"
         case helpImportCommandDiscussion = "help.import_command_discussion"
         case helpImportCommandPath = "help.import_command_path"

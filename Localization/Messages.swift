@@ -7,6 +7,7 @@ extension L10n.Message {
     public static func errBadMass(value: String) -> Self { Self(.errBadMass, ["value": value]) }
     public static func errMassRange(value: String) -> Self { Self(.errMassRange, ["value": value]) }
     public static func errBadDate(value: String) -> Self { Self(.errBadDate, ["value": value]) }
+    public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
     public static func errBadTime(value: String) -> Self { Self(.errBadTime, ["value": value]) }
     public static func errBadDuration(value: String) -> Self { Self(.errBadDuration, ["value": value]) }
     public static func errBadMoney(value: String) -> Self { Self(.errBadMoney, ["value": value]) }
@@ -761,6 +762,7 @@ extension L10n.Message {
     public static let helpGlobalOptionsJson = Self(.helpGlobalOptionsJson, [:])
     public static let helpGlobalOptionsNoColor = Self(.helpGlobalOptionsNoColor, [:])
     public static let helpGlobalOptionsUnit = Self(.helpGlobalOptionsUnit, [:])
+    public static let helpGlobalOptionsTz = Self(.helpGlobalOptionsTz, [:])
     public static let helpImportCommandAbstract = Self(.helpImportCommandAbstract, [:])
     public static let helpImportCommandDiscussion = Self(.helpImportCommandDiscussion, [:])
     public static let helpImportCommandPath = Self(.helpImportCommandPath, [:])

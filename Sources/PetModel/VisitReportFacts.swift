@@ -68,7 +68,7 @@ public struct VisitReportFacts: Sendable {
     public let vaccines: [VaccineRow]
     public let courses: [CourseRow]
     /// Newest first.
-    public let visits: [(at: Date, visit: Visit)]
+    public let visits: [(at: Date, utcOffset: Int, visit: Visit)]
     /// The weight taken at each visit, one per entry of `visits`: the visit's own weight, else the
     /// weight record of the visit's local day nearest in time to it; nil when neither exists.
     public let visitWeights: [Mass?]
@@ -101,8 +101,8 @@ public struct VisitReportFacts: Sendable {
         let due = CareAgenda.items(pets: [pet], records: all.filter { [.vaccination, .visit, .medication, .dose].contains($0.kind) },
                                    schedule: schedule, context: context)
         overdue = due.filter { $0.isOverdue(context) }
-        let symptomRecords = inPeriod.compactMap { r -> (at: Date, symptom: Symptom)? in
-            if case .symptom(let x) = r.detail { return (r.at, x) } else { return nil }
+        let symptomRecords = inPeriod.compactMap { r -> (at: Date, day: LocalDate, symptom: Symptom)? in
+            if case .symptom(let x) = r.detail { return (r.at, r.localDay, x) } else { return nil }
         }
         severeSymptoms = symptomRecords.map(\.symptom).filter { $0.severity >= 4 }
 
@@ -117,7 +117,7 @@ public struct VisitReportFacts: Sendable {
             let given = doseRecords.filter { d in if case .dose(let x) = d.detail { return x.medicationId == r.id && !x.skipped } else { return false } }
             courses.append(CourseRow(record: r, medication: m,
                                      timetable: CareAgenda.timetable(course: r, m, doseRecords: doseRecords, context: context),
-                                     dosesGiven: given.count, lastDay: m.stoppedAt.map { context.localDate(of: $0) } ?? m.endsOn))
+                                     dosesGiven: given.count, lastDay: m.stoppedAt.map { RecordClock.day($0, utcOffset: r.utcOffset) } ?? m.endsOn))
         }
         currentMedications = current
         self.courses = courses
@@ -134,7 +134,7 @@ public struct VisitReportFacts: Sendable {
                            lastSeen: list.map(\.at).max() ?? list[0].at)
         }
         weeklySymptoms = symptomRecords.isEmpty ? nil
-            : WeeklySymptomCounts(symptomRecords.map { (context.localDate(of: $0.at), $0.symptom) },
+            : WeeklySymptomCounts(symptomRecords.map { ($0.day, $0.symptom) },
                                   from: context.localDate(of: periodStart), through: context.today, by: .severity,
                                   weekStartsOnSunday: weekStartsOnSunday)
 
@@ -162,8 +162,8 @@ public struct VisitReportFacts: Sendable {
         }
         vaccines = rows
 
-        visits = all.reversed().compactMap { r in if case .visit(let v) = r.detail { return (r.at, v) } else { return nil } }
-        visitWeights = visits.map { at, v in
+        visits = all.reversed().compactMap { r in if case .visit(let v) = r.detail { return (r.at, r.utcOffset, v) } else { return nil } }
+        visitWeights = visits.map { at, _, v in
             v.weight ?? Self.weightNearest(at, times: times, grams: grams, context: context)
         }
         starred = all.filter(\.starred)
@@ -205,9 +205,9 @@ extension VisitReportFacts {
 
     /// The period's visits that have a cost (from the period's start through the as-of moment), newest first.
     public var periodVisitCosts: [(day: LocalDate, cost: Money)] {
-        visits.compactMap { at, v in
+        visits.compactMap { at, offset, v in
             guard at >= periodStart, let cost = v.cost else { return nil }
-            return (context.localDate(of: at), cost)
+            return (RecordClock.day(at, utcOffset: offset), cost)
         }
     }
 

@@ -215,8 +215,8 @@ public struct SQLiteRepository: PetlogStore {
         }
     }
 
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
-        try read { db in try core(db).lastWeights(pets: refs, since: since, until: until) }
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
+        try read { db in try core(db).lastWeights(pets: refs, since: since, until: until, days: days) }
     }
 
     /// Reads the series with the raw statement: a million rows through GRDB's `Row` cost about twice

@@ -6,6 +6,24 @@ import PetModel
 extension Session {
     func localDay(_ date: Date) -> LocalDate { time.localDate(of: date) }
 
+    /// The day of an instant on the clock it happened on (`when`'s answer): the record's own day.
+    func recordDay(_ when: (Date, Int)) -> LocalDate { RecordClock.day(when.0, utcOffset: when.1) }
+
+    /// A record's time on its own clock, `08:00`, with its offset beside it (`08:00 +09:00`) where that
+    /// differs from the viewer's offset at the same instant.
+    func recordClock(_ at: Date, utcOffset: Int) -> String {
+        let c = RecordClock.clock(at, utcOffset: utcOffset)
+        let text = String(format: "%02d:%02d", c.hour, c.minute)
+        guard utcOffset != time.utcOffset(at: at) else { return text }
+        return text + " " + Self.offsetText(utcOffset)
+    }
+
+    /// `+09:00`, `-08:00`.
+    static func offsetText(_ offset: Int) -> String {
+        let a = abs(offset)
+        return String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", a / 3600, a % 3600 / 60)
+    }
+
     /// `08:30` in the local zone.
     func clock(_ date: Date) -> String {
         let c = time.clock(of: date)

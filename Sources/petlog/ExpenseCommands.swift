@@ -89,7 +89,7 @@ struct ExpenseListCommand: ParsableCommand {
             let home = try s.homeCurrency(money.currency)
             let refs = pet.map(PetModelText.pets) ?? []
             let entries = try s.repository().spending(SpendingQuery(
-                pets: refs, since: s.time.startOfDay(first), until: s.time.startOfDay(first.adding(months: 1)),
+                pets: refs, days: DayWindow(first: first, end: first.adding(months: 1)),
                 includeVisits: !noVisits, starredOnly: starred))
             let rates = try s.rates(for: entries, to: home)
             let days = SpendingDays(entries, in: home, rates: rates, context: s.time)
@@ -131,7 +131,7 @@ extension Session {
                     amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
                 }
                 var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(entry.recordId).count) + "#\(entry.recordId)", .dim)
-                line += "  " + clock(entry.at) + "  " + amount + "  " + parts.joined(separator: " · ")
+                line += "  " + recordClock(entry.at, utcOffset: entry.utcOffset) + "  " + amount + "  " + parts.joined(separator: " · ")
                 if let n = entry.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
                 if entry.starred { line += " ★" }
                 terminal.line(line)
