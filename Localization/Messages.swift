@@ -203,6 +203,12 @@ extension L10n.Message {
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }
     public static func chartAxisDay(mon: String, d: String) -> Self { Self(.chartAxisDay, ["mon": mon, "d": d]) }
+    /// A time of day on a 12-hour clock in the language's CLDR pattern: `h` 1–12, `mm` 00–59, `ampm` the day period.
+    public static func clockTwelveHour(h: String, mm: String, ampm: String) -> Self { Self(.clockTwelveHour, ["h": h, "mm": mm, "ampm": ampm]) }
+    /// A time of day on a 24-hour clock in the language's CLDR pattern: `h` 0–23, `mm` 00–59.
+    public static func clockTwentyFourHour(h: String, mm: String) -> Self { Self(.clockTwentyFourHour, ["h": h, "mm": mm]) }
+    public static let clockAM = Self(.clockAM, [:])
+    public static let clockPM = Self(.clockPM, [:])
     public static func chartTextRange(min: String, max: String, last: String, unit: String) -> Self { Self(.chartTextRange, ["min": min, "max": max, "last": last, "unit": unit]) }
     public static func dueVaccine(vaccine: String) -> Self { Self(.dueVaccine, ["vaccine": vaccine]) }
     public static func dueVaccineFirst(vaccine: String) -> Self { Self(.dueVaccineFirst, ["vaccine": vaccine]) }

@@ -177,6 +177,19 @@ public enum TimeParser {
             day = d
         }
         guard var time = timePart else { return (try context.checked(context.instant(day, hour: 12), raw), true, nil) }
+        // A clock as the locale shows it: `2:32 pm`, `오후 2:32`, `午後2:32` (24-hour text is read as ever).
+        var afternoon: Bool?
+        for (marks, pm) in [(["a.m.", "am", "오전", "午前"], false), (["p.m.", "pm", "오후", "午後"], true)] {
+            for mark in marks {
+                if time.hasSuffix(mark) { time = time.dropLast(mark.count); afternoon = pm } else if time.hasPrefix(mark) { time = time.dropFirst(mark.count); afternoon = pm }
+                if afternoon != nil { break }
+            }
+            if afternoon != nil { break }
+        }
+        if afternoon != nil {
+            time = Substring(time.trimmingCharacters(in: .whitespaces))
+            if time.first?.asciiDigit != nil, time.dropFirst().first == ":" { time = "0" + time }
+        }
         // Optional explicit offset.
         var explicitOffset: Int?
         if time.hasSuffix("z") {
@@ -192,7 +205,11 @@ public enum TimeParser {
         }
         let hms = time.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(hms.count), hms.allSatisfy({ $0.count == 2 }),
-              let h = strictInt(hms[0]), let m = strictInt(hms[1]), h < 24, m < 60 else { throw ParseError.badTime(raw) }
+              var h = strictInt(hms[0]), let m = strictInt(hms[1]), h < 24, m < 60 else { throw ParseError.badTime(raw) }
+        if let pm = afternoon {
+            guard (1...12).contains(h) else { throw ParseError.badTime(raw) }
+            h = h % 12 + (pm ? 12 : 0)
+        }
         var s = 0
         if hms.count == 3 {
             guard let sec = strictInt(hms[2]), sec < 60 else { throw ParseError.badTime(raw) }

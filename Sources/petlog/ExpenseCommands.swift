@@ -112,6 +112,8 @@ extension Session {
             total.isSingleCurrency ? format.money(total.converted)
                 : total.currencies.map { format.money(Money(minorUnits: total.byCurrency[$0] ?? 0, currency: Currency.named($0) ?? home)) }.joined(separator: " + ")
         }
+        let clocks = days.days.flatMap(\.entries).map { recordClock($0.at, utcOffset: $0.utcOffset) }
+        let clockWidth = clocks.map(Terminal.width).max() ?? 5
         for day in days.days {
             terminal.line()
             terminal.line(terminal.styled("\(format.longDate(day.day)) \(format.weekday(day.day))", .bold) + "  " + totalText(day.total))
@@ -131,7 +133,8 @@ extension Session {
                     amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
                 }
                 var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(entry.recordId).count) + "#\(entry.recordId)", .dim)
-                line += "  " + recordClock(entry.at, utcOffset: entry.utcOffset) + "  " + amount + "  " + parts.joined(separator: " · ")
+                let clock = recordClock(entry.at, utcOffset: entry.utcOffset)
+                line += "  " + String(repeating: " ", count: max(0, clockWidth - Terminal.width(clock))) + clock + "  " + amount + "  " + parts.joined(separator: " · ")
                 if let n = entry.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
                 if entry.starred { line += " ★" }
                 terminal.line(line)

@@ -45,7 +45,10 @@ extension Session {
         let petWidth = showPet ? records.map { Terminal.width(Terminal.sanitize($0.petName ?? "-")) }.max() ?? 1 : 0
         let kindWidth = records.map { Terminal.width(wording.kindName($0.kind)) }.max() ?? 1
         // Long lines wrap under the summary; when that column is past half the width, under the time.
-        let summaryColumn = 2 + idWidth + 1 + 2 + 5 + (showPet ? 2 + petWidth : 0) + 2 + kindWidth + 2
+        // Clocks in the language's pattern (`9:05 AM`, `10:05 AM`), right-aligned to the widest.
+        let clocks = Dictionary(records.map { ($0.id, recordClock($0.at, utcOffset: $0.utcOffset)) }, uniquingKeysWith: { a, _ in a })
+        let clockWidth = clocks.values.map(Terminal.width).max() ?? 5
+        let summaryColumn = 2 + idWidth + 1 + 2 + clockWidth + (showPet ? 2 + petWidth : 0) + 2 + kindWidth + 2
         let hanging = summaryColumn <= terminal.columns / 2 ? summaryColumn : 4 + idWidth + 1
         // Each record under the day on its own clock; a trip across the date line can put a later
         // instant on an earlier day, so the days are ordered, and within a day the instants.
@@ -58,7 +61,8 @@ extension Session {
                 currentDay = day
             }
             var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)
-            line += "  " + recordClock(r.at, utcOffset: r.utcOffset)
+            let clock = clocks[r.id] ?? ""
+            line += "  " + String(repeating: " ", count: max(0, clockWidth - Terminal.width(clock))) + clock
             if showPet { line += "  " + Terminal.pad(Terminal.sanitize(r.petName ?? "-"), to: petWidth) }
             line += "  " + terminal.styled(Terminal.pad(wording.kindName(r.kind), to: kindWidth), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
             if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }

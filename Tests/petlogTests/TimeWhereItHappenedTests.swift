@@ -59,9 +59,9 @@ final class TimeWhereItHappenedTests: CLITestCase {
         }
         // Shown at its own wall-clock time, with its offset where it differs from the reader's.
         let la = try inZone("America/Los_Angeles", now: now, ["log"])
-        XCTAssertTrue(la.contains("08:00 +09:00"), la)
+        XCTAssertTrue(la.contains("8:00 AM +09:00"), la)
         let tokyo = try inZone("Asia/Tokyo", now: now, ["log"])
-        XCTAssertTrue(tokyo.contains("08:00") && !tokyo.contains("+09:00"), tokyo)
+        XCTAssertTrue(tokyo.contains("8:00 AM") && !tokyo.contains("+09:00"), tokyo)
     }
 
     func testTheTimeZoneOptionEnvironmentAndConfigChooseTheClockOfNewEntriesAndToday() throws {
@@ -106,8 +106,8 @@ final class TimeWhereItHappenedTests: CLITestCase {
         }
         // The timeline reads in days: the 22nd (Los Angeles) before the 23rd (Tokyo), each at its own clock.
         let berlin = try inZone("Europe/Berlin", now: now, ["log"])
-        let meal = try XCTUnwrap(berlin.range(of: "20:00 -08:00"), berlin)
-        let weight = try XCTUnwrap(berlin.range(of: "07:00 +09:00"), berlin)
+        let meal = try XCTUnwrap(berlin.range(of: "8:00 PM -08:00"), berlin)
+        let weight = try XCTUnwrap(berlin.range(of: "7:00 AM +09:00"), berlin)
         XCTAssertLessThan(meal.lowerBound, weight.lowerBound, berlin)
         XCTAssertTrue(berlin.contains("Nov 22") && berlin.contains("Nov 23"), berlin)
     }
