@@ -137,8 +137,9 @@ static: setup
 	echo "$$bin: $$(stat -c %s $$bin) bytes, no library from $(TOOLCHAIN_DIR)"; done
 
 ## deb: petlog_VERSION_ARCH.deb (dpkg-deb) with the static binary, petlog.1 and the completions; lintian when
-## installed (errors fail the build). VERSION from the latest git tag, else 0.1.0; DEB_REVISION the package's.
-VERSION ?= $(or $(shell git describe --tags --abbrev=0 2>/dev/null | sed 's/^v//'),0.1.0)
+## installed (errors fail the build). VERSION is PetlogVersion.current (what petlog --version says, also from a
+## tarball without git); DEB_REVISION the package's.
+VERSION ?= $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/PetModel/PetlogVersion.swift)
 DEB_REVISION ?= 1
 deb: static man
 	@deb=$$(bash scripts/make-deb.sh "$$($(STATIC_BUILD) --show-bin-path)/petlog" petlog.1 $(VERSION)-$(DEB_REVISION) .) && \

@@ -43,7 +43,7 @@ public struct L10n: Sendable {
 
     /// The text of a message with its `{placeholder}`s filled.
     public func text(_ message: Message) -> String {
-        L10n.fill(L10n.template(message.key, language), message.args, korean: language == .ko)
+        L10n.fill(L10n.template(message.key, language), message.args, korean: language == .ko, japanese: language == .ja)
     }
 
     /// The display name of a stored code (`species.dog` → "dog"), or the code itself when it has none
@@ -90,7 +90,11 @@ public struct L10n: Sendable {
     /// Japanese write `{count}` alone.
     /// In Korean, a particle written out after a placeholder (`{name}을(를)`) takes the form the inserted
     /// value needs (`KoreanParticles`).
-    static func fill(_ template: String, _ args: [String: String], korean: Bool = false) -> String {
+    /// In Japanese, the space a template keeps between a placeholder and a particle beside it (so that
+    /// `{path} を`, `ID {id} の` read apart) is dropped where the inserted value itself is Japanese at that
+    /// side: `フィラリア予防薬の投与`, never `フィラリア予防薬 の投与`. A space before a word (`4週 移動平均`)
+    /// stays: only hiragana (particles, endings) joins.
+    static func fill(_ template: String, _ args: [String: String], korean: Bool = false, japanese: Bool = false) -> String {
         guard template.contains("{") else { return template }
         var out = ""
         var rest = Substring(template)
@@ -103,7 +107,15 @@ public struct L10n: Sendable {
             if parts.count == 3, let value = args[parts[0]] {
                 out += value == "1" ? parts[1] : parts[2]
             } else if let value = args[inside] {
+                if japanese, out.last == " ", let before = out.dropLast().last, let first = value.first,
+                   isHiragana(before), isJapanese(first) {
+                    out.removeLast()
+                }
                 out += value
+                if japanese, rest.first == " ", let after = rest.dropFirst().first, let last = value.last,
+                   isHiragana(after), isJapanese(last) {
+                    rest = rest.dropFirst()
+                }
                 if korean, let particle = KoreanParticles.resolve(after: value, in: rest) {
                     out += particle.replacement
                     rest = rest.dropFirst(particle.consumed)
@@ -113,6 +125,22 @@ public struct L10n: Sendable {
             }
         }
         return out + rest
+    }
+
+    /// Kana, kanji and the full-width punctuation Japanese text is written in (not Latin letters or digits).
+    static func isJapanese(_ c: Character) -> Bool {
+        guard let s = c.unicodeScalars.first else { return false }
+        switch s.value {
+        case 0x3000...0x303F, 0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xF900...0xFAFF, 0xFF01...0xFF0F, 0xFF1A...0xFF20, 0xFF5B...0xFF65:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isHiragana(_ c: Character) -> Bool {
+        c.unicodeScalars.first.map { (0x3041...0x309F).contains($0.value) } ?? false
     }
 
     /// The placeholder names in a template, for the table consistency tests.

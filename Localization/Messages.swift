@@ -10,6 +10,7 @@ extension L10n.Message {
     public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
     public static func errBadTime(value: String) -> Self { Self(.errBadTime, ["value": value]) }
     public static func errBadDuration(value: String) -> Self { Self(.errBadDuration, ["value": value]) }
+    public static func errSpanTooLong(value: String, max: String) -> Self { Self(.errSpanTooLong, ["value": value, "max": max]) }
     public static func errBadMoney(value: String) -> Self { Self(.errBadMoney, ["value": value]) }
     public static func errUnknownCurrency(value: String) -> Self { Self(.errUnknownCurrency, ["value": value]) }
     public static func errFractionDigits(value: String, currency: String, digits: String) -> Self { Self(.errFractionDigits, ["value": value, "currency": currency, "digits": digits]) }
@@ -161,6 +162,7 @@ extension L10n.Message {
     public static let colDoses = Self(.colDoses, [:])
     public static let colLastDose = Self(.colLastDose, [:])
     public static func recordAdded(id: String, kind: String, pet: String, summary: String) -> Self { Self(.recordAdded, ["id": id, "kind": kind, "pet": pet, "summary": summary]) }
+    public static func recordBareMass(number: String, unit: String) -> Self { Self(.recordBareMass, ["number": number, "unit": unit]) }
     public static func recordUpdated(id: String, kind: String, summary: String) -> Self { Self(.recordUpdated, ["id": id, "kind": kind, "summary": summary]) }
     public static func recordDeleted(id: String, kind: String, summary: String) -> Self { Self(.recordDeleted, ["id": id, "kind": kind, "summary": summary]) }
     public static func recordStarred(id: String) -> Self { Self(.recordStarred, ["id": id]) }
@@ -263,9 +265,11 @@ extension L10n.Message {
     public static func icsLastDone(date: String) -> Self { Self(.icsLastDone, ["date": date]) }
     public static func icsWrote(count: String, path: String) -> Self { Self(.icsWrote, ["count": count, "path": path]) }
     public static func vaccineNoSchedule(vaccine: String, species: String) -> Self { Self(.vaccineNoSchedule, ["vaccine": vaccine, "species": species]) }
+    public static func vaccineComponent(typed: String, species: String, vaccine: String) -> Self { Self(.vaccineComponent, ["typed": typed, "species": species, "vaccine": vaccine]) }
     public static let colAdherence = Self(.colAdherence, [:])
     public static let colNextDose = Self(.colNextDose, [:])
     public static func medAdherence(given: String, due: String, percent: String) -> Self { Self(.medAdherence, ["given": given, "due": due, "percent": percent]) }
+    public static func medGivenUnscheduled(given: String) -> Self { Self(.medGivenUnscheduled, ["given": given]) }
     public static func reportWrote(path: String, pages: String) -> Self { Self(.reportWrote, ["path": path, "pages": pages]) }
     public static func reportTitle(pet: String) -> Self { Self(.reportTitle, ["pet": pet]) }
     public static func reportGenerated(date: String) -> Self { Self(.reportGenerated, ["date": date]) }
@@ -549,12 +553,12 @@ extension L10n.Message {
     public static func errFolderNotStdout(option: String) -> Self { Self(.errFolderNotStdout, ["option": option]) }
     public static func errStdoutTwice(first: String, second: String) -> Self { Self(.errStdoutTwice, ["first": first, "second": second]) }
     public static func exportWroteTable(rows: String, table: String, path: String) -> Self { Self(.exportWroteTable, ["rows": rows, "table": table, "path": path]) }
+    public static func errAttachmentHash(path: String, sha: String) -> Self { Self(.errAttachmentHash, ["path": path, "sha": sha]) }
     public static let errAttachmentsBothWays = Self(.errAttachmentsBothWays, [:])
     public static func exportWroteAttachments(count: String, folder: String) -> Self { Self(.exportWroteAttachments, ["count": count, "folder": folder]) }
     public static func exportAttachmentsMissing(count: String) -> Self { Self(.exportAttachmentsMissing, ["count": count]) }
     public static func exportStreamWithoutAttachments(count: String) -> Self { Self(.exportStreamWithoutAttachments, ["count": count]) }
     public static func importAttachmentsMissing(count: String) -> Self { Self(.importAttachmentsMissing, ["count": count]) }
-    public static func errAttachmentHash(path: String, sha: String) -> Self { Self(.errAttachmentHash, ["path": path, "sha": sha]) }
     public static func errAmbiguousMedication(name: String, pet: String, candidates: String) -> Self { Self(.errAmbiguousMedication, ["name": name, "pet": pet, "candidates": candidates]) }
     public static let fieldEndedShort = Self(.fieldEndedShort, [:])
     public static func dueLateMinutes(n: String) -> Self { Self(.dueLateMinutes, ["n": n]) }
@@ -573,6 +577,7 @@ extension L10n.Message {
     public static func errRenderReportCells(row: String, cells: String, columns: String) -> Self { Self(.errRenderReportCells, ["row": row, "cells": cells, "columns": columns]) }
     public static func errRenderReportColumns(columns: String, weights: String) -> Self { Self(.errRenderReportColumns, ["columns": columns, "weights": weights]) }
     public static func errNegative(value: String, command: String) -> Self { Self(.errNegative, ["value": value, "command": command]) }
+    public static func errDashText(value: String, command: String) -> Self { Self(.errDashText, ["value": value, "command": command]) }
     public static func errNegativeValue(value: String) -> Self { Self(.errNegativeValue, ["value": value]) }
     public static let reportCharts = Self(.reportCharts, [:])
     public static let reportWeightColumn = Self(.reportWeightColumn, [:])
@@ -889,6 +894,7 @@ extension L10n.Message {
     public static let helpPetGroupRemovePet = Self(.helpPetGroupRemovePet, [:])
     public static let helpPetGroupRemoveYes = Self(.helpPetGroupRemoveYes, [:])
     public static let helpPetlogAbstract = Self(.helpPetlogAbstract, [:])
+    public static func versionLine(version: String, schema: String, export: String) -> Self { Self(.versionLine, ["version": version, "schema": schema, "export": export]) }
     public static let helpPetlogDiscussion = Self(.helpPetlogDiscussion, [:])
     public static let helpRecordOptionsAt = Self(.helpRecordOptionsAt, [:])
     public static let helpRecordOptionsNote = Self(.helpRecordOptionsNote, [:])

@@ -75,7 +75,7 @@ public struct RecordWording: Sendable {
             if let m = e.merchant { parts.append(m) }
             if !e.items.isEmpty { parts.append(e.items.joined(separator: ", ")) }
         }
-        if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: String(r.attachments.count)))) }
+        if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: ValueFormatter.count(r.attachments.count)))) }
         return parts.joined(separator: " · ")
     }
 
@@ -93,8 +93,10 @@ public struct RecordWording: Sendable {
 
     /// `23 / 24 (95 %)`, or the plain count of doses given for a course with no schedule.
     public func adherenceText(_ table: MedicationTimetable, dosesGiven: Int) -> String {
-        guard table.due > 0 else { return String(dosesGiven) }
-        return l10n.text(.medAdherence(given: String(table.given), due: String(table.due), percent: String(min(100, table.given * 100 / table.due))))
+        // A course with no schedule (as needed) has nothing due: the count alone would read as a bare 0 or 1.
+        guard table.due > 0 else { return l10n.text(.medGivenUnscheduled(given: ValueFormatter.grouped(Int64(dosesGiven)))) }
+        return l10n.text(.medAdherence(given: ValueFormatter.grouped(Int64(table.given)), due: ValueFormatter.grouped(Int64(table.due)),
+                                       percent: String(min(100, table.given * 100 / table.due))))
     }
 
     /// What is due: "Rabies vaccine", "Apoquel dose", "follow-up visit (ear check)".
@@ -116,14 +118,14 @@ public struct RecordWording: Sendable {
     public func dueWhen(_ item: DueItem) -> String {
         if let at = item.dueAt, at < time.now {
             let minutes = Int(time.now.timeIntervalSince(at) / 60)
-            if minutes < 60 { return l10n.text(.dueLateMinutes(n: String(max(1, minutes)))) }
-            if minutes < 24 * 60 { return l10n.text(.dueLateHours(n: String(minutes / 60))) }
-            return l10n.text(.dueLate(n: String(minutes / (24 * 60))))
+            if minutes < 60 { return l10n.text(.dueLateMinutes(n: ValueFormatter.count(max(1, minutes)))) }
+            if minutes < 24 * 60 { return l10n.text(.dueLateHours(n: ValueFormatter.count(minutes / 60))) }
+            return l10n.text(.dueLate(n: ValueFormatter.count(minutes / (24 * 60))))
         }
         let days = item.dueDay.dayNumber - time.today.dayNumber
-        if days < 0 { return l10n.text(.dueLate(n: String(-days))) }
+        if days < 0 { return l10n.text(.dueLate(n: ValueFormatter.count(-days))) }
         if days == 0 { return item.dueAt.map { l10n.text(.dueTodayAt(time: clock($0))) } ?? l10n.text(.dueToday) }
-        return l10n.text(.dueIn(n: String(days)))
+        return l10n.text(.dueIn(n: ValueFormatter.count(days)))
     }
 
     /// `08:30` in the local zone.

@@ -16,7 +16,10 @@ public struct CareNames: Sendable {
     }
 
     struct Entry: Decodable { var en: [String]; var ko: [String]; var ja: [String] }
-    struct File: Decodable { var note: String; var symptoms: [String: Entry]; var vaccines: [String: Entry]; var categories: [String: Entry] }
+    struct File: Decodable {
+        var note: String; var symptoms: [String: Entry]; var vaccines: [String: Entry]; var categories: [String: Entry]
+        var diseases: [String: Entry]; var water: Entry
+    }
 
     /// name key → code, and every (name, code) for suggestions and search.
     let symptomKeys: [String: String]
@@ -25,6 +28,10 @@ public struct CareNames: Sendable {
     let vaccineNames: [(name: String, key: String, code: String)]
     let categoryKeys: [String: String]
     let categoryNames: [(name: String, key: String, code: String)]
+    /// name key → the disease a combination vaccine covers (`parvo` → `parvovirus`).
+    let diseaseKeys: [String: String]
+    /// The keys of the words a meal of water is named by.
+    let waterKeys: Set<String>
 
     public enum LoadError: Error, Equatable { case invalid(String) }
 
@@ -46,8 +53,10 @@ public struct CareNames: Sendable {
             return (keys, names)
         }
         let s = try table(file.symptoms, "symptom"), v = try table(file.vaccines, "vaccine"), c = try table(file.categories, "category")
+        let d = try table(file.diseases, "disease")
         return CareNames(symptomKeys: s.0, vaccineKeys: v.0, symptomNames: s.1.map { ($0.0, $0.1, $0.2) },
-                         vaccineNames: v.1.map { ($0.0, $0.1, $0.2) }, categoryKeys: c.0, categoryNames: c.1.map { ($0.0, $0.1, $0.2) })
+                         vaccineNames: v.1.map { ($0.0, $0.1, $0.2) }, categoryKeys: c.0, categoryNames: c.1.map { ($0.0, $0.1, $0.2) },
+                         diseaseKeys: d.0, waterKeys: Set((file.water.en + file.water.ko + file.water.ja).map(key)))
     }
 
     /// The shipped names; a broken asset is a build bug, caught by the tests.
@@ -75,6 +84,10 @@ public struct CareNames: Sendable {
     /// The listed code a stored symptom or vaccine text stands for (a name typed before petlog knew it), if any.
     public func symptomCode(_ text: String) -> String? { symptomKeys[Self.key(text)] }
     public func vaccineCode(_ text: String) -> String? { vaccineKeys[Self.key(text)] }
+    /// The disease a name stands for, as a vaccine's `covers` names it (`ジステンパー`, `개홍역` → `distemper`).
+    public func diseaseCode(_ text: String) -> String? { diseaseKeys[Self.key(text)] }
+    /// Whether a food is water by its name in en/ko/ja (`water`, `물`, `水`, `お水`).
+    public func isWater(_ food: String) -> Bool { waterKeys.contains(Self.key(food)) }
 
     /// The codes with a name that contains `query` (for `search 구토` to find records stored as `vomiting`).
     public func symptomCodes(containing query: String) -> [String] { codes(containing: query, symptomNames) }

@@ -50,6 +50,12 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
         return Mass(grams: Int(total))
     }
 
+    /// Whether `raw` is a number with no unit (`12.5`, `１２`), which `parse` reads in its `defaultUnit`.
+    public static func isBareNumber(_ raw: String) -> Bool {
+        let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
+        return !text.isEmpty && text.allSatisfy { $0.asciiDigit != nil || $0 == "." || $0 == "," }
+    }
+
     /// The parts summed exactly and rounded once (half up) to grams, so "9lb 4oz" (4195.73 g) is 4196 g
     /// and 1.002 lb (454.4996 g) is 454 g; nil when the sum is absurdly large. Every unit is a whole
     /// number of 1/1,600,000 g (1 oz = 45,359,237 of them, 1 lb = 16 oz), so the sum is one integer.

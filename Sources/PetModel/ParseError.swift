@@ -15,6 +15,8 @@ public enum ParseError: Error, Equatable, Sendable {
     case dateOutOfRange(String)
     case badTime(String)
     case badDuration(String)
+    /// A span whose number is more than petlog counts in one (`-1000000h`): `max` of its unit at most.
+    case spanTooLong(String, max: Int)
     case badMoney(String)
     case unknownCurrency(String)
     /// More fraction digits than the currency has (JPY and KRW have none).

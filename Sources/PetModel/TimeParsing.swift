@@ -67,11 +67,22 @@ public enum Span: Equatable, Sendable {
     case days(Int)
     case months(Int)
 
-    public static func parse(_ raw: String, allowCalendarUnits: Bool = true) throws -> Span {
+    /// The largest number a span counts (100,000 of its unit).
+    public static let maximumCount = 100_000
+
+    /// `shown` is the text errors name, when `raw` is part of it (the `3h` of `-3h`).
+    public static func parse(_ raw: String, allowCalendarUnits: Bool = true, shown: String? = nil) throws -> Span {
         let text = TimeWords.canonical(raw)
         let digits = text.prefix(while: { $0.asciiDigit != nil })
         let unit = text.dropFirst(digits.count)
-        guard let n = strictInt(digits), n > 0, n <= 100_000 else { throw ParseError.badDuration(raw) }
+        let known = ["min", "h", "d", "w"] + (allowCalendarUnits ? ["m", "y"] : [])
+        if let n = strictInt(digits), n > maximumCount, known.contains(String(unit)) {
+            throw ParseError.spanTooLong(shown ?? raw, max: maximumCount)
+        }
+        if digits.count > 18, digits.allSatisfy({ $0.asciiDigit != nil }), known.contains(String(unit)) {
+            throw ParseError.spanTooLong(shown ?? raw, max: maximumCount)
+        }
+        guard let n = strictInt(digits), n > 0, n <= maximumCount else { throw ParseError.badDuration(shown ?? raw) }
         switch unit {
         case "min": return .seconds(n * 60)
         case "h": return .seconds(n * 3600)
@@ -79,7 +90,7 @@ public enum Span: Equatable, Sendable {
         case "w": return .days(n * 7)
         case "m" where allowCalendarUnits: return .months(n)
         case "y" where allowCalendarUnits: return .months(n * 12)
-        default: throw ParseError.badDuration(raw)
+        default: throw ParseError.badDuration(shown ?? raw)
         }
     }
 
@@ -89,6 +100,14 @@ public enum Span: Equatable, Sendable {
         case .seconds(let s): return s
         case .days(let d): return d * 86_400
         case .months(let m): return m * 30 * 86_400
+        }
+    }
+
+    public func added(to date: Date, in context: TimeContext) -> Date {
+        switch self {
+        case .seconds(let s): return date.addingTimeInterval(Double(s))
+        case .days(let d): return context.calendar.date(byAdding: .day, value: d, to: date) ?? date.addingTimeInterval(Double(approximateSeconds))
+        case .months(let m): return context.calendar.date(byAdding: .month, value: m, to: date) ?? date.addingTimeInterval(Double(approximateSeconds))
         }
     }
 
@@ -146,16 +165,18 @@ public enum TimeParser {
         switch text {
         case "now", "today": return (context.now, false, nil)
         case "yesterday": return (Span.days(1).subtracted(from: context.now, in: context), false, nil)
+        // A day ahead: `observed` refuses it as in the future, plans (`med start --at tomorrow`) take it.
+        case "tomorrow": return (try context.checked(Span.days(1).added(to: context.now, in: context), raw), false, nil)
         default: break
         }
         if text.hasPrefix("-") {
-            let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false)
+            let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false, shown: raw)
             return (try context.checked(span.subtracted(from: context.now, in: context), raw), false, nil)
         }
         // Split date and time: "2026-11-20T08:30", "2026-11-20 08:30", "yesterday 18:00", "08:30".
         var datePart: Substring
         var timePart: Substring?
-        if let space = text.firstIndex(of: " "), ["today", "yesterday"].contains(text[..<space]) {
+        if let space = text.firstIndex(of: " "), ["today", "yesterday", "tomorrow"].contains(text[..<space]) {
             datePart = text[..<space]
             timePart = text[text.index(after: space)...]
         } else if text.count > 10, let sep = text.index(text.startIndex, offsetBy: 10, limitedBy: text.endIndex),
@@ -172,6 +193,7 @@ public enum TimeParser {
         switch datePart {
         case "today": day = context.today
         case "yesterday": day = context.today.adding(days: -1)
+        case "tomorrow": day = context.today.adding(days: 1)
         default:
             guard let d = LocalDate.parseISO(datePart) else { throw ParseError.badDate(raw) }
             day = d

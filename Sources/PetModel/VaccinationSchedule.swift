@@ -88,6 +88,13 @@ public struct VaccinationSchedule: Codable, Sendable {
         vaccines(for: species).first { $0.code == code }
     }
 
+    /// The vaccine of `species`' schedule that protects against `disease` (a `covers` name): the core one
+    /// when there is one (distemper → DHPP for a dog, panleukopenia → FVRCP for a cat), else the only one.
+    public func vaccine(covering disease: String, for species: Species) -> ScheduledVaccine? {
+        let covering = vaccines(for: species).filter { $0.covers.contains(disease) }
+        return covering.first(where: \.core) ?? (covering.count == 1 ? covering.first : nil)
+    }
+
     /// When the next dose of `vaccine` is due after the doses given on `doses` (any order), for a pet
     /// born on `born` (nil when unknown: the pet is treated as an adult).
     ///

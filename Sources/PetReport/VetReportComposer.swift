@@ -69,7 +69,7 @@ public struct VetReportComposer {
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
         var period = subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))
         if !keptBy.isEmpty {
-            period += "\n" + t(.reportKeptBy(people: keptBy.map { t(.reportKeptByOne(name: $0.name, count: String($0.records))) }.joined(separator: ", ")))
+            period += "\n" + t(.reportKeptBy(people: keptBy.map { t(.reportKeptByOne(name: $0.name, count: ValueFormatter.count($0.records))) }.joined(separator: ", ")))
         }
         blocks.append(.title(pet.name, subtitle: period))
 
@@ -85,7 +85,7 @@ public struct VetReportComposer {
             alerts.append(t(.reportAlertOverdue(items: facts.overdue.map(w.dueWhat).joined(separator: ", "))))
         }
         if !facts.severeSymptoms.isEmpty {
-            alerts.append(t(.reportAlertSevere(count: String(facts.severeSymptoms.count), symptoms: Array(Set(facts.severeSymptoms.map(w.symptomName))).sorted().joined(separator: ", "))))
+            alerts.append(t(.reportAlertSevere(count: ValueFormatter.count(facts.severeSymptoms.count), symptoms: Array(Set(facts.severeSymptoms.map(w.symptomName))).sorted().joined(separator: ", "))))
         }
         blocks.append(.alerts(alerts))
 
@@ -119,7 +119,7 @@ public struct VetReportComposer {
         if !facts.stools.isEmpty {
             let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: " · ")
             let flagged = facts.stools.flagged
-            summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags(count: String(flagged))) : "")])
+            summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags(count: ValueFormatter.count(flagged))) : "")])
         }
         blocks.append(.table(ReportTable(header: [t(.reportItem), t(.reportValue)], rows: summaryRows, columnWeights: [1, 2.4],
                                          emptyText: t(.reportNothing))))
@@ -199,8 +199,8 @@ public struct VetReportComposer {
             var lines = [t(.reportVisitCostTotal(total: f.money(c.total)))]
             func codes(_ d: [String: Int]) -> String { d.keys.sorted().joined(separator: ", ") }
             let converted = c.converted.values.reduce(0, +), unconverted = c.unconverted.values.reduce(0, +)
-            if converted > 0 { lines.append(t(.reportVisitCostConverted(count: String(converted), currencies: codes(c.converted)))) }
-            if unconverted > 0 { lines.append(t(.reportVisitCostUnconverted(count: String(unconverted), currencies: codes(c.unconverted)))) }
+            if converted > 0 { lines.append(t(.reportVisitCostConverted(count: ValueFormatter.count(converted), currencies: codes(c.converted)))) }
+            if unconverted > 0 { lines.append(t(.reportVisitCostUnconverted(count: ValueFormatter.count(unconverted), currencies: codes(c.unconverted)))) }
             blocks.append(.paragraph(lines.joined(separator: "\n")))
         }
 

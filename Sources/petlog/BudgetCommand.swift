@@ -78,7 +78,7 @@ struct BudgetGroup: ParsableCommand {
                     header: ["#", s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory)],
                     rows: budgets.map { b in
                         [String(b.id), s.budgetWho(b), s.format.money(b.budget.amount)
-                            + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: String(Budget.headcount(petBudget: b.petId != nil, activePets: activePets)))) : ""),
+                            + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets)))) : ""),
                          s.budgetPeriod(b.budget), b.budget.category.map(s.categoryName) ?? s.t(.budgetAllCategories)]
                     })
             }
@@ -161,7 +161,7 @@ extension Session {
     /// `Coco · ₩300,000 · monthly · vet · per pet (÷1)`.
     func describe(_ b: StoredBudget, activePets: Int) -> String {
         var parts = [budgetWho(b), format.money(b.budget.amount), budgetPeriod(b.budget), b.budget.category.map(categoryName) ?? t(.budgetAllCategories)]
-        if b.budget.perPet { parts.append(t(.budgetPerPet(n: String(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))))) }
+        if b.budget.perPet { parts.append(t(.budgetPerPet(n: Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))))) }
         return parts.joined(separator: " · ")
     }
 
@@ -174,7 +174,7 @@ extension Session {
             var span = t(.budgetSpan(from: format.longDate(st.first), to: format.longDate(st.last)))
             switch standing {
             case .current: break
-            case .upcoming(let n): span += " · " + t(.budgetStartsIn(n: String(n)))
+            case .upcoming(let n): span += " · " + t(.budgetStartsIn(n: Display.count(n)))
             case .ended: span += " · " + t(.budgetEnded(date: format.longDate(st.last)))
             }
             lines.append(span)
@@ -184,14 +184,14 @@ extension Session {
             : t(.budgetLeft(left: format.money(st.left)))
         lines.append(t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + " · " + left)
         if case .ended = standing {} else if showDays {
-            var days = t(.budgetDaysLeft(n: String(st.daysLeft)))
+            var days = t(.budgetDaysLeft(n: Display.count(st.daysLeft)))
             if let perDay = st.perDay { days += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
             lines.append(days)
         }
         if detailed && !st.byCategory.isEmpty {
             lines.append(t(.budgetByCategory(list: st.byCategory.map { categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: " · "))))
         }
-        if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: String(st.unconverted)))) }
+        if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: Display.count(st.unconverted)))) }
         return lines
     }
 

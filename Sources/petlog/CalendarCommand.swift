@@ -83,11 +83,11 @@ struct CalendarCommand: ParsableCommand {
             return
         }
         let count = daily.days.reduce(0) { $0 + $1.entries }
-        s.terminal.wrapped(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: String(count))))
+        s.terminal.wrapped(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: Display.count(count))))
         if let busiest = daily.busiest {
             s.terminal.wrapped(s.t(.calendarBusiestDay(date: s.format.longDate(busiest.day), amount: s.format.money(inHome(busiest.amount)))))
         }
-        if daily.unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: String(daily.unconverted))), .yellow)) }
+        if daily.unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: Display.count(daily.unconverted))), .yellow)) }
         s.terminal.wrapped(s.terminal.styled(s.t(.calendarCompactNote), .dim))
     }
 }

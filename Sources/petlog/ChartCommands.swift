@@ -173,7 +173,7 @@ struct ChartGroup: ParsableCommand {
                     : RateTable([])
                 let spending = MonthlySpending(entries.map { $0.item(s.time) }, currency: currency, rates: rates, from: first, through: last)
                 if spending.unconverted > 0 {
-                    s.terminal.error(s.t(.chartUnconverted(count: String(spending.unconverted), currency: currency.code)))
+                    s.terminal.error(s.t(.chartUnconverted(count: Display.count(spending.unconverted), currency: currency.code)))
                 }
                 let months = spending.months
                 let stacks = spending.categories.enumerated().map { i, c in

@@ -17,11 +17,11 @@ struct CheckPresenter {
     func lines(_ problems: [StoreProblem], verbose: Bool, repairing: Bool) -> [String] {
         guard !problems.isEmpty else { return [] }
         let damaged = problems.contains { $0.kind == .integrity }
-        let count = String(problems.count)
+        let count = Display.count(problems.count)
         var out = [damaged ? l10n.text(.checkDamagedSummary(path: clean(path), count: count)) : l10n.text(.checkSummary(path: clean(path), count: count))]
         let listed = verbose ? problems : Array(problems.prefix(Self.shown))
         out += listed.map { "  " + $0.kind.rawValue + ": " + clean($0.detail) }
-        if listed.count < problems.count { out.append(l10n.text(.checkMore(count: String(problems.count - listed.count)))) }
+        if listed.count < problems.count { out.append(l10n.text(.checkMore(count: Display.count(problems.count - listed.count)))) }
         if damaged && !repairing { out.append(l10n.text(.checkRepairHint)) }
         return out
     }
@@ -30,7 +30,7 @@ struct CheckPresenter {
     func recovered(copy: String, pets: Int, records: Int) -> [String] {
         let aside = path + ".broken"
         let move = "mv \(quoted(path)) \(quoted(aside)) && mv \(quoted(copy)) \(quoted(path)) && petlog --db \(quoted(path)) check"
-        return [l10n.text(.checkRecovered(path: clean(path), records: String(records), pets: String(pets), copy: clean(copy))),
+        return [l10n.text(.checkRecovered(path: clean(path), records: Display.count(records), pets: Display.count(pets), copy: clean(copy))),
                 l10n.text(.checkRecoveredNext(copy: quoted(copy), move: move))]
     }
 

@@ -16,9 +16,9 @@ struct BackupCommand: ParsableCommand {
                 throw UsageError(message: s.t(.errBackupStdout))
             }
             let report = try s.repository().backup(to: output)
-            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: String(report.missing.count)))) }
+            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: Display.count(report.missing.count)))) }
             if let folder = report.attachmentsFolder {
-                s.terminal.line(s.t(.backupWroteAttachments(path: Terminal.sanitize(output), count: String(report.attachments), folder: Terminal.sanitize(folder))))
+                s.terminal.line(s.t(.backupWroteAttachments(path: Terminal.sanitize(output), count: Display.count(report.attachments), folder: Terminal.sanitize(folder))))
             } else {
                 s.terminal.line(s.t(.backupWrote(path: Terminal.sanitize(output))))
             }
@@ -41,8 +41,8 @@ struct RestoreCommand: ParsableCommand {
                 throw StoreError.notOnServer(command: "restore", instead: PostgresRepository.restoreCommand(server, from: backup))
             }
             let report = try SQLiteRepository.restore(from: backup, to: target)
-            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: String(report.missing.count)))) }
-            s.terminal.line(s.t(.restoreWrote(backup: Terminal.sanitize(backup), path: Terminal.sanitize(target), count: String(report.attachments))))
+            if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: Display.count(report.missing.count)))) }
+            s.terminal.line(s.t(.restoreWrote(backup: Terminal.sanitize(backup), path: Terminal.sanitize(target), count: Display.count(report.attachments))))
         }
     }
 }
@@ -74,9 +74,9 @@ struct CheckCommand: ParsableCommand {
                 }
                 if let folder = report.quarantine {
                     let count = problems.filter { $0.kind == .orphanFile }.count
-                    s.terminal.line(s.t(.checkQuarantined(count: String(count), path: Terminal.sanitize(folder))))
+                    s.terminal.line(s.t(.checkQuarantined(count: Display.count(count), path: Terminal.sanitize(folder))))
                 }
-                s.terminal.line(s.t(.checkRepaired(count: String(report.fixed))))
+                s.terminal.line(s.t(.checkRepaired(count: Display.count(report.fixed))))
                 problems = try repo.check()
             }
             if s.json {

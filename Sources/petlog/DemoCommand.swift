@@ -19,7 +19,7 @@ struct DemoCommand: ParsableCommand {
                 throw UsageError(message: s.t(.errDemoNotEmpty(path: s.settings.databaseForDisplay)), code: Failure.cannotCreate)
             }
             let counts = try DemoHousehold(seed: seed, end: endDay, timeZone: s.time.timeZone).seed(into: repo)
-            s.terminal.line(s.t(.demoDone(pets: String(counts.pets), records: String(counts.records), path: Terminal.sanitize(s.settings.databaseForDisplay))))
+            s.terminal.line(s.t(.demoDone(pets: Display.count(counts.pets), records: Display.count(counts.records), path: Terminal.sanitize(s.settings.databaseForDisplay))))
         }
     }
 }

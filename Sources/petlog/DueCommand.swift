@@ -77,7 +77,7 @@ extension Session {
         let text = ICalendar.document(events, stamp: time.now)
         try OutputFile.write(Data(text.utf8), to: path)
         if !OutputFile.isStandardOutput(path) {
-            terminal.error(t(.icsWrote(count: String(events.count), path: Terminal.sanitize(path))))
+            terminal.error(t(.icsWrote(count: Display.count(events.count), path: Terminal.sanitize(path))))
         }
     }
 }

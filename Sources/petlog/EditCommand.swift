@@ -66,7 +66,7 @@ struct EditCommand: ParsableCommand {
                 return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
             }
             if s.json { s.terminal.json(JSONShape.record(updated)); return }
-            s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))))
+            s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
         }
     }
 
@@ -78,7 +78,7 @@ struct EditCommand: ParsableCommand {
             used.insert(flag)
             return try parse(v)
         }
-        let unit: MassUnit = s.unitSystem == .imperial ? .pound : .kilogram
+        let unit = s.bareMassUnit
         var detail = r.detail
         // Spans (`--follow-up 2w`, `--next 1y`) count from the record's day: its new `--at` when that changes too.
         let recordDay = try at.map { s.recordDay(try s.when($0)) } ?? r.localDay

@@ -47,7 +47,7 @@ struct ExpenseAddCommand: ParsableCommand {
             let records = try s.repository().addRecord(pets: refs, draft)
             s.printAdded(records)
             if records.count > 1, !s.json {
-                s.terminal.line(s.t(.expenseSplitDone(total: s.format.money(amount), count: String(records.count))))
+                s.terminal.line(s.t(.expenseSplitDone(total: s.format.money(amount), count: Display.count(records.count))))
             }
         }
     }
@@ -127,7 +127,7 @@ extension Session {
                 if !entry.items.isEmpty { parts.append(Terminal.sanitize(entry.items.joined(separator: ", "))) }
                 if let p = entry.payment { parts.append(paymentName(p)) }
                 if entry.splitOf != nil { parts.append(t(.expenseShared)) }
-                if entry.attachments > 0 { parts.append(t(.expenseReceipts(count: String(entry.attachments)))) }
+                if entry.attachments > 0 { parts.append(t(.expenseReceipts(count: Display.count(entry.attachments)))) }
                 var amount = format.money(entry.money)
                 if entry.money.currency != home {
                     amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
@@ -148,7 +148,7 @@ extension Session {
             terminal.line(t(.expenseConvertedTotal(currency: home.code, total: format.money(total.converted))))
         }
         if total.unconverted > 0 {
-            terminal.line(terminal.styled(t(.expenseUnconverted(count: String(total.unconverted), currency: home.code)), .yellow))
+            terminal.line(terminal.styled(t(.expenseUnconverted(count: Display.count(total.unconverted), currency: home.code)), .yellow))
         }
     }
 

@@ -51,21 +51,21 @@ struct ExportCommand: ParsableCommand {
             func sayAttachments() {
                 guard let folder, let inventory else { return }
                 if !inventory.present.isEmpty {
-                    say(s.t(.exportWroteAttachments(count: String(inventory.present.count), folder: Terminal.sanitize(folder))))
+                    say(s.t(.exportWroteAttachments(count: Display.count(inventory.present.count), folder: Terminal.sanitize(folder))))
                 }
-                if !inventory.missing.isEmpty { terminal.error(s.t(.exportAttachmentsMissing(count: String(inventory.missing.count)))) }
+                if !inventory.missing.isEmpty { terminal.error(s.t(.exportAttachmentsMissing(count: Display.count(inventory.missing.count)))) }
             }
             if let t = table {
                 let rows = try repo.exportCSVTable(t, to: output, bom: bom)
                 try copyAttachments()
-                say(s.t(.exportWroteTable(rows: String(rows), table: t, path: shown)))
+                say(s.t(.exportWroteTable(rows: Display.count(rows), table: t, path: shown)))
                 sayAttachments()
                 return
             }
             if csv {
                 let written = try repo.exportCSV(to: output, bom: bom)
                 try copyAttachments()
-                say(s.t(.exportWroteCSV(records: String(written.records), tables: String(written.tables), path: shown)))
+                say(s.t(.exportWroteCSV(records: Display.count(written.records), tables: Display.count(written.tables), path: shown)))
                 sayAttachments()
                 return
             }
@@ -74,12 +74,12 @@ struct ExportCommand: ParsableCommand {
                 count = try repo.exportJSON(to: sink)
             }
             try copyAttachments()
-            say(s.t(.exportWrote(records: String(count), path: shown)))
+            say(s.t(.exportWrote(records: Display.count(count), path: shown)))
             sayAttachments()
             // A stream has no folder beside it: the records go, the files cannot (said on stderr only).
             if folder == nil && table == nil && !noAttachments {
                 let files = try repo.attachmentHashes().count
-                if files > 0 { terminal.error(s.t(.exportStreamWithoutAttachments(count: String(files)))) }
+                if files > 0 { terminal.error(s.t(.exportStreamWithoutAttachments(count: Display.count(files)))) }
             }
         }
     }

@@ -76,6 +76,7 @@ struct Failure {
         case .dateOutOfRange(let v): return l.text(.errDateRange(value: v))
         case .badTime(let v): return l.text(.errBadTime(value: v))
         case .badDuration(let v): return l.text(.errBadDuration(value: v))
+        case .spanTooLong(let v, let max): return l.text(.errSpanTooLong(value: v, max: Display.count(max)))
         case .badMoney(let v): return l.text(.errBadMoney(value: v))
         case .unknownCurrency(let v): return l.text(.errUnknownCurrency(value: v))
         case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits(value: v, currency: c, digits: String(n)))

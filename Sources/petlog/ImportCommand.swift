@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
                                  "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded,
                                  "attachments_missing": summary.attachmentsMissing])
             } else {
-                s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: String(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
+                s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: Display.count(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
                 if batch.skippedWithoutWeight > 0 {
                     s.terminal.line(s.t(.importSkippedNoWeight(count: Display.count(batch.skippedWithoutWeight))))
                 }

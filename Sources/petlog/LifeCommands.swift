@@ -16,11 +16,11 @@ extension Session {
         }
     }
 
-    mutating func log(pets: String?, _ options: RecordOptions, attachments: [String] = [], detail: RecordDetail) throws {
+    mutating func log(pets: String?, _ options: RecordOptions, attachments: [String] = [], detail: RecordDetail, aside: String? = nil) throws {
         let (at, offset) = try when(options.at, for: detail.kind)
         let draft = RecordDraft(at: at, utcOffset: offset, note: try options.noteText(), detail: detail, attachmentPaths: attachments)
         let records = try repository().addRecord(pets: pets.map(PetModelText.pets) ?? [], draft)
-        printAdded(records)
+        printAdded(records, aside: aside)
         try warnImplausible(records)
     }
 
@@ -60,9 +60,10 @@ struct WeightCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let mass = try Mass.parse(weight.joined(separator: " "), defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram)
+            let typed = weight.joined(separator: " ")
+            let mass = try Mass.parse(typed, defaultUnit: s.bareMassUnit)
             let score = try bcs.map { try PetModelText.int($0, field: "--bcs", range: 1...9) }
-            try s.log(pets: pet, record, detail: .weight(Weight(mass: mass, bodyCondition: score)))
+            try s.log(pets: pet, record, detail: .weight(Weight(mass: mass, bodyCondition: score)), aside: s.bareMassAside(typed))
         }
     }
 }
@@ -84,8 +85,10 @@ struct MealCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let type: MealType = snack ? .snack : treat ? .treat : water ? .water : .meal
-            let meal = Meal(food: try TextField.label(food, field: "food"), type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " ")))
+            let food = try TextField.label(food, field: "food")
+            // Water by its name (`water`, `물`, `水`, `お水`) is water, as --water says.
+            let type: MealType = snack ? .snack : treat ? .treat : water || CareNames.shipped.isWater(food) ? .water : .meal
+            let meal = Meal(food: food, type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " ")))
             try s.log(pets: pet, record, detail: .meal(meal))
         }
     }

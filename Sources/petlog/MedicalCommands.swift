@@ -27,10 +27,10 @@ struct VisitCommand: ParsableCommand {
                 clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
                 diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
                 treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
-                weight: try weight.map { try Mass.parse($0, defaultUnit: s.unitSystem == .imperial ? .pound : .kilogram) },
+                weight: try weight.map { try Mass.parse($0, defaultUnit: s.bareMassUnit) },
                 followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: s.time) },
                 cost: try cost.map { try MoneyText.parse($0, defaultCurrency: try s.homeCurrency(money.currency)) })
-            try s.log(pets: pet, record, attachments: attach, detail: .visit(visit))
+            try s.log(pets: pet, record, attachments: attach, detail: .visit(visit), aside: weight.flatMap(s.bareMassAside))
         }
     }
 }
@@ -62,19 +62,31 @@ struct VaccineCommand: ParsableCommand {
             let given = try s.when(options.at, for: .vaccination)
             // A span counts from the day it was given (on its own clock), not from today.
             let nextDue = try next.map { try TimeParser.day($0, from: s.recordDay(given), context: s.time) }
-            let code = try CareNames.shipped.vaccineEntry(vaccine, asWritten: asWritten)
-            let base = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
-                                   lot: try lot.map { try TextField.label($0, field: "lot") },
-                                   clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
-            let (when, offset) = try s.when(options.at, for: .vaccination)
-            let note = try options.noteText()
+            // The disease a name stands for (`parvo`), read before the typo check so a disease is never "nearly" a vaccine.
+            let disease = asWritten ? nil : CareNames.shipped.diseaseCode(vaccine)
+            let listed = try disease != nil && CareNames.shipped.vaccineCode(vaccine) == nil
+                ? TextField.label(vaccine, field: "vaccine") : CareNames.shipped.vaccineEntry(vaccine, asWritten: asWritten)
+            let schedule = VaccinationSchedule.shipped
             let repo = try s.repository()
+            let refs = PetModelText.pets(pet)
+            let pets = try refs.map { try repo.pet($0) }
+            let (when, offset) = given
+            let note = try options.noteText()
             var items: [(PetRef?, RecordDraft)] = []
-            for ref in PetModelText.pets(pet) {
-                var v = base
+            var asides: [Int64: String] = [:]
+            for (ref, p) in zip(refs, pets) {
+                var code = listed
+                // A disease the pet's core vaccine covers (`ジステンパー`, `개홍역`, `parvo` for a dog) is a dose of that
+                // vaccine, with its due date; the line says so.
+                if schedule.vaccine(listed, for: p.species) == nil, let disease, let entry = schedule.vaccine(covering: disease, for: p.species) {
+                    code = entry.code
+                    asides[p.id] = s.t(.vaccineComponent(typed: Terminal.sanitize(vaccine), species: s.wording.speciesName(p.species),
+                                                         vaccine: s.l10n.code(.vaccine, entry.code)))
+                }
+                var v = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
+                                    lot: try lot.map { try TextField.label($0, field: "lot") },
+                                    clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
                 if nextDue == nil {
-                    let schedule = VaccinationSchedule.shipped
-                    let p = try repo.pet(ref)
                     if let entry = schedule.vaccine(code, for: p.species) {
                         let earlier = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.vaccination]))
                         v.nextDue = schedule.nextDue(entry, givenOn: RecordClock.day(when, utcOffset: offset), to: p, records: earlier,
@@ -85,7 +97,7 @@ struct VaccineCommand: ParsableCommand {
                 }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
             }
-            s.printAdded(try repo.addRecords(items))
+            s.printAdded(try repo.addRecords(items)) { $0.petId.flatMap { asides[$0] } }
         }
     }
 }

@@ -169,7 +169,7 @@ struct PetGroup: ParsableCommand {
             try Session.run(global) { s in
                 guard yes else { throw UsageError(message: s.t(.errRemoveNeedsYes(name: pet))) }
                 let (p, n) = try s.repository().removePet(PetRef(pet))
-                s.terminal.line(s.t(.petRemoved(name: Terminal.sanitize(p.name), count: String(n))))
+                s.terminal.line(s.t(.petRemoved(name: Terminal.sanitize(p.name), count: Display.count(n))))
             }
         }
     }

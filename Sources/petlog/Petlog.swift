@@ -1,5 +1,7 @@
 import Foundation
 import ArgumentParser
+import PetModel
+import PetStore
 
 /// The `petlog` command: every subcommand is one file in this folder.
 struct Petlog: ParsableCommand {
@@ -8,6 +10,7 @@ struct Petlog: ParsableCommand {
         commandName: "petlog",
         abstract: Help.s(.helpPetlogAbstract),
         discussion: Help.s(.helpPetlogDiscussion),
+        version: Help.s(.versionLine(version: PetlogVersion.current, schema: SchemaVersions.database, export: SchemaVersions.export)),
         subcommands: [
             PetGroup.self,
             WeightCommand.self, MealCommand.self, StoolCommand.self, UrineCommand.self, SymptomCommand.self, DiaryCommand.self,
@@ -36,10 +39,15 @@ extension Petlog {
         // An ExitCode was thrown after Session.run had already said why.
         guard !(error is ExitCode), exitCode(for: error).rawValue == Failure.usage else { exit(withError: error) }
         let l10n = GlobalSettings.forRefusals(arguments).l10n
-        // `weight Coco -3kg` reads -3kg as an option; say what is wrong with it instead.
+        // `weight Coco -3kg` reads -3kg as an option; say what is wrong with it instead. Only where a
+        // number goes: `diary Rex "-2+3"` is a text that starts with a dash, and `--` lets it through.
         if let negative = negativeValue(arguments) {
-            Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegative(value: negative, command: commandPath(arguments))))
-            Foundation.exit(Failure.dataError)
+            if command(arguments) is TakesNumbers.Type {
+                Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegative(value: negative, command: commandPath(arguments))))
+                Foundation.exit(Failure.dataError)
+            }
+            Terminal(colors: false, l10n: l10n).error(l10n.text(.errDashText(value: negative, command: commandPath(arguments))))
+            Foundation.exit(Failure.usage)
         }
         let line = l10n.text(.errUsageHint(message: message(for: error), command: commandPath(arguments)))
         Terminal(colors: false, l10n: l10n).error(line)
@@ -60,9 +68,20 @@ extension Petlog {
 
     /// `petlog med start` for `med start Coco …`: the subcommands named at the front of the arguments.
     static func commandPath(_ arguments: [String]) -> String {
+        subcommands(arguments).map(name).joined(separator: " ")
+    }
+
+    /// The command the arguments run (`MedGroup.Start` for `med start Coco …`).
+    static func command(_ arguments: [String]) -> ParsableCommand.Type {
+        subcommands(arguments).last ?? Petlog.self
+    }
+
+    static func name(_ c: ParsableCommand.Type) -> String { c.configuration.commandName ?? String(describing: c).lowercased() }
+
+    /// The commands named at the front of the arguments, from `Petlog` down.
+    static func subcommands(_ arguments: [String]) -> [ParsableCommand.Type] {
         var command: ParsableCommand.Type = Petlog.self
-        func name(_ c: ParsableCommand.Type) -> String { c.configuration.commandName ?? String(describing: c).lowercased() }
-        var names = [name(Petlog.self)]
+        var names: [ParsableCommand.Type] = [Petlog.self]
         var rest = arguments[...]
         while let a = rest.popFirst(), a != "--" {
             // The global options may come first: skip them and their values.
@@ -70,11 +89,22 @@ extension Petlog {
             if a.hasPrefix("-") { continue }
             guard let sub = command.configuration.subcommands.first(where: { name($0) == a }) else { break }
             command = sub
-            names.append(a)
+            names.append(sub)
         }
-        return names.joined(separator: " ")
+        return names
     }
 }
+
+/// A command with a number where an argument goes (a weight, an amount, a score): a negative one
+/// there is named as such, never as an unknown option.
+protocol TakesNumbers {}
+
+extension WeightCommand: TakesNumbers {}
+extension MealCommand: TakesNumbers {}
+extension StoolCommand: TakesNumbers {}
+extension ExpenseGroup: TakesNumbers {}
+extension ExpenseAddCommand: TakesNumbers {}
+extension BudgetGroup.Set: TakesNumbers {}
 
 /// `--at` and `--note`, shared by every command that logs a record.
 struct RecordOptions: ParsableArguments {

@@ -65,7 +65,7 @@ struct ReportCommand: ParsableCommand {
                                         costTotal: facts.costTotal(in: currency, rates: rates),
                                         attachmentPath: s.attachmentFiles(attachmentFolder), keptBy: keptBy).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
-            s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: String(summary.pageCount))))
+            s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: Display.count(summary.pageCount))))
         }
     }
 }

@@ -104,7 +104,7 @@ struct Session {
             // Said when the command has written into it (`run`), else the file is removed again.
             case .created: createdDatabase = db
             case .attachmentsMoved(let count, let from, let to):
-                terminal.error(t(.dbAttachmentsMoved(count: String(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
+                terminal.error(t(.dbAttachmentsMoved(count: Display.count(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
             case .migrated: break
             }
         }

@@ -134,13 +134,13 @@ struct StatsCommand: ParsableCommand {
                 s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
             }
             let unconverted = spending.unconverted + spending.previousUnconverted
-            if unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: String(unconverted))), .yellow)) }
+            if unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: Display.count(unconverted))), .yellow)) }
             if !spending.merchants.isEmpty {
                 s.terminal.line()
                 s.terminal.wrapped(s.terminal.styled(s.t(.statsMerchantsTitle(month: s.format.monthLabel(this))), .bold))
                 for (i, m) in spending.merchants.enumerated() {
                     s.terminal.wrapped("  " + s.t(.statsMerchant(rank: String(i + 1), name: Terminal.sanitize(m.name),
-                                                                 amount: s.format.money(Money(minorUnits: m.amount, currency: home)), n: String(m.count))), indent: 5)
+                                                                 amount: s.format.money(Money(minorUnits: m.amount, currency: home)), n: Display.count(m.count))), indent: 5)
                 }
             }
             if !budgetLines.isEmpty {

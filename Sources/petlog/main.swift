@@ -13,6 +13,11 @@ if let shell = CompletionScript.requested(arguments) {
     print(CompletionScript.script(for: shell), terminator: "")
     exit(0)
 }
+// argument-parser answers `--version` itself (exit 0); `-V` alone is the same question.
+if arguments == ["-V"] {
+    print(Petlog.configuration.version)
+    exit(0)
+}
 do {
     var command = try Petlog.parseAsRoot(arguments)
     try command.run()

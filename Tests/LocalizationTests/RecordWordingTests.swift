@@ -35,7 +35,10 @@ final class RecordWordingTests: XCTestCase {
         XCTAssertEqual(w.everyText(Medication(name: "x")), en.text(.fieldAsNeeded))
         XCTAssertEqual(w.adherenceText(MedicationTimetable(next: nil, due: 4, given: 3), dosesGiven: 3),
                        en.text(.medAdherence(given: "3", due: "4", percent: "75")))
-        XCTAssertEqual(w.adherenceText(MedicationTimetable(next: nil, due: 0, given: 0), dosesGiven: 7), "7")
+        // Nothing scheduled (as needed): the count says what it counts, never a bare number (issue 32).
+        XCTAssertEqual(w.adherenceText(MedicationTimetable(next: nil, due: 0, given: 0), dosesGiven: 7), en.text(.medGivenUnscheduled(given: "7")))
+        XCTAssertEqual(w.adherenceText(MedicationTimetable(next: nil, due: 2_000, given: 1_500), dosesGiven: 1_500),
+                       en.text(.medAdherence(given: "1,500", due: "2,000", percent: "75")))
         let pet = Pet(id: 1, name: "Coco", species: .dog, sex: .female, neutered: true, createdAt: Date(), updatedAt: Date())
         XCTAssertEqual(w.sexLabel(pet), en.text(.sexNeutered(sex: en.code(.sex, "female"))))
     }
@@ -53,5 +56,17 @@ final class RecordWordingTests: XCTestCase {
         let dose = DueItem(kind: .medication(name: "Apoquel", courseId: 3), petId: 1, petName: "Coco", dueDay: LocalDate(year: 2026, month: 11, day: 23)!,
                            dueAt: Date(timeIntervalSince1970: 1_795_395_600 - 5400), lastDone: nil, neverRecorded: false, uid: "d")
         XCTAssertEqual(wording(.en).dueWhen(dose), en.text(.dueLateHours(n: "1")))
+    }
+}
+
+/// Japanese joins a Japanese value to the particle after it (issue 32: `フィラリア予防薬 の投与`).
+final class JapaneseJoinTests: XCTestCase {
+    func testAParticleJoinsAJapaneseValueButNotALatinOne() {
+        let ja = L10n(.ja)
+        XCTAssertEqual(ja.text(.dueDose(name: "フィラリア予防薬")), "フィラリア予防薬の投与")
+        XCTAssertEqual(ja.text(.dueDose(name: "Apoquel")), "Apoquel の投与")
+        XCTAssertEqual(ja.text(.errCannotOpen(path: "/tmp/x", reason: "r")), "/tmp/x を開けません: r")
+        // A word after a value keeps its space (`4週 移動平均`).
+        XCTAssertEqual(ja.text(.chartSmoothLabel(window: "4週")), "4週 移動平均")
     }
 }

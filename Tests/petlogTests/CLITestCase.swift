@@ -22,6 +22,12 @@ class CLITestCase: XCTestCase {
         if Self.onServer { throw XCTSkip("about the database file; the server pass runs the rest") }
     }
 
+    /// A count as petlog prints it in English: digits grouped by threes (`2,012`).
+    func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        return String(digits.enumerated().flatMap { i, d in (i > 0 && (digits.count - i) % 3 == 0) ? [",", d] : [d] })
+    }
+
     struct Result {
         var status: Int32
         var stdout: String

@@ -108,7 +108,7 @@ final class DamagedFileTests: CLITestCase {
             let kept = try records(copy)
             XCTAssertGreaterThan(kept, 0, name)
             XCTAssertLessThan(kept, all, name)
-            XCTAssertTrue(repaired.contains("Recovered \(kept) records of 3 pets from \(path) into \(copy)"), repaired)
+            XCTAssertTrue(repaired.contains("Recovered \(grouped(kept)) records of 3 pets from \(path) into \(copy)"), repaired)
         }
         // In every language.
         let ko = try petlog(home.appendingPathComponent("forty.sqlite").path, "--lang", "ko", "check")

@@ -62,7 +62,7 @@ final class ExportCommandTests: CLITestCase {
         let pets = try XCTUnwrap(doc["pets"] as? [[String: Any]])
         XCTAssertEqual(pets.count, 3, "archived pets are exported too")
         let records = try XCTUnwrap(doc["records"] as? [[String: Any]])
-        XCTAssertTrue(out.contains("Exported \(records.count) records"), out)
+        XCTAssertTrue(out.contains("Exported \(grouped(records.count)) records"), "one grouped count format: \(out)")
         let all = try XCTUnwrap(json("log") as? [[String: Any]])
         XCTAssertEqual(records.count, all.count)
         XCTAssertEqual(Set(records.compactMap { $0["kind"] as? String }).count, 11, "every kind")
