@@ -41,7 +41,7 @@ public struct VetReportComposer {
     func reportPhotos() -> [ReportPhoto] {
         guard let attachmentPath else { return [] }
         return facts.attachments.compactMap { r, a -> ReportPhoto? in
-            guard r.at >= facts.periodStart, r.kind == .diary || r.kind == .visit else { return nil }
+            guard facts.isInPeriod(r.at, utcOffset: r.utcOffset), r.kind == .diary || r.kind == .visit else { return nil }
             let format: ReportPhoto.Format
             switch a.mediaType.lowercased() {
             case "image/png": format = .png
@@ -67,7 +67,7 @@ public struct VetReportComposer {
         var blocks: [ReportBlock] = []
         let subtitle = [w.speciesName(pet.species), pet.breed, w.sexLabel(pet), pet.born.map { _ in age }]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
-        var period = subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))
+        var period = subtitle + "\n" + t(.reportPeriod(from: facts.periodFirstDay.map(f.longDate) ?? day(facts.periodStart), to: f.longDate(generated)))
         if !keptBy.isEmpty {
             period += "\n" + t(.reportKeptBy(people: keptBy.map { t(.reportKeptByOne(name: $0.name, count: ValueFormatter.count($0.records))) }.joined(separator: ", ")))
         }

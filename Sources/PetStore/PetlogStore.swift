@@ -78,7 +78,8 @@ public protocol RecordsRepository: Sendable {
     func deleteRecord(id: Int64) throws -> PetRecord
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
     func search(_ text: String, limit: Int) throws -> [PetRecord]
-    func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns
+    /// A pet's weights in `[since, until)`, oldest first; with `days`, only those whose own local day is in it.
+    func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
     /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given (the latest
     /// time, then the highest id), with its name: what `stats` shows, without reading every weight.
     func lastWeights(pets: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)]
@@ -153,6 +154,10 @@ public protocol MaintenanceRepository: Sendable {
 public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository
 
 extension RecordsRepository {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+        try weightSeries(pet: pet, since: since, until: until, days: nil)
+    }
+
     /// Each pet's last weight in `[since, until)`.
     public func lastWeights(pets: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
         try lastWeights(pets: pets, since: since, until: until, days: nil)

@@ -282,6 +282,16 @@ public struct StoreCore {
     /// `at >= L - utc_offset`, compared so that no stored instant is added to (±2⁶³ stays in range);
     /// the plain bounds widened by the largest offset (18 h) let the index on `at` narrow the scan.
     static func dayClauses(_ window: DayWindow, into clauses: inout [String], _ args: inout [any SQLBindable]) {
+        let (sql, values) = dayBounds(window)
+        clauses += sql
+        args += values.map { $0 as any SQLBindable }
+    }
+
+    /// The clauses over `record r` keeping records whose own local day is in `window`, with their
+    /// arguments (the plain `at` bound first, so an index on `at` still narrows the scan).
+    public static func dayBounds(_ window: DayWindow) -> (clauses: [String], args: [Int64]) {
+        var clauses: [String] = []
+        var args: [Int64] = []
         if let f = window.first {
             let local = RecordClock.localSeconds(f)
             clauses.append("r.at >= ? AND r.at >= CAST(? AS BIGINT) - r.utc_offset")
@@ -292,6 +302,7 @@ public struct StoreCore {
             clauses.append("r.at < ? AND r.at < CAST(? AS BIGINT) - r.utc_offset")
             args += [local + 64_800, local]
         }
+        return (clauses, args)
     }
 
     /// The WHERE clause of a query over `record r` (limit and order aside).
@@ -493,14 +504,15 @@ public struct StoreCore {
 
 extension StoreCore {
     /// A pet's weights as two columns, oldest first (the SQLite store reads the same rows with the raw statement).
-    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
         let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
         let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+        let (dayClauses, dayArgs) = days.map(Self.dayBounds) ?? ([], [])
         var columns = WeightColumns()
         try sql.forEachRow("""
             SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
-            WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ? ORDER BY r.at, r.id
-            """, [pet, lower, upper]) { values in
+            WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined()) ORDER BY r.at, r.id
+            """, [pet, lower, upper] + dayArgs.map { $0 as any SQLBindable }) { values in
             columns.times.append(Double(values[0].int ?? 0))
             columns.grams.append(Double(values[1].int ?? 0))
         }

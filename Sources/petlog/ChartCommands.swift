@@ -55,7 +55,8 @@ struct ChartGroup: ParsableCommand {
         func run() throws {
             try Session.run(global) { s in
                 let repo = try s.repository()
-                // A line over instants: whole days are read in the session zone here.
+                // A line over instants: whole days keep the weights of those days on their own clocks
+                // (`RecordClock`); the axis spans them in the session zone.
                 let window = try out.window(s)
                 let since = window.since ?? window.days?.first.map(s.time.startOfDay)
                 let until = window.until ?? window.days?.end.map(s.time.startOfDay)
@@ -67,7 +68,7 @@ struct ChartGroup: ParsableCommand {
                 var names: [String] = []
                 for ref in pets.flatMap(PetModelText.pets) {
                     let pet = try repo.pet(ref)
-                    var columns = try repo.weightSeries(pet: pet.id, since: since, until: until)
+                    var columns = try repo.weightSeries(pet: pet.id, since: window.since, until: window.until, days: window.days)
                     for i in columns.grams.indices { columns.grams[i] /= perUnit }
                     series.append(LineSeries(label: pet.name, times: columns.times, values: columns.grams))
                     names.append(pet.name)

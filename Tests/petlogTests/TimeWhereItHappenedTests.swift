@@ -188,4 +188,42 @@ final class TimeWhereItHappenedTests: CLITestCase {
         let after = try nextDue()
         XCTAssertEqual(after, [String(computed.prefix(8)) + "10", "2027-12-01"], "the computed day moves with the dose; the typed one stays")
     }
+
+    // MARK: The gaps closed after the merge of issue 32
+
+    func testTheWeightChartsDaysAreEachWeightsOwnDay() throws {
+        let now = "2026-11-25T12:00:00-08:00"
+        _ = try inZone("America/Los_Angeles", now: now, ["pet", "add", "Biscuit", "--species", "dog"])
+        // Nov 20 in Tokyo, still Nov 19 (15:00) in Los Angeles.
+        _ = try inZone("America/Los_Angeles", now: now, ["weight", "Biscuit", "5kg", "--at", "2026-11-20T08:00:00+09:00"])
+        _ = try inZone("America/Los_Angeles", now: now, ["weight", "Biscuit", "5.2kg", "--at", "2026-11-19T20:00:00-08:00"])
+        for zone in Self.zones {
+            let series = try XCTUnwrap(try jsonIn(zone, now: now, ["chart", "weight", "Biscuit", "--since", "2026-11-20", "--until", "2026-11-20"]) as? [[String: Any]])
+            XCTAssertEqual(series.first?["count"] as? Int, 1, "only the Tokyo weight is on Nov 20, read from \(zone)")
+            let before = try XCTUnwrap(try jsonIn(zone, now: now, ["chart", "weight", "Biscuit", "--until", "2026-11-19"]) as? [[String: Any]])
+            XCTAssertEqual(before.first?["count"] as? Int, 1, "only the Los Angeles evening is on Nov 19, read from \(zone)")
+        }
+    }
+
+    func testDueWithinAMonthCountsCalendarDaysFromToday() throws {
+        let now = "2027-01-31T10:00:00+09:00"
+        _ = try inZone("Asia/Tokyo", now: now, ["pet", "add", "Coco", "--species", "cat"])
+        _ = try inZone("Asia/Tokyo", now: now, ["visit", "Coco", "--clinic", "Tenjin", "--follow-up", "2027-02-28"])
+        _ = try inZone("Asia/Tokyo", now: now, ["visit", "Coco", "--clinic", "Tenjin", "--follow-up", "2027-03-01"])
+        let items = try XCTUnwrap(try jsonIn("Asia/Tokyo", now: now, ["due", "--within", "1m"]) as? [[String: Any]])
+        XCTAssertEqual(items.compactMap { $0["due_on"] as? String }, ["2027-02-28"], "a month from Jan 31 is Feb 28, not 30 days")
+    }
+
+    func testTheInTheFutureLimitUsesTheLanguagesClock() throws {
+        let now = "2026-11-23T14:00:00+09:00"
+        _ = try inZone("Asia/Seoul", now: now, ["pet", "add", "Coco", "--species", "cat"])
+        func refused(_ lang: String) throws -> String {
+            let r = try run(["weight", "Coco", "3kg", "--at", "tomorrow"], env: ["TZ": "Asia/Seoul", "PETLOG_NOW": now, "LANG": lang])
+            XCTAssertEqual(r.status, 65, r.stderr)
+            return r.stderr
+        }
+        XCTAssertTrue(try refused("en_US.UTF-8").contains("dated up to 2026-11-23 2:10 PM"))
+        XCTAssertTrue(try refused("ko_KR.UTF-8").contains("2026-11-23 오후 2:10까지만"))
+        XCTAssertTrue(try refused("ja_JP.UTF-8").contains("2026-11-23 14:10 までの日時"))
+    }
 }
