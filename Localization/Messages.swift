@@ -7,6 +7,7 @@ extension L10n.Message {
     public static func errBadMass(value: String) -> Self { Self(.errBadMass, ["value": value]) }
     public static func errMassRange(value: String) -> Self { Self(.errMassRange, ["value": value]) }
     public static func errBadDate(value: String) -> Self { Self(.errBadDate, ["value": value]) }
+    public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
     public static func errBadTime(value: String) -> Self { Self(.errBadTime, ["value": value]) }
     public static func errBadDuration(value: String) -> Self { Self(.errBadDuration, ["value": value]) }
     public static func errSpanTooLong(value: String, max: String) -> Self { Self(.errSpanTooLong, ["value": value, "max": max]) }
@@ -204,6 +205,12 @@ extension L10n.Message {
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }
     public static func chartAxisDay(mon: String, d: String) -> Self { Self(.chartAxisDay, ["mon": mon, "d": d]) }
+    /// A time of day on a 12-hour clock in the language's CLDR pattern: `h` 1–12, `mm` 00–59, `ampm` the day period.
+    public static func clockTwelveHour(h: String, mm: String, ampm: String) -> Self { Self(.clockTwelveHour, ["h": h, "mm": mm, "ampm": ampm]) }
+    /// A time of day on a 24-hour clock in the language's CLDR pattern: `h` 0–23, `mm` 00–59.
+    public static func clockTwentyFourHour(h: String, mm: String) -> Self { Self(.clockTwentyFourHour, ["h": h, "mm": mm]) }
+    public static let clockAM = Self(.clockAM, [:])
+    public static let clockPM = Self(.clockPM, [:])
     public static func chartTextRange(min: String, max: String, last: String, unit: String) -> Self { Self(.chartTextRange, ["min": min, "max": max, "last": last, "unit": unit]) }
     public static func dueVaccine(vaccine: String) -> Self { Self(.dueVaccine, ["vaccine": vaccine]) }
     public static func dueVaccineFirst(vaccine: String) -> Self { Self(.dueVaccineFirst, ["vaccine": vaccine]) }
@@ -766,6 +773,7 @@ extension L10n.Message {
     public static let helpGlobalOptionsJson = Self(.helpGlobalOptionsJson, [:])
     public static let helpGlobalOptionsNoColor = Self(.helpGlobalOptionsNoColor, [:])
     public static let helpGlobalOptionsUnit = Self(.helpGlobalOptionsUnit, [:])
+    public static let helpGlobalOptionsTz = Self(.helpGlobalOptionsTz, [:])
     public static let helpImportCommandAbstract = Self(.helpImportCommandAbstract, [:])
     public static let helpImportCommandDiscussion = Self(.helpImportCommandDiscussion, [:])
     public static let helpImportCommandPath = Self(.helpImportCommandPath, [:])

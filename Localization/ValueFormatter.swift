@@ -268,6 +268,15 @@ public struct ValueFormatter: Sendable {
         l10n.text(.dateLong(mon: monthName(d.month), d: String(d.day), y: String(d.year)))
     }
 
+    /// A time of day in the language's CLDR pattern: 2:32 PM · 오후 2:32 · 14:32.
+    public func clock(hour: Int, minute: Int) -> String {
+        let h = ((hour % 24) + 24) % 24, m = ((minute % 60) + 60) % 60
+        let mm = String(format: "%02d", m)
+        // CLDR's preferred hour cycle: 12 hours in English (US) and Korean, 24 in Japanese.
+        guard l10n.language != .ja else { return l10n.text(.clockTwentyFourHour(h: String(h), mm: mm)) }
+        return l10n.text(.clockTwelveHour(h: String(h % 12 == 0 ? 12 : h % 12), mm: mm, ampm: l10n.text(h < 12 ? .clockAM : .clockPM)))
+    }
+
     /// Nov 20 · 11월 20일 · 11月20日
     public func shortDay(_ d: LocalDate) -> String { l10n.text(.chartAxisDay(mon: monthName(d.month), d: String(d.day))) }
 

@@ -6,11 +6,13 @@ import TOMLKit
 public enum ConfigKey: String, CaseIterable, Sendable {
     case database, language, units, currency, paper
     case weekStart = "week_start"
+    /// The zone new entries and "today" use (a tz database name), unless `--tz` or `PETLOG_TZ` says otherwise.
+    case timezone
 
     /// The values a key takes (nil: any text, as for a path).
     public var accepted: [String]? {
         switch self {
-        case .database: nil
+        case .database, .timezone: nil
         case .language: ["en", "ko", "ja"]
         case .units: ["metric", "imperial"]
         case .currency: Currency.known.map(\.code)
@@ -25,6 +27,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         switch self {
         case .database: return v.isEmpty || v.contains("\0") ? nil : v
         case .currency: return Currency.named(v)?.code
+        case .timezone: return TimeZone(identifier: v).map { _ in v }
         default:
             let lower = v.lowercased()
             return accepted?.contains(lower) == true ? lower : nil

@@ -115,8 +115,11 @@ public enum CareAgenda {
             } else {
                 next = slots(m, start: last.addingTimeInterval(grace), through: last.addingTimeInterval(2 * 86_400), context: context, limit: 1).first
             }
-        } else {
+        } else if m.intervalSeconds != nil {
             next = start
+        } else {
+            // At listed times the first dose is the first listed time from the start on, not the start itself.
+            next = slots(m, start: start, through: start.addingTimeInterval(2 * 86_400), context: context, limit: 1).first
         }
         if let n = next, let e = end, n >= e { next = nil }
         // A finished course (stopped, or past its last day) has no next dose, however many were missed.

@@ -20,7 +20,7 @@ public struct MealCounts: Equatable, Sendable {
         for r in records {
             guard case .meal(let m) = r.detail else { continue }
             switch m.type {
-            case .meal: meals += 1; days.insert(context.localDate(of: r.at))
+            case .meal: meals += 1; days.insert(r.localDay)
             case .snack, .treat: treats += 1
             case .water: water += 1
             }

@@ -51,7 +51,7 @@ public struct MonthComparison: Equatable, Sendable {
         self.month = month.firstOfMonth
         previousMonth = self.month.adding(months: -1)
         let p = periods ?? ComparedPeriods(month: self.month, today: self.month.adding(months: 2))
-        let days = records.map { context.localDate(of: $0.at) }
+        let days = records.map(\.localDay)
         this = MonthFigures(zip(records, days).filter { p.containsThis($0.1) }.map(\.0), context: context)
         previous = MonthFigures(zip(records, days).filter { p.containsPrevious($0.1) }.map(\.0), context: context)
     }

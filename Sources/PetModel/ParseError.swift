@@ -37,7 +37,7 @@ public enum ParseError: Error, Equatable, Sendable {
     /// A symptom or vaccine name one typo away from a listed one (`vomitting`): refused with the listed name.
     case nearlyListed(field: String, value: String, suggestion: String)
     /// Something that happened, dated after now (plus the tolerance) or a birth after today; `limit` is the latest allowed.
-    case inFuture(String, limit: String)
+    case inFuture(String, limit: DatingLimit)
     /// A day that must not precede the day it counts from: `--until`, `--next`, `--follow-up`.
     case beforeStart(field: String, value: String, start: String)
     /// A file given where an image belongs (`--photo`), or an image or PDF (`--receipt`), that is neither.

@@ -43,7 +43,7 @@ public enum RecordDating {
     public static func futureError(at: Int64, utcOffset: Int, now: Int64) -> ParseError {
         let day = Self.day(at: at, utcOffset: utcOffset)
         let today = Self.day(at: now.addingSaturated(Int64(futureTolerance)), utcOffset: utcOffset)
-        return ParseError.inFuture(day.description, limit: today.description)
+        return ParseError.inFuture(day.description, limit: DatingLimit(today))
     }
 
     static func localDay(_ t: Int64, _ offset: Int) -> Int64 {
@@ -67,17 +67,31 @@ public enum RecordDating {
     }
 }
 
+/// The latest a record may be dated: a day, or a day and a time of day on the writer's clock; the CLI
+/// shows the time in the language's pattern (`2026-11-23 10:10 AM`, `2026-11-23 오전 10:10`, `2026-11-23 10:10`).
+public struct DatingLimit: Equatable, Sendable, CustomStringConvertible {
+    public var day: LocalDate
+    public var hour: Int?
+    public var minute: Int?
+    public init(_ day: LocalDate, hour: Int? = nil, minute: Int? = nil) { self.day = day; self.hour = hour; self.minute = minute }
+    /// `2026-11-23` or `2026-11-23 10:10` (24-hour), for logs and tests.
+    public var description: String {
+        guard let hour, let minute else { return day.description }
+        return String(format: "%@ %02d:%02d", day.description, hour, minute)
+    }
+}
+
 extension TimeContext {
     /// `date` when an observation may carry it (see `RecordDating`), else `inFuture` naming the limit.
     /// `dayOnly`: typed as a day without a time (stored at 12:00), which may be today at most.
     public func checkObserved(_ date: Date, dayOnly: Bool, raw: String) throws -> Date {
         if dayOnly {
-            guard localDate(of: date) <= today else { throw ParseError.inFuture(raw, limit: today.description) }
+            guard localDate(of: date) <= today else { throw ParseError.inFuture(raw, limit: DatingLimit(today)) }
         } else {
             let latest = now.addingTimeInterval(RecordDating.futureTolerance)
             guard date <= latest else {
                 let c = clock(of: latest)
-                throw ParseError.inFuture(raw, limit: String(format: "%@ %02d:%02d", c.day.description, c.hour, c.minute))
+                throw ParseError.inFuture(raw, limit: DatingLimit(c.day, hour: c.hour, minute: c.minute))
             }
         }
         return date
@@ -85,7 +99,7 @@ extension TimeContext {
 
     /// A birth date known to the day, month or year is refused when its earliest day is after today.
     public func checkBorn(_ born: PartialDate, raw: String) throws -> PartialDate {
-        guard born.earliestDay <= today else { throw ParseError.inFuture(raw, limit: today.description) }
+        guard born.earliestDay <= today else { throw ParseError.inFuture(raw, limit: DatingLimit(today)) }
         return born
     }
 }

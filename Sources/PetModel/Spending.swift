@@ -32,9 +32,9 @@ public struct SpendingEntry: Equatable, Sendable {
         self.note = note; self.starred = starred; self.source = source; self.splitOf = splitOf; self.attachments = attachments
     }
 
-    /// The entry as a budget sees it, on its local day in `context`.
+    /// The entry as a budget sees it, on its own local day (wherever it is read).
     public func item(_ context: TimeContext) -> SpendingItem {
-        SpendingItem(day: context.localDate(of: at), money: money, category: category)
+        SpendingItem(day: localDay, money: money, category: category)
     }
 }
 
@@ -80,7 +80,7 @@ public struct SpendingTotal: Equatable, Sendable {
         var unconverted = 0
         for e in entries {
             byCurrency[e.money.currency.code, default: 0] = byCurrency[e.money.currency.code, default: 0].addingSaturated(e.money.minorUnits)
-            if let m = rates.convert(e.money, to: target, on: context.localDate(of: e.at)) {
+            if let m = rates.convert(e.money, to: target, on: e.localDay) {
                 total = total.addingSaturated(m.minorUnits)
             } else {
                 unconverted += 1

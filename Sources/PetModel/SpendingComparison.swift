@@ -57,7 +57,7 @@ public struct SpendingComparison: Equatable, Sendable {
         var merchants: [String: MerchantLine] = [:]
         var merchantOrder: [String] = []
         for e in entries {
-            let day = context.localDate(of: e.at)
+            let day = e.localDay
             if let periods, !periods.containsThis(day) && !periods.containsPrevious(day) { continue }
             guard day >= previousMonth && day < next else { continue }
             let isThis = day >= self.month
@@ -146,7 +146,7 @@ public struct DailySpending: Equatable, Sendable {
         let first = self.month, next = first.adding(months: 1)
         var days = (0..<(next.dayNumber - first.dayNumber)).map { Day(day: first.adding(days: $0), amount: 0, entries: 0, unconverted: 0) }
         for e in entries {
-            let day = context.localDate(of: e.at)
+            let day = e.localDay
             guard day >= first && day < next else { continue }
             let i = day.dayNumber - first.dayNumber
             days[i].entries += 1

@@ -16,13 +16,13 @@ public struct SpendingDays: Equatable, Sendable {
     public var total: SpendingTotal
     public var currency: Currency
 
-    /// `entries` in any order; grouped by the local day of `context`, days in order, entries in time order.
+    /// `entries` in any order; grouped by each entry's own local day, days in order, entries in time order.
     public init(_ entries: [SpendingEntry], in currency: Currency, rates: RateTable, context: TimeContext) {
         self.currency = currency
         let sorted = entries.sorted { ($0.at, $0.recordId) < ($1.at, $1.recordId) }
         var groups: [(LocalDate, [SpendingEntry])] = []
         for e in sorted {
-            let d = context.localDate(of: e.at)
+            let d = e.localDay
             if groups.last?.0 == d { groups[groups.count - 1].1.append(e) } else { groups.append((d, [e])) }
         }
         days = groups.map { day, list in

@@ -33,17 +33,11 @@ public struct TimeContext: Sendable {
 
     public var today: LocalDate { localDate(of: now) }
 
-    /// The instant a local wall-clock time names (the earlier one when clocks go back). A day the
-    /// calendar cannot place (arithmetic may leave the supported years) is placed by arithmetic with
-    /// the zone's offset then, never by a trap.
+    /// The instant a local wall-clock time names, by `WallClockRule` (the earlier one when clocks go
+    /// back, moved forward by the gap when they jump ahead), by arithmetic for any day.
     public func instant(_ day: LocalDate, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Date {
-        var comps = DateComponents()
-        comps.year = day.year; comps.month = day.month; comps.day = day.day
-        comps.hour = hour; comps.minute = minute; comps.second = second
-        if day.isSupported, let date = calendar.date(from: comps) { return date }
-        let local = Double(day.dayNumber) * 86_400 + Double(hour * 3600 + minute * 60 + second)
-        let guess = Date(timeIntervalSince1970: local)
-        return guess.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess)))
+        let local = Int64(day.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return Date(timeIntervalSince1970: Double(WallClockRule.resolve(local: local, in: timeZone).at))
     }
 
     /// Local wall-clock fields of an instant in this zone, for any instant a file may hold: outside
@@ -151,19 +145,33 @@ public enum TimeParser {
         return try context.checkObserved(date, dayOnly: dayOnly, raw: raw)
     }
 
+    /// When something happened and the UTC offset of the clock it happened on: the typed offset when
+    /// the text has one (`2026-11-20T08:00:00+09:00` keeps +09:00), else the context zone's at that instant.
+    public static func moment(_ raw: String, context: TimeContext, observed: Bool = false) throws -> (date: Date, utcOffset: Int) {
+        let m = try parsed(raw, context: context)
+        let date = observed ? try context.checkObserved(m.date, dayOnly: m.dayOnly, raw: raw) : m.date
+        return (date, m.offset ?? context.utcOffset(at: date))
+    }
+
     /// `instant`, and whether the text named a day without a time of day (then 12:00 local).
     public static func instantAndPrecision(_ raw: String, context: TimeContext) throws -> (date: Date, dayOnly: Bool) {
+        let m = try parsed(raw, context: context)
+        return (m.date, m.dayOnly)
+    }
+
+    /// The instant, whether only a day was named, and the offset typed with it (nil when none was).
+    static func parsed(_ raw: String, context: TimeContext) throws -> (date: Date, dayOnly: Bool, offset: Int?) {
         let text = TimeWords.canonical(raw)
         switch text {
-        case "now", "today": return (context.now, false)
-        case "yesterday": return (Span.days(1).subtracted(from: context.now, in: context), false)
+        case "now", "today": return (context.now, false, nil)
+        case "yesterday": return (Span.days(1).subtracted(from: context.now, in: context), false, nil)
         // A day ahead: `observed` refuses it as in the future, plans (`med start --at tomorrow`) take it.
-        case "tomorrow": return (try context.checked(Span.days(1).added(to: context.now, in: context), raw), false)
+        case "tomorrow": return (try context.checked(Span.days(1).added(to: context.now, in: context), raw), false, nil)
         default: break
         }
         if text.hasPrefix("-") {
             let span = try Span.parse(String(text.dropFirst()), allowCalendarUnits: false, shown: raw)
-            return (try context.checked(span.subtracted(from: context.now, in: context), raw), false)
+            return (try context.checked(span.subtracted(from: context.now, in: context), raw), false, nil)
         }
         // Split date and time: "2026-11-20T08:30", "2026-11-20 08:30", "yesterday 18:00", "08:30".
         var datePart: Substring
@@ -190,7 +198,20 @@ public enum TimeParser {
             guard let d = LocalDate.parseISO(datePart) else { throw ParseError.badDate(raw) }
             day = d
         }
-        guard var time = timePart else { return (try context.checked(context.instant(day, hour: 12), raw), true) }
+        guard var time = timePart else { return (try context.checked(context.instant(day, hour: 12), raw), true, nil) }
+        // A clock as the locale shows it: `2:32 pm`, `오후 2:32`, `午後2:32` (24-hour text is read as ever).
+        var afternoon: Bool?
+        for (marks, pm) in [(["a.m.", "am", "오전", "午前"], false), (["p.m.", "pm", "오후", "午後"], true)] {
+            for mark in marks {
+                if time.hasSuffix(mark) { time = time.dropLast(mark.count); afternoon = pm } else if time.hasPrefix(mark) { time = time.dropFirst(mark.count); afternoon = pm }
+                if afternoon != nil { break }
+            }
+            if afternoon != nil { break }
+        }
+        if afternoon != nil {
+            time = Substring(time.trimmingCharacters(in: .whitespaces))
+            if time.first?.asciiDigit != nil, time.dropFirst().first == ":" { time = "0" + time }
+        }
         // Optional explicit offset.
         var explicitOffset: Int?
         if time.hasSuffix("z") {
@@ -206,7 +227,11 @@ public enum TimeParser {
         }
         let hms = time.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(hms.count), hms.allSatisfy({ $0.count == 2 }),
-              let h = strictInt(hms[0]), let m = strictInt(hms[1]), h < 24, m < 60 else { throw ParseError.badTime(raw) }
+              var h = strictInt(hms[0]), let m = strictInt(hms[1]), h < 24, m < 60 else { throw ParseError.badTime(raw) }
+        if let pm = afternoon {
+            guard (1...12).contains(h) else { throw ParseError.badTime(raw) }
+            h = h % 12 + (pm ? 12 : 0)
+        }
         var s = 0
         if hms.count == 3 {
             guard let sec = strictInt(hms[2]), sec < 60 else { throw ParseError.badTime(raw) }
@@ -215,9 +240,9 @@ public enum TimeParser {
         if let off = explicitOffset {
             guard let zone = TimeZone(secondsFromGMT: off) else { throw ParseError.badTime(raw) } // beyond ±18:00
             let fixed = TimeContext(now: context.now, timeZone: zone)
-            return (try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw), false)
+            return (try context.checked(fixed.instant(day, hour: h, minute: m, second: s), raw), false, off)
         }
-        return (try context.checked(context.instant(day, hour: h, minute: m, second: s), raw), false)
+        return (try context.checked(context.instant(day, hour: h, minute: m, second: s), raw), false, nil)
     }
 
     /// A calendar day: `2026-12-20`, `today`, `tomorrow`, `yesterday`, or a span ahead like `2w` / `+2w`.
@@ -278,5 +303,63 @@ extension Date {
         if t >= 9.223372036854775807e18 { return .max }
         if t <= -9.223372036854775808e18 { return .min }
         return Int64(t)
+    }
+}
+
+/// A `--since`/`--until` pair as a query asks it: a whole day (`2026-11-20`, `today`, `yesterday`)
+/// bounds each record's own local day (`DayWindow`), so a record is inside the day it happened on
+/// wherever it is read; a span back (`30d`) or an instant bounds the instants.
+public struct TimeWindow: Sendable {
+    public var since: Date?
+    public var until: Date?
+    public var days: DayWindow?
+
+    public init(since: Date? = nil, until: Date? = nil, days: DayWindow? = nil) {
+        self.since = since; self.until = until; self.days = days
+    }
+
+    public init(since rawSince: String?, until rawUntil: String?, context: TimeContext) throws {
+        var days = DayWindow()
+        if let raw = rawSince {
+            if let d = try Self.wholeDay(raw, context: context) { days.first = d } else { since = try TimeParser.since(raw, context: context) }
+        }
+        if let raw = rawUntil {
+            if let d = try Self.wholeDay(raw, context: context) { days.end = d.adding(days: 1) } else { until = try TimeParser.until(raw, context: context) }
+        }
+        self.days = days == DayWindow() ? nil : days
+    }
+
+    /// The first local day the window covers (`since` read in `context` when it is an instant).
+    public func firstDay(_ context: TimeContext) -> LocalDate? { days?.first ?? since.map(context.localDate(of:)) }
+
+    /// The last local day the window covers, when it ends.
+    public func lastDay(_ context: TimeContext) -> LocalDate? {
+        days?.end.map { $0.adding(days: -1) } ?? until.map { context.localDate(of: $0.addingTimeInterval(-1)) }
+    }
+
+    /// A day named by itself, `2026-11-20`, `today` or `yesterday`; nil for anything else.
+    static func wholeDay(_ raw: String, context: TimeContext) throws -> LocalDate? {
+        let text = TimeWords.canonical(raw)
+        if let d = LocalDate.parseISO(Substring(text)) { return d }
+        if text == "today" || text == "yesterday" { return try TimeParser.day(text, context: context) }
+        return nil
+    }
+}
+
+/// One wall-clock text gives one instant on every entry path (`--at`, `edit --at`, CSV and JSON
+/// imports, scanned receipts): a local time that happens twice (clocks go back) is the earlier, a
+/// local time that never happens (clocks jump ahead) is moved forward by the length of the gap, so
+/// `02:30` on the night Chicago springs forward is 03:30 CDT.
+public enum WallClockRule {
+    /// The UTC instant (Unix seconds) and its offset for `local`, local wall-clock seconds read as if UTC.
+    public static func resolve(local: Int64, in zone: TimeZone) -> (at: Int64, offset: Int) {
+        func offset(_ t: Int64) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))) }
+        let before = offset(local.addingSaturated(-86_400)), after = offset(local.addingSaturated(86_400))
+        let valid = [before, after].filter { offset(local.addingSaturated(Int64(-$0))) == $0 }
+        if let o = valid.max() { return (local.addingSaturated(Int64(-o)), o) } // the earlier instant of two
+        // In a gap: read with the offset before it, which lands as far past the gap's start as the time
+        // typed is, on the clock after it.
+        let at = local.addingSaturated(Int64(-before))
+        return (at, offset(at))
     }
 }

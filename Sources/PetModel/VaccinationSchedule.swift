@@ -121,9 +121,26 @@ public struct VaccinationSchedule: Codable, Sendable {
                         context: TimeContext) -> LocalDate? {
         let earlier = records.compactMap { r -> LocalDate? in
             guard r.petId == pet.id, case .vaccination(let v) = r.detail, dose(named: v.vaccine, countsAs: entry, for: pet.species) else { return nil }
-            return context.localDate(of: r.at)
+            return r.localDay
         }
         return nextDue(entry, doses: earlier + [day], born: pet.born?.earliestDay, intent: intent)
+    }
+
+    /// A vaccination `record` moved to `newDay` (`edit --at`): its next due day when petlog computed it
+    /// (it is what the schedule gives from the old day, under any intent) is computed again from the new
+    /// day under the same intent; a day the user typed stays. `records`: the pet's records (the moved
+    /// one among them or not).
+    public func movedNextDue(_ record: PetRecord, to newDay: LocalDate, pet: Pet, records: [PetRecord]) -> LocalDate? {
+        guard case .vaccination(let v) = record.detail else { return nil }
+        guard let stored = v.nextDue, let entry = vaccine(VaccineName.normalize(v.vaccine), for: pet.species) else { return v.nextDue }
+        let oldDay = record.localDay
+        let others = records.filter { $0.id != record.id }
+        let before = { (day: LocalDate) in others.filter { $0.localDay < day || ($0.localDay == day && $0.id < record.id) } }
+        for intent in [DoseIntent.automatic, .booster, .initial]
+        where nextDue(entry, givenOn: oldDay, to: pet, records: before(oldDay), intent: intent, context: TimeContext()) == stored {
+            return nextDue(entry, givenOn: newDay, to: pet, records: before(newDay), intent: intent, context: TimeContext())
+        }
+        return stored
     }
 
     public func nextDue(_ vaccine: ScheduledVaccine, doses: [LocalDate], born: LocalDate?, intent: DoseIntent = .automatic) -> LocalDate? {

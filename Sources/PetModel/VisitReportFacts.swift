@@ -48,6 +48,9 @@ public struct VisitReportFacts: Sendable {
     /// `now` is the report's as-of instant; nothing after it counts.
     public let context: TimeContext
     public let periodStart: Date
+    /// The period's first day when `--since` named a day: then a record is in the period by its own
+    /// local day (`RecordClock`), wherever it was written, not by `periodStart` in the report's zone.
+    public let periodFirstDay: LocalDate?
     public let ageInMonths: Int?
     public let change30: MassChange?
     public let change90: MassChange?
@@ -68,7 +71,7 @@ public struct VisitReportFacts: Sendable {
     public let vaccines: [VaccineRow]
     public let courses: [CourseRow]
     /// Newest first.
-    public let visits: [(at: Date, visit: Visit)]
+    public let visits: [(at: Date, utcOffset: Int, visit: Visit)]
     /// The weight taken at each visit, one per entry of `visits`: the visit's own weight, else the
     /// weight record of the visit's local day nearest in time to it; nil when neither exists.
     public let visitWeights: [Mass?]
@@ -79,10 +82,14 @@ public struct VisitReportFacts: Sendable {
     /// ascending), of any time: what lies after `context.now` is left out, and a course stopped after it
     /// is still running as of then.
     public init(pet: Pet, records: [PetRecord], weightTimes: [Double], weightGrams: [Double], periodStart: Date,
-                schedule: VaccinationSchedule, context: TimeContext, weekStartsOnSunday: Bool = false) {
+                periodFirstDay: LocalDate? = nil, schedule: VaccinationSchedule, context: TimeContext, weekStartsOnSunday: Bool = false) {
         self.pet = pet
         self.context = context
         self.periodStart = periodStart
+        self.periodFirstDay = periodFirstDay
+        let inPeriodTest = { (at: Date, offset: Int) -> Bool in
+            periodFirstDay.map { RecordClock.day(at, utcOffset: offset) >= $0 } ?? (at >= periodStart)
+        }
         let now = context.now
         let all: [PetRecord] = records.filter { $0.at <= now }.map { r in
             guard case .medication(var m) = r.detail, let stopped = m.stoppedAt, stopped > now else { return r }
@@ -91,7 +98,7 @@ public struct VisitReportFacts: Sendable {
             copy.detail = .medication(m)
             return copy
         }
-        let inPeriod = all.filter { $0.at >= periodStart }
+        let inPeriod = all.filter { inPeriodTest($0.at, $0.utcOffset) }
         let kept = weightTimes.prefix { $0 <= now.timeIntervalSince1970 }.count
         let times = Array(weightTimes.prefix(kept)), grams = Array(weightGrams.prefix(kept))
 
@@ -101,8 +108,8 @@ public struct VisitReportFacts: Sendable {
         let due = CareAgenda.items(pets: [pet], records: all.filter { [.vaccination, .visit, .medication, .dose].contains($0.kind) },
                                    schedule: schedule, context: context)
         overdue = due.filter { $0.isOverdue(context) }
-        let symptomRecords = inPeriod.compactMap { r -> (at: Date, symptom: Symptom)? in
-            if case .symptom(let x) = r.detail { return (r.at, x) } else { return nil }
+        let symptomRecords = inPeriod.compactMap { r -> (at: Date, day: LocalDate, symptom: Symptom)? in
+            if case .symptom(let x) = r.detail { return (r.at, r.localDay, x) } else { return nil }
         }
         severeSymptoms = symptomRecords.map(\.symptom).filter { $0.severity >= 4 }
 
@@ -117,7 +124,7 @@ public struct VisitReportFacts: Sendable {
             let given = doseRecords.filter { d in if case .dose(let x) = d.detail { return x.medicationId == r.id && !x.skipped } else { return false } }
             courses.append(CourseRow(record: r, medication: m,
                                      timetable: CareAgenda.timetable(course: r, m, doseRecords: doseRecords, context: context),
-                                     dosesGiven: given.count, lastDay: m.stoppedAt.map { context.localDate(of: $0) } ?? m.endsOn))
+                                     dosesGiven: given.count, lastDay: m.stoppedAt.map { RecordClock.day($0, utcOffset: r.utcOffset) } ?? m.endsOn))
         }
         currentMedications = current
         self.courses = courses
@@ -134,8 +141,8 @@ public struct VisitReportFacts: Sendable {
                            lastSeen: list.map(\.at).max() ?? list[0].at)
         }
         weeklySymptoms = symptomRecords.isEmpty ? nil
-            : WeeklySymptomCounts(symptomRecords.map { (context.localDate(of: $0.at), $0.symptom) },
-                                  from: context.localDate(of: periodStart), through: context.today, by: .severity,
+            : WeeklySymptomCounts(symptomRecords.map { ($0.day, $0.symptom) },
+                                  from: periodFirstDay ?? context.localDate(of: periodStart), through: context.today, by: .severity,
                                   weekStartsOnSunday: weekStartsOnSunday)
 
         let chartStart = min(periodStart.timeIntervalSince1970, (times.last ?? periodStart.timeIntervalSince1970) - 365 * 86_400)
@@ -162,9 +169,12 @@ public struct VisitReportFacts: Sendable {
         }
         vaccines = rows
 
-        visits = all.reversed().compactMap { r in if case .visit(let v) = r.detail { return (r.at, v) } else { return nil } }
-        visitWeights = visits.map { at, v in
-            v.weight ?? Self.weightNearest(at, times: times, grams: grams, context: context)
+        visits = all.reversed().compactMap { r in if case .visit(let v) = r.detail { return (r.at, r.utcOffset, v) } else { return nil } }
+        // Each weight's own clock, from its record (a weight given without one reads in the report's zone).
+        var weightOffsets: [Int64: Int] = [:]
+        for r in all where r.kind == .weight { weightOffsets[Int64(r.at.timeIntervalSince1970.rounded(.down))] = r.utcOffset }
+        visitWeights = visits.map { at, offset, v in
+            v.weight ?? Self.weightNearest(at, utcOffset: offset, times: times, grams: grams, offsets: weightOffsets, context: context)
         }
         starred = all.filter(\.starred)
         attachments = all.flatMap { r in r.attachments.map { (r, $0) } }
@@ -172,9 +182,16 @@ public struct VisitReportFacts: Sendable {
 }
 
 extension VisitReportFacts {
-    /// The weight recorded on the local day of `at` nearest in time to it (`times` ascending).
-    static func weightNearest(_ at: Date, times: [Double], grams: [Double], context: TimeContext) -> Mass? {
-        let day = context.localDate(of: at)
+    /// Whether an instant on the clock `utcOffset` lies in the report's period (from its start; the as-of end is applied apart).
+    public func isInPeriod(_ at: Date, utcOffset: Int) -> Bool {
+        periodFirstDay.map { RecordClock.day(at, utcOffset: utcOffset) >= $0 } ?? (at >= periodStart)
+    }
+
+    /// The weight recorded on the local day of `at` (on its own clock, `utcOffset`) nearest in time to it
+    /// (`times` ascending); each weight's day is on its own clock (`offsets` by Unix second).
+    static func weightNearest(_ at: Date, utcOffset: Int, times: [Double], grams: [Double], offsets: [Int64: Int],
+                              context: TimeContext) -> Mass? {
+        let day = RecordClock.day(at, utcOffset: utcOffset)
         let t = at.timeIntervalSince1970
         // The day's records lie within 26 hours of the visit whatever the offset.
         var lo = 0, hi = times.count
@@ -183,7 +200,9 @@ extension VisitReportFacts {
         var i = lo
         while i < times.count && times[i] <= t + 26 * 3600 {
             let d = abs(times[i] - t)
-            if context.localDate(of: Date(timeIntervalSince1970: times[i])) == day, best.map({ d < $0.distance }) ?? true {
+            let when = Date(timeIntervalSince1970: times[i])
+            let offset = offsets[Int64(times[i].rounded(.down))] ?? context.utcOffset(at: when)
+            if RecordClock.day(when, utcOffset: offset) == day, best.map({ d < $0.distance }) ?? true {
                 best = (d, grams[i])
             }
             i += 1
@@ -205,9 +224,9 @@ extension VisitReportFacts {
 
     /// The period's visits that have a cost (from the period's start through the as-of moment), newest first.
     public var periodVisitCosts: [(day: LocalDate, cost: Money)] {
-        visits.compactMap { at, v in
-            guard at >= periodStart, let cost = v.cost else { return nil }
-            return (context.localDate(of: at), cost)
+        visits.compactMap { at, offset, v in
+            guard isInPeriod(at, utcOffset: offset), let cost = v.cost else { return nil }
+            return (RecordClock.day(at, utcOffset: offset), cost)
         }
     }
 

@@ -32,6 +32,8 @@ public struct VetReportComposer {
     var pet: Pet { facts.pet }
     func t(_ m: L10n.Message) -> String { l10n.text(m) }
     func day(_ date: Date) -> String { f.longDate(facts.context.localDate(of: date)) }
+    /// A record's day on its own clock.
+    func day(_ r: PetRecord) -> String { f.longDate(r.localDay) }
 
     /// The period's PNG and JPEG attachments of diary entries and visits, oldest first, captioned with
     /// their day, the record's kind and its text (the diary's text, the visit's reason and diagnosis,
@@ -39,7 +41,7 @@ public struct VetReportComposer {
     func reportPhotos() -> [ReportPhoto] {
         guard let attachmentPath else { return [] }
         return facts.attachments.compactMap { r, a -> ReportPhoto? in
-            guard r.at >= facts.periodStart, r.kind == .diary || r.kind == .visit else { return nil }
+            guard facts.isInPeriod(r.at, utcOffset: r.utcOffset), r.kind == .diary || r.kind == .visit else { return nil }
             let format: ReportPhoto.Format
             switch a.mediaType.lowercased() {
             case "image/png": format = .png
@@ -55,7 +57,7 @@ public struct VetReportComposer {
             }
             if let note = r.note { texts.append(note) }
             let text = texts.filter { !$0.isEmpty }.joined(separator: " — ")
-            let caption = day(r.at) + " · " + w.kindName(r.kind) + (text.isEmpty ? "" : "\n" + text)
+            let caption = day(r) + " · " + w.kindName(r.kind) + (text.isEmpty ? "" : "\n" + text)
             return ReportPhoto(path: path, format: format, caption: caption)
         }
     }
@@ -65,7 +67,7 @@ public struct VetReportComposer {
         var blocks: [ReportBlock] = []
         let subtitle = [w.speciesName(pet.species), pet.breed, w.sexLabel(pet), pet.born.map { _ in age }]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
-        var period = subtitle + "\n" + t(.reportPeriod(from: day(facts.periodStart), to: f.longDate(generated)))
+        var period = subtitle + "\n" + t(.reportPeriod(from: facts.periodFirstDay.map(f.longDate) ?? day(facts.periodStart), to: f.longDate(generated)))
         if !keptBy.isEmpty {
             period += "\n" + t(.reportKeptBy(people: keptBy.map { t(.reportKeptByOne(name: $0.name, count: ValueFormatter.count($0.records))) }.joined(separator: ", ")))
         }
@@ -171,7 +173,7 @@ public struct VetReportComposer {
         let medRows = facts.courses.map { c -> [String] in
             let m = c.medication
             // A course ends when stopped or at the end of its --until day; a planned end is shown too.
-            let period = day(c.record.at) + " – " + (c.lastDay.map(f.longDate) ?? t(.reportOngoing))
+            let period = day(c.record) + " – " + (c.lastDay.map(f.longDate) ?? t(.reportOngoing))
             return [m.name, [m.dose, w.everyText(m)].compactMap { $0 }.joined(separator: ", "), period,
                     w.adherenceText(c.timetable, dosesGiven: c.dosesGiven)]
         }
@@ -182,8 +184,8 @@ public struct VetReportComposer {
         blocks.append(.heading(t(.reportVisits)))
         // The weight taken at the visit (its own, else that day's nearest record) and the follow-up day.
         let visitRows = zip(facts.visits, facts.visitWeights).map { visit, weight -> [String] in
-            let (at, v) = visit
-            return [day(at), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
+            let (at, offset, v) = visit
+            return [f.longDate(RecordClock.day(at, utcOffset: offset)), [v.clinic, v.vet].compactMap { $0 }.joined(separator: ", "), v.reason ?? "",
                     v.diagnosis ?? "", v.treatment ?? "", weight.map(f.mass) ?? "", v.followUp.map(f.longDate) ?? "",
                     v.cost.map(f.money) ?? ""]
         }
@@ -204,7 +206,7 @@ public struct VetReportComposer {
 
         // Starred notes, questions, attachments.
         let starred = facts.starred.map { r -> String in
-            day(r.at) + " — " + w.summary(r) + (r.note.map { " (\($0))" } ?? "")
+            day(r) + " — " + w.summary(r) + (r.note.map { " (\($0))" } ?? "")
         }
         if !starred.isEmpty {
             blocks.append(.heading(t(.reportStarred)))
@@ -215,7 +217,7 @@ public struct VetReportComposer {
         if !facts.attachments.isEmpty {
             blocks.append(.heading(t(.reportAttachments)))
             blocks.append(.bullets(facts.attachments.map { r, a in
-                "\(day(r.at)) · \(w.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
+                "\(day(r)) · \(w.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
             }))
         }
 

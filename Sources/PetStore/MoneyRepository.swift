@@ -12,10 +12,12 @@ public struct SpendingQuery: Sendable {
     /// Expenses only, or visit costs too (every spending figure counts them; `expense list --no-visits` does not).
     public var includeVisits: Bool
     public var starredOnly: Bool
+    /// Spending whose own local day (by its stored offset) lies in the window: budgets, months, trips.
+    public var days: DayWindow?
 
-    public init(pets: [PetRef] = [], includeHousehold: Bool = false, since: Date? = nil, until: Date? = nil,
+    public init(pets: [PetRef] = [], includeHousehold: Bool = false, since: Date? = nil, until: Date? = nil, days: DayWindow? = nil,
                 includeVisits: Bool = true, starredOnly: Bool = false) {
-        self.pets = pets; self.includeHousehold = includeHousehold; self.since = since; self.until = until
+        self.pets = pets; self.includeHousehold = includeHousehold; self.since = since; self.until = until; self.days = days
         self.includeVisits = includeVisits; self.starredOnly = starredOnly
     }
 }
@@ -86,6 +88,7 @@ extension StoreCore {
         }
         if let s = query.since { clauses.append("r.at >= ?"); args.append(s.unixSeconds(.up)) }
         if let u = query.until { clauses.append("r.at < ?"); args.append(u.unixSeconds(.up)) }
+        if let w = query.days { StoreCore.dayClauses(w, into: &clauses, &args) }
         if query.starredOnly { clauses.append("r.starred = 1") }
         let filter = clauses.map { " AND " + $0 }.joined()
         var text = """

@@ -10,10 +10,12 @@ public struct RecordQuery: Sendable {
     public var starredOnly: Bool
     public var limit: Int?
     public var newestFirst: Bool
+    /// Records whose own local day (by their stored offset) lies in the window.
+    public var days: DayWindow?
 
-    public init(pets: [PetRef] = [], kinds: [RecordKind] = [], since: Date? = nil, until: Date? = nil,
+    public init(pets: [PetRef] = [], kinds: [RecordKind] = [], since: Date? = nil, until: Date? = nil, days: DayWindow? = nil,
                 starredOnly: Bool = false, limit: Int? = nil, newestFirst: Bool = false) {
-        self.pets = pets; self.kinds = kinds; self.since = since; self.until = until
+        self.pets = pets; self.kinds = kinds; self.since = since; self.until = until; self.days = days
         self.starredOnly = starredOnly; self.limit = limit; self.newestFirst = newestFirst
     }
 }
@@ -76,10 +78,11 @@ public protocol RecordsRepository: Sendable {
     func deleteRecord(id: Int64) throws -> PetRecord
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
     func search(_ text: String, limit: Int) throws -> [PetRecord]
-    func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns
-    /// Each pet's last weight in `[since, until)` (the latest time, then the highest id), with its name:
-    /// what `stats` shows, without reading every weight.
-    func lastWeights(pets: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)]
+    /// A pet's weights in `[since, until)`, oldest first; with `days`, only those whose own local day is in it.
+    func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
+    /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given (the latest
+    /// time, then the highest id), with its name: what `stats` shows, without reading every weight.
+    func lastWeights(pets: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)]
 }
 
 /// Medication courses and their doses. Every method is one transaction.
@@ -149,3 +152,14 @@ public protocol MaintenanceRepository: Sendable {
 
 /// Everything the CLI may ask of the store, as one existential: `let repo = try s.repository()`.
 public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository
+
+extension RecordsRepository {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+        try weightSeries(pet: pet, since: since, until: until, days: nil)
+    }
+
+    /// Each pet's last weight in `[since, until)`.
+    public func lastWeights(pets: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
+        try lastWeights(pets: pets, since: since, until: until, days: nil)
+    }
+}

@@ -215,26 +215,29 @@ public struct SQLiteRepository: PetlogStore {
         }
     }
 
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
-        try read { db in try core(db).lastWeights(pets: refs, since: since, until: until) }
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
+        try read { db in try core(db).lastWeights(pets: refs, since: since, until: until, days: days) }
     }
 
     /// Reads the series with the raw statement: a million rows through GRDB's `Row` cost about twice
     /// as much, and this is the hot path of `chart weight` and the report.
-    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
         try read { db in
             let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
             let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
-            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE pet_id = ? AND kind = 'weight' AND at >= ? AND at < ?",
-                                     arguments: [pet, lower, upper]) ?? 0
+            // Whole days are each weight's own local day (`RecordClock`).
+            let (dayClauses, dayArgs) = days.map(StoreCore.dayBounds) ?? ([], [])
+            let where_ = "r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?" + dayClauses.map { " AND " + $0 }.joined()
+            let arguments = StatementArguments([pet, lower, upper] + dayArgs)
+            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM record r WHERE \(where_)", arguments: arguments) ?? 0
             var columns = WeightColumns()
             columns.times.reserveCapacity(n)
             columns.grams.reserveCapacity(n)
             let statement = try db.makeStatement(sql: """
                 SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
-                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ? ORDER BY r.at, r.id
+                WHERE \(where_) ORDER BY r.at, r.id
                 """)
-            try statement.setArguments([pet, lower, upper])
+            try statement.setArguments(arguments)
             let raw = statement.sqliteStatement
             defer { sqlite3_reset(raw) }
             while true {

@@ -277,6 +277,34 @@ public struct StoreCore {
         return Int(try sql.int("SELECT count(*) FROM record r \(clause)", args) ?? 0)
     }
 
+    /// The conditions that keep the records of `record r` whose own local day (`RecordClock.day`: the
+    /// instant read at its stored offset) lies in `window`. The local start of day L is reached when
+    /// `at >= L - utc_offset`, compared so that no stored instant is added to (±2⁶³ stays in range);
+    /// the plain bounds widened by the largest offset (18 h) let the index on `at` narrow the scan.
+    static func dayClauses(_ window: DayWindow, into clauses: inout [String], _ args: inout [any SQLBindable]) {
+        let (sql, values) = dayBounds(window)
+        clauses += sql
+        args += values.map { $0 as any SQLBindable }
+    }
+
+    /// The clauses over `record r` keeping records whose own local day is in `window`, with their
+    /// arguments (the plain `at` bound first, so an index on `at` still narrows the scan).
+    public static func dayBounds(_ window: DayWindow) -> (clauses: [String], args: [Int64]) {
+        var clauses: [String] = []
+        var args: [Int64] = []
+        if let f = window.first {
+            let local = RecordClock.localSeconds(f)
+            clauses.append("r.at >= ? AND r.at >= CAST(? AS BIGINT) - r.utc_offset")
+            args += [local - 64_800, local]
+        }
+        if let e = window.end {
+            let local = RecordClock.localSeconds(e)
+            clauses.append("r.at < ? AND r.at < CAST(? AS BIGINT) - r.utc_offset")
+            args += [local + 64_800, local]
+        }
+        return (clauses, args)
+    }
+
     /// The WHERE clause of a query over `record r` (limit and order aside).
     func whereClause(_ query: RecordQuery) throws -> (String, [any SQLBindable]) {
         var clauses: [String] = []
@@ -294,6 +322,7 @@ public struct StoreCore {
         }
         if let s = query.since { clauses.append("r.at >= ?"); args.append(s.unixSeconds(.up)) }
         if let u = query.until { clauses.append("r.at < ?"); args.append(u.unixSeconds(.up)) }
+        if let w = query.days { Self.dayClauses(w, into: &clauses, &args) }
         if query.starredOnly { clauses.append("r.starred = 1") }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), args)
     }
@@ -368,9 +397,13 @@ public struct StoreCore {
         return try loadRecord(id: id)
     }
 
-    /// Each pet's last weight in `[since, until)` (the latest time, then the highest id), with its name.
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
+    /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given (the latest
+    /// time, then the highest id), with its name.
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow? = nil) throws -> [Int64: (name: String, mass: Mass)] {
         var args: [any SQLBindable] = [since.unixSeconds(.up), until.unixSeconds(.up)]
+        var dayClauses: [String] = []
+        if let days { Self.dayClauses(days, into: &dayClauses, &args) }
+        let dayFilter = dayClauses.map { " AND " + $0 }.joined()
         var filter = ""
         if !refs.isEmpty {
             let ids = try refs.map { try resolve($0).id }
@@ -382,7 +415,7 @@ public struct StoreCore {
         for row in try sql.rows("""
             SELECT id, name, grams FROM (
               SELECT p.id, p.name, (SELECT w.grams FROM record r JOIN weight w ON w.record_id = r.id
-                                    WHERE r.pet_id = p.id AND r.kind = 'weight' AND r.at >= ? AND r.at < ?
+                                    WHERE r.pet_id = p.id AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayFilter)
                                     ORDER BY r.at DESC, r.id DESC LIMIT 1) AS grams
               FROM pet p\(filter)) AS last WHERE grams IS NOT NULL
             """, args) {
@@ -471,14 +504,15 @@ public struct StoreCore {
 
 extension StoreCore {
     /// A pet's weights as two columns, oldest first (the SQLite store reads the same rows with the raw statement).
-    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
         let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
         let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+        let (dayClauses, dayArgs) = days.map(Self.dayBounds) ?? ([], [])
         var columns = WeightColumns()
         try sql.forEachRow("""
             SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
-            WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ? ORDER BY r.at, r.id
-            """, [pet, lower, upper]) { values in
+            WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined()) ORDER BY r.at, r.id
+            """, [pet, lower, upper] + dayArgs.map { $0 as any SQLBindable }) { values in
             columns.times.append(Double(values[0].int ?? 0))
             columns.grams.append(Double(values[1].int ?? 0))
         }

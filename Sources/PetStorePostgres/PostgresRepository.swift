@@ -120,11 +120,11 @@ public final class PostgresRepository: PetlogStore, @unchecked Sendable {
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {
         try read { core in try core.loadRecords(ids: try PostgresSearch.records(text, limit: limit, link: link)) }
     }
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
-        try read { try $0.lastWeights(pets: refs, since: since, until: until) }
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
+        try read { try $0.lastWeights(pets: refs, since: since, until: until, days: days) }
     }
-    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
-        try read { try $0.weightSeries(pet: pet, since: since, until: until) }
+    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
+        try read { try $0.weightSeries(pet: pet, since: since, until: until, days: days) }
     }
 
     // MARK: Medications

@@ -143,8 +143,7 @@ extension Session {
         let through = min(last, day)
         let pets = Budget.headcount(petBudget: b.petId != nil, activePets: activePets)
         guard through >= first else { return BudgetStatus(budget: b.budget, items: [], asOf: day, pets: pets) }
-        let query = SpendingQuery(pets: b.petId.map { [PetRef.id($0)] } ?? [], since: time.startOfDay(first),
-                                  until: time.startOfDay(through.adding(days: 1)))
+        let query = SpendingQuery(pets: b.petId.map { [PetRef.id($0)] } ?? [], days: DayWindow(first: first, end: through.adding(days: 1)))
         let entries = try repository().spending(query)
         let rates = try rates(for: entries, to: b.budget.amount.currency)
         return BudgetStatus(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)

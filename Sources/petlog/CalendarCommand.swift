@@ -20,9 +20,9 @@ struct CalendarCommand: ParsableCommand {
             let next = first.adding(months: 1)
             if spending { try spendingCalendar(&s, first: first, next: next); return }
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [],
-                                                                 since: s.time.startOfDay(first), until: s.time.startOfDay(next)))
+                                                                 days: DayWindow(first: first, end: next)))
             var byDay: [LocalDate: [RecordKind: Int]] = [:]
-            for r in records { byDay[s.localDay(r.at), default: [:]][r.kind, default: 0] += 1 }
+            for r in records { byDay[r.localDay, default: [:]][r.kind, default: 0] += 1 }
             let days = (0..<(next.dayNumber - first.dayNumber)).map { first.adding(days: $0) }
             if s.json {
                 s.terminal.json(["month": String(first.description.prefix(7)),
@@ -39,7 +39,7 @@ struct CalendarCommand: ParsableCommand {
     func spendingCalendar(_ s: inout Session, first: LocalDate, next: LocalDate) throws {
         let home = try s.homeCurrency(money.currency)
         let entries = try s.repository().spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [],
-                                                                since: s.time.startOfDay(first), until: s.time.startOfDay(next)))
+                                                                days: DayWindow(first: first, end: next)))
         let daily = DailySpending(entries, month: first, in: home, rates: try s.rates(for: entries, to: home), context: s.time)
         func inHome(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: home) }
         if s.json {

@@ -40,8 +40,8 @@ struct ChartGroup: ParsableCommand {
             return c
         }
 
-        func window(_ s: Session) throws -> (Date?, Date?) {
-            (try since.map { try TimeParser.since($0, context: s.time) }, try until.map { try TimeParser.until($0, context: s.time) })
+        func window(_ s: Session) throws -> TimeWindow {
+            try TimeWindow(since: since, until: until, context: s.time)
         }
     }
 
@@ -55,7 +55,11 @@ struct ChartGroup: ParsableCommand {
         func run() throws {
             try Session.run(global) { s in
                 let repo = try s.repository()
-                let (since, until) = try out.window(s)
+                // A line over instants: whole days keep the weights of those days on their own clocks
+                // (`RecordClock`); the axis spans them in the session zone.
+                let window = try out.window(s)
+                let since = window.since ?? window.days?.first.map(s.time.startOfDay)
+                let until = window.until ?? window.days?.end.map(s.time.startOfDay)
                 let smoothing = try smooth.map { try Span.parse($0, allowCalendarUnits: false) }
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
@@ -64,7 +68,7 @@ struct ChartGroup: ParsableCommand {
                 var names: [String] = []
                 for ref in pets.flatMap(PetModelText.pets) {
                     let pet = try repo.pet(ref)
-                    var columns = try repo.weightSeries(pet: pet.id, since: since, until: until)
+                    var columns = try repo.weightSeries(pet: pet.id, since: window.since, until: window.until, days: window.days)
                     for i in columns.grams.indices { columns.grams[i] /= perUnit }
                     series.append(LineSeries(label: pet.name, times: columns.times, values: columns.grams))
                     names.append(pet.name)
@@ -103,21 +107,21 @@ struct ChartGroup: ParsableCommand {
                 let byKind = try by.value("--by") == .kind
                 let repo = try s.repository()
                 let p = try repo.pet(PetRef(pet))
-                let (chosenSince, until) = try out.window(s)
-                let since = chosenSince ?? Span.days(26 * 7).subtracted(from: s.time.now, in: s.time)
+                var window = try out.window(s)
+                if window.since == nil && window.days?.first == nil { window.since = Span.days(26 * 7).subtracted(from: s.time.now, in: s.time) }
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 // One symptom by any of its names: `--symptom 구토` also counts records stored as `vomiting`.
                 let wantedSymptom = symptom.map { raw in SymptomCode.match(raw).map { Symptom(code: $0.rawValue, isListed: true, severity: 1) }
                     ?? Symptom(code: raw, isListed: false, severity: 1) }
                 let wanted = wantedSymptom?.groupKey
-                let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: since, until: until))
+                let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: window.since, until: window.until, days: window.days))
                 let symptoms: [(day: LocalDate, symptom: Symptom)] = records.compactMap { r in
                     guard case .symptom(let sy) = r.detail, wanted == nil || sy.groupKey == wanted else { return nil }
-                    return (s.localDay(r.at), sy)
+                    return (r.localDay, sy)
                 }
-                let lastDay = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
-                let counts = WeeklySymptomCounts(symptoms, from: s.localDay(since), through: lastDay, by: byKind ? .kind : .severity,
+                let lastDay = window.lastDay(s.time) ?? s.time.today
+                let counts = WeeklySymptomCounts(symptoms, from: window.firstDay(s.time) ?? s.time.today, through: lastDay, by: byKind ? .kind : .severity,
                                                  weekStartsOnSunday: s.weekStartsOnSunday)
                 let weeks = counts.weeks, stacks = s.chartLabels.symptomStacks(counts)
                 let categories = weeks.map { s.format.shortDay($0) }
@@ -149,17 +153,19 @@ struct ChartGroup: ParsableCommand {
         func run() throws {
             try Session.run(global) { s in
                 let repo = try s.repository()
-                let (chosenSince, until) = try out.window(s)
+                var window = try out.window(s)
                 // By default the last twelve whole calendar months, this one included.
-                let since = chosenSince ?? s.time.startOfDay(s.time.today.firstOfMonth.adding(months: -11))
+                if window.since == nil && window.days?.first == nil {
+                    window.days = DayWindow(first: s.time.today.firstOfMonth.adding(months: -11), end: window.days?.end)
+                }
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 let currency = try s.homeCurrency(money.currency)
                 let refs = pet.map(PetModelText.pets) ?? []
                 let petIds = try refs.map { try repo.pet($0).id }
-                let entries = try repo.spending(SpendingQuery(pets: refs, since: since, until: until))
-                let first = s.localDay(since)
-                let last = until.map { s.localDay($0.addingTimeInterval(-1)) } ?? s.time.today
+                let entries = try repo.spending(SpendingQuery(pets: refs, since: window.since, until: window.until, days: window.days))
+                let first = window.firstDay(s.time) ?? s.time.today
+                let last = window.lastDay(s.time) ?? s.time.today
                 let budget = MonthlySpending.chartBudget(try repo.budgets(), pets: petIds)
                 // Rates for every currency involved, through the last month's last day (the budget line's day).
                 let currencies = Set(entries.map(\.money.currency.code) + [currency.code] + (budget.map { [$0.currency.code] } ?? []))

@@ -205,6 +205,7 @@ extension Session {
         case .currency: return from(nil, "PETLOG_CURRENCY") { (try? homeCurrency(nil).code) ?? "" }
         case .paper: return from(nil, nil) { Paper.a4.choiceName }
         case .weekStart: return from(nil, nil) { weekStartsOnSunday ? "sunday" : "monday" }
+        case .timezone: return from(settings.tz, "PETLOG_TZ") { TimeZone.current.identifier }
         }
     }
 }

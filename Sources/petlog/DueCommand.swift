@@ -18,7 +18,11 @@ struct DueCommand: ParsableCommand {
             let icsToStdout = ics.map(OutputFile.isStandardOutput) ?? false
             if icsToStdout && s.json { throw UsageError(message: s.t(.errStdoutTwice(first: "--ics -", second: "--json"))) }
             let span = try Span.parse(within)
-            let horizon = s.localDay(s.time.now.addingTimeInterval(Double(span.approximateSeconds)))
+            // Days and months count on the calendar from today (`1m` on Jan 31 is Feb 28, over a DST change too);
+            // hours reach the day of that instant on the reader's clock.
+            let horizon: LocalDate
+            if case .seconds(let secs) = span { horizon = s.localDay(s.time.now.addingTimeInterval(Double(secs))) }
+            else { horizon = span.added(to: s.time.today) }
             let items = try s.dueItems(pets: pet.map(PetModelText.pets) ?? []).filter { $0.dueDay <= horizon }
             let overdue = items.filter { $0.isOverdue(s.time) }
             if let path = ics {

@@ -36,17 +36,34 @@ struct EditCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let parsed = try at.map { try TimeParser.instantAndPrecision($0, context: s.time) }
-            let when = parsed.map { ($0.date, s.time.utcOffset(at: $0.date)) }
+            // The typed offset when `--at` has one, else the session zone's (as every command that logs).
+            let when = try at.map { raw in try TimeParser.moment(raw, context: s.time) }.map { ($0.date, $0.utcOffset) }
             var noteChange: String??
             if let n = note { noteChange = .some(n.isEmpty ? nil : try PetModelText.note(n)) }
+            // A vaccination's next due day that petlog computed moves with the record (a typed one stays).
+            var movedNextDue: LocalDate??
+            if let raw = at, next == nil {
+                let repo = try s.repository()
+                let current = try repo.record(id: id)
+                if case .vaccination = current.detail, let petId = current.petId {
+                    let newDay = s.recordDay(try s.when(raw))
+                    let pet = try repo.pet(.id(petId))
+                    let records = try repo.records(RecordQuery(pets: [.id(petId)], kinds: [.vaccination]))
+                    movedNextDue = .some(VaccinationSchedule.shipped.movedNextDue(current, to: newDay, pet: pet, records: records))
+                }
+            }
             let session = s
             let updated = try s.repository().updateRecord(id: id) { current in
                 // A record of something that happened cannot be moved into the future.
                 if let (date, dayOnly) = parsed, let raw = at, RecordDating.isObservation(current.kind) {
                     _ = try session.time.checkObserved(date, dayOnly: dayOnly, raw: raw)
                 }
-                return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init),
-                             detail: try changedDetail(current, session))
+                var detail = try changedDetail(current, session)
+                if let moved = movedNextDue, case .vaccination(var v) = detail ?? current.detail, v.nextDue != moved {
+                    v.nextDue = moved
+                    detail = .vaccination(v)
+                }
+                return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
             }
             if s.json { s.terminal.json(JSONShape.record(updated)); return }
             s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
@@ -64,7 +81,7 @@ struct EditCommand: ParsableCommand {
         let unit = s.bareMassUnit
         var detail = r.detail
         // Spans (`--follow-up 2w`, `--next 1y`) count from the record's day: its new `--at` when that changes too.
-        let recordDay = s.localDay(try at.map { try s.when($0).0 } ?? r.at)
+        let recordDay = try at.map { s.recordDay(try s.when($0)) } ?? r.localDay
         switch detail {
         case .weight(var w):
             if let m = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }

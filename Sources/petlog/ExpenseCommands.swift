@@ -89,7 +89,7 @@ struct ExpenseListCommand: ParsableCommand {
             let home = try s.homeCurrency(money.currency)
             let refs = pet.map(PetModelText.pets) ?? []
             let entries = try s.repository().spending(SpendingQuery(
-                pets: refs, since: s.time.startOfDay(first), until: s.time.startOfDay(first.adding(months: 1)),
+                pets: refs, days: DayWindow(first: first, end: first.adding(months: 1)),
                 includeVisits: !noVisits, starredOnly: starred))
             let rates = try s.rates(for: entries, to: home)
             let days = SpendingDays(entries, in: home, rates: rates, context: s.time)
@@ -112,6 +112,8 @@ extension Session {
             total.isSingleCurrency ? format.money(total.converted)
                 : total.currencies.map { format.money(Money(minorUnits: total.byCurrency[$0] ?? 0, currency: Currency.named($0) ?? home)) }.joined(separator: " + ")
         }
+        let clocks = days.days.flatMap(\.entries).map { recordClock($0.at, utcOffset: $0.utcOffset) }
+        let clockWidth = clocks.map(Terminal.width).max() ?? 5
         for day in days.days {
             terminal.line()
             terminal.line(terminal.styled("\(format.longDate(day.day)) \(format.weekday(day.day))", .bold) + "  " + totalText(day.total))
@@ -131,7 +133,8 @@ extension Session {
                     amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
                 }
                 var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(entry.recordId).count) + "#\(entry.recordId)", .dim)
-                line += "  " + clock(entry.at) + "  " + amount + "  " + parts.joined(separator: " · ")
+                let clock = recordClock(entry.at, utcOffset: entry.utcOffset)
+                line += "  " + String(repeating: " ", count: max(0, clockWidth - Terminal.width(clock))) + clock + "  " + amount + "  " + parts.joined(separator: " · ")
                 if let n = entry.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
                 if entry.starred { line += " ★" }
                 terminal.line(line)

@@ -95,7 +95,10 @@ struct Failure {
         case .notAnImage(let path, true): return l.text(.errNotAnImageOrPDF(path: path))
         case .nearlyListed(let f, let v, let suggestion):
             return l.text(.errNearlyListed(value: v, field: l.code(.kind, f == "vaccine" ? "vaccination" : f), suggestion: suggestion))
-        case .inFuture(let v, let limit): return l.text(.errInFuture(value: v, limit: limit))
+        case .inFuture(let v, let limit):
+            // The time in the language's own pattern, beside the ISO day the user can type back.
+            let time = limit.hour.map { ValueFormatter(l, unitSystem: .metric).clock(hour: $0, minute: limit.minute ?? 0) }
+            return l.text(.errInFuture(value: v, limit: [limit.day.description, time].compactMap { $0 }.joined(separator: " ")))
         case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart(field: l.fieldName(f), value: v, start: start))
         }
     }

@@ -23,8 +23,11 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Help.s(.helpGlobalOptionsUnit)))
     var unit: Choice<UnitSystem>?
 
+    @Option(help: ArgumentHelp(Help.s(.helpGlobalOptionsTz)))
+    var tz: String?
+
     var settings: GlobalSettings {
-        GlobalSettings(dbPath: db, lang: lang, json: json, noColor: noColor, unit: unit, config: ConfigFile.load())
+        GlobalSettings(dbPath: db, lang: lang, json: json, noColor: noColor, unit: unit, tz: tz, config: ConfigFile.load())
     }
 }
 
@@ -35,6 +38,8 @@ struct GlobalSettings: Sendable {
     var json = false
     var noColor = false
     var unit: Choice<UnitSystem>?
+    /// `--tz ZONE`: the zone of new entries and of "today".
+    var tz: String?
     /// The preferences file (`config.toml`); empty when there is none.
     var config = ConfigFile()
 
@@ -54,6 +59,17 @@ struct GlobalSettings: Sendable {
 
     /// `PETLOG_NOW` (an instant such as 2026-11-23T10:00:00+09:00) pins "now", for tests and reproducible demos.
     var pinnedNow: String? { environment["PETLOG_NOW"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The zone new entries and "today" use: `--tz`, else `PETLOG_TZ`, else the config's `timezone`, else
+    /// the machine's (`TZ`). A name that is not a zone is refused (exit 64), never silently UTC.
+    func timeZone(_ l10n: L10n) throws -> TimeZone {
+        let chosen = tz ?? environment["PETLOG_TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? config.values[.timezone]
+        guard let name = chosen else { return .current }
+        guard let zone = TimeZone(identifier: name.trimmingCharacters(in: .whitespaces)) else {
+            throw UsageError(message: l10n.text(.errBadTimeZone(value: Terminal.sanitize(name))))
+        }
+        return zone
+    }
 
     /// `--db`, else `PETLOG_DB`, else the config's `database`, else `$XDG_DATA_HOME/petlog/petlog.sqlite`
     /// (`~/.local/share/petlog/`).

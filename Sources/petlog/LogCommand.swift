@@ -15,9 +15,9 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
+            let window = try TimeWindow(since: since, until: until, context: s.time)
             let query = RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: try kind.map(RecordKind.parseList) ?? [],
-                                    since: try since.map { try TimeParser.since($0, context: s.time) },
-                                    until: try until.map { try TimeParser.until($0, context: s.time) },
+                                    since: window.since, until: window.until, days: window.days,
                                     limit: limit, newestFirst: limit != nil)
             var records = try s.repository().records(query)
             if limit != nil { records.reverse() }
@@ -45,17 +45,24 @@ extension Session {
         let petWidth = showPet ? records.map { Terminal.width(Terminal.sanitize($0.petName ?? "-")) }.max() ?? 1 : 0
         let kindWidth = records.map { Terminal.width(wording.kindName($0.kind)) }.max() ?? 1
         // Long lines wrap under the summary; when that column is past half the width, under the time.
-        let summaryColumn = 2 + idWidth + 1 + 2 + 5 + (showPet ? 2 + petWidth : 0) + 2 + kindWidth + 2
+        // Clocks in the language's pattern (`9:05 AM`, `10:05 AM`), right-aligned to the widest.
+        let clocks = Dictionary(records.map { ($0.id, recordClock($0.at, utcOffset: $0.utcOffset)) }, uniquingKeysWith: { a, _ in a })
+        let clockWidth = clocks.values.map(Terminal.width).max() ?? 5
+        let summaryColumn = 2 + idWidth + 1 + 2 + clockWidth + (showPet ? 2 + petWidth : 0) + 2 + kindWidth + 2
         let hanging = summaryColumn <= terminal.columns / 2 ? summaryColumn : 4 + idWidth + 1
-        for r in records {
-            let day = localDay(r.at)
+        // Each record under the day on its own clock; a trip across the date line can put a later
+        // instant on an earlier day, so the days are ordered, and within a day the instants.
+        let ordered = records.enumerated().sorted { ($0.element.localDay, $0.offset) < ($1.element.localDay, $1.offset) }.map(\.element)
+        for r in ordered {
+            let day = r.localDay
             if day != currentDay {
                 if currentDay != nil { terminal.line() }
                 terminal.line(terminal.styled("\(format.longDate(day)) \(format.weekday(day))", .bold))
                 currentDay = day
             }
             var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)
-            line += "  " + clock(r.at)
+            let clock = clocks[r.id] ?? ""
+            line += "  " + String(repeating: " ", count: max(0, clockWidth - Terminal.width(clock))) + clock
             if showPet { line += "  " + Terminal.pad(Terminal.sanitize(r.petName ?? "-"), to: petWidth) }
             line += "  " + terminal.styled(Terminal.pad(wording.kindName(r.kind), to: kindWidth), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
             if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }

@@ -22,7 +22,7 @@ struct VisitCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
-            let visitDay = s.localDay(try s.when(record.at).0)
+            let visitDay = s.recordDay(try s.when(record.at))
             let visit = Visit(
                 clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
                 diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
@@ -59,9 +59,9 @@ struct VaccineCommand: ParsableCommand {
         try Session.run(global) { s in
             var options = record
             if let d = date { options.at = d }
-            let (at, _) = try s.when(options.at, for: .vaccination)
-            // A span counts from the day it was given, not from today.
-            let nextDue = try next.map { try TimeParser.day($0, from: s.localDay(at), context: s.time) }
+            let given = try s.when(options.at, for: .vaccination)
+            // A span counts from the day it was given (on its own clock), not from today.
+            let nextDue = try next.map { try TimeParser.day($0, from: s.recordDay(given), context: s.time) }
             // The disease a name stands for (`parvo`), read before the typo check so a disease is never "nearly" a vaccine.
             let disease = asWritten ? nil : CareNames.shipped.diseaseCode(vaccine)
             let listed = try disease != nil && CareNames.shipped.vaccineCode(vaccine) == nil
@@ -70,7 +70,7 @@ struct VaccineCommand: ParsableCommand {
             let repo = try s.repository()
             let refs = PetModelText.pets(pet)
             let pets = try refs.map { try repo.pet($0) }
-            let (when, offset) = try s.when(options.at, for: .vaccination)
+            let (when, offset) = given
             let note = try options.noteText()
             var items: [(PetRef?, RecordDraft)] = []
             var asides: [Int64: String] = [:]
@@ -89,7 +89,7 @@ struct VaccineCommand: ParsableCommand {
                 if nextDue == nil {
                     if let entry = schedule.vaccine(code, for: p.species) {
                         let earlier = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.vaccination]))
-                        v.nextDue = schedule.nextDue(entry, givenOn: s.localDay(when), to: p, records: earlier,
+                        v.nextDue = schedule.nextDue(entry, givenOn: RecordClock.day(when, utcOffset: offset), to: p, records: earlier,
                                                      intent: booster ? .booster : initial ? .initial : .automatic, context: s.time)
                     } else {
                         s.terminal.error(s.t(.vaccineNoSchedule(vaccine: s.l10n.code(.vaccine, code), species: s.wording.speciesName(p.species))))
@@ -136,7 +136,7 @@ struct MedGroup: ParsableCommand {
                                      dose: try dose.map { try TextField.label($0, field: "dose") },
                                      route: try route?.value("--route"),
                                      intervalSeconds: interval, times: try times.map(Medication.parseTimes) ?? [],
-                                     endsOn: try until.map { try TimeParser.day($0, from: s.localDay(try s.when(record.at).0), context: s.time) })
+                                     endsOn: try until.map { try TimeParser.day($0, from: s.recordDay(try s.when(record.at)), context: s.time) })
                 try s.log(pets: pet, record, detail: .medication(med))
             }
         }

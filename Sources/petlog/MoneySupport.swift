@@ -22,11 +22,12 @@ extension Session {
         return HomeCurrency.fallback(languageCode: l10n.language.rawValue, region: POSIXLocale().region(.monetary))
     }
 
-    /// The rates needed to convert `entries` into `target` (only their currencies and days).
+    /// The rates needed to convert `entries` into `target` (only their currencies and their own local days).
     mutating func rates(for entries: [SpendingEntry], to target: Currency) throws -> RateTable {
         let currencies = Set(entries.map(\.money.currency.code)).union([target.code])
-        guard currencies.count > 1, let first = entries.map(\.at).min(), let last = entries.map(\.at).max() else { return RateTable([]) }
-        return try repository().rateTable(currencies: currencies.sorted(), from: time.localDate(of: first), through: time.localDate(of: last))
+        let days = entries.map(\.localDay)
+        guard currencies.count > 1, let first = days.min(), let last = days.max() else { return RateTable([]) }
+        return try repository().rateTable(currencies: currencies.sorted(), from: first, through: last)
     }
 
     /// A category's name in the session's language (the owner's own word as written).

@@ -134,7 +134,7 @@ struct RatesGroup: ParsableCommand {
                 if !haveHome { s.terminal.line(s.t(.ratesNoHomeRate(currency: home.code))) }
                 if let last {
                     let c = s.time.clock(of: last.fetchedAt)
-                    let when = s.format.longDate(c.day) + " " + String(format: "%02d:%02d", c.hour, c.minute)
+                    let when = s.format.longDate(c.day) + " " + s.format.clock(hour: c.hour, minute: c.minute)
                     s.terminal.line(s.t(.ratesLastFetched(when: when, source: Terminal.sanitize(last.source))))
                 }
             }

@@ -42,16 +42,18 @@ struct ReportCommand: ParsableCommand {
                 generated = s.localDay(Date(timeIntervalSince1970: secs))
             }
             let periodStart = try TimeParser.since(since, context: asOf)
+            // A named day (`--since 2026-04-01`) starts the period on each record's own local day.
+            let periodFirstDay = try TimeWindow(since: since, until: nil, context: asOf).days?.first
             let repo = try s.repository()
             let p = try repo.pet(PetRef(pet))
             let weights = try repo.weightSeries(pet: p.id, since: nil, until: nil)
             let records = try repo.records(RecordQuery(pets: [.id(p.id)]))
             // On a server, who kept the period's records (the roles that wrote them, most first).
             var writers: [String: Int] = [:]
-            for r in records where r.at >= periodStart && r.at <= asOf.now { if let by = r.writtenBy { writers[by, default: 0] += 1 } }
+            for r in records where (periodFirstDay.map { r.localDay >= $0 } ?? (r.at >= periodStart)) && r.at <= asOf.now { if let by = r.writtenBy { writers[by, default: 0] += 1 } }
             let keptBy = writers.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { (name: $0.key, records: $0.value) }
             let facts = VisitReportFacts(pet: p, records: records, weightTimes: weights.times,
-                                         weightGrams: weights.grams, periodStart: periodStart, schedule: .shipped, context: asOf,
+                                         weightGrams: weights.grams, periodStart: periodStart, periodFirstDay: periodFirstDay, schedule: .shipped, context: asOf,
                                          weekStartsOnSunday: s.weekStartsOnSunday)
             // The period's visit costs in the home currency, each at its own day's rate.
             let currency = try s.homeCurrency(money.currency)

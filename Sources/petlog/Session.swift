@@ -63,7 +63,7 @@ struct Session {
         if let pinned = settings.pinnedNow {
             now = try TimeParser.instant(pinned, context: TimeContext())
         }
-        self.time = TimeContext(now: now, timeZone: .current)
+        self.time = TimeContext(now: now, timeZone: try settings.timeZone(l10n))
         unitSystem = try settings.unit?.value("--unit") ?? settings.config.values[.units].flatMap(UnitSystem.init(rawValue:))
             ?? (l10n.language == .en && Self.localeIsUS ? .imperial : .metric)
         format = ValueFormatter(l10n, unitSystem: unitSystem)
@@ -158,12 +158,14 @@ struct Session {
 
     var json: Bool { settings.json }
 
-    /// Parses `--at` (default now) into an instant and the local offset of that instant. For a record
-    /// of something that happened (`kind`, see `RecordDating`) a time in the future is refused.
+    /// Parses `--at` (default now) into an instant and the UTC offset of the clock it happened on: the
+    /// typed offset when `--at` has one, else the session zone's. For a record of something that happened
+    /// (`kind`, see `RecordDating`) a time in the future is refused.
     func when(_ at: String?, for kind: RecordKind? = nil) throws -> (Date, Int) {
         let observed = kind.map(RecordDating.isObservation) ?? false
-        let date = try at.map { try observed ? TimeParser.observed($0, context: time) : TimeParser.instant($0, context: time) } ?? time.now
-        return (date, time.utcOffset(at: date))
+        guard let at else { return (time.now, time.utcOffset(at: time.now)) }
+        let m = try TimeParser.moment(at, context: time, observed: observed)
+        return (m.date, m.utcOffset)
     }
 }
 

@@ -23,14 +23,17 @@ struct StatsCommand: ParsableCommand {
             let refs = pet.map(PetModelText.pets) ?? []
             // A month under way is compared with the same days of the previous month (ComparedPeriods).
             let periods = ComparedPeriods(month: this, today: s.time.today)
-            let start = s.time.startOfDay(previous), middle = s.time.startOfDay(this), end = s.time.startOfDay(periods.last.adding(days: 1))
-            // The kinds counted one by one; weights (most of a big household's records) as each pet's last,
-            // and spending below through the spending view.
+            // Every record by its own local day (`DayWindow`), wherever it is read. The kinds counted one by
+            // one; weights (most of a big household's records) as each pet's last, and spending below through
+            // the spending view.
+            let end = periods.last.adding(days: 1)
             let records = try repo.records(RecordQuery(pets: refs, kinds: [.meal, .stool, .symptom, .visit, .vaccination, .dose],
-                                                       since: start, until: end))
+                                                       days: DayWindow(first: previous, end: end)))
             var comparison = MonthComparison(records, month: this, context: s.time, periods: periods)
-            let lastThis = try repo.lastWeights(pets: refs, since: middle, until: end)
-            let lastPrevious = try repo.lastWeights(pets: refs, since: start, until: s.time.startOfDay(periods.previousLast.adding(days: 1)))
+            let always = (Date(timeIntervalSince1970: -9.2e18), Date(timeIntervalSince1970: 9.2e18))
+            let lastThis = try repo.lastWeights(pets: refs, since: always.0, until: always.1, days: DayWindow(first: this, end: end))
+            let lastPrevious = try repo.lastWeights(pets: refs, since: always.0, until: always.1,
+                                                    days: DayWindow(first: previous, end: periods.previousLast.adding(days: 1)))
             comparison.this.lastWeight = lastThis.mapValues(\.mass)
             comparison.previous.lastWeight = lastPrevious.mapValues(\.mass)
             let a = comparison.this, b = comparison.previous
@@ -77,8 +80,8 @@ struct StatsCommand: ParsableCommand {
             add(s.t(.statsDoses), "doses", String(a.doses), String(b.doses), delta(a.doses, b.doses), (a.doses, b.doses))
             // Spending in the home currency, each expense at its day's rate; other currencies also as spent.
             let home = try s.homeCurrency(money.currency)
-            let entries = try repo.spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [], since: s.time.startOfDay(previous),
-                                                          until: s.time.startOfDay(this.adding(months: 1))))
+            let entries = try repo.spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [],
+                                                          days: DayWindow(first: previous, end: this.adding(months: 1))))
             let spending = SpendingComparison(entries, month: this, in: home, rates: try s.rates(for: entries, to: home), context: s.time,
                                               periods: periods)
             func change(_ from: Int64, _ to: Int64, _ currency: Currency) -> String {

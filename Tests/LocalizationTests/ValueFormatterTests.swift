@@ -15,6 +15,18 @@ final class ValueFormatterTests: XCTestCase {
         XCTAssertEqual(ValueFormatter(L10n(.ko), unitSystem: .metric).money(Money(minorUnits: 123_456_789, currency: Currency.named("USD")!)), "US$1,234,567.89")
     }
 
+    /// Issue 29: clocks in each language's CLDR pattern (US English read `2:32 PM`, not `14:32`).
+    func testClocksFollowTheLanguagesOwnPattern() {
+        XCTAssertEqual(en.clock(hour: 14, minute: 32), "2:32 PM")
+        XCTAssertEqual(en.clock(hour: 0, minute: 5), "12:05 AM")
+        XCTAssertEqual(en.clock(hour: 12, minute: 0), "12:00 PM")
+        let ko = ValueFormatter(L10n(.ko), unitSystem: .metric), ja = ValueFormatter(L10n(.ja), unitSystem: .metric)
+        XCTAssertEqual(ko.clock(hour: 14, minute: 32), "오후 2:32")
+        XCTAssertEqual(ko.clock(hour: 9, minute: 7), "오전 9:07")
+        XCTAssertEqual(ja.clock(hour: 14, minute: 32), "14:32")
+        XCTAssertEqual(ja.clock(hour: 8, minute: 5), "8:05")
+    }
+
     func testMassesInEachUnitSystem() {
         XCTAssertEqual(en.mass(Mass(grams: 850)), "850 g")
         XCTAssertEqual(en.mass(Mass(grams: 4250)), "4.25 kg")

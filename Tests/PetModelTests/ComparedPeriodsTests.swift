@@ -22,12 +22,25 @@ final class ComparedPeriodsTests: XCTestCase {
         XCTAssertTrue(p.isPartial)
     }
 
-    func testAPastFutureOrLastDayMonthIsWhole() {
-        for today in ["2026-12-05", "2026-10-31", "2026-11-30"] {
+    func testAPastOrFutureMonthIsWhole() {
+        for today in ["2026-12-05", "2026-10-31"] {
             let p = ComparedPeriods(month: day("2026-11-01"), today: day(today))
             XCTAssertFalse(p.isPartial, today)
             XCTAssertEqual([p.first, p.last, p.previousFirst, p.previousLast], [day("2026-11-01"), day("2026-11-30"), day("2026-10-01"), day("2026-10-31")], today)
         }
+    }
+
+    /// Issue 29: the last day of a month is still under way, so it compares the same days (it compared
+    /// Nov 1–30 with all 31 days of October, and Feb 1–29 with all of January).
+    func testTheLastDayOfAMonthAndALeapDayCompareTheSameDays() {
+        let nov = ComparedPeriods(month: day("2026-11-01"), today: day("2026-11-30"))
+        XCTAssertTrue(nov.isPartial)
+        XCTAssertEqual([nov.first, nov.last, nov.previousFirst, nov.previousLast], [day("2026-11-01"), day("2026-11-30"), day("2026-10-01"), day("2026-10-30")])
+        let leap = ComparedPeriods(month: day("2028-02-01"), today: day("2028-02-29"))
+        XCTAssertTrue(leap.isPartial)
+        XCTAssertEqual([leap.last, leap.previousFirst, leap.previousLast], [day("2028-02-29"), day("2028-01-01"), day("2028-01-29")])
+        let march = ComparedPeriods(month: day("2028-03-01"), today: day("2028-03-31"))
+        XCTAssertEqual([march.last, march.previousLast], [day("2028-03-31"), day("2028-02-29")], "a shorter month before counts whole")
     }
 
     func testComparisonsCountOnlyTheStretches() {

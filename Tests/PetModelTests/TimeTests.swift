@@ -16,6 +16,34 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(seoul.today.description, "2026-11-23")
     }
 
+    /// Issue 29: the clock as the locale shows it is read back, beside 24-hour text.
+    func testTwelveHourClocksInEachLanguageAreRead() throws {
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 2:32 PM", context: seoul)), "2026-11-20T14:32:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 12:05 am", context: seoul)), "2026-11-20T00:05:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 오후 2:32", context: seoul)), "2026-11-20T14:32:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 午前9:15", context: seoul)), "2026-11-20T09:15:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("yesterday 6:00 pm", context: seoul)), "2026-11-22T18:00:00+09:00")
+        XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 14:32", context: seoul)), "2026-11-20T14:32:00+09:00")
+        for bad in ["2026-11-20 13:00 pm", "2026-11-20 0:30 am", "2026-11-20 2:3 pm"] {
+            XCTAssertThrowsError(try TimeParser.instant(bad, context: seoul), bad)
+        }
+    }
+
+    /// Issue 29: one rule for a wall-clock time in a gap or an overlap, in any zone.
+    func testAGapMovesForwardAndAnOverlapTakesTheEarlierInstant() throws {
+        let chicago = TimeContext(now: Date(timeIntervalSince1970: 1_900_000_000), timeZone: TimeZone(identifier: "America/Chicago")!)
+        let gap = try TimeParser.moment("2027-03-14 02:30", context: chicago)
+        XCTAssertEqual(iso(gap.date, "America/Chicago"), "2027-03-14T03:30:00-05:00")
+        XCTAssertEqual(gap.utcOffset, -18_000)
+        let overlap = try TimeParser.moment("2027-11-07 01:30", context: chicago)
+        XCTAssertEqual(iso(overlap.date, "UTC"), "2027-11-07T06:30:00Z")
+        XCTAssertEqual(overlap.utcOffset, -18_000)
+        let typed = try TimeParser.moment("2026-11-20T08:00:00+09:00", context: chicago)
+        XCTAssertEqual(typed.utcOffset, 32_400, "the typed offset is kept")
+        let local = try TimeParser.moment("2026-11-20 08:00", context: chicago)
+        XCTAssertEqual(local.utcOffset, -21_600)
+    }
+
     func testInstants() throws {
         XCTAssertEqual(iso(try TimeParser.instant("2026-11-20 08:30", context: seoul)), "2026-11-20T08:30:00+09:00")
         XCTAssertEqual(iso(try TimeParser.instant("2026-11-20T08:30:15", context: seoul)), "2026-11-20T08:30:15+09:00")

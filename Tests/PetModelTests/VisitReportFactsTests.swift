@@ -104,4 +104,17 @@ final class VisitReportFactsTests: FactsTestCase {
         XCTAssertEqual(total.converted, ["USD": 1, "JPY": 1])
         XCTAssertEqual(total.unconverted, ["USD": 1])
     }
+
+    func testTheNearestWeightAndThePeriodFollowEachRecordsOwnDay() {
+        // A Tokyo morning visit (Nov 19, 15:00 in Los Angeles) and that evening's weight (Nov 20, 01:00 there).
+        let visit = rec(1, "2026-11-20T08:00:00+09:00", .visit(Visit(clinic: "Tenjin", cost: Money(minorUnits: 1200, currency: Currency.named("JPY")!))))
+        let weight = rec(1, "2026-11-20T18:00:00+09:00", .weight(Weight(mass: Mass(grams: 5100))))
+        let la = TimeContext(now: instant("2026-11-25T12:00:00Z"), timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+        let facts = VisitReportFacts(pet: coco, records: [visit, weight], weightTimes: [weight.at.timeIntervalSince1970], weightGrams: [5100],
+                                     periodStart: la.startOfDay(day("2026-11-20")), periodFirstDay: day("2026-11-20"),
+                                     schedule: .shipped, context: la)
+        XCTAssertEqual(facts.visitWeights, [Mass(grams: 5100)], "both on Nov 20 on their own clock")
+        XCTAssertEqual(facts.periodVisitCosts.map(\.day.description), ["2026-11-20"], "a period from Nov 20 holds the Tokyo visit")
+        XCTAssertTrue(facts.isInPeriod(visit.at, utcOffset: visit.utcOffset))
+    }
 }

@@ -172,8 +172,10 @@ final class BudgetCommandTests: CLITestCase {
         }
         XCTAssertEqual(try spent("2026-10-31", ny), 7_000)
         XCTAssertEqual(try spent("2026-11-30", ny), 0)
-        // In Seoul the same instant is 13:30 on Nov 1.
-        XCTAssertEqual(try spent("2026-11-30", [:]), 7_000)
+        // Read from Seoul, where the same instant is 13:30 on Nov 1, it is still October's (issue 29: a record's
+        // day is the day on its own clock, whoever reads it; this said Nov 1 before).
+        XCTAssertEqual(try spent("2026-10-31", [:]), 7_000)
+        XCTAssertEqual(try spent("2026-11-30", [:]), 0)
     }
 
     func testRefusalsWriteNothing() throws {

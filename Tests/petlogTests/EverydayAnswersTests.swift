@@ -169,7 +169,7 @@ final class EverydayAnswersTests: CLITestCase {
         try ok("pet", "add", "Rex", "--species", "dog")
         let r = try run(["weight", "Rex", "3kg", "--at", "tomorrow"])
         XCTAssertEqual(r.status, 65)
-        XCTAssertEqual(r.stderr, "petlog: \"tomorrow\" is in the future: what happened can be dated up to 2026-11-23 10:10\n")
+        XCTAssertEqual(r.stderr, "petlog: \"tomorrow\" is in the future: what happened can be dated up to 2026-11-23 10:10 AM\n")
         let ja = try run(["diary", "Rex", "x", "--at", "tomorrow 08:00"], env: Self.japanese)
         XCTAssertTrue(ja.stderr.contains("「tomorrow 08:00」は未来の日時です"), ja.stderr)
         // A plan may start tomorrow.

@@ -234,7 +234,7 @@ final class RatesCommandTests: CLITestCase {
         XCTAssertTrue(out.contains("1 EUR = 1.1612 USD"), out)
         XCTAssertTrue(out.contains("1 USD = 1,462.6421 KRW"), out)
         XCTAssertTrue(out.contains("1 EUR = 19,412.37 IDR"), out)
-        XCTAssertTrue(out.contains("Last fetched Nov 23, 2026 10:00 from file://"), out)
+        XCTAssertTrue(out.contains("Last fetched Nov 23, 2026 10:00 AM from file://"), out)
         XCTAssertFalse(out.contains("1 KRW = "), "no cross rate of the home currency to itself")
         out = try ok("rates", "list", "--date", "2026-11-18", "--currency", "KRW")
         XCTAssertTrue(out.hasPrefix("Euro reference rates of Nov 18, 2026\n"), out)

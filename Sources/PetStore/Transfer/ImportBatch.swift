@@ -215,19 +215,14 @@ public struct LocalTimeConverter {
 
     public init(timeZone: TimeZone) { self.timeZone = timeZone }
 
-    /// The UTC instant and offset for a local time (the earlier instant when clocks go back).
+    /// The UTC instant and offset for a local time, by `WallClockRule` as every entry path reads one.
     public mutating func instant(local: Int64) -> (at: Int64, offset: Int) {
         let day = local >= 0 ? local / 86400 : (local - 86399) / 86400
         if let o = cache[day] { return (local - Int64(o), o) }
-        let start = exact(day * 86400), end = exact(day * 86400 + 86399)
-        if start == end { cache[day] = start; return (local - Int64(start), start) }
-        let o = exact(local)
-        return (local - Int64(o), o)
-    }
-
-    func exact(_ local: Int64) -> Int {
-        let guess = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local)))
-        let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local - Int64(guess))))
-        return max(guess, second)
+        let start = WallClockRule.resolve(local: day * 86400, in: timeZone).offset
+        let end = WallClockRule.resolve(local: day * 86400 + 86399, in: timeZone).offset
+        let noon = WallClockRule.resolve(local: day * 86400 + 43200, in: timeZone).offset
+        if start == end && start == noon { cache[day] = start; return (local - Int64(start), start) }
+        return WallClockRule.resolve(local: local, in: timeZone)
     }
 }

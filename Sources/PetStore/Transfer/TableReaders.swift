@@ -92,7 +92,7 @@ public enum ImportReader {
         let today = TimeContext(now: options.now, timeZone: options.timeZone).today
         for p in batch.pets where p.existing == nil {
             if let born = p.born, born.earliestDay > today {
-                throw ImportError(location: p.location, problem: .value(.inFuture(born.description, limit: today.description)))
+                throw ImportError(location: p.location, problem: .value(.inFuture(born.description, limit: DatingLimit(today))))
             }
         }
         func check(_ detail: RecordDetail, at: Int64, utcOffset: Int, location: @autoclosure () -> SourceLocation) throws {
