@@ -33,7 +33,7 @@ extension CompletionKind {
 enum ShellCompletion {
     /// Options that take a value among those of the commands that complete names (global and record
     /// options): their value is not a positional argument.
-    static let valueOptions: Set<String> = ["--db", "--lang", "--unit", "--at", "--note"]
+    static let valueOptions: Set<String> = ["--db", "--lang", "--unit", "--tz", "--at", "--note"]
 
     /// The shell running the completion, as argument-parser's scripts say (`SAP_SHELL`).
     static var shell: String { ProcessInfo.processInfo.environment["SAP_SHELL"] ?? "" }
