@@ -106,18 +106,13 @@ public struct AppDatabase: Sendable {
         if !existed {
             do {
                 try OutputFile.create(path) { partial in
-                    for suffix in ["-journal", "-wal", "-shm"] { TemporaryFiles.register(partial + suffix) }
-                    defer {
-                        for suffix in ["-journal", "-wal", "-shm"] {
-                            unlink(partial + suffix)
-                            TemporaryFiles.unregister(partial + suffix)
-                        }
+                    try withSideFiles(of: partial) {
+                        let budget = BusyBudget(limit: options.busyTimeout, onWaiting: nil)
+                        let queue = try openQueue(path: partial, readOnly: false, busy: budget)
+                        let fresh = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: partial, busy: budget)
+                        try fresh.prepareFile(applied: [])
+                        try queue.close()
                     }
-                    let budget = BusyBudget(limit: options.busyTimeout, onWaiting: nil)
-                    let queue = try openQueue(path: partial, readOnly: false, busy: budget)
-                    let fresh = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: partial, busy: budget)
-                    try fresh.prepareFile(applied: [])
-                    try queue.close()
                 }
                 created = true
             } catch let e as OutputError where e.cause == .exists {
@@ -310,15 +305,7 @@ public struct AppDatabase: Sendable {
         // Through a link to the file it names (never replacing the link); devices, FIFOs and folders
         // refused; an existing file refused, never replaced (OutputFile.create links the copy into place).
         if FileSecurity.exists(FileSecurity.absolute(try OutputFile.resolve(typed))) { throw StoreError.file(path: typed, .exists) }
-        try OutputFile.create(typed) { partial in
-            // SQLite's own files beside the copy go too, on a failure or a Ctrl-C.
-            for suffix in ["-journal", "-wal", "-shm"] { TemporaryFiles.register(partial + suffix) }
-            defer {
-                for suffix in ["-journal", "-wal", "-shm"] {
-                    unlink(partial + suffix)
-                    TemporaryFiles.unregister(partial + suffix)
-                }
-            }
+        try OutputFile.create(typed) { partial in try Self.withSideFiles(of: partial) {
             do {
                 let target = try DatabaseQueue(path: partial)
                 try dbQueue.backup(to: target)
@@ -329,7 +316,21 @@ public struct AppDatabase: Sendable {
                 if e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB { throw StoreError.damaged(path: path ?? "", detail: e.message ?? "") }
                 throw SQLiteRepository.map(e, path: typed)
             }
+        } }
+    }
+
+    /// Runs `body` on the database file being made at `partial`; SQLite's own files beside it
+    /// (-journal, -wal, -shm) go afterwards too, and on a Ctrl-C (registered with `TemporaryFiles`).
+    static func withSideFiles<T>(of partial: String, _ body: () throws -> T) rethrows -> T {
+        let sides = ["-journal", "-wal", "-shm"].map { partial + $0 }
+        sides.forEach(TemporaryFiles.register)
+        defer {
+            for side in sides {
+                unlink(side)
+                TemporaryFiles.unregister(side)
+            }
         }
+        return try body()
     }
 
     // MARK: Damage
