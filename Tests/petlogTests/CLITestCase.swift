@@ -252,7 +252,17 @@ final class TestServer: @unchecked Sendable {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = (["/bin/bash", "-c", line, "bash"] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else { return (127, "", "") }
+        // Nothing of the test process leaks into what the command starts: a server started (or restarted)
+        // by it would hold open the pipes of petlog processes other threads of the test are reading, and
+        // their `Process.waitUntilExit` would wait for an end of file that never comes.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap({ Int32($0) }) ?? [] where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else { return (127, "", "") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
