@@ -8,10 +8,18 @@ public enum PlainText {
         for s in text.unicodeScalars {
             switch s.value {
             case 0x09, 0x0A, 0x0D: out.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
-            default: out.append(s)
+            default: out.append(isControl(s) ? "\u{FFFD}" : s)
             }
         }
         return String(out)
+    }
+
+    /// A control character, a line or paragraph separator, or a bidirectional override: what a terminal
+    /// acts on rather than shows.
+    public static func isControl(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 }

@@ -7,7 +7,7 @@ public enum ShellWord {
     public static func quoted(_ value: String) -> String {
         if value.isEmpty { return "''" }
         if value.unicodeScalars.allSatisfy(isBare), !value.hasPrefix("~") { return value }
-        if value.unicodeScalars.contains(where: needsEscape) {
+        if value.unicodeScalars.contains(where: PlainText.isControl) {
             var out = "$'"
             for s in value.unicodeScalars {
                 switch s {
@@ -17,7 +17,7 @@ public enum ShellWord {
                 case "\t": out += "\\t"
                 case "\r": out += "\\r"
                 default:
-                    if needsEscape(s) {
+                    if PlainText.isControl(s) {
                         let hex = String(s.value, radix: 16)
                         out += s.value < 0x80 ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
                                               : "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
@@ -96,10 +96,4 @@ public enum ShellWord {
         return p.isAlphabetic || p.numericType != nil || p.generalCategory == .nonspacingMark || p.generalCategory == .spacingMark
     }
 
-    private static func needsEscape(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
 }
