@@ -114,7 +114,7 @@ final class PetHealthCommandTests: CLITestCase {
         let csv = home.appendingPathComponent("tables").path
         try ok("export", "--format", "csv", "-o", csv)
         let petCSV = try String(contentsOfFile: csv + "/pet.csv", encoding: .utf8)
-        XCTAssertTrue(petCSV.hasPrefix("id,name,species,breed,sex,neutered,born,microchip,color,notes,archived_on,archive_reason,allergies,conditions,vet_contact,emergency_contacts,insurance\n"), petCSV)
+        XCTAssertTrue(petCSV.hasPrefix("id,name,species,breed,sex,neutered,born,microchip,color,notes,archived_on,archive_reason,allergies,conditions,vet_contact,emergency_contacts,insurance\r\n"), petCSV)
         XCTAssertTrue(petCSV.contains("\"chicken\npenicillin\""), petCSV)
 
         for source in [json, csv] {
@@ -133,9 +133,9 @@ final class PetHealthCommandTests: CLITestCase {
 
     func testImportRefusesBadFactsAndReadsOldFiles() throws {
         try ok("pet", "add", "Coco", "--species", "dog", "--notes", "Allergic to chicken")
-        let json = home.appendingPathComponent("all.json").path
-        try ok("export", "-o", json)
-        let text = try String(contentsOfFile: json, encoding: .utf8)
+        let file = home.appendingPathComponent("all.json").path
+        try ok("export", "-o", file)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
         // A file written before the facts existed (no such keys) imports with none, its notes as they were.
         let old = text.replacingOccurrences(of: "\"allergies\":[],", with: "").replacingOccurrences(of: "\"conditions\":[],", with: "")
             .replacingOccurrences(of: "\"emergency_contacts\":[],", with: "").replacingOccurrences(of: "\"insurance\":null,", with: "")
