@@ -20,7 +20,7 @@ final class PetHealthCommandTests: CLITestCase {
             XCTAssertTrue(shown.contains(expected), "pet show lacks \(expected):\n\(shown)")
         }
         let ko = try run(["pet", "show", "Coco"], env: ["PETLOG_LANG": "ko"]).stdout
-        for expected in ["알레르기", "지병", "긴급 연락처", "동물병원", "펫보험"] { XCTAssertTrue(ko.contains(expected), "ko lacks \(expected):\n\(ko)") }
+        for expected in ["알레르기", "지병", "긴급 연락처", "동물병원", "반려동물 보험"] { XCTAssertTrue(ko.contains(expected), "ko lacks \(expected):\n\(ko)") }
         let ja = try run(["pet", "show", "Coco"], env: ["PETLOG_LANG": "ja"]).stdout
         for expected in ["アレルギー", "持病", "緊急連絡先", "動物病院", "ペット保険"] { XCTAssertTrue(ja.contains(expected), "ja lacks \(expected):\n\(ja)") }
 
