@@ -13,30 +13,71 @@ struct ExpenseScanCommand: ParsableCommand {
         discussion: Help.s(.helpExpenseScanCommandDiscussion)) }
     @Argument(help: ArgumentHelp(Help.s(.helpExpenseScanCommandReceipt))) var receipt: String
     @Argument(help: ArgumentHelp(Help.s(.helpExpenseScanCommandPet)), completion: .petNames) var pet: String?
-    @Option(name: .customLong("lang-ocr"), help: ArgumentHelp(Help.s(.helpExpenseScanCommandOcrLanguages))) var ocrLanguages: String?
+    @Option(name: [.customLong("ocr-lang"), .customLong("lang-ocr")], help: ArgumentHelp(Help.s(.helpExpenseScanCommandOcrLanguages)))
+    var ocrLanguages: String?
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseScanCommandYes))) var yes = false
     @Option(help: ArgumentHelp(Help.s(.helpExpenseScanCommandAmount))) var amount: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseAddCommandItems))) var items: String?
     @OptionGroup var fields: ExpenseFieldOptions
     @OptionGroup var money: CurrencyOption
     @OptionGroup var record: RecordOptions
 
+    /// The OCR languages petlog reads receipts in; `--ocr-lang` is a `+`-joined set of them.
+    static let ocrLanguageNames = ["kor", "jpn", "eng"]
+
+    /// `--ocr-lang`'s value checked: known names, each once, joined with `+`.
+    static func ocrLanguageSet(_ raw: String) -> String? {
+        let parts = raw.lowercased().split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !parts.isEmpty, parts.allSatisfy(ocrLanguageNames.contains), Set(parts).count == parts.count else { return nil }
+        return parts.joined(separator: "+")
+    }
+
     func run() throws {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
-            let languages = ocrLanguages ?? ["en": "eng", "ko": "kor+eng", "ja": "jpn+eng"][s.l10n.language.rawValue] ?? "eng"
-            let result = try OCRClient.read(image: receipt, languages: languages)
-            let lines = result.receiptLines
-            let proposal = ReceiptReading.proposal(lines: lines, imageHeight: result.height, languages: languages.split(separator: "+").map(String.init),
+            // Everything typed is checked before the image is read: a typo costs no OCR.
+            let fixed = try ocrLanguages.map { raw in
+                guard let set = Self.ocrLanguageSet(raw) else {
+                    throw UsageError(message: s.t(.errOCRLanguageOption(value: Terminal.sanitize(raw))))
+                }
+                return set
+            }
+            let typedItems = try items.map { raw in
+                let list = Expense.parseItems(raw)
+                guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
+                return try list.map { try TextField.label($0, field: "items") }
+            }
+            let typedAt = try record.at.map { try s.when($0, for: .expense) }
+            let merchant = try fields.merchantText(), category = try fields.categoryCode(), note = try record.noteText()
+            // The UI language only breaks ties: the receipt's own script decides (docs/ocr.md).
+            let fallback = ["en": "eng", "ko": "kor+eng", "ja": "jpn+eng"][s.l10n.language.rawValue] ?? "eng"
+            let result = try OCRClient.read(image: receipt, languages: fixed, fallback: fallback)
+            let languages = result.language ?? fixed ?? fallback
+            let proposal = ReceiptReading.proposal(lines: result.receiptLines, imageHeight: result.height,
+                                                   languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
             let typedAmount = try amount.map { try MoneyText.parse($0, defaultCurrency: proposal.currency.value) }
-            let draft = ReceiptExpense(proposal, amount: typedAmount, merchant: try fields.merchantText(),
-                                       payment: fields.payment, category: try fields.categoryCode(), timeGiven: record.at != nil)
-            if s.json {
-                s.terminal.json(ScanJSON.shape(proposal, draft, result: result, languages: languages))
-            } else {
-                s.printProposal(proposal, draft, result: result)
+            var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: fields.payment, category: category,
+                                       timeGiven: typedAt != nil)
+            if let typedItems { draft.items = typedItems }
+            if let (at, _) = typedAt {
+                let clock = s.time.clock(of: at)
+                draft.day = clock.day
+                draft.time = ReceiptTime(hour: clock.hour, minute: clock.minute)
             }
+            var given = ScanGiven()
+            given.date = typedAt != nil
+            given.total = typedAmount != nil
+            given.merchant = merchant != nil
+            given.payment = fields.payment != nil
+            given.category = category != nil
+            given.items = typedItems != nil
+            // A currency the owner named (in --amount or --currency) was not assumed.
+            given.currency = typedAmount != nil || money.currency != nil
+            var shape = ScanJSON.shape(proposal, draft, result: result, languages: languages)
+            if !s.json { s.printProposal(proposal, draft, result: result, given: given) }
             guard draft.missing.isEmpty, let total = draft.money else {
+                if s.json { s.terminal.json(shape) }
                 throw UsageError(message: s.t(.errScanMissing(fields: draft.missing.map { s.scanFieldName($0).lowercased() }.joined(separator: ", "))),
                                  code: Failure.dataError)
             }
@@ -47,24 +88,35 @@ struct ExpenseScanCommand: ParsableCommand {
                 save = ["y", "yes", "예", "네", "ㅇ", "はい", "h"].contains(answer)
             }
             guard save else {
-                if !s.json { s.terminal.line(s.t(isatty(STDIN_FILENO) == 1 ? .scanNotSaved : .scanNeedsYes)) }
+                if s.json { s.terminal.json(shape) } else { s.terminal.line(s.t(isatty(STDIN_FILENO) == 1 ? .scanNotSaved : .scanNeedsYes)) }
                 return
             }
             let at: Date, offset: Int
-            if let typed = record.at {
-                (at, offset) = try s.when(typed, for: .expense)
+            if let typedAt {
+                (at, offset) = typedAt
             } else if let instant = draft.instant(s.time) {
                 (at, offset) = (instant, s.time.utcOffset(at: instant))
             } else {
                 throw UsageError(message: s.t(.errScanMissing(fields: s.scanFieldName("date").lowercased())), code: Failure.dataError)
             }
             let expense = Expense(money: total, category: draft.category, merchant: draft.merchant, payment: draft.payment, items: draft.items)
-            let recordDraft = RecordDraft(at: at, utcOffset: offset, note: try record.noteText(), detail: .expense(expense), attachmentPaths: [receipt])
+            let recordDraft = RecordDraft(at: at, utcOffset: offset, note: note, detail: .expense(expense), attachmentPaths: [receipt])
             let saved = try s.repository().addRecord(pets: pet.map(PetModelText.pets) ?? [], recordDraft)
-            if s.json { return }
+            if s.json {
+                // What was saved, one record per pet share, beside what was read.
+                shape["saved"] = saved.map(JSONShape.record)
+                shape["ids"] = saved.map(\.id)
+                s.terminal.json(shape)
+                return
+            }
             s.printAdded(saved)
         }
     }
+}
+
+/// Which proposal fields the owner gave on the command line (shown as given, not with a confidence).
+struct ScanGiven {
+    var date = false, total = false, merchant = false, payment = false, category = false, items = false, currency = false
 }
 
 extension Session {
@@ -76,16 +128,15 @@ extension Session {
         }
     }
 
-    func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading) {
-        func confidence(_ c: Double?) -> String { c.map { "(\(Int($0.rounded())) %)" } ?? "" }
+    func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading, given: ScanGiven = ScanGiven()) {
+        func confidence(_ c: Double?, given: Bool) -> String { given ? t(.scanGiven) : c.map { "(\(Int($0.rounded())) %)" } ?? "" }
         var rows: [[String]] = []
-        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence)])
-        rows.append([t(.scanTime), d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) } ?? "—", confidence(p.time?.confidence)])
-        rows.append([t(.scanMerchant), d.merchant.map(Terminal.sanitize) ?? "—", confidence(p.merchant?.confidence)])
-        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence)])
-        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence)])
-        rows.append([t(.scanCategory), categoryName(d.category), ""])
-        if !d.items.isEmpty { rows.append([t(.scanItems), Terminal.sanitize(d.items.joined(separator: ", ")), ""]) }
+        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence, given: given.date)])
+        rows.append([t(.scanTime), d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) } ?? "—", confidence(p.time?.confidence, given: given.date)])
+        rows.append([t(.scanMerchant), d.merchant.map(Terminal.sanitize) ?? "—", confidence(p.merchant?.confidence, given: given.merchant)])
+        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence, given: given.total)])
+        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence, given: given.payment)])
+        rows.append([t(.scanCategory), categoryName(d.category), given.category ? t(.scanGiven) : ""])
         func fit(_ text: String, _ width: Int) -> String {
             guard Terminal.width(text) > width else { return text }
             var out = ""
@@ -105,10 +156,19 @@ extension Session {
             let r = i < receiptText.count ? terminal.styled("│ " + receiptText[i], .dim) : ""
             terminal.line(Terminal.pad(l, to: 50) + r)
         }
+        // The whole item list, one a line and never cut: what will be saved is what is shown.
+        if !d.items.isEmpty {
+            terminal.line(t(.scanItems) + (given.items ? " " + t(.scanGiven) : ""))
+            for (i, name) in d.items.enumerated() {
+                let price = !given.items && i < p.items.count ? "  " + format.money(p.items[i].value.price) : ""
+                terminal.line("  · " + Terminal.sanitize(name) + price)
+            }
+        }
+        if let turn = result.layout?.rotation, turn != 0 { terminal.line(t(.scanNoteTurned(degrees: String(turn)))) }
         for note in p.notes {
             switch note {
             case .ambiguousDate(let read, let chose, _): terminal.line(t(.scanNoteDate(read: Terminal.sanitize(read), date: format.longDate(chose))))
-            case .currencyAssumed(let c, _): terminal.line(t(.scanNoteCurrency(currency: c.code)))
+            case .currencyAssumed(let c, _): if !given.currency { terminal.line(t(.scanNoteCurrency(currency: c.code))) }
             case .amountRepaired(let read, let m): terminal.line(t(.scanNoteAmount(read: Terminal.sanitize(read), amount: format.money(m))))
             case .dateRejected(let read, _): terminal.line(t(.scanNoteDateRejected(read: Terminal.sanitize(read))))
             }
@@ -139,6 +199,7 @@ enum ScanJSON {
             ] as [String: Any],
             "text": result.text,
             "width": result.width, "height": result.height, "deskew_degrees": result.deskewAngle,
+            "rotation_degrees": result.layout?.rotation ?? 0, "script": JSONShape.value(result.layout?.script),
         ]
     }
 }
