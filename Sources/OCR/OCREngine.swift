@@ -69,14 +69,53 @@ public final class OCREngine {
         // The language names are checked before the image is read: a bad --ocr-lang is its own error.
         if let language { try checkLanguages(language, tessdataPath: tessdata) } else { try checkLanguages(fallback, tessdataPath: tessdata) }
         let (loaded, orientation) = try LeptImage.load(path: path, options: options)
-        var image = try loaded.oriented(orientation).gray()
-        let layout = PageLayout.detect(image, tessdataPath: tessdata)
-        if let layout, layout.rotation != 0, let turned = LeptImage(pixRotateOrth(image.pointer, Int32(layout.rotation / 90))) { image = turned }
-        let chosen = language ?? layout?.script.flatMap(PageLayout.language(forScript:)) ?? fallback
-        let engine = try OCREngine(language: chosen, tessdataPath: tessdata)
-        var result = try engine.recognize(image, orientation: orientation, options: options)
-        result.language = chosen
-        result.layout = layout
+        let image = try loaded.oriented(orientation).gray()
+        // Detection on a contrast-stretched copy: on the faded and blurred receipts of the set it took
+        // Hangul for Latin or Greek without it (docs/ocr.md). Tesseract reads the image as it is.
+        let layout = PageLayout.detect(image.contrastStretched(), tessdataPath: tessdata)
+        let detected = layout?.script.flatMap(PageLayout.language(forScript:))
+        let chosen = language ?? detected ?? fallback
+        let turn = layout?.rotation ?? 0
+        var engines: [String: OCREngine] = [:]
+        func attempt(_ quarterTurns: Int, _ languages: String) throws -> OCRResult {
+            let q = ((quarterTurns % 4) + 4) % 4
+            var turned = image
+            if q != 0 {
+                guard let t = LeptImage(pixRotateOrth(image.pointer, Int32(q))) else { throw OCRError.engineFailure("could not turn the image") }
+                turned = t
+            }
+            let engine = try engines[languages] ?? OCREngine(language: languages, tessdataPath: tessdata)
+            engines[languages] = engine
+            var result = try engine.recognize(turned, orientation: orientation, options: options)
+            result.language = languages
+            result.layout = layout
+            result.layout?.rotation = q * 90
+            return result
+        }
+        var result = try attempt(turn / 90, chosen)
+        // The measured second opinion, only for a page read badly (mean word confidence under `secondLook`:
+        // a receipt read upside down or in the wrong language gives about 40–55, a right reading over 80).
+        // A turn tesseract was unsure of (confidence under `sureOrientation`) is tried the other way up;
+        // a page that showed Latin or no known script is tried in Korean and Japanese too (the UI
+        // language's first). The most confident reading is kept; the first one over `secondLook` ends it.
+        if result.meanWordConfidence < PageLayout.secondLook {
+            let turns = (layout?.orientationConfidence ?? 0) < PageLayout.sureOrientation ? [turn / 90, turn / 90 + 2] : [turn / 90]
+            let installed = Set(installedLanguages(tessdataPath: tessdata))
+            var languages = [chosen]
+            if language == nil, detected == nil || detected == "eng" {
+                languages += ([fallback] + ["kor+eng", "jpn+eng", "eng"]).filter { l in
+                    l != chosen && l.split(separator: "+").allSatisfy { installed.contains(String($0)) }
+                }
+                languages = languages.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            }
+            search: for q in turns {
+                for l in languages where !(q == turn / 90 && l == chosen) {
+                    let again = try attempt(q, l)
+                    if again.meanWordConfidence > result.meanWordConfidence { result = again }
+                    if result.meanWordConfidence >= PageLayout.secondLook { break search }
+                }
+            }
+        }
         return result
     }
 
@@ -169,6 +208,10 @@ extension PageLayout {
     /// Below this orientation confidence the page is read as it is. Tesseract's OSD gave at least 1.8
     /// to the right turn of every receipt in the set, in all four turns (docs/ocr.md).
     static let minimumOrientationConfidence = 1.0
+    /// Mean word confidence under which a page is read again another way (turned, another language).
+    static let secondLook = 75.0
+    /// Orientation confidence under which a badly read page is also read the other way up.
+    static let sureOrientation = 2.0
 
     /// Orientation and script detection on an 8-bit image; nil when `osd.traineddata` is missing or
     /// tesseract found too little text to decide.

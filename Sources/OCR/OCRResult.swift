@@ -71,6 +71,9 @@ public struct OCRResult: Sendable, Equatable, Codable {
         self.deskewAngle = deskewAngle
     }
 
+    /// The mean of the words' confidences (0 without words).
+    public var meanWordConfidence: Double { words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count) }
+
     /// The lines' text, one per line.
     public var text: String { lines.map(\.text).joined(separator: "\n") }
 }
