@@ -76,7 +76,12 @@ extension L10n.Message {
     public static let scanPayment = Self(.scanPayment, [:])
     public static let scanCategory = Self(.scanCategory, [:])
     public static let scanItems = Self(.scanItems, [:])
+    public static let scanPet = Self(.scanPet, [:])
     public static let scanAskSave = Self(.scanAskSave, [:])
+    public static let scanAskSaveOrChange = Self(.scanAskSaveOrChange, [:])
+    public static let scanCorrectHint = Self(.scanCorrectHint, [:])
+    public static func errScanUnknownField(field: String) -> Self { Self(.errScanUnknownField, ["field": field]) }
+    public static func errScanBadPayment(value: String) -> Self { Self(.errScanBadPayment, ["value": value]) }
     public static let scanNotSaved = Self(.scanNotSaved, [:])
     public static let scanNeedsYes = Self(.scanNeedsYes, [:])
     public static func errScanMissing(fields: String) -> Self { Self(.errScanMissing, ["fields": fields]) }

@@ -126,6 +126,39 @@ final class ExpenseScanTests: CLITestCase {
         XCTAssertEqual((saved.first?["expense"] as? [String: Any])?["items"] as? [String], ["kibble", "chews"])
     }
 
+    /// At a terminal the proposal is corrected field by field at the prompt (in the UI's words or English),
+    /// without reading the image again; a bad answer is one line and the prompt comes back; `y` saves.
+    func testProposalIsCorrectedAtATerminalThenSaved() throws {
+        XCTAssertEqual(try run(["pet", "add", "Nabi", "--species", "cat"], env: env).status, 0)
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/answer-in-pty.py")
+        let answers = home.appendingPathComponent("answers.txt")
+        try ["합계 95,000", "foo bar", "결제: 현금", "date 2026-08-20 09:30", "상호 해피 \"펫\" $(x)", "pet Nobody", "반려동물 Nabi",
+             "items 사료, 간식", "분류 food", "y"].joined(separator: "\n").write(to: answers, atomically: true, encoding: .utf8)
+        let turned = try upsideDown("ko-01.jpg")
+        let r = try launch(URL(fileURLWithPath: "/usr/bin/python3"),
+                           [driver.path, "] ", answers.path, Self.binary.path, "--db", dbPath, "--lang", "ko", "expense", "scan", turned], env: env)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.stdout.components(separatedBy: "영수증에서 읽은 내용").count - 1, 8, "shown again after each change: \(r.stdout)")
+        XCTAssertTrue(r.stdout.contains("\"foo\"는 고칠 수 있는 항목이 아닙니다") || r.stdout.contains("\"foo\"은(는) 고칠 수 있는 항목이 아닙니다"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Nobody"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("#1 Nabi"), r.stdout)
+        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], env: env).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(log.count, 1)
+        let e = try XCTUnwrap(log.first?["expense"] as? [String: Any])
+        XCTAssertEqual((e["money"] as? [String: Any])?["minor_units"] as? Int, 95_000)
+        XCTAssertEqual(e["payment"] as? String, "cash")
+        XCTAssertEqual(e["merchant"] as? String, "해피 \"펫\" $(x)")
+        XCTAssertEqual(e["items"] as? [String], ["사료", "간식"])
+        XCTAssertEqual(e["category"] as? String, "food")
+        XCTAssertEqual(log.first?["at"] as? String, "2026-08-20T09:30:00+09:00")
+        XCTAssertEqual(log.first?["pet"] as? String, "Nabi")
+        // Not a terminal: no prompt, nothing saved without --yes (as before).
+        let piped = try run(["expense", "scan", receipt("ko-01.jpg")], env: env, stdin: "y\n")
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stdout.contains("[y/N"), piped.stdout)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], env: env).stdout.utf8)) as? [Any])?.count, 1)
+    }
+
     func testFieldsCanBeCorrectedOnTheSameLineAndJSONSavesNothingWithoutYes() throws {
         let r = try run(["expense", "scan", receipt("en-04.jpg"), "--json", "--amount", "12.00 USD", "--merchant", "Corner Store"], env: env)
         XCTAssertEqual(r.status, 0, r.stderr)
