@@ -76,7 +76,12 @@ extension L10n.Message {
     public static let scanPayment = Self(.scanPayment, [:])
     public static let scanCategory = Self(.scanCategory, [:])
     public static let scanItems = Self(.scanItems, [:])
+    public static let scanPet = Self(.scanPet, [:])
     public static let scanAskSave = Self(.scanAskSave, [:])
+    public static let scanAskSaveOrChange = Self(.scanAskSaveOrChange, [:])
+    public static let scanCorrectHint = Self(.scanCorrectHint, [:])
+    public static func errScanUnknownField(field: String) -> Self { Self(.errScanUnknownField, ["field": field]) }
+    public static func errScanBadPayment(value: String) -> Self { Self(.errScanBadPayment, ["value": value]) }
     public static let scanNotSaved = Self(.scanNotSaved, [:])
     public static let scanNeedsYes = Self(.scanNeedsYes, [:])
     public static func errScanMissing(fields: String) -> Self { Self(.errScanMissing, ["fields": fields]) }
@@ -84,10 +89,13 @@ extension L10n.Message {
     public static func scanNoteCurrency(currency: String) -> Self { Self(.scanNoteCurrency, ["currency": currency]) }
     public static func scanNoteAmount(read: String, amount: String) -> Self { Self(.scanNoteAmount, ["read": read, "amount": amount]) }
     public static func scanNoteDateRejected(read: String) -> Self { Self(.scanNoteDateRejected, ["read": read]) }
+    public static func scanNoteTurned(degrees: String) -> Self { Self(.scanNoteTurned, ["degrees": degrees]) }
+    public static let scanGiven = Self(.scanGiven, [:])
     public static func errImageCorrupt(path: String) -> Self { Self(.errImageCorrupt, ["path": path]) }
     public static func errImageTooLarge(path: String, detail: String) -> Self { Self(.errImageTooLarge, ["path": path, "detail": detail]) }
     public static func errImageFormat(path: String, format: String) -> Self { Self(.errImageFormat, ["path": path, "format": format]) }
     public static func errOCRLanguage(language: String, path: String) -> Self { Self(.errOCRLanguage, ["language": language, "path": path]) }
+    public static func errOCRLanguageOption(value: String) -> Self { Self(.errOCRLanguageOption, ["value": value]) }
     public static func errOCREngine(detail: String) -> Self { Self(.errOCREngine, ["detail": detail]) }
     public static func errImportMissingColumnSeparator(name: String, separator: String, found: String) -> Self { Self(.errImportMissingColumnSeparator, ["name": name, "separator": separator, "found": found]) }
     public static func errImportAmbiguousDate(value: String) -> Self { Self(.errImportAmbiguousDate, ["value": value]) }
