@@ -179,9 +179,16 @@ final class PetHealthCommandTests: CLITestCase {
     }
 
     func testCheckFindsAFactPetlogNeverWrites() throws {
-        try requireDatabaseFile()
         try ok("pet", "add", "Coco", "--species", "dog", "--allergy", "chicken")
-        _ = try tool("sqlite3", [dbPath, "UPDATE pet SET allergies = 'chicken' || char(10) || 'CHICKEN', emergency_contacts = 'Kim' WHERE id = 1"])
+        let sql = "UPDATE pet SET allergies = 'chicken' || chr(10) || 'CHICKEN', emergency_contacts = 'Kim' WHERE id = 1"
+        if let name = serverDatabase {
+            let server = try TestServer.shared()
+            let r = try TestServer.shell(["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.folder, "-p", server.port,
+                                          "-U", "postgres", "-d", name, "-c", sql.replacingOccurrences(of: "UPDATE pet", with: "UPDATE petlog.pet")])
+            XCTAssertEqual(r.status, 0, r.stdout)
+        } else {
+            _ = try tool("sqlite3", [dbPath, sql.replacingOccurrences(of: "chr(10)", with: "char(10)")])
+        }
         let r = try run(["check"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue((r.stdout + r.stderr).contains("pet #1 allergies"), r.stdout + r.stderr)
