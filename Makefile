@@ -3,7 +3,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus poppler-utils sqlite3 jq \
   libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn \
-  python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base postgresql-15 zsh fish imagemagick
+  python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base postgresql-15 zsh fish imagemagick \
+  libqrencode-dev zbar-tools
+# libqrencode-dev: the emergency card's QR code (Sources/CQRencode); zbar-tools: the tests decode it with zbarimg.
 # zsh, fish: the completion tests drive them on a pseudo-terminal beside bash. imagemagick: the report tests make JPEGs.
 # postgresql-15: the throwaway server the PostgreSQL tests start (scripts/pg-test-server.sh; the service is not used).
 # tesseract + leptonica for the OCR module and its language data; PyGObject, pycairo and Pillow (Debian's,

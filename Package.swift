@@ -58,10 +58,14 @@ let package = Package(
         .executableTarget(name: "petlog-ocr", dependencies: ["OCR"]),
         /** `petlog rates update`'s one HTTP(S) GET, in its own process so that petlog links no HTTP library. */
         .executableTarget(name: "petlog-fetch"),
+        /** The system's libqrencode header; the only place it is included. */
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        /** A small Swift wrapper over libqrencode: UTF-8 text in (byte mode), the QR symbol's modules out; knows nothing about pets. */
+        .target(name: "QRCode", dependencies: ["CQRencode"]),
         /** Chart specs turned into drawings: scales, nice ticks, M4 decimation, weight lines, stacked bars, text charts. */
         .target(name: "PetCharts", dependencies: ["Cairo"]),
         /** The vet-visit report: the composer that turns report facts into translated blocks, and the paginated, deterministic PDF of those blocks. */
-        .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization"]),
+        .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization", "QRCode"]),
         /** The user's preferences file ($XDG_CONFIG_HOME/petlog/config.toml): reading, checking and writing its keys. */
         .target(name: "PetConfig", dependencies: ["PetModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */

@@ -284,6 +284,9 @@ extension L10n.Message {
     public static func medAdherence(given: String, due: String, percent: String) -> Self { Self(.medAdherence, ["given": given, "due": due, "percent": percent]) }
     public static func medGivenUnscheduled(given: String) -> Self { Self(.medGivenUnscheduled, ["given": given]) }
     public static func reportWrote(path: String, pages: String) -> Self { Self(.reportWrote, ["path": path, "pages": pages]) }
+    public static func cardWrote(path: String, pet: String, copies: String) -> Self { Self(.cardWrote, ["path": path, "pet": pet, "copies": copies]) }
+    public static let cardBackTitle = Self(.cardBackTitle, [:])
+    public static let cardScan = Self(.cardScan, [:])
     public static func reportTitle(pet: String) -> Self { Self(.reportTitle, ["pet": pet]) }
     public static func reportGenerated(date: String) -> Self { Self(.reportGenerated, ["date": date]) }
     public static let reportFooter = Self(.reportFooter, [:])
@@ -567,6 +570,8 @@ extension L10n.Message {
     public static let outputStandard = Self(.outputStandard, [:])
     public static func errStdoutFormat(what: String, ext: String) -> Self { Self(.errStdoutFormat, ["what": what, "ext": ext]) }
     public static func errReportFormat(path: String) -> Self { Self(.errReportFormat, ["path": path]) }
+    public static func errCardFormat(path: String) -> Self { Self(.errCardFormat, ["path": path]) }
+    public static func errCardSheetPNG(paper: String) -> Self { Self(.errCardSheetPNG, ["paper": paper]) }
     public static func errCSVStdoutNeedsTable(tables: String) -> Self { Self(.errCSVStdoutNeedsTable, ["tables": tables]) }
     public static func errTableNeedsCSV(table: String) -> Self { Self(.errTableNeedsCSV, ["table": table]) }
     public static let errPetNeedsFHIR = Self(.errPetNeedsFHIR, [:])
@@ -950,6 +955,11 @@ extension L10n.Message {
     public static let helpReportCommandPaper = Self(.helpReportCommandPaper, [:])
     public static let helpReportCommandQuestion = Self(.helpReportCommandQuestion, [:])
     public static let helpReportCommandDate = Self(.helpReportCommandDate, [:])
+    public static let helpCardCommandAbstract = Self(.helpCardCommandAbstract, [:])
+    public static let helpCardCommandDiscussion = Self(.helpCardCommandDiscussion, [:])
+    public static let helpCardCommandPet = Self(.helpCardCommandPet, [:])
+    public static let helpCardCommandOutput = Self(.helpCardCommandOutput, [:])
+    public static let helpCardCommandPaper = Self(.helpCardCommandPaper, [:])
     public static let helpStatsCommandAbstract = Self(.helpStatsCommandAbstract, [:])
     public static let helpStatsCommandPet = Self(.helpStatsCommandPet, [:])
     public static let helpStatsCommandMonth = Self(.helpStatsCommandMonth, [:])

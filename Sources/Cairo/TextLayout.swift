@@ -23,8 +23,11 @@ public final class TextLayout {
     ///     rules, which keep closing brackets, 。、 and small kana off the start of a line), then
     ///     between characters for a word wider than the line; nil for one line per paragraph.
     ///   - ellipsize: with a width, end a line that does not fit with "…" instead of wrapping.
+    ///   - maxLines: with a width, wrap into at most this many lines, the last one ending with "…" when
+    ///     the text goes on (implies ellipsizing).
     public init(_ text: String, font: String, in context: Context, width: Double? = nil,
-                alignment: Alignment = .left, ellipsize: Bool = false) {
+                alignment: Alignment = .left, ellipsize: Bool = false, maxLines: Int? = nil) {
+        let ellipsize = ellipsize || maxLines != nil
         self.context = context
         pango_cairo_update_context(context.raw, context.sharedPangoContext())
         // safe: pango_layout_new aborts inside GLib on out-of-memory rather than return NULL.
@@ -41,6 +44,8 @@ public final class TextLayout {
             pango_layout_set_width(layout, Int32(clamping: Int((width * Double(PANGO_SCALE)).rounded())))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
             if ellipsize { pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END) }
+            // A negative height is a number of lines: Pango wraps up to it, then ellipsizes the last.
+            if let maxLines { pango_layout_set_height(layout, -Int32(clamping: max(1, maxLines))) }
         }
         switch alignment {
         case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)

@@ -16,7 +16,7 @@ struct Petlog: ParsableCommand {
             WeightCommand.self, MealCommand.self, StoolCommand.self, UrineCommand.self, SymptomCommand.self, DiaryCommand.self,
             VisitCommand.self, VaccineCommand.self, MedGroup.self, ExpenseGroup.self,
             BudgetGroup.self,
-            ChartGroup.self, ReportCommand.self, DueCommand.self, CalendarCommand.self, StatsCommand.self,
+            ChartGroup.self, ReportCommand.self, CardCommand.self, DueCommand.self, CalendarCommand.self, StatsCommand.self,
             LogCommand.self, SearchCommand.self, StarCommand.self, UnstarCommand.self, StarredCommand.self,
             EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, CheckCommand.self, DemoCommand.self,
             RatesGroup.self, ConfigGroup.self, UndoCommand.self, PgGroup.self,
