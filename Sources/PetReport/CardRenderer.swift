@@ -152,18 +152,23 @@ struct CardPainter {
 
     /// The card's edge, a light hairline (PNG only: on paper the cut is the edge).
     func outline(x: Double, y: Double) {
-        let W = CardGeometry.width, H = CardGeometry.height, r = CardGeometry.cornerRadius
         context.save()
+        cardPath(x: x, y: y)
+        context.setSource(Color(hex: 0xB8BEC6))
+        context.setLineWidth(0.5)
+        context.stroke()
+        context.restore()
+    }
+
+    /// The card's rounded rectangle as the current path.
+    func cardPath(x: Double, y: Double) {
+        let W = CardGeometry.width, H = CardGeometry.height, r = CardGeometry.cornerRadius
         context.newPath()
         context.arc(cx: x + W - r, cy: y + r, radius: r, from: -Double.pi / 2, to: 0)
         context.arc(cx: x + W - r, cy: y + H - r, radius: r, from: 0, to: Double.pi / 2)
         context.arc(cx: x + r, cy: y + H - r, radius: r, from: Double.pi / 2, to: Double.pi)
         context.arc(cx: x + r, cy: y + r, radius: r, from: Double.pi, to: 3 * Double.pi / 2)
         context.closePath()
-        context.setSource(Color(hex: 0xB8BEC6))
-        context.setLineWidth(0.5)
-        context.stroke()
-        context.restore()
     }
 
     /// A coloured band across the top holding a bold title and an optional subtitle.
@@ -188,7 +193,7 @@ struct CardPainter {
     /// Rows of label and value in `width`, from `top` down to `bottom`; a row that no longer has room
     /// for one line is left out, one that has room for fewer lines than it may use ends with "…".
     private func rows(_ rows: [EmergencyCard.Row], x: Double, top: Double, bottom: Double, width: Double, stacked: Bool) {
-        let labelSize = 5.2, valueSize = 6.6
+        let labelSize = stacked ? 5.2 : 5.8, valueSize = stacked ? 6.6 : 7.4
         let labelWidth: Double = stacked ? width
             : min(Self.mm(24), max(Self.mm(15), rows.map { TextLayout($0.label, font: font(labelSize, bold: true), in: context).extents.width }.max() ?? 0) + Self.mm(1.5))
         var y = top
@@ -212,7 +217,7 @@ struct CardPainter {
     func drawFront(x: Double, y: Double) {
         let W = CardGeometry.width, H = CardGeometry.height, m = CardGeometry.margin
         context.save()
-        context.rectangle(x: x, y: y, width: W, height: H)
+        cardPath(x: x, y: y)
         context.clip()
         band(x: x, y: y, title: card.name, titleSize: 12, subtitle: card.subtitle.isEmpty ? nil : card.subtitle)
         rows(card.front, x: x + m, top: y + Self.band + Self.mm(2.2), bottom: y + H - m + Self.mm(1), width: W - 2 * m, stacked: false)
@@ -222,7 +227,7 @@ struct CardPainter {
     func drawBack(x: Double, y: Double) {
         let W = CardGeometry.width, H = CardGeometry.height, m = CardGeometry.margin
         context.save()
-        context.rectangle(x: x, y: y, width: W, height: H)
+        cardPath(x: x, y: y)
         context.clip()
         let bandHeight = Self.mm(8)
         context.setSource(Self.alert)

@@ -75,6 +75,7 @@ public struct EmergencyCardComposer {
         let age = pet.born == nil ? "" : f.age(months: pet.ageInMonths(on: today))
         let subtitle = [wording.speciesName(pet.species), pet.breed.map(c), wording.sexLabel(pet), age]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            .capitalizingFirstLetter
         let none = "—"
         let meds = medications.map { c([$0.name, $0.dose].compactMap { $0 }.joined(separator: " ")) }
         let allergies = h.allergies.map(c), conditions = h.conditions.map(c)
@@ -148,5 +149,13 @@ enum CardQR {
             if let code = try? QRCode(text, correction: level), code.version <= maximumVersion { return code }
         }
         return nil
+    }
+}
+
+extension String {
+    /// "dog · Maltese" → "Dog · Maltese" (the word lists are lower case for running text; a card line starts a sentence).
+    var capitalizingFirstLetter: String {
+        guard let first = first else { return self }
+        return String(first).uppercased() + dropFirst()
     }
 }

@@ -31,8 +31,8 @@ public struct QRCode: Sendable, Equatable {
 
     public func isDark(row: Int, column: Int) -> Bool { modules[row * size + column] }
 
-    /// The smallest symbol that holds `text` as UTF-8 in byte mode (what a phone's camera shows as
-    /// plain text), at `correction`. Same text, same modules.
+    /// The smallest symbol that holds `text` as UTF-8 in byte mode behind an ECI 26 (UTF-8) header (what a
+    /// phone's camera shows as plain text), at `correction`. Same text, same modules.
     public init(_ text: String, correction: Correction = .medium) throws {
         let bytes = Array(text.utf8)
         let level: QRecLevel
@@ -43,8 +43,15 @@ public struct QRCode: Sendable, Equatable {
         case .high: level = QR_ECLEVEL_H
         }
         guard !bytes.isEmpty else { throw Failure.empty }
-        // QRcode_encodeData: 8-bit mode for the whole input, version 0 = the smallest that fits.
-        guard let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level) }) else {
+        // An ECI header 26 says the bytes are UTF-8 (without it a reader guesses, and zbar reads "·" as
+        // Shift JIS), then the whole text in 8-bit mode; version 0 = the smallest symbol that fits.
+        guard let input = QRinput_new2(0, level) else { throw Failure.encoderFailed }
+        defer { QRinput_free(input) }
+        guard QRinput_appendECIheader(input, 26) == 0,
+              bytes.withUnsafeBufferPointer({ QRinput_append(input, QR_MODE_8, Int32($0.count), $0.baseAddress) }) == 0 else {
+            throw Failure.encoderFailed
+        }
+        guard let code = QRcode_encodeInput(input) else {
             throw errno == ERANGE ? Failure.tooLong(bytes: bytes.count) : Failure.encoderFailed
         }
         defer { QRcode_free(code) }

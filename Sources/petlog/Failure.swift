@@ -152,6 +152,9 @@ struct Failure {
             reason = l.text(.errRenderReportCells(row: String(row), cells: String(cells), columns: String(columns)))
         case .report(.invalidColumns(let header, let weights)):
             reason = l.text(.errRenderReportColumns(columns: String(header), weights: String(weights)))
+        case .report(.cardLayout(let why)):
+            // Never reached from `card`, which refuses a sheet as PNG and fits the QR text first.
+            reason = l.text(.errUnexpected(detail: why))
         }
         let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
         return l.text(.errCannotWrite(path: path, reason: reason))
