@@ -111,7 +111,7 @@ public struct EmergencyCardComposer {
         if !h.conditions.isEmpty { lines.append((5, t(.colConditions) + ": " + h.conditions.map(c).joined(separator: ", "))) }
         if !meds.isEmpty { lines.append((6, t(.reportCurrentMeds) + ": " + meds.joined(separator: ", "))) }
         for (i, e) in h.emergencyContacts.enumerated() { lines.append((i == 0 ? 1 : 4, t(.colEmergencyContact) + ": " + c(e.text))) }
-        if let v = h.vetContact { lines.append((3, t(.colVetContact) + ": " + c(v.text))) }
+        if let v = h.vetContact { lines.append((2, t(.colVetContact) + ": " + c(v.text))) }
         if let i = h.insurance { lines.append((8, t(.colInsurance) + ": " + c(i.text))) }
         return Self.fitting(lines, maximumVersion: Self.maximumQRVersion)
     }

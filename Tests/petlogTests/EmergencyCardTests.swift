@@ -8,7 +8,8 @@ final class EmergencyCardTests: CLITestCase {
 
     /// What zbarimg reads from an image (the test is skipped where zbar-tools is not installed).
     func decodeQR(_ png: String) throws -> String {
-        try tool("zbarimg", ["--raw", "-q", png])
+        let out = try tool("zbarimg", ["--raw", "-q", png])
+        return out.hasSuffix("\n") ? String(out.dropLast()) : out
     }
 
     /// The PDF's pages rendered at 600 dpi, as PNG paths.
@@ -105,20 +106,20 @@ final class EmergencyCardTests: CLITestCase {
         let png = path("plain.png"), pdf = path("plain.pdf")
         try ok("card", "Plain", "-o", png)
         try ok("card", "Plain", "-o", pdf)
-        XCTAssertEqual(try decodeQR(png), "Plain\nCat · Unknown")
+        XCTAssertEqual(try decodeQR(png), "Plain\nCat · unknown")
         let text = try pdfText(pdf)
         XCTAssertTrue(text.contains("Plain") && text.contains("—"), text)
     }
 
     func testHostileTextIsDrawnAndEncodedButNeverRunOrOverflowing() throws {
-        let long = String(repeating: "Sir Reginald Fluffington-Smythe 🐈‍⬛ 냥이 ", count: 5)
+        let long = String(repeating: "Sir Reginald Fluffington-Smythe 🐈‍⬛ 냥이 ", count: 4)
         let name = "O'Brien \"$(touch pwned)\" `id` 나비🐾"
-        try ok("pet", "add", name, "--species", "cat", "--breed", long, "--microchip", "900123456789012",
+        try ok("pet", "add", name, "--species", "cat", "--breed", long, "--chip", "900123456789012",
                "--allergy", "$(rm -rf ~) \"quoted\"", "--allergy", String(repeating: "닭고기 알레르기 ", count: 12),
                "--condition", long, "--emergency-contact", "김\"민지\" $(id), 010-5550-1234",
                "--vet-contact", String(repeating: "Clinic ", count: 25) + ", 02-555-0142", "--insurance", long + ", P-1")
         for i in 0..<12 { try ok("pet", "edit", name, "--emergency-contact", "Contact \(i) \(long.prefix(60)), 010-5550-\(1000 + i)") }
-        try ok("med", "start", name, "--name", String(repeating: "Amoxicillin ", count: 10), "--dose", "50 mg", "--every", "12h")
+        try ok("med", "start", name, String(repeating: "Amoxicillin ", count: 10), "--dose", "50 mg", "--every", "12h")
         let png = path("hostile.png"), pdf = path("hostile.pdf")
         try ok("card", name, "-o", png)
         try ok("card", name, "-o", pdf)
@@ -134,22 +135,24 @@ final class EmergencyCardTests: CLITestCase {
         XCTAssertEqual(info.count, 2)
         let rendered = try rasterize(pdf, prefix: "hostile-page")
         XCTAssertEqual(try decodeQR(rendered[1]), decoded)
-        // Long values end with an ellipsis on the card.
-        XCTAssertTrue(try pdfText(pdf).contains("…"))
+        // Too many facts for a scannable code: the least needed lines go (insurance, conditions), the name,
+        // microchip, allergies, first emergency contact and vet stay, the longest shortened with "…".
+        XCTAssertTrue(decoded.contains("Vet: Clinic Clinic"), decoded)
+        XCTAssertFalse(decoded.contains("Insurance"), decoded)
+        XCTAssertTrue(decoded.contains("…"), decoded)
 
-        // A very long name alone: the QR keeps fitting (shortened with …), the card is still written.
-        let huge = String(repeating: "🐶멍", count: 100)
+        // The longest name petlog takes, all emoji and Hangul, with nothing else: the whole name is in the code.
+        let huge = String(repeating: "🐶멍", count: 50)
         try ok("pet", "add", huge, "--species", "dog")
         let hugePNG = path("huge.png")
         try ok("card", huge, "-o", hugePNG)
-        let hugeText = try decodeQR(hugePNG)
-        XCTAssertTrue(hugeText.hasPrefix("🐶멍🐶멍") && hugeText.contains("…"), hugeText)
+        XCTAssertEqual(try decodeQR(hugePNG), huge + "\nDog · unknown")
     }
 
     func testRefusalsWriteNothing() throws {
         try ok("demo", "--end", "2026-11-20")
         let out = path("nobody.pdf")
-        try expectRefused(["card", "Nobody", "-o", out], code: 65, mentions: "Nobody")
+        try expectRefused(["card", "Nobody", "-o", out], code: 66, mentions: "Nobody")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         try expectRefused(["card", "Coco", "-o", path("card.jpg")], code: 64, mentions: ".pdf or .png")
         try expectRefused(["card", "Coco", "-o", path("sheet.png"), "--paper", "a4"], code: 64, mentions: ".pdf")
@@ -158,7 +161,7 @@ final class EmergencyCardTests: CLITestCase {
         for name in ["card.jpg", "sheet.png", "x.pdf"] { XCTAssertFalse(FileManager.default.fileExists(atPath: path(name)), name) }
         // An existing file is left as it was when the card is refused.
         try Data("keep".utf8).write(to: URL(fileURLWithPath: out))
-        try expectRefused(["card", "Nobody", "-o", out], code: 65, mentions: "Nobody")
+        try expectRefused(["card", "Nobody", "-o", out], code: 66, mentions: "Nobody")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), Data("keep".utf8))
     }
 
