@@ -48,15 +48,9 @@ public enum SearchIndex {
         let joins = wholeTables && dialect == .postgres
         // The text of each kind's detail row, from its own table (unqualified columns).
         let items = dialect.joined("name", from: "expense_item WHERE \(joins ? "expense_item.record_id = expense.record_id" : "record_id = r.id")", order: "position")
-        let details: [(table: String, text: String)] = [
-            ("diary", "text"),
-            ("meal", "food"),
-            ("symptom", "code"),
-            ("visit", "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')"),
-            ("vaccination", "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')"),
-            ("medication", "name"),
-            ("expense", "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')"),
-        ]
+        let details: [(table: String, text: String)] = RecordKindTable.searched.compactMap { k in
+            k.searchText.map { (k.table, $0(separator, items)) }
+        }
         let kinds = details.map { d in
             joins ? "WHEN '\(d.table)' THEN k_\(d.table).t" : "WHEN '\(d.table)' THEN (SELECT \(d.text) FROM \(d.table) WHERE record_id = r.id)"
         }.joined(separator: " ")
@@ -86,7 +80,7 @@ public enum SearchIndex {
     }
 
     /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
-    public static let everyRecord = "r.note IS NOT NULL OR r.kind IN ('meal', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'expense') OR r.id IN (SELECT record_id FROM attachment)"
+    public static let everyRecord = "r.note IS NOT NULL OR r.kind IN (\(RecordKindTable.searched.map { "'\($0.table)'" }.joined(separator: ", "))) OR r.id IN (SELECT record_id FROM attachment)"
     static let everything = source(records: everyRecord, pets: "1")
 
     /// The rows of the changed records and pets.

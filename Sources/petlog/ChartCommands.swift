@@ -112,8 +112,8 @@ struct ChartGroup: ParsableCommand {
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 // One symptom by any of its names: `--symptom 구토` also counts records stored as `vomiting`.
-                let wantedSymptom = symptom.map { raw in SymptomCode.match(raw).map { Symptom(code: $0.rawValue, isListed: true, severity: 1) }
-                    ?? Symptom(code: raw, isListed: false, severity: 1) }
+                let wantedSymptom = symptom.map { raw in SymptomCode.match(raw).map { Symptom(code: $0.rawValue, isListed: true, severity: .lowest) }
+                    ?? Symptom(code: raw, isListed: false, severity: .lowest) }
                 let wanted = wantedSymptom?.groupKey
                 let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: window.since, until: window.until, days: window.days))
                 let symptoms: [(day: LocalDate, symptom: Symptom)] = records.compactMap { r in

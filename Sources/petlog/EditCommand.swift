@@ -85,13 +85,13 @@ struct EditCommand: ParsableCommand {
         switch detail {
         case .weight(var w):
             if let m = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }
-            if let b = try take(bcs, "--bcs", { try PetModelText.int($0, field: "--bcs", range: 1...9) }) { w.bodyCondition = b }
+            if let b = try take(bcs, "--bcs", { try BodyConditionScore.parse($0, field: "--bcs") }) { w.bodyConditionScore = b }
             detail = .weight(w)
         case .stool(var st):
-            if let v = try take(score, "--score", { try PetModelText.int($0, field: "--score", range: 1...7) }) { st.score = v }
+            if let v = try take(score, "--score", { try StoolScore.parse($0, field: "--score") }) { st.faecalScore = v }
             detail = .stool(st)
         case .symptom(var sy):
-            if let v = try take(severity, "--severity", { try PetModelText.int($0, field: "--severity", range: 1...5) }) { sy.severity = v }
+            if let v = try take(severity, "--severity", { try SymptomSeverity.parse($0, field: "--severity") }) { sy.severityLevel = v }
             detail = .symptom(sy)
         case .diary(var d):
             if let v = try take(text, "--text", { try TextField.text($0, field: "diary") }) { d.text = v }
