@@ -84,23 +84,25 @@ public enum RecordDetailTables {
 
     /// The detail row of record `id` (an expense's items are rows of `expense_item`, written apart).
     public static func values(_ detail: RecordDetail, id: Int64) -> [SQLValue] {
-        let values: [any SQLBindable]
+        // Built as `SQLValue`s directly (no array of existentials): every import row binds through here.
+        typealias V = SQLValue
         switch detail {
-        case .weight(let w): values = [id, w.mass.grams, w.bodyCondition]
-        case .meal(let m): values = [id, m.food, m.type.rawValue, m.amount?.value, m.amount?.unit.rawValue]
-        case .stool(let s): values = [id, s.score, s.color, s.blood, s.mucus]
-        case .urine(let u): values = [id, u.color, u.amount?.rawValue, u.straining, u.blood]
-        case .symptom(let s): values = [id, s.code, s.isListed, s.severity, s.durationMinutes]
-        case .diary(let d): values = [id, d.text, d.mood?.rawValue]
-        case .visit(let v): values = [id, v.clinic, v.vet, v.reason, v.diagnosis, v.treatment, v.weight?.grams, v.followUp?.description,
-                                      v.cost?.minorUnits, v.cost?.currency.code]
-        case .vaccination(let v): values = [id, v.vaccine, v.product, v.lot, v.clinic, v.nextDue?.description]
-        case .medication(let m): values = [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds,
-                                           m.times.isEmpty ? nil : Medication.formatTimes(m.times), m.endsOn?.description, m.stoppedAt.map { $0.unixSeconds() }]
-        case .dose(let d): values = [id, d.medicationId, d.skipped]
-        case .expense(let e): values = [id, e.money.minorUnits, e.money.currency.code, e.category, e.merchant, e.payment?.rawValue, e.splitOf]
+        case .weight(let w): return [.int(id), V(w.mass.grams), V(w.bodyCondition)]
+        case .meal(let m): return [.int(id), V(m.food), V(m.type.rawValue), V(m.amount?.value), V(m.amount?.unit.rawValue)]
+        case .stool(let s): return [.int(id), V(s.score), V(s.color), V(s.blood), V(s.mucus)]
+        case .urine(let u): return [.int(id), V(u.color), V(u.amount?.rawValue), V(u.straining), V(u.blood)]
+        case .symptom(let s): return [.int(id), V(s.code), V(s.isListed), V(s.severity), V(s.durationMinutes)]
+        case .diary(let d): return [.int(id), V(d.text), V(d.mood?.rawValue)]
+        case .visit(let v): return [.int(id), V(v.clinic), V(v.vet), V(v.reason), V(v.diagnosis), V(v.treatment), V(v.weight?.grams),
+                                    V(v.followUp?.description), V(v.cost?.minorUnits), V(v.cost?.currency.code)]
+        case .vaccination(let v): return [.int(id), V(v.vaccine), V(v.product), V(v.lot), V(v.clinic), V(v.nextDue?.description)]
+        case .medication(let m): return [.int(id), V(m.name), V(m.dose), V(m.route?.rawValue), V(m.intervalSeconds),
+                                         V(m.times.isEmpty ? nil : Medication.formatTimes(m.times)), V(m.endsOn?.description),
+                                         V(m.stoppedAt.map { $0.unixSeconds() })]
+        case .dose(let d): return [.int(id), V(d.medicationId), V(d.skipped)]
+        case .expense(let e): return [.int(id), V(e.money.minorUnits), V(e.money.currency.code), V(e.category), V(e.merchant),
+                                      V(e.payment?.rawValue), V(e.splitOf)]
         }
-        return values.map(\.sqlValue)
     }
 
     static func insert(_ detail: RecordDetail, id: Int64, sql: any SQLExecutor) throws {

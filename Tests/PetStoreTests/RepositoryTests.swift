@@ -84,8 +84,9 @@ final class RepositoryTests: XCTestCase {
         try addPet("Coco")
         // A stool score or severity outside its scale cannot be made (`ScoreTests`); the schema's CHECKs are
         // written from the same ranges and refuse what the types cannot say.
-        XCTAssertNil(StoolScore(9))
-        XCTAssertNil(SymptomSeverity(0))
+        // (`Int(…)`: in tests a bare literal is a score, see ScoreLiterals.swift.)
+        XCTAssertNil(StoolScore(Int(9)))
+        XCTAssertNil(SymptomSeverity(Int(0)))
         XCTAssertThrowsError(try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: -1))))))
         XCTAssertEqual(try repo.records(RecordQuery()).count, 0)
     }
