@@ -17,7 +17,7 @@ enum Schema {
         }
         migrator.registerMigration("v5") { db in
             try db.execute(sql: v5)
-            try SearchIndex.rebuild(db)
+            try SearchIndex.rebuild(db, migrating: true)
         }
         migrator.registerMigration("v6") { db in
             try db.execute(sql: v6)
