@@ -96,6 +96,8 @@ extension L10n {
         case .errImageCorrupt: "{path} is empty, cut off or damaged: not a readable image"
         case .errImageTooLarge: "{path} is too large to read ({detail})"
         case .errImageFormat: "{path} is a {format} image, which this system cannot decode: convert it to JPEG or PNG"
+        case .errScanNotAnImage: "{path} is not an image: receipts are read from JPEG, PNG, HEIC/HEIF, WebP, TIFF, GIF, BMP, PNM or JPEG 2000 photos and scans"
+        case .errHeifUndecodable: "{path} is a HEIC/HEIF image that libheif cannot decode here ({detail}): damaged, or in a codec without a decoder on this system"
         case .errOCRLanguage: "OCR language {language} is not installed in {path} (apt-get install tesseract-ocr-kor tesseract-ocr-jpn, or make setup)"
         case .errOCRLanguageOption: "--ocr-lang {value} is not a set of receipt languages: give kor, jpn or eng, joined with + (kor+eng)"
         case .errOCREngine: "the OCR engine failed: {detail}"

@@ -96,6 +96,8 @@ extension L10n {
         case .errImageCorrupt: "{path} は空か途中で切れているか壊れていて、読めない画像です"
         case .errImageTooLarge: "{path} は大きすぎて読めません（{detail}）"
         case .errImageFormat: "{path} はこのシステムで開けない{format}画像です。JPEGかPNGに変換してください"
+        case .errScanNotAnImage: "{path} は画像ではありません。レシートは JPEG、PNG、HEIC/HEIF、WebP、TIFF、GIF、BMP、PNM、JPEG 2000 の写真やスキャンから読み取ります"
+        case .errHeifUndecodable: "{path} はこのシステムの libheif でデコードできない HEIC/HEIF 画像です（{detail}）。ファイルが壊れているか、このコーデックのデコーダーがありません"
         case .errOCRLanguage: "OCR言語 {language} が {path} にインストールされていません（apt-get install tesseract-ocr-kor tesseract-ocr-jpn または make setup）"
         case .errOCRLanguageOption: "--ocr-lang {value} はレシートの言語の組み合わせではありません。kor、jpn、eng を + でつないで指定してください（kor+eng）"
         case .errOCREngine: "OCRエンジンのエラー: {detail}"

@@ -96,6 +96,8 @@ extension L10n {
         case .errImageCorrupt: "{path}은(는) 비어 있거나 잘렸거나 손상되어 읽을 수 없는 이미지입니다"
         case .errImageTooLarge: "{path}은(는) 너무 커서 읽을 수 없습니다 ({detail})"
         case .errImageFormat: "{path}은(는) 이 시스템에서 열 수 없는 {format} 이미지입니다. JPEG나 PNG로 바꾸세요"
+        case .errScanNotAnImage: "{path}은(는) 이미지가 아닙니다. 영수증은 JPEG, PNG, HEIC/HEIF, WebP, TIFF, GIF, BMP, PNM, JPEG 2000 사진이나 스캔에서 읽습니다"
+        case .errHeifUndecodable: "{path}은(는) 이 시스템의 libheif로 디코딩할 수 없는 HEIC/HEIF 이미지입니다 ({detail}). 파일이 손상되었거나 이 코덱의 디코더가 없습니다"
         case .errOCRLanguage: "OCR 언어 {language}이(가) {path}에 설치되어 있지 않습니다 (apt-get install tesseract-ocr-kor tesseract-ocr-jpn 또는 make setup)"
         case .errOCRLanguageOption: "--ocr-lang {value}은(는) 영수증 언어 조합이 아닙니다. kor, jpn, eng 중에서 +로 이어 지정하세요 (kor+eng)"
         case .errOCREngine: "OCR 엔진 오류: {detail}"

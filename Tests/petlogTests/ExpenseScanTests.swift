@@ -79,6 +79,47 @@ final class ExpenseScanTests: CLITestCase {
         XCTAssertEqual(log.count, 24)
     }
 
+    /// `image` (a receipt of the set, or a path) encoded as HEIC by libheif's `heif-enc`, in HEIM.
+    func heic(_ image: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else { throw XCTSkip("heif-enc (libheif-examples) is not installed (make setup installs it)") }
+        let source = image.hasPrefix("/") ? image : receipt(image)
+        let out = home.appendingPathComponent(URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent + ".heic").path
+        let r = try launch(URL(fileURLWithPath: "/usr/bin/heif-enc"), ["-q", "70", "-o", out, source])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return out
+    }
+
+    /// Phones save HEIC: read through libheif like any photo, upside down too, under any UI language;
+    /// a HEIC libheif cannot decode is one line, exit 65, nothing saved.
+    func testHEICReceiptsAreReadAndABrokenOneIsOneLine() throws {
+        for (image, ui, file) in [(try heic("ko-01.jpg"), [String](), "ko-01"), (try heic(try upsideDown("ja-02.jpg")), ["--lang", "ko"], "ja-02"),
+                                  (try heic("en-04.jpg"), ["--lang", "ja"], "en-04")] {
+            let truth = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt(file + ".json")))) as? [String: Any])
+            let r = try run(ui + ["expense", "scan", image, "Coco", "--yes", "--json"], env: env)
+            XCTAssertEqual(r.status, 0, "\(image): \(r.stderr)")
+            let j = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stderr)
+            let e = try XCTUnwrap((j["saved"] as? [[String: Any]])?.first?["expense"] as? [String: Any], r.stdout)
+            XCTAssertEqual((e["money"] as? [String: Any])?["minor_units"] as? Int, (truth["total"] as? [String: Any])?["minor"] as? Int, image)
+            XCTAssertEqual(((j["saved"] as? [[String: Any]])?.first?["attachments"] as? [[String: Any]])?.first?["media_type"] as? String, "image/heic", image)
+        }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try heic("en-01.jpg")))
+        let cut = home.appendingPathComponent("cut.heic")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        for lang in ["en", "ko", "ja"] {
+            let before = try fileHash(dbPath)
+            let r = try run(["--lang", lang, "expense", "scan", cut.path, "--yes"], env: env)
+            XCTAssertEqual(r.status, 65, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("HEIC"), r.stderr)
+            XCTAssertEqual(try fileHash(dbPath), before)
+        }
+        let text = home.appendingPathComponent("notes.txt")
+        try Data("just text\n".utf8).write(to: text)
+        let r = try run(["expense", "scan", text.path], env: env)
+        XCTAssertEqual(r.status, 65)
+        XCTAssertTrue(r.stderr.contains("HEIC/HEIF") && !r.stderr.contains("--attach"), "says what formats are read: \(r.stderr)")
+    }
+
     /// The table says the turn and the language it read with; a bad --ocr-lang is one line before any OCR.
     func testTurnedReceiptIsSaidAndOCRLanguageIsChecked() throws {
         let turned = try upsideDown("ja-02.jpg")
