@@ -164,6 +164,11 @@ extension L10n.Message {
     public static let colNotes = Self(.colNotes, [:])
     public static let colLatestWeight = Self(.colLatestWeight, [:])
     public static let colMedications = Self(.colMedications, [:])
+    public static let colAllergies = Self(.colAllergies, [:])
+    public static let colConditions = Self(.colConditions, [:])
+    public static let colVetContact = Self(.colVetContact, [:])
+    public static let colEmergencyContact = Self(.colEmergencyContact, [:])
+    public static let colInsurance = Self(.colInsurance, [:])
     public static let colRecords = Self(.colRecords, [:])
     public static let colMedication = Self(.colMedication, [:])
     public static let colDose = Self(.colDose, [:])
@@ -288,6 +293,8 @@ extension L10n.Message {
     public static func reportPeriod(from: String, to: String) -> Self { Self(.reportPeriod, ["from": from, "to": to]) }
     public static func reportAlertWeightLoss(percent: String, days: String) -> Self { Self(.reportAlertWeightLoss, ["percent": percent, "days": days]) }
     public static func reportAlertOverdue(items: String) -> Self { Self(.reportAlertOverdue, ["items": items]) }
+    public static func reportAlertAllergies(items: String) -> Self { Self(.reportAlertAllergies, ["items": items]) }
+    public static func reportAlertConditions(items: String) -> Self { Self(.reportAlertConditions, ["items": items]) }
     public static func reportAlertSevere(count: String, symptoms: String) -> Self { Self(.reportAlertSevere, ["count": count, "symptoms": symptoms]) }
     public static let reportProfile = Self(.reportProfile, [:])
     public static let reportCurrentMeds = Self(.reportCurrentMeds, [:])
@@ -381,6 +388,9 @@ extension L10n.Message {
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }
     public static func errBadMicrochip(value: String) -> Self { Self(.errBadMicrochip, ["value": value]) }
+    public static func errBadContact(field: String, value: String) -> Self { Self(.errBadContact, ["field": field, "value": value]) }
+    public static func errNotListed(field: String, value: String) -> Self { Self(.errNotListed, ["field": field, "value": value]) }
+    public static func errTooManyItems(field: String, max: String) -> Self { Self(.errTooManyItems, ["field": field, "max": max]) }
     public static func errBadSize(value: String) -> Self { Self(.errBadSize, ["value": value]) }
     public static func backupWrote(path: String) -> Self { Self(.backupWrote, ["path": path]) }
     public static func checkRepaired(count: String) -> Self { Self(.checkRepaired, ["count": count]) }
@@ -598,6 +608,11 @@ extension L10n.Message {
     public static let fieldNameNotes = Self(.fieldNameNotes, [:])
     public static let fieldNameBreed = Self(.fieldNameBreed, [:])
     public static let fieldNameColor = Self(.fieldNameColor, [:])
+    public static let fieldNameAllergy = Self(.fieldNameAllergy, [:])
+    public static let fieldNameCondition = Self(.fieldNameCondition, [:])
+    public static let fieldNameVetContact = Self(.fieldNameVetContact, [:])
+    public static let fieldNameEmergencyContact = Self(.fieldNameEmergencyContact, [:])
+    public static let fieldNameInsurance = Self(.fieldNameInsurance, [:])
     public static let fieldNameFood = Self(.fieldNameFood, [:])
     public static let fieldNameScore = Self(.fieldNameScore, [:])
     public static let fieldNameBcs = Self(.fieldNameBcs, [:])
@@ -885,6 +900,14 @@ extension L10n.Message {
     public static let helpPetGroupProfileOptionsBorn = Self(.helpPetGroupProfileOptionsBorn, [:])
     public static let helpPetGroupProfileOptionsChip = Self(.helpPetGroupProfileOptionsChip, [:])
     public static let helpPetGroupProfileOptionsNotes = Self(.helpPetGroupProfileOptionsNotes, [:])
+    public static let helpPetGroupProfileOptionsAllergy = Self(.helpPetGroupProfileOptionsAllergy, [:])
+    public static let helpPetGroupProfileOptionsNoAllergy = Self(.helpPetGroupProfileOptionsNoAllergy, [:])
+    public static let helpPetGroupProfileOptionsCondition = Self(.helpPetGroupProfileOptionsCondition, [:])
+    public static let helpPetGroupProfileOptionsNoCondition = Self(.helpPetGroupProfileOptionsNoCondition, [:])
+    public static let helpPetGroupProfileOptionsVetContact = Self(.helpPetGroupProfileOptionsVetContact, [:])
+    public static let helpPetGroupProfileOptionsEmergencyContact = Self(.helpPetGroupProfileOptionsEmergencyContact, [:])
+    public static let helpPetGroupProfileOptionsNoEmergencyContact = Self(.helpPetGroupProfileOptionsNoEmergencyContact, [:])
+    public static let helpPetGroupProfileOptionsInsurance = Self(.helpPetGroupProfileOptionsInsurance, [:])
     public static let helpPetGroupAddAbstract = Self(.helpPetGroupAddAbstract, [:])
     public static let helpPetGroupAddName = Self(.helpPetGroupAddName, [:])
     public static let helpPetGroupListAbstract = Self(.helpPetGroupListAbstract, [:])
