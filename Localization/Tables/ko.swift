@@ -81,7 +81,7 @@ extension L10n {
         case .scanPet: "반려동물"
         case .scanAskSave: "이 지출을 저장할까요? [y/N] "
         case .scanAskSaveOrChange: "이 지출을 저장할까요? [y/N 또는 고칠 항목과 새 값] "
-        case .scanCorrectHint: "고칠 항목이 있으면 이름과 새 값을 입력하세요: 합계 12000 · 날짜 2026-11-20 14:30 · 상호 펫월드 · 결제 카드 · 분류 사료 · 반려동물 코코 · 품목 사료, 껌"
+        case .scanCorrectHint: "고칠 항목이 있으면 이름과 새 값을 입력하세요: 합계 12000 · 날짜 2026-11-20 14:30 · 상호 해피독 · 결제 카드 · 분류 사료 · 반려동물 코코 · 품목 사료, 껌"
         case .errScanUnknownField: "\"{field}\"은(는) 고칠 수 있는 항목이 아닙니다: 합계, 날짜, 상호, 결제, 분류, 반려동물, 품목"
         case .errScanBadPayment: "\"{value}\"은(는) 결제 수단이 아닙니다: 카드, 현금, 기타"
         case .scanNotSaved: "저장하지 않았습니다."
