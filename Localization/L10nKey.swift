@@ -96,6 +96,8 @@ extension L10n {
         case errImageCorrupt = "err.image_corrupt"
         case errImageTooLarge = "err.image_too_large"
         case errImageFormat = "err.image_format"
+        case errScanNotAnImage = "err.scan_not_an_image"
+        case errHeifUndecodable = "err.heif_undecodable"
         case errOCRLanguage = "err.ocr_language"
         case errOCRLanguageOption = "err.ocr_language_option"
         case errOCREngine = "err.ocr_engine"

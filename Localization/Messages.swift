@@ -94,6 +94,8 @@ extension L10n.Message {
     public static func errImageCorrupt(path: String) -> Self { Self(.errImageCorrupt, ["path": path]) }
     public static func errImageTooLarge(path: String, detail: String) -> Self { Self(.errImageTooLarge, ["path": path, "detail": detail]) }
     public static func errImageFormat(path: String, format: String) -> Self { Self(.errImageFormat, ["path": path, "format": format]) }
+    public static func errScanNotAnImage(path: String) -> Self { Self(.errScanNotAnImage, ["path": path]) }
+    public static func errHeifUndecodable(path: String, detail: String) -> Self { Self(.errHeifUndecodable, ["path": path, "detail": detail]) }
     public static func errOCRLanguage(language: String, path: String) -> Self { Self(.errOCRLanguage, ["language": language, "path": path]) }
     public static func errOCRLanguageOption(value: String) -> Self { Self(.errOCRLanguageOption, ["value": value]) }
     public static func errOCREngine(detail: String) -> Self { Self(.errOCREngine, ["detail": detail]) }
