@@ -13,6 +13,12 @@ extension L10n.Message {
     public static func errSpanTooLong(value: String, max: String) -> Self { Self(.errSpanTooLong, ["value": value, "max": max]) }
     public static func errBadMoney(value: String) -> Self { Self(.errBadMoney, ["value": value]) }
     public static func errUnknownCurrency(value: String) -> Self { Self(.errUnknownCurrency, ["value": value]) }
+    public static func errTwoCurrencies(value: String) -> Self { Self(.errTwoCurrencies, ["value": value]) }
+    public static func errAmountNotPositive(value: String) -> Self { Self(.errAmountNotPositive, ["value": value]) }
+    public static func errNegativeAmount(value: String) -> Self { Self(.errNegativeAmount, ["value": value]) }
+    public static func errNegativeAmountHelp(value: String, command: String) -> Self { Self(.errNegativeAmountHelp, ["value": value, "command": command]) }
+    public static func errBudgetEndsBeforeStart(to: String, from: String) -> Self { Self(.errBudgetEndsBeforeStart, ["to": to, "from": from]) }
+    public static func noteNoECBRate(currency: String) -> Self { Self(.noteNoECBRate, ["currency": currency]) }
     public static func errFractionDigits(value: String, currency: String, digits: String) -> Self { Self(.errFractionDigits, ["value": value, "currency": currency, "digits": digits]) }
     public static func errMoneyRange(value: String) -> Self { Self(.errMoneyRange, ["value": value]) }
     public static func errOutOfRange(field: String, value: String, min: String, max: String) -> Self { Self(.errOutOfRange, ["field": field, "value": value, "min": min, "max": max]) }
@@ -404,6 +410,7 @@ extension L10n.Message {
     public static func chartBudgetLine(amount: String) -> Self { Self(.chartBudgetLine, ["amount": amount]) }
     public static func chartBudgetLineConverted(amount: String, currency: String) -> Self { Self(.chartBudgetLineConverted, ["amount": amount, "currency": currency]) }
     public static func chartNothingToPlot(first: String, last: String) -> Self { Self(.chartNothingToPlot, ["first": first, "last": last]) }
+    public static func chartNothingConverted(currency: String, count: String) -> Self { Self(.chartNothingConverted, ["currency": currency, "count": count]) }
     public static func reportVisitCostTotal(total: String) -> Self { Self(.reportVisitCostTotal, ["total": total]) }
     public static func reportVisitCostConverted(count: String, currencies: String) -> Self { Self(.reportVisitCostConverted, ["count": count, "currencies": currencies]) }
     public static func reportVisitCostUnconverted(count: String, currencies: String) -> Self { Self(.reportVisitCostUnconverted, ["count": count, "currencies": currencies]) }

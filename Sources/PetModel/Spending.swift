@@ -32,6 +32,10 @@ public struct SpendingEntry: Equatable, Sendable {
         self.note = note; self.starred = starred; self.source = source; self.splitOf = splitOf; self.attachments = attachments
     }
 
+    /// The purchase this entry belongs to: the first share's record for a split expense, else its own
+    /// record. A purchase shared by three pets is one payment wherever payments are counted.
+    public var purchaseId: Int64 { splitOf ?? recordId }
+
     /// The entry as a budget sees it, on its own local day (wherever it is read).
     public func item(_ context: TimeContext) -> SpendingItem {
         SpendingItem(day: localDay, money: money, category: category)
@@ -71,24 +75,24 @@ public struct SpendingTotal: Equatable, Sendable {
     public var byCurrency: [String: Int64]
     /// Everything that could be converted, in the target currency.
     public var converted: Money
-    /// Entries in another currency with no rate for their day: in `byCurrency`, not in `converted`.
+    /// Purchases (a split one once) in another currency with no rate for their day: in `byCurrency`, not in `converted`.
     public var unconverted: Int
 
     public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, context: TimeContext) {
         var byCurrency: [String: Int64] = [:]
         var total: Int64 = 0
-        var unconverted = 0
+        var unconverted: Set<Int64> = []
         for e in entries {
             byCurrency[e.money.currency.code, default: 0] = byCurrency[e.money.currency.code, default: 0].addingSaturated(e.money.minorUnits)
             if let m = rates.convert(e.money, to: target, on: e.localDay) {
                 total = total.addingSaturated(m.minorUnits)
             } else {
-                unconverted += 1
+                unconverted.insert(e.purchaseId)
             }
         }
         self.byCurrency = byCurrency
         self.converted = Money(minorUnits: total, currency: target)
-        self.unconverted = unconverted
+        self.unconverted = unconverted.count
     }
 
     /// The currencies spent in, in code order.

@@ -29,16 +29,17 @@ struct BudgetGroup: ParsableCommand {
             try Session.run(global) { s in
                 let home = try s.homeCurrency(money.currency)
                 guard (1...3).contains(words.count) else { throw UsageError(message: s.t(.errBudgetArguments)) }
-                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the second is a currency code, else PET AMOUNT.
+                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the first is an amount (a pet's
+                // name is never only digits), else PET AMOUNT.
                 var rest = words
                 var pet: String?
-                if rest.count == 3 || (rest.count == 2 && Currency.named(rest[1].trimmingCharacters(in: .whitespaces)) == nil) {
+                if rest.count == 3 || (rest.count == 2 && (try? MoneyText.parse(rest[0], defaultCurrency: home)) == nil) {
                     pet = rest.removeFirst()
                 }
                 let amountText = rest.joined(separator: " ")
                 let amount = try MoneyText.parse(amountText, defaultCurrency: home)
                 guard amount.minorUnits > 0 else {
-                    if amount.minorUnits < 0 { throw ParseError.negative(amountText) }
+                    if amount.minorUnits < 0 { throw ParseError.negativeAmount(amountText) }
                     throw UsageError(message: s.t(.errBudgetNotPositive(value: amountText)), code: Failure.dataError)
                 }
                 let period: Budget.Period
@@ -47,7 +48,7 @@ struct BudgetGroup: ParsableCommand {
                 case (let f?, let t?):
                     if monthly { throw UsageError(message: s.t(.errExclusive(flags: "--monthly, --from/--to"))) }
                     let first = try TimeParser.day(f, context: s.time), last = try TimeParser.day(t, context: s.time)
-                    if last < first { throw ParseError.beforeStart(field: "--to", value: last.description, start: first.description) }
+                    if last < first { throw UsageError(message: s.t(.errBudgetEndsBeforeStart(to: last.description, from: first.description)), code: Failure.dataError) }
                     period = .days(from: first, through: last)
                 default: throw UsageError(message: s.t(.errBudgetNeedsBoth))
                 }

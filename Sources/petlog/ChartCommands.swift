@@ -173,8 +173,14 @@ struct ChartGroup: ParsableCommand {
                     ? try repo.rateTable(currencies: currencies.sorted(), from: first, through: last.firstOfMonth.adding(months: 1).adding(days: -1))
                     : RateTable([])
                 let spending = MonthlySpending(entries.map { $0.item(s.time) }, currency: currency, rates: rates, from: first, through: last)
-                if spending.unconverted > 0 {
-                    s.terminal.error(s.t(.chartUnconverted(count: Display.count(spending.unconverted), currency: currency.code)))
+                // Purchases, not shares: a split purchase with no rate is one expense left out.
+                let unconvertedPurchases = Set(entries.filter { e in
+                    e.localDay >= first && e.localDay <= last && rates.convert(e.money, to: currency, on: e.localDay) == nil
+                }.map(\.purchaseId)).count
+                // With nothing converted, the one line says so (instead of "no spending" beside a warning).
+                let nothingConverted = spending.isEmpty && unconvertedPurchases > 0
+                if unconvertedPurchases > 0 && !(nothingConverted && !s.json) {
+                    s.terminal.error(s.t(.chartUnconverted(count: Display.count(unconvertedPurchases), currency: currency.code)))
                 }
                 let months = spending.months
                 let stacks = spending.categories.enumerated().map { i, c in
@@ -197,7 +203,9 @@ struct ChartGroup: ParsableCommand {
                 let title = s.t(.chartExpensesTitle(currency: currency.code))
                 let budgetLabel = budget.map { b in b.currency == currency ? s.t(.chartBudgetLine(amount: s.format.money(b)))
                     : s.t(.chartBudgetLineConverted(amount: s.format.money(b), currency: currency.code)) } ?? ""
-                let nothing = s.t(.chartNothingToPlot(first: labels.first ?? "", last: labels.last ?? ""))
+                let nothing = nothingConverted
+                    ? s.t(.chartNothingConverted(currency: currency.code, count: Display.count(unconvertedPurchases)))
+                    : s.t(.chartNothingToPlot(first: labels.first ?? "", last: labels.last ?? ""))
                 guard let format, let path = out.output else {
                     if spending.isEmpty { s.terminal.line(nothing); return }
                     s.printBars(title: title, categories: labels, stacks: stacks,

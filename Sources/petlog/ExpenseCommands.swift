@@ -29,6 +29,7 @@ struct ExpenseAddCommand: ParsableCommand {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
             let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home)
+            guard amount.minorUnits > 0 else { throw ParseError.amountNotPositive((petText == nil ? words : Array(words.dropFirst())).joined(separator: " ")) }
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(
                 money: amount,
@@ -46,6 +47,7 @@ struct ExpenseAddCommand: ParsableCommand {
             let refs = (pets ?? petText).map(PetModelText.pets) ?? []
             let records = try s.repository().addRecord(pets: refs, draft)
             s.printAdded(records)
+            s.noteUnconvertible(amount.currency, home: home)
             if records.count > 1, !s.json {
                 s.terminal.line(s.t(.expenseSplitDone(total: s.format.money(amount), count: Display.count(records.count))))
             }

@@ -287,4 +287,50 @@ final class BudgetCommandTests: CLITestCase {
         XCTAssertTrue(sunday[2].hasPrefix("  1 "), "Nov 1, 2026 is a Sunday: \(sunday[2])")
         XCTAssertTrue(try ok("calendar").split(separator: "\n")[1].hasPrefix(" Sun"), "the record calendar too")
     }
+
+    // MARK: issue 30: one purchase, one count
+
+    func testASplitPurchaseIsOnePaymentInStatsAndTheCalendar() throws {
+        try importRates()
+        try ok("expense", "Coco,Nabi", "100.00", "USD", "--category", "transport", "--merchant", "JAL pet cargo", "--at", "2026-11-20 10:00")
+        try ok("expense", "Coco", "15000", "KRW", "--category", "food", "--merchant", "Pet Mart", "--at", "2026-11-20 12:00")
+        try ok("expense", "Coco,Nabi", "500", "JPY", "--category", "treats", "--at", "2026-11-21 09:00")
+        let stats = try XCTUnwrap(try json("stats", "--currency", "USD") as? [String: Any])
+        let merchants = try XCTUnwrap(stats["top_merchants"] as? [[String: Any]])
+        XCTAssertEqual(merchants.first?["name"] as? String, "JAL pet cargo")
+        XCTAssertEqual(merchants.first?["payments"] as? Int, 1, "one ticket for two pets")
+        XCTAssertEqual((stats["unconverted"] as? [String: Int])?["this_month"], 1, "one yen purchase shared by two pets")
+        XCTAssertTrue(try ok("stats", "--currency", "USD").contains("JAL pet cargo: $100.00 (1 payment)"))
+        XCTAssertTrue(try ok("--lang", "ko", "stats", "--currency", "USD").contains("JAL pet cargo: US$100.00 (1건)"))
+        XCTAssertTrue(try ok("--lang", "ja", "stats", "--currency", "USD").contains("（1件）"))
+        // A pet asked for sees its share, one payment.
+        let coco = try XCTUnwrap(try json("stats", "Coco", "--currency", "USD") as? [String: Any])
+        let cocoMerchant = (coco["top_merchants"] as? [[String: Any]])?.first { $0["name"] as? String == "JAL pet cargo" }
+        XCTAssertEqual(minor(cocoMerchant ?? [:], "amount"), 5000)
+        XCTAssertEqual(cocoMerchant?["payments"] as? Int, 1)
+        // The calendar counts three purchases, not five shares.
+        let cal = try XCTUnwrap(try json("calendar", "--spending", "--currency", "KRW") as? [String: Any])
+        let days = try XCTUnwrap(cal["days"] as? [[String: Any]])
+        XCTAssertEqual(days.first { $0["date"] as? String == "2026-11-20" }?["entries"] as? Int, 2)
+        XCTAssertEqual(days.first { $0["date"] as? String == "2026-11-21" }?["unconverted"] as? Int, 1)
+        XCTAssertTrue(try ok("calendar", "--spending", "--currency", "KRW").contains("(3 expenses)"))
+        XCTAssertTrue(try ok("--lang", "ko", "calendar", "--spending").contains("(3건)"))
+        XCTAssertTrue(try ok("--lang", "ja", "calendar", "--spending", "--currency", "KRW").contains("（3件）"))
+    }
+
+    func testAChartWithNothingConvertibleSaysSo() throws {
+        try ok("expense", "Coco", "45000", "KRW", "--at", "2026-11-02 12:00")
+        try ok("expense", "Coco,Nabi", "12000", "KRW", "--at", "2026-11-03 12:00")
+        let r = try run(["chart", "expenses", "--currency", "USD"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("none of the 2 expenses could be converted to USD"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("no spending"), r.stdout)
+        XCTAssertEqual(r.stderr, "", "said once, on stdout")
+        let ko = try run(["--lang", "ko", "chart", "expenses", "--currency", "USD"])
+        XCTAssertTrue(ko.stdout.contains("지출 2건 모두 USD로 바꿀 수 없습니다"), ko.stdout)
+        let ja = try run(["--lang", "ja", "chart", "expenses", "--currency", "USD"])
+        XCTAssertTrue(ja.stdout.contains("支出 2 件のどれも USD に換算できません"), ja.stdout)
+        // With no spending at all, it is still "no spending".
+        XCTAssertTrue(try ok("chart", "expenses", "--currency", "USD", "--since", "2025-01-01", "--until", "2025-02-01").contains("no spending"))
+    }
 }
