@@ -12,19 +12,21 @@ public struct Currency: Hashable, Sendable, Codable {
 
     /// Every active ISO 4217 currency (funds included; precious metals, the SDR and the test codes
     /// left out) with its minor-unit digits as CLDR gives them (`supplementalData.xml`, `<fractions>`:
-    /// the digits amounts are written with, not the cash rounding): a generated table, so the static
+    /// the digits amounts are written with, not the cash rounding; checked against the CLDR that
+    /// Foundation's ICU carries, which writes the Colombian peso, rupiah and Pakistani rupee without
+    /// fractions): a generated table, so the static
     /// build needs no ICU data to read an amount. The first currencies carry the symbol petlog reads
     /// before a number (`₩ ¥ $ € £`); the others are written with their code.
     public static let known: [Currency] = {
         let symbols = ["KRW": "₩", "JPY": "¥", "USD": "$", "EUR": "€", "GBP": "£"]
         let digits: [(Int, String)] = [
             (0, "AFN ALL BIF CLP DJF GNF IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RSD RWF"),
-            (0, "SLL SOS SYP UGX UYI VND VUV XAF XOF XPF YER"),
+            (0, "SLL SOS SYP UGX UYI VND VUV XAF XOF XPF YER COP IDR PKR"),
             (2, "AED AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP"),
-            (2, "BYN BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN"),
-            (2, "ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR JMD"),
+            (2, "BYN BZD CAD CDF CHE CHF CHW CNY COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN"),
+            (2, "ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HRK HTG HUF ILS INR JMD"),
             (2, "KES KGS KHR KYD KZT LKR LRD LSL MAD MDL MKD MNT MOP MRU MUR MVR MWK MXN MXV MYR"),
-            (2, "MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK PHP PKR PLN QAR RON RUB SAR SBD SCR SDG"),
+            (2, "MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK PHP PLN QAR RON RUB SAR SBD SCR SDG"),
             (2, "SEK SGD SHP SLE SRD SSP STN SVC SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN"),
             (2, "UYU UZS VED VES WST XCD XCG ZAR ZMW ZWG ZWL"),
             (3, "BHD JOD KWD LYD OMR TND"),

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import PetModel
 
@@ -87,11 +88,18 @@ extension MoneyTextTests {
         XCTAssertGreaterThanOrEqual(Currency.known.count, 150)
         XCTAssertEqual(Set(Currency.known.map(\.code)).count, Currency.known.count)
         let digits: [String: Int] = ["KRW": 0, "JPY": 0, "USD": 2, "EUR": 2, "THB": 2, "INR": 2, "ISK": 0, "VND": 0, "CLP": 0,
-                                     "KWD": 3, "BHD": 3, "TND": 3, "CLF": 4, "UYW": 4, "TWD": 2, "HUF": 2, "IDR": 2, "XOF": 0]
+                                     "KWD": 3, "BHD": 3, "TND": 3, "CLF": 4, "UYW": 4, "TWD": 2, "HUF": 2, "IDR": 0, "XOF": 0]
         for (code, n) in digits { XCTAssertEqual(Currency.named(code)?.minorDigits, n, code) }
         for code in ["XAU", "XXX", "XTS", "ABC"] { XCTAssertNil(Currency.named(code), code) }
         // Every currency the ECB publishes is one petlog reads.
         for code in Currency.ecbPublished { XCTAssertNotNil(Currency.named(code), code) }
+        // The table agrees with the CLDR data Foundation formats with (the digits of 1,234.5678 written in each).
+        for c in Currency.known {
+            let text = Decimal(string: "1234.5678")!.formatted(.currency(code: c.code).locale(Locale(identifier: "en_US")))
+            let number = text.drop { $0.asciiDigit == nil }.prefix { $0.asciiDigit != nil || $0 == "," || $0 == "." }
+            let fraction = number.split(separator: ".").dropFirst().first ?? ""
+            XCTAssertEqual(fraction.count, c.minorDigits, "\(c.code): \(text)")
+        }
         XCTAssertTrue(Currency.named("THB")?.hasECBRate == true)
         XCTAssertFalse(Currency.named("TWD")?.hasECBRate == true)
     }
