@@ -132,6 +132,9 @@ extension L10n.Message {
     public static let expenseListEmpty = Self(.expenseListEmpty, [:])
     public static let expenseHousehold = Self(.expenseHousehold, [:])
     public static let expenseShared = Self(.expenseShared, [:])
+    public static let expenseAhead = Self(.expenseAhead, [:])
+    public static func spendingAheadNote(amount: String, n: String) -> Self { Self(.spendingAheadNote, ["amount": amount, "n": n]) }
+    public static func statsMonthTotal(month: String, amount: String) -> Self { Self(.statsMonthTotal, ["month": month, "amount": amount]) }
     public static func expenseReceipts(count: String) -> Self { Self(.expenseReceipts, ["count": count]) }
     public static let expenseNoRate = Self(.expenseNoRate, [:])
     public static func expenseMonthTotal(month: String, total: String) -> Self { Self(.expenseMonthTotal, ["month": month, "total": total]) }

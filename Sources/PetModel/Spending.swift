@@ -36,6 +36,10 @@ public struct SpendingEntry: Equatable, Sendable {
     /// record. A purchase shared by three pets is one payment wherever payments are counted.
     public var purchaseId: Int64 { splitOf ?? recordId }
 
+    /// Booked for later than `now` (a payment dated ahead): counted in its month's total like any
+    /// other, and marked as still ahead in every view.
+    public func isAhead(of now: Date) -> Bool { at > now }
+
     /// The entry as a budget sees it, on its own local day (wherever it is read).
     public func item(_ context: TimeContext) -> SpendingItem {
         SpendingItem(day: localDay, money: money, category: category)
@@ -118,4 +122,19 @@ public enum HomeCurrency {
                                    "CH": "CHF", "SE": "SEK", "CN": "CNY", "TW": "TWD", "HK": "HKD", "SG": "SGD",
                                    "DE": "EUR", "FR": "EUR", "IT": "EUR", "ES": "EUR", "NL": "EUR", "IE": "EUR", "AT": "EUR",
                                    "BE": "EUR", "FI": "EUR", "PT": "EUR"]
+}
+
+/// What of some spending is still ahead (booked later than now): its amount converted as every view
+/// converts it, and how many purchases (a split purchase once). Every view that totals a month says
+/// this beside the same total.
+public struct SpendingAhead: Equatable, Sendable {
+    public var converted: Money
+    public var purchases: Int
+
+    public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, now: Date) {
+        let ahead = entries.filter { $0.isAhead(of: now) }
+        converted = Money(minorUnits: ahead.compactMap { rates.convert($0.money, to: target, on: $0.localDay)?.minorUnits }
+            .reduce(0) { $0.addingSaturated($1) }, currency: target)
+        purchases = Set(ahead.map(\.purchaseId)).count
+    }
 }

@@ -165,7 +165,9 @@ struct ChartGroup: ParsableCommand {
                 let petIds = try refs.map { try repo.pet($0).id }
                 let entries = try repo.spending(SpendingQuery(pets: refs, since: window.since, until: window.until, days: window.days))
                 let first = window.firstDay(s.time) ?? s.time.today
-                let last = window.lastDay(s.time) ?? s.time.today
+                // Through the end of this month: a month's bar totals what every view totals, payments
+                // booked ahead included (and said below).
+                let last = window.lastDay(s.time) ?? s.time.today.firstOfMonth.adding(months: 1).adding(days: -1)
                 let budget = MonthlySpending.chartBudget(try repo.budgets(), pets: petIds)
                 // Rates for every currency involved, through the last month's last day (the budget line's day).
                 let currencies = Set(entries.map(\.money.currency.code) + [currency.code] + (budget.map { [$0.currency.code] } ?? []))
@@ -183,6 +185,7 @@ struct ChartGroup: ParsableCommand {
                     s.terminal.error(s.t(.chartUnconverted(count: Display.count(unconvertedPurchases), currency: currency.code)))
                 }
                 let months = spending.months
+                let ahead = SpendingAhead(entries.filter { $0.localDay >= first && $0.localDay <= last }, in: currency, rates: rates, now: s.time.now)
                 let stacks = spending.categories.enumerated().map { i, c in
                     BarStack(label: s.categoryName(c.code), color: .palette(i), values: spending.majorUnits(c))
                 }
@@ -192,7 +195,8 @@ struct ChartGroup: ParsableCommand {
                     var object: [String: Any] = ["currency": currency.code, "months": months.map { String($0.description.prefix(7)) },
                                                  // Codes, not names: machine output is the same in every language.
                                                  "stacks": spending.categories.map { ["category": $0.code, "minor": $0.minorUnits] },
-                                                 "unconverted": spending.unconverted]
+                                                 "unconverted": spending.unconverted,
+                                                 "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases]]
                     if let budget, let budgetLine {
                         object["budget"] = ["amount_minor": budget.minorUnits, "currency": budget.currency.code,
                                             "line_minor": budgetLine.map { $0.map { $0.minorUnits as Any } ?? NSNull() }]
@@ -211,7 +215,11 @@ struct ChartGroup: ParsableCommand {
                     s.printBars(title: title, categories: labels, stacks: stacks,
                                 totalTexts: spending.monthTotals.map { s.format.money(Money(minorUnits: $0, currency: currency)) })
                     if budget != nil { s.terminal.line(budgetLabel) }
+                    s.printAhead(ahead)
                     return
+                }
+                if ahead.purchases > 0 {
+                    s.terminal.error(s.t(.spendingAheadNote(amount: s.format.money(ahead.converted), n: Display.count(ahead.purchases))))
                 }
                 let reference = budget.flatMap { b in budgetLine.map { line in
                     BarReferenceLine(label: budgetLabel, values: line.map { $0.map { currency.majorUnits($0.minorUnits) } })

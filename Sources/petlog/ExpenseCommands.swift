@@ -96,16 +96,18 @@ struct ExpenseListCommand: ParsableCommand {
             let rates = try s.rates(for: entries, to: home)
             let days = SpendingDays(entries, in: home, rates: rates, context: s.time)
             if s.json {
-                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time))
+                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time,
+                                                      ahead: SpendingAhead(entries, in: home, rates: rates, now: s.time.now)))
                 return
             }
-            s.printSpendingDays(days, month: first, showPet: refs.count != 1)
+            s.printSpendingDays(days, month: first, showPet: refs.count != 1,
+                                ahead: SpendingAhead(entries, in: home, rates: rates, now: s.time.now))
         }
     }
 }
 
 extension Session {
-    func printSpendingDays(_ days: SpendingDays, month: LocalDate, showPet: Bool) {
+    func printSpendingDays(_ days: SpendingDays, month: LocalDate, showPet: Bool, ahead: SpendingAhead) {
         terminal.line(terminal.styled(t(.expenseListTitle(month: format.monthLabel(month))), .bold))
         guard !days.days.isEmpty else { terminal.line(t(.expenseListEmpty)); return }
         let home = days.currency
@@ -129,6 +131,7 @@ extension Session {
                 if !entry.items.isEmpty { parts.append(Terminal.sanitize(entry.items.joined(separator: ", "))) }
                 if let p = entry.payment { parts.append(paymentName(p)) }
                 if entry.splitOf != nil { parts.append(t(.expenseShared)) }
+                if entry.isAhead(of: time.now) { parts.append(t(.expenseAhead)) }
                 if entry.attachments > 0 { parts.append(t(.expenseReceipts(count: Display.count(entry.attachments)))) }
                 var amount = format.money(entry.money)
                 if entry.money.currency != home {
@@ -145,6 +148,7 @@ extension Session {
         terminal.line()
         let total = days.total
         terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(month), total: totalText(total))), .bold))
+        printAhead(ahead)
         let foreign = days.days.flatMap { zip($0.entries, $0.converted) }.filter { $0.0.money.currency != home }
         if !total.isSingleCurrency && foreign.contains(where: { $0.1 != nil }) {
             terminal.line(t(.expenseConvertedTotal(currency: home.code, total: format.money(total.converted))))
@@ -152,6 +156,12 @@ extension Session {
         if total.unconverted > 0 {
             terminal.line(terminal.styled(t(.expenseUnconverted(count: Display.count(total.unconverted), currency: home.code)), .yellow))
         }
+    }
+
+    /// The line every month total carries when some of it is still ahead.
+    func printAhead(_ ahead: SpendingAhead) {
+        guard ahead.purchases > 0 else { return }
+        terminal.wrapped(t(.spendingAheadNote(amount: format.money(ahead.converted), n: Display.count(ahead.purchases))))
     }
 
     func paymentName(_ p: Payment) -> String {
@@ -165,7 +175,7 @@ extension Session {
 
 /// The `expense list --json` shape (docs/json.md).
 enum ExpenseListJSON {
-    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext) -> [String: Any] {
+    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext, ahead: SpendingAhead) -> [String: Any] {
         func total(_ t: SpendingTotal) -> [String: Any] {
             ["by_currency": t.currencies.map { ["currency": $0, "minor_units": t.byCurrency[$0] ?? 0] },
              "converted": JSONShape.money(t.converted), "unconverted": t.unconverted]
@@ -184,12 +194,13 @@ enum ExpenseListJSON {
                             "converted": JSONShape.value(converted.map(JSONShape.money)),
                             "category": e.category, "merchant": JSONShape.value(e.merchant), "payment": JSONShape.value(e.payment?.rawValue),
                             "items": e.items, "note": JSONShape.value(e.note), "starred": e.starred,
-                            "split_of": JSONShape.value(e.splitOf), "attachments": e.attachments,
+                            "split_of": JSONShape.value(e.splitOf), "attachments": e.attachments, "ahead": e.isAhead(of: context.now),
                         ] as [String: Any]
                     },
                 ] as [String: Any]
             },
             "total": total(days.total),
+            "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
         ]
     }
 }

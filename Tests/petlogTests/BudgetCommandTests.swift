@@ -333,4 +333,45 @@ final class BudgetCommandTests: CLITestCase {
         // With no spending at all, it is still "no spending".
         XCTAssertTrue(try ok("chart", "expenses", "--currency", "USD", "--since", "2025-01-01", "--until", "2025-02-01").contains("no spending"))
     }
+
+    func testOneMonthTotalEverywhereWithPaymentsAheadMarked() throws {
+        // Now is 2026-11-23 10:00 in Seoul: the 28th's booking is still ahead, and counts in November everywhere.
+        try ok("expense", "Coco", "45000", "KRW", "--at", "2026-11-05 12:00")
+        try ok("expense", "Coco,Nabi", "30000", "KRW", "--merchant", "Pet Mart", "--at", "2026-11-10 12:00")
+        try ok("expense", "Nabi", "21900", "KRW", "--category", "boarding", "--at", "2026-11-28 12:00")
+        let total = 96_900
+        let list = try XCTUnwrap(try json("expense", "list", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(minor(list["total"] as? [String: Any] ?? [:], "converted"), total)
+        XCTAssertEqual(minor(list["ahead"] as? [String: Any] ?? [:], "converted"), 21_900)
+        XCTAssertEqual((list["ahead"] as? [String: Any])?["count"] as? Int, 1)
+        let entries = (list["days"] as? [[String: Any]])?.flatMap { $0["entries"] as? [[String: Any]] ?? [] } ?? []
+        XCTAssertEqual(entries.map { $0["ahead"] as? Bool }, [false, false, false, true])
+        let cal = try XCTUnwrap(try json("calendar", "--spending", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(minor(cal, "total"), total)
+        XCTAssertEqual(minor(cal["ahead"] as? [String: Any] ?? [:], "converted"), 21_900)
+        let chart = try XCTUnwrap(try json("chart", "expenses", "--currency", "KRW") as? [String: Any])
+        let stacks = try XCTUnwrap(chart["stacks"] as? [[String: Any]])
+        XCTAssertEqual(stacks.compactMap { ($0["minor"] as? [Int])?.last }.reduce(0, +), total, "November's bar")
+        XCTAssertEqual(minor(chart["ahead"] as? [String: Any] ?? [:], "converted"), 21_900)
+        let stats = try XCTUnwrap(try json("stats", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(minor(stats, "month_total"), total)
+        XCTAssertEqual((stats["ahead"] as? [String: Any])?["count"] as? Int, 1)
+        // Said the same way in each view and language.
+        let en = "₩21,900 still ahead (1 expense booked for later than now)"
+        for args in [["expense", "list"], ["calendar", "--spending"], ["chart", "expenses"], ["stats"]] {
+            func out(_ a: [String]) throws -> String { let r = try run(a); XCTAssertEqual(r.status, 0, r.stderr); return r.stdout }
+            let text = try out(args + ["--currency", "KRW"])
+            XCTAssertTrue(text.contains(en), "\(args): \(text)")
+            XCTAssertTrue(text.contains("96,900"), "\(args): \(text)")
+            XCTAssertTrue(try out(["--lang", "ko"] + args).contains("아직 오지 않은 예정 지출 21,900원 (1건) 포함"), "\(args)")
+            XCTAssertTrue(try out(["--lang", "ja"] + args + ["--currency", "KRW"]).contains("まだ先の予定の支出 ₩21,900（1件）を含みます"), "\(args)")
+        }
+        XCTAssertTrue(try ok("expense", "list", "--currency", "KRW").contains("Nabi · boarding · ahead"))
+        XCTAssertTrue(try ok("--lang", "ko", "expense", "list").contains("예정"))
+        // The PNG chart says it on stderr.
+        let png = home.appendingPathComponent("e.png").path
+        let r = try run(["chart", "expenses", "--currency", "KRW", "-o", png])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains(en), r.stderr)
+    }
 }
