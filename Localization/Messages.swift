@@ -130,6 +130,10 @@ extension L10n.Message {
     public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
     public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }
     public static let expenseListEmpty = Self(.expenseListEmpty, [:])
+    public static let expenseListEmptyDay = Self(.expenseListEmptyDay, [:])
+    public static let expenseListStarredTitle = Self(.expenseListStarredTitle, [:])
+    public static let expenseListEmptyStarred = Self(.expenseListEmptyStarred, [:])
+    public static func expenseListTotal(total: String) -> Self { Self(.expenseListTotal, ["total": total]) }
     public static let expenseHousehold = Self(.expenseHousehold, [:])
     public static let expenseShared = Self(.expenseShared, [:])
     public static let expenseAhead = Self(.expenseAhead, [:])
@@ -762,6 +766,8 @@ extension L10n.Message {
     public static let helpExpenseListCommandPet = Self(.helpExpenseListCommandPet, [:])
     public static let helpExpenseListCommandMonth = Self(.helpExpenseListCommandMonth, [:])
     public static let helpExpenseListCommandStarred = Self(.helpExpenseListCommandStarred, [:])
+    public static let helpExpenseListCommandDay = Self(.helpExpenseListCommandDay, [:])
+    public static let helpExpenseListCommandReverse = Self(.helpExpenseListCommandReverse, [:])
     public static let helpExpenseListCommandNoVisits = Self(.helpExpenseListCommandNoVisits, [:])
     public static let helpExpenseScanCommandAbstract = Self(.helpExpenseScanCommandAbstract, [:])
     public static let helpExpenseScanCommandDiscussion = Self(.helpExpenseScanCommandDiscussion, [:])

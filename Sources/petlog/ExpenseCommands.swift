@@ -81,35 +81,57 @@ struct ExpenseListCommand: ParsableCommand {
         abstract: Help.s(.helpExpenseListCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpExpenseListCommandPet)), completion: .petNames) var pet: String?
     @Option(help: ArgumentHelp(Help.s(.helpExpenseListCommandMonth))) var month: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseListCommandDay))) var day: String?
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandStarred))) var starred = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandReverse))) var reverse = false
     @Flag(name: .customLong("no-visits"), help: ArgumentHelp(Help.s(.helpExpenseListCommandNoVisits))) var noVisits = false
     @OptionGroup var money: CurrencyOption
 
     func run() throws {
         try Session.run(global) { s in
+            if month != nil && day != nil { throw UsageError(message: s.t(.errExclusive(flags: "--month, --day"))) }
             let first = try s.monthStart(month)
             let home = try s.homeCurrency(money.currency)
             let refs = pet.map(PetModelText.pets) ?? []
+            // One day (the calendar's day, as the receipt book opened it), one month, or with --starred
+            // alone every month.
+            let oneDay = try day.map { try TimeParser.day($0, context: s.time) }
+            let span: ExpenseListSpan = oneDay.map { .day($0) } ?? (starred && month == nil ? .everything : .month(first))
+            let window: DayWindow? = switch span {
+            case .day(let d): DayWindow(first: d, end: d.adding(days: 1))
+            case .month(let m): DayWindow(first: m, end: m.adding(months: 1))
+            case .everything: nil
+            }
             let entries = try s.repository().spending(SpendingQuery(
-                pets: refs, days: DayWindow(first: first, end: first.adding(months: 1)),
-                includeVisits: !noVisits, starredOnly: starred))
+                pets: refs, days: window, includeVisits: !noVisits, starredOnly: starred))
             let rates = try s.rates(for: entries, to: home)
-            let days = SpendingDays(entries, in: home, rates: rates, context: s.time)
+            var days = SpendingDays(entries, in: home, rates: rates, context: s.time)
+            if reverse { days.reverse() }
+            let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
             if s.json {
-                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time,
-                                                      ahead: SpendingAhead(entries, in: home, rates: rates, now: s.time.now)))
+                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time, ahead: ahead, span: span))
                 return
             }
-            s.printSpendingDays(days, month: first, showPet: refs.count != 1,
-                                ahead: SpendingAhead(entries, in: home, rates: rates, now: s.time.now))
+            s.printSpendingDays(days, span: span, showPet: refs.count != 1, ahead: ahead)
         }
     }
 }
 
 extension Session {
-    func printSpendingDays(_ days: SpendingDays, month: LocalDate, showPet: Bool, ahead: SpendingAhead) {
-        terminal.line(terminal.styled(t(.expenseListTitle(month: format.monthLabel(month))), .bold))
-        guard !days.days.isEmpty else { terminal.line(t(.expenseListEmpty)); return }
+    func printSpendingDays(_ days: SpendingDays, span: ExpenseListSpan, showPet: Bool, ahead: SpendingAhead) {
+        switch span {
+        case .month(let m): terminal.line(terminal.styled(t(.expenseListTitle(month: format.monthLabel(m))), .bold))
+        case .day(let d): terminal.line(terminal.styled(t(.expenseListTitle(month: format.longDate(d))), .bold))
+        case .everything: terminal.line(terminal.styled(t(.expenseListStarredTitle), .bold))
+        }
+        guard !days.days.isEmpty else {
+            switch span {
+            case .month: terminal.line(t(.expenseListEmpty))
+            case .day: terminal.line(t(.expenseListEmptyDay))
+            case .everything: terminal.line(t(.expenseListEmptyStarred))
+            }
+            return
+        }
         let home = days.currency
         let idWidth = days.days.flatMap(\.entries).map { String($0.recordId).count }.max() ?? 1
         func totalText(_ total: SpendingTotal) -> String {
@@ -121,9 +143,14 @@ extension Session {
         for day in days.days {
             terminal.line()
             terminal.line(terminal.styled("\(format.longDate(day.day)) \(format.weekday(day.day))", .bold) + "  " + totalText(day.total))
-            for (entry, converted) in zip(day.entries, day.converted) {
+            for (group, converted) in purchases(day, merge: showPet) {
+                let entry = group[0]
                 var parts: [String] = []
-                if showPet { parts.append(Terminal.sanitize(entry.petName ?? t(.expenseHousehold))) }
+                if showPet {
+                    // A purchase shared by pets is one line: each pet with its share.
+                    parts.append(group.count == 1 ? Terminal.sanitize(entry.petName ?? t(.expenseHousehold))
+                        : group.map { Terminal.sanitize($0.petName ?? t(.expenseHousehold)) + " " + format.money($0.money) }.joined(separator: ", "))
+                }
                 var what = categoryName(entry.category)
                 if entry.source == .visit { what += " (" + wording.kindName(.visit) + ")" }
                 parts.append(what)
@@ -133,7 +160,8 @@ extension Session {
                 if entry.splitOf != nil { parts.append(t(.expenseShared)) }
                 if entry.isAhead(of: time.now) { parts.append(t(.expenseAhead)) }
                 if entry.attachments > 0 { parts.append(t(.expenseReceipts(count: Display.count(entry.attachments)))) }
-                var amount = format.money(entry.money)
+                let paid = Money(minorUnits: group.reduce(0) { $0.addingSaturated($1.money.minorUnits) }, currency: entry.money.currency)
+                var amount = format.money(paid)
                 if entry.money.currency != home {
                     amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
                 }
@@ -147,7 +175,11 @@ extension Session {
         }
         terminal.line()
         let total = days.total
-        terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(month), total: totalText(total))), .bold))
+        switch span {
+        case .month(let m): terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(m), total: totalText(total))), .bold))
+        case .day(let d): terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.longDate(d), total: totalText(total))), .bold))
+        case .everything: terminal.line(terminal.styled(t(.expenseListTotal(total: totalText(total))), .bold))
+        }
         printAhead(ahead)
         let foreign = days.days.flatMap { zip($0.entries, $0.converted) }.filter { $0.0.money.currency != home }
         if !total.isSingleCurrency && foreign.contains(where: { $0.1 != nil }) {
@@ -156,6 +188,23 @@ extension Session {
         if total.unconverted > 0 {
             terminal.line(terminal.styled(t(.expenseUnconverted(count: Display.count(total.unconverted), currency: home.code)), .yellow))
         }
+    }
+
+    /// A day's entries as purchases: with `merge`, the shares of one split purchase together (they
+    /// share its time), converted as one (nil when any share has no rate); else one entry each.
+    func purchases(_ day: SpendingDays.Day, merge: Bool) -> [([SpendingEntry], Money?)] {
+        var order: [Int64] = [], groups: [Int64: ([SpendingEntry], Money?)] = [:]
+        for (e, c) in zip(day.entries, day.converted) {
+            let key = merge ? e.purchaseId : e.recordId
+            if var g = groups[key] {
+                g.0.append(e)
+                g.1 = g.1.flatMap { sum in c.map { Money(minorUnits: sum.minorUnits.addingSaturated($0.minorUnits), currency: sum.currency) } }
+                groups[key] = g
+            } else {
+                order.append(key); groups[key] = ([e], c)
+            }
+        }
+        return order.compactMap { groups[$0] }
     }
 
     /// The line every month total carries when some of it is still ahead.
@@ -175,13 +224,18 @@ extension Session {
 
 /// The `expense list --json` shape (docs/json.md).
 enum ExpenseListJSON {
-    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext, ahead: SpendingAhead) -> [String: Any] {
+    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext, ahead: SpendingAhead, span: ExpenseListSpan) -> [String: Any] {
         func total(_ t: SpendingTotal) -> [String: Any] {
             ["by_currency": t.currencies.map { ["currency": $0, "minor_units": t.byCurrency[$0] ?? 0] },
              "converted": JSONShape.money(t.converted), "unconverted": t.unconverted]
         }
-        return [
-            "month": String(month.description.prefix(7)),
+        var spanKeys: [String: Any] = [:]
+        switch span {
+        case .month(let m): spanKeys = ["month": String(m.description.prefix(7)), "day": NSNull()]
+        case .day(let d): spanKeys = ["month": String(d.description.prefix(7)), "day": d.description]
+        case .everything: spanKeys = ["month": NSNull(), "day": NSNull()]
+        }
+        return spanKeys.merging([
             "currency": days.currency.code,
             "days": days.days.map { day in
                 [
@@ -201,6 +255,11 @@ enum ExpenseListJSON {
             },
             "total": total(days.total),
             "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
-        ]
+        ]) { a, _ in a }
     }
+}
+
+/// What `expense list` lists: one month, one day, or (starred) every month.
+enum ExpenseListSpan {
+    case month(LocalDate), day(LocalDate), everything
 }

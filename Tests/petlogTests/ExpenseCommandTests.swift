@@ -316,4 +316,50 @@ final class ExpenseCommandTests: CLITestCase {
         try expectRefused(["--lang", "ja", "expense", "Coco", "1二00円"], code: 65, mentions: "1二00円")
         try expectRefused(["expense", "Coco", "\\1200", "USD"], code: 65, mentions: "two currencies")
     }
+
+    // Issue 30: the receipt book's list.
+
+    func testTheListOpensOneDayStarredAcrossMonthsNewestFirstAndASplitIsOneLine() throws {
+        try ok("expense", "Coco", "9000", "KRW", "--merchant", "Pet Mart", "--at", "2026-10-03 12:00")
+        let split = try XCTUnwrap(try json("expense", "Coco,Nabi", "30000", "KRW", "--merchant", "Vet Mall", "--at", "2026-11-10 12:00") as? [[String: Any]])
+        try ok("expense", "Nabi", "4000", "KRW", "--merchant", "Daiso", "--at", "2026-11-10 18:00")
+        try ok("expense", "Mochi", "7000", "KRW", "--at", "2026-11-12 09:00")
+        let oct = try XCTUnwrap(((try json("log", "--kind", "expense", "--until", "2026-10-31") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        try ok("star", oct)
+        try ok("star", try XCTUnwrap((split.first?["id"] as? NSNumber)?.stringValue))
+        // One line for the shared purchase, with each pet's share; the month counts it once.
+        let nov = try ok("expense", "list", "--month", "2026-11", "--currency", "KRW")
+        XCTAssertTrue(nov.contains("₩30,000  Coco ₩15,000, Nabi ₩15,000 · other · Vet Mall · shared"), nov)
+        XCTAssertEqual(nov.components(separatedBy: "Vet Mall").count - 1, 1, nov)
+        XCTAssertTrue(nov.contains("Total for Nov 2026: ₩41,000"), nov)
+        // A pet asked for sees its share.
+        XCTAssertTrue(try ok("expense", "list", "Nabi", "--month", "2026-11", "--currency", "KRW").contains("₩15,000  other · Vet Mall · shared"))
+        // --day: that day only, in en/ko/ja.
+        let day = try ok("expense", "list", "--day", "2026-11-10", "--currency", "KRW")
+        XCTAssertTrue(day.hasPrefix("Spending in Nov 10, 2026\n"), day)
+        XCTAssertTrue(day.contains("Daiso") && !day.contains("Mochi"), day)
+        XCTAssertTrue(day.contains("Total for Nov 10, 2026: ₩34,000"), day)
+        XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--day", "2026-11-10").contains("2026년 11월 10일 합계: 34,000원"))
+        XCTAssertTrue(try ok("--lang", "ja", "expense", "list", "--day", "2026-11-10", "--currency", "KRW").contains("2026年11月10日の合計: ₩34,000"))
+        XCTAssertTrue(try ok("expense", "list", "--day", "2026-11-11").contains("No spending on this day."))
+        let dj = try XCTUnwrap(try json("expense", "list", "--day", "2026-11-10", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(dj["day"] as? String, "2026-11-10")
+        XCTAssertEqual((dj["days"] as? [Any])?.count, 1)
+        try expectRefused(["expense", "list", "--day", "2026-11-10", "--month", "2026-11"], code: 64, mentions: "--day")
+        try expectRefused(["expense", "list", "--day", "someday"], code: 65, mentions: "someday")
+        // --starred alone: every month; with --month, that month.
+        let starred = try ok("expense", "list", "--starred", "--currency", "KRW")
+        XCTAssertTrue(starred.hasPrefix("Starred spending, every month"), starred)
+        XCTAssertTrue(starred.contains("Pet Mart") && starred.contains("Vet Mall") && !starred.contains("Daiso"), starred)
+        XCTAssertTrue(starred.contains("Total: ₩24,000"), starred)
+        XCTAssertFalse(try ok("expense", "list", "--starred", "--month", "2026-11", "--currency", "KRW").contains("Pet Mart"))
+        XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--starred").contains("별표한 지출 (모든 달)"))
+        XCTAssertTrue(try ok("--lang", "ja", "expense", "list", "--starred").contains("スター付きの支出（全期間）"))
+        // --reverse: newest first, days and the entries in them.
+        let rev = try ok("expense", "list", "--month", "2026-11", "--reverse", "--currency", "KRW")
+        let order = ["Mochi", "Daiso", "Vet Mall"].map { rev.range(of: $0)?.lowerBound }
+        XCTAssertTrue(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, rev)
+        let rj = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--reverse") as? [String: Any])
+        XCTAssertEqual((rj["days"] as? [[String: Any]])?.compactMap { $0["day"] as? String }, ["2026-11-12", "2026-11-10"])
+    }
 }
