@@ -257,6 +257,9 @@ extension L10n.Message {
     public static let budgetColAmount = Self(.budgetColAmount, [:])
     public static let budgetColPeriod = Self(.budgetColPeriod, [:])
     public static let budgetColCategory = Self(.budgetColCategory, [:])
+    public static let budgetColState = Self(.budgetColState, [:])
+    public static func budgetUnderWay(n: String) -> Self { Self(.budgetUnderWay, ["n": n]) }
+    public static func budgetUpcoming(n: String) -> Self { Self(.budgetUpcoming, ["n": n]) }
     public static let errBudgetNeedsBoth = Self(.errBudgetNeedsBoth, [:])
     public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
     public static let errBudgetArguments = Self(.errBudgetArguments, [:])

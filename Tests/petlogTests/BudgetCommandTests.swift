@@ -374,4 +374,31 @@ final class BudgetCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains(en), r.stderr)
     }
+
+    func testBudgetListShowsEachBudgetsStateAndSortsByIt() throws {
+        // Now is 2026-11-23.
+        try ok("budget", "set", "2000", "USD", "--from", "2026-12-20", "--to", "2026-12-29")
+        try ok("budget", "set", "300000", "KRW")
+        try ok("budget", "set", "50000", "KRW", "--from", "2026-11-01", "--to", "2026-11-10")
+        try ok("budget", "set", "Coco", "90000", "KRW", "--from", "2026-11-20", "--to", "2026-11-25")
+        try ok("budget", "set", "Nabi", "10000", "KRW", "--from", "2026-10-01", "--to", "2026-10-05")
+        let list = try XCTUnwrap(try json("budget", "list") as? [[String: Any]])
+        XCTAssertEqual(list.compactMap { ($0["id"] as? NSNumber)?.intValue }, [2, 4, 1, 3, 5])
+        XCTAssertEqual(list.compactMap { $0["standing"] as? String }, ["current", "current", "upcoming", "ended", "ended"])
+        XCTAssertEqual(list[0]["days_left"] as? Int, 8, "Nov 23–30")
+        XCTAssertEqual(list[1]["days_left"] as? Int, 3, "Nov 23–25")
+        XCTAssertEqual(list[2]["starts_in"] as? Int, 27)
+        XCTAssertTrue(list[3]["days_left"] is NSNull)
+        let en = try run(["budget", "list"], env: ["COLUMNS": "160"]).stdout
+        let rows = en.split(separator: "\n").map(String.init)
+        XCTAssertTrue(rows[0].hasSuffix("State"), en)
+        XCTAssertTrue(rows[1].hasSuffix("under way, 8 days left"), en)
+        XCTAssertTrue(rows[2].hasSuffix("under way, 3 days left"), en)
+        XCTAssertTrue(rows[3].hasSuffix("upcoming, starts in 27 days"), en)
+        XCTAssertTrue(rows[4].hasSuffix("ended Nov 10, 2026"), en)
+        let ko = try run(["--lang", "ko", "budget", "list"], env: ["COLUMNS": "160"]).stdout
+        for w in ["상태", "진행 중, 3일 남음", "예정, 27일 후 시작", "2026년 11월 10일에 끝남"] { XCTAssertTrue(ko.contains(w), ko) }
+        let ja = try run(["--lang", "ja", "budget", "list"], env: ["COLUMNS": "160"]).stdout
+        for w in ["状態", "進行中、残り3日", "予定、27日後に開始", "2026年11月10日に終了"] { XCTAssertTrue(ja.contains(w), ja) }
+    }
 }
