@@ -49,7 +49,7 @@ demo: build
 FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal|ServerLoadTests
 ## The server pass: the end-to-end suites again with each test's database on a throwaway PostgreSQL 15
 ## (PETLOG_TEST_STORE=postgres; tests about the SQLite file itself skip there). Needs postgresql-15 (make setup).
-SERVER_SUITES := ChartCommandsTests|DueCommandTests|ReportCommandTests|RecordCommandsTests|UndoCommandTests|PagesPresentationTests|VetReportCostTests|WordsCommandTests|LanguageTests|ExpenseChartTests|ExportFormatTests|MonthViewTests|PlausibilityTests|ImportCommandTests|BudgetCommandTests|ExpenseCommandTests|RatesCommandTests|WrongAnswersTests|FutureDateTests|BadInputTests|ExtremeValueTests|MicrochipImportTests|PhotoCheckTests|DataCommandsTests|ImportHostileTests|ExpenseScanTests|OptionTests
+SERVER_SUITES := ChartCommandsTests|DueCommandTests|ReportCommandTests|RecordCommandsTests|UndoCommandTests|PagesPresentationTests|VetReportCostTests|WordsCommandTests|LanguageTests|ExpenseChartTests|ExportFormatTests|MonthViewTests|PlausibilityTests|ImportCommandTests|BudgetCommandTests|ExpenseCommandTests|RatesCommandTests|WrongAnswersTests|FutureDateTests|BadInputTests|ExtremeValueTests|MicrochipImportTests|PhotoCheckTests|DataCommandsTests|ImportHostileTests|ExpenseScanTests|OptionTests|PetHealthCommandTests
 ## The repository suites that run on both stores (PetStoreTests, through StoreUnderTest).
 STORE_SUITES := RepositoryTests|MoneyRepositoryTests|DemoHouseholdTests|ExportJSONWritingTests|JSONImportStreamingTests|PetlogJSONTests|TransferTests
 test: build
