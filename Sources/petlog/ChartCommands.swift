@@ -186,8 +186,9 @@ struct ChartGroup: ParsableCommand {
                 }
                 let months = spending.months
                 let ahead = SpendingAhead(entries.filter { $0.localDay >= first && $0.localDay <= last }, in: currency, rates: rates, now: s.time.now)
-                let stacks = spending.categories.enumerated().map { i, c in
-                    BarStack(label: s.categoryName(c.code), color: .palette(i), values: spending.majorUnits(c))
+                let codes = spending.categories.map(\.code)
+                let stacks = spending.categories.map { c in
+                    BarStack(label: s.categoryName(c.code), color: .palette(MonthlySpending.colorSlot(c.code, among: codes)), values: spending.majorUnits(c))
                 }
                 let budgetLine = budget.map { spending.budgetLine($0, rates: rates) }
                 let labels = months.map { s.format.monthLabel($0) }
