@@ -229,6 +229,7 @@ extension L10n {
         case chartSymptomsTitle = "chart.symptoms_title"
         case chartSymptomsAxis = "chart.symptoms_axis"
         case chartExpensesTitle = "chart.expenses_title"
+        case chartExpensesPetTitle = "chart.expenses_pet_title"
         case chartWrote = "chart.wrote"
         case chartAxisYear = "chart.axis_year"
         case chartAxisMonth = "chart.axis_month"

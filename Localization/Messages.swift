@@ -227,6 +227,7 @@ extension L10n.Message {
     public static func chartSymptomsTitle(pet: String) -> Self { Self(.chartSymptomsTitle, ["pet": pet]) }
     public static let chartSymptomsAxis = Self(.chartSymptomsAxis, [:])
     public static func chartExpensesTitle(currency: String) -> Self { Self(.chartExpensesTitle, ["currency": currency]) }
+    public static func chartExpensesPetTitle(pet: String, currency: String) -> Self { Self(.chartExpensesPetTitle, ["pet": pet, "currency": currency]) }
     public static func chartWrote(path: String) -> Self { Self(.chartWrote, ["path": path]) }
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }

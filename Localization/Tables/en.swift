@@ -229,6 +229,7 @@ extension L10n {
         case .chartSymptomsTitle: "Symptoms per week — {pet}"
         case .chartSymptomsAxis: "Episodes"
         case .chartExpensesTitle: "Spending per month ({currency})"
+        case .chartExpensesPetTitle: "{pet}: spending per month ({currency})"
         case .chartWrote: "Wrote {path}"
         case .chartAxisYear: "{y}"
         case .chartAxisMonth: "{mon} {y}"

@@ -229,6 +229,7 @@ extension L10n {
         case .chartSymptomsTitle: "週ごとの症状 — {pet}"
         case .chartSymptomsAxis: "回数"
         case .chartExpensesTitle: "月ごとの支出 ({currency})"
+        case .chartExpensesPetTitle: "{pet}の月ごとの支出 ({currency})"
         case .chartWrote: "{path} を作成しました"
         case .chartAxisYear: "{y}年"
         case .chartAxisMonth: "{y}年{mon}"

@@ -229,6 +229,7 @@ extension L10n {
         case .chartSymptomsTitle: "주별 증상 — {pet}"
         case .chartSymptomsAxis: "횟수"
         case .chartExpensesTitle: "월별 지출 ({currency})"
+        case .chartExpensesPetTitle: "{pet} 월별 지출 ({currency})"
         case .chartWrote: "{path} 파일을 만들었습니다"
         case .chartAxisYear: "{y}년"
         case .chartAxisMonth: "{y}년 {mon}"

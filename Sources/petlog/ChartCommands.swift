@@ -205,7 +205,10 @@ struct ChartGroup: ParsableCommand {
                     s.terminal.json(object)
                     return
                 }
-                let title = s.t(.chartExpensesTitle(currency: currency.code))
+                // One pet's chart names the pet (as it is stored); the household's or several pets' does not.
+                let onePet = petIds.count == 1 ? try repo.pet(.id(petIds[0])).name : nil
+                let title = onePet.map { s.t(.chartExpensesPetTitle(pet: Terminal.sanitize($0), currency: currency.code)) }
+                    ?? s.t(.chartExpensesTitle(currency: currency.code))
                 let budgetLabel = budget.map { b in b.currency == currency ? s.t(.chartBudgetLine(amount: s.format.money(b)))
                     : s.t(.chartBudgetLineConverted(amount: s.format.money(b), currency: currency.code)) } ?? ""
                 let nothing = nothingConverted
