@@ -10,6 +10,10 @@ APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk font
 # for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py); bc for bench/ocr.sh; groff checks the man page.
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
+# The FHIR export's tests validate bundles with fhir.resources 6.5.0 (FHIR R4), which needs pydantic 1: installed
+# into a folder of their own (.build/python-fhir, on PYTHONPATH in FHIRExportTests only), so that the machine's
+# pydantic 2, which other Python tools need, stays as it is.
+PIP_FHIR_PACKAGES := fhir.resources==6.5.0 pydantic==1.10.17
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
@@ -25,6 +29,8 @@ setup:
 	fi
 	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
 	  python3 -m pip install -q --break-system-packages $(PIP_PACKAGES)
+	@PYTHONPATH=.build/python-fhir python3 -c 'import fhir.resources' 2>/dev/null || \
+	  python3 -m pip install -q --disable-pip-version-check --upgrade --target .build/python-fhir $(PIP_FHIR_PACKAGES)
 
 build: setup
 	$(SWIFT) build
@@ -49,7 +55,7 @@ demo: build
 FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal|ServerLoadTests
 ## The server pass: the end-to-end suites again with each test's database on a throwaway PostgreSQL 15
 ## (PETLOG_TEST_STORE=postgres; tests about the SQLite file itself skip there). Needs postgresql-15 (make setup).
-SERVER_SUITES := ChartCommandsTests|DueCommandTests|ReportCommandTests|RecordCommandsTests|UndoCommandTests|PagesPresentationTests|VetReportCostTests|WordsCommandTests|LanguageTests|ExpenseChartTests|ExportFormatTests|MonthViewTests|PlausibilityTests|ImportCommandTests|BudgetCommandTests|ExpenseCommandTests|RatesCommandTests|WrongAnswersTests|FutureDateTests|BadInputTests|ExtremeValueTests|MicrochipImportTests|PhotoCheckTests|DataCommandsTests|ImportHostileTests|ExpenseScanTests|OptionTests|PetHealthCommandTests
+SERVER_SUITES := ChartCommandsTests|DueCommandTests|ReportCommandTests|RecordCommandsTests|UndoCommandTests|PagesPresentationTests|VetReportCostTests|WordsCommandTests|LanguageTests|ExpenseChartTests|ExportFormatTests|MonthViewTests|PlausibilityTests|ImportCommandTests|BudgetCommandTests|ExpenseCommandTests|RatesCommandTests|WrongAnswersTests|FutureDateTests|BadInputTests|ExtremeValueTests|MicrochipImportTests|PhotoCheckTests|DataCommandsTests|ImportHostileTests|ExpenseScanTests|OptionTests|PetHealthCommandTests|FHIRExportTests
 ## The repository suites that run on both stores (PetStoreTests, through StoreUnderTest).
 STORE_SUITES := RepositoryTests|MoneyRepositoryTests|DemoHouseholdTests|ExportJSONWritingTests|JSONImportStreamingTests|PetlogJSONTests|TransferTests
 test: build

@@ -411,6 +411,7 @@ extension L10n.Message {
     public static func checkRepaired(count: String) -> Self { Self(.checkRepaired, ["count": count]) }
     public static let errFileExists = Self(.errFileExists, [:])
     public static func exportWrote(records: String, path: String) -> Self { Self(.exportWrote, ["records": records, "path": path]) }
+    public static func exportWroteFHIR(resources: String, path: String) -> Self { Self(.exportWroteFHIR, ["resources": resources, "path": path]) }
     public static func errAmbiguousPet(name: String, candidates: String) -> Self { Self(.errAmbiguousPet, ["name": name, "candidates": candidates]) }
     public static func importDone(added: String, pets: String, path: String, existing: String) -> Self { Self(.importDone, ["added": added, "pets": pets, "path": path, "existing": existing]) }
     public static let importReading = Self(.importReading, [:])
@@ -586,6 +587,7 @@ extension L10n.Message {
     public static func errReportFormat(path: String) -> Self { Self(.errReportFormat, ["path": path]) }
     public static func errCSVStdoutNeedsTable(tables: String) -> Self { Self(.errCSVStdoutNeedsTable, ["tables": tables]) }
     public static func errTableNeedsCSV(table: String) -> Self { Self(.errTableNeedsCSV, ["table": table]) }
+    public static let errPetNeedsFHIR = Self(.errPetNeedsFHIR, [:])
     public static func errFolderNotStdout(option: String) -> Self { Self(.errFolderNotStdout, ["option": option]) }
     public static func errStdoutTwice(first: String, second: String) -> Self { Self(.errStdoutTwice, ["first": first, "second": second]) }
     public static func exportWroteTable(rows: String, table: String, path: String) -> Self { Self(.exportWroteTable, ["rows": rows, "table": table, "path": path]) }
@@ -807,6 +809,7 @@ extension L10n.Message {
     public static let helpExportCommandDiscussion = Self(.helpExportCommandDiscussion, [:])
     public static let helpExportCommandOutput = Self(.helpExportCommandOutput, [:])
     public static let helpExportCommandFormat = Self(.helpExportCommandFormat, [:])
+    public static let helpExportCommandPet = Self(.helpExportCommandPet, [:])
     public static let helpExportCommandTable = Self(.helpExportCommandTable, [:])
     public static let helpExportCommandWithAttachments = Self(.helpExportCommandWithAttachments, [:])
     public static let helpExportCommandNoAttachments = Self(.helpExportCommandNoAttachments, [:])

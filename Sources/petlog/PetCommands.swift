@@ -116,14 +116,13 @@ struct PetGroup: ParsableCommand {
                     (.colSpecies, s.wording.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.wording.sexLabel(p)),
                     (.colBorn, p.born.map { "\($0) (\(s.format.age(months: p.ageInMonths(on: s.time.today))))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
                 ]
-                // The health facts, each contact a line of its own.
-                let allergies: String? = h.allergies.isEmpty ? nil : h.allergies.joined(separator: ", ")
-                let conditions: String? = h.conditions.isEmpty ? nil : h.conditions.joined(separator: ", ")
-                rows.append((.colAllergies, allergies))
-                rows.append((.colConditions, conditions))
+                // The health facts, each contact a line of its own; only those given (their labels then
+                // count for the column's width, so a pet without them shows as before).
+                if !h.allergies.isEmpty { rows.append((.colAllergies, h.allergies.joined(separator: ", "))) }
+                if !h.conditions.isEmpty { rows.append((.colConditions, h.conditions.joined(separator: ", "))) }
                 for c in h.emergencyContacts { rows.append((.colEmergencyContact, c.text)) }
-                rows.append((.colVetContact, h.vetContact?.text))
-                rows.append((.colInsurance, h.insurance?.text))
+                if let v = h.vetContact { rows.append((.colVetContact, v.text)) }
+                if let i = h.insurance { rows.append((.colInsurance, i.text)) }
                 rows += [
                     (.colNotes, p.notes),
                     (.colStatus, p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),

@@ -20,7 +20,7 @@ final class PetHealthCommandTests: CLITestCase {
             XCTAssertTrue(shown.contains(expected), "pet show lacks \(expected):\n\(shown)")
         }
         let ko = try run(["pet", "show", "Coco"], env: ["PETLOG_LANG": "ko"]).stdout
-        for expected in ["알레르기", "지병", "긴급 연락처", "동물병원", "펫보험"] { XCTAssertTrue(ko.contains(expected), "ko lacks \(expected):\n\(ko)") }
+        for expected in ["알레르기", "지병", "긴급 연락처", "동물병원", "반려동물 보험"] { XCTAssertTrue(ko.contains(expected), "ko lacks \(expected):\n\(ko)") }
         let ja = try run(["pet", "show", "Coco"], env: ["PETLOG_LANG": "ja"]).stdout
         for expected in ["アレルギー", "持病", "緊急連絡先", "動物病院", "ペット保険"] { XCTAssertTrue(ja.contains(expected), "ja lacks \(expected):\n\(ja)") }
 
@@ -179,9 +179,16 @@ final class PetHealthCommandTests: CLITestCase {
     }
 
     func testCheckFindsAFactPetlogNeverWrites() throws {
-        try requireDatabaseFile()
         try ok("pet", "add", "Coco", "--species", "dog", "--allergy", "chicken")
-        _ = try tool("sqlite3", [dbPath, "UPDATE pet SET allergies = 'chicken' || char(10) || 'CHICKEN', emergency_contacts = 'Kim' WHERE id = 1"])
+        let sql = "UPDATE pet SET allergies = 'chicken' || chr(10) || 'CHICKEN', emergency_contacts = 'Kim' WHERE id = 1"
+        if let name = serverDatabase {
+            let server = try TestServer.shared()
+            let r = try TestServer.shell(["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.folder, "-p", server.port,
+                                          "-U", "postgres", "-d", name, "-c", sql.replacingOccurrences(of: "UPDATE pet", with: "UPDATE petlog.pet")])
+            XCTAssertEqual(r.status, 0, r.stdout)
+        } else {
+            _ = try tool("sqlite3", [dbPath, sql.replacingOccurrences(of: "chr(10)", with: "char(10)")])
+        }
         let r = try run(["check"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue((r.stdout + r.stderr).contains("pet #1 allergies"), r.stdout + r.stderr)

@@ -104,9 +104,9 @@ struct ExportedPet: Codable, Equatable {
                 throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
             }
         }
-        try check(allergies, "allergies"); try check(conditions, "conditions")
-        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency_contacts")
-        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet_contact")
+        try check(allergies, "allergy"); try check(conditions, "condition")
+        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency-contact")
+        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet-contact")
         try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
     }
 
