@@ -65,6 +65,7 @@ struct EditCommand: ParsableCommand {
                 }
                 return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
             }
+            if amount != nil, case .expense(let e) = updated.detail { s.noteUnconvertible(e.money.currency, home: try s.homeCurrency(nil)) }
             if s.json { s.terminal.json(JSONShape.record(updated)); return }
             s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
         }
@@ -118,7 +119,7 @@ struct EditCommand: ParsableCommand {
             if let x = try take(dose, "--dose", { try TextField.label($0, field: "dose") }) { m.dose = x }
             detail = .medication(m)
         case .expense(var e):
-            if let x = try take(amount, "--amount", { try MoneyText.parse($0, defaultCurrency: e.money.currency) }) { e.money = x }
+            if let x = try take(amount, "--amount", { try MoneyText.expenseAmount($0, defaultCurrency: e.money.currency) }) { e.money = x }
             if let x = try take(category, "--category", { try CareNames.shipped.categoryEntry($0) }) { e.category = x }
             if let x = try take(merchant, "--merchant", { try TextField.label($0, field: "merchant") }) { e.merchant = x }
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
