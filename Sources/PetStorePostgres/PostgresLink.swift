@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import PetStore
 import PostgresNIO
+import Synchronization
 
 /// Why talking to the server failed, in the terms a user can act on (the CLI says each in one line).
 public enum PostgresFault: Error, Equatable, Sendable {
@@ -27,14 +28,18 @@ public enum PostgresFault: Error, Equatable, Sendable {
 
 /// A blocking connection to one PostgreSQL server: the store protocols are synchronous (one command, one
 /// process), so each call waits for its future on the calling thread; the event loop runs on one thread
-/// of its own. Not shared between threads.
-public final class PostgresLink: @unchecked Sendable {
+/// of its own and runs none of petlog's code: rows come to the calling thread (`forEachRow`, `RowStream`).
+/// Not shared between threads (not `Sendable`): what crosses to the event loop or a task is `Sendable`
+/// on its own (the connection, the statement, a `RowStream`).
+public final class PostgresLink {
     public let target: PostgresTarget
     private let group: MultiThreadedEventLoopGroup
     private var connection: PostgresConnection?
     private let logger: Logger
     /// Statement texts with their placeholders numbered, by the text as written.
     var numberedStatements: [String: String] = [:]
+    /// The `forEachRow` reads in progress on this link, outermost first.
+    private var openStreams: [RowStream] = []
 
     /// The login role's name on the server (what `record.written_by` stores).
     public var role: String { target.user }
@@ -113,6 +118,7 @@ public final class PostgresLink: @unchecked Sendable {
 
     /// The one place statements go to the server: column names, rows, and the rows changed.
     func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
+        try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         do {
@@ -152,6 +158,7 @@ public final class PostgresLink: @unchecked Sendable {
     /// `COPY table (columns) FROM STDIN`, text format: `data` is whole rows (`CopyRows`). Returns once the
     /// server has the statement; the next statement on this link waits for it to finish and reports its error.
     func copy(into table: String, columns: [String], data: ByteBuffer) throws {
+        try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         let promise = connection.eventLoop.makePromise(of: Void.self)
@@ -331,39 +338,42 @@ extension PostgresLink: SQLExecutor {
         return id
     }
 
+    /// Each row of `sql`, on the calling thread: a task reads the statement's rows (as postgres-nio's async
+    /// sequence, which holds the server back when nobody reads) and hands them over in batches through a
+    /// bounded `RowStream`; `body` runs here, never on the event loop. A statement `body` sends on this link
+    /// (a nested query) first lets the rest of these rows in without bound, so the connection is free for it.
     public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
-        // Rows are handed over on the event loop's thread while this thread waits for the end: the
-        // closures never run at the same time as this thread, so the box needs no lock.
-        // postgres-nio may keep its row closure (and so the handler) a little after the query ends: the
-        // handler lets go of the caller's closures before this returns, under a lock.
-        final class Handler: @unchecked Sendable {
-            let lock = NSLock()
-            var columns: (([String]) -> Void)?
-            var body: (([SQLValue]) throws -> Void)?
-            init(_ c: (([String]) -> Void)?, _ b: @escaping ([SQLValue]) throws -> Void) { columns = c; body = b }
-            func row(_ names: @autoclosure () -> [String], _ values: [SQLValue]) throws {
-                lock.lock(); defer { lock.unlock() }
-                if let c = columns { c(names()); columns = nil }
-                try body?(values)
-            }
-            func release() { lock.lock(); columns = nil; body = nil; lock.unlock() }
+        let stream = RowStream()
+        stream.start(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), on: connection, logger: logger,
+                     wantsColumns: columns != nil)
+        openStreams.append(stream)
+        defer {
+            // The rows not read (`body` threw) are let go; the reading task has ended when this returns.
+            stream.stop()
+            _ = try? stream.waitForEnd(connection: connection, target: target)
+            openStreams.removeAll { $0 === stream }
         }
-        try withoutActuallyEscaping(body) { body in
-            try withoutActuallyEscaping(columns ?? { _ in }) { columns in
-                let handler = Handler(columns, body)
-                defer { handler.release() }
-                do {
-                    let future = connection.query(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), logger: logger) { row in
-                        let cells = Array(row)
-                        try handler.row(cells.map(\.columnName), try cells.map(Self.value))
-                    }
-                    _ = try settle(future, on: connection)
-                } catch {
-                    throw Self.fault(error, target: target)
-                }
+        var columns = columns
+        do {
+            while let batch = try stream.next(connection: connection, target: target) {
+                if let c = columns, let names = batch.columns { c(names); columns = nil }
+                for values in batch.rows { try body(values) }
             }
+        } catch let error as RowStream.ReadError {
+            throw Self.fault(error.underlying, target: target)
+        }
+    }
+
+    /// Before another statement goes out: the streamed reads still open on this link (a `forEachRow` whose
+    /// `body` sends this statement) take the rest of their rows in now, so the server is done with them.
+    func settleOpenStreams() throws {
+        guard let connection else { return }
+        for stream in openStreams {
+            stream.unbound()
+            try stream.waitForEnd(connection: connection, target: target)
         }
     }
 
