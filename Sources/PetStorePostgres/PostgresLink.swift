@@ -29,17 +29,31 @@ public enum PostgresFault: Error, Equatable, Sendable {
 /// A blocking connection to one PostgreSQL server: the store protocols are synchronous (one command, one
 /// process), so each call waits for its future on the calling thread; the event loop runs on one thread
 /// of its own and runs none of petlog's code: rows come to the calling thread (`forEachRow`, `RowStream`).
-/// Not shared between threads (not `Sendable`): what crosses to the event loop or a task is `Sendable`
-/// on its own (the connection, the statement, a `RowStream`).
-public final class PostgresLink {
+///
+/// `Sendable` as the store protocols ask, and checked so by the compiler: what changes is in `state`,
+/// behind a `Mutex`; and one thread at a time uses the connection (`turn`, held for a statement, a
+/// streamed read with its row closure, or a whole transaction; the thread holding it may go on inside,
+/// as a row closure's nested statement does). A command uses its link from one thread.
+public final class PostgresLink: Sendable {
     public let target: PostgresTarget
     private let group: MultiThreadedEventLoopGroup
-    private var connection: PostgresConnection?
     private let logger: Logger
-    /// Statement texts with their placeholders numbered, by the text as written.
-    var numberedStatements: [String: String] = [:]
-    /// The `forEachRow` reads in progress on this link, outermost first.
-    private var openStreams: [RowStream] = []
+
+    private struct State {
+        var connection: PostgresConnection?
+        /// Statement texts with their placeholders numbered, by the text as written.
+        var numberedStatements: [String: String] = [:]
+        /// A `COPY` still being stored by the server while this side makes the next batch; every other
+        /// statement (and the next `COPY`) waits for it first, so statements still go out in order.
+        var pendingCopy: EventLoopFuture<Void>?
+        /// The `forEachRow` reads in progress on this link, outermost first.
+        var openStreams: [RowStream] = []
+    }
+    private let state = Mutex(State())
+    /// Held by the thread using the connection (re-entered by the same thread).
+    private let turn = NSRecursiveLock()
+
+    private var connection: PostgresConnection? { state.withLock { $0.connection } }
 
     /// The login role's name on the server (what `record.written_by` stores).
     public var role: String { target.user }
@@ -51,7 +65,8 @@ public final class PostgresLink {
         logger.logLevel = .critical
         self.logger = logger
         do {
-            connection = try Self.connect(target, on: group.next(), logger: logger, timeout: connectTimeout).wait()
+            let connection = try Self.connect(target, on: group.next(), logger: logger, timeout: connectTimeout).wait()
+            state.withLock { $0.connection = connection }
         } catch {
             try? group.syncShutdownGracefully()
             throw Self.fault(error, target: target)
@@ -64,8 +79,9 @@ public final class PostgresLink {
     }
 
     public func close() {
+        turn.lock(); defer { turn.unlock() }
         if let c = connection { _ = try? c.close().wait() }
-        connection = nil
+        state.withLock { $0.connection = nil }
     }
 
     static func connect(_ target: PostgresTarget, on loop: any EventLoop, logger: Logger, timeout: TimeAmount) -> EventLoopFuture<PostgresConnection> {
@@ -118,6 +134,7 @@ public final class PostgresLink {
 
     /// The one place statements go to the server: column names, rows, and the rows changed.
     func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
+        turn.lock(); defer { turn.unlock() }
         try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
@@ -151,13 +168,10 @@ public final class PostgresLink {
         return try future.wait()
     }
 
-    /// A `COPY` still being stored by the server while this side makes the next batch; every other
-    /// statement (and the next `COPY`) waits for it first, so statements still go out in order.
-    private var pendingCopy: EventLoopFuture<Void>?
-
     /// `COPY table (columns) FROM STDIN`, text format: `data` is whole rows (`CopyRows`). Returns once the
     /// server has the statement; the next statement on this link waits for it to finish and reports its error.
     func copy(into table: String, columns: [String], data: ByteBuffer) throws {
+        turn.lock(); defer { turn.unlock() }
         try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
@@ -172,13 +186,13 @@ public final class PostgresLink {
                 }
             }
         }
-        pendingCopy = promise.futureResult
+        state.withLock { $0.pendingCopy = promise.futureResult }
     }
 
     /// Waits for a `COPY` sent by `copy(into:)`, if one is still running.
     func drainCopy() throws {
-        guard let pending = pendingCopy else { return }
-        pendingCopy = nil
+        turn.lock(); defer { turn.unlock() }
+        guard let pending = state.withLock({ s in defer { s.pendingCopy = nil }; return s.pendingCopy }) else { return }
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         do {
             try settle(pending, on: connection)
@@ -263,6 +277,7 @@ public final class PostgresLink {
     /// serialization failure or deadlock (40001, 40P01) rolls back and runs `body` again, up to `attempts`
     /// times. Reads are REPEATABLE READ, READ ONLY: one snapshot for all the queries of a command.
     public func transaction<T>(_ isolation: Isolation = .write, attempts: Int = 20, _ body: () throws -> T) throws -> T {
+        turn.lock(); defer { turn.unlock() }
         var attempt = 0
         while true {
             attempt += 1
@@ -343,18 +358,19 @@ extension PostgresLink: SQLExecutor {
     /// bounded `RowStream`; `body` runs here, never on the event loop. A statement `body` sends on this link
     /// (a nested query) first lets the rest of these rows in without bound, so the connection is free for it.
     public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        turn.lock(); defer { turn.unlock() }
         try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         let stream = RowStream()
         stream.start(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), on: connection, logger: logger,
                      wantsColumns: columns != nil)
-        openStreams.append(stream)
+        state.withLock { $0.openStreams.append(stream) }
         defer {
             // The rows not read (`body` threw) are let go; the reading task has ended when this returns.
             stream.stop()
             _ = try? stream.waitForEnd(connection: connection, target: target)
-            openStreams.removeAll { $0 === stream }
+            state.withLock { $0.openStreams.removeAll { $0 === stream } }
         }
         var columns = columns
         do {
@@ -371,7 +387,7 @@ extension PostgresLink: SQLExecutor {
     /// `body` sends this statement) take the rest of their rows in now, so the server is done with them.
     func settleOpenStreams() throws {
         guard let connection else { return }
-        for stream in openStreams {
+        for stream in state.withLock({ $0.openStreams }) {
             stream.unbound()
             try stream.waitForEnd(connection: connection, target: target)
         }
@@ -383,9 +399,9 @@ extension PostgresLink: SQLExecutor {
     }
 
     func numbered(_ sql: String) -> String {
-        if let cached = numberedStatements[sql] { return cached }
+        if let cached = state.withLock({ $0.numberedStatements[sql] }) { return cached }
         let n = PlaceholderNumbering.numbered(sql)
-        numberedStatements[sql] = n
+        state.withLock { $0.numberedStatements[sql] = n }
         return n
     }
 }

@@ -181,6 +181,7 @@ final class HostileInputTests: CLITestCase {
     }
 
     func testFilesThatAreNotPetlogDatabasesAreRefusedUntouched() throws {
+        try requireDatabaseFile()
         let text = home.appendingPathComponent("notes.txt").path
         try Data("hello, this is not SQLite\n".utf8).write(to: URL(fileURLWithPath: text))
         let random = home.appendingPathComponent("random.bin").path
@@ -204,6 +205,7 @@ final class HostileInputTests: CLITestCase {
     }
 
     func testANewerPetlogsFileIsRefusedInEveryLanguage() throws {
+        try requireDatabaseFile()
         let newer = try copyOfDatabase("newer.sqlite")
         try sqlite("INSERT INTO grdb_migrations VALUES ('v99')", newer)
         try expectRefused(["log"], code: 65, mentions: "newer petlog", db: newer)
@@ -224,6 +226,7 @@ final class HostileInputTests: CLITestCase {
     /// A record dated before 1800 (possible in files written before the parsers refused such days)
     /// used to trap every read that showed its day.
     func testARecordFromBeforeTheSupportedYearsIsShownNotATrap() throws {
+        try requireDatabaseFile()
         try sqlite("UPDATE record SET at = -7000000000 WHERE kind = 'weight'", dbPath)
         for args in [["log"], ["log", "--json"], ["pet", "show", "Coco"], ["chart", "weight", "Coco", "--since", "1800-01-01"], ["due"], ["stats"]] {
             let r = try run(args)
