@@ -10,6 +10,10 @@ APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk font
 # for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py); bc for bench/ocr.sh; groff checks the man page.
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
+# The FHIR export's tests validate bundles with fhir.resources 6.5.0 (FHIR R4), which needs pydantic 1: installed
+# into a folder of their own (.build/python-fhir, on PYTHONPATH in FHIRExportTests only), so that the machine's
+# pydantic 2, which other Python tools need, stays as it is.
+PIP_FHIR_PACKAGES := fhir.resources==6.5.0 pydantic==1.10.17
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
@@ -25,6 +29,8 @@ setup:
 	fi
 	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
 	  python3 -m pip install -q --break-system-packages $(PIP_PACKAGES)
+	@PYTHONPATH=.build/python-fhir python3 -c 'import fhir.resources' 2>/dev/null || \
+	  python3 -m pip install -q --disable-pip-version-check --upgrade --target .build/python-fhir $(PIP_FHIR_PACKAGES)
 
 build: setup
 	$(SWIFT) build
@@ -51,7 +57,7 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 ## (PETLOG_TEST_STORE=postgres; needs postgresql-15, make setup). No list to keep (docs/testing.md): the whole
 ## end-to-end module (every CLITestCase), and the repository suites that make their store with StoreUnderTest,
 ## found here by that name. A suite with nothing to test on a server says why in `notOnServerPass`, a test about
-## the SQLite file calls requireDatabaseFile(); both are reported as skipped, with the reason.
+## the SQLite file calls requireDatabaseFile(); both skip there, with the reason in the log.
 STORE_SUITES = $(shell grep -l 'StoreUnderTest\.make' Tests/PetStoreTests/*.swift | xargs sed -nE 's/^(final )?class ([A-Za-z0-9_]+): XCTestCase.*/\2/p' | paste -sd'|' -)
 SERVER_FILTER = petlogTests\.|PetStoreTests\.($(STORE_SUITES))/
 test: build

@@ -76,7 +76,12 @@ extension L10n.Message {
     public static let scanPayment = Self(.scanPayment, [:])
     public static let scanCategory = Self(.scanCategory, [:])
     public static let scanItems = Self(.scanItems, [:])
+    public static let scanPet = Self(.scanPet, [:])
     public static let scanAskSave = Self(.scanAskSave, [:])
+    public static let scanAskSaveOrChange = Self(.scanAskSaveOrChange, [:])
+    public static let scanCorrectHint = Self(.scanCorrectHint, [:])
+    public static func errScanUnknownField(field: String) -> Self { Self(.errScanUnknownField, ["field": field]) }
+    public static func errScanBadPayment(value: String) -> Self { Self(.errScanBadPayment, ["value": value]) }
     public static let scanNotSaved = Self(.scanNotSaved, [:])
     public static let scanNeedsYes = Self(.scanNeedsYes, [:])
     public static func errScanMissing(fields: String) -> Self { Self(.errScanMissing, ["fields": fields]) }
@@ -84,10 +89,13 @@ extension L10n.Message {
     public static func scanNoteCurrency(currency: String) -> Self { Self(.scanNoteCurrency, ["currency": currency]) }
     public static func scanNoteAmount(read: String, amount: String) -> Self { Self(.scanNoteAmount, ["read": read, "amount": amount]) }
     public static func scanNoteDateRejected(read: String) -> Self { Self(.scanNoteDateRejected, ["read": read]) }
+    public static func scanNoteTurned(degrees: String) -> Self { Self(.scanNoteTurned, ["degrees": degrees]) }
+    public static let scanGiven = Self(.scanGiven, [:])
     public static func errImageCorrupt(path: String) -> Self { Self(.errImageCorrupt, ["path": path]) }
     public static func errImageTooLarge(path: String, detail: String) -> Self { Self(.errImageTooLarge, ["path": path, "detail": detail]) }
     public static func errImageFormat(path: String, format: String) -> Self { Self(.errImageFormat, ["path": path, "format": format]) }
     public static func errOCRLanguage(language: String, path: String) -> Self { Self(.errOCRLanguage, ["language": language, "path": path]) }
+    public static func errOCRLanguageOption(value: String) -> Self { Self(.errOCRLanguageOption, ["value": value]) }
     public static func errOCREngine(detail: String) -> Self { Self(.errOCREngine, ["detail": detail]) }
     public static func errImportMissingColumnSeparator(name: String, separator: String, found: String) -> Self { Self(.errImportMissingColumnSeparator, ["name": name, "separator": separator, "found": found]) }
     public static func errImportAmbiguousDate(value: String) -> Self { Self(.errImportAmbiguousDate, ["value": value]) }
@@ -154,6 +162,11 @@ extension L10n.Message {
     public static let colNotes = Self(.colNotes, [:])
     public static let colLatestWeight = Self(.colLatestWeight, [:])
     public static let colMedications = Self(.colMedications, [:])
+    public static let colAllergies = Self(.colAllergies, [:])
+    public static let colConditions = Self(.colConditions, [:])
+    public static let colVetContact = Self(.colVetContact, [:])
+    public static let colEmergencyContact = Self(.colEmergencyContact, [:])
+    public static let colInsurance = Self(.colInsurance, [:])
     public static let colRecords = Self(.colRecords, [:])
     public static let colMedication = Self(.colMedication, [:])
     public static let colDose = Self(.colDose, [:])
@@ -278,6 +291,8 @@ extension L10n.Message {
     public static func reportPeriod(from: String, to: String) -> Self { Self(.reportPeriod, ["from": from, "to": to]) }
     public static func reportAlertWeightLoss(percent: String, days: String) -> Self { Self(.reportAlertWeightLoss, ["percent": percent, "days": days]) }
     public static func reportAlertOverdue(items: String) -> Self { Self(.reportAlertOverdue, ["items": items]) }
+    public static func reportAlertAllergies(items: String) -> Self { Self(.reportAlertAllergies, ["items": items]) }
+    public static func reportAlertConditions(items: String) -> Self { Self(.reportAlertConditions, ["items": items]) }
     public static func reportAlertSevere(count: String, symptoms: String) -> Self { Self(.reportAlertSevere, ["count": count, "symptoms": symptoms]) }
     public static let reportProfile = Self(.reportProfile, [:])
     public static let reportCurrentMeds = Self(.reportCurrentMeds, [:])
@@ -371,11 +386,15 @@ extension L10n.Message {
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }
     public static func errBadMicrochip(value: String) -> Self { Self(.errBadMicrochip, ["value": value]) }
+    public static func errBadContact(field: String, value: String) -> Self { Self(.errBadContact, ["field": field, "value": value]) }
+    public static func errNotListed(field: String, value: String) -> Self { Self(.errNotListed, ["field": field, "value": value]) }
+    public static func errTooManyItems(field: String, max: String) -> Self { Self(.errTooManyItems, ["field": field, "max": max]) }
     public static func errBadSize(value: String) -> Self { Self(.errBadSize, ["value": value]) }
     public static func backupWrote(path: String) -> Self { Self(.backupWrote, ["path": path]) }
     public static func checkRepaired(count: String) -> Self { Self(.checkRepaired, ["count": count]) }
     public static let errFileExists = Self(.errFileExists, [:])
     public static func exportWrote(records: String, path: String) -> Self { Self(.exportWrote, ["records": records, "path": path]) }
+    public static func exportWroteFHIR(resources: String, path: String) -> Self { Self(.exportWroteFHIR, ["resources": resources, "path": path]) }
     public static func errAmbiguousPet(name: String, candidates: String) -> Self { Self(.errAmbiguousPet, ["name": name, "candidates": candidates]) }
     public static func importDone(added: String, pets: String, path: String, existing: String) -> Self { Self(.importDone, ["added": added, "pets": pets, "path": path, "existing": existing]) }
     public static let importReading = Self(.importReading, [:])
@@ -550,6 +569,7 @@ extension L10n.Message {
     public static func errReportFormat(path: String) -> Self { Self(.errReportFormat, ["path": path]) }
     public static func errCSVStdoutNeedsTable(tables: String) -> Self { Self(.errCSVStdoutNeedsTable, ["tables": tables]) }
     public static func errTableNeedsCSV(table: String) -> Self { Self(.errTableNeedsCSV, ["table": table]) }
+    public static let errPetNeedsFHIR = Self(.errPetNeedsFHIR, [:])
     public static func errFolderNotStdout(option: String) -> Self { Self(.errFolderNotStdout, ["option": option]) }
     public static func errStdoutTwice(first: String, second: String) -> Self { Self(.errStdoutTwice, ["first": first, "second": second]) }
     public static func exportWroteTable(rows: String, table: String, path: String) -> Self { Self(.exportWroteTable, ["rows": rows, "table": table, "path": path]) }
@@ -588,6 +608,11 @@ extension L10n.Message {
     public static let fieldNameNotes = Self(.fieldNameNotes, [:])
     public static let fieldNameBreed = Self(.fieldNameBreed, [:])
     public static let fieldNameColor = Self(.fieldNameColor, [:])
+    public static let fieldNameAllergy = Self(.fieldNameAllergy, [:])
+    public static let fieldNameCondition = Self(.fieldNameCondition, [:])
+    public static let fieldNameVetContact = Self(.fieldNameVetContact, [:])
+    public static let fieldNameEmergencyContact = Self(.fieldNameEmergencyContact, [:])
+    public static let fieldNameInsurance = Self(.fieldNameInsurance, [:])
     public static let fieldNameFood = Self(.fieldNameFood, [:])
     public static let fieldNameScore = Self(.fieldNameScore, [:])
     public static let fieldNameBcs = Self(.fieldNameBcs, [:])
@@ -764,6 +789,7 @@ extension L10n.Message {
     public static let helpExportCommandDiscussion = Self(.helpExportCommandDiscussion, [:])
     public static let helpExportCommandOutput = Self(.helpExportCommandOutput, [:])
     public static let helpExportCommandFormat = Self(.helpExportCommandFormat, [:])
+    public static let helpExportCommandPet = Self(.helpExportCommandPet, [:])
     public static let helpExportCommandTable = Self(.helpExportCommandTable, [:])
     public static let helpExportCommandWithAttachments = Self(.helpExportCommandWithAttachments, [:])
     public static let helpExportCommandNoAttachments = Self(.helpExportCommandNoAttachments, [:])
@@ -875,6 +901,14 @@ extension L10n.Message {
     public static let helpPetGroupProfileOptionsBorn = Self(.helpPetGroupProfileOptionsBorn, [:])
     public static let helpPetGroupProfileOptionsChip = Self(.helpPetGroupProfileOptionsChip, [:])
     public static let helpPetGroupProfileOptionsNotes = Self(.helpPetGroupProfileOptionsNotes, [:])
+    public static let helpPetGroupProfileOptionsAllergy = Self(.helpPetGroupProfileOptionsAllergy, [:])
+    public static let helpPetGroupProfileOptionsNoAllergy = Self(.helpPetGroupProfileOptionsNoAllergy, [:])
+    public static let helpPetGroupProfileOptionsCondition = Self(.helpPetGroupProfileOptionsCondition, [:])
+    public static let helpPetGroupProfileOptionsNoCondition = Self(.helpPetGroupProfileOptionsNoCondition, [:])
+    public static let helpPetGroupProfileOptionsVetContact = Self(.helpPetGroupProfileOptionsVetContact, [:])
+    public static let helpPetGroupProfileOptionsEmergencyContact = Self(.helpPetGroupProfileOptionsEmergencyContact, [:])
+    public static let helpPetGroupProfileOptionsNoEmergencyContact = Self(.helpPetGroupProfileOptionsNoEmergencyContact, [:])
+    public static let helpPetGroupProfileOptionsInsurance = Self(.helpPetGroupProfileOptionsInsurance, [:])
     public static let helpPetGroupAddAbstract = Self(.helpPetGroupAddAbstract, [:])
     public static let helpPetGroupAddName = Self(.helpPetGroupAddName, [:])
     public static let helpPetGroupListAbstract = Self(.helpPetGroupListAbstract, [:])

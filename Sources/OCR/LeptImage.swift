@@ -112,6 +112,29 @@ final class LeptImage {
         return (image, Double(angle))
     }
 
+    /// A copy with its gray levels stretched linearly so the darkest 1 % become black and the lightest
+    /// 1 % white (a faded or low-contrast receipt); this image when it already spans the range. Expects 8-bit gray.
+    func contrastStretched() -> LeptImage {
+        var owned: UnsafeMutablePointer<NUMA>? = pixGetGrayHistogram(pointer, max(1, Int32((width * height / 1_000_000).squareRootRounded)))
+        defer { numaDestroy(&owned) }
+        guard let histogram = owned else { return self }
+        var counts = [Int](repeating: 0, count: 256)
+        for i in 0..<min(256, Int(numaGetCount(histogram))) {
+            var v: Int32 = 0
+            _ = numaGetIValue(histogram, Int32(i), &v)
+            counts[i] = Int(v)
+        }
+        let total = counts.reduce(0, +), cut = total / 100
+        guard total > 0 else { return self }
+        var low = 0, seen = 0
+        while low < 255, seen + counts[low] <= cut { seen += counts[low]; low += 1 }
+        var high = 255
+        seen = 0
+        while high > low, seen + counts[high] <= cut { seen += counts[high]; high -= 1 }
+        guard high - low >= 8, low > 0 || high < 255 else { return self }
+        return LeptImage(pixGammaTRC(nil, pointer, 1.0, Int32(low), Int32(high))) ?? self
+    }
+
     /// The mean gray of the outermost pixels, about 256 of them sampled round the frame.
     func edgeGray() -> UInt8 {
         var sum = 0, count = 0, value: UInt32 = 0
@@ -133,4 +156,9 @@ final class LeptImage {
         }
         return LeptImage(out) ?? self
     }
+}
+
+private extension Int {
+    /// The integer square root, rounded (for a sampling step).
+    var squareRootRounded: Int { Int(Double(self).squareRoot().rounded()) }
 }

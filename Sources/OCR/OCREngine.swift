@@ -55,7 +55,81 @@ public final class OCREngine {
     /// binarization as `options` say. Bad input throws `OCRError`; an image without text gives an empty result.
     public func recognize(imageAt path: String, options: OCROptions = OCROptions()) throws -> OCRResult {
         let (loaded, orientation) = try LeptImage.load(path: path, options: options)
-        var image = try loaded.oriented(orientation).gray()
+        return try recognize(try loaded.oriented(orientation).gray(), orientation: orientation, options: options)
+    }
+
+    /// Reads the image at `path` in its own script and orientation: tesseract's orientation and script
+    /// detection (`osd.traineddata`) on the upright-by-EXIF image decides the quarter turn (0/90/180/270)
+    /// and, unless `language` is given, the language (`PageLayout.language(forScript:)`); `fallback` is
+    /// the language when the detection finds no script it knows (too little text, no `osd` data).
+    public static func recognizeDetecting(imageAt path: String, language: String? = nil, fallback: String,
+                                          tessdataPath: String? = nil, options: OCROptions = OCROptions()) throws -> OCRResult {
+        let tessdata = tessdataPath ?? defaultTessdataPath()
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))  // leptonica speaks while decoding, before any engine exists
+        // The language names are checked before the image is read: a bad --ocr-lang is its own error.
+        if let language { try checkLanguages(language, tessdataPath: tessdata) } else { try checkLanguages(fallback, tessdataPath: tessdata) }
+        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
+        let image = try loaded.oriented(orientation).gray()
+        // Detection on a contrast-stretched copy: on the faded and blurred receipts of the set it took
+        // Hangul for Latin or Greek without it (docs/ocr.md). Tesseract reads the image as it is.
+        let layout = PageLayout.detect(image.contrastStretched(), tessdataPath: tessdata)
+        let detected = layout?.script.flatMap(PageLayout.language(forScript:))
+        let chosen = language ?? detected ?? fallback
+        let turn = layout?.rotation ?? 0
+        var engines: [String: OCREngine] = [:]
+        func attempt(_ quarterTurns: Int, _ languages: String) throws -> OCRResult {
+            let q = ((quarterTurns % 4) + 4) % 4
+            var turned = image
+            if q != 0 {
+                guard let t = LeptImage(pixRotateOrth(image.pointer, Int32(q))) else { throw OCRError.engineFailure("could not turn the image") }
+                turned = t
+            }
+            let engine = try engines[languages] ?? OCREngine(language: languages, tessdataPath: tessdata)
+            engines[languages] = engine
+            var result = try engine.recognize(turned, orientation: orientation, options: options)
+            result.language = languages
+            result.layout = layout
+            result.layout?.rotation = q * 90
+            return result
+        }
+        var result = try attempt(turn / 90, chosen)
+        // The measured second opinion, only for a page read badly (mean word confidence under `secondLook`:
+        // a receipt read upside down or in the wrong language gives about 40–55, a right reading over 80).
+        // A turn tesseract was unsure of (confidence under `sureOrientation`) is tried the other way up;
+        // a page that showed Latin or no known script is tried in Korean and Japanese too (the UI
+        // language's first). The most confident reading is kept; the first one over `secondLook` ends it.
+        if result.meanWordConfidence < PageLayout.secondLook {
+            let turns = (layout?.orientationConfidence ?? 0) < PageLayout.sureOrientation ? [turn / 90, turn / 90 + 2] : [turn / 90]
+            let installed = Set(installedLanguages(tessdataPath: tessdata))
+            var languages = [chosen]
+            if language == nil, detected == nil || detected == "eng" {
+                languages += ([fallback] + ["kor+eng", "jpn+eng", "eng"]).filter { l in
+                    l != chosen && l.split(separator: "+").allSatisfy { installed.contains(String($0)) }
+                }
+                languages = languages.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            }
+            search: for q in turns {
+                for l in languages where !(q == turn / 90 && l == chosen) {
+                    let again = try attempt(q, l)
+                    if again.meanWordConfidence > result.meanWordConfidence { result = again }
+                    if result.meanWordConfidence >= PageLayout.secondLook { break search }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Throws `languageUnavailable` unless every `+`-part of `language` has its `.traineddata` in `tessdataPath`.
+    public static func checkLanguages(_ language: String, tessdataPath: String) throws {
+        let installed = Set(installedLanguages(tessdataPath: tessdataPath))
+        let parts = language.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && installed.contains($0) }) else {
+            throw OCRError.languageUnavailable(language: language, tessdata: tessdataPath)
+        }
+    }
+
+    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions) throws -> OCRResult {
+        var image = gray
         var angle = 0.0
         if options.deskew { (image, angle) = image.deskewed() }
         image = image.binarized(options.binarization)
@@ -127,5 +201,37 @@ public final class OCREngine {
         var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
         guard TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else { return OCRBox(x: 0, y: 0, width: 0, height: 0) }
         return OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+    }
+}
+
+extension PageLayout {
+    /// Below this orientation confidence the page is read as it is. Tesseract's OSD gave at least 1.8
+    /// to the right turn of every receipt in the set, in all four turns (docs/ocr.md).
+    static let minimumOrientationConfidence = 1.0
+    /// Mean word confidence under which a page is read again another way (turned, another language).
+    static let secondLook = 75.0
+    /// Orientation confidence under which a badly read page is also read the other way up.
+    static let sureOrientation = 2.0
+
+    /// Orientation and script detection on an 8-bit image; nil when `osd.traineddata` is missing or
+    /// tesseract found too little text to decide.
+    static func detect(_ image: LeptImage, tessdataPath: String) -> PageLayout? {
+        guard OCREngine.installedLanguages(tessdataPath: tessdataPath).contains("osd"), let api = TessBaseAPICreate() else { return nil }
+        defer { TessBaseAPIEnd(api); TessBaseAPIDelete(api) }
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        guard TessBaseAPIInit3(api, tessdataPath, "osd") == 0 else { return nil }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        TessBaseAPISetImage2(api, image.pointer)
+        var degrees: Int32 = 0, orientationConfidence: Float = 0, scriptConfidence: Float = 0
+        var name: UnsafePointer<CChar>? = nil
+        guard TessBaseAPIDetectOrientationScript(api, &degrees, &orientationConfidence, &name, &scriptConfidence) != 0 else { return nil }
+        // Tesseract reports the page's orientation counter-clockwise; the turn that undoes it is clockwise.
+        let turn = orientationConfidence >= Float(minimumOrientationConfidence) ? (360 - Int(degrees)) % 360 : 0
+        // Tesseract 5's C API hands out the unicharset's own string here (freeing it is a double free).
+        let script = name.map { String(cString: $0) }
+        return PageLayout(rotation: turn, orientationConfidence: Double(orientationConfidence),
+                          script: script.flatMap { $0.isEmpty ? nil : $0 }, scriptConfidence: Double(scriptConfidence))
     }
 }

@@ -57,6 +57,10 @@ public struct OCRResult: Sendable, Equatable, Codable {
     public var orientationApplied: ExifOrientation
     /// Degrees the image was turned to straighten its text lines (0 when deskew was off or found nothing).
     public var deskewAngle: Double
+    /// The tesseract languages it was read with (set by `OCREngine.recognizeDetecting`, else nil).
+    public var language: String?
+    /// What orientation and script detection found (nil when it did not run or found nothing).
+    public var layout: PageLayout?
 
     public init(words: [OCRWord], lines: [OCRLine], width: Int, height: Int, orientationApplied: ExifOrientation, deskewAngle: Double) {
         self.words = words
@@ -67,11 +71,43 @@ public struct OCRResult: Sendable, Equatable, Codable {
         self.deskewAngle = deskewAngle
     }
 
+    /// The mean of the words' confidences (0 without words).
+    public var meanWordConfidence: Double { words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count) }
+
     /// The lines' text, one per line.
     public var text: String { lines.map(\.text).joined(separator: "\n") }
 }
 
 extension ExifOrientation: Codable {}
+
+/// Tesseract's orientation and script detection on one page: the clockwise quarter turn that puts
+/// its text upright, and the script most of its characters are in.
+public struct PageLayout: Sendable, Equatable, Codable {
+    /// Degrees clockwise the image was turned before reading: 0, 90, 180 or 270.
+    public var rotation: Int
+    public var orientationConfidence: Double
+    /// Tesseract's script name (`Latin`, `Korean`, `Japanese`, `Han`, `Hangul`, …), nil when none was found.
+    public var script: String?
+    public var scriptConfidence: Double
+
+    public init(rotation: Int, orientationConfidence: Double, script: String?, scriptConfidence: Double) {
+        self.rotation = rotation
+        self.orientationConfidence = orientationConfidence
+        self.script = script
+        self.scriptConfidence = scriptConfidence
+    }
+
+    /// The languages a receipt in `script` is read with: Hangul → `kor+eng`, kana or kanji → `jpn+eng`
+    /// (Korean receipts carry no runs of Han; Chinese is not read), Latin → `eng`; nil for any other script.
+    public static func language(forScript script: String) -> String? {
+        switch script {
+        case "Korean", "Hangul": "kor+eng"
+        case "Japanese", "Han", "Hiragana", "Katakana": "jpn+eng"
+        case "Latin": "eng"
+        default: nil
+        }
+    }
+}
 
 /// How an image is prepared before tesseract reads it, and what the engine refuses.
 public struct OCROptions: Sendable, Equatable {

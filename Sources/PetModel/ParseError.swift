@@ -42,4 +42,10 @@ public enum ParseError: Error, Equatable, Sendable {
     case beforeStart(field: String, value: String, start: String)
     /// A file given where an image belongs (`--photo`), or an image or PDF (`--receipt`), that is neither.
     case notAnImage(path: String, pdfAllowed: Bool)
+    /// A contact that is not `NAME, PHONE` (`--vet-contact`, `--emergency-contact`).
+    case badContact(field: String, value: String)
+    /// `--no-allergy` (and the like) naming an item the pet does not have.
+    case notListed(field: String, value: String)
+    /// More allergies, conditions or contacts than a pet may have.
+    case tooManyItems(field: String, max: Int)
 }

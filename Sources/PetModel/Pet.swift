@@ -38,16 +38,18 @@ public struct Pet: Equatable, Sendable, Codable {
     public var notes: String?
     public var archivedOn: LocalDate?
     public var archiveReason: ArchiveReason?
+    /// Allergies, conditions, contacts and insurance (schema v6).
+    public var health: PetHealth
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(id: Int64, name: String, species: Species, breed: String? = nil, sex: Sex = .unknown,
                 neutered: Bool = false, born: PartialDate? = nil, microchip: String? = nil, color: String? = nil,
                 notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil,
-                createdAt: Date, updatedAt: Date) {
+                health: PetHealth = PetHealth(), createdAt: Date, updatedAt: Date) {
         self.id = id; self.name = name; self.species = species; self.breed = breed; self.sex = sex
         self.neutered = neutered; self.born = born; self.microchip = microchip; self.color = color
-        self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason
+        self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason; self.health = health
         self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 
@@ -65,6 +67,8 @@ public struct PetDraft: Equatable, Sendable {
     public var microchip: String??
     public var color: String??
     public var notes: String??
+    /// Allergies, conditions, contacts, insurance.
+    public var health = PetHealthEdit()
 
     public init(name: String? = nil, species: Species? = nil, breed: String?? = nil, sex: Sex? = nil, neutered: Bool? = nil,
                 born: PartialDate?? = nil, microchip: String?? = nil, color: String?? = nil, notes: String?? = nil) {

@@ -31,6 +31,8 @@ enum ReceiptPatterns {
     static let monthName = make(#"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})(?![0-9])"#)
     static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+([0-9]{4})(?![0-9])"#)
     static let yearLast = make(#"(?<![0-9])([0-9]{1,2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{4})(?![0-9])"#)
+    /// American month/day/two-digit year with one-digit parts: `1/5/26`, `11-2-26`.
+    static let usShortYear = make(#"(?<![0-9.,/-])([0-9]{1,2})([-/.])([0-9]{1,2})\2([0-9]{2})(?![0-9.,/-])"#)
     static let shortYear = make(#"(?<![0-9.,/-])([0-9]{2})([-./])([0-9]{1,2})\2([0-9]{1,2})(?![0-9.,/-])"#)
 
     static let meridiemFirst = make(#"(오전|오후|午前|午後|\bam\b|\bpm\b)\s*([0-9]{1,2})\s*[:時시]\s*([0-9]{1,2})"#)
@@ -130,6 +132,17 @@ extension ReceiptReading {
                 found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
             }
             found.append(DateReading(year: 2000 + a, month: b, day: c, read: g[0] ?? "", certainty: 0.8))
+        }
+        if language == .english {
+            // `1/5/26`: one-digit month or day, which the year-first shape above cannot be.
+            for g in P.matches(P.usShortYear, in: text) where (g[1]?.count ?? 0) == 1 || (g[3]?.count ?? 0) == 1 {
+                guard let a = Int(g[1] ?? ""), let b = Int(g[3] ?? ""), let c = Int(g[4] ?? "") else { continue }
+                if a <= 12 {
+                    found.append(DateReading(year: 2000 + c, month: a, day: b, read: g[0] ?? "", certainty: 0.8))
+                } else if b <= 12 {
+                    found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
+                }
+            }
         }
         return found
     }

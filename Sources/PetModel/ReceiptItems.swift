@@ -28,9 +28,20 @@ extension ReceiptReading {
             }
             name = itemName(name)
             guard name.filter(\.isLetter).count >= 2 else { continue }
+            // A rate (`TAX 8.25%`, `消費税(10%)`, `할인 5%`) makes a tax or discount line, whatever OCR made of its label.
+            guard !hasPercent(line.normalized) else { continue }
+            // An amount that is the sum of two or more items above it is a subtotal whose label OCR garbled
+            // (`小計` read as `。 Nit`): it and everything below it are no items. (One item above: two
+            // lines at the same price are two items.)
+            if items.count >= 2, price.minorUnits == items.reduce(Int64(0), { $0 &+ $1.value.price.minorUnits }) { break }
             items.append(line.field(ReceiptItem(name: name, price: price), certainty: repaired ? 0.6 : 0.7))
         }
         return items
+    }
+
+    /// A number with a percent sign after it (`10%`, `8.25 %`).
+    static func hasPercent(_ text: String) -> Bool {
+        text.range(of: #"[0-9]\s?[%％]"#, options: .regularExpression) != nil
     }
 
     /// An item's name without the marks printers put between it and the price: a reduced-tax `軽`

@@ -75,6 +75,8 @@ public struct VetReportComposer {
 
         // Alerts first: what a vet must not miss.
         var alerts: [String] = []
+        if !pet.health.allergies.isEmpty { alerts.append(t(.reportAlertAllergies(items: pet.health.allergies.joined(separator: ", ")))) }
+        if !pet.health.conditions.isEmpty { alerts.append(t(.reportAlertConditions(items: pet.health.conditions.joined(separator: ", ")))) }
         if let notes = pet.notes { alerts.append(notes) }
         for (days, change) in [(30, facts.change30), (90, facts.change90)] {
             if let change, change.percent <= -5 {
@@ -97,6 +99,13 @@ public struct VetReportComposer {
         ]
         if let c = pet.color { profile.append((t(.colColor), c)) }
         profile.append((t(.reportCurrentMeds), current.isEmpty ? "—" : current.map { [$0.name, $0.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")))
+        // The facts a vet asks first, where the owner gave them (the alert box repeats allergies and conditions).
+        let h = pet.health
+        if !h.allergies.isEmpty { profile.append((t(.colAllergies), h.allergies.joined(separator: ", "))) }
+        if !h.conditions.isEmpty { profile.append((t(.colConditions), h.conditions.joined(separator: ", "))) }
+        if let v = h.vetContact { profile.append((t(.colVetContact), v.text)) }
+        for c in h.emergencyContacts { profile.append((t(.colEmergencyContact), c.text)) }
+        if let i = h.insurance { profile.append((t(.colInsurance), i.text)) }
         blocks.append(.heading(t(.reportProfile)))
         blocks.append(.keyValues(profile, photoPNG: nil))
 

@@ -54,7 +54,12 @@ public struct DemoHousehold {
         let plans = [
             PetPlan(pet: ImportPet(location: demo, fileId: 1, name: "Coco", species: .dog, breed: "Maltese", sex: .female, neutered: true,
                                    born: PartialDate(year: 2019, month: 4, day: 2), microchip: "900123456789012", color: "white",
-                                   notes: "Allergic to chicken. Luxating patella (left, grade 1)."),
+                                   notes: "Anxious at the clinic: calmer with her blanket.",
+                                   health: PetHealth(allergies: ["chicken", "penicillin"], conditions: ["luxating patella (left, grade 1)"],
+                                                     vetContact: PetContact(name: "Seoul Animal Medical Center", phone: "02-555-0142"),
+                                                     emergencyContacts: [PetContact(name: "Jiwoo Kim", phone: "010-5550-1234"),
+                                                                         PetContact(name: "Minjun Park", phone: "+82 10-5550-5678")],
+                                                     insurance: PetInsurance(insurer: "PetCare Mutual", policy: "PC-2024-118830"))),
                     baseGrams: 4200, seasonal: 0.01, trendPerYear: -0.04),
             PetPlan(pet: ImportPet(location: demo, fileId: 2, name: "Nabi", species: .cat, breed: "Korean Shorthair", sex: .male, neutered: true,
                                    born: PartialDate(year: 2020, month: 6), microchip: "410098765432109", color: "tabby",

@@ -16,11 +16,17 @@ enum Schema {
             try db.execute(sql: v5)
             try SearchIndex.rebuild(db)
         }
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: v6)
+            // The undo triggers list the pet's columns: made anew with the new ones.
+            try db.execute(sql: "DROP TRIGGER undo_pet_insert; DROP TRIGGER undo_pet_update; DROP TRIGGER undo_pet_delete")
+            try UndoLog.createTriggers(db, tables: ["pet"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v5"
+    static let currentVersion = "v6"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -317,4 +323,15 @@ enum Schema {
         }
         return sql
     }()
+
+    /// v6, health facts as data (issue 33): a pet's allergies, conditions, vet contact, emergency contacts
+    /// and insurance, in columns of its own row (`PetHealth`'s stored form: a list is one item a line, a
+    /// contact `NAME, PHONE`; NULL when there is none). Existing pets get none: their notes stay as they are.
+    static let v6 = """
+    ALTER TABLE pet ADD COLUMN allergies TEXT CHECK (allergies IS NULL OR length(allergies) >= 1);
+    ALTER TABLE pet ADD COLUMN conditions TEXT CHECK (conditions IS NULL OR length(conditions) >= 1);
+    ALTER TABLE pet ADD COLUMN vet_contact TEXT CHECK (vet_contact IS NULL OR length(vet_contact) >= 1);
+    ALTER TABLE pet ADD COLUMN emergency_contacts TEXT CHECK (emergency_contacts IS NULL OR length(emergency_contacts) >= 1);
+    ALTER TABLE pet ADD COLUMN insurance TEXT CHECK (insurance IS NULL OR length(insurance) >= 1);
+    """
 }

@@ -23,7 +23,7 @@ public struct StoreCore {
 
     // MARK: Pets
 
-    static let petColumns = "id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at"
+    static let petColumns = "id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, allergies, conditions, vet_contact, emergency_contacts, insurance"
 
     /// The pet a row of `pet` describes; a value petlog never writes is thrown as `InvalidStoredValue`, never replaced.
     static func pet<R: StoredRow>(_ row: R) throws -> Pet {
@@ -40,6 +40,11 @@ public struct StoreCore {
                    color: row.text("color"), notes: row.text("notes"),
                    archivedOn: try optional("archived_on") { LocalDate.parseISO(Substring($0)) },
                    archiveReason: try optional("archive_reason", ArchiveReason.init(rawValue:)),
+                   health: PetHealth(allergies: try optional("allergies") { PetHealth.parseList($0, field: "allergy") } ?? [],
+                                     conditions: try optional("conditions") { PetHealth.parseList($0, field: "condition") } ?? [],
+                                     vetContact: try optional("vet_contact", PetHealth.parseContact),
+                                     emergencyContacts: try optional("emergency_contacts", PetHealth.parseContacts) ?? [],
+                                     insurance: try optional("insurance", PetHealth.parseInsurance)),
                    createdAt: try seconds("created_at"), updatedAt: try seconds("updated_at"))
     }
 
@@ -82,11 +87,14 @@ public struct StoreCore {
         guard let name = draft.name, let species = draft.species else { throw StoreError.constraint("name and species are required") }
         if let existing = try activePet(named: name) { throw StoreError.duplicatePetName(existing.name) }
         let t = nowSeconds
+        let health = try draft.health.applied(to: PetHealth())
+        let stored = Self.storedHealth(health)
         let id = try sql.insertReturningId("""
-            INSERT INTO pet (name, name_key, species, breed, sex, neutered, born, microchip, color, notes, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO pet (name, name_key, species, breed, sex, neutered, born, microchip, color, notes, created_at, updated_at,
+                             allergies, conditions, vet_contact, emergency_contacts, insurance)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [name, TextField.nameKey(name), species.rawValue, draft.breed ?? nil, (draft.sex ?? .unknown).rawValue, draft.neutered ?? false,
-                  (draft.born ?? nil)?.description, draft.microchip ?? nil, draft.color ?? nil, draft.notes ?? nil, t, t])
+                  (draft.born ?? nil)?.description, draft.microchip ?? nil, draft.color ?? nil, draft.notes ?? nil, t, t] + stored)
         return try resolve(.id(id))
     }
 
@@ -98,9 +106,16 @@ public struct StoreCore {
     func store(_ pet: Pet) throws {
         try sql.execute("""
             UPDATE pet SET name = ?, name_key = ?, species = ?, breed = ?, sex = ?, neutered = ?, born = ?, microchip = ?, color = ?,
-                           notes = ?, archived_on = ?, archive_reason = ?, updated_at = ? WHERE id = ?
+                           notes = ?, archived_on = ?, archive_reason = ?, updated_at = ?,
+                           allergies = ?, conditions = ?, vet_contact = ?, emergency_contacts = ?, insurance = ? WHERE id = ?
             """, [pet.name, TextField.nameKey(pet.name), pet.species.rawValue, pet.breed, pet.sex.rawValue, pet.neutered, pet.born?.description,
-                  pet.microchip, pet.color, pet.notes, pet.archivedOn?.description, pet.archiveReason?.rawValue, nowSeconds, pet.id])
+                  pet.microchip, pet.color, pet.notes, pet.archivedOn?.description, pet.archiveReason?.rawValue, nowSeconds] + Self.storedHealth(pet.health) + [pet.id])
+    }
+
+    /// The values of the columns `allergies, conditions, vet_contact, emergency_contacts, insurance`.
+    static func storedHealth(_ h: PetHealth) -> [any SQLBindable] {
+        [PetHealth.storedList(h.allergies), PetHealth.storedList(h.conditions), h.vetContact?.text,
+         PetHealth.storedList(h.emergencyContacts.map(\.text)), h.insurance?.text]
     }
 
     public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet {
@@ -117,6 +132,7 @@ public struct StoreCore {
         if let v = draft.microchip { pet.microchip = v }
         if let v = draft.color { pet.color = v }
         if let v = draft.notes { pet.notes = v }
+        pet.health = try draft.health.applied(to: pet.health)
         try store(pet)
         return try resolve(.id(pet.id))
     }

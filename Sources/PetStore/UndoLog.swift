@@ -49,7 +49,7 @@ enum UndoLog {
 
     /// Creates the triggers (migration v4; a later migration that changes one of `tables` recreates its
     /// three triggers, since they list its columns). They write only while `undo_active` names a group.
-    static func createTriggers(_ db: Database) throws {
+    static func createTriggers(_ db: Database, tables: [String] = UndoLog.tables) throws {
         for table in tables {
             let columns = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
             let names: [String] = columns.map { $0["name"] }

@@ -15,7 +15,7 @@ import PetStore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -447,5 +447,16 @@ public enum PostgresSchema {
         EXECUTE format('ALTER TABLE %s ENABLE TRIGGER USER', t);
       END LOOP;
     END $$;
+    """
+
+    /// pg3, health facts as data (issue 33), as SQLite's v6: the pet's allergies, conditions, vet contact,
+    /// emergency contacts and insurance in `PetHealth`'s stored form. The undo trigger stores whole rows,
+    /// so it needs no change.
+    static let pg3 = """
+    ALTER TABLE pet ADD COLUMN allergies text CHECK (allergies IS NULL OR char_length(allergies) >= 1);
+    ALTER TABLE pet ADD COLUMN conditions text CHECK (conditions IS NULL OR char_length(conditions) >= 1);
+    ALTER TABLE pet ADD COLUMN vet_contact text CHECK (vet_contact IS NULL OR char_length(vet_contact) >= 1);
+    ALTER TABLE pet ADD COLUMN emergency_contacts text CHECK (emergency_contacts IS NULL OR char_length(emergency_contacts) >= 1);
+    ALTER TABLE pet ADD COLUMN insurance text CHECK (insurance IS NULL OR char_length(insurance) >= 1);
     """
 }

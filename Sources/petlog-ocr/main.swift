@@ -1,7 +1,9 @@
 // petlog-ocr: reads one image with the OCR module and prints the result as JSON on standard output, or
 // `{"error": …}` and a sysexits code. `petlog expense scan` runs it: petlog itself does not link tesseract
 // and leptonica, whose dozens of libraries would add 30 ms to the start of every other command.
-// usage: petlog-ocr --lang kor+eng IMAGE
+// usage: petlog-ocr --lang kor+eng IMAGE              (those languages, the page as it stands after EXIF)
+//        petlog-ocr --detect FALLBACK [--lang L] IMAGE  (orientation and, without --lang, the language from the
+//                                                       image; FALLBACK when it shows no script it knows)
 import Foundation
 import OCR
 
@@ -14,17 +16,23 @@ func fail(_ fields: [String: Any], code: Int32) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-var language = "eng"
-if let i = arguments.firstIndex(of: "--lang"), i + 1 < arguments.count {
-    language = arguments[i + 1]
-    arguments.removeSubrange(i...(i + 1))
+@MainActor func option(_ name: String) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(i...(i + 1)) }
+    return arguments[i + 1]
 }
-guard arguments.count == 1 else { fail(["error": "usage", "detail": "petlog-ocr --lang LANGS IMAGE"], code: 64) }
+let language = option("--lang")
+let fallback = option("--detect")
+guard arguments.count == 1 else { fail(["error": "usage", "detail": "petlog-ocr [--detect FALLBACK] [--lang LANGS] IMAGE"], code: 64) }
 let path = arguments[0]
 
 do {
-    let engine = try OCREngine(language: language)
-    let result = try engine.recognize(imageAt: path)
+    let result: OCRResult
+    if let fallback {
+        result = try OCREngine.recognizeDetecting(imageAt: path, language: language, fallback: fallback)
+    } else {
+        result = try OCREngine(language: language ?? "eng").recognize(imageAt: path)
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     FileHandle.standardOutput.write(try encoder.encode(result))

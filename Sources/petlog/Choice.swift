@@ -65,4 +65,4 @@ extension Paper: ChoiceValue {
 enum SymptomGrouping: String, ChoiceValue { case severity, kind }
 
 /// `export --format`.
-enum ExportFormat: String, ChoiceValue { case json, csv }
+enum ExportFormat: String, ChoiceValue { case json, csv, fhir }

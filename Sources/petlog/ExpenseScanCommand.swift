@@ -13,56 +13,208 @@ struct ExpenseScanCommand: ParsableCommand {
         discussion: Help.s(.helpExpenseScanCommandDiscussion)) }
     @Argument(help: ArgumentHelp(Help.s(.helpExpenseScanCommandReceipt))) var receipt: String
     @Argument(help: ArgumentHelp(Help.s(.helpExpenseScanCommandPet)), completion: .petNames) var pet: String?
-    @Option(name: .customLong("lang-ocr"), help: ArgumentHelp(Help.s(.helpExpenseScanCommandOcrLanguages))) var ocrLanguages: String?
+    @Option(name: [.customLong("ocr-lang"), .customLong("lang-ocr")], help: ArgumentHelp(Help.s(.helpExpenseScanCommandOcrLanguages)))
+    var ocrLanguages: String?
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseScanCommandYes))) var yes = false
     @Option(help: ArgumentHelp(Help.s(.helpExpenseScanCommandAmount))) var amount: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseAddCommandItems))) var items: String?
     @OptionGroup var fields: ExpenseFieldOptions
     @OptionGroup var money: CurrencyOption
     @OptionGroup var record: RecordOptions
 
+    /// The OCR languages petlog reads receipts in; `--ocr-lang` is a `+`-joined set of them.
+    static let ocrLanguageNames = ["kor", "jpn", "eng"]
+
+    /// `--ocr-lang`'s value checked: known names, each once, joined with `+`.
+    static func ocrLanguageSet(_ raw: String) -> String? {
+        let parts = raw.lowercased().split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !parts.isEmpty, parts.allSatisfy(ocrLanguageNames.contains), Set(parts).count == parts.count else { return nil }
+        return parts.joined(separator: "+")
+    }
+
     func run() throws {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
-            let languages = ocrLanguages ?? ["en": "eng", "ko": "kor+eng", "ja": "jpn+eng"][s.l10n.language.rawValue] ?? "eng"
-            let result = try OCRClient.read(image: receipt, languages: languages)
-            let lines = result.receiptLines
-            let proposal = ReceiptReading.proposal(lines: lines, imageHeight: result.height, languages: languages.split(separator: "+").map(String.init),
+            // Everything typed is checked before the image is read: a typo costs no OCR.
+            let fixed = try ocrLanguages.map { raw in
+                guard let set = Self.ocrLanguageSet(raw) else {
+                    throw UsageError(message: s.t(.errOCRLanguageOption(value: Terminal.sanitize(raw))))
+                }
+                return set
+            }
+            let typedItems = try items.map { raw in
+                let list = Expense.parseItems(raw)
+                guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
+                return try list.map { try TextField.label($0, field: "items") }
+            }
+            let typedAt = try record.at.map { try s.when($0, for: .expense) }
+            let merchant = try fields.merchantText(), category = try fields.categoryCode(), note = try record.noteText()
+            // The UI language only breaks ties: the receipt's own script decides (docs/ocr.md).
+            let fallback = ["en": "eng", "ko": "kor+eng", "ja": "jpn+eng"][s.l10n.language.rawValue] ?? "eng"
+            let result = try OCRClient.read(image: receipt, languages: fixed, fallback: fallback)
+            let languages = result.language ?? fixed ?? fallback
+            let proposal = ReceiptReading.proposal(lines: result.receiptLines, imageHeight: result.height,
+                                                   languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
             let typedAmount = try amount.map { try MoneyText.parse($0, defaultCurrency: proposal.currency.value) }
-            let draft = ReceiptExpense(proposal, amount: typedAmount, merchant: try fields.merchantText(),
-                                       payment: fields.payment, category: try fields.categoryCode(), timeGiven: record.at != nil)
-            if s.json {
-                s.terminal.json(ScanJSON.shape(proposal, draft, result: result, languages: languages))
-            } else {
-                s.printProposal(proposal, draft, result: result)
+            var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: fields.payment, category: category,
+                                       timeGiven: typedAt != nil)
+            if let typedItems { draft.items = typedItems }
+            if let (at, _) = typedAt {
+                let clock = s.time.clock(of: at)
+                draft.day = clock.day
+                draft.time = ReceiptTime(hour: clock.hour, minute: clock.minute)
             }
-            guard draft.missing.isEmpty, let total = draft.money else {
-                throw UsageError(message: s.t(.errScanMissing(fields: draft.missing.map { s.scanFieldName($0).lowercased() }.joined(separator: ", "))),
-                                 code: Failure.dataError)
+            var given = ScanGiven()
+            given.date = typedAt != nil
+            given.total = typedAmount != nil
+            given.merchant = merchant != nil
+            given.payment = fields.payment != nil
+            given.category = category != nil
+            given.items = typedItems != nil
+            // A currency the owner named (in --amount or --currency) was not assumed.
+            given.currency = typedAmount != nil || money.currency != nil
+            let interactive = !yes && !s.json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            var petText = pet
+            var at = typedAt
+            if !s.json { s.printProposal(proposal, draft, result: result, given: given, pet: petText) }
+            func missingError() -> UsageError {
+                UsageError(message: s.t(.errScanMissing(fields: draft.missing.map { s.scanFieldName($0).lowercased() }.joined(separator: ", "))),
+                           code: Failure.dataError)
             }
             var save = yes
-            if !save && !s.json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 {
-                FileHandle.standardOutput.write(Data(s.t(.scanAskSave).utf8))
-                let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-                save = ["y", "yes", "예", "네", "ㅇ", "はい", "h"].contains(answer)
+            if interactive {
+                // At a terminal the proposal can be corrected field by field, without reading the image again.
+                s.terminal.line(s.terminal.styled(s.t(.scanCorrectHint), .dim))
+                while true {
+                    FileHandle.standardOutput.write(Data(s.t(.scanAskSaveOrChange).utf8))
+                    guard let raw = readLine() else { break }
+                    let answer = raw.trimmingCharacters(in: .whitespaces)
+                    if answer.isEmpty || ["n", "no", "아니요", "아니오", "ㄴ", "いいえ"].contains(answer.lowercased()) { break }
+                    if ["y", "yes", "예", "네", "ㅇ", "はい", "h"].contains(answer.lowercased()) {
+                        if draft.missing.isEmpty { save = true; break }
+                        s.terminal.error(missingError().message)
+                        continue
+                    }
+                    do {
+                        try ScanCorrection.apply(answer, to: &draft, given: &given, at: &at, pet: &petText, &s)
+                        s.printProposal(proposal, draft, result: result, given: given, pet: petText)
+                    } catch {
+                        s.terminal.error(Failure(error, databasePath: s.settings.databaseForDisplay).message(s.l10n))
+                    }
+                }
+            }
+            var shape = ScanJSON.shape(proposal, draft, result: result, languages: languages)
+            guard draft.missing.isEmpty, let total = draft.money else {
+                if s.json { s.terminal.json(shape) }
+                throw missingError()
             }
             guard save else {
-                if !s.json { s.terminal.line(s.t(isatty(STDIN_FILENO) == 1 ? .scanNotSaved : .scanNeedsYes)) }
+                if s.json { s.terminal.json(shape) } else { s.terminal.line(s.t(isatty(STDIN_FILENO) == 1 ? .scanNotSaved : .scanNeedsYes)) }
                 return
             }
-            let at: Date, offset: Int
-            if let typed = record.at {
-                (at, offset) = try s.when(typed, for: .expense)
+            let offset: Int
+            let when: Date
+            if let at {
+                (when, offset) = at
             } else if let instant = draft.instant(s.time) {
-                (at, offset) = (instant, s.time.utcOffset(at: instant))
+                (when, offset) = (instant, s.time.utcOffset(at: instant))
             } else {
                 throw UsageError(message: s.t(.errScanMissing(fields: s.scanFieldName("date").lowercased())), code: Failure.dataError)
             }
             let expense = Expense(money: total, category: draft.category, merchant: draft.merchant, payment: draft.payment, items: draft.items)
-            let recordDraft = RecordDraft(at: at, utcOffset: offset, note: try record.noteText(), detail: .expense(expense), attachmentPaths: [receipt])
-            let saved = try s.repository().addRecord(pets: pet.map(PetModelText.pets) ?? [], recordDraft)
-            if s.json { return }
+            let recordDraft = RecordDraft(at: when, utcOffset: offset, note: note, detail: .expense(expense), attachmentPaths: [receipt])
+            let saved = try s.repository().addRecord(pets: petText.map(PetModelText.pets) ?? [], recordDraft)
+            if s.json {
+                // What was saved, one record per pet share, beside what was read.
+                shape["saved"] = saved.map(JSONShape.record)
+                shape["ids"] = saved.map(\.id)
+                s.terminal.json(shape)
+                return
+            }
             s.printAdded(saved)
+        }
+    }
+}
+
+/// Which proposal fields the owner gave on the command line or at the prompt (shown as given, not with a confidence).
+struct ScanGiven {
+    var date = false, total = false, merchant = false, payment = false, category = false, items = false, currency = false
+}
+
+/// One answer at the proposal's prompt: a field's name (English, Korean, Japanese, or as the table
+/// labels it) and its new value, `total 12.50`, `날짜 2026-11-20 14:30`, `店名: ペットワールド`.
+enum ScanCorrection {
+    enum Field: CaseIterable { case total, date, store, payment, category, pet, items }
+
+    static func field(_ name: String, _ s: Session) -> Field? {
+        let n = name.lowercased()
+        let names: [Field: [String]] = [
+            .total: ["total", "amount", "합계", "금액", "合計", "金額", s.t(.scanTotal)],
+            .date: ["date", "at", "time", "날짜", "일시", "시각", "日付", "日時", "時刻", s.t(.scanDate), s.t(.scanTime)],
+            .store: ["store", "merchant", "shop", "상호", "가게", "가맹점", "店名", "店", "お店", s.t(.scanMerchant)],
+            .payment: ["payment", "pay", "결제", "支払い", "支払", "お支払い", s.t(.scanPayment)],
+            .category: ["category", "분류", "カテゴリー", "カテゴリ", "分類", s.t(.scanCategory)],
+            .pet: ["pet", "pets", "반려동물", "펫", "ペット", s.t(.scanPet)],
+            .items: ["items", "item", "품목", "品目", s.t(.scanItems)],
+        ]
+        return Field.allCases.first { f in names[f, default: []].contains { $0.lowercased() == n } }
+    }
+
+    static func payment(_ raw: String, _ s: Session) -> Payment? {
+        let v = raw.lowercased()
+        for p in Payment.allCases {
+            let words: [String] = switch p {
+            case .card: ["card", "카드", "신용카드", "カード", "クレジット"]
+            case .cash: ["cash", "현금", "現金"]
+            case .other: ["other", "기타", "기타 결제", "その他", "その他の支払い"]
+            }
+            if words.contains(v) || s.paymentName(p).lowercased() == v { return p }
+        }
+        return nil
+    }
+
+    static func apply(_ answer: String, to draft: inout ReceiptExpense, given: inout ScanGiven, at: inout (Date, Int)?,
+                      pet: inout String?, _ s: inout Session) throws {
+        let cut = answer.firstIndex { " :=：\t".contains($0) } ?? answer.endIndex
+        let name = String(answer[..<cut])
+        let value = String(answer[cut...]).trimmingCharacters(in: CharacterSet(charactersIn: " :=：\t"))
+        guard let field = field(name, s) else { throw UsageError(message: s.t(.errScanUnknownField(field: Terminal.sanitize(name)))) }
+        switch field {
+        case .total:
+            draft.money = try MoneyText.parse(value, defaultCurrency: draft.money?.currency ?? s.homeCurrency(nil))
+            given.total = true
+            given.currency = true
+            draft.missing.removeAll { $0 == "total" }
+        case .date:
+            let when = try s.when(value, for: .expense)
+            let clock = s.time.clock(of: when.0)
+            at = when
+            draft.day = clock.day
+            draft.time = ReceiptTime(hour: clock.hour, minute: clock.minute)
+            given.date = true
+            draft.missing.removeAll { $0 == "date" }
+        case .store:
+            draft.merchant = value.isEmpty ? nil : try TextField.label(value, field: "merchant")
+            given.merchant = true
+        case .payment:
+            guard let p = payment(value, s) else { throw UsageError(message: s.t(.errScanBadPayment(value: Terminal.sanitize(value)))) }
+            draft.payment = p
+            given.payment = true
+        case .category:
+            draft.category = try CareNames.shipped.categoryEntry(value)
+            given.category = true
+        case .pet:
+            if value.isEmpty {
+                pet = nil
+            } else {
+                for ref in PetModelText.pets(value) { _ = try s.repository().pet(ref) }  // an unknown pet is said now, not at saving
+                pet = value
+            }
+        case .items:
+            let list = Expense.parseItems(value)
+            draft.items = try list.map { try TextField.label($0, field: "items") }
+            given.items = true
         }
     }
 }
@@ -76,16 +228,16 @@ extension Session {
         }
     }
 
-    func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading) {
-        func confidence(_ c: Double?) -> String { c.map { "(\(Int($0.rounded())) %)" } ?? "" }
+    func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading, given: ScanGiven = ScanGiven(), pet: String? = nil) {
+        func confidence(_ c: Double?, given: Bool) -> String { given ? t(.scanGiven) : c.map { "(\(Int($0.rounded())) %)" } ?? "" }
         var rows: [[String]] = []
-        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence)])
-        rows.append([t(.scanTime), d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) } ?? "—", confidence(p.time?.confidence)])
-        rows.append([t(.scanMerchant), d.merchant.map(Terminal.sanitize) ?? "—", confidence(p.merchant?.confidence)])
-        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence)])
-        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence)])
-        rows.append([t(.scanCategory), categoryName(d.category), ""])
-        if !d.items.isEmpty { rows.append([t(.scanItems), Terminal.sanitize(d.items.joined(separator: ", ")), ""]) }
+        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence, given: given.date)])
+        rows.append([t(.scanTime), d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) } ?? "—", confidence(p.time?.confidence, given: given.date)])
+        rows.append([t(.scanMerchant), d.merchant.map(Terminal.sanitize) ?? "—", confidence(p.merchant?.confidence, given: given.merchant)])
+        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence, given: given.total)])
+        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence, given: given.payment)])
+        rows.append([t(.scanCategory), categoryName(d.category), given.category ? t(.scanGiven) : ""])
+        rows.append([t(.scanPet), pet.map(Terminal.sanitize) ?? t(.expenseHousehold), ""])
         func fit(_ text: String, _ width: Int) -> String {
             guard Terminal.width(text) > width else { return text }
             var out = ""
@@ -105,10 +257,19 @@ extension Session {
             let r = i < receiptText.count ? terminal.styled("│ " + receiptText[i], .dim) : ""
             terminal.line(Terminal.pad(l, to: 50) + r)
         }
+        // The whole item list, one a line and never cut: what will be saved is what is shown.
+        if !d.items.isEmpty {
+            terminal.line(t(.scanItems) + (given.items ? " " + t(.scanGiven) : ""))
+            for (i, name) in d.items.enumerated() {
+                let price = !given.items && i < p.items.count ? "  " + format.money(p.items[i].value.price) : ""
+                terminal.line("  · " + Terminal.sanitize(name) + price)
+            }
+        }
+        if let turn = result.layout?.rotation, turn != 0 { terminal.line(t(.scanNoteTurned(degrees: String(turn)))) }
         for note in p.notes {
             switch note {
             case .ambiguousDate(let read, let chose, _): terminal.line(t(.scanNoteDate(read: Terminal.sanitize(read), date: format.longDate(chose))))
-            case .currencyAssumed(let c, _): terminal.line(t(.scanNoteCurrency(currency: c.code)))
+            case .currencyAssumed(let c, _): if !given.currency { terminal.line(t(.scanNoteCurrency(currency: c.code))) }
             case .amountRepaired(let read, let m): terminal.line(t(.scanNoteAmount(read: Terminal.sanitize(read), amount: format.money(m))))
             case .dateRejected(let read, _): terminal.line(t(.scanNoteDateRejected(read: Terminal.sanitize(read))))
             }
@@ -139,6 +300,7 @@ enum ScanJSON {
             ] as [String: Any],
             "text": result.text,
             "width": result.width, "height": result.height, "deskew_degrees": result.deskewAngle,
+            "rotation_degrees": result.layout?.rotation ?? 0, "script": JSONShape.value(result.layout?.script),
         ]
     }
 }

@@ -11,6 +11,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpExportCommandOutput))) var output: String
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandFormat))) var format: Choice<ExportFormat> = Choice(.json)
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandTable)), completion: .list(SQLiteRepository.csvTableNames)) var table: String?
+    @Option(name: .customLong("pet"), help: ArgumentHelp(Help.s(.helpExportCommandPet)), completion: .petNames) var pets: [String] = []
     /// Kept for scripts from before the attachments went beside the file by default: the folder to put them in instead.
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandWithAttachments))) var withAttachments: String?
     @Flag(name: .customLong("no-attachments"), help: ArgumentHelp(Help.s(.helpExportCommandNoAttachments))) var noAttachments = false
@@ -19,7 +20,10 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let csv = try format.value("--format") == .csv
+            let chosen = try format.value("--format")
+            if chosen == .fhir { return try exportFHIR(&s) }
+            if !pets.isEmpty { throw UsageError(message: s.t(.errPetNeedsFHIR)) }
+            let csv = chosen == .csv
             if bom && !csv { throw UsageError(message: s.t(.errFlagNeedsCSV(flag: "--bom"))) }
             if let t = table {
                 guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV(table: t))) }
@@ -82,6 +86,32 @@ struct ExportCommand: ParsableCommand {
                 if files > 0 { terminal.error(s.t(.exportStreamWithoutAttachments(count: Display.count(files)))) }
             }
         }
+    }
+
+    /// `--format fhir`: one HL7 FHIR R4 bundle of the pets (all, or `--pet`'s) and their weights,
+    /// vaccinations, medication courses and visits (docs/fhir.md). Attachments are not part of it.
+    func exportFHIR(_ s: inout Session) throws {
+        if bom { throw UsageError(message: s.t(.errFlagNeedsCSV(flag: "--bom"))) }
+        if let t = table { throw UsageError(message: s.t(.errTableNeedsCSV(table: t))) }
+        let repo = try s.repository()
+        var chosen: [Pet] = []
+        if pets.isEmpty {
+            chosen = try repo.pets(includeArchived: true).sorted { $0.id < $1.id }
+        } else {
+            for name in pets {
+                let p = try repo.pet(PetRef(name))
+                if !chosen.contains(where: { $0.id == p.id }) { chosen.append(p) }
+            }
+            chosen.sort { $0.id < $1.id }
+        }
+        let records = chosen.isEmpty ? [] : try repo.records(RecordQuery(pets: chosen.map { .id($0.id) }, kinds: FHIRBundle.kinds))
+            .sorted { $0.id < $1.id }
+        let bytes = FHIRBundle.bytes(pets: chosen, records: records, today: s.time.today)
+        try OutputFile.write(to: output) { sink in try sink.write(bytes) }
+        let count = bytes.filter { $0 == UInt8(ascii: "\n") }.count - 2  // one entry a line between the first and the last
+        let toStdout = OutputFile.isStandardOutput(output)
+        let line = s.t(.exportWroteFHIR(resources: Display.count(max(count, 0)), path: toStdout ? s.t(.outputStandard) : Terminal.sanitize(output)))
+        if toStdout { s.terminal.error(line) } else { s.terminal.line(line) }
     }
 
     /// Where the attachment files go: `--with-attachments DIR`; else beside a JSON file (`FILE.attachments`,

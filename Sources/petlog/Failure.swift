@@ -100,6 +100,9 @@ struct Failure {
             let time = limit.hour.map { ValueFormatter(l, unitSystem: .metric).clock(hour: $0, minute: limit.minute ?? 0) }
             return l.text(.errInFuture(value: v, limit: [limit.day.description, time].compactMap { $0 }.joined(separator: " ")))
         case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart(field: l.fieldName(f), value: v, start: start))
+        case .badContact(let f, let v): return l.text(.errBadContact(field: l.fieldName(f), value: v))
+        case .notListed(let f, let v): return l.text(.errNotListed(field: l.fieldName(f), value: v))
+        case .tooManyItems(let f, let n): return l.text(.errTooManyItems(field: l.fieldName(f), max: String(n)))
         }
     }
 

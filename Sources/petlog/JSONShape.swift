@@ -25,8 +25,13 @@ enum JSONShape {
             "id": p.id, "name": p.name, "species": p.species.rawValue, "breed": value(p.breed), "sex": p.sex.rawValue,
             "neutered": p.neutered, "born": value(p.born?.description), "microchip": value(p.microchip), "color": value(p.color),
             "notes": value(p.notes), "archived_on": value(p.archivedOn?.description), "archive_reason": value(p.archiveReason?.rawValue),
+            "allergies": p.health.allergies, "conditions": p.health.conditions, "vet_contact": value(p.health.vetContact.map(contact)),
+            "emergency_contacts": p.health.emergencyContacts.map(contact),
+            "insurance": value(p.health.insurance.map { ["insurer": $0.insurer, "policy": value($0.policy)] as [String: Any] }),
         ]
     }
+
+    static func contact(_ c: PetContact) -> [String: Any] { ["name": c.name, "phone": c.phone] }
 
     static func money(_ m: Money) -> [String: Any] {
         ["minor_units": m.minorUnits, "currency": m.currency.code, "amount": m.decimalString]

@@ -13,6 +13,11 @@ enum OCRClient {
         var width: Int
         var height: Int
         var deskewAngle: Double
+        /// The languages the image was read with, as the helper chose them (`kor+eng`…).
+        var language: String?
+        struct Layout: Decodable { var rotation: Int, orientationConfidence: Double, script: String?, scriptConfidence: Double }
+        /// What orientation and script detection found; nil when it found nothing.
+        var layout: Layout?
 
         var receiptLines: [ReceiptLine] {
             lines.map { ReceiptLine(text: $0.text, confidence: $0.confidence, box: ReceiptBox(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height)) }
@@ -20,10 +25,12 @@ enum OCRClient {
         var text: [String] { lines.map(\.text) }
     }
 
-    static func read(image: String, languages: String) throws -> Reading {
+    /// `languages` fixes the OCR languages (`--ocr-lang`); without it the helper decides from the image's
+    /// script, `fallback` when the image shows none it knows. The page's quarter turn is always found.
+    static func read(image: String, languages: String?, fallback: String) throws -> Reading {
         guard let helper = HelperProgram.locate("petlog-ocr", variable: "PETLOG_OCR") else { throw ScanFailure(kind: "helperMissing", fields: [:]) }
         let result: (status: Int32, out: Data, err: Data)
-        do { result = try HelperProgram.run(helper, ["--lang", languages, image]) } catch {
+        do { result = try HelperProgram.run(helper, ["--detect", fallback] + (languages.map { ["--lang", $0] } ?? []) + [image]) } catch {
             throw ScanFailure(kind: "helperMissing", fields: ["detail": "\(error)"])
         }
         let data = result.out

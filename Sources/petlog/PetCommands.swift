@@ -22,6 +22,14 @@ struct PetGroup: ParsableCommand {
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsChip))) var chip: String?
         @Option var color: String?
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNotes))) var notes: String?
+        @Option(name: .customLong("allergy"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsAllergy))) var allergies: [String] = []
+        @Option(name: .customLong("no-allergy"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNoAllergy))) var noAllergies: [String] = []
+        @Option(name: .customLong("condition"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsCondition))) var conditions: [String] = []
+        @Option(name: .customLong("no-condition"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNoCondition))) var noConditions: [String] = []
+        @Option(name: .customLong("vet-contact"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsVetContact))) var vetContact: String?
+        @Option(name: .customLong("emergency-contact"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsEmergencyContact))) var emergencyContacts: [String] = []
+        @Option(name: .customLong("no-emergency-contact"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNoEmergencyContact))) var noEmergencyContacts: [String] = []
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsInsurance))) var insurance: String?
 
         func draft(_ time: TimeContext) throws -> PetDraft {
             var d = PetDraft()
@@ -33,6 +41,14 @@ struct PetGroup: ParsableCommand {
             if let c = chip { d.microchip = .some(try Microchip.normalize(c)) }
             if let c = color { d.color = .some(c.isEmpty ? nil : try TextField.label(c, field: "color")) }
             if let n = notes { d.notes = .some(n.isEmpty ? nil : try TextField.text(n, field: "notes")) }
+            d.health.addAllergies = try allergies.map { try PetHealth.item($0, field: "allergy") }
+            d.health.removeAllergies = noAllergies
+            d.health.addConditions = try conditions.map { try PetHealth.item($0, field: "condition") }
+            d.health.removeConditions = noConditions
+            if let v = vetContact { d.health.vetContact = .some(v.isEmpty ? nil : try PetContact.parse(v, field: "vet-contact")) }
+            d.health.addEmergencyContacts = try emergencyContacts.map { try PetContact.parse($0, field: "emergency-contact") }
+            d.health.removeEmergencyContacts = noEmergencyContacts
+            if let v = insurance { d.health.insurance = .some(v.isEmpty ? nil : try PetInsurance.parse(v)) }
             return d
         }
     }
@@ -95,9 +111,19 @@ struct PetGroup: ParsableCommand {
                     s.terminal.json(obj)
                     return
                 }
-                let rows: [(L10n.Message, String?)] = [
+                let h = p.health
+                var rows: [(L10n.Message, String?)] = [
                     (.colSpecies, s.wording.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.wording.sexLabel(p)),
                     (.colBorn, p.born.map { "\($0) (\(s.format.age(months: p.ageInMonths(on: s.time.today))))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
+                ]
+                // The health facts, each contact a line of its own; only those given (their labels then
+                // count for the column's width, so a pet without them shows as before).
+                if !h.allergies.isEmpty { rows.append((.colAllergies, h.allergies.joined(separator: ", "))) }
+                if !h.conditions.isEmpty { rows.append((.colConditions, h.conditions.joined(separator: ", "))) }
+                for c in h.emergencyContacts { rows.append((.colEmergencyContact, c.text)) }
+                if let v = h.vetContact { rows.append((.colVetContact, v.text)) }
+                if let i = h.insurance { rows.append((.colInsurance, i.text)) }
+                rows += [
                     (.colNotes, p.notes),
                     (.colStatus, p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),
                     (.colLatestWeight, latestWeight.map { s.wording.summary($0) + " (" + s.localDay($0.at).description + ")" }),

@@ -168,6 +168,11 @@ final class ReceiptReadingTests: XCTestCase {
             ("20/11/2026", .english, day(2026, 11, 20)),
             ("11/20/26 2:32 PM", .english, day(2026, 11, 20)),
             ("20/11/26", .english, day(2026, 11, 20)),
+            ("11/20/26", .english, day(2026, 11, 20)),
+            ("1/5/26 9:02 AM", .english, day(2026, 1, 5)),
+            ("11-2-26", .english, day(2026, 11, 2)),
+            ("Date: 9/30/26 12:05 AM", .english, day(2026, 9, 30)),
+            ("1/5/26", .korean, nil),                                         // not a Korean shape
             ("R8.11.20", .japanese, day(2026, 11, 20)),
             ("H31.4.30", .japanese, day(2019, 4, 30)),
             ("２０２６－１１－２０", .japanese, day(2026, 11, 20)),
@@ -222,6 +227,11 @@ final class ReceiptReadingTests: XCTestCase {
             ("12:10 pm", ReceiptTime(hour: 12, minute: 10)),
             ("06/16/2026 1:53 py", ReceiptTime(hour: 13, minute: 53)),   // OCR's M as y
             ("9:05 A.M.", ReceiptTime(hour: 9, minute: 5)),
+            ("11/20/26 2:32PM", ReceiptTime(hour: 14, minute: 32)),
+            ("12:05 AM", ReceiptTime(hour: 0, minute: 5)),
+            ("12:40 PM", ReceiptTime(hour: 12, minute: 40)),
+            ("11:59 p.m.", ReceiptTime(hour: 23, minute: 59)),
+            ("13:10 PM", nil),
             ("25:10", nil),
             ("14:75", nil),
         ]
@@ -325,6 +335,21 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(reduced.items.map(\.value), [ReceiptItem(name: "猫砂 8L", price: yen(980))])
         let j = read(["わんわん堂", "おやつ ※ ¥398", "ドッグフード 1点 ¥2,480", "合計 ¥2,878"], ["jpn"])
         XCTAssertEqual(j.items.map(\.value), [ReceiptItem(name: "おやつ", price: yen(398)), ReceiptItem(name: "ドッグフード", price: yen(2480))])
+    }
+
+    /// Subtotal, tax, total, points, tendered and change lines are never items, also when OCR garbled their label.
+    func testTotalsTaxesAndChangeAreNeverItems() {
+        let ja = read(["さくら動物病院", "ドッグフード 1点 ¥2,480", "おやつ ¥398", "。 Nit ¥2,878", "消費税(10%) ¥287", "合計 ¥3,165",
+                       "お預り ¥5,000", "お釣り ¥1,835", "ポイント 31"], ["jpn"])
+        XCTAssertEqual(ja.items.map(\.value.name), ["ドッグフード", "おやつ"])
+        let en = read(["PET WORLD", "Dog Food 30lb x2 $109.98", "Chew Toy $7.99", "SUBT0TAL $117.97", "TAK 8.25% $9.73", "TOTAL $127.70",
+                       "Points earned 127", "CASH TEND $200.00", "CHANGE DUE $72.30"], ["eng"], home: Self.usd)
+        XCTAssertEqual(en.items.map(\.value.name), ["Dog Food 30lb", "Chew Toy"])
+        let ko = read(["멍냥펫샵", "사료 2kg 32,000", "간식 5,000", "소 게 37,000", "부가세 3,364", "합계 37,000", "받은금액 50,000", "거스름돈 13,000"])
+        XCTAssertEqual(ko.items.map(\.value.name), ["사료 2kg", "간식"])
+        // Two items at the same price are both items (the second is no subtotal of one).
+        let same = read(["PET WORLD", "Treats $3.00", "Treats $3.00", "TOTAL $6.00"], ["eng"], home: Self.usd)
+        XCTAssertEqual(same.items.count, 2)
     }
 
     /// Nothing a camera or the OCR produces may trap: random receipt-like lines, empty input, huge numbers.

@@ -36,7 +36,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -100,13 +100,33 @@ final class MigrationTests: XCTestCase {
             XCTAssertTrue(before.0.contains("photo_sha256"), version)
             let database = try AppDatabase.open(path: path)
             try database.dbQueue.read { db in
-                XCTAssertEqual(try db.columns(in: "pet").map(\.name), before.0.filter { $0 != "photo_sha256" }, version)
+                XCTAssertEqual(try db.columns(in: "pet").map(\.name),
+                               before.0.filter { $0 != "photo_sha256" } + ["allergies", "conditions", "vet_contact", "emergency_contacts", "insurance"], version)
                 XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT id, name, species, born, archived_on FROM pet ORDER BY id"), before.1, version)
             }
             // The CHECKs that stay still hold.
             XCTAssertThrowsError(try database.dbQueue.write { db in
                 try db.execute(sql: "INSERT INTO pet (name, name_key, species, sex, created_at, updated_at) VALUES ('X', 'x', 'dog', 'other', 0, 0)")
             })
+        }
+    }
+
+    /// v6 adds the health facts: every earlier file's pets get none, their notes stay as they were, and
+    /// the remade undo triggers put an edit of the new columns back.
+    func testV6AddsHealthFactsKeepingTheNotes() throws {
+        for version in ["v1", "v2", "v3", "v4", "v5"] {
+            let database = try AppDatabase.open(path: try fixture(version))
+            let repo = SQLiteRepository(database, undoCommand: "petlog pet edit Coco --allergy chicken")
+            let coco = try repo.pet(.name("Coco"))
+            XCTAssertEqual(coco.notes, "Allergic to chicken. Luxating patella (left, grade 1).", version)
+            XCTAssertEqual(coco.health, PetHealth(), version)
+            var draft = PetDraft()
+            draft.health.addAllergies = ["chicken"]
+            draft.health.vetContact = .some(PetContact(name: "Happy Clinic", phone: "02-555-0142"))
+            XCTAssertEqual(try repo.editPet(.id(coco.id), draft).health.allergies, ["chicken"], version)
+            XCTAssertEqual(try repo.undo()?.command, "petlog pet edit Coco --allergy chicken", version)
+            XCTAssertEqual(try repo.pet(.id(coco.id)).health, PetHealth(), version)
+            XCTAssertEqual(try repo.check(), [], version)
         }
     }
 

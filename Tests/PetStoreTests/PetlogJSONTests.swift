@@ -28,7 +28,7 @@ final class PetlogJSONTests: XCTestCase {
         for p in pets {
             let data = Data(try encoder.encode(ExportedPet(p)))
             XCTAssertEqual(try decoder.decode(ExportedPet.self, from: data), ExportedPet(p))
-            XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 12)
+            XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 17)
         }
     }
 

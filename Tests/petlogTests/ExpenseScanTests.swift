@@ -37,6 +37,128 @@ final class ExpenseScanTests: CLITestCase {
         XCTAssertEqual((first["expense"] as? [String: Any])?["category"] as? String, "food")
     }
 
+    /// `image` turned 180° (Debian's Pillow, which `make setup` installs for the receipt set), in HOME.
+    func upsideDown(_ name: String) throws -> String {
+        let out = home.appendingPathComponent(name.replacingOccurrences(of: ".jpg", with: "-180.jpg")).path
+        let python = URL(fileURLWithPath: "/usr/bin/python3")
+        let r = try launch(python, ["-c", "import sys; from PIL import Image; Image.open(sys.argv[1]).rotate(180).save(sys.argv[2], quality=92)",
+                                    receipt(name), out])
+        guard r.status == 0 else { throw XCTSkip("python3-pil is not installed (make setup installs it): \(r.stderr)") }
+        return out
+    }
+
+    /// The receipt's own language and turn decide how it is read, not the language petlog speaks: a Korean,
+    /// a Japanese and an English receipt, each also upside down, are saved right under a C locale without
+    /// --lang, under --lang ko and under --lang ja.
+    func testReceiptsAreReadInTheirOwnLanguageAndTurnWhateverTheUILanguage() throws {
+        var cases: [(image: String, minor: Int, merchant: String, day: String, turned: Bool)] = []
+        for file in ["ko-01.jpg", "ja-02.jpg", "en-04.jpg"] {
+            let truth = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt(file.replacingOccurrences(of: ".jpg", with: ".json"))))) as? [String: Any])
+            let minor = try XCTUnwrap((truth["total"] as? [String: Any])?["minor"] as? Int)
+            let merchant = try XCTUnwrap(truth["merchant"] as? String), day = try XCTUnwrap(truth["date"] as? String)
+            cases.append((receipt(file), minor, merchant, day, false))
+            cases.append((try upsideDown(file), minor, merchant, day, true))
+        }
+        for ui in [[], ["--lang", "ko"], ["--lang", "ja"], ["--lang", "en"]] {
+            for c in cases {
+                let r = try run(ui + ["expense", "scan", c.image, "Coco", "--yes", "--json"], env: env)
+                let label = "\(ui) \(c.image)"
+                XCTAssertEqual(r.status, 0, "\(label): \(r.stderr)")
+                let j = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], label)
+                XCTAssertEqual(j["rotation_degrees"] as? Int, c.turned ? 180 : 0, label)
+                let saved = try XCTUnwrap(j["saved"] as? [[String: Any]], label)
+                XCTAssertEqual(saved.count, 1, label)
+                XCTAssertEqual((j["ids"] as? [Int])?.first, saved.first?["id"] as? Int, label)
+                let e = try XCTUnwrap(saved.first?["expense"] as? [String: Any], label)
+                XCTAssertEqual((e["money"] as? [String: Any])?["minor_units"] as? Int, c.minor, label)
+                XCTAssertEqual((e["merchant"] as? String)?.replacingOccurrences(of: " ", with: ""), c.merchant.replacingOccurrences(of: " ", with: ""), label)
+                XCTAssertEqual((saved.first?["at"] as? String)?.prefix(10), Substring(c.day), label)
+            }
+        }
+        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["log", "--kind", "expense", "--json"], env: env).stdout.utf8)) as? [Any])
+        XCTAssertEqual(log.count, 24)
+    }
+
+    /// The table says the turn and the language it read with; a bad --ocr-lang is one line before any OCR.
+    func testTurnedReceiptIsSaidAndOCRLanguageIsChecked() throws {
+        let turned = try upsideDown("ja-02.jpg")
+        let r = try run(["--lang", "ko", "expense", "scan", turned], env: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("180°"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("¥"), r.stdout)
+        // --ocr-lang overrides what the image shows (here: wrongly, to prove it is used).
+        let forced = try run(["expense", "scan", receipt("ko-01.jpg"), "--ocr-lang", "eng", "--json"], env: env)
+        let j = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(forced.stdout.utf8)) as? [String: Any], forced.stderr)
+        XCTAssertEqual(j["languages"] as? String, "eng")
+        XCTAssertFalse((j["text"] as? [String] ?? []).joined().contains("멍냥"))
+        let auto = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["expense", "scan", receipt("ko-01.jpg"), "--json"], env: env).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(auto["languages"] as? String, "kor+eng")
+        XCTAssertEqual(auto["script"] as? String, "Korean")
+        for (bad, lang) in [("fra", "en"), ("kor+", "ko"), ("kor+kor", "ja"), ("../x", "en"), ("", "en")] {
+            let before = try fileHash(dbPath)
+            let e = try run(["--lang", lang, "expense", "scan", receipt("ko-01.jpg"), "--ocr-lang", bad, "--yes"], env: env)
+            XCTAssertEqual(e.status, 64, "\(bad): \(e.stderr)")
+            XCTAssertEqual(e.stderr.split(separator: "\n").count, 1, e.stderr)
+            XCTAssertTrue(e.stderr.contains("--ocr-lang"), e.stderr)
+            XCTAssertEqual(try fileHash(dbPath), before)
+        }
+        XCTAssertEqual(try run(["expense", "scan", receipt("ko-01.jpg"), "--ocr-lang", "KOR+eng", "--json"], env: env).status, 0)
+    }
+
+    /// Fields typed on the command line show as given; the item list is shown whole; --items replaces it.
+    func testGivenFieldsShowAsGivenAndItemsAreWhole() throws {
+        let r = try run(["expense", "scan", receipt("en-04.jpg"), "--at", "2026-11-02 10:15", "--amount", "12.00 USD", "--merchant", "Corner Store"], env: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Nov 2, 2026"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("10:15"), r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "(given)").count - 1, 4, r.stdout)  // date, time, store, total
+        XCTAssertFalse(r.stdout.contains("assumed"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("…"), "nothing is cut: \(r.stdout)")
+        let truth = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt("en-04.json")))) as? [String: Any])
+        for item in try XCTUnwrap(truth["items"] as? [[String: Any]]) {
+            // The words before the size (OCR reads `30lb` as `301lb` now and then).
+            let words = (item["name"] as? String ?? "?").split(separator: " ").prefix { $0.first?.isLetter == true }.joined(separator: " ")
+            XCTAssertTrue(r.stdout.contains("· \(words)"), "\(item) in \(r.stdout)")
+        }
+        for word in ["SUBTOTAL", "TAX", "Change", "CASH"] { XCTAssertFalse(r.stdout.contains("· \(word)"), r.stdout) }
+        let j = try run(["expense", "scan", receipt("en-04.jpg"), "--items", "kibble, chews", "--yes", "--json"], env: env)
+        let saved = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])?["saved"] as? [[String: Any]], j.stderr)
+        XCTAssertEqual((saved.first?["expense"] as? [String: Any])?["items"] as? [String], ["kibble", "chews"])
+    }
+
+    /// At a terminal the proposal is corrected field by field at the prompt (in the UI's words or English),
+    /// without reading the image again; a bad answer is one line and the prompt comes back; `y` saves.
+    func testProposalIsCorrectedAtATerminalThenSaved() throws {
+        XCTAssertEqual(try run(["pet", "add", "Nabi", "--species", "cat"], env: env).status, 0)
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/answer-in-pty.py")
+        let answers = home.appendingPathComponent("answers.txt")
+        try ["합계 95,000", "foo bar", "결제: 현금", "date 2026-08-20 09:30", "상호 해피 \"펫\" $(x)", "pet Nobody", "반려동물 Nabi",
+             "items 사료, 간식", "분류 food", "y"].joined(separator: "\n").write(to: answers, atomically: true, encoding: .utf8)
+        let turned = try upsideDown("ko-01.jpg")
+        let r = try launch(URL(fileURLWithPath: "/usr/bin/python3"),
+                           [driver.path, "] ", answers.path, Self.binary.path, "--db", dbPath, "--lang", "ko", "expense", "scan", turned], env: env)
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.stdout.components(separatedBy: "영수증에서 읽은 내용").count - 1, 8, "shown again after each change: \(r.stdout)")
+        XCTAssertTrue(r.stdout.contains("\"foo\"는 고칠 수 있는 항목이 아닙니다") || r.stdout.contains("\"foo\"은(는) 고칠 수 있는 항목이 아닙니다"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Nobody"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("#1 Nabi"), r.stdout)
+        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], env: env).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(log.count, 1)
+        let e = try XCTUnwrap(log.first?["expense"] as? [String: Any])
+        XCTAssertEqual((e["money"] as? [String: Any])?["minor_units"] as? Int, 95_000)
+        XCTAssertEqual(e["payment"] as? String, "cash")
+        XCTAssertEqual(e["merchant"] as? String, "해피 \"펫\" $(x)")
+        XCTAssertEqual(e["items"] as? [String], ["사료", "간식"])
+        XCTAssertEqual(e["category"] as? String, "food")
+        XCTAssertEqual(log.first?["at"] as? String, "2026-08-20T09:30:00+09:00")
+        XCTAssertEqual(log.first?["pet"] as? String, "Nabi")
+        // Not a terminal: no prompt, nothing saved without --yes (as before).
+        let piped = try run(["expense", "scan", receipt("ko-01.jpg")], env: env, stdin: "y\n")
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stdout.contains("[y/N"), piped.stdout)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], env: env).stdout.utf8)) as? [Any])?.count, 1)
+    }
+
     func testFieldsCanBeCorrectedOnTheSameLineAndJSONSavesNothingWithoutYes() throws {
         let r = try run(["expense", "scan", receipt("en-04.jpg"), "--json", "--amount", "12.00 USD", "--merchant", "Corner Store"], env: env)
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -15,7 +15,7 @@ final class ReportCommandTests: CLITestCase {
         XCTAssertTrue(out.hasPrefix("Wrote \(pdf)"), out)
         // Words a table cell wraps are joined back (its columns size to their content).
         let text = try tool("pdftotext", [pdf, "-"]).split(whereSeparator: \.isNewline).joined(separator: " ")
-        for expected in ["Coco", "Maltese", "900123456789012", "Allergic to chicken", "Acute gastroenteritis", "Heartgard Plus",
+        for expected in ["Coco", "Maltese", "900123456789012", "Allergies: chicken, penicillin", "Acute gastroenteritis", "Heartgard Plus",
                          "Rabies", "Is the weight loss a concern?", "not a medical record", "Generated Nov 23, 2026", "Visit history"] {
             XCTAssertTrue(text.contains(expected), "report lacks \(expected)")
         }

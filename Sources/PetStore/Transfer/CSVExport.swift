@@ -16,7 +16,7 @@ public struct CSVTable: Sendable {
 /// The tables and their columns, the same on both stores.
 public enum CSVExport {
     public static let tables: [CSVTable] = [
-        CSVTable(name: "pet", select: "SELECT id, name, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason FROM pet ORDER BY id"),
+        CSVTable(name: "pet", select: "SELECT id, name, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, allergies, conditions, vet_contact, emergency_contacts, insurance FROM pet ORDER BY id"),
         CSVTable(name: "record", select: "SELECT id, pet_id, kind, at, utc_offset, note, starred FROM record ORDER BY id"),
     ] + RecordKind.allCases.map { kind in
         CSVTable(name: kind.rawValue, select: "SELECT \(RecordDetailTables.columns(kind)) FROM \(kind.rawValue) ORDER BY record_id")

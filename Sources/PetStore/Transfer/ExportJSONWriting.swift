@@ -101,19 +101,47 @@ extension ExportedAttachment {
 
 extension ExportedPet {
     func write(to j: inout JSONBytes) {
+        func list(_ items: [String]?) {
+            j.openArray()
+            for item in items ?? [] { j.element(); j.value(item) }
+            j.closeArray()
+        }
+        func contact(_ c: ExportedContact) {
+            j.openObject()
+            j.key("name"); j.value(c.name)
+            j.key("phone"); j.value(c.phone)
+            j.closeObject()
+        }
         j.openObject()
+        j.key("allergies"); list(allergies)
         j.key("archive_reason"); j.value(archiveReason)
         j.key("archived_on"); j.value(archivedOn)
         j.key("born"); j.value(born)
         j.key("breed"); j.value(breed)
         j.key("color"); j.value(color)
+        j.key("conditions"); list(conditions)
+        j.key("emergency_contacts")
+        j.openArray()
+        for c in emergencyContacts ?? [] { j.element(); contact(c) }
+        j.closeArray()
         j.key("id"); j.value(id)
+        j.key("insurance")
+        if let i = insurance {
+            j.openObject()
+            j.key("insurer"); j.value(i.insurer)
+            j.key("policy"); j.value(i.policy)
+            j.closeObject()
+        } else {
+            j.null()
+        }
         j.key("microchip"); j.value(microchip)
         j.key("name"); j.value(name)
         j.key("neutered"); j.value(neutered)
         j.key("notes"); j.value(notes)
         j.key("sex"); j.value(sex)
         j.key("species"); j.value(species)
+        j.key("vet_contact")
+        if let v = vetContact { contact(v) } else { j.null() }
         j.closeObject()
     }
 }

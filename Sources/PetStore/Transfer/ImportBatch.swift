@@ -65,13 +65,15 @@ public struct ImportPet: Sendable {
     public var notes: String?
     public var archivedOn: LocalDate?
     public var archiveReason: ArchiveReason?
+    public var health: PetHealth
 
     public init(location: SourceLocation, fileId: Int64? = nil, existing: PetRef? = nil, name: String, species: Species,
                 breed: String? = nil, sex: Sex = .unknown, neutered: Bool = false, born: PartialDate? = nil, microchip: String? = nil,
-                color: String? = nil, notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil) {
+                color: String? = nil, notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil,
+                health: PetHealth = PetHealth()) {
         self.location = location; self.fileId = fileId; self.existing = existing; self.name = name; self.species = species
         self.breed = breed; self.sex = sex; self.neutered = neutered; self.born = born; self.microchip = microchip
-        self.color = color; self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason
+        self.color = color; self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason; self.health = health
     }
 
     public static func existing(_ ref: PetRef) -> ImportPet {

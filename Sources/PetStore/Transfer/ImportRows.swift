@@ -57,9 +57,10 @@ extension StoreCore {
                 petIds.append(id); preexisting.insert(id); summary.petsMatched += 1
                 continue
             }
-            let columns = "name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at"
+            let columns = "name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, "
+                + "allergies, conditions, vet_contact, emergency_contacts, insurance"
             let values: [any SQLBindable] = [p.name, TextField.nameKey(p.name), p.species.rawValue, p.breed, p.sex.rawValue, p.neutered, p.born?.description,
-                                             p.microchip, p.color, p.notes, p.archivedOn?.description, p.archiveReason?.rawValue, t, t]
+                                             p.microchip, p.color, p.notes, p.archivedOn?.description, p.archiveReason?.rawValue, t, t] + Self.storedHealth(p.health)
             if emptyDatabase, let id = p.fileId {
                 try sql.execute("INSERT INTO pet (id, \(columns)) VALUES (?, \(questionMarks(values.count)))", [id] + values)
                 petIds.append(id)

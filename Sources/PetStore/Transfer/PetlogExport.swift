@@ -76,16 +76,38 @@ struct ExportedPet: Codable, Equatable {
     var notes: String?
     var archivedOn: String?
     var archiveReason: String?
+    var allergies: [String]?
+    var conditions: [String]?
+    var vetContact: ExportedContact?
+    var emergencyContacts: [ExportedContact]?
+    var insurance: ExportedInsurance?
 
     enum CodingKeys: String, CodingKey {
         case id, name, species, breed, sex, neutered, born, microchip, color, notes
         case archivedOn = "archived_on", archiveReason = "archive_reason"
+        case allergies, conditions, vetContact = "vet_contact", emergencyContacts = "emergency_contacts", insurance
     }
 
     init(_ p: Pet) {
         id = p.id; name = p.name; species = p.species.rawValue; breed = p.breed; sex = p.sex.rawValue; neutered = p.neutered
         born = p.born?.description; microchip = p.microchip; color = p.color; notes = p.notes
         archivedOn = p.archivedOn?.description; archiveReason = p.archiveReason?.rawValue
+        allergies = p.health.allergies; conditions = p.health.conditions; vetContact = p.health.vetContact.map(ExportedContact.init)
+        emergencyContacts = p.health.emergencyContacts.map(ExportedContact.init); insurance = p.health.insurance.map(ExportedInsurance.init)
+    }
+
+    /// A line break or other control character inside one item (a hand-written file): refused, since the
+    /// store keeps a list one item a line.
+    func checkItems(_ location: SourceLocation) throws {
+        func check(_ items: [String]?, _ field: String) throws {
+            for item in items ?? [] where item.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
+            }
+        }
+        try check(allergies, "allergy"); try check(conditions, "condition")
+        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency-contact")
+        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet-contact")
+        try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
     }
 
     func encode(to encoder: Encoder) throws {
@@ -102,15 +124,57 @@ struct ExportedPet: Codable, Equatable {
         try c.encodeOrNull(notes, forKey: .notes)
         try c.encodeOrNull(archivedOn, forKey: .archivedOn)
         try c.encodeOrNull(archiveReason, forKey: .archiveReason)
+        try c.encode(allergies ?? [], forKey: .allergies)
+        try c.encode(conditions ?? [], forKey: .conditions)
+        try c.encodeOrNull(vetContact, forKey: .vetContact)
+        try c.encode(emergencyContacts ?? [], forKey: .emergencyContacts)
+        try c.encodeOrNull(insurance, forKey: .insurance)
     }
 
-    /// The values by database column name, for the checks every import shares.
+    /// The values by database column name, for the checks every import shares (the health facts in
+    /// their stored form, `PetHealth`).
     func fields(_ location: SourceLocation) -> Fields {
         var f = FieldValues()
         f.put("id", id); f.put("name", name); f.put("species", species); f.put("breed", breed); f.put("sex", sex); f.put("neutered", neutered)
         f.put("born", born); f.put("microchip", microchip); f.put("color", color); f.put("notes", notes)
         f.put("archived_on", archivedOn); f.put("archive_reason", archiveReason)
+        f.put("allergies", allergies.flatMap { PetHealth.storedList($0) }); f.put("conditions", conditions.flatMap { PetHealth.storedList($0) })
+        f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
+        f.put("insurance", insurance?.text)
         return Fields(values: f.values, location: location)
+    }
+}
+
+/// A vet or emergency contact in the export.
+struct ExportedContact: Codable, Equatable {
+    var name: String?
+    var phone: String?
+
+    init(_ c: PetContact) { name = c.name; phone = c.phone }
+
+    /// `NAME, PHONE`, read back by the shared checks (a missing part makes it refused there).
+    var text: String { [name, phone].compactMap { $0 }.joined(separator: ", ") }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeOrNull(name, forKey: .name)
+        try c.encodeOrNull(phone, forKey: .phone)
+    }
+}
+
+/// A pet's insurance in the export.
+struct ExportedInsurance: Codable, Equatable {
+    var insurer: String?
+    var policy: String?
+
+    init(_ i: PetInsurance) { insurer = i.insurer; policy = i.policy }
+
+    var text: String { [insurer, policy].compactMap { $0 }.joined(separator: ", ") }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeOrNull(insurer, forKey: .insurer)
+        try c.encodeOrNull(policy, forKey: .policy)
     }
 }
 

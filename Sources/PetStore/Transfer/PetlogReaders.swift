@@ -83,7 +83,10 @@ struct Fields {
         return ImportPet(location: location, fileId: try int("id", 1...Int64.max), name: try checked { try TextField.name(try required("name")) },
                          species: species, breed: try label("breed"), sex: try choice("sex", Sex.self) ?? .unknown, neutered: try bool("neutered"),
                          born: try text("born").map { v in try checked { try PartialDate.parse(v) } }, microchip: try label("microchip").flatMap { v in try checked { try Microchip.normalize(v) } },
-                         color: try label("color"), notes: try longText("notes"), archivedOn: archivedOn, archiveReason: reason)
+                         color: try label("color"), notes: try longText("notes"), archivedOn: archivedOn, archiveReason: reason,
+                         health: try checked { try PetHealth.fromStored(allergies: text("allergies"), conditions: text("conditions"),
+                                                                         vetContact: text("vet_contact"), emergencyContacts: text("emergency_contacts"),
+                                                                         insurance: text("insurance")) })
     }
 
     /// The detail of `kind` from its columns.
@@ -307,7 +310,9 @@ enum PetlogJSONReader {
 
         mutating func pet(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
-            let pet = try decode(ExportedPet.self, bytes, location).fields(location).pet()
+            let exported = try decode(ExportedPet.self, bytes, location)
+            try exported.checkItems(location)
+            let pet = try exported.fields(location).pet()
             guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
             petIndex[id] = batch.pets.count
             batch.pets.append(pet)
