@@ -2,11 +2,13 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus poppler-utils sqlite3 jq \
-  libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn \
+  libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-osd \
+  libheif-dev libheif-examples \
   python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base postgresql-15 zsh fish imagemagick
 # zsh, fish: the completion tests drive them on a pseudo-terminal beside bash. imagemagick: the report tests make JPEGs.
 # postgresql-15: the throwaway server the PostgreSQL tests start (scripts/pg-test-server.sh; the service is not used).
-# tesseract + leptonica for the OCR module and its language data; PyGObject, pycairo and Pillow (Debian's,
+# tesseract + leptonica for the OCR module and its language data (osd: the receipt's script and turn);
+# libheif-dev: HEIC photos (the OCR module's CHeif), heif-enc from libheif-examples makes them in the tests; PyGObject, pycairo and Pillow (Debian's,
 # for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py); bc for bench/ocr.sh; groff checks the man page.
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
@@ -162,13 +164,16 @@ clean:
 receipts: setup
 	/usr/bin/python3 scripts/make-receipts.py
 
-## bench-ocr: OCREngine beside the tesseract command, per receipt and on a 12 MP photo (docs/ocr.md).
+## bench-ocr: OCREngine beside the tesseract command, per receipt and on a 12 MP photo, then the fields read by
+## expense scan under en, ko, ja and a C locale, on the receipt set (each also upside down) and on phone photos (docs/ocr.md).
 bench-ocr: setup
 	bash bench/ocr.sh
+	$(SWIFT) build -c release --product petlog >/dev/null && $(SWIFT) build -c release --product petlog-ocr >/dev/null && \
+	  /usr/bin/python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" Tests/OCRTests/Fixtures/receipts && \
+	  /usr/bin/python3 scripts/make-receipts.py --phone .build/receipts-phone && \
+	  /usr/bin/python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" .build/receipts-phone
 
 ## bench: petlog beside gnuplot, matplotlib, ReportLab, sqlite3 and the C floors, in one run (docs/benchmarks.md).
 bench: setup
 	bash bench/run.sh
-	bash bench/ocr.sh
-	$(SWIFT) build -c release --product petlog >/dev/null && $(SWIFT) build -c release --product petlog-ocr >/dev/null && \
-	  python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" Tests/OCRTests/Fixtures/receipts
+	$(MAKE) bench-ocr

@@ -50,7 +50,9 @@ let package = Package(
         /** The system's tesseract C API and leptonica headers; the only place they are included. */
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         /** A small Swift wrapper over tesseract: image in (checked, oriented, deskewed), words with boxes and confidences out; knows nothing about receipts. */
-        .target(name: "OCR", dependencies: ["CTesseract"]),
+        /** libheif (HEIC/HEIF photos, which leptonica cannot decode), through pkg-config `libheif`. */
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .target(name: "OCR", dependencies: ["CTesseract", "CHeif"]),
         /** A developer tool for bench/ocr.sh: runs OCREngine over receipt images and prints milliseconds and text accuracy per image. */
         .executableTarget(name: "ocr-bench", dependencies: ["OCR"], path: "bench/ocr-bench"),
         /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that

@@ -13,6 +13,12 @@ extension L10n.Message {
     public static func errSpanTooLong(value: String, max: String) -> Self { Self(.errSpanTooLong, ["value": value, "max": max]) }
     public static func errBadMoney(value: String) -> Self { Self(.errBadMoney, ["value": value]) }
     public static func errUnknownCurrency(value: String) -> Self { Self(.errUnknownCurrency, ["value": value]) }
+    public static func errTwoCurrencies(value: String) -> Self { Self(.errTwoCurrencies, ["value": value]) }
+    public static func errAmountNotPositive(value: String) -> Self { Self(.errAmountNotPositive, ["value": value]) }
+    public static func errNegativeAmount(value: String) -> Self { Self(.errNegativeAmount, ["value": value]) }
+    public static func errNegativeAmountHelp(value: String, command: String) -> Self { Self(.errNegativeAmountHelp, ["value": value, "command": command]) }
+    public static func errBudgetEndsBeforeStart(to: String, from: String) -> Self { Self(.errBudgetEndsBeforeStart, ["to": to, "from": from]) }
+    public static func noteNoECBRate(currency: String) -> Self { Self(.noteNoECBRate, ["currency": currency]) }
     public static func errFractionDigits(value: String, currency: String, digits: String) -> Self { Self(.errFractionDigits, ["value": value, "currency": currency, "digits": digits]) }
     public static func errMoneyRange(value: String) -> Self { Self(.errMoneyRange, ["value": value]) }
     public static func errOutOfRange(field: String, value: String, min: String, max: String) -> Self { Self(.errOutOfRange, ["field": field, "value": value, "min": min, "max": max]) }
@@ -94,6 +100,8 @@ extension L10n.Message {
     public static func errImageCorrupt(path: String) -> Self { Self(.errImageCorrupt, ["path": path]) }
     public static func errImageTooLarge(path: String, detail: String) -> Self { Self(.errImageTooLarge, ["path": path, "detail": detail]) }
     public static func errImageFormat(path: String, format: String) -> Self { Self(.errImageFormat, ["path": path, "format": format]) }
+    public static func errScanNotAnImage(path: String) -> Self { Self(.errScanNotAnImage, ["path": path]) }
+    public static func errHeifUndecodable(path: String, detail: String) -> Self { Self(.errHeifUndecodable, ["path": path, "detail": detail]) }
     public static func errOCRLanguage(language: String, path: String) -> Self { Self(.errOCRLanguage, ["language": language, "path": path]) }
     public static func errOCRLanguageOption(value: String) -> Self { Self(.errOCRLanguageOption, ["value": value]) }
     public static func errOCREngine(detail: String) -> Self { Self(.errOCREngine, ["detail": detail]) }
@@ -132,8 +140,15 @@ extension L10n.Message {
     public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
     public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }
     public static let expenseListEmpty = Self(.expenseListEmpty, [:])
+    public static let expenseListEmptyDay = Self(.expenseListEmptyDay, [:])
+    public static let expenseListStarredTitle = Self(.expenseListStarredTitle, [:])
+    public static let expenseListEmptyStarred = Self(.expenseListEmptyStarred, [:])
+    public static func expenseListTotal(total: String) -> Self { Self(.expenseListTotal, ["total": total]) }
     public static let expenseHousehold = Self(.expenseHousehold, [:])
     public static let expenseShared = Self(.expenseShared, [:])
+    public static let expenseAhead = Self(.expenseAhead, [:])
+    public static func spendingAheadNote(amount: String, n: String) -> Self { Self(.spendingAheadNote, ["amount": amount, "n": n]) }
+    public static func statsMonthTotal(month: String, amount: String) -> Self { Self(.statsMonthTotal, ["month": month, "amount": amount]) }
     public static func expenseReceipts(count: String) -> Self { Self(.expenseReceipts, ["count": count]) }
     public static let expenseNoRate = Self(.expenseNoRate, [:])
     public static func expenseMonthTotal(month: String, total: String) -> Self { Self(.expenseMonthTotal, ["month": month, "total": total]) }
@@ -214,6 +229,7 @@ extension L10n.Message {
     public static func chartSymptomsTitle(pet: String) -> Self { Self(.chartSymptomsTitle, ["pet": pet]) }
     public static let chartSymptomsAxis = Self(.chartSymptomsAxis, [:])
     public static func chartExpensesTitle(currency: String) -> Self { Self(.chartExpensesTitle, ["currency": currency]) }
+    public static func chartExpensesPetTitle(pet: String, currency: String) -> Self { Self(.chartExpensesPetTitle, ["pet": pet, "currency": currency]) }
     public static func chartWrote(path: String) -> Self { Self(.chartWrote, ["path": path]) }
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }
@@ -257,6 +273,9 @@ extension L10n.Message {
     public static let budgetColAmount = Self(.budgetColAmount, [:])
     public static let budgetColPeriod = Self(.budgetColPeriod, [:])
     public static let budgetColCategory = Self(.budgetColCategory, [:])
+    public static let budgetColState = Self(.budgetColState, [:])
+    public static func budgetUnderWay(n: String) -> Self { Self(.budgetUnderWay, ["n": n]) }
+    public static func budgetUpcoming(n: String) -> Self { Self(.budgetUpcoming, ["n": n]) }
     public static let errBudgetNeedsBoth = Self(.errBudgetNeedsBoth, [:])
     public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
     public static let errBudgetArguments = Self(.errBudgetArguments, [:])
@@ -423,6 +442,7 @@ extension L10n.Message {
     public static func chartBudgetLine(amount: String) -> Self { Self(.chartBudgetLine, ["amount": amount]) }
     public static func chartBudgetLineConverted(amount: String, currency: String) -> Self { Self(.chartBudgetLineConverted, ["amount": amount, "currency": currency]) }
     public static func chartNothingToPlot(first: String, last: String) -> Self { Self(.chartNothingToPlot, ["first": first, "last": last]) }
+    public static func chartNothingConverted(currency: String, count: String) -> Self { Self(.chartNothingConverted, ["currency": currency, "count": count]) }
     public static func reportVisitCostTotal(total: String) -> Self { Self(.reportVisitCostTotal, ["total": total]) }
     public static func reportVisitCostConverted(count: String, currencies: String) -> Self { Self(.reportVisitCostConverted, ["count": count, "currencies": currencies]) }
     public static func reportVisitCostUnconverted(count: String, currencies: String) -> Self { Self(.reportVisitCostUnconverted, ["count": count, "currencies": currencies]) }
@@ -777,6 +797,8 @@ extension L10n.Message {
     public static let helpExpenseListCommandPet = Self(.helpExpenseListCommandPet, [:])
     public static let helpExpenseListCommandMonth = Self(.helpExpenseListCommandMonth, [:])
     public static let helpExpenseListCommandStarred = Self(.helpExpenseListCommandStarred, [:])
+    public static let helpExpenseListCommandDay = Self(.helpExpenseListCommandDay, [:])
+    public static let helpExpenseListCommandReverse = Self(.helpExpenseListCommandReverse, [:])
     public static let helpExpenseListCommandNoVisits = Self(.helpExpenseListCommandNoVisits, [:])
     public static let helpExpenseScanCommandAbstract = Self(.helpExpenseScanCommandAbstract, [:])
     public static let helpExpenseScanCommandDiscussion = Self(.helpExpenseScanCommandDiscussion, [:])

@@ -6,6 +6,9 @@ roughened like phone photos and thermal prints, each with a ground-truth JSON be
 Deterministic: a fixed seed, fixed fonts, no clock. Rerun after changing it and commit the output:
     /usr/bin/python3 scripts/make-receipts.py [OUT_DIR]      (default Tests/OCRTests/Fixtures/receipts)
     /usr/bin/python3 scripts/make-receipts.py --photo OUT.jpg   (a 4000×3000 "12 MP photo" for the bench)
+    /usr/bin/python3 scripts/make-receipts.py --phone OUT_DIR   (phone photos: perspective, a table and a hand
+        around the paper, uneven light, a curled strip, faded print, EXIF turns, a 12 MP one; not committed:
+        the tests and the bench make them, byte-identical between runs)
 """
 import io
 import json
@@ -255,6 +258,8 @@ def orientation_exif(value):
 def main():
     args = sys.argv[1:]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if args[:1] == ["--phone"]:
+        return make_phone(args[1] if len(args) > 1 else os.path.join(root, ".build/receipts-phone"))
     if args[:1] == ["--photo"]:
         return make_photo(args[1] if len(args) > 1 else "receipt-12mp.jpg", root)
     out = args[0] if args else os.path.join(root, "Tests/OCRTests/Fixtures/receipts")
@@ -288,6 +293,127 @@ def main():
     total_bytes += os.path.getsize(os.path.join(out, "exif-6.jpg"))
     Image.new("L", (600, 800), 250).save(os.path.join(out, "blank.png"))  # an image with no text
     print(f"{PER_LANGUAGE * len(makers) + 1} receipts in {out}, {total_bytes // 1024} KB of JPEG")
+
+
+PHONE_VARIANTS = ["perspective", "table-and-hand", "shadow", "curl", "faded", "exif-3", "exif-8", "12mp"]
+
+
+def solve(a, b):
+    """x with a·x = b by Gaussian elimination with partial pivoting (8×8 here; no numpy on the system)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def perspective_coefficients(dst, src):
+    """PIL's PERSPECTIVE data mapping output points `dst` to input points `src` (four each)."""
+    a, b = [], []
+    for (x, y), (u, v) in zip(dst, src):
+        a.append([x, y, 1, 0, 0, 0, -u * x, -u * y]); b.append(u)
+        a.append([0, 0, 0, x, y, 1, -v * x, -v * y]); b.append(v)
+    return solve(a, b)
+
+
+def table(width, height, rng, base=120):
+    """A wooden table top: a gray with grain stripes and noise, deterministic."""
+    img = Image.new("L", (width, height), base)
+    px = img.load()
+    stripes = [rng.uniform(-14, 14) for _ in range(64)]
+    for y in range(0, height, 2):
+        s = stripes[(y * 64 // max(1, height))]
+        for x in range(0, width, 2):
+            v = int(base + s + rng.uniform(-6, 6))
+            px[x, y] = v
+            if x + 1 < width: px[x + 1, y] = v
+            if y + 1 < height: px[x, y + 1] = v
+            if x + 1 < width and y + 1 < height: px[x + 1, y + 1] = v
+    return img.filter(ImageFilter.GaussianBlur(1.2))
+
+
+def phone(receipt, variant, rng):
+    """The receipt photographed as `variant` says; returns (image, exif bytes or None)."""
+    w, h = receipt.size
+    if variant == "faded":
+        # Thermal print years later: ink gone gray-brown, paper yellowed, a little soft.
+        faded = receipt.point(lambda v: round(228 - (255 - v) * 0.36))
+        return faded.filter(ImageFilter.GaussianBlur(0.8)), None
+    if variant == "exif-3":
+        return receipt.rotate(180), orientation_exif(3)
+    if variant == "exif-8":
+        return receipt.transpose(Image.ROTATE_270), orientation_exif(8)
+    if variant == "curl":
+        # A curled strip: each column shifted down by a bow, the edges lifted (lines bend).
+        out = Image.new("L", (w, h + 60), 255)
+        for x in range(0, w, 6):
+            t = (2 * x / w) - 1
+            out.paste(receipt.crop((x, 0, min(w, x + 6), h)), (x, round(30 + 28 * t * t - 14)))
+        shade = Image.linear_gradient("L").rotate(90).resize(out.size)
+        return Image.blend(out, Image.composite(out, Image.new("L", out.size, 0), shade.point(lambda v: 200 + v * 55 // 255)), 0.25), None
+    pad_x, pad_y = round(w * 0.35), round(h * 0.12)
+    canvas = table(w + 2 * pad_x, h + 2 * pad_y, rng)
+    canvas.paste(receipt, (pad_x, pad_y))
+    W, H = canvas.size
+    if variant == "table-and-hand":
+        # A hand holding the paper's lower edge: a soft dark blob over the corner of the receipt.
+        hand = Image.new("L", canvas.size, 0)
+        from PIL import ImageDraw
+        d = ImageDraw.Draw(hand)
+        d.ellipse((pad_x + w * 0.55, pad_y + h * 0.9, pad_x + w * 1.25, pad_y + h * 1.15), fill=255)
+        hand = hand.filter(ImageFilter.GaussianBlur(12))
+        canvas = Image.composite(Image.new("L", canvas.size, 150), canvas, hand)
+        return canvas.rotate(-4, resample=Image.BICUBIC, fillcolor=120), None
+    if variant == "shadow":
+        # The phone's shadow across one side and light falling off the other way.
+        light = Image.linear_gradient("L").rotate(-30, expand=False).resize(canvas.size).point(lambda v: 150 + v * 105 // 255)
+        from PIL import ImageChops, ImageDraw
+        shadow = Image.new("L", canvas.size, 255)
+        ImageDraw.Draw(shadow).polygon([(0, H * 0.35), (W * 0.65, H * 0.5), (W * 0.55, H), (0, H)], fill=150)
+        shadow = shadow.filter(ImageFilter.GaussianBlur(40))
+        return ImageChops.multiply(ImageChops.multiply(canvas, light), shadow), None
+    # perspective and 12mp: the phone held at an angle above the paper.
+    k = 0.09
+    dst = [(W * k, H * 0.03), (W * (1 - k * 0.4), H * 0.0), (W, H), (0, H * 0.97)]
+    src = [(0, 0), (W, 0), (W, H), (0, H)]
+    warped = canvas.transform(canvas.size, Image.PERSPECTIVE, perspective_coefficients(dst, src), Image.BICUBIC, fillcolor=110)
+    if variant == "12mp":
+        scale = 3000 / H
+        warped = warped.resize((round(W * scale), 3000), Image.BICUBIC)
+        big = table(4000, 3000, rng, 96)
+        big.paste(warped, ((4000 - warped.width) // 2, 0))
+        return big.filter(ImageFilter.GaussianBlur(1.0)), None
+    return warped.filter(ImageFilter.GaussianBlur(0.7)), None
+
+
+def make_phone(out):
+    """Phone photos of one Korean, one Japanese and one English receipt per variant, with their truth."""
+    os.makedirs(out, exist_ok=True)
+    makers = [("ko", korean), ("ja", japanese), ("en", english)]
+    count = 0
+    for v, variant in enumerate(PHONE_VARIANTS):
+        for lang, maker in makers:
+            if variant == "12mp" and lang != "en":
+                continue  # one 12 MP photo (the bench's other is Korean)
+            rng = random.Random(f"{SEED}-{variant}-{lang}")
+            index = v % PER_LANGUAGE
+            lines, truth = maker(rng, index)
+            font = FONTS[lang][v % 3]
+            image, text_lines = render(lines, font, 80 if v % 2 == 0 else 58, rng)
+            image, exif = phone(image, variant, rng)
+            name = f"phone-{lang}-{variant}"
+            save_jpeg(image, os.path.join(out, name + ".jpg"), 85, exif)
+            truth.update({"text": text_lines, "font": font, "paper_mm": 80 if v % 2 == 0 else 58, "variant": {"phone": variant}})
+            with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
+                json.dump(truth, f, ensure_ascii=False, indent=1, sort_keys=True)
+                f.write("\n")
+            count += 1
+    print(f"{count} phone photos in {out}")
 
 
 def make_photo(path, root):

@@ -37,10 +37,12 @@ final class LeptImage {
         guard data.count <= options.maxFileBytes else { throw OCRError.fileTooLarge(path: path, bytes: data.count, limit: options.maxFileBytes) }
         let bytes = [UInt8](data)
         guard let format = ImageFormat.sniff(bytes) else { throw OCRError.notAnImage(path: path) }
-        if format == .heif { throw OCRError.unsupportedFormat(path: path, format: "HEIC/HEIF") }
-
         let header: ImageHeader
         switch format {
+        case .heif:
+            do { header = try HeifImage.header(bytes) ?? ImageHeader(width: 0, height: 0) } catch HeifImage.Failure.undecodable(let why) {
+                throw OCRError.undecodableHeif(path: path, detail: why)
+            }
         case .jpeg:
             guard let h = ImageHeader.jpeg(bytes) else { throw OCRError.corruptImage(path: path) }
             header = h
@@ -59,6 +61,18 @@ final class LeptImage {
         else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: options.maxPixels) }
 
         if format == .jpeg, !ImageHeader.jpegIsComplete(bytes) { throw OCRError.corruptImage(path: path) }
+        if format == .heif {
+            do {
+                let image = try HeifImage.decode(bytes)
+                let sizes = [(header.width, header.height), (header.height, header.width)]
+                guard sizes.contains(where: { $0 == (image.width, image.height) }) else {
+                    throw OCRError.undecodableHeif(path: path, detail: "size differs from the header")
+                }
+                return (image, .up)
+            } catch HeifImage.Failure.undecodable(let why) {
+                throw OCRError.undecodableHeif(path: path, detail: why)
+            }
+        }
 
         let decoded: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
             if format == .jpeg {

@@ -96,13 +96,13 @@ public final class OCREngine {
         // The measured second opinion, only for a page read badly (mean word confidence under `secondLook`:
         // a receipt read upside down or in the wrong language gives about 40–55, a right reading over 80).
         // A turn tesseract was unsure of (confidence under `sureOrientation`) is tried the other way up;
-        // a page that showed Latin or no known script is tried in Korean and Japanese too (the UI
-        // language's first). The most confident reading is kept; the first one over `secondLook` ends it.
+        // unless --ocr-lang fixed the languages, the other languages are tried too (the UI language's
+        // first): OSD took a curled Korean receipt for Japanese. The most confident reading is kept; the first one over `secondLook` ends it.
         if result.meanWordConfidence < PageLayout.secondLook {
             let turns = (layout?.orientationConfidence ?? 0) < PageLayout.sureOrientation ? [turn / 90, turn / 90 + 2] : [turn / 90]
             let installed = Set(installedLanguages(tessdataPath: tessdata))
             var languages = [chosen]
-            if language == nil, detected == nil || detected == "eng" {
+            if language == nil {
                 languages += ([fallback] + ["kor+eng", "jpn+eng", "eng"]).filter { l in
                     l != chosen && l.split(separator: "+").allSatisfy { installed.contains(String($0)) }
                 }

@@ -9,6 +9,8 @@ public enum OCRError: Error, Equatable, CustomStringConvertible {
     case notAnImage(path: String)
     /// A real image format this build cannot decode (HEIC/AVIF).
     case unsupportedFormat(path: String, format: String)
+    /// A HEIC/HEIF/AVIF file libheif could not decode (damaged, or no decoder for its codec here), with libheif's reason.
+    case undecodableHeif(path: String, detail: String)
     /// Width × height above the limit, refused from the header before decoding.
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
     /// The decoder failed: truncated or corrupt data.
@@ -29,6 +31,7 @@ public enum OCRError: Error, Equatable, CustomStringConvertible {
         case .tooManyPixels(let path, let w, let h, let limit):
             return "\(path): \(w)×\(h) is more than \(limit / 1_000_000) megapixels"
         case .corruptImage(let path): return "\(path): truncated or corrupt image"
+        case .undecodableHeif(let path, let detail): return "\(path): HEIC/HEIF image libheif cannot decode (\(detail))"
         case .languageUnavailable(let language, let tessdata): return "OCR language \(language) is not installed in \(tessdata)"
         case .engineFailure(let message): return "OCR engine: \(message)"
         }

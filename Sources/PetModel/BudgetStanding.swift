@@ -39,4 +39,22 @@ extension Budget {
     public static func headcount(petBudget: Bool, activePets: Int) -> Int {
         petBudget ? 1 : max(1, activePets)
     }
+
+    /// Days left from `day` through the last day of the budget's span, `day` included (a monthly
+    /// budget: through the month's last day).
+    public func daysLeft(on day: LocalDate) -> Int {
+        max(0, span(asOf: day).last.dayNumber - day.dayNumber + 1)
+    }
+
+    /// `budget list`'s order: under way (monthly first, then the trip ending soonest), upcoming
+    /// (starting soonest), ended (the latest end first).
+    public func listOrder(on day: LocalDate) -> (Int, Int) {
+        switch standing(on: day) {
+        case .current:
+            if case .monthly = period { return (0, 0) }
+            return (0, 1 + daysLeft(on: day))
+        case .upcoming(let n): return (1, n)
+        case .ended(let n): return (2, n)
+        }
+    }
 }

@@ -10,29 +10,56 @@ public struct Currency: Hashable, Sendable, Codable {
         self.symbol = symbol
     }
 
-    public static let known: [Currency] = [
-        Currency(code: "KRW", minorDigits: 0, symbol: "₩"),
-        Currency(code: "JPY", minorDigits: 0, symbol: "¥"),
-        Currency(code: "USD", minorDigits: 2, symbol: "$"),
-        Currency(code: "EUR", minorDigits: 2, symbol: "€"),
-        Currency(code: "GBP", minorDigits: 2, symbol: "£"),
-        Currency(code: "CHF", minorDigits: 2, symbol: nil),
-        Currency(code: "SEK", minorDigits: 2, symbol: nil),
-        Currency(code: "CAD", minorDigits: 2, symbol: nil),
-        Currency(code: "AUD", minorDigits: 2, symbol: nil),
-        Currency(code: "CNY", minorDigits: 2, symbol: nil),
-        Currency(code: "TWD", minorDigits: 2, symbol: nil),
-        Currency(code: "HKD", minorDigits: 2, symbol: nil),
-        Currency(code: "SGD", minorDigits: 2, symbol: nil),
-        Currency(code: "NZD", minorDigits: 2, symbol: nil),
+    /// Every active ISO 4217 currency (funds included; precious metals, the SDR and the test codes
+    /// left out) with its minor-unit digits as CLDR gives them (`supplementalData.xml`, `<fractions>`:
+    /// the digits amounts are written with, not the cash rounding; checked against the CLDR that
+    /// Foundation's ICU carries, which writes the Colombian peso, rupiah and Pakistani rupee without
+    /// fractions): a generated table, so the static
+    /// build needs no ICU data to read an amount. The first currencies carry the symbol petlog reads
+    /// before a number (`₩ ¥ $ € £`); the others are written with their code.
+    public static let known: [Currency] = {
+        let symbols = ["KRW": "₩", "JPY": "¥", "USD": "$", "EUR": "€", "GBP": "£"]
+        let digits: [(Int, String)] = [
+            (0, "AFN ALL BIF CLP DJF GNF IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RSD RWF"),
+            (0, "SLL SOS SYP UGX UYI VND VUV XAF XOF XPF YER COP IDR PKR"),
+            (2, "AED AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP"),
+            (2, "BYN BZD CAD CDF CHE CHF CHW CNY COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN"),
+            (2, "ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HRK HTG HUF ILS INR JMD"),
+            (2, "KES KGS KHR KYD KZT LKR LRD LSL MAD MDL MKD MNT MOP MRU MUR MVR MWK MXN MXV MYR"),
+            (2, "MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK PHP PLN QAR RON RUB SAR SBD SCR SDG"),
+            (2, "SEK SGD SHP SLE SRD SSP STN SVC SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN"),
+            (2, "UYU UZS VED VES WST XCD XCG ZAR ZMW ZWG ZWL"),
+            (3, "BHD JOD KWD LYD OMR TND"),
+            (4, "CLF UYW"),
+        ]
+        var all: [Currency] = ["KRW", "JPY", "USD", "EUR", "GBP"].map { code in
+            Currency(code: code, minorDigits: digits.first { $0.1.split(separator: " ").contains(Substring(code)) }?.0 ?? 2, symbol: symbols[code])
+        }
+        for (n, line) in digits {
+            for code in line.split(separator: " ") where symbols[String(code)] == nil {
+                all.append(Currency(code: String(code), minorDigits: n, symbol: nil))
+            }
+        }
+        return all
+    }()
+
+    static let byCode: [String: Currency] = Dictionary(known.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+
+    /// The currencies the European Central Bank publishes a daily euro reference rate for (and the
+    /// euro): the only ones `rates` can ever convert. Others are kept and totalled on their own.
+    public static let ecbPublished: Set<String> = [
+        "EUR", "USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY",
+        "AUD", "BRL", "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
     ]
+
+    /// Whether the ECB publishes a rate for this currency (see `ecbPublished`).
+    public var hasECBRate: Bool { Self.ecbPublished.contains(code) }
 
     /// The demo household's and the report's default.
     public static let krw = Currency(code: "KRW", minorDigits: 0, symbol: "₩")
 
     public static func named(_ code: String) -> Currency? {
-        let upper = code.uppercased()
-        return known.first { $0.code == upper }
+        byCode[code.uppercased()]
     }
 
     public static func bySymbol(_ symbol: Character) -> Currency? {

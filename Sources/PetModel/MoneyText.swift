@@ -26,6 +26,11 @@ public enum MoneyText {
     static let decimalCommaCurrencies: Set<String> = ["EUR", "SEK"]
     static let symbols: [Character: String] = ["₩": "KRW", "$": "USD", "¥": "JPY", "€": "EUR", "£": "GBP"]
     static let smallUnits: [Character: Int64] = ["십": 10, "十": 10, "백": 100, "百": 100, "천": 1000, "千": 1000]
+    /// The codes read before a number in any case (`usd 12.50`), as petlog did before it knew every code.
+    static let anyCaseFirst: Set<String> = ["KRW", "JPY", "USD", "EUR", "GBP", "CHF", "SEK", "CAD", "AUD", "CNY", "TWD", "HKD", "SGD", "NZD"]
+    /// Kanji digits, as in `千二百円` and `二〇〇円`.
+    static let kanjiDigits: [Character: Character] = ["〇": "0", "零": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
+                                                      "六": "6", "七": "7", "八": "8", "九": "9"]
     static let largeUnits: [Character: Int64] = ["만": 10_000, "万": 10_000, "억": 100_000_000, "億": 100_000_000,
                                                   "조": 1_000_000_000_000, "兆": 1_000_000_000_000]
 
@@ -34,33 +39,50 @@ public enum MoneyText {
         var text = Substring(raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces))
         var code: String?
         func take(_ found: String) throws {
-            if let code, code != found { throw ParseError.badMoney(raw) }
+            if let code, code != found { throw ParseError.twoCurrencies(raw) }
             code = found
         }
         func trim() { text = Substring(text.trimmingCharacters(in: .whitespaces)) }
-        // A symbol before the number, then an ISO code before it (`USD 12.50`).
-        if let first = text.first, let c = symbols[first] { try take(c); text = text.dropFirst(); trim() }
-        let leadingLetters = text.prefix { $0.isASCII && $0.isLetter }
-        if leadingLetters.count == 3, text.dropFirst(3).first.map({ $0 == " " || $0.isNumber }) == true {
-            // Three letters first that are no currency (`NaN 5`) make the whole text no amount.
-            guard let c = Currency.named(String(leadingLetters)) else { throw ParseError.badMoney(raw) }
-            try take(c.code); text = text.dropFirst(3); trim()
+        func negative() -> Bool { text.first == "-" || text.first == "−" }
+        if negative() { throw ParseError.negativeAmount(raw) }
+        // Before the number: symbols (`\` is the yen as Japanese keyboards and fonts show it) and
+        // ISO codes (`USD 12.50`). A code first is upper case (`Bob 5000` is a pet named Bob, not
+        // 5,000 bolivianos), except the codes petlog has always read in any case (`usd 12.50`).
+        while true {
+            if let first = text.first, let c = symbols[first] ?? (first == "\\" ? "JPY" : nil) {
+                try take(c); text = text.dropFirst(); trim(); continue
+            }
+            let leading = text.prefix { $0.isASCII && $0.isLetter }
+            if leading.count == 3, text.dropFirst(3).first.map({ $0 == " " || $0.isNumber || symbols[$0] != nil }) == true {
+                // Three letters first that are no currency (`NaN 5`) make the whole text no amount.
+                guard let c = Currency.named(String(leading)), leading.allSatisfy(\.isUppercase) || anyCaseFirst.contains(c.code) else { throw ParseError.badMoney(raw) }
+                try take(c.code); text = text.dropFirst(3); trim(); continue
+            }
+            break
         }
-        // After the number: a word, a symbol, or an ISO code.
-        if let (word, c) = suffixWords.first(where: { text.hasSuffix($0.0) }) {
-            try take(c); text = text.dropLast(word.count); trim()
-        } else if let last = text.last, let c = symbols[last] {
-            try take(c); text = text.dropLast(); trim()
-        } else {
-            let trailing = String(text.reversed().prefix { $0.isLetter && $0.isASCII }.reversed())
-            if !trailing.isEmpty {
-                guard let c = Currency.named(trailing) else { throw ParseError.unknownCurrency(trailing) }
+        if negative() { throw ParseError.negativeAmount(raw) }
+        // After the number: words, symbols and ISO codes; a second one that disagrees is refused.
+        while !text.isEmpty {
+            if let (word, c) = suffixWords.first(where: { text.hasSuffix($0.0) }) {
+                try take(c); text = text.dropLast(word.count); trim()
+            } else if let last = text.last, let c = symbols[last] {
+                try take(c); text = text.dropLast(); trim()
+            } else {
+                let trailing = String(text.reversed().prefix { $0.isLetter && $0.isASCII }.reversed())
+                guard !trailing.isEmpty else { break }
+                // Letters with no number before them (`abc`, `NaN`, `inf`) are no amount at all.
+                let before = text.dropLast(trailing.count).trimmingCharacters(in: .whitespaces)
+                guard before.contains(where: { $0.asciiDigit != nil || kanjiDigits[$0] != nil || smallUnits[$0] != nil || largeUnits[$0] != nil })
+                else { throw ParseError.badMoney(raw) }
+                guard trailing.count == 3, let c = Currency.named(trailing) else {
+                    throw trailing.count == 3 ? ParseError.unknownCurrency(trailing) : ParseError.badMoney(raw)
+                }
                 try take(c.code); text = text.dropLast(trailing.count); trim()
             }
         }
         guard let currency = code.flatMap(Currency.named) ?? defaultCurrency else { throw ParseError.badMoney(raw) }
         guard !text.isEmpty else { throw ParseError.badMoney(raw) }
-        if text.contains(where: { smallUnits[$0] != nil || largeUnits[$0] != nil }) {
+        if text.contains(where: { smallUnits[$0] != nil || largeUnits[$0] != nil || kanjiDigits[$0] != nil }) {
             let whole = try numeralUnits(text, raw: raw)
             var scale: Int64 = 1
             for _ in 0..<currency.minorDigits { scale *= 10 }
@@ -89,6 +111,7 @@ public enum MoneyText {
         var number: Substring = ""    // digits (and a fraction) not yet given a unit
         var lastLarge = Int64.max     // large units must fall: 억 before 만
         var lastSmall = Int64.max
+        var kanjiNumber = false       // `number` was written in kanji digits
         func value(_ digits: Substring, times unit: Int64) throws -> Int64 {
             guard !digits.isEmpty else { return unit }
             let parts = digits.replacingOccurrences(of: ",", with: "").split(separator: ".", omittingEmptySubsequences: false)
@@ -106,15 +129,21 @@ public enum MoneyText {
             if c == " " { continue }
             if let unit = smallUnits[c] {
                 guard unit < lastSmall else { throw ParseError.badMoney(raw) }
-                group = group.addingSaturated(try value(number, times: unit)); number = ""; lastSmall = unit
+                group = group.addingSaturated(try value(number, times: unit)); number = ""; kanjiNumber = false; lastSmall = unit
             } else if let unit = largeUnits[c] {
                 guard unit < lastLarge else { throw ParseError.badMoney(raw) }
                 let (head, overflow) = group.multipliedReportingOverflow(by: unit)
                 if overflow { throw ParseError.moneyOutOfRange(raw) }
                 let tail = number.isEmpty ? (group == 0 ? unit : 0) : try value(number, times: unit)
-                total = total.addingSaturated(head).addingSaturated(tail); group = 0; number = ""; lastLarge = unit; lastSmall = .max
+                total = total.addingSaturated(head).addingSaturated(tail); group = 0; number = ""; kanjiNumber = false; lastLarge = unit; lastSmall = .max
             } else if c.asciiDigit != nil || c == "." || c == "," {
+                // A number is written in one kind of digit: `1二` is a typo, not 12.
+                if kanjiNumber { throw ParseError.badMoney(raw) }
                 number.append(c)
+            } else if let d = kanjiDigits[c] {
+                if !number.isEmpty && !kanjiNumber { throw ParseError.badMoney(raw) }
+                kanjiNumber = true
+                number.append(d)
             } else {
                 throw ParseError.badMoney(raw)
             }
@@ -131,8 +160,27 @@ extension MoneyText {
     /// refused as an amount (what is wrong with it is said).
     public static func petAndAmount(_ words: [String], defaultCurrency: Currency) throws -> (pet: String?, amount: Money) {
         let whole = words.joined(separator: " ")
-        if let m = try? parse(whole, defaultCurrency: defaultCurrency) { return (nil, m) }
-        guard words.count >= 2 else { return (nil, try parse(whole, defaultCurrency: defaultCurrency)) }
-        return (words[0], try parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
+        let wholeError: Error
+        do { return (nil, try parse(whole, defaultCurrency: defaultCurrency)) } catch { wholeError = error }
+        guard words.count >= 2 else { throw wholeError }
+        do {
+            return (words[0], try parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
+        } catch {
+            // `45000 USD KRW`: what is wrong with the whole (two currencies, below zero) says more
+            // than what is wrong with its tail read as an amount after a pet.
+            switch wholeError {
+            case ParseError.twoCurrencies, ParseError.negativeAmount: throw wholeError
+            default: throw error
+            }
+        }
+    }
+}
+
+extension MoneyText {
+    /// An expense's amount: any amount `parse` reads, more than zero (a purchase costs something).
+    public static func expenseAmount(_ raw: String, defaultCurrency: Currency) throws -> Money {
+        let m = try parse(raw, defaultCurrency: defaultCurrency)
+        guard m.minorUnits > 0 else { throw ParseError.amountNotPositive(raw) }
+        return m
     }
 }

@@ -45,6 +45,16 @@ public struct MonthlySpending: Equatable, Sendable {
         categories = Self.order(Array(sums.keys)).map { Category(code: $0, minorUnits: sums[$0] ?? []) }
     }
 
+    /// A category's colour slot, the same in every chart and language whatever else was spent on: a
+    /// listed category its place in `listedOrder`, `other` the next, the owner's own words after it
+    /// (alphabetically among those charted).
+    public static func colorSlot(_ code: String, among codes: [String]) -> Int {
+        if let i = listedOrder.firstIndex(of: code) { return i }
+        if code == "other" { return listedOrder.count }
+        let own = Set(codes.filter { !listedOrder.contains($0) && $0 != "other" }).sorted()
+        return listedOrder.count + 1 + (own.firstIndex(of: code) ?? 0)
+    }
+
     /// Category codes in chart order: listed ones first in `listedOrder`, then others alphabetically, `other` last.
     public static func order(_ codes: [String]) -> [String] {
         func rank(_ c: String) -> (Int, String) {

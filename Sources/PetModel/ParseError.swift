@@ -19,6 +19,12 @@ public enum ParseError: Error, Equatable, Sendable {
     case spanTooLong(String, max: Int)
     case badMoney(String)
     case unknownCurrency(String)
+    /// An amount with two currencies (`45000 KRW USD`, `$45 KRW`): which one was meant is not guessed.
+    case twoCurrencies(String)
+    /// An amount of money below zero (`-5 USD`), said as money, not as a weight.
+    case negativeAmount(String)
+    /// An expense of zero: a purchase costs something.
+    case amountNotPositive(String)
     /// More fraction digits than the currency has (JPY and KRW have none).
     case tooManyFractionDigits(String, currency: String, allowed: Int)
     case moneyOutOfRange(String)

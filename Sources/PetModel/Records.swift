@@ -93,8 +93,9 @@ public enum RecordDetail: Equatable, Sendable {
 public struct Weight: Equatable, Sendable {
     public var mass: Mass
     /// Body condition score 1–9 (WSAVA), optional.
-    public var bodyCondition: Int?
-    public init(mass: Mass, bodyCondition: Int? = nil) { self.mass = mass; self.bodyCondition = bodyCondition }
+    public var bodyConditionScore: BodyConditionScore?
+    public var bodyCondition: Int? { bodyConditionScore?.value }
+    public init(mass: Mass, bodyCondition: BodyConditionScore? = nil) { self.mass = mass; self.bodyConditionScore = bodyCondition }
 }
 
 public struct Meal: Equatable, Sendable {
@@ -106,12 +107,13 @@ public struct Meal: Equatable, Sendable {
 
 public struct Stool: Equatable, Sendable {
     /// Faecal score 1 (hard) – 7 (watery).
-    public var score: Int
+    public var faecalScore: StoolScore
+    public var score: Int { faecalScore.value }
     public var color: String?
     public var blood: Bool
     public var mucus: Bool
-    public init(score: Int, color: String? = nil, blood: Bool = false, mucus: Bool = false) {
-        self.score = score; self.color = color; self.blood = blood; self.mucus = mucus
+    public init(score: StoolScore, color: String? = nil, blood: Bool = false, mucus: Bool = false) {
+        self.faecalScore = score; self.color = color; self.blood = blood; self.mucus = mucus
     }
 }
 
@@ -129,10 +131,11 @@ public struct Symptom: Equatable, Sendable {
     /// A code from the shipped list (`vomiting`) or the owner's own words.
     public var code: String
     public var isListed: Bool
-    public var severity: Int
+    public var severityLevel: SymptomSeverity
+    public var severity: Int { severityLevel.value }
     public var durationMinutes: Int?
-    public init(code: String, isListed: Bool, severity: Int, durationMinutes: Int? = nil) {
-        self.code = code; self.isListed = isListed; self.severity = severity; self.durationMinutes = durationMinutes
+    public init(code: String, isListed: Bool, severity: SymptomSeverity, durationMinutes: Int? = nil) {
+        self.code = code; self.isListed = isListed; self.severityLevel = severity; self.durationMinutes = durationMinutes
     }
 }
 

@@ -32,6 +32,14 @@ public struct SpendingEntry: Equatable, Sendable {
         self.note = note; self.starred = starred; self.source = source; self.splitOf = splitOf; self.attachments = attachments
     }
 
+    /// The purchase this entry belongs to: the first share's record for a split expense, else its own
+    /// record. A purchase shared by three pets is one payment wherever payments are counted.
+    public var purchaseId: Int64 { splitOf ?? recordId }
+
+    /// Booked for later than `now` (a payment dated ahead): counted in its month's total like any
+    /// other, and marked as still ahead in every view.
+    public func isAhead(of now: Date) -> Bool { at > now }
+
     /// The entry as a budget sees it, on its own local day (wherever it is read).
     public func item(_ context: TimeContext) -> SpendingItem {
         SpendingItem(day: localDay, money: money, category: category)
@@ -71,24 +79,24 @@ public struct SpendingTotal: Equatable, Sendable {
     public var byCurrency: [String: Int64]
     /// Everything that could be converted, in the target currency.
     public var converted: Money
-    /// Entries in another currency with no rate for their day: in `byCurrency`, not in `converted`.
+    /// Purchases (a split one once) in another currency with no rate for their day: in `byCurrency`, not in `converted`.
     public var unconverted: Int
 
     public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, context: TimeContext) {
         var byCurrency: [String: Int64] = [:]
         var total: Int64 = 0
-        var unconverted = 0
+        var unconverted: Set<Int64> = []
         for e in entries {
             byCurrency[e.money.currency.code, default: 0] = byCurrency[e.money.currency.code, default: 0].addingSaturated(e.money.minorUnits)
             if let m = rates.convert(e.money, to: target, on: e.localDay) {
                 total = total.addingSaturated(m.minorUnits)
             } else {
-                unconverted += 1
+                unconverted.insert(e.purchaseId)
             }
         }
         self.byCurrency = byCurrency
         self.converted = Money(minorUnits: total, currency: target)
-        self.unconverted = unconverted
+        self.unconverted = unconverted.count
     }
 
     /// The currencies spent in, in code order.
@@ -114,4 +122,19 @@ public enum HomeCurrency {
                                    "CH": "CHF", "SE": "SEK", "CN": "CNY", "TW": "TWD", "HK": "HKD", "SG": "SGD",
                                    "DE": "EUR", "FR": "EUR", "IT": "EUR", "ES": "EUR", "NL": "EUR", "IE": "EUR", "AT": "EUR",
                                    "BE": "EUR", "FI": "EUR", "PT": "EUR"]
+}
+
+/// What of some spending is still ahead (booked later than now): its amount converted as every view
+/// converts it, and how many purchases (a split purchase once). Every view that totals a month says
+/// this beside the same total.
+public struct SpendingAhead: Equatable, Sendable {
+    public var converted: Money
+    public var purchases: Int
+
+    public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, now: Date) {
+        let ahead = entries.filter { $0.isAhead(of: now) }
+        converted = Money(minorUnits: ahead.compactMap { rates.convert($0.money, to: target, on: $0.localDay)?.minorUnits }
+            .reduce(0) { $0.addingSaturated($1) }, currency: target)
+        purchases = Set(ahead.map(\.purchaseId)).count
+    }
 }

@@ -56,6 +56,8 @@ public struct SpendingComparison: Equatable, Sendable {
         var unconverted = 0, previousUnconverted = 0
         var merchants: [String: MerchantLine] = [:]
         var merchantOrder: [String] = []
+        var merchantPurchases: [String: Set<Int64>] = [:]
+        var unconvertedPurchases: Set<Int64> = []
         for e in entries {
             let day = e.localDay
             if let periods, !periods.containsThis(day) && !periods.containsPrevious(day) { continue }
@@ -68,7 +70,7 @@ public struct SpendingComparison: Equatable, Sendable {
                 else { foreignPrevious[code] = foreignPrevious[code, default: 0].addingSaturated(e.money.minorUnits) }
             }
             guard let m = rates.convert(e.money, to: currency, on: day) else {
-                if isThis { unconverted += 1 } else { previousUnconverted += 1 }
+                if unconvertedPurchases.insert(e.purchaseId).inserted { if isThis { unconverted += 1 } else { previousUnconverted += 1 } }
                 continue
             }
             if isThis {
@@ -78,7 +80,8 @@ public struct SpendingComparison: Equatable, Sendable {
                     var line = merchants[key] ?? MerchantLine(name: name, amount: 0, count: 0)
                     if merchants[key] == nil { merchantOrder.append(key) }
                     line.amount = line.amount.addingSaturated(m.minorUnits)
-                    line.count += 1
+                    // A split purchase is one payment, however many pets share it.
+                    if merchantPurchases[key, default: []].insert(e.purchaseId).inserted { line.count += 1 }
                     merchants[key] = line
                 }
             } else {
@@ -123,9 +126,9 @@ public struct DailySpending: Equatable, Sendable {
         public var day: LocalDate
         /// Converted minor units.
         public var amount: Int64
-        /// Entries on the day (converted or not).
+        /// Purchases on the day (converted or not): a split expense counts once.
         public var entries: Int
-        /// Entries with no rate for the day.
+        /// Purchases with no rate for the day.
         public var unconverted: Int
     }
 
@@ -145,14 +148,16 @@ public struct DailySpending: Equatable, Sendable {
         self.currency = currency
         let first = self.month, next = first.adding(months: 1)
         var days = (0..<(next.dayNumber - first.dayNumber)).map { Day(day: first.adding(days: $0), amount: 0, entries: 0, unconverted: 0) }
+        var counted: Set<Int64> = [], uncounted: Set<Int64> = []
         for e in entries {
             let day = e.localDay
             guard day >= first && day < next else { continue }
             let i = day.dayNumber - first.dayNumber
-            days[i].entries += 1
+            // The shares of one purchase fall on one day (they share its time): counted once.
+            if counted.insert(e.purchaseId).inserted { days[i].entries += 1 }
             if let m = rates.convert(e.money, to: currency, on: day) {
                 days[i].amount = days[i].amount.addingSaturated(m.minorUnits)
-            } else {
+            } else if uncounted.insert(e.purchaseId).inserted {
                 days[i].unconverted += 1
             }
         }

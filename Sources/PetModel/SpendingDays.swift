@@ -31,4 +31,11 @@ public struct SpendingDays: Equatable, Sendable {
         }
         total = SpendingTotal(sorted, in: currency, rates: rates, context: context)
     }
+
+    /// Newest first: the days, and each day's entries, in reverse (`expense list --reverse`).
+    public mutating func reverse() {
+        days = days.reversed().map { d in
+            Day(day: d.day, entries: d.entries.reversed(), converted: d.converted.reversed(), total: d.total)
+        }
+    }
 }

@@ -135,7 +135,7 @@ public struct DemoHousehold {
                 let sickDip = sick ? -0.04 : 0
                 let grams = plan.baseGrams * (1 + trend + season + drift + sickDip + rng.normal() * 0.006)
                 let rounded = plan.baseGrams >= 1000 ? (grams / 10).rounded() * 10 : grams.rounded()
-                let bcs: Int? = day.day <= 7 ? (pet.species == .cat ? 6 : 5) : nil
+                let bcs: BodyConditionScore? = day.day <= 7 ? BodyConditionScore(clamping: pet.species == .cat ? 6 : 5) : nil
                 _ = put(.weight(Weight(mass: Mass(grams: Int(rounded)), bodyCondition: bcs)), day, 8, Int(rng.unit() * 30))
             }
             // Meals: logged for the last 60 days, two a day plus the odd treat.
@@ -152,7 +152,7 @@ public struct DemoHousehold {
             // Stool every few days; looser while ill.
             if rng.chance(0.35) {
                 let score = sick ? 5 + Int(rng.unit() * 2.5) : 3 + Int(rng.unit() * 2)
-                _ = put(.stool(Stool(score: min(score, 7), blood: sick && rng.chance(0.1), mucus: sick && rng.chance(0.3))), day, 8, 45)
+                _ = put(.stool(Stool(score: StoolScore(clamping: score), blood: sick && rng.chance(0.1), mucus: sick && rng.chance(0.3))), day, 8, 45)
             }
             if pet.species == .cat && rng.chance(0.1) {
                 _ = put(.urine(Urine(amount: .normal)), day, 10)
@@ -160,19 +160,19 @@ public struct DemoHousehold {
             // Symptoms: summer itching for the dog, spring hairballs for the cat, and one bad episode for each.
             let month = day.month
             if pet.species == .dog && (6...8).contains(month) && rng.chance(0.15) {
-                _ = put(.symptom(Symptom(code: "itching", isListed: true, severity: 1 + Int(rng.unit() * 3))), day, 21)
+                _ = put(.symptom(Symptom(code: "itching", isListed: true, severity: SymptomSeverity(clamping: 1 + Int(rng.unit() * 3)))), day, 21)
             }
             if pet.species == .cat && (3...5).contains(month) && rng.chance(0.08) {
-                _ = put(.symptom(Symptom(code: "vomiting", isListed: true, severity: 1 + Int(rng.unit() * 2))), day, 6, note: "hairball")
+                _ = put(.symptom(Symptom(code: "vomiting", isListed: true, severity: SymptomSeverity(clamping: 1 + Int(rng.unit() * 2)))), day, 6, note: "hairball")
             }
             if pet.species == .ferret && rng.chance(0.01) {
-                _ = put(.symptom(Symptom(code: "sneezing", isListed: true, severity: 1)), day, 12)
+                _ = put(.symptom(Symptom(code: "sneezing", isListed: true, severity: .lowest)), day, 12)
             }
             if offset == totalDays - 40 - (pet.species == .dog ? 0 : pet.species == .cat ? 200 : 400) {
                 sickUntil = offset + 10
                 let code = pet.species == .cat ? "vomiting" : "diarrhea"
-                _ = put(.symptom(Symptom(code: code, isListed: true, severity: 4, durationMinutes: 240)), day, 7, note: "three times since last night")
-                _ = put(.symptom(Symptom(code: "lethargy", isListed: true, severity: 3)), day, 12)
+                _ = put(.symptom(Symptom(code: code, isListed: true, severity: SymptomSeverity(clamping: 4), durationMinutes: 240)), day, 7, note: "three times since last night")
+                _ = put(.symptom(Symptom(code: "lethargy", isListed: true, severity: SymptomSeverity(clamping: 3))), day, 12)
                 _ = put(.visit(Visit(clinic: "Happy Paws Clinic", vet: "Dr. Kim", reason: "illness",
                                          diagnosis: pet.species == .cat ? "Gastritis" : "Acute gastroenteritis",
                                          treatment: "Fluids, bland diet, metronidazole 5 days",

@@ -6,51 +6,107 @@ import PetModel
 ///
 /// Cached statements rather than a record type per table: every import writes its records through
 /// `insert`, and a record type measured 25-40 % slower there (see `importRows`).
-public enum RecordDetailTables {
-    /// A kind's detail columns, in the order `values` gives them (and the CSV export writes them).
-    public static func columns(_ kind: RecordKind) -> String {
+/// What the stores and the transfer formats know of one record kind, said once: its detail table and
+/// columns, the text `search` finds it by, the value that makes two imported records the same one, and
+/// the tables written with it. Its row is bound by `RecordDetailTables.values` and read back by
+/// `RecordDetailTables.detail` (exhaustive switches beside this, so a new kind cannot miss them); both
+/// stores' inserts and reads, the import's prepared statements, the CSV tables, the duplicate check,
+/// the search text and `check` are written from it. Shipped migrations keep their literal SQL.
+public struct RecordKindTable: Sendable {
+    public let kind: RecordKind
+    /// The detail table: the kind's own name.
+    public var table: String { kind.rawValue }
+    /// The detail columns after `record_id`, in the order `values` gives them (and the CSV export writes them).
+    public let columns: [String]
+    /// Tables written with the detail row and read back into it (an expense's items).
+    public let children: [String]
+    /// The text `search` finds the record by, as SQL over the detail row's own (unqualified) columns,
+    /// given the dialect's field separator and an expense's joined item names; nil when the kind is found
+    /// only by its note and files.
+    let searchText: (@Sendable (_ separator: String, _ items: String) -> String)?
+    /// The kind's main value as SQL over the detail row `d` (`DuplicateKey.value` in Swift).
+    let duplicateValue: String
+
+    /// The descriptor of `kind`.
+    public static func of(_ kind: RecordKind) -> RecordKindTable { all.first { $0.kind == kind } ?? make(kind) }
+
+    private static func make(_ kind: RecordKind) -> RecordKindTable {
+        func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String) -> RecordKindTable {
+            RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate)
+        }
         switch kind {
-        case .weight: return "record_id, grams, body_condition"
-        case .meal: return "record_id, food, type, amount, amount_unit"
-        case .stool: return "record_id, score, color, blood, mucus"
-        case .urine: return "record_id, color, amount, straining, blood"
-        case .symptom: return "record_id, code, listed, severity, duration_minutes"
-        case .diary: return "record_id, text, mood"
-        case .visit: return "record_id, clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency"
-        case .vaccination: return "record_id, vaccine, product, lot, clinic, next_due"
-        case .medication: return "record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at"
-        case .dose: return "record_id, medication_id, skipped"
-        case .expense: return "record_id, amount_minor, currency, category, merchant, payment, split_of"
+        case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
+        case .meal: return t("food, type, amount, amount_unit", search: { _, _ in "food" }, duplicate: "d.food || '|' || d.type")
+        case .stool: return t("score, color, blood, mucus", duplicate: "CAST(d.score AS TEXT)")
+        case .urine: return t("color, amount, straining, blood", duplicate: "coalesce(d.amount, '')")
+        case .symptom: return t("code, listed, severity, duration_minutes", search: { _, _ in "code" }, duplicate: "d.code")
+        case .diary: return t("text, mood", search: { _, _ in "text" }, duplicate: "d.text")
+        case .visit:
+            return t("clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency",
+                     search: { _, _ in "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')" },
+                     duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')")
+        case .vaccination:
+            return t("vaccine, product, lot, clinic, next_due", search: { _, _ in "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')" },
+                     duplicate: "d.vaccine")
+        case .medication: return t("name, dose, route, interval_seconds, times, ends_on, stopped_at", search: { _, _ in "name" }, duplicate: "d.name")
+        case .dose: return t("medication_id, skipped", duplicate: "CAST(d.medication_id AS TEXT)")
+        case .expense:
+            return t("amount_minor, currency, category, merchant, payment, split_of", children: ["expense_item"],
+                     search: { separator, items in "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')" },
+                     duplicate: "d.amount_minor || '|' || d.currency || '|' || d.category")
         }
     }
 
+    /// Every kind's descriptor, in `RecordKind.allCases` order.
+    public static let all: [RecordKindTable] = RecordKind.allCases.map(make)
+
+    /// The kinds whose detail holds text to search.
+    public static var searched: [RecordKindTable] { all.filter { $0.searchText != nil } }
+
+    /// `record_id` and the detail columns, as a SELECT or INSERT lists them.
+    public var columnList: String { (["record_id"] + columns).joined(separator: ", ") }
+
+    /// The detail row's INSERT, one placeholder per column.
+    public var insertSQL: String {
+        "INSERT INTO \(table) (\(columnList)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+    }
+
+    /// The kind names as a SQL list (`'weight', 'meal', …`), as the kind CHECK and kind filters spell them.
+    public static var kindList: String { all.map { "'\($0.table)'" }.joined(separator: ", ") }
+}
+
+public enum RecordDetailTables {
+    /// A kind's detail columns, in the order `values` gives them (and the CSV export writes them).
+    public static func columns(_ kind: RecordKind) -> String { RecordKindTable.of(kind).columnList }
+
     /// How many columns `columns(kind)` names.
-    public static func width(_ kind: RecordKind) -> Int { columns(kind).split(separator: ",").count }
+    public static func width(_ kind: RecordKind) -> Int { RecordKindTable.of(kind).columns.count + 1 }
 
     /// The detail row of record `id` (an expense's items are rows of `expense_item`, written apart).
     public static func values(_ detail: RecordDetail, id: Int64) -> [SQLValue] {
-        let values: [any SQLBindable]
+        // Built as `SQLValue`s directly (no array of existentials): every import row binds through here.
+        typealias V = SQLValue
         switch detail {
-        case .weight(let w): values = [id, w.mass.grams, w.bodyCondition]
-        case .meal(let m): values = [id, m.food, m.type.rawValue, m.amount?.value, m.amount?.unit.rawValue]
-        case .stool(let s): values = [id, s.score, s.color, s.blood, s.mucus]
-        case .urine(let u): values = [id, u.color, u.amount?.rawValue, u.straining, u.blood]
-        case .symptom(let s): values = [id, s.code, s.isListed, s.severity, s.durationMinutes]
-        case .diary(let d): values = [id, d.text, d.mood?.rawValue]
-        case .visit(let v): values = [id, v.clinic, v.vet, v.reason, v.diagnosis, v.treatment, v.weight?.grams, v.followUp?.description,
-                                      v.cost?.minorUnits, v.cost?.currency.code]
-        case .vaccination(let v): values = [id, v.vaccine, v.product, v.lot, v.clinic, v.nextDue?.description]
-        case .medication(let m): values = [id, m.name, m.dose, m.route?.rawValue, m.intervalSeconds,
-                                           m.times.isEmpty ? nil : Medication.formatTimes(m.times), m.endsOn?.description, m.stoppedAt.map { $0.unixSeconds() }]
-        case .dose(let d): values = [id, d.medicationId, d.skipped]
-        case .expense(let e): values = [id, e.money.minorUnits, e.money.currency.code, e.category, e.merchant, e.payment?.rawValue, e.splitOf]
+        case .weight(let w): return [.int(id), V(w.mass.grams), V(w.bodyCondition)]
+        case .meal(let m): return [.int(id), V(m.food), V(m.type.rawValue), V(m.amount?.value), V(m.amount?.unit.rawValue)]
+        case .stool(let s): return [.int(id), V(s.score), V(s.color), V(s.blood), V(s.mucus)]
+        case .urine(let u): return [.int(id), V(u.color), V(u.amount?.rawValue), V(u.straining), V(u.blood)]
+        case .symptom(let s): return [.int(id), V(s.code), V(s.isListed), V(s.severity), V(s.durationMinutes)]
+        case .diary(let d): return [.int(id), V(d.text), V(d.mood?.rawValue)]
+        case .visit(let v): return [.int(id), V(v.clinic), V(v.vet), V(v.reason), V(v.diagnosis), V(v.treatment), V(v.weight?.grams),
+                                    V(v.followUp?.description), V(v.cost?.minorUnits), V(v.cost?.currency.code)]
+        case .vaccination(let v): return [.int(id), V(v.vaccine), V(v.product), V(v.lot), V(v.clinic), V(v.nextDue?.description)]
+        case .medication(let m): return [.int(id), V(m.name), V(m.dose), V(m.route?.rawValue), V(m.intervalSeconds),
+                                         V(m.times.isEmpty ? nil : Medication.formatTimes(m.times)), V(m.endsOn?.description),
+                                         V(m.stoppedAt.map { $0.unixSeconds() })]
+        case .dose(let d): return [.int(id), V(d.medicationId), V(d.skipped)]
+        case .expense(let e): return [.int(id), V(e.money.minorUnits), V(e.money.currency.code), V(e.category), V(e.merchant),
+                                      V(e.payment?.rawValue), V(e.splitOf)]
         }
-        return values.map(\.sqlValue)
     }
 
     static func insert(_ detail: RecordDetail, id: Int64, sql: any SQLExecutor) throws {
-        let kind = detail.kind
-        try sql.execute("INSERT INTO \(kind.rawValue) (\(columns(kind))) VALUES (\(questionMarks(width(kind))))", values(detail, id: id))
+        try sql.execute(RecordKindTable.of(detail.kind).insertSQL, values(detail, id: id))
         if case .expense(let e) = detail {
             for (i, item) in e.items.enumerated() {
                 try sql.execute("INSERT INTO expense_item (record_id, position, name) VALUES (?, ?, ?)", [id, i, item])
@@ -102,20 +158,21 @@ public enum RecordDetailTables {
         func int(_ column: String) throws -> Int { try row.required(row.int(column), column, table: table, id: id) }
         func int64(_ column: String) throws -> Int64 { try row.required(row.int64(column), column, table: table, id: id) }
         func flag(_ column: String) throws -> Bool { try row.required(row.bool(column), column, table: table, id: id) }
+        func score<S>(_ column: String, _: Score<S>.Type) throws -> Score<S> { try row.required(row.int(column).flatMap(Score<S>.init), column, table: table, id: id) }
         switch kind {
         case .weight:
-            return .weight(Weight(mass: Mass(grams: try int("grams")), bodyCondition: row.int("body_condition")))
+            return .weight(Weight(mass: Mass(grams: try int("grams")), bodyCondition: row.isNull("body_condition") ? nil : try score("body_condition", BodyConditionScore.self)))
         case .meal:
             // The schema holds amount and unit together (both or neither).
             let amount: Amount? = try row.double("amount").map { v in Amount(value: v, unit: try text("amount_unit", Amount.Unit.init(rawValue:))) }
             return .meal(Meal(food: try string("food"), type: try text("type", MealType.init(rawValue:)), amount: amount))
         case .stool:
-            return .stool(Stool(score: try int("score"), color: row.text("color"), blood: try flag("blood"), mucus: try flag("mucus")))
+            return .stool(Stool(score: try score("score", StoolScore.self), color: row.text("color"), blood: try flag("blood"), mucus: try flag("mucus")))
         case .urine:
             return .urine(Urine(color: row.text("color"), amount: try optional("amount", UrineAmount.init(rawValue:)),
                                 straining: try flag("straining"), blood: try flag("blood")))
         case .symptom:
-            return .symptom(Symptom(code: try string("code"), isListed: try flag("listed"), severity: try int("severity"),
+            return .symptom(Symptom(code: try string("code"), isListed: try flag("listed"), severity: try score("severity", SymptomSeverity.self),
                                     durationMinutes: row.int("duration_minutes")))
         case .diary:
             return .diary(Diary(text: try string("text"), mood: try optional("mood", Mood.init(rawValue:))))

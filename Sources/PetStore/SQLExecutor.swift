@@ -181,3 +181,9 @@ extension SQLExecutor {
 func questionMarks(_ count: Int) -> String {
     count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
 }
+
+/// The SQL of a range check both schemas write from the domain's own ranges (`Score.range`), so a
+/// scale is said once: `BETWEEN 1 AND 7`.
+public enum SQLRange {
+    public static func between(_ range: ClosedRange<Int>) -> String { "BETWEEN \(range.lowerBound) AND \(range.upperBound)" }
+}

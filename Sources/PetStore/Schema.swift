@@ -1,7 +1,10 @@
 import GRDB
+import PetModel
 
 /// The shipped migrations. Append-only: a migration that has shipped is never edited; change the
 /// schema by registering a new one after the last.
+/// The clinical ranges in the CHECKs are written from PetModel's scales (`StoolScore.range`, …): the
+/// text is the same as shipped, and a scale that changes needs a new migration like any other CHECK.
 enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -14,7 +17,7 @@ enum Schema {
         }
         migrator.registerMigration("v5") { db in
             try db.execute(sql: v5)
-            try SearchIndex.rebuild(db)
+            try SearchIndex.rebuild(db, migrating: true)
         }
         migrator.registerMigration("v6") { db in
             try db.execute(sql: v6)
@@ -72,7 +75,7 @@ enum Schema {
     CREATE TABLE weight (
       record_id      INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
       grams          INTEGER NOT NULL CHECK (grams BETWEEN 1 AND 1000000),
-      body_condition INTEGER CHECK (body_condition BETWEEN 1 AND 9)
+      body_condition INTEGER CHECK (body_condition \(SQLRange.between(BodyConditionScore.range)))
     );
     CREATE TABLE meal (
       record_id   INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
@@ -84,7 +87,7 @@ enum Schema {
     );
     CREATE TABLE stool (
       record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
-      score     INTEGER NOT NULL CHECK (score BETWEEN 1 AND 7),
+      score     INTEGER NOT NULL CHECK (score \(SQLRange.between(StoolScore.range))),
       color     TEXT,
       blood     INTEGER NOT NULL DEFAULT 0 CHECK (blood IN (0, 1)),
       mucus     INTEGER NOT NULL DEFAULT 0 CHECK (mucus IN (0, 1))
@@ -100,7 +103,7 @@ enum Schema {
       record_id        INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
       code             TEXT NOT NULL CHECK (length(code) BETWEEN 1 AND 200),
       listed           INTEGER NOT NULL CHECK (listed IN (0, 1)),  -- 1: from the shipped list
-      severity         INTEGER NOT NULL CHECK (severity BETWEEN 1 AND 5),
+      severity         INTEGER NOT NULL CHECK (severity \(SQLRange.between(SymptomSeverity.range))),
       duration_minutes INTEGER CHECK (duration_minutes >= 0)
     );
     CREATE TABLE diary (

@@ -23,8 +23,8 @@ public enum SearchIndex {
 
     /// Record keys, their text as stored (`source`) and folded (`body`), for the records `recordFilter`
     /// and pets `petFilter` select. `check` compares `source` with the tables without folding anything again.
-    static func source(records recordFilter: String, pets petFilter: String) -> String {
-        "SELECT key, petlog_fold(source) AS body, source FROM (\(text(records: recordFilter, pets: petFilter)))"
+    static func source(records recordFilter: String, pets petFilter: String, kinds: [RecordKindTable] = RecordKindTable.searched) -> String {
+        "SELECT key, petlog_fold(source) AS body, source FROM (\(text(records: recordFilter, pets: petFilter, kinds: kinds)))"
     }
 
     /// The SQL spelling of the few things the two engines write differently.
@@ -43,20 +43,17 @@ public enum SearchIndex {
     /// Record keys and their text as stored, rows without any text left out. `wholeTables` (PostgreSQL,
     /// for rebuilding every row) reads each detail table once through a join instead of looking up each
     /// record's row: the same text, 1.4 s → 0.4 s for a shelter.
-    public static func text(records recordFilter: String, pets petFilter: String, dialect: Dialect = .sqlite, wholeTables: Bool = false) -> String {
+    /// `kinds`: the kinds whose detail text is read (all with text, unless a migration runs before a
+    /// later kind's table exists).
+    public static func text(records recordFilter: String, pets petFilter: String, dialect: Dialect = .sqlite, wholeTables: Bool = false,
+                            kinds: [RecordKindTable] = RecordKindTable.searched) -> String {
         let separator = dialect.separator
         let joins = wholeTables && dialect == .postgres
         // The text of each kind's detail row, from its own table (unqualified columns).
         let items = dialect.joined("name", from: "expense_item WHERE \(joins ? "expense_item.record_id = expense.record_id" : "record_id = r.id")", order: "position")
-        let details: [(table: String, text: String)] = [
-            ("diary", "text"),
-            ("meal", "food"),
-            ("symptom", "code"),
-            ("visit", "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')"),
-            ("vaccination", "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')"),
-            ("medication", "name"),
-            ("expense", "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')"),
-        ]
+        let details: [(table: String, text: String)] = kinds.compactMap { k in
+            k.searchText.map { (k.table, $0(separator, items)) }
+        }
         let kinds = details.map { d in
             joins ? "WHEN '\(d.table)' THEN k_\(d.table).t" : "WHEN '\(d.table)' THEN (SELECT \(d.text) FROM \(d.table) WHERE record_id = r.id)"
         }.joined(separator: " ")
@@ -86,7 +83,7 @@ public enum SearchIndex {
     }
 
     /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
-    public static let everyRecord = "r.note IS NOT NULL OR r.kind IN ('meal', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'expense') OR r.id IN (SELECT record_id FROM attachment)"
+    public static let everyRecord = "r.note IS NOT NULL OR r.kind IN (\(RecordKindTable.searched.map { "'\($0.table)'" }.joined(separator: ", "))) OR r.id IN (SELECT record_id FROM attachment)"
     static let everything = source(records: everyRecord, pets: "1")
 
     /// The rows of the changed records and pets.
@@ -103,11 +100,16 @@ public enum SearchIndex {
             """)
     }
 
-    /// Fills the index from scratch in one statement (migration, big imports, `check --repair`).
-    static func rebuild(_ db: Database) throws {
+    /// Fills the index from scratch in one statement (migration, big imports, `check --repair`). In a
+    /// migration (`migrating`), only the kinds whose tables exist yet are read: v5 runs on files made
+    /// before kinds that later migrations add, and their text is indexed when their own migration runs.
+    static func rebuild(_ db: Database, migrating: Bool = false) throws {
+        let source = migrating
+            ? Self.source(records: everyRecord, pets: "1", kinds: try RecordKindTable.searched.filter { try db.tableExists($0.table) })
+            : everything
         try db.execute(sql: """
             DELETE FROM search_index;
-            INSERT INTO search_index (rowid, body, source) \(everything);
+            INSERT INTO search_index (rowid, body, source) \(source);
             DELETE FROM search_stale;
             """)
     }

@@ -594,7 +594,7 @@ extension StoreCore {
         }
         try each("SELECT \(Self.petColumns) FROM pet ORDER BY id") { row in try collect { _ = try Self.pet(row) } }
         // The CHECK on kinds keeps this empty unless it was bypassed; the filter keeps a million rows cheap.
-        let kinds = RecordKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let kinds = RecordKindTable.kindList
         try each("SELECT id, kind FROM record WHERE kind NOT IN (\(kinds)) ORDER BY id") { row in
             try collect { _ = try row.decode("kind", table: "record", id: row.int64("id") ?? 0, RecordKind.init(rawValue:)) }
         }

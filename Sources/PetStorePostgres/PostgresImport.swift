@@ -51,7 +51,7 @@ final class PostgresImportWriter: ImportWriter {
         for (n, r) in rows.enumerated() {
             let i = Int(r)
             try insertRecord(id: id, petId: petIds[Int(w.pet[i])], kind: .weight, at: w.at[i], utcOffset: Int(w.utcOffset[i]), note: nil, starred: false, now: now)
-            try insertDetail(.weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: w.bodyCondition[i] > 0 ? Int(w.bodyCondition[i]) : nil)), id: id)
+            try insertDetail(.weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: BodyConditionScore(Int(w.bodyCondition[i])))), id: id)
             id += 1
             if n % 20_000 == 0 { progress(n) }
         }

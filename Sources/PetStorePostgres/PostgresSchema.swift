@@ -1,5 +1,6 @@
 import Foundation
 import PetStore
+import PetModel
 
 /// petlog's tables in PostgreSQL: the same normalized design as the SQLite file (pets, the record
 /// supertable and one detail table per kind, attachments, medication courses and doses, expenses,
@@ -112,7 +113,7 @@ public enum PostgresSchema {
     CREATE TABLE weight (
       record_id      bigint PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE DEFERRABLE,
       grams          bigint NOT NULL CHECK (grams BETWEEN 1 AND 1000000),
-      body_condition smallint CHECK (body_condition BETWEEN 1 AND 9)
+      body_condition smallint CHECK (body_condition \(SQLRange.between(BodyConditionScore.range)))
     );
     CREATE TABLE meal (
       record_id   bigint PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE DEFERRABLE,
@@ -124,7 +125,7 @@ public enum PostgresSchema {
     );
     CREATE TABLE stool (
       record_id bigint PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE DEFERRABLE,
-      score     smallint NOT NULL CHECK (score BETWEEN 1 AND 7),
+      score     smallint NOT NULL CHECK (score \(SQLRange.between(StoolScore.range))),
       color     text,
       blood     smallint NOT NULL DEFAULT 0 CHECK (blood IN (0, 1)),
       mucus     smallint NOT NULL DEFAULT 0 CHECK (mucus IN (0, 1))
@@ -140,7 +141,7 @@ public enum PostgresSchema {
       record_id        bigint PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE DEFERRABLE,
       code             text NOT NULL CHECK (char_length(code) BETWEEN 1 AND 200),
       listed           smallint NOT NULL CHECK (listed IN (0, 1)),
-      severity         smallint NOT NULL CHECK (severity BETWEEN 1 AND 5),
+      severity         smallint NOT NULL CHECK (severity \(SQLRange.between(SymptomSeverity.range))),
       duration_minutes bigint CHECK (duration_minutes >= 0)
     );
     CREATE TABLE diary (

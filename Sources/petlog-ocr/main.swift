@@ -47,6 +47,7 @@ do {
     case .unsupportedFormat(let p, let format): fail(["error": "unsupportedFormat", "path": p, "format": format], code: 65)
     case .tooManyPixels(let p, let w, let h, let limit): fail(["error": "tooManyPixels", "path": p, "width": w, "height": h, "limit": limit], code: 65)
     case .corruptImage(let p): fail(["error": "corruptImage", "path": p], code: 65)
+    case .undecodableHeif(let p, let detail): fail(["error": "undecodableHeif", "path": p, "detail": detail], code: 65)
     case .languageUnavailable(let l, let tessdata): fail(["error": "languageUnavailable", "language": l, "tessdata": tessdata], code: 69)
     case .engineFailure(let detail): fail(["error": "engineFailure", "detail": detail], code: 70)
     }

@@ -29,16 +29,17 @@ struct BudgetGroup: ParsableCommand {
             try Session.run(global) { s in
                 let home = try s.homeCurrency(money.currency)
                 guard (1...3).contains(words.count) else { throw UsageError(message: s.t(.errBudgetArguments)) }
-                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the second is a currency code, else PET AMOUNT.
+                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the first is an amount (a pet's
+                // name is never only digits), else PET AMOUNT.
                 var rest = words
                 var pet: String?
-                if rest.count == 3 || (rest.count == 2 && Currency.named(rest[1].trimmingCharacters(in: .whitespaces)) == nil) {
+                if rest.count == 3 || (rest.count == 2 && (try? MoneyText.parse(rest[0], defaultCurrency: home)) == nil) {
                     pet = rest.removeFirst()
                 }
                 let amountText = rest.joined(separator: " ")
                 let amount = try MoneyText.parse(amountText, defaultCurrency: home)
                 guard amount.minorUnits > 0 else {
-                    if amount.minorUnits < 0 { throw ParseError.negative(amountText) }
+                    if amount.minorUnits < 0 { throw ParseError.negativeAmount(amountText) }
                     throw UsageError(message: s.t(.errBudgetNotPositive(value: amountText)), code: Failure.dataError)
                 }
                 let period: Budget.Period
@@ -47,7 +48,7 @@ struct BudgetGroup: ParsableCommand {
                 case (let f?, let t?):
                     if monthly { throw UsageError(message: s.t(.errExclusive(flags: "--monthly, --from/--to"))) }
                     let first = try TimeParser.day(f, context: s.time), last = try TimeParser.day(t, context: s.time)
-                    if last < first { throw ParseError.beforeStart(field: "--to", value: last.description, start: first.description) }
+                    if last < first { throw UsageError(message: s.t(.errBudgetEndsBeforeStart(to: last.description, from: first.description)), code: Failure.dataError) }
                     period = .days(from: first, through: last)
                 default: throw UsageError(message: s.t(.errBudgetNeedsBoth))
                 }
@@ -70,16 +71,28 @@ struct BudgetGroup: ParsableCommand {
         func run() throws {
             try Session.run(global) { s in
                 let repo = try s.repository()
-                let budgets = try repo.budgets()
+                let today = s.time.today
+                // Under way first (monthly ones, then trips ending soonest), then upcoming (starting
+                // soonest), then ended (latest first).
+                let budgets = try repo.budgets().sorted { (a: StoredBudget, b: StoredBudget) -> Bool in
+                    let x = a.budget.listOrder(on: today), y = b.budget.listOrder(on: today)
+                    return (x.0, x.1, a.id) < (y.0, y.1, b.id)
+                }
                 let activePets = try repo.pets(includeArchived: false).count
-                if s.json { s.terminal.json(budgets.map { s.budgetJSON($0, activePets: activePets) }); return }
+                if s.json {
+                    s.terminal.json(budgets.map { b in
+                        s.budgetJSON(b, activePets: activePets).merging(s.stateJSON(b.budget, on: today)) { _, new in new }
+                    })
+                    return
+                }
                 guard !budgets.isEmpty else { s.terminal.line(s.t(.budgetNone)); return }
                 s.terminal.table(
-                    header: ["#", s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory)],
-                    rows: budgets.map { b in
-                        [String(b.id), s.budgetWho(b), s.format.money(b.budget.amount)
-                            + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets)))) : ""),
-                         s.budgetPeriod(b.budget), b.budget.category.map(s.categoryName) ?? s.t(.budgetAllCategories)]
+                    header: ["#", s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory), s.t(.budgetColState)],
+                    rows: budgets.map { b -> [String] in
+                        let pets = Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))
+                        let amount: String = s.format.money(b.budget.amount) + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: pets)) : "")
+                        let category: String = b.budget.category.map(s.categoryName) ?? s.t(.budgetAllCategories)
+                        return [String(b.id), s.budgetWho(b), amount, s.budgetPeriod(b.budget), category, s.budgetState(b.budget, on: today)]
                     })
             }
         }
@@ -147,6 +160,27 @@ extension Session {
         let entries = try repository().spending(query)
         let rates = try rates(for: entries, to: b.budget.amount.currency)
         return BudgetStatus(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)
+    }
+
+    /// `under way, 6 days left`, `upcoming, starts in 27 days`, `ended Nov 29, 2026`; a monthly budget
+    /// is always under way, with the days left in this month.
+    func budgetState(_ budget: Budget, on day: LocalDate) -> String {
+        switch budget.standing(on: day) {
+        case .current: t(.budgetUnderWay(n: Display.count(budget.daysLeft(on: day))))
+        case .upcoming(let n): t(.budgetUpcoming(n: Display.count(n)))
+        case .ended: t(.budgetEnded(date: format.longDate(budget.span(asOf: day).last)))
+        }
+    }
+
+    func stateJSON(_ budget: Budget, on day: LocalDate) -> [String: Any] {
+        let standing = budget.standing(on: day)
+        var o: [String: Any] = ["standing": standing.code, "days_left": NSNull(), "starts_in": NSNull()]
+        switch standing {
+        case .current: o["days_left"] = budget.daysLeft(on: day)
+        case .upcoming(let n): o["starts_in"] = n
+        case .ended: break
+        }
+        return o
     }
 
     func budgetWho(_ b: StoredBudget) -> String { b.petId == nil ? t(.budgetHousehold) : (b.petName ?? "#\(b.petId ?? 0)") }

@@ -40,13 +40,16 @@ struct CalendarCommand: ParsableCommand {
         let home = try s.homeCurrency(money.currency)
         let entries = try s.repository().spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [],
                                                                 days: DayWindow(first: first, end: next)))
-        let daily = DailySpending(entries, month: first, in: home, rates: try s.rates(for: entries, to: home), context: s.time)
+        let rates = try s.rates(for: entries, to: home)
+        let daily = DailySpending(entries, month: first, in: home, rates: rates, context: s.time)
         func inHome(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: home) }
+        let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
         if s.json {
             s.terminal.json([
                 "month": String(first.description.prefix(7)), "currency": home.code,
                 "days": daily.days.map { ["date": $0.day.description, "minor_units": $0.amount, "entries": $0.entries, "unconverted": $0.unconverted] as [String: Any] },
                 "total": JSONShape.money(inHome(daily.total)), "unconverted": daily.unconverted,
+                "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
                 "busiest_day": JSONShape.value(daily.busiest.map { ["date": $0.day.description, "amount": JSONShape.money(inHome($0.amount))] as [String: Any] }),
             ])
             return
@@ -84,6 +87,7 @@ struct CalendarCommand: ParsableCommand {
         }
         let count = daily.days.reduce(0) { $0 + $1.entries }
         s.terminal.wrapped(s.t(.calendarSpendingTotal(amount: s.format.money(inHome(daily.total)), n: Display.count(count))))
+        s.printAhead(ahead)
         if let busiest = daily.busiest {
             s.terminal.wrapped(s.t(.calendarBusiestDay(date: s.format.longDate(busiest.day), amount: s.format.money(inHome(busiest.amount)))))
         }

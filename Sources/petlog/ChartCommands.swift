@@ -112,8 +112,8 @@ struct ChartGroup: ParsableCommand {
                 let size = try out.chartSize(s)
                 let format = try out.format(s)
                 // One symptom by any of its names: `--symptom 구토` also counts records stored as `vomiting`.
-                let wantedSymptom = symptom.map { raw in SymptomCode.match(raw).map { Symptom(code: $0.rawValue, isListed: true, severity: 1) }
-                    ?? Symptom(code: raw, isListed: false, severity: 1) }
+                let wantedSymptom = symptom.map { raw in SymptomCode.match(raw).map { Symptom(code: $0.rawValue, isListed: true, severity: .lowest) }
+                    ?? Symptom(code: raw, isListed: false, severity: .lowest) }
                 let wanted = wantedSymptom?.groupKey
                 let records = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.symptom], since: window.since, until: window.until, days: window.days))
                 let symptoms: [(day: LocalDate, symptom: Symptom)] = records.compactMap { r in
@@ -165,7 +165,9 @@ struct ChartGroup: ParsableCommand {
                 let petIds = try refs.map { try repo.pet($0).id }
                 let entries = try repo.spending(SpendingQuery(pets: refs, since: window.since, until: window.until, days: window.days))
                 let first = window.firstDay(s.time) ?? s.time.today
-                let last = window.lastDay(s.time) ?? s.time.today
+                // Through the end of this month: a month's bar totals what every view totals, payments
+                // booked ahead included (and said below).
+                let last = window.lastDay(s.time) ?? s.time.today.firstOfMonth.adding(months: 1).adding(days: -1)
                 let budget = MonthlySpending.chartBudget(try repo.budgets(), pets: petIds)
                 // Rates for every currency involved, through the last month's last day (the budget line's day).
                 let currencies = Set(entries.map(\.money.currency.code) + [currency.code] + (budget.map { [$0.currency.code] } ?? []))
@@ -173,12 +175,20 @@ struct ChartGroup: ParsableCommand {
                     ? try repo.rateTable(currencies: currencies.sorted(), from: first, through: last.firstOfMonth.adding(months: 1).adding(days: -1))
                     : RateTable([])
                 let spending = MonthlySpending(entries.map { $0.item(s.time) }, currency: currency, rates: rates, from: first, through: last)
-                if spending.unconverted > 0 {
-                    s.terminal.error(s.t(.chartUnconverted(count: Display.count(spending.unconverted), currency: currency.code)))
+                // Purchases, not shares: a split purchase with no rate is one expense left out.
+                let unconvertedPurchases = Set(entries.filter { e in
+                    e.localDay >= first && e.localDay <= last && rates.convert(e.money, to: currency, on: e.localDay) == nil
+                }.map(\.purchaseId)).count
+                // With nothing converted, the one line says so (instead of "no spending" beside a warning).
+                let nothingConverted = spending.isEmpty && unconvertedPurchases > 0
+                if unconvertedPurchases > 0 && !(nothingConverted && !s.json) {
+                    s.terminal.error(s.t(.chartUnconverted(count: Display.count(unconvertedPurchases), currency: currency.code)))
                 }
                 let months = spending.months
-                let stacks = spending.categories.enumerated().map { i, c in
-                    BarStack(label: s.categoryName(c.code), color: .palette(i), values: spending.majorUnits(c))
+                let ahead = SpendingAhead(entries.filter { $0.localDay >= first && $0.localDay <= last }, in: currency, rates: rates, now: s.time.now)
+                let codes = spending.categories.map(\.code)
+                let stacks = spending.categories.map { c in
+                    BarStack(label: s.categoryName(c.code), color: .palette(MonthlySpending.colorSlot(c.code, among: codes)), values: spending.majorUnits(c))
                 }
                 let budgetLine = budget.map { spending.budgetLine($0, rates: rates) }
                 let labels = months.map { s.format.monthLabel($0) }
@@ -186,7 +196,8 @@ struct ChartGroup: ParsableCommand {
                     var object: [String: Any] = ["currency": currency.code, "months": months.map { String($0.description.prefix(7)) },
                                                  // Codes, not names: machine output is the same in every language.
                                                  "stacks": spending.categories.map { ["category": $0.code, "minor": $0.minorUnits] },
-                                                 "unconverted": spending.unconverted]
+                                                 "unconverted": spending.unconverted,
+                                                 "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases]]
                     if let budget, let budgetLine {
                         object["budget"] = ["amount_minor": budget.minorUnits, "currency": budget.currency.code,
                                             "line_minor": budgetLine.map { $0.map { $0.minorUnits as Any } ?? NSNull() }]
@@ -194,16 +205,25 @@ struct ChartGroup: ParsableCommand {
                     s.terminal.json(object)
                     return
                 }
-                let title = s.t(.chartExpensesTitle(currency: currency.code))
+                // One pet's chart names the pet (as it is stored); the household's or several pets' does not.
+                let onePet = petIds.count == 1 ? try repo.pet(.id(petIds[0])).name : nil
+                let title = onePet.map { s.t(.chartExpensesPetTitle(pet: Terminal.sanitize($0), currency: currency.code)) }
+                    ?? s.t(.chartExpensesTitle(currency: currency.code))
                 let budgetLabel = budget.map { b in b.currency == currency ? s.t(.chartBudgetLine(amount: s.format.money(b)))
                     : s.t(.chartBudgetLineConverted(amount: s.format.money(b), currency: currency.code)) } ?? ""
-                let nothing = s.t(.chartNothingToPlot(first: labels.first ?? "", last: labels.last ?? ""))
+                let nothing = nothingConverted
+                    ? s.t(.chartNothingConverted(currency: currency.code, count: Display.count(unconvertedPurchases)))
+                    : s.t(.chartNothingToPlot(first: labels.first ?? "", last: labels.last ?? ""))
                 guard let format, let path = out.output else {
                     if spending.isEmpty { s.terminal.line(nothing); return }
                     s.printBars(title: title, categories: labels, stacks: stacks,
                                 totalTexts: spending.monthTotals.map { s.format.money(Money(minorUnits: $0, currency: currency)) })
                     if budget != nil { s.terminal.line(budgetLabel) }
+                    s.printAhead(ahead)
                     return
+                }
+                if ahead.purchases > 0 {
+                    s.terminal.error(s.t(.spendingAheadNote(amount: s.format.money(ahead.converted), n: Display.count(ahead.purchases))))
                 }
                 let reference = budget.flatMap { b in budgetLine.map { line in
                     BarReferenceLine(label: budgetLabel, values: line.map { $0.map { currency.majorUnits($0.minorUnits) } })

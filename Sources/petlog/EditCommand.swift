@@ -65,6 +65,7 @@ struct EditCommand: ParsableCommand {
                 }
                 return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
             }
+            if amount != nil, case .expense(let e) = updated.detail { s.noteUnconvertible(e.money.currency, home: try s.homeCurrency(nil)) }
             if s.json { s.terminal.json(JSONShape.record(updated)); return }
             s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
         }
@@ -85,13 +86,13 @@ struct EditCommand: ParsableCommand {
         switch detail {
         case .weight(var w):
             if let m = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }
-            if let b = try take(bcs, "--bcs", { try PetModelText.int($0, field: "--bcs", range: 1...9) }) { w.bodyCondition = b }
+            if let b = try take(bcs, "--bcs", { try BodyConditionScore.parse($0, field: "--bcs") }) { w.bodyConditionScore = b }
             detail = .weight(w)
         case .stool(var st):
-            if let v = try take(score, "--score", { try PetModelText.int($0, field: "--score", range: 1...7) }) { st.score = v }
+            if let v = try take(score, "--score", { try StoolScore.parse($0, field: "--score") }) { st.faecalScore = v }
             detail = .stool(st)
         case .symptom(var sy):
-            if let v = try take(severity, "--severity", { try PetModelText.int($0, field: "--severity", range: 1...5) }) { sy.severity = v }
+            if let v = try take(severity, "--severity", { try SymptomSeverity.parse($0, field: "--severity") }) { sy.severityLevel = v }
             detail = .symptom(sy)
         case .diary(var d):
             if let v = try take(text, "--text", { try TextField.text($0, field: "diary") }) { d.text = v }
@@ -118,7 +119,7 @@ struct EditCommand: ParsableCommand {
             if let x = try take(dose, "--dose", { try TextField.label($0, field: "dose") }) { m.dose = x }
             detail = .medication(m)
         case .expense(var e):
-            if let x = try take(amount, "--amount", { try MoneyText.parse($0, defaultCurrency: e.money.currency) }) { e.money = x }
+            if let x = try take(amount, "--amount", { try MoneyText.expenseAmount($0, defaultCurrency: e.money.currency) }) { e.money = x }
             if let x = try take(category, "--category", { try CareNames.shipped.categoryEntry($0) }) { e.category = x }
             if let x = try take(merchant, "--merchant", { try TextField.label($0, field: "merchant") }) { e.merchant = x }
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }

@@ -29,6 +29,7 @@ struct ExpenseAddCommand: ParsableCommand {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
             let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home)
+            guard amount.minorUnits > 0 else { throw ParseError.amountNotPositive((petText == nil ? words : Array(words.dropFirst())).joined(separator: " ")) }
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(
                 money: amount,
@@ -46,6 +47,7 @@ struct ExpenseAddCommand: ParsableCommand {
             let refs = (pets ?? petText).map(PetModelText.pets) ?? []
             let records = try s.repository().addRecord(pets: refs, draft)
             s.printAdded(records)
+            s.noteUnconvertible(amount.currency, home: home)
             if records.count > 1, !s.json {
                 s.terminal.line(s.t(.expenseSplitDone(total: s.format.money(amount), count: Display.count(records.count))))
             }
@@ -79,33 +81,57 @@ struct ExpenseListCommand: ParsableCommand {
         abstract: Help.s(.helpExpenseListCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpExpenseListCommandPet)), completion: .petNames) var pet: String?
     @Option(help: ArgumentHelp(Help.s(.helpExpenseListCommandMonth))) var month: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseListCommandDay))) var day: String?
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandStarred))) var starred = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandReverse))) var reverse = false
     @Flag(name: .customLong("no-visits"), help: ArgumentHelp(Help.s(.helpExpenseListCommandNoVisits))) var noVisits = false
     @OptionGroup var money: CurrencyOption
 
     func run() throws {
         try Session.run(global) { s in
+            if month != nil && day != nil { throw UsageError(message: s.t(.errExclusive(flags: "--month, --day"))) }
             let first = try s.monthStart(month)
             let home = try s.homeCurrency(money.currency)
             let refs = pet.map(PetModelText.pets) ?? []
+            // One day (the calendar's day, as the receipt book opened it), one month, or with --starred
+            // alone every month.
+            let oneDay = try day.map { try TimeParser.day($0, context: s.time) }
+            let span: ExpenseListSpan = oneDay.map { .day($0) } ?? (starred && month == nil ? .everything : .month(first))
+            let window: DayWindow? = switch span {
+            case .day(let d): DayWindow(first: d, end: d.adding(days: 1))
+            case .month(let m): DayWindow(first: m, end: m.adding(months: 1))
+            case .everything: nil
+            }
             let entries = try s.repository().spending(SpendingQuery(
-                pets: refs, days: DayWindow(first: first, end: first.adding(months: 1)),
-                includeVisits: !noVisits, starredOnly: starred))
+                pets: refs, days: window, includeVisits: !noVisits, starredOnly: starred))
             let rates = try s.rates(for: entries, to: home)
-            let days = SpendingDays(entries, in: home, rates: rates, context: s.time)
+            var days = SpendingDays(entries, in: home, rates: rates, context: s.time)
+            if reverse { days.reverse() }
+            let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
             if s.json {
-                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time))
+                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time, ahead: ahead, span: span))
                 return
             }
-            s.printSpendingDays(days, month: first, showPet: refs.count != 1)
+            s.printSpendingDays(days, span: span, showPet: refs.count != 1, ahead: ahead)
         }
     }
 }
 
 extension Session {
-    func printSpendingDays(_ days: SpendingDays, month: LocalDate, showPet: Bool) {
-        terminal.line(terminal.styled(t(.expenseListTitle(month: format.monthLabel(month))), .bold))
-        guard !days.days.isEmpty else { terminal.line(t(.expenseListEmpty)); return }
+    func printSpendingDays(_ days: SpendingDays, span: ExpenseListSpan, showPet: Bool, ahead: SpendingAhead) {
+        switch span {
+        case .month(let m): terminal.line(terminal.styled(t(.expenseListTitle(month: format.monthLabel(m))), .bold))
+        case .day(let d): terminal.line(terminal.styled(t(.expenseListTitle(month: format.longDate(d))), .bold))
+        case .everything: terminal.line(terminal.styled(t(.expenseListStarredTitle), .bold))
+        }
+        guard !days.days.isEmpty else {
+            switch span {
+            case .month: terminal.line(t(.expenseListEmpty))
+            case .day: terminal.line(t(.expenseListEmptyDay))
+            case .everything: terminal.line(t(.expenseListEmptyStarred))
+            }
+            return
+        }
         let home = days.currency
         let idWidth = days.days.flatMap(\.entries).map { String($0.recordId).count }.max() ?? 1
         func totalText(_ total: SpendingTotal) -> String {
@@ -117,9 +143,14 @@ extension Session {
         for day in days.days {
             terminal.line()
             terminal.line(terminal.styled("\(format.longDate(day.day)) \(format.weekday(day.day))", .bold) + "  " + totalText(day.total))
-            for (entry, converted) in zip(day.entries, day.converted) {
+            for (group, converted) in purchases(day, merge: showPet) {
+                let entry = group[0]
                 var parts: [String] = []
-                if showPet { parts.append(Terminal.sanitize(entry.petName ?? t(.expenseHousehold))) }
+                if showPet {
+                    // A purchase shared by pets is one line: each pet with its share.
+                    parts.append(group.count == 1 ? Terminal.sanitize(entry.petName ?? t(.expenseHousehold))
+                        : group.map { Terminal.sanitize($0.petName ?? t(.expenseHousehold)) + " " + format.money($0.money) }.joined(separator: ", "))
+                }
                 var what = categoryName(entry.category)
                 if entry.source == .visit { what += " (" + wording.kindName(.visit) + ")" }
                 parts.append(what)
@@ -127,8 +158,10 @@ extension Session {
                 if !entry.items.isEmpty { parts.append(Terminal.sanitize(entry.items.joined(separator: ", "))) }
                 if let p = entry.payment { parts.append(paymentName(p)) }
                 if entry.splitOf != nil { parts.append(t(.expenseShared)) }
+                if entry.isAhead(of: time.now) { parts.append(t(.expenseAhead)) }
                 if entry.attachments > 0 { parts.append(t(.expenseReceipts(count: Display.count(entry.attachments)))) }
-                var amount = format.money(entry.money)
+                let paid = Money(minorUnits: group.reduce(0) { $0.addingSaturated($1.money.minorUnits) }, currency: entry.money.currency)
+                var amount = format.money(paid)
                 if entry.money.currency != home {
                     amount += converted.map { " (≈ " + format.money($0) + ")" } ?? " (" + t(.expenseNoRate) + ")"
                 }
@@ -142,7 +175,12 @@ extension Session {
         }
         terminal.line()
         let total = days.total
-        terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(month), total: totalText(total))), .bold))
+        switch span {
+        case .month(let m): terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.monthLabel(m), total: totalText(total))), .bold))
+        case .day(let d): terminal.line(terminal.styled(t(.expenseMonthTotal(month: format.longDate(d), total: totalText(total))), .bold))
+        case .everything: terminal.line(terminal.styled(t(.expenseListTotal(total: totalText(total))), .bold))
+        }
+        printAhead(ahead)
         let foreign = days.days.flatMap { zip($0.entries, $0.converted) }.filter { $0.0.money.currency != home }
         if !total.isSingleCurrency && foreign.contains(where: { $0.1 != nil }) {
             terminal.line(t(.expenseConvertedTotal(currency: home.code, total: format.money(total.converted))))
@@ -150,6 +188,29 @@ extension Session {
         if total.unconverted > 0 {
             terminal.line(terminal.styled(t(.expenseUnconverted(count: Display.count(total.unconverted), currency: home.code)), .yellow))
         }
+    }
+
+    /// A day's entries as purchases: with `merge`, the shares of one split purchase together (they
+    /// share its time), converted as one (nil when any share has no rate); else one entry each.
+    func purchases(_ day: SpendingDays.Day, merge: Bool) -> [([SpendingEntry], Money?)] {
+        var order: [Int64] = [], groups: [Int64: ([SpendingEntry], Money?)] = [:]
+        for (e, c) in zip(day.entries, day.converted) {
+            let key = merge ? e.purchaseId : e.recordId
+            if var g = groups[key] {
+                g.0.append(e)
+                g.1 = g.1.flatMap { sum in c.map { Money(minorUnits: sum.minorUnits.addingSaturated($0.minorUnits), currency: sum.currency) } }
+                groups[key] = g
+            } else {
+                order.append(key); groups[key] = ([e], c)
+            }
+        }
+        return order.compactMap { groups[$0] }
+    }
+
+    /// The line every month total carries when some of it is still ahead.
+    func printAhead(_ ahead: SpendingAhead) {
+        guard ahead.purchases > 0 else { return }
+        terminal.wrapped(t(.spendingAheadNote(amount: format.money(ahead.converted), n: Display.count(ahead.purchases))))
     }
 
     func paymentName(_ p: Payment) -> String {
@@ -163,13 +224,18 @@ extension Session {
 
 /// The `expense list --json` shape (docs/json.md).
 enum ExpenseListJSON {
-    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext) -> [String: Any] {
+    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext, ahead: SpendingAhead, span: ExpenseListSpan) -> [String: Any] {
         func total(_ t: SpendingTotal) -> [String: Any] {
             ["by_currency": t.currencies.map { ["currency": $0, "minor_units": t.byCurrency[$0] ?? 0] },
              "converted": JSONShape.money(t.converted), "unconverted": t.unconverted]
         }
-        return [
-            "month": String(month.description.prefix(7)),
+        var spanKeys: [String: Any] = [:]
+        switch span {
+        case .month(let m): spanKeys = ["month": String(m.description.prefix(7)), "day": NSNull()]
+        case .day(let d): spanKeys = ["month": String(d.description.prefix(7)), "day": d.description]
+        case .everything: spanKeys = ["month": NSNull(), "day": NSNull()]
+        }
+        return spanKeys.merging([
             "currency": days.currency.code,
             "days": days.days.map { day in
                 [
@@ -182,12 +248,18 @@ enum ExpenseListJSON {
                             "converted": JSONShape.value(converted.map(JSONShape.money)),
                             "category": e.category, "merchant": JSONShape.value(e.merchant), "payment": JSONShape.value(e.payment?.rawValue),
                             "items": e.items, "note": JSONShape.value(e.note), "starred": e.starred,
-                            "split_of": JSONShape.value(e.splitOf), "attachments": e.attachments,
+                            "split_of": JSONShape.value(e.splitOf), "attachments": e.attachments, "ahead": e.isAhead(of: context.now),
                         ] as [String: Any]
                     },
                 ] as [String: Any]
             },
             "total": total(days.total),
-        ]
+            "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
+        ]) { a, _ in a }
     }
+}
+
+/// What `expense list` lists: one month, one day, or (starred) every month.
+enum ExpenseListSpan {
+    case month(LocalDate), day(LocalDate), everything
 }

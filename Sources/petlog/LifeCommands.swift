@@ -62,7 +62,7 @@ struct WeightCommand: ParsableCommand {
         try Session.run(global) { s in
             let typed = weight.joined(separator: " ")
             let mass = try Mass.parse(typed, defaultUnit: s.bareMassUnit)
-            let score = try bcs.map { try PetModelText.int($0, field: "--bcs", range: 1...9) }
+            let score = try bcs.map { try BodyConditionScore.parse($0, field: "--bcs") }
             try s.log(pets: pet, record, detail: .weight(Weight(mass: mass, bodyCondition: score)), aside: s.bareMassAside(typed))
         }
     }
@@ -106,7 +106,7 @@ struct StoolCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let stool = Stool(score: try PetModelText.int(score, field: "score", range: 1...7),
+            let stool = Stool(score: try StoolScore.parse(score, field: "score"),
                               color: try color.map { try TextField.label($0, field: "color") }, blood: blood, mucus: mucus)
             try s.log(pets: pet, record, detail: .stool(stool))
         }
@@ -145,7 +145,7 @@ struct SymptomCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let sev = try PetModelText.int(severity, field: "--severity", range: 1...5)
+            let sev = try SymptomSeverity.parse(severity, field: "--severity")
             let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
             let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
             let detail = Symptom(code: entry.text, isListed: entry.isListed,

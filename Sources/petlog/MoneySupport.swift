@@ -30,6 +30,13 @@ extension Session {
         return try repository().rateTable(currencies: currencies.sorted(), from: first, through: last)
     }
 
+    /// A note on stderr when money was saved in a currency the ECB publishes no rate for (`TWD`,
+    /// `VND`): it is kept and totalled on its own, never converted to `home`.
+    func noteUnconvertible(_ currency: Currency, home: Currency) {
+        guard !currency.hasECBRate, currency != home else { return }
+        terminal.error(t(.noteNoECBRate(currency: currency.code)))
+    }
+
     /// A category's name in the session's language (the owner's own word as written).
     func categoryName(_ code: String) -> String { l10n.code(.category, code) }
 }

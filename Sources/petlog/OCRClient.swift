@@ -63,7 +63,8 @@ struct ScanFailure: Error {
         switch kind {
         case "fileNotFound", "unreadable": return l.text(.errAttachmentUnreadable(path: text("path")))
         case "emptyFile", "corruptImage": return l.text(.errImageCorrupt(path: text("path")))
-        case "notAnImage": return l.text(.errNotAnImage(path: text("path")))
+        case "notAnImage": return l.text(.errScanNotAnImage(path: text("path")))
+        case "undecodableHeif": return l.text(.errHeifUndecodable(path: text("path"), detail: text("detail")))
         case "fileTooLarge": return l.text(.errImageTooLarge(path: text("path"), detail: "\(int("bytes") / 1_048_576) MiB > \(int("limit") / 1_048_576) MiB"))
         case "tooManyPixels": return l.text(.errImageTooLarge(path: text("path"), detail: "\(int("width"))×\(int("height")) > \(int("limit") / 1_000_000) MP"))
         case "unsupportedFormat": return l.text(.errImageFormat(path: text("path"), format: text("format")))

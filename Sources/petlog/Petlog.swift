@@ -42,6 +42,10 @@ extension Petlog {
         // `weight Coco -3kg` reads -3kg as an option; say what is wrong with it instead. Only where a
         // number goes: `diary Rex "-2+3"` is a text that starts with a dash, and `--` lets it through.
         if let negative = negativeValue(arguments) {
+            if command(arguments) is TakesMoney.Type {
+                Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegativeAmountHelp(value: negative, command: commandPath(arguments))))
+                Foundation.exit(Failure.dataError)
+            }
             if command(arguments) is TakesNumbers.Type {
                 Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegative(value: negative, command: commandPath(arguments))))
                 Foundation.exit(Failure.dataError)
@@ -105,6 +109,13 @@ extension StoolCommand: TakesNumbers {}
 extension ExpenseGroup: TakesNumbers {}
 extension ExpenseAddCommand: TakesNumbers {}
 extension BudgetGroup.Set: TakesNumbers {}
+
+/// A command whose number is an amount of money: a negative one is named as money, not as a weight.
+protocol TakesMoney {}
+
+extension ExpenseGroup: TakesMoney {}
+extension ExpenseAddCommand: TakesMoney {}
+extension BudgetGroup.Set: TakesMoney {}
 
 /// `--at` and `--note`, shared by every command that logs a record.
 struct RecordOptions: ParsableArguments {

@@ -82,8 +82,14 @@ struct StatsCommand: ParsableCommand {
             let home = try s.homeCurrency(money.currency)
             let entries = try repo.spending(SpendingQuery(pets: pet.map(PetModelText.pets) ?? [],
                                                           days: DayWindow(first: previous, end: this.adding(months: 1))))
-            let spending = SpendingComparison(entries, month: this, in: home, rates: try s.rates(for: entries, to: home), context: s.time,
+            let spendingRates = try s.rates(for: entries, to: home)
+            let spending = SpendingComparison(entries, month: this, in: home, rates: spendingRates, context: s.time,
                                               periods: periods)
+            // The whole month as every other view totals it (days after today and payments booked ahead
+            // included), beside the comparison of the same days.
+            let thisMonthEntries = entries.filter { $0.localDay >= this && $0.localDay < this.adding(months: 1) }
+            let monthTotal = SpendingTotal(thisMonthEntries, in: home, rates: spendingRates, context: s.time).converted
+            let ahead = SpendingAhead(thisMonthEntries, in: home, rates: spendingRates, now: s.time.now)
             func change(_ from: Int64, _ to: Int64, _ currency: Currency) -> String {
                 s.format.moneyChange(from: from, to: to, currency) + (SpendingComparison.percentChange(from: from, to: to).map { " (" + Self.percent($0) + ")" } ?? "")
             }
@@ -116,6 +122,8 @@ struct StatsCommand: ParsableCommand {
                     "previous_days": ["first": periods.previousFirst.description, "last": periods.previousLast.description],
                     "same_days": periods.isPartial,
                     "currency": home.code,
+                    "month_total": JSONShape.money(monthTotal),
+                    "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
                     "unconverted": ["this_month": spending.unconverted, "previous_month": spending.previousUnconverted],
                     "top_merchants": spending.merchants.map { ["name": $0.name, "amount": JSONShape.money(Money(minorUnits: $0.amount, currency: home)),
                                                                "payments": $0.count] as [String: Any] },
@@ -132,6 +140,10 @@ struct StatsCommand: ParsableCommand {
             } else {
                 s.terminal.wrapped(s.terminal.styled(s.t(.statsTitle(month: s.format.monthLabel(this), previous: s.format.monthLabel(previous))), .bold))
                 s.terminal.table(header: [s.t(.reportItem), s.format.monthLabel(this), s.format.monthLabel(previous), "Δ"], rows: rows)
+            }
+            if monthTotal.minorUnits != spending.total || ahead.purchases > 0 {
+                s.terminal.wrapped(s.t(.statsMonthTotal(month: s.format.monthLabel(this), amount: s.format.money(monthTotal))))
+                s.printAhead(ahead)
             }
             let unconverted = spending.unconverted + spending.previousUnconverted
             if unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: Display.count(unconverted))), .yellow)) }

@@ -39,6 +39,28 @@ final class OCREngineTests: XCTestCase {
         }
     }
 
+    /// A HEIC photo (made by libheif's heif-enc) is decoded through libheif and read like its JPEG.
+    func testReadsAHEICPhoto() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else { throw XCTSkip("heif-enc (libheif-examples) not installed") }
+        let jpeg = Self.fixtures.appendingPathComponent("en-01.jpg").path
+        let heic = NSTemporaryDirectory() + "petlog-ocr-\(UUID().uuidString).heic"
+        defer { try? FileManager.default.removeItem(atPath: heic) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        p.arguments = ["-q", "70", "-o", heic, jpeg]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let result = try OCREngine.recognizeDetecting(imageAt: heic, fallback: "kor+eng")
+        XCTAssertEqual(result.language, "eng")
+        let expected = try OCREngine(language: "eng").recognize(imageAt: jpeg)
+        XCTAssertEqual(result.width, expected.width)
+        XCTAssertEqual(result.height, expected.height)
+        XCTAssertEqual(result.lines.first?.text, expected.lines.first?.text)
+    }
+
     /// Raw text holds the total's digits on one line and the merchant (spaces ignored): the engine reads receipts.
     func testReadsTotalAndMerchantOfAReceiptInEachLanguage() throws {
         let languages = ["ko": "kor+eng", "ja": "jpn+eng", "en": "eng"]
@@ -97,7 +119,12 @@ final class OCREngineTests: XCTestCase {
         let headerOnly = try write("header-only.jpg", Array(receipt.prefix(20)))
         try assertThrows(headerOnly, .corruptImage(path: headerOnly))
         let heic = try write("photo.heic", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 64))
-        try assertThrows(heic, .unsupportedFormat(path: heic, format: "HEIC/HEIF"))
+        // A HEIC container libheif cannot make sense of: its own reason, one typed error.
+        XCTAssertThrowsError(try OCREngine(language: "eng").recognize(imageAt: heic)) { error in
+            guard case .undecodableHeif(let path, let detail)? = error as? OCRError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, heic)
+            XCTAssertFalse(detail.isEmpty)
+        }
         // 10000×10000 claimed by the frame header: refused before the decoder allocates 100 MP.
         let huge = try write("huge.jpg", ImageHeaderTests.jpeg(width: 10000, height: 10000).dropLast(2) + receipt.dropFirst(2))
         try assertThrows(huge, .tooManyPixels(path: huge, width: 10000, height: 10000, limit: 50_000_000))

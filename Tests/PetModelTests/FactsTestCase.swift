@@ -24,7 +24,7 @@ class FactsTestCase: XCTestCase {
     }
 
     func symptom(_ code: String, _ severity: Int, listed: Bool = true) -> RecordDetail {
-        .symptom(Symptom(code: code, isListed: listed, severity: severity))
+        .symptom(Symptom(code: code, isListed: listed, severity: SymptomSeverity(severity)!))
     }
 
     func expense(_ minor: Int64, _ currency: String, _ category: String) -> RecordDetail {

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import PetModel
 
@@ -57,6 +58,59 @@ final class MoneyTextTests: XCTestCase {
         XCTAssertThrowsError(try MoneyText.parse("9999조원")) { e in
             XCTAssertEqual(e as? ParseError, .moneyOutOfRange("9999조원"))
         }
+    }
+}
+
+extension MoneyTextTests {
+    func testTwoCurrenciesNegativesAndWordsThatAreNoNumber() {
+        for raw in ["45000 KRW USD", "45000 USD KRW", "$45 KRW", "USD 45 KRW", "45000원 USD", "¥1200 ドル", "\\1200 USD", "€5 £"] {
+            XCTAssertThrowsError(try MoneyText.parse(raw)) { XCTAssertEqual($0 as? ParseError, .twoCurrencies(raw), raw) }
+        }
+        for raw in ["-5 USD", "−5", "$-5", "USD -12.50", "－５円"] {
+            XCTAssertThrowsError(try MoneyText.parse(raw, defaultCurrency: .krw)) { XCTAssertEqual($0 as? ParseError, .negativeAmount(raw), raw) }
+        }
+        for raw in ["abc", "NaN", "inf", "Infinity", "NAN", "xyz USD"] {
+            XCTAssertThrowsError(try MoneyText.parse(raw, defaultCurrency: .krw)) { XCTAssertEqual($0 as? ParseError, .badMoney(raw), raw) }
+        }
+        XCTAssertThrowsError(try MoneyText.parse("12 XYZ")) { XCTAssertEqual($0 as? ParseError, .unknownCurrency("XYZ")) }
+        let krw = Currency.krw
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["45000", "USD", "KRW"], defaultCurrency: krw)) {
+            XCTAssertEqual($0 as? ParseError, .twoCurrencies("45000 USD KRW"))
+        }
+        XCTAssertThrowsError(try MoneyText.expenseAmount("0", defaultCurrency: krw)) { XCTAssertEqual($0 as? ParseError, .amountNotPositive("0")) }
+        // A pet's name first is not read as a currency code it happens to spell (BOB, the boliviano).
+        XCTAssertEqual(try? MoneyText.petAndAmount(["Bob", "5000"], defaultCurrency: krw).pet, "Bob")
+        XCTAssertEqual(try amount("BOB 50"), "5000 BOB")
+        XCTAssertEqual(try amount("usd 5"), "500 USD")
+    }
+
+    func testEveryActiveCurrencyWithItsCLDRDigits() throws {
+        XCTAssertGreaterThanOrEqual(Currency.known.count, 150)
+        XCTAssertEqual(Set(Currency.known.map(\.code)).count, Currency.known.count)
+        let digits: [String: Int] = ["KRW": 0, "JPY": 0, "USD": 2, "EUR": 2, "THB": 2, "INR": 2, "ISK": 0, "VND": 0, "CLP": 0,
+                                     "KWD": 3, "BHD": 3, "TND": 3, "CLF": 4, "UYW": 4, "TWD": 2, "HUF": 2, "IDR": 0, "XOF": 0]
+        for (code, n) in digits { XCTAssertEqual(Currency.named(code)?.minorDigits, n, code) }
+        for code in ["XAU", "XXX", "XTS", "ABC"] { XCTAssertNil(Currency.named(code), code) }
+        // Every currency the ECB publishes is one petlog reads.
+        for code in Currency.ecbPublished { XCTAssertNotNil(Currency.named(code), code) }
+        // The table agrees with the CLDR data Foundation formats with (the digits of 1,234.5678 written in each).
+        for c in Currency.known {
+            let text = Decimal(string: "1234.5678")!.formatted(.currency(code: c.code).locale(Locale(identifier: "en_US")))
+            let number = text.drop { $0.asciiDigit == nil }.prefix { $0.asciiDigit != nil || $0 == "," || $0 == "." }
+            let fraction = number.split(separator: ".").dropFirst().first ?? ""
+            XCTAssertEqual(fraction.count, c.minorDigits, "\(c.code): \(text)")
+        }
+        XCTAssertTrue(Currency.named("THB")?.hasECBRate == true)
+        XCTAssertFalse(Currency.named("TWD")?.hasECBRate == true)
+    }
+
+    func testTheBackslashYenAndKanjiNumerals() throws {
+        let cases: [(String, String)] = [
+            ("\\1,200", "1200 JPY"), ("\\ 500", "500 JPY"), ("千二百円", "1200 JPY"), ("二万五千円", "25000 JPY"), ("百円", "100 JPY"),
+            ("二〇〇円", "200 JPY"), ("一億二千万円", "120000000 JPY"), ("三十円", "30 JPY"), ("1万2千円", "12000 JPY"),
+        ]
+        for (raw, expected) in cases { XCTAssertEqual(try amount(raw), expected, raw) }
+        for raw in ["1二00円", "二1円", "二.5万円"] { XCTAssertThrowsError(try MoneyText.parse(raw), raw) }
     }
 }
 

@@ -56,4 +56,15 @@ final class MonthlySpendingTests: XCTestCase {
         XCTAssertEqual(s.budgetLine(money(300_000, "KRW"), rates: rates), [nil, money(21_421, "USD")])
         XCTAssertEqual(s.budgetLine(money(25_000, "USD"), rates: RateTable([])), [money(25_000, "USD"), money(25_000, "USD")])
     }
+
+    func testACategoryKeepsItsColourWhateverElseWasSpentOn() {
+        XCTAssertEqual(MonthlySpending.colorSlot("vet", among: ["vet"]), 2)
+        XCTAssertEqual(MonthlySpending.colorSlot("vet", among: ["food", "treats", "vet", "other"]), 2)
+        XCTAssertEqual(MonthlySpending.colorSlot("food", among: ["food"]), 0)
+        XCTAssertEqual(MonthlySpending.colorSlot("other", among: ["vet", "other"]), MonthlySpending.listedOrder.count)
+        XCTAssertEqual(MonthlySpending.colorSlot("zoo", among: ["vet", "apples", "zoo"]), MonthlySpending.listedOrder.count + 2)
+        for code in MonthlySpending.listedOrder {
+            XCTAssertEqual(MonthlySpending.colorSlot(code, among: [code]), MonthlySpending.colorSlot(code, among: MonthlySpending.listedOrder + ["other"]))
+        }
+    }
 }

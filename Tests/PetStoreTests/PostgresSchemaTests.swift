@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetModel
 @testable import PetStore
 @testable import PetStorePostgres
 
@@ -29,6 +30,33 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertThrowsError(try l.query("INSERT INTO weight (record_id, grams) VALUES ($1, 0)", [id[0][0]]))
         // A shelter may have two active pets of one name (two "Penny"s), as in SQLite since v2.
         XCTAssertNoThrow(try l.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('coco', 'coco', 'dog', 0, 0)"))
+    }
+
+    /// The kind descriptors (`RecordKindTable`) describe the server's tables as they do the SQLite file's,
+    /// and the clinical scales' CHECKs refuse what `Score` refuses.
+    func testTheKindDescriptorsMatchTheServersTables() throws {
+        let server = try requireServer()
+        let l = try link(try server.newDatabase())
+        try PostgresSchema.migrate(l)
+        for k in RecordKindTable.all {
+            let columns = try l.query("SELECT column_name FROM information_schema.columns WHERE table_schema = 'petlog' AND table_name = $1 ORDER BY ordinal_position",
+                                      [.text(k.table)]).compactMap { $0[0].text }
+            XCTAssertEqual(columns, ["record_id"] + k.columns, k.table)
+        }
+        try l.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0)")
+        func record(_ kind: String) throws -> SQLValue {
+            try l.query("INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, $1, 0, 0, 0, 0) RETURNING id", [.text(kind)])[0][0]
+        }
+        let stool = try record("stool"), symptom = try record("symptom"), weight = try record("weight")
+        for (score, ok) in [(0, false), (1, true), (8, false)] {
+            let insert = { _ = try l.query("INSERT INTO stool (record_id, score) VALUES ($1, $2)", [stool, .int(Int64(score))]) }
+            if ok { XCTAssertNoThrow(try insert()); _ = try l.query("DELETE FROM stool WHERE record_id = $1", [stool]) } else { XCTAssertThrowsError(try insert(), "\(score)") }
+            XCTAssertEqual(StoolScore(score) != nil, ok)
+        }
+        XCTAssertThrowsError(try l.query("INSERT INTO symptom (record_id, code, listed, severity) VALUES ($1, 'x', 0, 6)", [symptom]))
+        XCTAssertNoThrow(try l.query("INSERT INTO symptom (record_id, code, listed, severity) VALUES ($1, 'x', 0, 5)", [symptom]))
+        XCTAssertThrowsError(try l.query("INSERT INTO weight (record_id, grams, body_condition) VALUES ($1, 100, 10)", [weight]))
+        XCTAssertNoThrow(try l.query("INSERT INTO weight (record_id, grams, body_condition) VALUES ($1, 100, 9)", [weight]))
     }
 
     func testSeveralClientsStartingAtOnceMigrateOnce() throws {

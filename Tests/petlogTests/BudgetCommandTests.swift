@@ -287,4 +287,118 @@ final class BudgetCommandTests: CLITestCase {
         XCTAssertTrue(sunday[2].hasPrefix("  1 "), "Nov 1, 2026 is a Sunday: \(sunday[2])")
         XCTAssertTrue(try ok("calendar").split(separator: "\n")[1].hasPrefix(" Sun"), "the record calendar too")
     }
+
+    // MARK: issue 30: one purchase, one count
+
+    func testASplitPurchaseIsOnePaymentInStatsAndTheCalendar() throws {
+        try importRates()
+        try ok("expense", "Coco,Nabi", "100.00", "USD", "--category", "transport", "--merchant", "JAL pet cargo", "--at", "2026-11-20 10:00")
+        try ok("expense", "Coco", "15000", "KRW", "--category", "food", "--merchant", "Pet Mart", "--at", "2026-11-20 12:00")
+        try ok("expense", "Coco,Nabi", "500", "JPY", "--category", "treats", "--at", "2026-11-21 09:00")
+        let stats = try XCTUnwrap(try json("stats", "--currency", "USD") as? [String: Any])
+        let merchants = try XCTUnwrap(stats["top_merchants"] as? [[String: Any]])
+        XCTAssertEqual(merchants.first?["name"] as? String, "JAL pet cargo")
+        XCTAssertEqual(merchants.first?["payments"] as? Int, 1, "one ticket for two pets")
+        XCTAssertEqual((stats["unconverted"] as? [String: Int])?["this_month"], 1, "one yen purchase shared by two pets")
+        XCTAssertTrue(try ok("stats", "--currency", "USD").contains("JAL pet cargo: $100.00 (1 payment)"))
+        XCTAssertTrue(try ok("--lang", "ko", "stats", "--currency", "USD").contains("JAL pet cargo: US$100.00 (1건)"))
+        XCTAssertTrue(try ok("--lang", "ja", "stats", "--currency", "USD").contains("（1件）"))
+        // A pet asked for sees its share, one payment.
+        let coco = try XCTUnwrap(try json("stats", "Coco", "--currency", "USD") as? [String: Any])
+        let cocoMerchant = (coco["top_merchants"] as? [[String: Any]])?.first { $0["name"] as? String == "JAL pet cargo" }
+        XCTAssertEqual(minor(cocoMerchant ?? [:], "amount"), 5000)
+        XCTAssertEqual(cocoMerchant?["payments"] as? Int, 1)
+        // The calendar counts three purchases, not five shares.
+        let cal = try XCTUnwrap(try json("calendar", "--spending", "--currency", "KRW") as? [String: Any])
+        let days = try XCTUnwrap(cal["days"] as? [[String: Any]])
+        XCTAssertEqual(days.first { $0["date"] as? String == "2026-11-20" }?["entries"] as? Int, 2)
+        XCTAssertEqual(days.first { $0["date"] as? String == "2026-11-21" }?["unconverted"] as? Int, 1)
+        XCTAssertTrue(try ok("calendar", "--spending", "--currency", "KRW").contains("(3 expenses)"))
+        XCTAssertTrue(try ok("--lang", "ko", "calendar", "--spending").contains("(3건)"))
+        XCTAssertTrue(try ok("--lang", "ja", "calendar", "--spending", "--currency", "KRW").contains("（3件）"))
+    }
+
+    func testAChartWithNothingConvertibleSaysSo() throws {
+        try ok("expense", "Coco", "45000", "KRW", "--at", "2026-11-02 12:00")
+        try ok("expense", "Coco,Nabi", "12000", "KRW", "--at", "2026-11-03 12:00")
+        let r = try run(["chart", "expenses", "--currency", "USD"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("none of the 2 expenses could be converted to USD"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("no spending"), r.stdout)
+        XCTAssertEqual(r.stderr, "", "said once, on stdout")
+        let ko = try run(["--lang", "ko", "chart", "expenses", "--currency", "USD"])
+        XCTAssertTrue(ko.stdout.contains("지출 2건 모두 USD로 바꿀 수 없습니다"), ko.stdout)
+        let ja = try run(["--lang", "ja", "chart", "expenses", "--currency", "USD"])
+        XCTAssertTrue(ja.stdout.contains("支出 2 件のどれも USD に換算できません"), ja.stdout)
+        // With no spending at all, it is still "no spending".
+        XCTAssertTrue(try ok("chart", "expenses", "--currency", "USD", "--since", "2025-01-01", "--until", "2025-02-01").contains("no spending"))
+    }
+
+    func testOneMonthTotalEverywhereWithPaymentsAheadMarked() throws {
+        // Now is 2026-11-23 10:00 in Seoul: the 28th's booking is still ahead, and counts in November everywhere.
+        try ok("expense", "Coco", "45000", "KRW", "--at", "2026-11-05 12:00")
+        try ok("expense", "Coco,Nabi", "30000", "KRW", "--merchant", "Pet Mart", "--at", "2026-11-10 12:00")
+        try ok("expense", "Nabi", "21900", "KRW", "--category", "boarding", "--at", "2026-11-28 12:00")
+        let total = 96_900
+        let list = try XCTUnwrap(try json("expense", "list", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(minor(list["total"] as? [String: Any] ?? [:], "converted"), total)
+        XCTAssertEqual(minor(list["ahead"] as? [String: Any] ?? [:], "converted"), 21_900)
+        XCTAssertEqual((list["ahead"] as? [String: Any])?["count"] as? Int, 1)
+        let entries = (list["days"] as? [[String: Any]])?.flatMap { $0["entries"] as? [[String: Any]] ?? [] } ?? []
+        XCTAssertEqual(entries.map { $0["ahead"] as? Bool }, [false, false, false, true])
+        let cal = try XCTUnwrap(try json("calendar", "--spending", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(minor(cal, "total"), total)
+        XCTAssertEqual(minor(cal["ahead"] as? [String: Any] ?? [:], "converted"), 21_900)
+        let chart = try XCTUnwrap(try json("chart", "expenses", "--currency", "KRW") as? [String: Any])
+        let stacks = try XCTUnwrap(chart["stacks"] as? [[String: Any]])
+        XCTAssertEqual(stacks.compactMap { ($0["minor"] as? [Int])?.last }.reduce(0, +), total, "November's bar")
+        XCTAssertEqual(minor(chart["ahead"] as? [String: Any] ?? [:], "converted"), 21_900)
+        let stats = try XCTUnwrap(try json("stats", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(minor(stats, "month_total"), total)
+        XCTAssertEqual((stats["ahead"] as? [String: Any])?["count"] as? Int, 1)
+        // Said the same way in each view and language.
+        let en = "₩21,900 still ahead (1 expense booked for later than now)"
+        for args in [["expense", "list"], ["calendar", "--spending"], ["chart", "expenses"], ["stats"]] {
+            func out(_ a: [String]) throws -> String { let r = try run(a); XCTAssertEqual(r.status, 0, r.stderr); return r.stdout }
+            let text = try out(args + ["--currency", "KRW"])
+            XCTAssertTrue(text.contains(en), "\(args): \(text)")
+            XCTAssertTrue(text.contains("96,900"), "\(args): \(text)")
+            XCTAssertTrue(try out(["--lang", "ko"] + args).contains("아직 오지 않은 예정 지출 21,900원 (1건) 포함"), "\(args)")
+            XCTAssertTrue(try out(["--lang", "ja"] + args + ["--currency", "KRW"]).contains("まだ先の予定の支出 ₩21,900（1件）を含みます"), "\(args)")
+        }
+        XCTAssertTrue(try ok("expense", "list", "--currency", "KRW").contains("Nabi · boarding · ahead"))
+        XCTAssertTrue(try ok("--lang", "ko", "expense", "list").contains("예정"))
+        // The PNG chart says it on stderr.
+        let png = home.appendingPathComponent("e.png").path
+        let r = try run(["chart", "expenses", "--currency", "KRW", "-o", png])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains(en), r.stderr)
+    }
+
+    func testBudgetListShowsEachBudgetsStateAndSortsByIt() throws {
+        // Now is 2026-11-23.
+        try ok("budget", "set", "2000", "USD", "--from", "2026-12-20", "--to", "2026-12-29")
+        try ok("budget", "set", "300000", "KRW")
+        try ok("budget", "set", "50000", "KRW", "--from", "2026-11-01", "--to", "2026-11-10")
+        try ok("budget", "set", "Coco", "90000", "KRW", "--from", "2026-11-20", "--to", "2026-11-25")
+        try ok("budget", "set", "Nabi", "10000", "KRW", "--from", "2026-10-01", "--to", "2026-10-05")
+        let list = try XCTUnwrap(try json("budget", "list") as? [[String: Any]])
+        XCTAssertEqual(list.compactMap { ($0["id"] as? NSNumber)?.intValue }, [2, 4, 1, 3, 5])
+        XCTAssertEqual(list.compactMap { $0["standing"] as? String }, ["current", "current", "upcoming", "ended", "ended"])
+        XCTAssertEqual(list[0]["days_left"] as? Int, 8, "Nov 23–30")
+        XCTAssertEqual(list[1]["days_left"] as? Int, 3, "Nov 23–25")
+        XCTAssertEqual(list[2]["starts_in"] as? Int, 27)
+        XCTAssertTrue(list[3]["days_left"] is NSNull)
+        let en = try run(["budget", "list"], env: ["COLUMNS": "160"]).stdout
+        let rows = en.split(separator: "\n").map(String.init)
+        XCTAssertTrue(rows[0].hasSuffix("State"), en)
+        XCTAssertTrue(rows[1].hasSuffix("under way, 8 days left"), en)
+        XCTAssertTrue(rows[2].hasSuffix("under way, 3 days left"), en)
+        XCTAssertTrue(rows[3].hasSuffix("upcoming, starts in 27 days"), en)
+        XCTAssertTrue(rows[4].hasSuffix("ended Nov 10, 2026"), en)
+        let ko = try run(["--lang", "ko", "budget", "list"], env: ["COLUMNS": "160"]).stdout
+        for w in ["상태", "진행 중, 3일 남음", "예정, 27일 후 시작", "2026년 11월 10일에 끝남"] { XCTAssertTrue(ko.contains(w), ko) }
+        let ja = try run(["--lang", "ja", "budget", "list"], env: ["COLUMNS": "160"]).stdout
+        for w in ["状態", "進行中、残り3日", "予定、27日後に開始", "2026年11月10日に終了"] { XCTAssertTrue(ja.contains(w), ja) }
+    }
 }

@@ -121,4 +121,21 @@ final class ExpenseChartTests: CLITestCase {
         XCTAssertTrue(text.contains("Nothing to plot"), text)
         try expectRefused(["chart", "expenses", "--currency", "XYZ"], code: 65, mentions: "XYZ")
     }
+
+    func testAOnePetChartNamesThePetInItsTitle() throws {
+        for (lang, title) in [("en", "Coco: spending per month (KRW)"), ("ko", "Coco 월별 지출 (KRW)"), ("ja", "Cocoの月ごとの支出 (KRW)")] {
+            let pdf = home.appendingPathComponent("coco-\(lang).pdf").path
+            try ok("--lang", lang, "chart", "expenses", "Coco", "--currency", "KRW", "-o", pdf)
+            let pdfTitle = try pdfText(pdf)
+            XCTAssertTrue(pdfTitle.contains(title), "\(lang): \(pdfTitle)")
+            let text = try ok("--lang", lang, "chart", "expenses", "Coco", "--currency", "KRW")
+            XCTAssertTrue(text.contains(title), "\(lang): \(text)")
+        }
+        let household = home.appendingPathComponent("all.pdf").path
+        try ok("chart", "expenses", "--currency", "KRW", "-o", household)
+        XCTAssertTrue(try pdfText(household).contains("Spending per month (KRW)"))
+        let two = home.appendingPathComponent("two.pdf").path
+        try ok("chart", "expenses", "Coco,Nabi", "--currency", "KRW", "-o", two)
+        XCTAssertFalse(try pdfText(two).contains("Coco:"))
+    }
 }

@@ -212,4 +212,154 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 65)
         XCTAssertTrue(r.stdout.contains("split_of") || r.stderr.contains("split_of"), r.stdout + r.stderr)
     }
+
+    // Issue 30: amounts that must not be saved silently.
+
+    func testTwoCurrenciesInOneAmountAreRefused() throws {
+        try expectRefused(["expense", "Nabi", "45000", "KRW", "USD"], code: 65, mentions: "two currencies")
+        try expectRefused(["expense", "45000", "USD", "KRW"], code: 65, mentions: "two currencies")
+        try expectRefused(["expense", "Coco", "$45", "KRW"], code: 65, mentions: "two currencies")
+        try expectRefused(["expense", "Coco", "45000원", "USD"], code: 65, mentions: "45000원 USD")
+        try expectRefused(["--lang", "ko", "expense", "Nabi", "45000", "KRW", "USD"], code: 65, mentions: "통화가 두 개")
+        try expectRefused(["--lang", "ja", "expense", "45000", "USD", "KRW"], code: 65, mentions: "通貨が2つ")
+        // The same currency twice is still one currency.
+        XCTAssertEqual(money((try json("expense", "Coco", "$45", "USD") as? [Any])?.first as Any)?.0, 4500)
+    }
+
+    func testAnExpenseIsMoreThanZero() throws {
+        try expectRefused(["expense", "Nabi", "0"], code: 65, mentions: "more than zero")
+        try expectRefused(["expense", "0", "USD"], code: 65, mentions: "more than zero")
+        try expectRefused(["expense", "Coco", "0.00", "USD"], code: 65, mentions: "0.00 USD")
+        try expectRefused(["--lang", "ko", "expense", "Nabi", "0원"], code: 65, mentions: "0보다 커야")
+        try expectRefused(["--lang", "ja", "expense", "Nabi", "0円"], code: 65, mentions: "0より大きく")
+        let id = try XCTUnwrap(((try json("expense", "Coco", "5", "USD") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        try expectRefused(["edit", id, "--amount", "0"], code: 65, mentions: "more than zero")
+        try expectRefused(["edit", id, "--amount", "0 KRW"], code: 65, mentions: "more than zero")
+        XCTAssertEqual(money((try json("log", "--kind", "expense") as? [Any])?.first as Any)?.0, 500)
+    }
+
+    func testEveryISOCurrencyWithItsOwnDigitsAndANoteWhereTheECBHasNoRate() throws {
+        let cases: [([String], Int64, String)] = [
+            (["500", "THB"], 50000, "THB"), (["1200", "INR"], 120000, "INR"), (["99.50", "PHP"], 9950, "PHP"),
+            (["350", "MXN"], 35000, "MXN"), (["89.90", "BRL"], 8990, "BRL"), (["4500", "ISK"], 4500, "ISK"),
+            (["1.250", "KWD"], 1250, "KWD"), (["150000", "VND"], 150000, "VND"),
+            (["12.5", "clf"], 125000, "CLF"), (["TWD", "300"], 30000, "TWD"),
+        ]
+        for (words, minor, code) in cases {
+            let r = try run(["expense", "Coco"] + words + ["--json"])
+            XCTAssertEqual(r.status, 0, "\(words): \(r.stderr)")
+            let record = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [Any])?.first
+            XCTAssertEqual(money(record as Any)?.0, minor, "\(words)")
+            XCTAssertEqual(money(record as Any)?.1, code, "\(words)")
+            // The ECB publishes THB, INR, PHP, MXN, BRL, ISK; not KWD, VND, CLF, TWD: those are said, not refused.
+            let unconvertible = ["KWD", "VND", "CLF", "TWD"].contains(code)
+            XCTAssertEqual(r.stderr.contains("no rate for \(code)"), unconvertible, "\(words): \(r.stderr)")
+        }
+        // Digits the currency does not have are refused, as for the won.
+        try expectRefused(["expense", "Coco", "4500.5", "ISK"], code: 65, mentions: "ISK")
+        try expectRefused(["expense", "Coco", "1.2345", "KWD"], code: 65, mentions: "KWD")
+        // The note in Korean and Japanese, and on edit.
+        let ko = try run(["--lang", "ko", "expense", "Coco", "300", "TWD"])
+        XCTAssertEqual(ko.status, 0)
+        XCTAssertTrue(ko.stderr.contains("TWD 환율을 발표하지 않으므로"), ko.stderr)
+        let ja = try run(["--lang", "ja", "expense", "Coco", "300", "TWD"])
+        XCTAssertTrue(ja.stderr.contains("TWD の為替レートを公表していない"), ja.stderr)
+        let id = try XCTUnwrap(((try json("expense", "Coco", "5", "USD") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        let edited = try run(["edit", id, "--amount", "20000 VND"])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        XCTAssertTrue(edited.stderr.contains("no rate for VND"), edited.stderr)
+        // The list shows them, converted where a rate could be and said where not.
+        XCTAssertTrue(try ok("expense", "list", "--currency", "THB").contains("THB"))
+    }
+
+    func testMessagesNameWhatIsWrongWithTheAmount() throws {
+        // Below zero is said as money, not as a weight.
+        let neg = try expectRefused(["expense", "Coco", "-5", "USD"], code: 65, mentions: "an amount of money cannot be negative")
+        XCTAssertFalse(neg.stderr.contains("weight"), neg.stderr)
+        let ko = try expectRefused(["--lang", "ko", "expense", "Coco", "-45000"], code: 65, mentions: "금액은 음수일 수 없습니다")
+        XCTAssertFalse(ko.stderr.contains("체중"), ko.stderr)
+        let ja = try expectRefused(["--lang", "ja", "expense", "Coco", "-1200円"], code: 65, mentions: "金額は負の値")
+        XCTAssertFalse(ja.stderr.contains("体重"), ja.stderr)
+        try expectRefused(["budget", "set", "-5", "USD"], code: 65, mentions: "an amount of money cannot be negative")
+        try expectRefused(["expense", "Coco", "−5", "USD"], code: 65, mentions: "cannot be negative")
+        // Words that are no number are a bad amount, not an unknown currency.
+        for word in ["abc", "NaN", "inf", "Infinity"] {
+            let r = try expectRefused(["expense", "Coco", word], code: 65, mentions: "is not an amount of money")
+            XCTAssertFalse(r.stderr.contains("unknown currency"), r.stderr)
+        }
+        let ko2 = try expectRefused(["--lang", "ko", "expense", "Coco", "NaN"], code: 65, mentions: "올바른 금액이 아닙니다")
+        XCTAssertFalse(ko2.stderr.contains("알 수 없는 통화"), ko2.stderr)
+        // A code after a number that is no currency is still named as such.
+        try expectRefused(["expense", "Coco", "12", "XYZ"], code: 65, mentions: "unknown currency \"XYZ\"")
+        // A budget ending before it starts names the start date, not a reference day.
+        try expectRefused(["budget", "set", "300000", "KRW", "--from", "2026-12-20", "--to", "2026-12-01"], code: 65, mentions: "before it starts (--from 2026-12-20)")
+        let b = try expectRefused(["--lang", "ko", "budget", "set", "300000", "KRW", "--from", "2026-12-20", "--to", "2026-12-01"], code: 65, mentions: "시작일(--from 2026-12-20)")
+        XCTAssertFalse(b.stderr.contains("기준일"), b.stderr)
+        try expectRefused(["--lang", "ja", "budget", "set", "300000", "KRW", "--from", "2026-12-20", "--to", "2026-12-01"], code: 65, mentions: "開始日（--from 2026-12-20）")
+    }
+
+    func testTheYenAsABackslashAndKanjiNumerals() throws {
+        let cases: [(String, [String], Int64, String)] = [
+            ("ja", ["\\1,200"], 1200, "JPY"), ("en", ["\\1200"], 1200, "JPY"), ("ja", ["千二百円"], 1200, "JPY"),
+            ("ja", ["1万2千円"], 12000, "JPY"), ("ja", ["二万五千円"], 25000, "JPY"), ("ja", ["三千円"], 3000, "JPY"),
+            ("ja", ["二〇〇円"], 200, "JPY"), ("ja", ["百円"], 100, "JPY"), ("ko", ["4만5천원"], 45000, "KRW"),
+            ("ko", ["3만 5천원"], 35000, "KRW"), ("ja", ["＼１，２００"], 1200, "JPY"),
+        ]
+        for (lang, amount, minor, currency) in cases {
+            let r = try run(["--lang", lang, "expense", "Coco"] + amount + ["--json"])
+            XCTAssertEqual(r.status, 0, "\(amount): \(r.stderr)")
+            let record = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [Any])?.first
+            XCTAssertEqual(money(record as Any)?.0, minor, "\(amount)")
+            XCTAssertEqual(money(record as Any)?.1, currency, "\(amount)")
+        }
+        // A number in two kinds of digit, or a backslash with another currency, is refused.
+        try expectRefused(["--lang", "ja", "expense", "Coco", "1二00円"], code: 65, mentions: "1二00円")
+        try expectRefused(["expense", "Coco", "\\1200", "USD"], code: 65, mentions: "two currencies")
+    }
+
+    // Issue 30: the receipt book's list.
+
+    func testTheListOpensOneDayStarredAcrossMonthsNewestFirstAndASplitIsOneLine() throws {
+        try ok("expense", "Coco", "9000", "KRW", "--merchant", "Pet Mart", "--at", "2026-10-03 12:00")
+        let split = try XCTUnwrap(try json("expense", "Coco,Nabi", "30000", "KRW", "--merchant", "Vet Mall", "--at", "2026-11-10 12:00") as? [[String: Any]])
+        try ok("expense", "Nabi", "4000", "KRW", "--merchant", "Daiso", "--at", "2026-11-10 18:00")
+        try ok("expense", "Mochi", "7000", "KRW", "--at", "2026-11-12 09:00")
+        let oct = try XCTUnwrap(((try json("log", "--kind", "expense", "--until", "2026-10-31") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        try ok("star", oct)
+        try ok("star", try XCTUnwrap((split.first?["id"] as? NSNumber)?.stringValue))
+        // One line for the shared purchase, with each pet's share; the month counts it once.
+        let nov = try ok("expense", "list", "--month", "2026-11", "--currency", "KRW")
+        XCTAssertTrue(nov.contains("₩30,000  Coco ₩15,000, Nabi ₩15,000 · other · Vet Mall · shared"), nov)
+        XCTAssertEqual(nov.components(separatedBy: "Vet Mall").count - 1, 1, nov)
+        XCTAssertTrue(nov.contains("Total for Nov 2026: ₩41,000"), nov)
+        // A pet asked for sees its share.
+        XCTAssertTrue(try ok("expense", "list", "Nabi", "--month", "2026-11", "--currency", "KRW").contains("₩15,000  other · Vet Mall · shared"))
+        // --day: that day only, in en/ko/ja.
+        let day = try ok("expense", "list", "--day", "2026-11-10", "--currency", "KRW")
+        XCTAssertTrue(day.hasPrefix("Spending in Nov 10, 2026\n"), day)
+        XCTAssertTrue(day.contains("Daiso") && !day.contains("Mochi"), day)
+        XCTAssertTrue(day.contains("Total for Nov 10, 2026: ₩34,000"), day)
+        XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--day", "2026-11-10").contains("2026년 11월 10일 합계: 34,000원"))
+        XCTAssertTrue(try ok("--lang", "ja", "expense", "list", "--day", "2026-11-10", "--currency", "KRW").contains("2026年11月10日の合計: ₩34,000"))
+        XCTAssertTrue(try ok("expense", "list", "--day", "2026-11-11").contains("No spending on this day."))
+        let dj = try XCTUnwrap(try json("expense", "list", "--day", "2026-11-10", "--currency", "KRW") as? [String: Any])
+        XCTAssertEqual(dj["day"] as? String, "2026-11-10")
+        XCTAssertEqual((dj["days"] as? [Any])?.count, 1)
+        try expectRefused(["expense", "list", "--day", "2026-11-10", "--month", "2026-11"], code: 64, mentions: "--day")
+        try expectRefused(["expense", "list", "--day", "someday"], code: 65, mentions: "someday")
+        // --starred alone: every month; with --month, that month.
+        let starred = try ok("expense", "list", "--starred", "--currency", "KRW")
+        XCTAssertTrue(starred.hasPrefix("Starred spending, every month"), starred)
+        XCTAssertTrue(starred.contains("Pet Mart") && starred.contains("Vet Mall") && !starred.contains("Daiso"), starred)
+        XCTAssertTrue(starred.contains("Total: ₩24,000"), starred)
+        XCTAssertFalse(try ok("expense", "list", "--starred", "--month", "2026-11", "--currency", "KRW").contains("Pet Mart"))
+        XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--starred").contains("별표한 지출 (모든 달)"))
+        XCTAssertTrue(try ok("--lang", "ja", "expense", "list", "--starred").contains("スター付きの支出（全期間）"))
+        // --reverse: newest first, days and the entries in them.
+        let rev = try ok("expense", "list", "--month", "2026-11", "--reverse", "--currency", "KRW")
+        let order = ["Mochi", "Daiso", "Vet Mall"].map { rev.range(of: $0)?.lowerBound }
+        XCTAssertTrue(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, rev)
+        let rj = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--reverse") as? [String: Any])
+        XCTAssertEqual((rj["days"] as? [[String: Any]])?.compactMap { $0["day"] as? String }, ["2026-11-12", "2026-11-10"])
+    }
 }

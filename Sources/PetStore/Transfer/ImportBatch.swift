@@ -139,7 +139,7 @@ public struct ImportWeights: Sendable {
 
     /// The `i`th weight as the record detail it stores.
     func detail(_ i: Int) -> RecordDetail {
-        .weight(Weight(mass: Mass(grams: Int(grams[i])), bodyCondition: bodyCondition[i] > 0 ? Int(bodyCondition[i]) : nil))
+        .weight(Weight(mass: Mass(grams: Int(grams[i])), bodyCondition: BodyConditionScore(Int(bodyCondition[i]))))
     }
 
     /// Where the `i`th weight of a petlog JSON file stands in it.

@@ -6,8 +6,8 @@ import PetModel
 /// The import's inserts of records and their details: each statement prepared once per import and
 /// rebound per row with raw values, as `insertWeights` does for the spreadsheet weights. GRDB's
 /// `cachedStatement(…).execute(arguments:)` built an argument array and looked the statement up by
-/// its SQL on every row, which was most of a record's write. The same SQL and values as
-/// `RecordDetailTables.insert`, which the rest of petlog writes with.
+/// its SQL on every row, which was most of a record's write. The SQL is the kind's `RecordKindTable.insertSQL`
+/// and the values `RecordDetailTables.values`, as everywhere else petlog writes a record.
 final class ImportStatements {
     private let connection: SQLiteConnection?
     private var prepared: [RecordKind: SQLiteStatement] = [:]
@@ -54,6 +54,15 @@ final class ImportStatements {
         func callAsFunction(_ i: Int32, _ v: Int?) { self(i, v.map(Int64.init)) }
         func callAsFunction(_ i: Int32, _ v: Bool) { sqlite3_bind_int64(statement, i, v ? 1 : 0) }
         func callAsFunction(_ i: Int32, _ v: Double?) { if let v { sqlite3_bind_double(statement, i, v) } else { sqlite3_bind_null(statement, i) } }
+        func callAsFunction(_ i: Int32, _ v: SQLValue) {
+            switch v {
+            case .null: sqlite3_bind_null(statement, i)
+            case .int(let x): sqlite3_bind_int64(statement, i, x)
+            case .double(let x): sqlite3_bind_double(statement, i, x)
+            case .text(let x): self(i, x)
+            case .bytes(let x): _ = x.withUnsafeBytes { sqlite3_bind_blob(statement, i, $0.baseAddress, Int32($0.count), ImportStatements.transient) }
+            }
+        }
         func callAsFunction(_ i: Int32, _ v: String?) {
             guard let v else { sqlite3_bind_null(statement, i); return }
             _ = v.withCString { sqlite3_bind_text(statement, i, $0, -1, ImportStatements.transient) }
@@ -89,30 +98,10 @@ final class ImportStatements {
             s = try prepare(Self.sql(kind))
             prepared[kind] = s
         }
-        switch detail {
-        case .weight(let w): try run(s) { b in b(1, id); b(2, w.mass.grams); b(3, w.bodyCondition) }
-        case .meal(let m): try run(s) { b in b(1, id); b(2, m.food); b(3, m.type.rawValue); b(4, m.amount?.value); b(5, m.amount?.unit.rawValue) }
-        case .stool(let x): try run(s) { b in b(1, id); b(2, x.score); b(3, x.color); b(4, x.blood); b(5, x.mucus) }
-        case .urine(let u): try run(s) { b in b(1, id); b(2, u.color); b(3, u.amount?.rawValue); b(4, u.straining); b(5, u.blood) }
-        case .symptom(let x): try run(s) { b in b(1, id); b(2, x.code); b(3, x.isListed); b(4, x.severity); b(5, x.durationMinutes) }
-        case .diary(let d): try run(s) { b in b(1, id); b(2, d.text); b(3, d.mood?.rawValue) }
-        case .visit(let v):
-            try run(s) { b in
-                b(1, id); b(2, v.clinic); b(3, v.vet); b(4, v.reason); b(5, v.diagnosis); b(6, v.treatment); b(7, v.weight?.grams)
-                b(8, v.followUp?.description); b(9, v.cost?.minorUnits); b(10, v.cost?.currency.code)
-            }
-        case .vaccination(let v):
-            try run(s) { b in b(1, id); b(2, v.vaccine); b(3, v.product); b(4, v.lot); b(5, v.clinic); b(6, v.nextDue?.description) }
-        case .medication(let m):
-            try run(s) { b in
-                b(1, id); b(2, m.name); b(3, m.dose); b(4, m.route?.rawValue); b(5, m.intervalSeconds)
-                b(6, m.times.isEmpty ? nil : Medication.formatTimes(m.times)); b(7, m.endsOn?.description); b(8, m.stoppedAt.map { $0.unixSeconds() })
-            }
-        case .dose(let d): try run(s) { b in b(1, id); b(2, d.medicationId); b(3, d.skipped) }
-        case .expense(let e):
-            try run(s) { b in
-                b(1, id); b(2, e.money.minorUnits); b(3, e.money.currency.code); b(4, e.category); b(5, e.merchant); b(6, e.payment?.rawValue); b(7, e.splitOf)
-            }
+        try run(s) { b in
+            for (i, v) in RecordDetailTables.values(detail, id: id).enumerated() { b(Int32(i + 1), v) }
+        }
+        if case .expense(let e) = detail {
             if !e.items.isEmpty && item == nil { item = try prepare("INSERT INTO expense_item (record_id, position, name) VALUES (?, ?, ?)") }
             for (i, name) in e.items.enumerated() {
                 guard let itemStatement = item else { break }
@@ -121,21 +110,5 @@ final class ImportStatements {
         }
     }
 
-    static func sql(_ kind: RecordKind) -> String {
-        switch kind {
-        case .weight: return "INSERT INTO weight (record_id, grams, body_condition) VALUES (?, ?, ?)"
-        case .meal: return "INSERT INTO meal (record_id, food, type, amount, amount_unit) VALUES (?, ?, ?, ?, ?)"
-        case .stool: return "INSERT INTO stool (record_id, score, color, blood, mucus) VALUES (?, ?, ?, ?, ?)"
-        case .urine: return "INSERT INTO urine (record_id, color, amount, straining, blood) VALUES (?, ?, ?, ?, ?)"
-        case .symptom: return "INSERT INTO symptom (record_id, code, listed, severity, duration_minutes) VALUES (?, ?, ?, ?, ?)"
-        case .diary: return "INSERT INTO diary (record_id, text, mood) VALUES (?, ?, ?)"
-        case .visit:
-            return "INSERT INTO visit (record_id, clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        case .vaccination: return "INSERT INTO vaccination (record_id, vaccine, product, lot, clinic, next_due) VALUES (?, ?, ?, ?, ?, ?)"
-        case .medication:
-            return "INSERT INTO medication (record_id, name, dose, route, interval_seconds, times, ends_on, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        case .dose: return "INSERT INTO dose (record_id, medication_id, skipped) VALUES (?, ?, ?)"
-        case .expense: return "INSERT INTO expense (record_id, amount_minor, currency, category, merchant, payment, split_of) VALUES (?, ?, ?, ?, ?, ?, ?)"
-        }
-    }
+    static func sql(_ kind: RecordKind) -> String { RecordKindTable.of(kind).insertSQL }
 }

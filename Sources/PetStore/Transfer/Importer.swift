@@ -159,21 +159,7 @@ struct DuplicateKey: Hashable {
     }
 
     /// The same value in SQL over `d` (the detail row).
-    static func valueSQL(_ kind: RecordKind) -> String {
-        switch kind {
-        case .weight: return "CAST(d.grams AS TEXT)"
-        case .meal: return "d.food || '|' || d.type"
-        case .stool: return "CAST(d.score AS TEXT)"
-        case .urine: return "coalesce(d.amount, '')"
-        case .symptom: return "d.code"
-        case .diary: return "d.text"
-        case .visit: return "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')"
-        case .vaccination: return "d.vaccine"
-        case .medication: return "d.name"
-        case .dose: return "CAST(d.medication_id AS TEXT)"
-        case .expense: return "d.amount_minor || '|' || d.currency || '|' || d.category"
-        }
-    }
+    static func valueSQL(_ kind: RecordKind) -> String { RecordKindTable.of(kind).duplicateValue }
 }
 
 /// The SQLite side of an import (`ImportWriter`): prepared statements rebound per row

@@ -42,7 +42,12 @@ extension SQLiteRepository {
                 if kind == .weight {
                     while weightId < id { weightId = try weights.step() ? weights.int(0) : Int64.max }
                     guard weightId == id else { continue }
-                    detail = .weight(Weight(mass: Mass(grams: Int(weights.int(1))), bodyCondition: weights.isNull(2) ? nil : Int(weights.int(2))))
+                    var bcs: BodyConditionScore?
+                    if !weights.isNull(2) {
+                        bcs = BodyConditionScore(Int(clamping: weights.int(2)))
+                        if bcs == nil { throw InvalidStoredValue(table: "weight", id: id, column: "body_condition", value: String(weights.int(2))) }
+                    }
+                    detail = .weight(Weight(mass: Mass(grams: Int(weights.int(1))), bodyCondition: bcs))
                     weightId = try weights.step() ? weights.int(0) : Int64.max
                 } else {
                     guard let cursor = others[kind], var found = try cursor.detail(for: id) else { continue }

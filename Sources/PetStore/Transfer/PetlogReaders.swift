@@ -22,6 +22,11 @@ struct Fields {
         return v
     }
 
+    /// A value on a clinical scale (`score`, `severity`, `body_condition`), refused as `int` refuses.
+    func score<S>(_ key: String, _: Score<S>.Type) throws -> Score<S>? {
+        try int(key, Int64(S.range.lowerBound)...Int64(S.range.upperBound)).flatMap { Score<S>(Int($0)) }
+    }
+
     func bool(_ key: String) throws -> Bool {
         switch text(key) {
         case nil, "0", "false": return false
@@ -94,7 +99,7 @@ struct Fields {
         switch kind {
         case .weight:
             return .weight(Weight(mass: Mass(grams: Int(try int("grams", 1...Int64(Mass.maximumGrams)) ?? { throw ImportError(location: location, problem: .missingColumn("grams")) }())),
-                                  bodyCondition: try int("body_condition", 1...9).map(Int.init)))
+                                  bodyCondition: try score("body_condition", BodyConditionScore.self)))
         case .meal:
             let unit = try choice("amount_unit", Amount.Unit.self)
             var amount: Amount?
@@ -105,13 +110,13 @@ struct Fields {
             return .meal(Meal(food: try label("food") ?? { throw ImportError(location: location, problem: .missingColumn("food")) }(),
                               type: try choice("type", MealType.self) ?? .meal, amount: amount))
         case .stool:
-            return .stool(Stool(score: Int(try int("score", 1...7) ?? { throw ImportError(location: location, problem: .missingColumn("score")) }()),
+            return .stool(Stool(score: try score("score", StoolScore.self) ?? { throw ImportError(location: location, problem: .missingColumn("score")) }(),
                                 color: try label("color"), blood: try bool("blood"), mucus: try bool("mucus")))
         case .urine:
             return .urine(Urine(color: try label("color"), amount: try choice("amount", UrineAmount.self), straining: try bool("straining"), blood: try bool("blood")))
         case .symptom:
             return .symptom(Symptom(code: try label("code") ?? { throw ImportError(location: location, problem: .missingColumn("code")) }(),
-                                    isListed: try bool("listed"), severity: Int(try int("severity", 1...5) ?? 3),
+                                    isListed: try bool("listed"), severity: try score("severity", SymptomSeverity.self) ?? SymptomSeverity(clamping: 3),
                                     durationMinutes: try int("duration_minutes", 0...1_000_000_000).map(Int.init)))
         case .diary:
             return .diary(Diary(text: try longText("text") ?? { throw ImportError(location: location, problem: .missingColumn("text")) }(),
@@ -341,7 +346,7 @@ enum PetlogJSONReader {
         /// `Fields` as every record, with its checks and messages.
         mutating func plainWeight(_ r: ExportedRecord, _ line: Int) -> Bool {
             guard case .weight(let w)? = r.detail, let grams = w.grams, (1...Int64(Mass.maximumGrams)).contains(grams),
-                  w.bodyCondition.map({ (1...9).contains($0) }) ?? true,
+                  w.bodyCondition.map({ BodyConditionScore.range.contains(Int($0)) }) ?? true,
                   let id = r.id, id >= 1, let petId = r.petId, petId >= 1, let pet = petIndex[petId],
                   r.note == nil, r.starred != true, r.attachments?.isEmpty ?? true,
                   let at = r.at, let (t, offset) = Fields.instant(at) else { return false }

@@ -269,8 +269,9 @@ enum SpreadsheetTables {
                 let grams = try SpreadsheetTables.grams(r, cWeight, unit)
                 var bcs: Int?
                 if let c = cBCS, let v = r.integer(c) {
-                    guard (1...9).contains(v) else { throw ImportError(location: r.location, problem: .value(.outOfRange(field: "body_condition", value: String(v), min: 1, max: 9))) }
-                    bcs = Int(v)
+                    do { bcs = try BodyConditionScore(Int(clamping: v), field: "body_condition").value } catch let e as ParseError {
+                        throw ImportError(location: r.location, problem: .value(e))
+                    }
                 }
                 try options.checkWeight(at: at, utcOffset: offset, location: r.location)
                 batch.weights.append(pet: p, at: at, utcOffset: offset, grams: grams, bodyCondition: bcs)
@@ -288,8 +289,9 @@ enum SpreadsheetTables {
                     let raw = try TextField.label(try r.requiredText(cCode, field: "symptom"), field: "symptom")
                     let code = SymptomCode.match(raw)
                     let severityText = try r.text(cSeverity) ?? ""
-                    guard let severity = Int(severityText), (1...5).contains(severity) else {
-                        throw ParseError.outOfRange(field: "severity", value: severityText, min: 1, max: 5)
+                    guard let severity = Int(severityText).flatMap(SymptomSeverity.init) else {
+                        throw ParseError.outOfRange(field: "severity", value: severityText, min: SymptomSeverity.range.lowerBound,
+                                                    max: SymptomSeverity.range.upperBound)
                     }
                     return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset,
                                         note: try r.text(cNote).map { try TextField.text($0, field: "note") },
