@@ -17,8 +17,25 @@ public struct StoreProblem: Equatable, Sendable {
         case searchIndex = "search-index"
     }
     public var kind: Kind
+    /// What `check` prints about it (a path, a SQLite message, `#12 weight`): for people, never parsed back.
     public var detail: String
+    /// The record the problem is about (an orphan record header), by id and kind: what `repair` acts on.
+    public var record: RecordKey?
     public init(kind: Kind, detail: String) { self.kind = kind; self.detail = detail }
+
+    /// A record header whose detail row is missing.
+    public static func orphanRecord(_ record: RecordKey) -> StoreProblem {
+        var problem = StoreProblem(kind: .orphanRecord, detail: "#\(record.id) \(record.kind.rawValue)")
+        problem.record = record
+        return problem
+    }
+
+    /// A record named by a problem: its id and its kind.
+    public struct RecordKey: Equatable, Sendable {
+        public var id: Int64
+        public var kind: RecordKind
+        public init(id: Int64, kind: RecordKind) { self.id = id; self.kind = kind }
+    }
     /// Something `check --repair` can fix without losing anything: an orphan file (quarantined), a record
     /// header without its detail, an index (rebuilt), or a damaged table (recovered into a copy).
     public var repairable: Bool { kind == .orphanFile || kind == .quarantinedFile || kind == .orphanRecord || kind == .index || kind == .integrity || kind == .searchIndex }
@@ -104,7 +121,8 @@ extension SQLiteRepository {
                 for row in try Row.fetchAll(db, sql: """
                     SELECT id, kind FROM record \(path) WHERE NOT CASE kind \(detailFound) ELSE 1 END ORDER BY id
                     """) {
-                    problems.append(StoreProblem(kind: .orphanRecord, detail: "#\(row[0] as Int64) \(row[1] as String)"))
+                    // Only a known kind is matched by the CASE above.
+                    if let kind = RecordKind(rawValue: row[1]) { problems.append(.orphanRecord(.init(id: row[0], kind: kind))) }
                 }
                 for value in try Self.invalidValues(db) {
                     problems.append(StoreProblem(kind: .invalidValue, detail: value.description))
@@ -212,7 +230,7 @@ extension SQLiteRepository {
                 return report
             }
         }
-        let orphanIds = problems.filter { $0.kind == .orphanRecord }.compactMap { Int64($0.detail.dropFirst().prefix { $0 != " " }) }
+        let orphanIds = problems.filter { $0.kind == .orphanRecord }.compactMap { $0.record?.id }
         if !orphanIds.isEmpty {
             try write { db in
                 for id in orphanIds { try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id]) }

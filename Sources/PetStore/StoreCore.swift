@@ -627,10 +627,12 @@ extension StoreCore {
     }
 
     /// Record headers whose kind's detail row is missing ("#12 weight"), in id order.
-    public func recordsWithoutDetail() throws -> [String] {
+    public func recordsWithoutDetail() throws -> [StoreProblem.RecordKey] {
         let detailFound = RecordKind.allCases.map { "WHEN '\($0.rawValue)' THEN id IN (SELECT record_id FROM \($0.rawValue))" }.joined(separator: " ")
-        return try sql.rows("SELECT id, kind FROM record WHERE NOT CASE kind \(detailFound) ELSE true END ORDER BY id", [SQLValue]()).map {
-            "#\($0[0].int ?? 0) \($0[1].text ?? "")"
+        // Only a known kind is matched by the CASE.
+        return try sql.rows("SELECT id, kind FROM record WHERE NOT CASE kind \(detailFound) ELSE true END ORDER BY id", [SQLValue]()).compactMap {
+            guard let id = $0[0].int, let kind = $0[1].text.flatMap(RecordKind.init(rawValue:)) else { return nil }
+            return StoreProblem.RecordKey(id: id, kind: kind)
         }
     }
 }

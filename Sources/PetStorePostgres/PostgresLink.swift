@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import PetStore
 import PostgresNIO
+import Synchronization
 
 /// Why talking to the server failed, in the terms a user can act on (the CLI says each in one line).
 public enum PostgresFault: Error, Equatable, Sendable {
@@ -27,14 +28,32 @@ public enum PostgresFault: Error, Equatable, Sendable {
 
 /// A blocking connection to one PostgreSQL server: the store protocols are synchronous (one command, one
 /// process), so each call waits for its future on the calling thread; the event loop runs on one thread
-/// of its own. Not shared between threads.
-public final class PostgresLink: @unchecked Sendable {
+/// of its own and runs none of petlog's code: rows come to the calling thread (`forEachRow`, `RowStream`).
+///
+/// `Sendable` as the store protocols ask, and checked so by the compiler: what changes is in `state`,
+/// behind a `Mutex`; and one thread at a time uses the connection (`turn`, held for a statement, a
+/// streamed read with its row closure, or a whole transaction; the thread holding it may go on inside,
+/// as a row closure's nested statement does). A command uses its link from one thread.
+public final class PostgresLink: Sendable {
     public let target: PostgresTarget
     private let group: MultiThreadedEventLoopGroup
-    private var connection: PostgresConnection?
     private let logger: Logger
-    /// Statement texts with their placeholders numbered, by the text as written.
-    var numberedStatements: [String: String] = [:]
+
+    private struct State {
+        var connection: PostgresConnection?
+        /// Statement texts with their placeholders numbered, by the text as written.
+        var numberedStatements: [String: String] = [:]
+        /// A `COPY` still being stored by the server while this side makes the next batch; every other
+        /// statement (and the next `COPY`) waits for it first, so statements still go out in order.
+        var pendingCopy: EventLoopFuture<Void>?
+        /// The `forEachRow` reads in progress on this link, outermost first.
+        var openStreams: [RowStream] = []
+    }
+    private let state = Mutex(State())
+    /// Held by the thread using the connection (re-entered by the same thread).
+    private let turn = NSRecursiveLock()
+
+    private var connection: PostgresConnection? { state.withLock { $0.connection } }
 
     /// The login role's name on the server (what `record.written_by` stores).
     public var role: String { target.user }
@@ -46,7 +65,8 @@ public final class PostgresLink: @unchecked Sendable {
         logger.logLevel = .critical
         self.logger = logger
         do {
-            connection = try Self.connect(target, on: group.next(), logger: logger, timeout: connectTimeout).wait()
+            let connection = try Self.connect(target, on: group.next(), logger: logger, timeout: connectTimeout).wait()
+            state.withLock { $0.connection = connection }
         } catch {
             try? group.syncShutdownGracefully()
             throw Self.fault(error, target: target)
@@ -59,8 +79,9 @@ public final class PostgresLink: @unchecked Sendable {
     }
 
     public func close() {
+        turn.lock(); defer { turn.unlock() }
         if let c = connection { _ = try? c.close().wait() }
-        connection = nil
+        state.withLock { $0.connection = nil }
     }
 
     static func connect(_ target: PostgresTarget, on loop: any EventLoop, logger: Logger, timeout: TimeAmount) -> EventLoopFuture<PostgresConnection> {
@@ -113,6 +134,8 @@ public final class PostgresLink: @unchecked Sendable {
 
     /// The one place statements go to the server: column names, rows, and the rows changed.
     func run(_ sql: String, _ arguments: [SQLValue]) throws -> (rows: [SQLRow], changed: Int) {
+        turn.lock(); defer { turn.unlock() }
+        try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         do {
@@ -145,13 +168,11 @@ public final class PostgresLink: @unchecked Sendable {
         return try future.wait()
     }
 
-    /// A `COPY` still being stored by the server while this side makes the next batch; every other
-    /// statement (and the next `COPY`) waits for it first, so statements still go out in order.
-    private var pendingCopy: EventLoopFuture<Void>?
-
     /// `COPY table (columns) FROM STDIN`, text format: `data` is whole rows (`CopyRows`). Returns once the
     /// server has the statement; the next statement on this link waits for it to finish and reports its error.
     func copy(into table: String, columns: [String], data: ByteBuffer) throws {
+        turn.lock(); defer { turn.unlock() }
+        try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         let promise = connection.eventLoop.makePromise(of: Void.self)
@@ -165,13 +186,13 @@ public final class PostgresLink: @unchecked Sendable {
                 }
             }
         }
-        pendingCopy = promise.futureResult
+        state.withLock { $0.pendingCopy = promise.futureResult }
     }
 
     /// Waits for a `COPY` sent by `copy(into:)`, if one is still running.
     func drainCopy() throws {
-        guard let pending = pendingCopy else { return }
-        pendingCopy = nil
+        turn.lock(); defer { turn.unlock() }
+        guard let pending = state.withLock({ s in defer { s.pendingCopy = nil }; return s.pendingCopy }) else { return }
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
         do {
             try settle(pending, on: connection)
@@ -256,6 +277,7 @@ public final class PostgresLink: @unchecked Sendable {
     /// serialization failure or deadlock (40001, 40P01) rolls back and runs `body` again, up to `attempts`
     /// times. Reads are REPEATABLE READ, READ ONLY: one snapshot for all the queries of a command.
     public func transaction<T>(_ isolation: Isolation = .write, attempts: Int = 20, _ body: () throws -> T) throws -> T {
+        turn.lock(); defer { turn.unlock() }
         var attempt = 0
         while true {
             attempt += 1
@@ -331,39 +353,43 @@ extension PostgresLink: SQLExecutor {
         return id
     }
 
+    /// Each row of `sql`, on the calling thread: a task reads the statement's rows (as postgres-nio's async
+    /// sequence, which holds the server back when nobody reads) and hands them over in batches through a
+    /// bounded `RowStream`; `body` runs here, never on the event loop. A statement `body` sends on this link
+    /// (a nested query) first lets the rest of these rows in without bound, so the connection is free for it.
     public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        turn.lock(); defer { turn.unlock() }
+        try settleOpenStreams()
         try drainCopy()
         guard let connection else { throw PostgresFault.connectionLost(target: target.redacted) }
-        // Rows are handed over on the event loop's thread while this thread waits for the end: the
-        // closures never run at the same time as this thread, so the box needs no lock.
-        // postgres-nio may keep its row closure (and so the handler) a little after the query ends: the
-        // handler lets go of the caller's closures before this returns, under a lock.
-        final class Handler: @unchecked Sendable {
-            let lock = NSLock()
-            var columns: (([String]) -> Void)?
-            var body: (([SQLValue]) throws -> Void)?
-            init(_ c: (([String]) -> Void)?, _ b: @escaping ([SQLValue]) throws -> Void) { columns = c; body = b }
-            func row(_ names: @autoclosure () -> [String], _ values: [SQLValue]) throws {
-                lock.lock(); defer { lock.unlock() }
-                if let c = columns { c(names()); columns = nil }
-                try body?(values)
-            }
-            func release() { lock.lock(); columns = nil; body = nil; lock.unlock() }
+        let stream = RowStream()
+        stream.start(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), on: connection, logger: logger,
+                     wantsColumns: columns != nil)
+        state.withLock { $0.openStreams.append(stream) }
+        defer {
+            // The rows not read (`body` threw) are let go; the reading task has ended when this returns.
+            stream.stop()
+            _ = try? stream.waitForEnd(connection: connection, target: target)
+            state.withLock { $0.openStreams.removeAll { $0 === stream } }
         }
-        try withoutActuallyEscaping(body) { body in
-            try withoutActuallyEscaping(columns ?? { _ in }) { columns in
-                let handler = Handler(columns, body)
-                defer { handler.release() }
-                do {
-                    let future = connection.query(PostgresQuery(unsafeSQL: numbered(sql), binds: Self.bindings(arguments)), logger: logger) { row in
-                        let cells = Array(row)
-                        try handler.row(cells.map(\.columnName), try cells.map(Self.value))
-                    }
-                    _ = try settle(future, on: connection)
-                } catch {
-                    throw Self.fault(error, target: target)
-                }
+        var columns = columns
+        do {
+            while let batch = try stream.next(connection: connection, target: target) {
+                if let c = columns, let names = batch.columns { c(names); columns = nil }
+                for values in batch.rows { try body(values) }
             }
+        } catch let error as RowStream.ReadError {
+            throw Self.fault(error.underlying, target: target)
+        }
+    }
+
+    /// Before another statement goes out: the streamed reads still open on this link (a `forEachRow` whose
+    /// `body` sends this statement) take the rest of their rows in now, so the server is done with them.
+    func settleOpenStreams() throws {
+        guard let connection else { return }
+        for stream in state.withLock({ $0.openStreams }) {
+            stream.unbound()
+            try stream.waitForEnd(connection: connection, target: target)
         }
     }
 
@@ -373,9 +399,9 @@ extension PostgresLink: SQLExecutor {
     }
 
     func numbered(_ sql: String) -> String {
-        if let cached = numberedStatements[sql] { return cached }
+        if let cached = state.withLock({ $0.numberedStatements[sql] }) { return cached }
         let n = PlaceholderNumbering.numbered(sql)
-        numberedStatements[sql] = n
+        state.withLock { $0.numberedStatements[sql] = n }
         return n
     }
 }

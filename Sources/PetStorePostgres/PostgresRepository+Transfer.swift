@@ -87,7 +87,7 @@ extension PostgresRepository {
     public func check() throws -> [StoreProblem] {
         try read { core in
             var problems: [StoreProblem] = []
-            for r in try core.recordsWithoutDetail() { problems.append(StoreProblem(kind: .orphanRecord, detail: r)) }
+            for r in try core.recordsWithoutDetail() { problems.append(.orphanRecord(r)) }
             for v in try core.invalidValues() { problems.append(StoreProblem(kind: .invalidValue, detail: v.description)) }
             for sha in try link.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap({ $0[0].text }) {
                 switch try PostgresAttachments.storedHash(sha, link: link) {
@@ -121,9 +121,7 @@ extension PostgresRepository {
     /// refers to any more move to `attachment_quarantine` (petlog never deletes a user's file).
     public func repair(_ problems: [StoreProblem]) throws -> RepairReport {
         var report = RepairReport()
-        let orphans = problems.filter { $0.kind == .orphanRecord }.compactMap { p -> Int64? in
-            p.detail.dropFirst().split(separator: " ").first.flatMap { Int64($0) }
-        }
+        let orphans = problems.filter { $0.kind == .orphanRecord }.compactMap { $0.record?.id }
         let rebuild = problems.contains { $0.kind == .searchIndex }
         let files = problems.filter { $0.kind == .orphanFile }.count
         let quarantined = problems.filter { $0.kind == .quarantinedFile }.count

@@ -9,7 +9,7 @@ import PetStore
 /// import run twice at once, behave as if one ran after the other; a serialization failure or deadlock is
 /// rolled back and the whole call run again (`PostgresLink.transaction`), so an acknowledged record is in
 /// the database once. Reads are REPEATABLE READ READ ONLY: one snapshot for every query of a command.
-public final class PostgresRepository: PetlogStore, @unchecked Sendable {
+public final class PostgresRepository: PetlogStore {
     let link: PostgresLink
     public let now: @Sendable () -> Date
     /// The command line writes are recorded under for `undo`; nil: not recorded.

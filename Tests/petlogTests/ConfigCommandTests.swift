@@ -3,6 +3,7 @@ import XCTest
 
 /// `config` and the order settings are taken in: flag > environment > config file > locale.
 final class ConfigCommandTests: CLITestCase {
+    override class var notOnServerPass: String? { "about the config file and the order of settings, not the store" }
     var configPath: String { home.appendingPathComponent(".config/petlog/config.toml").path }
 
     func write(_ text: String) throws {

@@ -296,6 +296,7 @@ final class OutputFileTests: CLITestCase {
     // MARK: attachments
 
     func testAttachmentWhoseHashNoLongerMatchesIsRefusedOnExport() throws {
+        try requireDatabaseFile()  // rewrites the attachment file beside the database
         try ok("pet", "add", "Coco", "--species", "dog")
         let photo = p("photo.jpg")
         FileManager.default.createFile(atPath: photo, contents: Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 7, count: 100)))

@@ -5,6 +5,7 @@ import XCTest
 /// scripted completion requests (COMP_WORDS/COMP_CWORD, then the script's own function) answer with
 /// subcommands and with the names in the database (`petlog ---completion …`, run by the script).
 final class PackagingTests: CLITestCase {
+    override class var notOnServerPass: String? { "about the completion scripts and the binary, not the store" }
     /// The script, sourced; `req WORD…` completes the last word and prints the candidates one per line,
     /// then `---`.
     func bash(_ script: String, env: [String: String] = [:]) throws -> Result {

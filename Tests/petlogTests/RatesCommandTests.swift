@@ -192,13 +192,13 @@ final class RatesCommandTests: CLITestCase {
     }
 
     /// The time limit, shortened here: a server that does not answer in time is a typed error, not a hang.
+    /// The server would answer after 600 s, so the outcome (the error, not the rates) shows the limit
+    /// worked, whatever the load on the machine; no clock is read here.
     func testASlowServerTimesOut() throws {
-        let slow = try XCTUnwrap(URL(string: server.base + "_slow/4/eurofxref-daily.xml"))
-        let started = Date()
+        let slow = try XCTUnwrap(URL(string: server.base + "_slow/600/eurofxref-daily.xml"))
         XCTAssertThrowsError(try RatesDownload.fetch(slow, timeout: 1)) { e in
             XCTAssertEqual(e as? RatesDownloadError, .timedOut(seconds: 1))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5)
         XCTAssertFalse(try RatesDownload.fetch(try XCTUnwrap(URL(string: server.base + "_slow/0.2/eurofxref-daily.xml")), timeout: 5).isEmpty)
     }
 

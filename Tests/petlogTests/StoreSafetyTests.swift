@@ -7,6 +7,7 @@ import XCTest
 /// What outsiders did to petlog's files: two databases in one folder, a mistyped --db, a backup restored
 /// elsewhere, a damaged file, a held lock, six first opens of an old file at once, files of another user.
 final class StoreSafetyTests: CLITestCase {
+    override class var notOnServerPass: String? { "about the SQLite file: its folder, its locks, its bytes" }
     static let storeFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("PetStoreTests/Fixtures")
 
@@ -230,18 +231,32 @@ final class StoreSafetyTests: CLITestCase {
 
     // MARK: Locks
 
-    /// Holds the write lock from another process (python's sqlite3) until `seconds` pass.
-    func holdWriteLock(_ path: String, seconds: Double) throws -> Process {
-        let p = Process()
+    /// Holds the write lock from another process (python's sqlite3) until `release()` (a line on its
+    /// standard input) or, at the latest, until `seconds` pass: the test says when, no sleep does.
+    final class LockHolder {
+        let process = Process()
+        let input = Pipe()
+        /// Commits, and waits for the holder to end.
+        func release() {
+            try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    func holdWriteLock(_ path: String, seconds: Double) throws -> LockHolder {
+        let holder = LockHolder()
+        let p = holder.process
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", """
-            import sqlite3, sys, time
+            import select, sqlite3, sys
             c = sqlite3.connect(sys.argv[1], isolation_level=None)
             c.execute("BEGIN IMMEDIATE"); print("locked", flush=True)
-            time.sleep(float(sys.argv[2])); c.execute("COMMIT")
+            select.select([sys.stdin], [], [], float(sys.argv[2])); c.execute("COMMIT")
             """, path, String(seconds)]
         let pipe = Pipe()
         p.standardOutput = pipe
+        p.standardInput = holder.input
         try p.run()
         var said = Data()
         while !said.contains(UInt8(ascii: "\n")) {
@@ -250,34 +265,41 @@ final class StoreSafetyTests: CLITestCase {
             said += more
         }
         XCTAssertEqual(String(decoding: said, as: UTF8.self), "locked\n")
-        return p
+        return holder
+    }
+
+    /// Waits (polling, without a time limit of its own beyond `patience`) until `child` has said `text` on stderr.
+    func waitUntil(_ child: PetlogChild, says text: String, patience: Double = 120, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = PetlogChild.nanoseconds() + UInt64(patience * 1e9)
+        while !child.stderr.contains(text) && PetlogChild.nanoseconds() < deadline { usleep(20_000) }
+        XCTAssertTrue(child.stderr.contains(text), "petlog never said \(text): \(child.stderr)", file: file, line: line)
     }
 
     func testAHeldLockIsWaitedForWithANoticeAndCtrlCStopsTheWait() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
-        // Released after 3.5 s: the write waits, says so once after about 2 s, and succeeds.
-        var holder = try holdWriteLock(dbPath, seconds: 3.5)
+        let notice = "another petlog process is using"
+        // Released once petlog has said it waits: the write then goes through, having said so once.
+        var holder = try holdWriteLock(dbPath, seconds: 600)
         var child = try PetlogChild(binary: Self.binary.path, arguments: ["--db", dbPath, "weight", "Coco", "4kg"], home: home.path,
                                     outputPrefix: home.appendingPathComponent("w1").path)
+        waitUntil(child, says: notice)
+        holder.release()
         child.wait()
-        holder.waitUntilExit()
         XCTAssertEqual(child.exitCode, 0, child.stderr)
-        XCTAssertEqual(child.stderr.components(separatedBy: "another petlog process is using").count, 2, child.stderr)
-        XCTAssertGreaterThan(child.elapsedMilliseconds, 3000)
+        XCTAssertEqual(child.stderr.components(separatedBy: notice).count, 2, child.stderr)
 
-        // Ctrl-C while waiting ends petlog at once, writing nothing.
-        holder = try holdWriteLock(dbPath, seconds: 20)
+        // Ctrl-C while waiting ends petlog while the lock is still held, writing nothing: not by giving up
+        // when the 30 s are over (exit 75, "busy"), and not by writing once the lock goes (exit 0).
+        holder = try holdWriteLock(dbPath, seconds: 600)
         child = try PetlogChild(binary: Self.binary.path, arguments: ["--db", dbPath, "weight", "Coco", "5kg"], home: home.path,
                                 outputPrefix: home.appendingPathComponent("w2").path)
-        usleep(2_600_000)
-        XCTAssertTrue(child.stderr.contains("another petlog process is using"), child.stderr)
-        let interrupted = PetlogChild.nanoseconds()
+        waitUntil(child, says: notice)
         kill(child.pid, SIGINT)
         child.wait()
-        XCTAssertLessThan(Double(PetlogChild.nanoseconds() - interrupted) / 1e6, 1000, "Ctrl-C honoured while waiting")
-        XCTAssertNotEqual(child.exitCode, 0)
-        holder.terminate()
-        holder.waitUntilExit()
+        XCTAssertTrue(holder.process.isRunning, "the lock was held all along")
+        XCTAssertNotEqual(child.exitCode, 0, child.stderr)
+        XCTAssertNotEqual(child.exitCode, 75, "Ctrl-C stopped the wait, it did not run out: \(child.stderr)")
+        holder.release()
         let weights = try XCTUnwrap(try json("log", "--kind", "weight") as? [Any])
         XCTAssertEqual(weights.count, 1, "only the first weight")
     }
@@ -285,13 +307,14 @@ final class StoreSafetyTests: CLITestCase {
     func testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
         let holder = try holdWriteLock(dbPath, seconds: 45)
-        defer { holder.terminate(); holder.waitUntilExit() }
+        defer { holder.release() }
         let child = try PetlogChild(binary: Self.binary.path, arguments: ["--db", dbPath, "weight", "Coco", "4kg"], home: home.path,
                                     outputPrefix: home.appendingPathComponent("w").path)
         child.wait()
         XCTAssertEqual(child.exitCode, 75, child.stderr)
         XCTAssertGreaterThan(child.elapsedMilliseconds, 29_000)
-        XCTAssertLessThan(child.elapsedMilliseconds, 34_000, "30 s in total, not 5 retries of 30 s")
+        // A bound far above 30 s (a loaded machine is slow), far below the 150 s of a wait per retry.
+        XCTAssertLessThan(child.elapsedMilliseconds, 90_000, "30 s in total, not 5 retries of 30 s")
         XCTAssertTrue(child.stderr.contains("another petlog"), child.stderr)
     }
 

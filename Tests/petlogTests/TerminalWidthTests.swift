@@ -5,6 +5,7 @@ import XCTest
 /// take two), at 80 and 40 columns, in English, Korean and Japanese: petlog runs on a pseudo-terminal
 /// of that width (Fixtures/run-in-pty.py), so the width comes from the terminal itself.
 final class TerminalWidthTests: CLITestCase {
+    override class var notOnServerPass: String? { "about laying text out for a terminal, not the store" }
     static let languages = ["en", "ko", "ja"]
     static let widths = [80, 40]
 
