@@ -102,7 +102,7 @@ final class EverydayAnswersTests: CLITestCase {
             XCTAssertEqual(r.stdout, "petlog \(version) (database schema v6, export format v1)\n")
         }
         XCTAssertTrue(try run(["--version"], env: Self.korean, useDefaultDB: true).stdout.contains("데이터베이스 스키마 v6"))
-        XCTAssertTrue(try run(["--version"], env: Self.japanese, useDefaultDB: true).stdout.contains("データベーススキーマ v5"))
+        XCTAssertTrue(try run(["--version"], env: Self.japanese, useDefaultDB: true).stdout.contains("データベーススキーマ v6"))
     }
 
     // MARK: Water
