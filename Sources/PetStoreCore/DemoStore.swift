@@ -13,14 +13,6 @@ public protocol DemoRepository: Sendable {
     func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary
 }
 
-extension SQLiteRepository {
-    public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary {
-        try writeWithoutForeignKeys { db in
-            try core(db).seedDemo(batch, budgets: budgets, rates: rates, writer: SQLiteImportWriter(repository: self, db: db))
-        }
-    }
-}
-
 extension StoreCore {
     /// The demo household (an import), its household budgets and the rates, in the caller's transaction.
     public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate], writer: some ImportWriter) throws -> ImportSummary {
