@@ -137,7 +137,7 @@ public enum OutputFile {
     }
 
     /// The folder part of `path` as typed ("." for a bare name).
-    static func folder(of path: String) -> String {
+    public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder

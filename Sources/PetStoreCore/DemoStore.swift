@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PetModel
 
 /// What `petlog demo` writes: a household (through the import path), its budgets and a month of

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A stored value the schema should never hold (edited by hand, or a damaged file): reads refuse it, `check` lists it.
 public struct InvalidStoredValue: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,7 +14,7 @@ public struct InvalidStoredValue: Error, Equatable, Sendable, CustomStringConver
     }
 
     /// For a text value: quoted, and cut short when long (enough of it to find it again).
-    init(table: String, id: Int64, column: String, text: String) {
+    public init(table: String, id: Int64, column: String, text: String) {
         self.init(table: table, id: id, column: column, value: "'\(text.count > 60 ? text.prefix(60) + "…" : Substring(text))'")
     }
 
@@ -24,7 +23,7 @@ public struct InvalidStoredValue: Error, Equatable, Sendable, CustomStringConver
 
 /// A stored row read column by column, whether GRDB's `Row` (SQLite) or an `SQLRow` (any `SQLExecutor`):
 /// what the decoding of pets, records and their details is written against, once for both stores.
-protocol StoredRow {
+public protocol StoredRow {
     func int64(_ column: String) -> Int64?
     func double(_ column: String) -> Double?
     /// The value when it is text; nil for NULL or any other type.
@@ -35,18 +34,18 @@ protocol StoredRow {
 }
 
 extension StoredRow {
-    func int(_ column: String) -> Int? { int64(column).map { Int(truncatingIfNeeded: $0) } }
-    func bool(_ column: String) -> Bool? { int64(column).map { $0 != 0 } }
+    public func int(_ column: String) -> Int? { int64(column).map { Int(truncatingIfNeeded: $0) } }
+    public func bool(_ column: String) -> Bool? { int64(column).map { $0 != 0 } }
 
     /// A NOT NULL column's value: a missing one is thrown as the damage it is, never replaced by a default.
-    func required<T>(_ value: T?, _ column: String, table: String, id: Int64) throws -> T {
+    public func required<T>(_ value: T?, _ column: String, table: String, id: Int64) throws -> T {
         guard let value else { throw InvalidStoredValue(table: table, id: id, column: column, value: describe(column)) }
         return value
     }
 
     /// The text in `column` as `T`. A value `parse` refuses (or a missing one) is thrown, never replaced
     /// by a default: a default would hide the damage and write it back on the next edit.
-    func decode<T>(_ column: String, table: String, id: Int64, _ parse: (String) -> T?) throws -> T {
+    public func decode<T>(_ column: String, table: String, id: Int64, _ parse: (String) -> T?) throws -> T {
         guard let text = text(column) else {
             throw InvalidStoredValue(table: table, id: id, column: column, value: describe(column))
         }
@@ -55,18 +54,18 @@ extension StoredRow {
     }
 
     /// As `decode`, where the column may be NULL (nil); any other value must parse.
-    func decodeIfPresent<T>(_ column: String, table: String, id: Int64, _ parse: (String) -> T?) throws -> T? {
+    public func decodeIfPresent<T>(_ column: String, table: String, id: Int64, _ parse: (String) -> T?) throws -> T? {
         if isNull(column) { return nil }
         return try decode(column, table: table, id: id, parse)
     }
 }
 
 extension SQLRow: StoredRow {
-    func int64(_ column: String) -> Int64? { self[column].int }
-    func double(_ column: String) -> Double? { self[column].double }
-    func text(_ column: String) -> String? { self[column].text }
-    func isNull(_ column: String) -> Bool { self[column].isNull }
-    func describe(_ column: String) -> String {
+    public func int64(_ column: String) -> Int64? { self[column].int }
+    public func double(_ column: String) -> Double? { self[column].double }
+    public func text(_ column: String) -> String? { self[column].text }
+    public func isNull(_ column: String) -> Bool { self[column].isNull }
+    public func describe(_ column: String) -> String {
         switch self[column] {
         case .null: return "NULL"
         case .int(let v): return String(v)

@@ -1,4 +1,5 @@
 import Foundation
+import PetFiles
 import PetModel
 
 /// Which records a timeline or list asks for.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PetModel
 
 /// Writing and reading the detail table of each record kind.
@@ -105,7 +104,7 @@ public enum RecordDetailTables {
         }
     }
 
-    static func insert(_ detail: RecordDetail, id: Int64, sql: any SQLExecutor) throws {
+    public static func insert(_ detail: RecordDetail, id: Int64, sql: any SQLExecutor) throws {
         try sql.execute(RecordKindTable.of(detail.kind).insertSQL, values(detail, id: id))
         if case .expense(let e) = detail {
             for (i, item) in e.items.enumerated() {
@@ -119,7 +118,7 @@ public enum RecordDetailTables {
     }
 
     /// Loads the details of `ids`, all of one kind.
-    static func load(kind: RecordKind, ids: [Int64], sql: any SQLExecutor) throws -> [Int64: RecordDetail] {
+    public static func load(kind: RecordKind, ids: [Int64], sql: any SQLExecutor) throws -> [Int64: RecordDetail] {
         var out: [Int64: RecordDetail] = [:]
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
             let placeholders = questionMarks(chunk.count)
@@ -148,7 +147,7 @@ public enum RecordDetailTables {
     /// The detail a row of `kind`'s table describes; a value petlog never writes (an unknown meal type, a
     /// date that does not parse, a NULL where the schema has none) is thrown as `InvalidStoredValue`,
     /// never replaced by a default.
-    static func detail<R: StoredRow>(kind: RecordKind, row: R) throws -> RecordDetail {
+    public static func detail<R: StoredRow>(kind: RecordKind, row: R) throws -> RecordDetail {
         let id = row.int64("record_id") ?? 0
         let table = kind.rawValue
         func text<T>(_ column: String, _ parse: (String) -> T?) throws -> T { try row.decode(column, table: table, id: id, parse) }

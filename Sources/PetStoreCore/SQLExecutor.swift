@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One value bound to or read from a statement: the column types petlog's schema uses, on either store.
 public enum SQLValue: Sendable, Equatable, Hashable {

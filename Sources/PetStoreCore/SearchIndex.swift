@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PetModel
 
 /// The full-text index `search` reads (schema v5): one FTS5 row per record (rowid = record id) and per
@@ -15,7 +14,7 @@ import PetModel
 /// `check --repair` rebuilds it.
 public enum SearchIndex {
     /// Trigrams: a query shorter than this is matched by scanning the index's folded text instead.
-    static let minimumLength = 3
+    public static let minimumLength = 3
 
     /// Fields joined with a separator no folded query contains, so a match never spans two fields of
     /// different tables (within one table they are joined with a space, as `search` always did).
@@ -23,7 +22,7 @@ public enum SearchIndex {
 
     /// Record keys, their text as stored (`source`) and folded (`body`), for the records `recordFilter`
     /// and pets `petFilter` select. `check` compares `source` with the tables without folding anything again.
-    static func source(records recordFilter: String, pets petFilter: String, kinds: [RecordKindTable] = RecordKindTable.searched) -> String {
+    public static func source(records recordFilter: String, pets petFilter: String, kinds: [RecordKindTable] = RecordKindTable.searched) -> String {
         "SELECT key, petlog_fold(source) AS body, source FROM (\(text(records: recordFilter, pets: petFilter, kinds: kinds)))"
     }
 
@@ -84,14 +83,14 @@ public enum SearchIndex {
 
     /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
     public static let everyRecord = "r.note IS NOT NULL OR r.kind IN (\(RecordKindTable.searched.map { "'\($0.table)'" }.joined(separator: ", "))) OR r.id IN (SELECT record_id FROM attachment)"
-    static let everything = source(records: everyRecord, pets: "1")
+    public static let everything = source(records: everyRecord, pets: "1")
 
     /// The rows of the changed records and pets.
-    static let stale = source(records: "r.id IN (SELECT key FROM search_stale WHERE key > 0)",
+    public static let stale = source(records: "r.id IN (SELECT key FROM search_stale WHERE key > 0)",
                               pets: "p.id IN (SELECT -key FROM search_stale WHERE key < 0)")
 
     /// An FTS5 phrase: the folded query in double quotes, its own quotes doubled.
-    static func phrase(_ folded: String) -> String {
+    public static func phrase(_ folded: String) -> String {
         "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

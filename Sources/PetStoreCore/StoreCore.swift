@@ -1,4 +1,5 @@
 import Foundation
+import PetFiles
 import PetModel
 
 /// The store's logic for pets, records and medication courses, written once over `SQLExecutor`: the
@@ -23,10 +24,10 @@ public struct StoreCore {
 
     // MARK: Pets
 
-    static let petColumns = "id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, allergies, conditions, vet_contact, emergency_contacts, insurance"
+    public static let petColumns = "id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, allergies, conditions, vet_contact, emergency_contacts, insurance"
 
     /// The pet a row of `pet` describes; a value petlog never writes is thrown as `InvalidStoredValue`, never replaced.
-    static func pet<R: StoredRow>(_ row: R) throws -> Pet {
+    public static func pet<R: StoredRow>(_ row: R) throws -> Pet {
         let id = row.int64("id") ?? 0
         func parsed<T>(_ column: String, _ parse: (String) -> T?) throws -> T { try row.decode(column, table: "pet", id: id, parse) }
         func optional<T>(_ column: String, _ parse: (String) -> T?) throws -> T? { try row.decodeIfPresent(column, table: "pet", id: id, parse) }

@@ -1,4 +1,5 @@
 import Foundation
+import PetFiles
 import PetModel
 
 /// What the store refuses or cannot do; the CLI maps each case to one localized line and an exit code.

@@ -65,4 +65,8 @@ public struct BackupReport: Equatable, Sendable {
     public var attachments: Int
     /// Attachments the database names whose files are missing (the backup is made without them).
     public var missing: [String]
+
+    public init(database: String, attachmentsFolder: String?, attachments: Int, missing: [String]) {
+        self.database = database; self.attachmentsFolder = attachmentsFolder; self.attachments = attachments; self.missing = missing
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import PetFiles
 import PetModel
+import PetStoreCore
 
 /// How a command opens the database file.
 public struct OpenOptions: Sendable {

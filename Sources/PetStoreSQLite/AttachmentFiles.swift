@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 extension AppDatabase {
     /// Where the database at `path` keeps an attachment's file (it may be missing: `check` says so).

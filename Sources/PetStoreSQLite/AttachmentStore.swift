@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import GRDB
+import PetFiles
 import PetModel
+import PetStoreCore
 
 /// Files kept beside the database under `attachments/`, named by their SHA-256 only, so no
 /// user-given name ever becomes a path.

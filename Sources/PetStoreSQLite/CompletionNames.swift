@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PetModel
+import PetStoreCore
 
 /// Names for shell completion (`petlog log <TAB>`): read from the database without changing it, and
 /// empty on any trouble (no file, not a petlog database, locked, a schema from another version).

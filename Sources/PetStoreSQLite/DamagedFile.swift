@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import PetFiles
+import PetStoreCore
 
 /// A database file that will not open normally (cut short, its header overwritten), opened only to read what
 /// it still holds, for `check` and `check --repair`.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PetModel
+import PetStoreCore
 
 /// A row of `record`, the header every kind shares (its detail is in the kind's own table, see `RecordDetailTables`).
 struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {

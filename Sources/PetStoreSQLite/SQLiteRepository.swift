@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import PetFiles
 import PetModel
+import PetStoreCore
 
 /// The SQLite implementation of the store protocols (`PetlogStore`): one IMMEDIATE transaction per call.
 public struct SQLiteRepository: PetlogStore {

@@ -1,5 +1,6 @@
 import GRDB
 import PetModel
+import PetStoreCore
 
 /// The shipped migrations. Append-only: a migration that has shipped is never edited; change the
 /// schema by registering a new one after the last.

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import PetFiles
 import PetModel
+import PetStoreCore
 
 extension SQLiteRepository {
     /// SQLite's integrity and foreign-key checks, every attachment present with its SHA-256, and no orphans

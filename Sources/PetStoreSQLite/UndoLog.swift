@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PetModel
+import PetStoreCore
 
 enum UndoLog {
     /// How many commands are kept.

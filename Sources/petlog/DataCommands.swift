@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import PetStore
+import PetFiles
+import PetStoreCore
+import PetStoreSQLite
 import PetStorePostgres
 
 struct BackupCommand: ParsableCommand {

@@ -3,7 +3,7 @@ import Foundation
 import Localization
 import PetConfig
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// The global options, accepted before or after any subcommand: every command holds them as an
 /// `@OptionGroup`, and argument-parser hands values given before the subcommand down to it.

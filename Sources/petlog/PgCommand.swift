@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 import PetStorePostgres
 
 /// `petlog pg …`: what only a PostgreSQL store has.

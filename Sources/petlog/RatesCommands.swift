@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetFiles
 
 /// `petlog rates update|import|list`: the ECB's euro reference rates. Only `rates update` touches the
 /// network, and only when asked.

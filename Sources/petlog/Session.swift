@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
+import PetStoreSQLite
 import PetStorePostgres
 
 /// What every command runs with: settings, translations, the clock, the terminal and the store.

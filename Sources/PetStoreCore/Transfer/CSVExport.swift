@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import PetFiles
 import PetModel
 
 /// `petlog export --format csv`: one RFC 4180 file per table, header row first, rows in id order.

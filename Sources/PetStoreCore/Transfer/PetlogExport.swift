@@ -1,4 +1,5 @@
 import Foundation
+import PetFiles
 import PetModel
 
 // The JSON export file (docs/json.md) as Codable types. They are written and read by one
@@ -11,14 +12,14 @@ import PetModel
 // writes every key, absent values as null, as the export always has.
 
 /// The one encoder and decoder for the export's pets and records.
-enum PetlogJSON {
+public enum PetlogJSON {
     static func encoder() -> ExportJSONEncoder { ExportJSONEncoder() }
 
     static func decoder() -> JSONDecoder { JSONDecoder() }
 
     /// The header's values; the layout around them is `PetlogJSONWriter`'s.
     static let format = "petlog"
-    static let schema = "v1"
+    public static let schema = "v1"
 }
 
 extension KeyedEncodingContainer {

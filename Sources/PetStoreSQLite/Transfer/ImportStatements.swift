@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import PetModel
+import PetStoreCore
 
 /// The import's inserts of records and their details: each statement prepared once per import and
 /// rebound per row with raw values, as `insertWeights` does for the spreadsheet weights. GRDB's

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import PetModel
+import PetStoreCore
 
 /// Writes an `ImportBatch` in one IMMEDIATE transaction: all of it or nothing.
 ///

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import PetFiles
 import PetModel
+import PetStoreCore
 
 /// `petlog export` (JSON): the records are read in one pass, each table walked once in id order and
 /// merged by record id (no `IN (…)` batches, no dictionary per batch); weights, which are most of a big

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PetFiles
 import PetModel
 import PetStoreCore
 
