@@ -48,6 +48,8 @@ public final class PostgresLink: Sendable {
         var pendingCopy: EventLoopFuture<Void>?
         /// The `forEachRow` reads in progress on this link, outermost first.
         var openStreams: [RowStream] = []
+        /// Seconds spent waiting for other writers so far (the writer turn, pauses before retries).
+        var waited: TimeInterval = 0
     }
     private let state = Mutex(State())
     /// Held by the thread using the connection (re-entered by the same thread).
@@ -58,8 +60,12 @@ public final class PostgresLink: Sendable {
     /// The login role's name on the server (what `record.written_by` stores).
     public var role: String { target.user }
 
-    public init(_ target: PostgresTarget, connectTimeout: TimeAmount = .seconds(10)) throws {
+    /// The longest this link's writes wait for other writers, in total (README: "at most 30 s in total").
+    public let waitLimit: TimeInterval
+
+    public init(_ target: PostgresTarget, connectTimeout: TimeAmount = .seconds(10), waitLimit: TimeInterval = 30) throws {
         self.target = target
+        self.waitLimit = waitLimit
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var logger = Logger(label: "petlog.postgres")
         logger.logLevel = .critical
@@ -273,11 +279,21 @@ public final class PostgresLink: Sendable {
     }
 
     /// Runs `body` in one transaction. Writes are SERIALIZABLE: two staff adding the same import at
-    /// once, or reading a balance and writing a record, behave as if one ran after the other; a
-    /// serialization failure or deadlock (40001, 40P01) rolls back and runs `body` again, up to `attempts`
-    /// times. Reads are REPEATABLE READ, READ ONLY: one snapshot for all the queries of a command.
-    public func transaction<T>(_ isolation: Isolation = .write, attempts: Int = 20, _ body: () throws -> T) throws -> T {
+    /// once, or reading a balance and writing a record, behave as if one ran after the other. Reads are
+    /// REPEATABLE READ, READ ONLY: one snapshot for all the queries of a command.
+    ///
+    /// A write first takes the database's writer turn (`takeWriterTurn`), so petlog's writers queue for
+    /// their few milliseconds instead of running side by side and failing each other's serialization:
+    /// every write reads and clears the shared `search_stale` and trims the shared undo history, so any two
+    /// concurrent writes conflict. A serialization failure or deadlock (40001, 40P01) that still happens (a
+    /// client that is not petlog, or an older petlog that takes no turn) rolls back and runs `body` again
+    /// after a jittered pause that grows each time. Waiting for the turn and those pauses share one budget
+    /// per link (`waitLimit`, the documented 30 s); past it the write fails as busy, nothing written.
+    public func transaction<T>(_ isolation: Isolation = .write, _ body: () throws -> T) throws -> T {
         turn.lock(); defer { turn.unlock() }
+        let writing = isolation == .write
+        if writing { try takeWriterTurn() }
+        defer { if writing { releaseWriterTurn() } }
         var attempt = 0
         while true {
             attempt += 1
@@ -289,9 +305,8 @@ public final class PostgresLink: Sendable {
             } catch let fault as PostgresFault {
                 _ = try? drainCopy()
                 _ = try? query("ROLLBACK")
-                if case .server(let state, _) = fault, state == "40001" || state == "40P01", attempt < attempts {
-                    // Back off a little, more each time, with jitter so that retrying writers spread out.
-                    usleep(UInt32.random(in: 1_000...(5_000 * UInt32(min(attempt, 20)))))
+                if case .server(let state, _) = fault, state == "40001" || state == "40P01", let pause = retryPause(attempt: attempt) {
+                    usleep(useconds_t(pause * 1_000_000))
                     continue
                 }
                 throw fault
@@ -300,6 +315,55 @@ public final class PostgresLink: Sendable {
                 _ = try? query("ROLLBACK")
                 throw error
             }
+        }
+    }
+
+    // MARK: The writer turn
+
+    /// The session-level advisory lock petlog's writers queue for (per database: the server keys advisory
+    /// locks by database too). Not the migrator's key (`PostgresSchema.lockKey`).
+    static let writerTurnKey: Int64 = 0x7065_746C_6F67_7774   // "petlogwt"
+
+    /// Takes the writer turn before the transaction begins, so that the transaction's snapshot (taken at its
+    /// first statement) already sees every write that held the turn before it: queued writers then never
+    /// overlap, and SERIALIZABLE has nothing to refuse between them. Free: one round trip. Held by another
+    /// writer: waits in the server's lock queue (first come, first served) for at most what is left of the
+    /// budget (`lock_timeout`, set for that one statement's own transaction); past it, 55P03 (busy).
+    /// Session-level, so the lock outlives the short transaction that took it, and dies with the connection
+    /// when the process is killed.
+    func takeWriterTurn() throws {
+        let free = try query("SELECT pg_try_advisory_lock($1)", [.int(Self.writerTurnKey)])
+        if free.first?.first?.int == 1 { return }
+        let left = waitLimit - state.withLock { $0.waited }
+        guard left >= 0.001 else { throw PostgresFault.server(sqlState: "55P03", message: "the writer turn stayed busy") }
+        let start = Date()
+        defer { state.withLock { $0.waited += Date().timeIntervalSince(start) } }
+        try query("BEGIN")
+        do {
+            try query("SELECT set_config('lock_timeout', $1, true)", [.text("\(max(1, Int(left * 1000)))ms")])
+            try query("SELECT pg_advisory_lock($1)", [.int(Self.writerTurnKey)])
+            try query("COMMIT")
+        } catch {
+            _ = try? query("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Gives the turn to the next writer (nothing to do when the connection is gone: the server let go).
+    func releaseWriterTurn() {
+        _ = try? query("SELECT pg_advisory_unlock($1)", [.int(Self.writerTurnKey)])
+    }
+
+    /// The pause before running a write again after its `attempt`-th serialization failure: random in
+    /// [d/2, d], d = 2 ms doubled each time up to 250 ms, so retrying writers spread out; nil once the
+    /// pause would overrun the budget (the write then fails as busy).
+    func retryPause(attempt: Int) -> TimeInterval? {
+        let ceiling = min(0.25, 0.002 * pow(2, Double(min(attempt - 1, 16))))
+        let pause = Double.random(in: ceiling / 2...ceiling)
+        return state.withLock { s -> TimeInterval? in
+            guard s.waited + pause <= waitLimit else { return nil }
+            s.waited += pause
+            return pause
         }
     }
 
