@@ -61,6 +61,61 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertNoThrow(try l.query("INSERT INTO weight (record_id, grams, body_condition) VALUES ($1, 100, 9)", [weight]))
     }
 
+    /// Writes queue for the database's writer turn (a session advisory lock taken before the transaction):
+    /// a write waits while another holds it, at most its link's budget in total, then fails as busy (55P03)
+    /// with nothing written; the turn is given back after a write, committed or not.
+    func testWritesQueueForTheWriterTurnWithinTheirBudget() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let target = try PostgresTarget.parse(url, environment: [:], home: "/nonexistent")
+        let holder = try connect(url)
+        try PostgresSchema.migrate(holder)
+        let key = SQLValue.int(PostgresLink.writerTurnKey)
+        func turnIsFree() throws -> Bool {
+            let free = try holder.query("SELECT pg_try_advisory_lock($1)", [key]).first?.first?.int == 1
+            if free { try holder.query("SELECT pg_advisory_unlock($1)", [key]) }
+            return free
+        }
+        func insertPet(_ link: PostgresLink, _ name: String) throws {
+            try link.transaction(.write) {
+                try link.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ($1, $1, 'dog', 0, 0)", [.text(name)])
+            }
+        }
+
+        // Held by another session: the write waits its whole budget (1 s), then is refused as busy.
+        try holder.query("SELECT pg_advisory_lock($1)", [key])
+        let patient = try PostgresLink(target, waitLimit: 1)
+        var start = Date()
+        XCTAssertThrowsError(try insertPet(patient, "Never")) { error in
+            guard case .server("55P03", _)? = error as? PostgresFault else { return XCTFail("\(error)") }
+        }
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.9, "waited for the turn")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        // The budget is the command's in total: a second write gives up at once.
+        start = Date()
+        XCTAssertThrowsError(try insertPet(patient, "Never"))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "the budget was already spent")
+
+        // Given back within the budget: the queued write goes on and commits.
+        let queued = try PostgresLink(target, waitLimit: 30)
+        let release = DispatchWorkItem { _ = try? holder.query("SELECT pg_advisory_unlock($1)", [key]) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5, execute: release)
+        start = Date()
+        try insertPet(queued, "Queued")
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.4, "waited for the holder")
+        release.wait()
+        XCTAssertEqual(try holder.query("SELECT name FROM pet ORDER BY id").compactMap { $0[0].text }, ["Queued"])
+
+        // The turn is free after a write that committed and after one that failed.
+        XCTAssertTrue(try turnIsFree())
+        XCTAssertThrowsError(try queued.transaction(.write) { try queued.query("SELECT 1/0") })
+        XCTAssertTrue(try turnIsFree())
+        // Reads never take it.
+        try holder.query("SELECT pg_advisory_lock($1)", [key])
+        XCTAssertEqual(try queued.transaction(.read) { try queued.query("SELECT count(*) FROM pet") }.first?.first?.int, 1)
+        try holder.query("SELECT pg_advisory_unlock($1)", [key])
+    }
+
     func testSeveralClientsStartingAtOnceMigrateOnce() throws {
         let server = try requireServer()
         let url = try server.newDatabase()
