@@ -255,9 +255,13 @@ extension L10n.Message {
     public static func budgetSpan(from: String, to: String) -> Self { Self(.budgetSpan, ["from": from, "to": to]) }
     public static let budgetAllCategories = Self(.budgetAllCategories, [:])
     public static func budgetPerPet(n: String) -> Self { Self(.budgetPerPet, ["n": n]) }
+    public static func budgetPeople(n: String) -> Self { Self(.budgetPeople, ["n": n]) }
+    public static func budgetPerPerson(n: String) -> Self { Self(.budgetPerPerson, ["n": n]) }
     public static func budgetSaved(id: String, what: String) -> Self { Self(.budgetSaved, ["id": id, "what": what]) }
     public static func budgetReplaced(id: String, what: String) -> Self { Self(.budgetReplaced, ["id": id, "what": what]) }
     public static func budgetDeleted(id: String, what: String) -> Self { Self(.budgetDeleted, ["id": id, "what": what]) }
+    public static func budgetEdited(id: String, what: String) -> Self { Self(.budgetEdited, ["id": id, "what": what]) }
+    public static func budgetUnchanged(id: String, what: String) -> Self { Self(.budgetUnchanged, ["id": id, "what": what]) }
     public static let budgetNone = Self(.budgetNone, [:])
     public static func budgetNoneOn(date: String) -> Self { Self(.budgetNoneOn, ["date": date]) }
     public static func budgetSpentOf(spent: String, amount: String) -> Self { Self(.budgetSpentOf, ["spent": spent, "amount": amount]) }
@@ -274,11 +278,23 @@ extension L10n.Message {
     public static let budgetColPeriod = Self(.budgetColPeriod, [:])
     public static let budgetColCategory = Self(.budgetColCategory, [:])
     public static let budgetColState = Self(.budgetColState, [:])
+    public static let budgetColName = Self(.budgetColName, [:])
+    public static let budgetColDay = Self(.budgetColDay, [:])
+    public static let budgetColSpent = Self(.budgetColSpent, [:])
+    public static let budgetColTotal = Self(.budgetColTotal, [:])
+    public static let budgetColLeft = Self(.budgetColLeft, [:])
+    public static func budgetColPerPerson(what: String) -> Self { Self(.budgetColPerPerson, ["what": what]) }
+    public static let budgetDayAhead = Self(.budgetDayAhead, [:])
+    public static func budgetDailyTitle(id: String, what: String) -> Self { Self(.budgetDailyTitle, ["id": id, "what": what]) }
+    public static let budgetDailyToday = Self(.budgetDailyToday, [:])
     public static func budgetUnderWay(n: String) -> Self { Self(.budgetUnderWay, ["n": n]) }
     public static func budgetUpcoming(n: String) -> Self { Self(.budgetUpcoming, ["n": n]) }
     public static let errBudgetNeedsBoth = Self(.errBudgetNeedsBoth, [:])
     public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
     public static let errBudgetArguments = Self(.errBudgetArguments, [:])
+    public static let errBudgetEditNothing = Self(.errBudgetEditNothing, [:])
+    public static func errBudgetDailyNeedsId(value: String) -> Self { Self(.errBudgetDailyNeedsId, ["value": value]) }
+    public static func errBudgetDailyTooLong(id: String, n: String, max: String) -> Self { Self(.errBudgetDailyTooLong, ["id": id, "n": n, "max": max]) }
     public static func statsSpendingIn(currency: String) -> Self { Self(.statsSpendingIn, ["currency": currency]) }
     public static func statsMerchantsTitle(month: String) -> Self { Self(.statsMerchantsTitle, ["month": month]) }
     public static func statsMerchant(rank: String, name: String, amount: String, n: String) -> Self { Self(.statsMerchant, ["rank": rank, "name": name, "amount": amount, "n": n]) }
@@ -685,6 +701,8 @@ extension L10n.Message {
     public static let fieldNameNeutered = Self(.fieldNameNeutered, [:])
     public static let fieldNameProduct = Self(.fieldNameProduct, [:])
     public static let fieldNameTreatment = Self(.fieldNameTreatment, [:])
+    public static let fieldNamePeople = Self(.fieldNamePeople, [:])
+    public static let fieldNamePlace = Self(.fieldNamePlace, [:])
     public static let fieldNameLanguage = Self(.fieldNameLanguage, [:])
     public static let fieldNameWeekStart = Self(.fieldNameWeekStart, [:])
     public static let wordsFileFIFO = Self(.wordsFileFIFO, [:])
@@ -701,13 +719,19 @@ extension L10n.Message {
     public static let helpBudgetGroupSetTo = Self(.helpBudgetGroupSetTo, [:])
     public static let helpBudgetGroupSetCategory = Self(.helpBudgetGroupSetCategory, [:])
     public static let helpBudgetGroupSetPerPet = Self(.helpBudgetGroupSetPerPet, [:])
+    public static let helpBudgetGroupSetName = Self(.helpBudgetGroupSetName, [:])
+    public static let helpBudgetGroupSetPlace = Self(.helpBudgetGroupSetPlace, [:])
+    public static let helpBudgetGroupSetPeople = Self(.helpBudgetGroupSetPeople, [:])
     public static let helpBudgetGroupListAbstract = Self(.helpBudgetGroupListAbstract, [:])
     public static let helpBudgetGroupShowAbstract = Self(.helpBudgetGroupShowAbstract, [:])
     public static let helpBudgetGroupShowDiscussion = Self(.helpBudgetGroupShowDiscussion, [:])
     public static let helpBudgetGroupShowPet = Self(.helpBudgetGroupShowPet, [:])
     public static let helpBudgetGroupShowDate = Self(.helpBudgetGroupShowDate, [:])
+    public static let helpBudgetGroupShowDaily = Self(.helpBudgetGroupShowDaily, [:])
     public static let helpBudgetGroupDeleteAbstract = Self(.helpBudgetGroupDeleteAbstract, [:])
     public static let helpBudgetGroupDeleteId = Self(.helpBudgetGroupDeleteId, [:])
+    public static let helpBudgetGroupEditAbstract = Self(.helpBudgetGroupEditAbstract, [:])
+    public static let helpBudgetGroupEditDiscussion = Self(.helpBudgetGroupEditDiscussion, [:])
     public static let helpCalendarCommandAbstract = Self(.helpCalendarCommandAbstract, [:])
     public static let helpCalendarCommandDiscussion = Self(.helpCalendarCommandDiscussion, [:])
     public static let helpCalendarCommandPet = Self(.helpCalendarCommandPet, [:])
