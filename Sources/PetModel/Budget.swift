@@ -38,10 +38,10 @@ public struct Budget: Equatable, Sendable {
     public static func people(_ raw: String) throws -> Int {
         let t = raw.trimmingCharacters(in: .whitespaces)
         guard !t.isEmpty, t.utf8.allSatisfy({ (0x30...0x39).contains($0) }), t.utf8.count <= 7, let n = Int(t) else {
-            throw ParseError.outOfRange(field: "people", value: raw, min: peopleRange.lowerBound, max: peopleRange.upperBound)
+            throw ParseError.outOfRange(field: "--people", value: raw, min: peopleRange.lowerBound, max: peopleRange.upperBound)
         }
         guard peopleRange.contains(n) else {
-            throw ParseError.outOfRange(field: "people", value: raw, min: peopleRange.lowerBound, max: peopleRange.upperBound)
+            throw ParseError.outOfRange(field: "--people", value: raw, min: peopleRange.lowerBound, max: peopleRange.upperBound)
         }
         return n
     }

@@ -197,10 +197,11 @@ extension StoreCore {
 
     public func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget) {
         guard let before = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }
+        // Only what differs is written: an edit that changes nothing leaves no step for `undo`.
         var sets: [String] = [], values: [any SQLBindable] = []
-        if let name = edit.name { sets.append("name = ?"); values.append(name) }
-        if let place = edit.place { sets.append("place = ?"); values.append(place) }
-        if let people = edit.people { sets.append("people = ?"); values.append(people.map(Int64.init)) }
+        if let name = edit.name, name != before.budget.name { sets.append("name = ?"); values.append(name) }
+        if let place = edit.place, place != before.budget.place { sets.append("place = ?"); values.append(place) }
+        if let people = edit.people, people != before.budget.people { sets.append("people = ?"); values.append(people.map(Int64.init)) }
         guard !sets.isEmpty else { return (before, before) }
         try sql.execute("UPDATE budget SET \(sets.joined(separator: ", ")), updated_at = ? WHERE id = ?", values + [nowSeconds, id])
         guard let after = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }
