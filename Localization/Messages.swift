@@ -230,6 +230,7 @@ extension L10n.Message {
     public static let chartSymptomsAxis = Self(.chartSymptomsAxis, [:])
     public static func chartExpensesTitle(currency: String) -> Self { Self(.chartExpensesTitle, ["currency": currency]) }
     public static func chartExpensesPetTitle(pet: String, currency: String) -> Self { Self(.chartExpensesPetTitle, ["pet": pet, "currency": currency]) }
+    public static func chartBudgetDaysTitle(what: String, currency: String) -> Self { Self(.chartBudgetDaysTitle, ["what": what, "currency": currency]) }
     public static func chartWrote(path: String) -> Self { Self(.chartWrote, ["path": path]) }
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }
@@ -295,6 +296,7 @@ extension L10n.Message {
     public static let errBudgetEditNothing = Self(.errBudgetEditNothing, [:])
     public static func errBudgetDailyNeedsId(value: String) -> Self { Self(.errBudgetDailyNeedsId, ["value": value]) }
     public static func errBudgetDailyTooLong(id: String, n: String, max: String) -> Self { Self(.errBudgetDailyTooLong, ["id": id, "n": n, "max": max]) }
+    public static let errChartBudgetWith = Self(.errChartBudgetWith, [:])
     public static func statsSpendingIn(currency: String) -> Self { Self(.statsSpendingIn, ["currency": currency]) }
     public static func statsMerchantsTitle(month: String) -> Self { Self(.statsMerchantsTitle, ["month": month]) }
     public static func statsMerchant(rank: String, name: String, amount: String, n: String) -> Self { Self(.statsMerchant, ["rank": rank, "name": name, "amount": amount, "n": n]) }
@@ -460,6 +462,8 @@ extension L10n.Message {
     public static func chartUnconverted(count: String, currency: String) -> Self { Self(.chartUnconverted, ["count": count, "currency": currency]) }
     public static func chartBudgetLine(amount: String) -> Self { Self(.chartBudgetLine, ["amount": amount]) }
     public static func chartBudgetLineConverted(amount: String, currency: String) -> Self { Self(.chartBudgetLineConverted, ["amount": amount, "currency": currency]) }
+    public static func chartBudgetDailyShare(amount: String, total: String, n: String) -> Self { Self(.chartBudgetDailyShare, ["amount": amount, "total": total, "n": n]) }
+    public static func chartBudgetDailyShareConverted(amount: String, total: String, n: String, currency: String, date: String) -> Self { Self(.chartBudgetDailyShareConverted, ["amount": amount, "total": total, "n": n, "currency": currency, "date": date]) }
     public static func chartNothingToPlot(first: String, last: String) -> Self { Self(.chartNothingToPlot, ["first": first, "last": last]) }
     public static func chartNothingConverted(currency: String, count: String) -> Self { Self(.chartNothingConverted, ["currency": currency, "count": count]) }
     public static func reportVisitCostTotal(total: String) -> Self { Self(.reportVisitCostTotal, ["total": total]) }
@@ -753,6 +757,7 @@ extension L10n.Message {
     public static let helpChartGroupExpensesAbstract = Self(.helpChartGroupExpensesAbstract, [:])
     public static let helpChartGroupExpensesDiscussion = Self(.helpChartGroupExpensesDiscussion, [:])
     public static let helpChartGroupExpensesPet = Self(.helpChartGroupExpensesPet, [:])
+    public static let helpChartGroupExpensesBudget = Self(.helpChartGroupExpensesBudget, [:])
     public static let helpConfigGroupAbstract = Self(.helpConfigGroupAbstract, [:])
     public static let helpConfigGroupDiscussion = Self(.helpConfigGroupDiscussion, [:])
     public static let helpConfigListCommandAbstract = Self(.helpConfigListCommandAbstract, [:])

@@ -147,11 +147,17 @@ struct ChartGroup: ParsableCommand {
             abstract: Help.s(.helpChartGroupExpensesAbstract),
             discussion: Help.s(.helpChartGroupExpensesDiscussion)) }
         @Argument(help: ArgumentHelp(Help.s(.helpChartGroupExpensesPet)), completion: .petNames) var pet: String?
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupExpensesBudget))) var budget: Int64?
         @OptionGroup var money: CurrencyOption
         @OptionGroup var out: Output
 
         func run() throws {
             try Session.run(global) { s in
+                if let budget {
+                    guard pet == nil && out.since == nil && out.until == nil else { throw UsageError(message: s.t(.errChartBudgetWith)) }
+                    try s.budgetChart(id: budget, currency: money.currency, out: out)
+                    return
+                }
                 let repo = try s.repository()
                 var window = try out.window(s)
                 // By default the last twelve whole calendar months, this one included.

@@ -221,4 +221,40 @@ final class TripBudgetTests: CLITestCase {
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stdout.contains("budget") || r.stderr.contains("budget"), r.stdout + r.stderr)
     }
+
+    func testTheTripChartDrawsItsDaysWithTheDailyShare() throws {
+        try planTrip()
+        try spendOnTheTrip()
+        let during = ["PETLOG_NOW": "2026-12-24T10:00:00+09:00"]
+        let r = try run(["chart", "expenses", "--budget", "1", "--json"], env: during)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(o["currency"] as? String, "USD", "the budget's own currency")
+        XCTAssertEqual(o["days"] as? [String], (20...29).map { "2026-12-\($0)" })
+        let stacks = try XCTUnwrap(o["stacks"] as? [[String: Any]])
+        XCTAssertEqual(stacks.map { $0["category"] as? String }, ["food", "supplies", "boarding", "transport"])
+        XCTAssertEqual(stacks.first?["minor"] as? [Int], [10_000, 0, 0, 0, 0, 0, 0, 0, 0, 0], "¥15,000 at 150 per euro = $100.00 on the 20th")
+        let budget = try XCTUnwrap(o["budget"] as? [String: Any])
+        XCTAssertEqual(budget["daily_minor"] as? Int, 20_000, "$2,000.00 over 10 days")
+        XCTAssertEqual((o["ahead"] as? [String: Any])?["count"] as? Int, 1, "the 27th's boarding")
+        // In yen: converted at the rates, the line too (at the last day's rate).
+        let yen = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["chart", "expenses", "--budget", "1", "--currency", "JPY", "--json"], env: during).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((yen["budget"] as? [String: Any])?["daily_minor"] as? Int, 30_000, "$2,000 = ¥300,000 over 10 days")
+        let text = try run(["chart", "expenses", "--budget", "1"], env: during)
+        XCTAssertTrue(text.stdout.hasPrefix("Japan trip · Tokyo · 2 people: spending per day (USD)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Dec 20") && text.stdout.contains("$400.00"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Budget $2,000.00 over 10 days: $200.00 a day"), text.stdout)
+        let png = home.appendingPathComponent("trip.png").path
+        for lang in ["en", "ko", "ja"] {
+            let out = try run(["--lang", lang, "chart", "expenses", "--budget", "1", "-o", png], env: during)
+            XCTAssertEqual(out.status, 0, out.stderr)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+            XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47], lang)
+        }
+        let ko = try run(["--lang", "ko", "chart", "expenses", "--budget", "1"], env: during)
+        XCTAssertTrue(ko.stdout.contains("날짜별 지출") && ko.stdout.contains("12월 20일") && ko.stdout.contains("하루 US$200.00"), ko.stdout)
+        try expectRefused(["chart", "expenses", "Coco", "--budget", "1"], code: 64, mentions: "--budget")
+        try expectRefused(["chart", "expenses", "--budget", "1", "--since", "2026-12-01"], code: 64, mentions: "--since")
+        try expectRefused(["chart", "expenses", "--budget", "5"], code: 66, mentions: "5")
+    }
 }
