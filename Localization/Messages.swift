@@ -401,8 +401,10 @@ extension L10n.Message {
     public static func ratesOfDay(day: String) -> Self { Self(.ratesOfDay, ["day": day]) }
     public static func ratesOfDayBefore(day: String, date: String) -> Self { Self(.ratesOfDayBefore, ["day": day, "date": date]) }
     public static func ratesLastFetched(when: String, source: String) -> Self { Self(.ratesLastFetched, ["when": when, "source": source]) }
+    public static func ratesLastImported(when: String, file: String) -> Self { Self(.ratesLastImported, ["when": when, "file": file]) }
     public static func ratesNoHomeRate(currency: String) -> Self { Self(.ratesNoHomeRate, ["currency": currency]) }
     public static func ratesEquals(from: String, rate: String, to: String) -> Self { Self(.ratesEquals, ["from": from, "rate": rate, "to": to]) }
+    public static func ratesEqualsPer(n: String, from: String, rate: String, to: String) -> Self { Self(.ratesEqualsPer, ["n": n, "from": from, "rate": rate, "to": to]) }
     public static let colCurrency = Self(.colCurrency, [:])
     public static let colPerEuro = Self(.colPerEuro, [:])
     public static func colInCurrency(currency: String) -> Self { Self(.colInCurrency, ["currency": currency]) }
