@@ -107,10 +107,10 @@ extension Session {
         let reference = share.map { s in
             BarReferenceLine(label: lineLabel, values: spending.days.map { _ in currency.majorUnits(s.minorUnits) })
         }
-        let symbol = currency.symbol
+        let formatter = self.format
         let spec = BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                 theme: out.dark ? .dark : .light, language: l10n.language.rawValue, noDataText: nothing,
-                                valueFormatter: { v in ChartGroup.Expenses.compact(v, symbol: symbol) }, referenceLine: reference)
+                                valueFormatter: { v in formatter.chartMoney(v, currency) }, referenceLine: reference)
         try writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
     }
 }
