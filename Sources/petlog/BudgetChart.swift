@@ -2,7 +2,7 @@ import Foundation
 import Localization
 import PetCharts
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// `chart expenses --budget ID --json` (docs/json.md), written by `JSONEncoder`.
 struct BudgetChartJSON: Encodable {

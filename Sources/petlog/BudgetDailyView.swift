@@ -1,7 +1,7 @@
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// `budget show ID --daily --json`: one budget day by day (docs/json.md), written by `JSONEncoder`.
 struct BudgetDailyJSON: Encodable {
