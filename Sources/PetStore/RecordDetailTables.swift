@@ -26,13 +26,24 @@ public struct RecordKindTable: Sendable {
     let searchText: (@Sendable (_ separator: String, _ items: String) -> String)?
     /// The kind's main value as SQL over the detail row `d` (`DuplicateKey.value` in Swift).
     let duplicateValue: String
+    /// Where a kind with a cost keeps it, and the spending category the cost counts in (a visit's is `vet`,
+    /// a grooming's `grooming`): every spending view reads these records beside the expenses (one union),
+    /// so each cost counts once; nil for kinds without a cost.
+    public let spending: Spending?
+
+    public struct Spending: Sendable {
+        /// The amount and currency columns (both or neither), the category, and the column shown as its merchant.
+        let minor: String, currency: String, category: String, merchant: String
+    }
 
     /// The descriptor of `kind`.
     public static func of(_ kind: RecordKind) -> RecordKindTable { all.first { $0.kind == kind } ?? make(kind) }
 
     private static func make(_ kind: RecordKind) -> RecordKindTable {
-        func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String) -> RecordKindTable {
-            RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate)
+        func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String,
+               spending: Spending? = nil) -> RecordKindTable {
+            RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate,
+                            spending: spending)
         }
         switch kind {
         case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
@@ -44,7 +55,8 @@ public struct RecordKindTable: Sendable {
         case .visit:
             return t("clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency",
                      search: { _, _ in "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')" },
-                     duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')")
+                     duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')",
+                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "vet", merchant: "clinic"))
         case .vaccination:
             return t("vaccine, product, lot, clinic, next_due", search: { _, _ in "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')" },
                      duplicate: "d.vaccine")
@@ -54,6 +66,12 @@ public struct RecordKindTable: Sendable {
             return t("amount_minor, currency, category, merchant, payment, split_of", children: ["expense_item"],
                      search: { separator, items in "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')" },
                      duplicate: "d.amount_minor || '|' || d.currency || '|' || d.category")
+        case .grooming:
+            // `tasks`: the codes in the order typed, comma-separated (`bath,nails`); `next_due`: the next session's day.
+            return t("tasks, groomer, cost_minor, cost_currency, next_due",
+                     search: { _, _ in "coalesce(groomer, '') || ' ' || coalesce(tasks, '')" },
+                     duplicate: "coalesce(d.tasks, '') || '|' || coalesce(d.groomer, '')",
+                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"))
         }
     }
 
@@ -70,6 +88,9 @@ public struct RecordKindTable: Sendable {
     public var insertSQL: String {
         "INSERT INTO \(table) (\(columnList)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
     }
+
+    /// The kinds whose records are spending besides expenses (a visit's cost, a grooming's).
+    public static var spent: [RecordKindTable] { all.filter { $0.spending != nil } }
 
     /// The kind names as a SQL list (`'weight', 'meal', …`), as the kind CHECK and kind filters spell them.
     public static var kindList: String { all.map { "'\($0.table)'" }.joined(separator: ", ") }
@@ -102,6 +123,7 @@ public enum RecordDetailTables {
         case .dose(let d): return [.int(id), V(d.medicationId), V(d.skipped)]
         case .expense(let e): return [.int(id), V(e.money.minorUnits), V(e.money.currency.code), V(e.category), V(e.merchant),
                                       V(e.payment?.rawValue), V(e.splitOf)]
+        case .grooming(let g): return [.int(id), V(g.taskList), V(g.groomer), V(g.cost?.minorUnits), V(g.cost?.currency.code), V(g.next?.description)]
         }
     }
 
@@ -198,6 +220,10 @@ public enum RecordDetailTables {
             return .expense(Expense(money: Money(minorUnits: try int64("amount_minor"), currency: try text("currency", Currency.named)),
                                     category: try string("category"), merchant: row.text("merchant"),
                                     payment: try optional("payment", Payment.init(rawValue:)), splitOf: row.int64("split_of")))
+        case .grooming:
+            let cost: Money? = try row.int64("cost_minor").map { Money(minorUnits: $0, currency: try text("cost_currency", Currency.named)) }
+            return .grooming(Grooming(tasks: try optional("tasks", Grooming.parseTaskList) ?? [], groomer: row.text("groomer"), cost: cost,
+                                      next: try day("next_due")))
         }
     }
 }

@@ -83,6 +83,15 @@ public enum SearchIndex {
     }
 
     /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
+    /// The records of a kind whose list of codes (a grooming's `tasks`, `bath,nails`) holds one of `codes`,
+    /// found by any of the codes' names (`목욕`, `シャンプー` find `bath`); `placeholder` binds the i-th code.
+    public static func groomingTasks(_ codes: [String], placeholder: (Int, String) -> String) -> String? {
+        guard !codes.isEmpty else { return nil }
+        // Codes are lower-case letters only (the schemas check it), so LIKE has no wildcard to meet; both stores have it.
+        let tests = codes.enumerated().map { "',' || tasks || ',' LIKE '%,' || \(placeholder($0.offset, $0.element)) || ',%'" }
+        return "SELECT record_id FROM grooming WHERE tasks IS NOT NULL AND (" + tests.joined(separator: " OR ") + ")"
+    }
+
     public static let everyRecord = "r.note IS NOT NULL OR r.kind IN (\(RecordKindTable.searched.map { "'\($0.table)'" }.joined(separator: ", "))) OR r.id IN (SELECT record_id FROM attachment)"
     static let everything = source(records: everyRecord, pets: "1")
 

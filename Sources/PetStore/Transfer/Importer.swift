@@ -154,6 +154,7 @@ struct DuplicateKey: Hashable {
         case .medication(let m): value = m.name
         case .dose(let d): value = String(d.medicationId)
         case .expense(let e): value = "\(e.money.minorUnits)|\(e.money.currency.code)|\(e.category)"
+        case .grooming(let g): value = (g.taskList ?? "") + "|" + (g.groomer ?? "")
         }
         self.init(pet: pet, kind: detail.kind, at: at, value: value)
     }

@@ -190,7 +190,7 @@ struct FieldValues {
 /// The detail of one record, under the key its kind names.
 enum ExportedDetail: Equatable {
     case weight(Weight), meal(Meal), stool(Stool), urine(Urine), symptom(Symptom), diary(Diary)
-    case visit(Visit), vaccination(Vaccination), medication(Medication), dose(Dose), expense(Expense)
+    case visit(Visit), vaccination(Vaccination), medication(Medication), dose(Dose), expense(Expense), grooming(Grooming)
 
     struct Weight: Codable, Equatable {
         var grams: Int64?, bodyCondition: Int64?
@@ -347,6 +347,21 @@ enum ExportedDetail: Equatable {
 }
 
 extension ExportedDetail {
+    /// A grooming: its tasks as codes in a list; in the columns (CSV, the database) one text, comma-separated.
+    struct Grooming: Codable, Equatable {
+        var tasks: [String]?, groomer: String?, cost: ExportedMoney?, nextDue: String?
+        enum CodingKeys: String, CodingKey { case tasks, groomer, cost, nextDue = "next_due" }
+        func encode(to e: Encoder) throws {
+            var c = e.container(keyedBy: CodingKeys.self)
+            try c.encodeOrNull(cost, forKey: .cost); try c.encodeOrNull(groomer, forKey: .groomer)
+            try c.encodeOrNull(nextDue, forKey: .nextDue); try c.encode(tasks ?? [], forKey: .tasks)
+        }
+        func put(into f: inout FieldValues) {
+            f.put("tasks", tasks.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }); f.put("groomer", groomer)
+            f.put("cost_minor", cost?.minorUnits); f.put("cost_currency", cost?.currency); f.put("next_due", nextDue)
+        }
+    }
+
     init(_ d: RecordDetail) {
         switch d {
         case .weight(let w): self = .weight(Weight(grams: Int64(w.mass.grams), bodyCondition: w.bodyCondition.map(Int64.init)))
@@ -369,6 +384,8 @@ extension ExportedDetail {
         case .expense(let e):
             self = .expense(Expense(money: ExportedMoney(e.money), category: e.category, merchant: e.merchant, payment: e.payment?.rawValue,
                                     items: e.items, splitOf: e.splitOf))
+        case .grooming(let g):
+            self = .grooming(Grooming(tasks: g.tasks.map(\.rawValue), groomer: g.groomer, cost: g.cost.map(ExportedMoney.init), nextDue: g.next?.description))
         }
     }
 
@@ -385,6 +402,7 @@ extension ExportedDetail {
         case .medication(let b): try c.encode(b, forKey: key)
         case .dose(let b): try c.encode(b, forKey: key)
         case .expense(let b): try c.encode(b, forKey: key)
+        case .grooming(let b): try c.encode(b, forKey: key)
         }
     }
 
@@ -402,6 +420,7 @@ extension ExportedDetail {
         case .medication: return try c.decodeIfPresent(Medication.self, forKey: key).map(ExportedDetail.medication)
         case .dose: return try c.decodeIfPresent(Dose.self, forKey: key).map(ExportedDetail.dose)
         case .expense: return try c.decodeIfPresent(Expense.self, forKey: key).map(ExportedDetail.expense)
+        case .grooming: return try c.decodeIfPresent(Grooming.self, forKey: key).map(ExportedDetail.grooming)
         }
     }
 
@@ -418,6 +437,7 @@ extension ExportedDetail {
         case .medication(let b): b.put(into: &f)
         case .dose(let b): b.put(into: &f)
         case .expense(let b): b.put(into: &f)
+        case .grooming(let b): b.put(into: &f)
         }
     }
 }
