@@ -408,6 +408,7 @@ extension L10n {
         case statsSymptoms = "stats.symptoms"
         case statsVisits = "stats.visits"
         case statsVaccines = "stats.vaccines"
+        case statsGroomings = "stats.groomings"
         case statsDoses = "stats.doses"
         case statsSpending = "stats.spending"
         case errExclusive = "err.exclusive"

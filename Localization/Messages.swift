@@ -406,6 +406,7 @@ extension L10n.Message {
     public static let statsSymptoms = Self(.statsSymptoms, [:])
     public static let statsVisits = Self(.statsVisits, [:])
     public static let statsVaccines = Self(.statsVaccines, [:])
+    public static let statsGroomings = Self(.statsGroomings, [:])
     public static let statsDoses = Self(.statsDoses, [:])
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }

@@ -406,6 +406,7 @@ extension L10n {
         case .statsSymptoms: "Symptoms"
         case .statsVisits: "Vet visits"
         case .statsVaccines: "Vaccines given"
+        case .statsGroomings: "Groomings"
         case .statsDoses: "Medication doses given"
         case .statsSpending: "Spending ({currency})"
         case .errExclusive: "use only one of {flags}"

@@ -406,6 +406,7 @@ extension L10n {
         case .statsSymptoms: "症状"
         case .statsVisits: "通院"
         case .statsVaccines: "予防接種"
+        case .statsGroomings: "トリミング"
         case .statsDoses: "投与"
         case .statsSpending: "支出（{currency}）"
         case .errExclusive: "{flags} のどれか一つだけを指定してください"

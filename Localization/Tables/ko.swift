@@ -406,6 +406,7 @@ extension L10n {
         case .statsSymptoms: "증상"
         case .statsVisits: "진료"
         case .statsVaccines: "예방접종"
+        case .statsGroomings: "미용"
         case .statsDoses: "투약"
         case .statsSpending: "지출 ({currency})"
         case .errExclusive: "{flags} 중 하나만 쓰세요"

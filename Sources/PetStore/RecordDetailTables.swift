@@ -30,6 +30,9 @@ public struct RecordKindTable: Sendable {
     /// a grooming's `grooming`): every spending view reads these records beside the expenses (one union),
     /// so each cost counts once; nil for kinds without a cost.
     public let spending: Spending?
+    /// The column holding the day of the next session a record asks for (`RecordDetail.nextSession`): `due`
+    /// reads the kind's records of the pets that have one.
+    public let nextSession: String?
 
     public struct Spending: Sendable {
         /// The amount and currency columns (both or neither), the category, and the column shown as its merchant.
@@ -41,9 +44,9 @@ public struct RecordKindTable: Sendable {
 
     private static func make(_ kind: RecordKind) -> RecordKindTable {
         func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String,
-               spending: Spending? = nil) -> RecordKindTable {
+               spending: Spending? = nil, nextSession: String? = nil) -> RecordKindTable {
             RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate,
-                            spending: spending)
+                            spending: spending, nextSession: nextSession)
         }
         switch kind {
         case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
@@ -71,7 +74,8 @@ public struct RecordKindTable: Sendable {
             return t("tasks, groomer, cost_minor, cost_currency, next_due",
                      search: { _, _ in "coalesce(groomer, '') || ' ' || coalesce(tasks, '')" },
                      duplicate: "coalesce(d.tasks, '') || '|' || coalesce(d.groomer, '')",
-                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"))
+                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"),
+                     nextSession: "next_due")
         }
     }
 
