@@ -458,7 +458,7 @@ public struct StoreCore {
               SELECT id FROM record WHERE pet_id IN (\(list)) AND kind IN ('vaccination', 'medication', 'dose')
               UNION ALL
               SELECT id FROM record WHERE pet_id IN (\(list)) AND kind = 'visit' AND pet_id IN (
-                SELECT f.pet_id FROM visit v JOIN record f ON f.id = v.record_id WHERE v.follow_up IS NOT NULL))\(sessions)
+                SELECT f.pet_id FROM visit v JOIN record f ON f.id = v.record_id WHERE v.follow_up IS NOT NULL)\(sessions))
             ORDER BY r.at, r.id
             """, ids + ids + Array(repeating: ids, count: sessionKinds.count).flatMap { $0 })
     }
