@@ -713,6 +713,7 @@ extension L10n {
         case fieldNameWeekStart = "fieldname.week-start"
         case fieldNameWhat = "fieldname.what"
         case fieldNameGroomer = "fieldname.groomer"
+        case fieldNameTasks = "fieldname.tasks"
         case wordsFileFIFO = "words.file_fifo"
         case wordsFileDevice = "words.file_device"
         case statsDayRange = "stats.day_range"
@@ -1062,6 +1063,6 @@ extension L10n {
         .archiveReason: ["passed-away", "rehomed", "lost", "other"],
         .vaccine: ["rabies", "dhpp", "leptospirosis", "bordetella", "canine-influenza", "fvrcp", "felv", "rhdv2", "myxomatosis", "myxo-rhd", "distemper"],
         .groomingTask: ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"],
-        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer"],
+        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks"],
     ]
 }

@@ -700,6 +700,7 @@ extension L10n.Message {
     public static let fieldNameWeekStart = Self(.fieldNameWeekStart, [:])
     public static let fieldNameWhat = Self(.fieldNameWhat, [:])
     public static let fieldNameGroomer = Self(.fieldNameGroomer, [:])
+    public static let fieldNameTasks = Self(.fieldNameTasks, [:])
     public static let wordsFileFIFO = Self(.wordsFileFIFO, [:])
     public static let wordsFileDevice = Self(.wordsFileDevice, [:])
     public static func statsDayRange(mon: String, first: String, last: String) -> Self { Self(.statsDayRange, ["mon": mon, "first": first, "last": last]) }

@@ -700,6 +700,7 @@ extension L10n {
         case .fieldNameWeekStart: "first day of the week"
         case .fieldNameWhat: "what"
         case .fieldNameGroomer: "groomer"
+        case .fieldNameTasks: "tasks"
         case .wordsFileFIFO: "named pipe"
         case .wordsFileDevice: "device"
         case .statsDayRange: "{mon} {first}–{last}"

@@ -700,6 +700,7 @@ extension L10n {
         case .fieldNameWeekStart: "週の始まり"
         case .fieldNameWhat: "内容"
         case .fieldNameGroomer: "トリマー"
+        case .fieldNameTasks: "トリミング内容"
         case .wordsFileFIFO: "名前付きパイプ"
         case .wordsFileDevice: "デバイス"
         case .statsDayRange: "{mon}{first}日–{last}日"

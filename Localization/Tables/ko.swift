@@ -700,6 +700,7 @@ extension L10n {
         case .fieldNameWeekStart: "주 시작 요일"
         case .fieldNameWhat: "항목"
         case .fieldNameGroomer: "미용사"
+        case .fieldNameTasks: "미용 항목"
         case .wordsFileFIFO: "이름 있는 파이프"
         case .wordsFileDevice: "장치"
         case .statsDayRange: "{mon} {first}–{last}일"
