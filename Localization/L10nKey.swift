@@ -1042,7 +1042,7 @@ extension L10n {
         case route
         case archiveReason
         case vaccine
-        /// What a grooming did (`Grooming.Task`).
+        /// The tasks a grooming record names (bath, nails, …).
         case groomingTask
         /// The name of an input (option, field, setting) as a message shows it.
         case fieldname

@@ -131,6 +131,24 @@ public enum RecordDetailTables {
         }
     }
 
+    /// The kind's main value (`DuplicateKey`), as its descriptor's `duplicateValue` computes it in SQL.
+    static func duplicateValue(_ detail: RecordDetail) -> String {
+        switch detail {
+        case .weight(let w): return String(w.mass.grams)
+        case .meal(let m): return m.food + "|" + m.type.rawValue
+        case .stool(let s): return String(s.score)
+        case .urine(let u): return u.amount?.rawValue ?? ""
+        case .symptom(let s): return s.code
+        case .diary(let d): return d.text
+        case .visit(let v): return (v.reason ?? "") + "|" + (v.clinic ?? "")
+        case .vaccination(let v): return v.vaccine
+        case .medication(let m): return m.name
+        case .dose(let d): return String(d.medicationId)
+        case .expense(let e): return "\(e.money.minorUnits)|\(e.money.currency.code)|\(e.category)"
+        case .grooming(let g): return (g.taskList ?? "") + "|" + (g.groomer ?? "")
+        }
+    }
+
     static func insert(_ detail: RecordDetail, id: Int64, sql: any SQLExecutor) throws {
         try sql.execute(RecordKindTable.of(detail.kind).insertSQL, values(detail, id: id))
         if case .expense(let e) = detail {
