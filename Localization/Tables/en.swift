@@ -820,7 +820,7 @@ extension L10n {
         case .helpExpenseListCommandStarred: "Starred expenses only; without --month or --day, from every month."
         case .helpExpenseListCommandDay: "One day: 2026-11-20, today, yesterday (instead of --month)."
         case .helpExpenseListCommandReverse: "Newest first."
-        case .helpExpenseListCommandNoVisits: "Expenses only, without visit costs."
+        case .helpExpenseListCommandNoVisits: "Expenses only, without visit and grooming costs."
         case .helpExpenseScanCommandAbstract: "Read a receipt photo (Tesseract OCR) and save it as an expense: date, store, total, payment, items."
         case .helpExpenseScanCommandDiscussion: "Reads the receipt in its own language and way up (found from the image; --ocr-lang overrides) and shows each field read with its confidence beside the receipt's own text and the whole item list, then asks to save (on a terminal), where any field can be changed first: total 12000, date 2026-11-20 14:30, store …, payment cash, category food, pet Coco, items kibble, chews. --yes saves without asking, --json prints the proposal for scripts (and with --yes the saved records). Fields can also be given on the same line: expense scan r.jpg --amount 12000 --category food --at 2026-11-20. Nothing is saved when the total or the date is neither read nor given. The photo is attached to the saved expense."
         case .helpExpenseScanCommandReceipt: "The receipt photo: JPEG, PNG, HEIC/HEIF, TIFF, WebP, BMP, GIF or PNM (EXIF orientation honoured; upside down or on its side is found)."

@@ -820,7 +820,7 @@ extension L10n {
         case .helpExpenseListCommandStarred: "スター付きの支出のみ。--month も --day もなければ全期間から。"
         case .helpExpenseListCommandDay: "1日: 2026-11-20、today、yesterday（--month の代わり）。"
         case .helpExpenseListCommandReverse: "新しい順。"
-        case .helpExpenseListCommandNoVisits: "通院費を除いた支出のみ。"
+        case .helpExpenseListCommandNoVisits: "通院費とトリミング代を除いた支出のみ。"
         case .helpExpenseScanCommandAbstract: "レシートの写真を読み取り（Tesseract OCR）支出として保存します：日付、店名、合計、支払い、品目。"
         case .helpExpenseScanCommandDiscussion: "レシートをそのレシートの言語と向きで読み取り（画像から判定、--ocr-lang で指定可）、読み取った項目を信頼度とともにレシートの文字の横に、品目はすべて表示してから保存するか尋ねます（端末で）。保存の前に項目を直せます：合計 1200、日付 2026-11-20 14:30、店名 …、支払い 現金、カテゴリー フード、ペット ココ、品目 フード、ガム。\n--yes は尋ねずに保存し、--json はスクリプト用に提案を出力します（--yes と一緒なら保存した記録も）。項目は同じ行でも指定できます：expense scan r.jpg --amount 1200 --category food --at 2026-11-20。合計か日付が読み取れず指定もないときは何も保存しません。写真は保存した支出に添付されます。"
         case .helpExpenseScanCommandReceipt: "レシートの写真：JPEG、PNG、HEIC/HEIF、TIFF、WebP、BMP、GIF、PNM（EXIF の向きを反映、逆さまや横向きも判定）。"

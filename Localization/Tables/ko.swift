@@ -820,7 +820,7 @@ extension L10n {
         case .helpExpenseListCommandStarred: "별표한 지출만. --month나 --day가 없으면 모든 달에서."
         case .helpExpenseListCommandDay: "하루: 2026-11-20, today, yesterday (--month 대신)."
         case .helpExpenseListCommandReverse: "최근 것부터."
-        case .helpExpenseListCommandNoVisits: "진료비 없이 지출만."
+        case .helpExpenseListCommandNoVisits: "진료비와 미용비 없이 지출만."
         case .helpExpenseScanCommandAbstract: "영수증 사진을 읽어(Tesseract OCR) 지출로 저장합니다: 날짜, 상호, 합계, 결제, 품목."
         case .helpExpenseScanCommandDiscussion: "영수증을 그 영수증의 언어와 방향대로 읽고(이미지에서 판단, --ocr-lang으로 지정 가능) 읽은 항목을 신뢰도와 함께 영수증 글자 옆에, 품목은 전부 보여 준 뒤 저장할지 묻습니다 (터미널에서). 저장하기 전에 항목을 고칠 수 있습니다: 합계 12000, 날짜 2026-11-20 14:30, 상호 …, 결제 현금, 분류 사료, 반려동물 코코, 품목 사료, 껌.\n--yes는 묻지 않고 저장하고, --json은 스크립트용으로 제안을 출력합니다 (--yes와 함께면 저장한 기록도). 항목은 같은 줄에서도 지정할 수 있습니다: expense scan r.jpg --amount 12000 --category food --at 2026-11-20. 합계나 날짜를 읽지도 지정하지도 못하면 아무것도 저장하지 않습니다. 사진은 저장한 지출에 첨부됩니다."
         case .helpExpenseScanCommandReceipt: "영수증 사진: JPEG, PNG, HEIC/HEIF, TIFF, WebP, BMP, GIF, PNM (EXIF 방향 반영, 거꾸로 되거나 옆으로 누운 사진도 판단)."
