@@ -33,6 +33,28 @@ public struct RecordKindTable: Sendable {
     /// The column holding the day of the next session a record asks for (`RecordDetail.nextSession`): `due`
     /// reads the kind's records of the pets that have one.
     public let nextSession: String?
+    /// The kind's object in the JSON export, made from its columns (`ExportedColumns`), keys in sorted
+    /// order; nil for the kinds whose shipped shape is written by hand in `ExportedDetail`. The CSV table
+    /// is the columns as they are.
+    public let json: [JSONField]?
+    /// The detail from its columns (a JSON object flattened to them, or a CSV row), each value checked as
+    /// the commands check it; with `json`.
+    let read: (@Sendable (Fields) throws -> RecordDetail)?
+
+    /// A key of the kind's JSON object and the columns it is made of.
+    public struct JSONField: Sendable {
+        public enum Form: Sendable {
+            /// Text or a day, as stored.
+            case text(String)
+            /// A list of codes, stored comma-separated (`bath,nails`), written as a JSON list.
+            case codes(String)
+            /// Money: an amount and its currency (both or neither), written as the export's money object.
+            case money(minor: String, currency: String)
+        }
+        public let key: String
+        public let form: Form
+        init(_ key: String, _ form: Form) { self.key = key; self.form = form }
+    }
 
     public struct Spending: Sendable {
         /// The amount and currency columns (both or neither), the category, and the column shown as its merchant.
@@ -44,9 +66,10 @@ public struct RecordKindTable: Sendable {
 
     private static func make(_ kind: RecordKind) -> RecordKindTable {
         func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String,
-               spending: Spending? = nil, nextSession: String? = nil) -> RecordKindTable {
+               spending: Spending? = nil, nextSession: String? = nil, json: [JSONField]? = nil,
+               read: (@Sendable (Fields) throws -> RecordDetail)? = nil) -> RecordKindTable {
             RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate,
-                            spending: spending, nextSession: nextSession)
+                            spending: spending, nextSession: nextSession, json: json, read: read)
         }
         switch kind {
         case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
@@ -75,7 +98,23 @@ public struct RecordKindTable: Sendable {
                      search: { _, _ in "coalesce(groomer, '') || ' ' || coalesce(tasks, '')" },
                      duplicate: "coalesce(d.tasks, '') || '|' || coalesce(d.groomer, '')",
                      spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"),
-                     nextSession: "next_due")
+                     nextSession: "next_due",
+                     json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency")), JSONField("groomer", .text("groomer")),
+                            JSONField("next_due", .text("next_due")), JSONField("tasks", .codes("tasks"))],
+                     read: { f in
+                         var cost: Money?
+                         if let minor = try f.int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try f.currency("cost_currency")) }
+                         let tasks = try f.text("tasks").map { raw in
+                             try raw.split(separator: ",", omittingEmptySubsequences: false).map { code -> Grooming.Task in
+                                 guard let t = Grooming.Task(rawValue: String(code)) else {
+                                     throw ImportError(location: f.location, problem: .value(.unknownChoice(field: "tasks", value: String(code),
+                                                                                                              accepted: Grooming.Task.allCases.map(\.rawValue))))
+                                 }
+                                 return t
+                             }
+                         } ?? []
+                         return .grooming(Grooming(tasks: tasks, groomer: try f.label("groomer"), cost: cost, next: try f.day("next_due")))
+                     })
         }
     }
 

@@ -212,13 +212,8 @@ extension ExportedDetail {
             j.key("money"); if let m = d.money { m.write(to: &j) } else { j.null() }
             j.key("payment"); j.value(d.payment)
             j.key("split_of"); j.value(d.splitOf)
-        case .grooming(let d):
-            j.key("cost"); if let c = d.cost { c.write(to: &j) } else { j.null() }
-            j.key("groomer"); j.value(d.groomer)
-            j.key("next_due"); j.value(d.nextDue)
-            j.key("tasks"); j.openArray()
-            for t in d.tasks ?? [] { j.element(); j.value(t) }
-            j.closeArray()
+        case .columns(let d):
+            d.write(to: &j)
         }
         j.closeObject()
     }

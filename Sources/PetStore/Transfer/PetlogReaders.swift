@@ -156,19 +156,10 @@ struct Fields {
                                     category: try label("category") ?? { throw ImportError(location: location, problem: .missingColumn("category")) }(),
                                     merchant: try label("merchant"), payment: try choice("payment", Payment.self),
                                     items: items, splitOf: try int("split_of", 1...Int64.max)))
-        case .grooming:
-            var cost: Money?
-            if let minor = try int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try currency("cost_currency")) }
-            let tasks = try text("tasks").map { raw in
-                try raw.split(separator: ",", omittingEmptySubsequences: false).map { code -> Grooming.Task in
-                    guard let t = Grooming.Task(rawValue: String(code)) else {
-                        throw ImportError(location: location, problem: .value(.unknownChoice(field: "tasks", value: String(code),
-                                                                                             accepted: Grooming.Task.allCases.map(\.rawValue))))
-                    }
-                    return t
-                }
-            } ?? []
-            return .grooming(Grooming(tasks: tasks, groomer: try label("groomer"), cost: cost, next: try day("next_due")))
+        default:
+            // A kind whose descriptor reads it from its columns.
+            guard let read = RecordKindTable.of(kind).read else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
+            return try read(self)
         }
     }
 }
