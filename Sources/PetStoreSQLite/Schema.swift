@@ -31,11 +31,16 @@ enum Schema {
             // `record` was made anew (its triggers went with the old table) and `grooming` is new.
             try UndoLog.createTriggers(db, tables: ["record", "grooming"])
         }
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: v8)
+            try db.execute(sql: "DROP TRIGGER undo_budget_insert; DROP TRIGGER undo_budget_update; DROP TRIGGER undo_budget_delete")
+            try UndoLog.createTriggers(db, tables: ["budget"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v7"
+    static let currentVersion = "v8"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -406,5 +411,14 @@ enum Schema {
     CREATE TRIGGER search_grooming_delete AFTER DELETE ON grooming BEGIN
       INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
     END;
+    """
+
+    /// v8, a budget's name, place and people (issue 30): `budget set --name "Japan trip" --place Tokyo
+    /// --people 2`. Existing budgets have none. The undo triggers list the budget's columns: made anew.
+    /// (v7 is the grooming kind's; the ids are names, the order is the migrator's.)
+    static let v8 = """
+    ALTER TABLE budget ADD COLUMN name TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 200);
+    ALTER TABLE budget ADD COLUMN place TEXT CHECK (place IS NULL OR length(place) BETWEEN 1 AND 200);
+    ALTER TABLE budget ADD COLUMN people INTEGER CHECK (people IS NULL OR people BETWEEN 1 AND 1000);
     """
 }
