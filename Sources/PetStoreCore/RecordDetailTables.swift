@@ -36,6 +36,9 @@ public struct RecordKindTable: Sendable {
     /// order; nil for the kinds whose shipped shape is written by hand in `ExportedDetail`. The CSV table
     /// is the columns as they are.
     public let json: [JSONField]?
+    /// A column holding listed codes, comma-separated (a grooming's `tasks`), and the codes whose names
+    /// in any language contain a query (`목욕` → `bath`): `search` finds the kind's records by them.
+    public let listedCodes: (column: String, containing: @Sendable (String) -> [String])?
     /// The detail from its columns (a JSON object flattened to them, or a CSV row), each value checked as
     /// the commands check it; with `json`.
     let read: (@Sendable (Fields) throws -> RecordDetail)?
@@ -66,9 +69,10 @@ public struct RecordKindTable: Sendable {
     private static func make(_ kind: RecordKind) -> RecordKindTable {
         func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String,
                spending: Spending? = nil, nextSession: String? = nil, json: [JSONField]? = nil,
+               listedCodes: (column: String, containing: @Sendable (String) -> [String])? = nil,
                read: (@Sendable (Fields) throws -> RecordDetail)? = nil) -> RecordKindTable {
             RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate,
-                            spending: spending, nextSession: nextSession, json: json, read: read)
+                            spending: spending, nextSession: nextSession, json: json, listedCodes: listedCodes, read: read)
         }
         switch kind {
         case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
@@ -100,6 +104,7 @@ public struct RecordKindTable: Sendable {
                      nextSession: "next_due",
                      json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency")), JSONField("groomer", .text("groomer")),
                             JSONField("next_due", .text("next_due")), JSONField("tasks", .codes("tasks"))],
+                     listedCodes: ("tasks", { CareNames.shipped.groomingCodes(containing: $0) }),
                      read: { f in
                          var cost: Money?
                          if let minor = try f.int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try f.currency("cost_currency")) }
