@@ -176,3 +176,44 @@ private extension Int {
     /// The integer square root, rounded (for a sampling step).
     var squareRootRounded: Int { Int(Double(self).squareRoot().rounded()) }
 }
+
+extension LeptImage {
+    /// The typical height in pixels of this image's characters, or nil when too few were found to say.
+    /// Measured on a copy reduced to at most `analysisPixels` (halving: 2×2 area means), thresholded
+    /// locally (Sauvola, so a shadow or uneven light leaves the ink black and the paper white): the
+    /// connected components of character size and shape are kept and the height at their 75th percentile is
+    /// taken (a Korean syllable or Japanese kanji falls apart into smaller parts; the tall parts give
+    /// the line's height), scaled back to this image. Expects 8-bit gray.
+    func textHeight(analysisPixels: Int = 2_500_000) -> Double? {
+        var reduced: LeptImage = self
+        var factor = 1
+        while reduced.width * reduced.height > analysisPixels, let half = LeptImage(pixScaleAreaMap2(reduced.pointer)) {
+            reduced = half
+            factor *= 2
+        }
+        var binary: UnsafeMutablePointer<PIX>? = nil
+        guard pixSauvolaBinarizeTiled(reduced.pointer, 12, 0.34, 1, 1, nil, &binary) == 0, let ink = LeptImage(binary) else { return nil }
+        guard let boxes = pixConnCompBB(ink.pointer, 8) else { return nil }
+        var owned: UnsafeMutablePointer<BOXA>? = boxes
+        defer { boxaDestroy(&owned) }
+        let w = reduced.width, h = reduced.height
+        var heights: [Int] = []
+        for i in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+            guard boxaGetBoxGeometry(boxes, i, &x, &y, &bw, &bh) == 0 else { continue }
+            // A character: at least 5 px tall, not a rule or a frame (at most 1/10 of the image tall,
+            // 1/4 wide), not much wider than tall (a run of dashes, a table's edge).
+            guard bh >= 5, Int(bh) <= h / 10, Int(bw) <= w / 4, bw <= 3 * bh else { continue }
+            heights.append(Int(bh))
+        }
+        guard heights.count >= 20 else { return nil }
+        heights.sort()
+        return Double(heights[heights.count * 3 / 4] * factor)
+    }
+
+    /// This image scaled by `factor` (area mapping when smaller, so thin strokes stay gray, not gone).
+    func scaled(by factor: Double) -> LeptImage? {
+        if factor < 1 { return LeptImage(pixScaleAreaMap(pointer, Float(factor), Float(factor))) }
+        return LeptImage(pixScale(pointer, Float(factor), Float(factor)))
+    }
+}

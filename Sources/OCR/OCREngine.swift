@@ -63,16 +63,21 @@ public final class OCREngine {
     /// and, unless `language` is given, the language (`PageLayout.language(forScript:)`); `fallback` is
     /// the language when the detection finds no script it knows (too little text, no `osd` data).
     public static func recognizeDetecting(imageAt path: String, language: String? = nil, fallback: String,
-                                          tessdataPath: String? = nil, options: OCROptions = OCROptions()) throws -> OCRResult {
+                                          tessdataPath: String? = nil, options: OCROptions = OCROptions(),
+                                          trace: OCRTrace? = nil) throws -> OCRResult {
         let tessdata = tessdataPath ?? defaultTessdataPath()
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))  // leptonica speaks while decoding, before any engine exists
         // The language names are checked before the image is read: a bad --ocr-lang is its own error.
         if let language { try checkLanguages(language, tessdataPath: tessdata) } else { try checkLanguages(fallback, tessdataPath: tessdata) }
-        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
-        let image = try loaded.oriented(orientation).gray()
+        let (loaded, orientation) = try trace.measure("decode") { try LeptImage.load(path: path, options: options) }
+        let gray = try trace.measure("EXIF turn, gray") { try loaded.oriented(orientation).gray() }
+        let (image, height, scale) = gray.scaledForReading(options: options, trace: trace)
         // Detection on a contrast-stretched copy: on the faded and blurred receipts of the set it took
         // Hangul for Latin or Greek without it (docs/ocr.md). Tesseract reads the image as it is.
-        let layout = PageLayout.detect(image.contrastStretched(), tessdataPath: tessdata)
+        let forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        let stretched = trace.measure("contrast stretch") { forDetection.contrastStretched() }
+        let layout = PageLayout.detect(stretched, tessdataPath: tessdata, trace: trace)
+        trace.note("OSD: \(layout.map { "turn \($0.rotation) (\($0.orientationConfidence)), script \($0.script ?? "-") (\($0.scriptConfidence))" } ?? "nothing")")
         let detected = layout?.script.flatMap(PageLayout.language(forScript:))
         let chosen = language ?? detected ?? fallback
         let turn = layout?.rotation ?? 0
@@ -81,14 +86,19 @@ public final class OCREngine {
             let q = ((quarterTurns % 4) + 4) % 4
             var turned = image
             if q != 0 {
-                guard let t = LeptImage(pixRotateOrth(image.pointer, Int32(q))) else { throw OCRError.engineFailure("could not turn the image") }
+                guard let t = trace.measure("quarter turn", { LeptImage(pixRotateOrth(image.pointer, Int32(q))) }) else {
+                    throw OCRError.engineFailure("could not turn the image")
+                }
                 turned = t
             }
-            let engine = try engines[languages] ?? OCREngine(language: languages, tessdataPath: tessdata)
+            let engine = try engines[languages] ?? trace.measure("load \(languages)") { try OCREngine(language: languages, tessdataPath: tessdata) }
             engines[languages] = engine
-            var result = try engine.recognize(turned, orientation: orientation, options: options)
+            var result = try engine.recognize(turned, orientation: orientation, options: options, trace: trace)
+            trace.note("read \(languages) turned \(q * 90)°: \(result.words.count) words, mean confidence \(String(format: "%.1f", result.meanWordConfidence))")
             result.language = languages
             result.layout = layout
+            result.measuredTextHeight = height
+            result.scale = scale
             result.layout?.rotation = q * 90
             return result
         }
@@ -119,6 +129,27 @@ public final class OCREngine {
         return result
     }
 
+    /// The typical character height in pixels of the image at `path` after its EXIF turn (nil when too little
+    /// text was found to say): what `OCROptions.textHeight` compares against.
+    public static func textHeight(imageAt path: String, options: OCROptions = OCROptions()) throws -> Double? {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
+        return try loaded.oriented(orientation).gray().textHeight()
+    }
+
+    /// Orientation and script detection alone on the image at `path` (after its EXIF turn), prepared as
+    /// `recognizeDetecting` prepares it (`options.textHeight`, `options.osdTextHeight`, the contrast stretch):
+    /// for the bench and the tests. nil when OSD found nothing.
+    public static func detectLayout(imageAt path: String, tessdataPath: String? = nil, options: OCROptions = OCROptions(),
+                                    trace: OCRTrace? = nil) throws -> PageLayout? {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
+        let (image, height, scale) = try loaded.oriented(orientation).gray().scaledForReading(options: options, trace: trace)
+        let forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        return PageLayout.detect(trace.measure("contrast stretch") { forDetection.contrastStretched() },
+                                 tessdataPath: tessdataPath ?? defaultTessdataPath(), trace: trace)
+    }
+
     /// Throws `languageUnavailable` unless every `+`-part of `language` has its `.traineddata` in `tessdataPath`.
     public static func checkLanguages(_ language: String, tessdataPath: String) throws {
         let installed = Set(installedLanguages(tessdataPath: tessdataPath))
@@ -128,12 +159,12 @@ public final class OCREngine {
         }
     }
 
-    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions) throws -> OCRResult {
+    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions, trace: OCRTrace? = nil) throws -> OCRResult {
         var image = gray
         var angle = 0.0
-        if options.deskew { (image, angle) = image.deskewed() }
-        image = image.binarized(options.binarization)
-        let (words, lines) = try read(image, segmentation: options.pageSegmentation)
+        if options.deskew { (image, angle) = trace.measure("deskew") { image.deskewed() } }
+        image = trace.measure("binarize") { image.binarized(options.binarization) }
+        let (words, lines) = try trace.measure("recognize \(language)") { try read(image, segmentation: options.pageSegmentation) }
         return OCRResult(
             words: words, lines: lines, width: image.width, height: image.height, orientationApplied: orientation, deskewAngle: angle)
     }
@@ -204,6 +235,30 @@ public final class OCREngine {
     }
 }
 
+extension LeptImage {
+    /// This image scaled down so its characters are `options.textHeight` tall (when they are taller by
+    /// more than a tenth), the height measured, and the scale applied (1 when none).
+    func scaledForReading(options: OCROptions, trace: OCRTrace?) -> (LeptImage, Double?, Double) {
+        guard options.textHeight != nil || options.osdTextHeight != nil else { return (self, nil, 1) }
+        let height = trace.measure("measure text height") { textHeight() }
+        var result = (self, height, 1.0)
+        if let target = options.textHeight, let height, target / height < 0.9,
+           let smaller = trace.measure("scale", { scaled(by: target / height) }) {
+            result = (smaller, height, target / height)
+        }
+        trace.note("text height \(height.map { String(format: "%.0f px", $0) } ?? "not measured"), read at scale \(String(format: "%.2f", result.2)) (\(result.0.width)×\(result.0.height))")
+        return result
+    }
+
+    /// The copy orientation and script detection sees: scaled down so its characters (`textHeight` tall
+    /// here) are `options.osdTextHeight` tall, or this image.
+    func scaledForDetection(textHeight: Double?, options: OCROptions, trace: OCRTrace?) -> LeptImage {
+        guard let target = options.osdTextHeight, let textHeight, target / textHeight < 0.9,
+              let smaller = trace.measure("scale for OSD", { scaled(by: target / textHeight) }) else { return self }
+        return smaller
+    }
+}
+
 extension PageLayout {
     /// Below this orientation confidence the page is read as it is. Tesseract's OSD gave at least 1.8
     /// to the right turn of every receipt in the set, in all four turns (docs/ocr.md).
@@ -215,18 +270,20 @@ extension PageLayout {
 
     /// Orientation and script detection on an 8-bit image; nil when `osd.traineddata` is missing or
     /// tesseract found too little text to decide.
-    static func detect(_ image: LeptImage, tessdataPath: String) -> PageLayout? {
+    static func detect(_ image: LeptImage, tessdataPath: String, trace: OCRTrace? = nil) -> PageLayout? {
         guard OCREngine.installedLanguages(tessdataPath: tessdataPath).contains("osd"), let api = TessBaseAPICreate() else { return nil }
         defer { TessBaseAPIEnd(api); TessBaseAPIDelete(api) }
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        guard TessBaseAPIInit3(api, tessdataPath, "osd") == 0 else { return nil }
+        guard trace.measure("load osd", { TessBaseAPIInit3(api, tessdataPath, "osd") }) == 0 else { return nil }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
         TessBaseAPISetImage2(api, image.pointer)
         var degrees: Int32 = 0, orientationConfidence: Float = 0, scriptConfidence: Float = 0
         var name: UnsafePointer<CChar>? = nil
-        guard TessBaseAPIDetectOrientationScript(api, &degrees, &orientationConfidence, &name, &scriptConfidence) != 0 else { return nil }
+        guard trace.measure("OSD", { TessBaseAPIDetectOrientationScript(api, &degrees, &orientationConfidence, &name, &scriptConfidence) }) != 0 else {
+            return nil
+        }
         // Tesseract reports the page's orientation counter-clockwise; the turn that undoes it is clockwise.
         let turn = orientationConfidence >= Float(minimumOrientationConfidence) ? (360 - Int(degrees)) % 360 : 0
         // Tesseract 5's C API hands out the unicharset's own string here (freeing it is a double free).

@@ -61,6 +61,10 @@ public struct OCRResult: Sendable, Equatable, Codable {
     public var language: String?
     /// What orientation and script detection found (nil when it did not run or found nothing).
     public var layout: PageLayout?
+    /// The character height measured on the image as decoded (pixels; nil when not measured or too little text).
+    public var measuredTextHeight: Double?
+    /// How much the image was scaled before it was read (1 when not; boxes, `width` and `height` are of the scaled image).
+    public var scale: Double = 1
 
     public init(words: [OCRWord], lines: [OCRLine], width: Int, height: Int, orientationApplied: ExifOrientation, deskewAngle: Double) {
         self.words = words
@@ -128,6 +132,14 @@ public struct OCROptions: Sendable, Equatable {
     /// Straighten text lines tilted up to about 7° (leptonica's skew search).
     public var deskew: Bool
     public var binarization: Binarization
+    /// The character height in pixels a large image is scaled down to before it is read (`recognizeDetecting`
+    /// only): the height is measured on the image (`OCREngine.textHeight`), and an image whose text is taller
+    /// than this is read smaller (tesseract's line recognizer rescales every line to 36 px anyway; the
+    /// layout analysis, the deskew and the orientation detection pay for every pixel). nil: read as it is.
+    public var textHeight: Double?
+    /// The character height the copy for orientation and script detection is scaled down to (nil: the
+    /// image as read). Tesseract's OSD found no script on a 12 MP photo whose characters were 70 px tall.
+    public var osdTextHeight: Double?
     /// Images above this many pixels are refused before decoding.
     public var maxPixels: Int
     /// Files above this many bytes are refused before reading.
@@ -135,8 +147,11 @@ public struct OCROptions: Sendable, Equatable {
 
     public init(
         pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, binarization: Binarization = .none,
+        textHeight: Double? = nil, osdTextHeight: Double? = nil,
         maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
     ) {
+        self.textHeight = textHeight
+        self.osdTextHeight = osdTextHeight
         self.pageSegmentation = pageSegmentation
         self.deskew = deskew
         self.binarization = binarization

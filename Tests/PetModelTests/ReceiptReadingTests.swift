@@ -158,6 +158,10 @@ final class ReceiptReadingTests: XCTestCase {
             ("일시: 202614 6A 8일 15:31", .korean, day(2026, 6, 8)),          // every unit misread (Tesseract on ko-03)
             ("일시: 20264 99 29 11:58", .korean, day(2026, 9, 2)),            // 월 and 일 read as 9
             ("일시: 202614 54 232 09:51", .korean, day(2026, 5, 23)),
+            ("일시: 202614 1월 192! 15:30", .korean, day(2026, 1, 19)),       // 년 as 14, 일 as 2! (phone-ko-shadow, ko-12 turned)
+            ("일시: 20261 1월 9일 15:30", .korean, day(2026, 1, 9)),
+            ("일시: 202611월20 15:30", .korean, day(2026, 11, 20)),            // 년 lost: the digits are the month's
+            ("일시: 2026a 1월 3 15:30", .korean, day(2026, 1, 3)),
             ("日時: 20264 11A 3H 10:05", .japanese, day(2026, 11, 3)),
             ("Order 2026 12 31 10:05", .english, nil),                       // not for English receipts
             ("平成31年4月30日", .japanese, day(2019, 4, 30)),
