@@ -70,18 +70,34 @@ public final class OCREngine {
         // The language names are checked before the image is read: a bad --ocr-lang is its own error.
         if let language { try checkLanguages(language, tessdataPath: tessdata) } else { try checkLanguages(fallback, tessdataPath: tessdata) }
         let (loaded, orientation) = try trace.measure("decode") { try LeptImage.load(path: path, options: options) }
+        // Started once the image is known good, on their own threads: the OSD data (about 180 ms to load) and
+        // the language most likely needed (the one given, else the fallback), which detection then usually
+        // confirms, load while the image is examined. Both are waited for below, whatever is found.
+        let osd = Preload { OSDEngine(tessdataPath: tessdata, characters: options.osdCharacters) }
+        let likely = language ?? fallback
+        let preloaded = Preload { try? OCREngine(language: likely, tessdataPath: tessdata) }
+        defer { _ = osd.wait(); _ = preloaded.wait() }  // no loading thread outlives the reading (nor an error thrown here)
         let gray = try trace.measure("EXIF turn, gray") { try loaded.oriented(orientation).gray() }
         let (image, height, scale) = gray.scaledForReading(options: options, trace: trace)
-        // Detection on a contrast-stretched copy: on the faded and blurred receipts of the set it took
-        // Hangul for Latin or Greek without it (docs/ocr.md). Tesseract reads the image as it is.
-        let forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        // Detection on the paper alone, contrast-stretched: on a dark table tesseract's OSD saw no characters
+        // (the 12 MP photos), and on the faded and blurred receipts of the set it took Hangul for Latin or
+        // Greek without the stretch (docs/ocr.md). Tesseract reads the whole image as it is: cut to the
+        // paper, a shadow across it fell under tesseract's threshold.
+        var forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        var paper: OCRBox? = nil
+        if options.findPaper, let box = trace.measure("find paper", { forDetection.paperBox() }), let cut = forDetection.cropped(box) {
+            paper = OCRBox(x: box.x, y: box.y, width: box.width, height: box.height)
+            trace.note("paper at \(box.x),\(box.y) \(box.width)×\(box.height) in \(forDetection.width)×\(forDetection.height)")
+            forDetection = cut
+        }
         let stretched = trace.measure("contrast stretch") { forDetection.contrastStretched() }
-        let layout = PageLayout.detect(stretched, tessdataPath: tessdata, trace: trace)
+        let layout = trace.measure("wait for osd", { osd.wait() })?.detect(stretched, trace: trace)
         trace.note("OSD: \(layout.map { "turn \($0.rotation) (\($0.orientationConfidence)), script \($0.script ?? "-") (\($0.scriptConfidence))" } ?? "nothing")")
         let detected = layout?.script.flatMap(PageLayout.language(forScript:))
         let chosen = language ?? detected ?? fallback
         let turn = layout?.rotation ?? 0
         var engines: [String: OCREngine] = [:]
+        if let engine = trace.measure("wait for \(likely)", { preloaded.wait() }) { engines[likely] = engine }
         func attempt(_ quarterTurns: Int, _ languages: String) throws -> OCRResult {
             let q = ((quarterTurns % 4) + 4) % 4
             var turned = image
@@ -98,6 +114,7 @@ public final class OCREngine {
             result.language = languages
             result.layout = layout
             result.measuredTextHeight = height
+            result.paper = paper
             result.scale = scale
             result.layout?.rotation = q * 90
             return result
@@ -145,9 +162,10 @@ public final class OCREngine {
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         let (loaded, orientation) = try LeptImage.load(path: path, options: options)
         let (image, height, scale) = try loaded.oriented(orientation).gray().scaledForReading(options: options, trace: trace)
-        let forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        var forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        if options.findPaper, let box = trace.measure("find paper", { forDetection.paperBox() }), let cut = forDetection.cropped(box) { forDetection = cut }
         return PageLayout.detect(trace.measure("contrast stretch") { forDetection.contrastStretched() },
-                                 tessdataPath: tessdataPath ?? defaultTessdataPath(), trace: trace)
+                                 tessdataPath: tessdataPath ?? defaultTessdataPath(), characters: options.osdCharacters, trace: trace)
     }
 
     /// Throws `languageUnavailable` unless every `+`-part of `language` has its `.traineddata` in `tessdataPath`.
@@ -270,25 +288,80 @@ extension PageLayout {
 
     /// Orientation and script detection on an 8-bit image; nil when `osd.traineddata` is missing or
     /// tesseract found too little text to decide.
-    static func detect(_ image: LeptImage, tessdataPath: String, trace: OCRTrace? = nil) -> PageLayout? {
+    static func detect(_ image: LeptImage, tessdataPath: String, characters: Int? = nil, trace: OCRTrace? = nil) -> PageLayout? {
+        trace.measure("load osd", { OSDEngine(tessdataPath: tessdataPath, characters: characters) })?.detect(image, trace: trace)
+    }
+}
+
+/// Tesseract loaded with `osd.traineddata` for orientation and script detection.
+final class OSDEngine {
+    private let api: OpaquePointer
+
+    /// nil when `osd.traineddata` is missing or does not load.
+    init?(tessdataPath: String, characters: Int?) {
         guard OCREngine.installedLanguages(tessdataPath: tessdataPath).contains("osd"), let api = TessBaseAPICreate() else { return nil }
-        defer { TessBaseAPIEnd(api); TessBaseAPIDelete(api) }
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        guard trace.measure("load osd", { TessBaseAPIInit3(api, tessdataPath, "osd") }) == 0 else { return nil }
+        guard TessBaseAPIInit3(api, tessdataPath, "osd") == 0 else {
+            TessBaseAPIDelete(api)
+            return nil
+        }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        if let characters { _ = TessBaseAPISetVariable(api, "min_characters_to_try", "\(characters)") }
+        self.api = api
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+    }
+
+    /// The turn and script of an 8-bit image; nil when tesseract found too little text to decide.
+    func detect(_ image: LeptImage, trace: OCRTrace?) -> PageLayout? {
         TessBaseAPISetImage2(api, image.pointer)
+        defer { TessBaseAPIClear(api) }
         var degrees: Int32 = 0, orientationConfidence: Float = 0, scriptConfidence: Float = 0
         var name: UnsafePointer<CChar>? = nil
         guard trace.measure("OSD", { TessBaseAPIDetectOrientationScript(api, &degrees, &orientationConfidence, &name, &scriptConfidence) }) != 0 else {
             return nil
         }
         // Tesseract reports the page's orientation counter-clockwise; the turn that undoes it is clockwise.
-        let turn = orientationConfidence >= Float(minimumOrientationConfidence) ? (360 - Int(degrees)) % 360 : 0
+        let turn = orientationConfidence >= Float(PageLayout.minimumOrientationConfidence) ? (360 - Int(degrees)) % 360 : 0
         // Tesseract 5's C API hands out the unicharset's own string here (freeing it is a double free).
         let script = name.map { String(cString: $0) }
         return PageLayout(rotation: turn, orientationConfidence: Double(orientationConfidence),
                           script: script.flatMap { $0.isEmpty ? nil : $0 }, scriptConfidence: Double(scriptConfidence))
     }
+}
+
+/// Work started on its own thread now and waited for later: the OSD data and the likely language load
+/// while the image is decoded and examined (docs/ocr.md). The value is handed over once, after `wait`.
+final class Preload<Value>: @unchecked Sendable {
+    private var value: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () -> Value?) {
+        let box = UncheckedBox(work)
+        Thread.detachNewThread { [self] in
+            value = box.value()
+            done.signal()
+        }
+    }
+
+    private var waited = false
+
+    /// The value, once the work has finished; nil after the first call.
+    func wait() -> Value? {
+        guard !waited else { return nil }
+        done.wait()
+        waited = true
+        defer { value = nil }
+        return value
+    }
+}
+
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
