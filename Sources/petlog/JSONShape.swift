@@ -1,6 +1,6 @@
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// The documented `--json` shapes (docs/json.md): snake_case keys, canonical units (grams, minor
 /// units), instants as RFC 3339 with the offset they happened at. Keys are only ever added.

@@ -1,7 +1,7 @@
 import Foundation
 import ArgumentParser
 import PetModel
-import PetStore
+import PetStoreSQLite
 
 /// The `petlog` command: every subcommand is one file in this folder.
 struct Petlog: ParsableCommand {

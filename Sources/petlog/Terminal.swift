@@ -1,7 +1,7 @@
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetFiles
 
 /// Writing to the terminal: colours only on a TTY, no control character from user text ever
 /// reaches it, and every line laid out fits `columns` display columns.
