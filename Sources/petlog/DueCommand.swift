@@ -68,6 +68,7 @@ extension Session {
         case .vaccine(let code): o["kind"] = "vaccine"; o["vaccine"] = code; o["first_dose"] = i.neverRecorded
         case .medication(let name, let id): o["kind"] = "dose"; o["medication"] = name; o["medication_id"] = id
         case .followUp(let id, let reason): o["kind"] = "follow_up"; o["visit_id"] = id; o["reason"] = JSONShape.value(reason)
+        case .nextSession(let id, let kind): o["kind"] = "next_" + kind.rawValue; o["record_id"] = id
         }
         return o
     }

@@ -71,6 +71,8 @@ enum JSONShape {
         case .expense(let e):
             return ["money": money(e.money), "category": e.category, "merchant": value(e.merchant), "payment": value(e.payment?.rawValue),
                     "items": e.items, "split_of": value(e.splitOf)]
+        case .grooming(let g):
+            return ["tasks": g.tasks.map(\.rawValue), "groomer": value(g.groomer), "cost": value(g.cost.map(money)), "next_due": value(g.next?.description)]
         }
     }
 }

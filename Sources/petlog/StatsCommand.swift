@@ -27,7 +27,7 @@ struct StatsCommand: ParsableCommand {
             // one; weights (most of a big household's records) as each pet's last, and spending below through
             // the spending view.
             let end = periods.last.adding(days: 1)
-            let records = try repo.records(RecordQuery(pets: refs, kinds: [.meal, .stool, .symptom, .visit, .vaccination, .dose],
+            let records = try repo.records(RecordQuery(pets: refs, kinds: [.meal, .stool, .symptom, .visit, .vaccination, .dose, .grooming],
                                                        days: DayWindow(first: previous, end: end)))
             var comparison = MonthComparison(records, month: this, context: s.time, periods: periods)
             let always = (Date(timeIntervalSince1970: -9.2e18), Date(timeIntervalSince1970: 9.2e18))
@@ -77,6 +77,9 @@ struct StatsCommand: ParsableCommand {
             }
             add(s.t(.statsVisits), "visits", String(a.visits), String(b.visits), delta(a.visits, b.visits), (a.visits, b.visits))
             add(s.t(.statsVaccines), "vaccines", String(a.vaccines), String(b.vaccines), delta(a.vaccines, b.vaccines), (a.vaccines, b.vaccines))
+            // Groomings only in a month pair that had some: a household that keeps none sees no new row.
+            let groomA = a.kindCounts[.grooming] ?? 0, groomB = b.kindCounts[.grooming] ?? 0
+            if groomA + groomB > 0 { add(s.t(.statsGroomings), "groomings", String(groomA), String(groomB), delta(groomA, groomB), (groomA, groomB)) }
             add(s.t(.statsDoses), "doses", String(a.doses), String(b.doses), delta(a.doses, b.doses), (a.doses, b.doses))
             // Spending in the home currency, each expense at its day's rate; other currencies also as spent.
             let home = try s.homeCurrency(money.currency)
