@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetStore
+import PetViews
 import PetStorePostgres
 
 struct BackupCommand: ParsableCommand {
@@ -80,7 +81,7 @@ struct CheckCommand: ParsableCommand {
                 problems = try repo.check()
             }
             if s.json {
-                s.terminal.json(problems.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "repairable": $0.repairable] })
+                try s.terminal.json(problems.map(ProblemJSON.init))
             } else {
                 for line in present.lines(problems, verbose: verbose, repairing: repair) { s.terminal.line(line) }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Localization
 import PetModel
+import PetViews
 
 /// Turning values into the words and numbers a person reads, in the session's language and units.
 extension Session {
@@ -35,14 +36,14 @@ extension Session {
 
     /// The line printed after a record is logged; `aside` (already localized) says how a value was read,
     /// such as the unit a bare number was taken in.
-    func printAdded(_ records: [PetRecord], aside: String? = nil) {
-        printAdded(records) { _ in aside }
+    func printAdded(_ records: [PetRecord], aside: String? = nil) throws {
+        try printAdded(records) { _ in aside }
     }
 
     /// The lines after records are logged, each with its own aside (a vaccine each pet's schedule names differently).
-    func printAdded(_ records: [PetRecord], aside: (PetRecord) -> String?) {
+    func printAdded(_ records: [PetRecord], aside: (PetRecord) -> String?) throws {
         if json {
-            terminal.json(records.map(JSONShape.record))
+            try terminal.json(records.map { RecordJSON($0) })
             return
         }
         for r in records {

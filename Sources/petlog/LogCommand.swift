@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStore
+import PetViews
 
 struct LogCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -21,7 +22,7 @@ struct LogCommand: ParsableCommand {
                                     limit: limit, newestFirst: limit != nil)
             var records = try s.repository().records(query)
             if limit != nil { records.reverse() }
-            s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true, showWriter: by)
+            try s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true, showWriter: by)
         }
     }
 }
@@ -29,13 +30,9 @@ struct LogCommand: ParsableCommand {
 extension Session {
     /// `showWriter`: each line ends with the database role that wrote the record (a PostgreSQL store keeps
     /// it; a SQLite file has one user and says `-`).
-    func printTimeline(_ records: [PetRecord], showPet: Bool, showWriter: Bool = false) {
+    func printTimeline(_ records: [PetRecord], showPet: Bool, showWriter: Bool = false) throws {
         if json {
-            terminal.json(records.map { r -> [String: Any] in
-                var o = JSONShape.record(r)
-                if showWriter { o["written_by"] = JSONShape.value(r.writtenBy) }
-                return o
-            })
+            try terminal.json(records.map { RecordJSON($0, showWriter: showWriter) })
             return
         }
         if records.isEmpty { terminal.line(t(.logEmpty)); return }
@@ -97,7 +94,7 @@ struct SearchCommand: ParsableCommand {
                 if found.isEmpty { return }
                 s.terminal.line()
             }
-            s.printTimeline(found.reversed(), showPet: true)
+            try s.printTimeline(found.reversed(), showPet: true)
         }
     }
 }
@@ -136,7 +133,7 @@ struct StarredCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], starredOnly: true))
-            s.printTimeline(records, showPet: pet == nil)
+            try s.printTimeline(records, showPet: pet == nil)
         }
     }
 }

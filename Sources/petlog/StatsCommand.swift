@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStore
+import PetViews
 
 struct StatsCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -41,18 +42,21 @@ struct StatsCommand: ParsableCommand {
             for (id, w) in lastThis.merging(lastPrevious, uniquingKeysWith: { x, _ in x }) { petNames[id] = w.name }
             func delta(_ x: Int, _ y: Int) -> String { ValueFormatter.signedChange(Double(x) - Double(y), digits: 0) }
             var rows: [[String]] = []
-            var json: [[String: Any]] = []
+            var json: [StatsJSON.Item] = []
             // Machine keys are codes and pet ids, the same in every language; the labels are translated.
-            func add(_ label: String, _ key: String, _ x: String, _ y: String, _ d: String, _ raw: (Any, Any)) {
+            func add(_ label: String, _ key: String, _ x: String, _ y: String, _ d: String, _ raw: (StatsJSON.Value, StatsJSON.Value)) {
                 rows.append([label, x, y, d])
-                json.append(["item": key, "this_month": raw.0, "previous_month": raw.1])
+                json.append(StatsJSON.Item(key, raw.0, raw.1))
+            }
+            func add(_ label: String, _ key: String, _ x: String, _ y: String, _ d: String, _ raw: (Int, Int)) {
+                add(label, key, x, y, d, (.count(raw.0), .count(raw.1)))
             }
             for id in comparison.weighedPets.sorted(by: { (petNames[$0] ?? "", $0) < (petNames[$1] ?? "", $1) }) {
                 let x = a.lastWeight[id], y = b.lastWeight[id]
                 var d = ""
                 if let x, let y { d = s.format.massChange(MassChange(from: y, to: x)) }
                 add(s.t(.statsWeight(pet: petNames[id] ?? "-")), "weight_grams:\(id)", x.map(s.format.mass) ?? "—",
-                    y.map(s.format.mass) ?? "—", d, (JSONShape.value(x?.grams), JSONShape.value(y?.grams)))
+                    y.map(s.format.mass) ?? "—", d, (.grams(x?.grams), .grams(y?.grams)))
             }
             add(s.t(.statsMeals), "meals", String(a.meals.meals), String(b.meals.meals), delta(a.meals.meals, b.meals.meals), (a.meals.meals, b.meals.meals))
             add(s.t(.statsTreats), "treats", String(a.meals.treats), String(b.meals.treats), delta(a.meals.treats, b.meals.treats), (a.meals.treats, b.meals.treats))
@@ -64,7 +68,7 @@ struct StatsCommand: ParsableCommand {
             if let x = a.stools.average, let y = b.stools.average {
                 stoolDelta = ValueFormatter.signedChange(x - y, digits: 1)
             }
-            add(s.t(.statsStool), "stool_scores", stoolText(a.stools), stoolText(b.stools), stoolDelta, (a.stools.scores, b.stools.scores))
+            add(s.t(.statsStool), "stool_scores", stoolText(a.stools), stoolText(b.stools), stoolDelta, (.scores(a.stools.scores), .scores(b.stools.scores)))
             let totalA = a.symptomTotal, totalB = b.symptomTotal
             add(s.t(.statsSymptoms), "symptoms", String(totalA), String(totalB), delta(totalA, totalB), (totalA, totalB))
             func symptomLabel(_ key: String) -> String { (a.symptomSamples[key] ?? b.symptomSamples[key]).map(s.wording.symptomName) ?? key }
@@ -96,7 +100,7 @@ struct StatsCommand: ParsableCommand {
             func addMoney(_ label: String, _ key: String, _ x: Int64, _ y: Int64, _ currency: Currency) {
                 rows.append([label, s.format.money(Money(minorUnits: x, currency: currency)), s.format.money(Money(minorUnits: y, currency: currency)),
                              change(y, x, currency)])
-                json.append(["item": key, "this_month": x, "previous_month": y, "percent_change": JSONShape.value(SpendingComparison.percentChange(from: y, to: x))])
+                json.append(StatsJSON.Item(key, .minorUnits(x), .minorUnits(y), percentChange: .some(SpendingComparison.percentChange(from: y, to: x))))
             }
             addMoney(s.t(.statsSpending(currency: home.code)), "spending:\(home.code)", spending.total, spending.previousTotal, home)
             for c in spending.categories {
@@ -116,21 +120,11 @@ struct StatsCommand: ParsableCommand {
                 budgetLines.append((b, try s.budgetStatus(b, on: asOf, activePets: activePets)))
             }
             if s.json {
-                s.terminal.json([
-                    "month": String(this.description.prefix(7)), "previous_month": String(previous.description.prefix(7)), "items": json,
-                    "days": ["first": periods.first.description, "last": periods.last.description],
-                    "previous_days": ["first": periods.previousFirst.description, "last": periods.previousLast.description],
-                    "same_days": periods.isPartial,
-                    "currency": home.code,
-                    "month_total": JSONShape.money(monthTotal),
-                    "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
-                    "unconverted": ["this_month": spending.unconverted, "previous_month": spending.previousUnconverted],
-                    "top_merchants": spending.merchants.map { ["name": $0.name, "amount": JSONShape.money(Money(minorUnits: $0.amount, currency: home)),
-                                                               "payments": $0.count] as [String: Any] },
-                    "budgets": budgetLines.map { b, st in
-                        s.budgetJSON(b, activePets: activePets).merging(s.statusJSON(b.budget, st, on: asOf)) { _, new in new }
-                    },
-                ])
+                try s.terminal.json(StatsJSON(
+                    month: this, periods: periods, items: json, currency: home, monthTotal: monthTotal, ahead: ahead,
+                    unconverted: (spending.unconverted, spending.previousUnconverted),
+                    merchants: spending.merchants.map { StatsJSON.Merchant(name: $0.name, amount: Money(minorUnits: $0.amount, currency: home), payments: $0.count) },
+                    budgets: budgetLines.map { BudgetJSON($0, activePets: activePets, .status($1, on: asOf)) }))
                 return
             }
             if periods.isPartial {

@@ -2,13 +2,13 @@ import Foundation
 import Localization
 import PetModel
 import PetStore
+import PetViews
+import Synchronization
 
 /// Writing to the terminal: colours only on a TTY, no control character from user text ever
 /// reaches it, and every line laid out fits `columns` display columns.
 struct Terminal {
     let colors: Bool
-    /// The language of the line said when standard output cannot be written.
-    let l10n: L10n
     /// The width every layout fits (`Terminal.screenColumns()`).
     var columns: Int = Terminal.screenColumns()
 
@@ -34,17 +34,19 @@ struct Terminal {
     }
 
     func line(_ text: String = "") {
-        Terminal.write(text + "\n", to: STDOUT_FILENO, l10n: l10n)
+        Terminal.write(text + "\n", to: STDOUT_FILENO)
     }
 
     func error(_ text: String) {
         Terminal.write("petlog: " + Terminal.sanitize(text) + "\n", to: STDERR_FILENO)
     }
 
-    /// Checked writes (FileHandle.write traps on a full disk): a stdout that cannot be written (a
-    /// redirect to a full disk) ends petlog with one line on stderr and exit 74 (73 for a path that
-    /// cannot take it); a failing stderr is ignored.
-    static func write(_ text: String, to fd: Int32, l10n: L10n = L10n(.en)) {
+    /// Checked writes (FileHandle.write traps on a full disk). A standard output that cannot be written
+    /// (a redirect to a full disk) is kept as `StandardOutput.failure`: nothing more is written to it, and
+    /// `Session.run` (or `Petlog.exit` for help) throws it, so that it ends petlog the way every failure
+    /// does, as one line on stderr and exit 74 (73 for a path that cannot take it). A failing stderr is ignored.
+    static func write(_ text: String, to fd: Int32) {
+        if fd == STDOUT_FILENO && StandardOutput.failed != nil { return }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -53,10 +55,8 @@ struct Terminal {
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                guard fd == STDOUT_FILENO else { return }
-                let failure = Failure(OutputError(path: OutputFile.standardOutput, cause: OutputError.Cause(errno: code)))
-                write("petlog: " + failure.message(l10n) + "\n", to: STDERR_FILENO)
-                exit(failure.exitCode)
+                if fd == STDOUT_FILENO { StandardOutput.fail(OutputError(path: OutputFile.standardOutput, cause: OutputError.Cause(errno: code))) }
+                return
             }
             offset += n
         }
@@ -108,25 +108,25 @@ struct Terminal {
         }
     }
 
-    /// Writes a JSON value with sorted keys, the stable machine format of every read command.
-    func json(_ value: Any) {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return }
-        Terminal.write(Terminal.escapingC1AndBidi(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO, l10n: l10n)
+    /// Writes a `--json` view (`JSONView`, the stable machine format of every read command).
+    func json<View: Encodable>(_ view: View) throws {
+        Terminal.write(try JSONView.text(view) + "\n", to: STDOUT_FILENO)
+    }
+}
+
+/// Standard output's first failed write, if any: kept (instead of ending the process where it
+/// happened) for the one place that turns failures into a line and an exit code.
+enum StandardOutput {
+    private static let failure = Mutex<OutputError?>(nil)
+
+    static var failed: OutputError? { failure.withLock { $0 } }
+
+    static func fail(_ error: OutputError) {
+        failure.withLock { if $0 == nil { $0 = error } }
     }
 
-    /// JSONSerialization escapes C0 controls only; C1 controls (U+009B is CSI to many terminals), line
-    /// separators and bidi overrides are written as `\uXXXX` too, so `--json` on a terminal is as safe as
-    /// the tables and still decodes to exactly the stored text. Outside strings JSON is ASCII, so this
-    /// only ever touches string contents.
-    static func escapingC1AndBidi(_ json: String) -> String {
-        var out = String.UnicodeScalarView()
-        for s in json.unicodeScalars {
-            switch s.value {
-            case 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-                out.append(contentsOf: String(format: "\\u%04x", s.value).unicodeScalars)
-            default: out.append(s)
-            }
-        }
-        return String(out)
+    /// Throws the failed write, if there was one.
+    static func check() throws {
+        if let failed { throw failed }
     }
 }
