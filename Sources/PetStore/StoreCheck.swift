@@ -21,7 +21,30 @@ public struct StoreProblem: Equatable, Sendable {
     public var detail: String
     /// The record the problem is about (an orphan record header), by id and kind: what `repair` acts on.
     public var record: RecordKey?
+    /// What petlog itself says in `detail`, for `check` to say in the user's language; nil where the detail
+    /// is data (a path, SQLite's own message, a stored value), which `check` shows as it is.
+    public var words: Words?
     public init(kind: Kind, detail: String) { self.kind = kind; self.detail = detail }
+    public init(kind: Kind, _ words: Words) { self.kind = kind; self.detail = words.english; self.words = words }
+
+    /// The problems petlog describes in its own words.
+    public enum Words: Equatable, Sendable {
+        /// An attachment file, named by its hash.
+        case attachment(sha256: String)
+        /// A search column or table whose rows do not say what the records say.
+        case rowsOutOfStep(table: String, count: Int)
+        /// A row whose parent row is missing.
+        case foreignKey(table: String, rowid: Int64, parent: String)
+
+        /// The detail as `check --json` writes it (its documented, stable text).
+        public var english: String {
+            switch self {
+            case .attachment(let sha): "attachment \(sha)"
+            case .rowsOutOfStep(let table, let count): "\(table): \(count) rows out of step"
+            case .foreignKey(let table, let rowid, let parent): "\(table) rowid \(rowid) → \(parent)"
+            }
+        }
+    }
 
     /// A record header whose detail row is missing.
     public static func orphanRecord(_ record: RecordKey) -> StoreProblem {
@@ -112,7 +135,7 @@ extension SQLiteRepository {
         do {
             try dbQueue.read { db in
                 for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
-                    problems.append(StoreProblem(kind: .foreignKey, detail: "\(row[0] as String? ?? "?") rowid \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")"))
+                    problems.append(StoreProblem(kind: .foreignKey, .foreignKey(table: row[0] as String? ?? "?", rowid: row[1] as Int64? ?? 0, parent: row[2] as String? ?? "?")))
                 }
                 // One pass over the covering index of (pet, kind, time), one rowid search in the kind's table each.
                 // (The table itself when an index is damaged: REINDEX mends that, and this must not trip on it.)
@@ -130,7 +153,7 @@ extension SQLiteRepository {
                 referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
                 if try db.tableExists("search_index") {
                     let wrong = try SearchIndex.rowsOutOfStep(db)
-                    if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, detail: "search_index: \(wrong) rows out of step")) }
+                    if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, .rowsOutOfStep(table: "search_index", count: wrong))) }
                 }
             }
         } catch let e as DatabaseError where damaged || e.resultCode == .SQLITE_CORRUPT {
