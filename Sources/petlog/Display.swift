@@ -12,18 +12,10 @@ extension Session {
 
     /// A record's time on its own clock in the language's pattern (`8:00 AM`), with its offset beside it
     /// (`8:00 AM +09:00`) where that differs from the viewer's offset at the same instant.
-    func recordClock(_ at: Date, utcOffset: Int) -> String {
-        let c = RecordClock.clock(at, utcOffset: utcOffset)
-        let text = format.clock(hour: c.hour, minute: c.minute)
-        guard utcOffset != time.utcOffset(at: at) else { return text }
-        return text + " " + Self.offsetText(utcOffset)
-    }
+    func recordClock(_ at: Date, utcOffset: Int) -> String { RecordClockText.text(at, utcOffset: utcOffset, format: format, time: time) }
 
     /// `+09:00`, `-08:00`.
-    static func offsetText(_ offset: Int) -> String {
-        let a = abs(offset)
-        return String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", a / 3600, a % 3600 / 60)
-    }
+    static func offsetText(_ offset: Int) -> String { RecordClockText.offset(offset) }
 
     /// The time of day in the local zone, in the language's pattern (`8:30 AM`, `오전 8:30`, `8:30`).
     func clock(_ date: Date) -> String {

@@ -25,13 +25,12 @@ struct Terminal {
         return 80
     }
 
-    enum Style: String {
-        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
-    }
+    typealias Style = TextScreen.Style
 
-    func styled(_ text: String, _ style: Style) -> String {
-        colors ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
-    }
+    /// The layout of this terminal's lines (`TextScreen`).
+    var screen: TextScreen { TextScreen(colors: colors, columns: columns) }
+
+    func styled(_ text: String, _ style: Style) -> String { screen.styled(text, style) }
 
     func line(_ text: String = "") {
         Terminal.write(text + "\n", to: STDOUT_FILENO)
@@ -74,38 +73,12 @@ struct Terminal {
 
     /// A text wrapped to the terminal's width; lines after the first are indented by `indent`.
     func wrapped(_ text: String, indent: Int = 0) {
-        for l in DisplayColumns.wrap(text, columns: columns, indent: indent) { line(l) }
+        for l in screen.wrapped(text, indent: indent) { line(l) }
     }
 
-    /// A plain aligned table: a header row, then rows; every cell is sanitized. When the columns do not
-    /// fit the terminal, each row is its first cell on a line and the others below it (the header
-    /// says their order), so nothing wraps in the middle of a column.
-    /// `style(row)`: a colour for a whole row (an overdue item), or nil.
+    /// A plain aligned table (`TextScreen.table`): a header row, then rows; every cell is sanitized.
     func table(header: [String], rows: [[String]], style: (Int) -> Style? = { _ in nil }) {
-        let clean = rows.map { $0.map(Terminal.sanitize) }
-        var widths = header.map(Terminal.width)
-        for r in clean { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], Terminal.width(c)) } }
-        let total = widths.dropLast().reduce(0) { $0 + $1 + 2 } + (widths.last ?? 0)
-        if total > columns && header.count > 1 {
-            line(styled(header[0], .bold))
-            for l in DisplayColumns.pack(Array(header.dropFirst()), separator: " · ", columns: columns - 2) { line(styled("  " + l, .bold)) }
-            for (i, r) in clean.enumerated() {
-                let rest = r.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "-" : $0 }
-                // The other cells two columns in from the first cell's own indentation (stats' sub-rows).
-                let margin = (r.first ?? "").prefix(while: { $0 == " " }).count + 2
-                let below = DisplayColumns.pack(Array(rest), separator: " · ", columns: columns - margin)
-                for l in DisplayColumns.wrap(r.first ?? "", columns: columns, indent: margin) + below.map({ String(repeating: " ", count: margin) + $0 }) {
-                    line(style(i).map { styled(l, $0) } ?? l)
-                }
-            }
-            return
-        }
-        let head = header.enumerated().map { i, h in i == header.count - 1 ? h : Terminal.pad(h, to: widths[i]) }.joined(separator: "  ")
-        line(styled(head, .bold))
-        for (n, r) in clean.enumerated() {
-            let l = r.enumerated().map { i, c in i == r.count - 1 ? c : Terminal.pad(c, to: widths[i]) }.joined(separator: "  ")
-            line(style(n).map { styled(l, $0) } ?? l)
-        }
+        for l in screen.table(header: header, rows: rows, style: style) { line(l) }
     }
 
     /// Writes a `--json` view (`JSONView`, the stable machine format of every read command).
