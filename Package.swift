@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "petlog-fetch", targets: ["petlog-fetch"]),
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
         .library(name: "PetModel", targets: ["PetModel"]),
-        .library(name: "PetStore", targets: ["PetStore"]),
+        .library(name: "PetStoreCore", targets: ["PetStoreCore"]),
+        .library(name: "PetStoreSQLite", targets: ["PetStoreSQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -26,21 +27,33 @@ let package = Package(
         .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
         /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in; one formatter of masses, money and dates per language. */
         .target(name: "Localization", dependencies: ["PetModel"], path: "Localization"),
-        /** The store protocols (pets, records, care, transfer, maintenance) and their SQLite implementation: schema, migrations, reads, writes, demo data. */
+        /** Files on disk and the programs petlog runs: the one atomic file writer (OutputFile, OutputSink),
+            spawning helper programs (HelperProgram), the rates download through petlog-fetch; Foundation only. */
+        .target(name: "PetFiles"),
+        /** The store without an engine: the repository protocols (pets, records, care, money, transfer, maintenance,
+            history), the store logic written once over `SQLExecutor`, the record-kind descriptor, the errors, the
+            store location (a SQLite file or a PostgreSQL server, parsed once), the export/import formats (Transfer/)
+            and the demo household. Imports neither GRDB nor PostgresNIO. */
         .target(
-            name: "PetStore",
+            name: "PetStoreCore",
+            dependencies: ["PetModel", "PetFiles", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        /** The store protocols on a SQLite file (GRDB): schema, migrations, the search index, the undo triggers, the
+            raw fast paths (weight series, bulk import, JSON export), attachments beside the file, check and repair. */
+        .target(
+            name: "PetStoreSQLite",
             dependencies: [
-                "PetModel",
+                "PetModel", "PetFiles", "PetStoreCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         /** The same store protocols on a PostgreSQL 15 server (postgres-nio): connection settings as libpq reads them,
-            the `petlog` schema and its migrations, transactions retried on serialization failures. */
+            the `petlog` schema and its migrations, transactions retried on serialization failures. No GRDB. */
         .target(
             name: "PetStorePostgres",
-            dependencies: ["PetStore", "PetModel", .product(name: "PostgresNIO", package: "postgres-nio"),
+            dependencies: ["PetStoreCore", "PetFiles", "PetModel", .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         /** The system's cairo, cairo-pdf, cairo-svg and pangocairo headers; the only place C is included. */
@@ -70,24 +83,24 @@ let package = Package(
         .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization", "QRCode"]),
         /** What commands show, apart from the terminal: every `--json` view as an `Encodable` type written by one
             encoder (`JSONView`), and the presenters that turn facts into translated lines. */
-        .target(name: "PetViews", dependencies: ["PetModel", "PetStore", "Localization"]),
+        .target(name: "PetViews", dependencies: ["PetModel", "PetStoreCore", "Localization"]),
         /** The user's preferences file ($XDG_CONFIG_HOME/petlog/config.toml): reading, checking and writing its keys. */
         .target(name: "PetConfig", dependencies: ["PetModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetStore", "PetStorePostgres", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
+                "PetModel", "PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
-        .testTarget(name: "PetStoreTests", dependencies: ["PetStore", "PetStorePostgres", "PetModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "petlogTests", dependencies: ["PetStore", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
+        .testTarget(name: "PetStoreTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "PetModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "petlogTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
-        .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStore", "Localization"]),
+        .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "Localization"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// The PostgreSQL side of an import (`ImportWriter`): rows gathered per table in COPY's text format and
 /// sent with `COPY … FROM STDIN` a few megabytes at a time, the next batch made while the server stores

@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
-import PetStore
+import PetStoreCore
 import PostgresNIO
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Foundation
+import PetFiles
 import PetModel
-import PetStore
+import PetStoreCore
 
 // MARK: Exports, files, checks and undo on PostgreSQL
 

@@ -1,6 +1,6 @@
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// The PostgreSQL implementation of the store protocols (`PetlogStore`): the same logic as the SQLite
 /// store (`StoreCore`, written once over `SQLExecutor`), each call one transaction on one connection.

@@ -1,5 +1,5 @@
 import Foundation
-import PetStore
+import PetStoreCore
 
 /// The roles a shelter needs (`petlog pg init-roles`, or `petlog pg init-roles --sql | psql`): group roles
 /// that people's login roles join.

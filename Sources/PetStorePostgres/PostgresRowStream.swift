@@ -1,7 +1,7 @@
 import Dispatch
 import Logging
 import NIOCore
-import PetStore
+import PetStoreCore
 import PostgresNIO
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Foundation
-import PetStore
 import PetModel
+import PetStoreCore
 
 /// petlog's tables in PostgreSQL: the same normalized design as the SQLite file (pets, the record
 /// supertable and one detail table per kind, attachments, medication courses and doses, expenses,

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// `search` on PostgreSQL: the same rows as SQLite's index (`SearchIndex`), folded by petlog
 /// (`TextField.nameKey`), in `search_text`; triggers note changed keys in `search_stale`, and every

@@ -1,7 +1,7 @@
 import Foundation
 import PetModel
 import Localization
-import PetStore
+import PetStoreCore
 
 /// What `check` prints: the file and how many problems, the first few (all with `--verbose`), where the
 /// rest are, and what `--repair` did with a damaged file.

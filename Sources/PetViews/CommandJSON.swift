@@ -1,6 +1,6 @@
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// `check --json`: each problem found.
 public struct ProblemJSON: Encodable {

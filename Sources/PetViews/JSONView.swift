@@ -1,6 +1,6 @@
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// The one writer of petlog's `--json` views (docs/json.md): every view is an `Encodable` type, written
 /// here with sorted keys, two-space pretty printing and slashes as they are, the bytes the views have

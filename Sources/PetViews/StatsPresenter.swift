@@ -1,7 +1,7 @@
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// What `stats` shows, read once: the month's records beside the previous month's (the same days while
 /// the month is under way), its spending, and the monthly budgets asked about as of `asOf`.

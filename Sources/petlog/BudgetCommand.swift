@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 import PetViews
 
 /// `petlog budget …`: spending budgets per month or for a stretch of days, for the household or a pet.

@@ -3,7 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetReport
-import PetStore
+import PetFiles
 
 /// The sizes `card --paper` takes: the card alone, or a sheet of cards.
 enum CardPaper: String, ChoiceValue {

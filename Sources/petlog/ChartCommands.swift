@@ -5,7 +5,8 @@ import Localization
 import PetCharts
 import PetModel
 import PetReport
-import PetStore
+import PetFiles
+import PetStoreCore
 import PetViews
 
 /// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.

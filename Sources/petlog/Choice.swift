@@ -1,7 +1,7 @@
 import ArgumentParser
 import PetModel
 import PetReport
-import PetStore
+import PetStoreCore
 
 /// A value an option takes from a fixed list (`--species dog`).
 protocol ChoiceValue: CaseIterable, Sendable {

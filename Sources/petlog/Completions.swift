@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetStoreSQLite
 
 /// Shell completion of names from the current database: argument-parser's generated scripts call
 /// `petlog ---completion …` when TAB is pressed on a PET or medication argument, and these closures

@@ -4,7 +4,9 @@ import Localization
 import PetConfig
 import PetModel
 import PetReport
-import PetStore
+import PetFiles
+import PetStoreCore
+import PetStoreSQLite
 import PetViews
 
 /// The preferences file as the command line holds it: where it is, whether it exists, what it says.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import PetStore
+import PetFiles
+import PetStoreCore
+import PetStoreSQLite
 import PetViews
 import PetStorePostgres
 
@@ -36,9 +38,11 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let target = s.settings.resolvedDatabasePath
-            if s.settings.usesServer {
-                let server = try s.settings.serverTarget(target)
+            let target: String
+            switch s.settings.storeLocation {
+            case .sqliteFile(let path): target = path
+            case .postgres(let url):
+                let server = try s.settings.serverTarget(url)
                 throw StoreError.notOnServer(command: "restore", instead: PostgresRepository.restoreCommand(server, from: backup))
             }
             let report = try SQLiteRepository.restore(from: backup, to: target)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 struct DemoCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions

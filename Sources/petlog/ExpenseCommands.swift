@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 import PetViews
 
 /// `petlog expense …`: log an expense (the default subcommand) and list spending by day.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 import PetViews
 
 /// `petlog expense scan RECEIPT [PET]`: read a receipt photo, show what was read, save it as an expense.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetFiles
+import PetStoreCore
+import PetStoreSQLite
 
 struct ExportCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions

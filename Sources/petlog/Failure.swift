@@ -4,7 +4,9 @@ import Localization
 import PetCharts
 import PetModel
 import PetReport
-import PetStore
+import PetFiles
+import PetStoreCore
+import PetStoreSQLite
 
 /// The one place an error becomes a localized line and a sysexits code
 /// (64 usage, 65 bad data, 66 missing input, 73 cannot create, 74 I/O, 75 busy).

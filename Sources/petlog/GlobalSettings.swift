@@ -3,7 +3,7 @@ import Foundation
 import Localization
 import PetConfig
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// The global options, accepted before or after any subcommand: every command holds them as an
 /// `@OptionGroup`, and argument-parser hands values given before the subcommand down to it.
@@ -85,14 +85,14 @@ struct GlobalSettings: Sendable {
         return Self.defaultDatabasePath
     }
 
+    /// Where the store is: the resolved `--db`/`PETLOG_DB`/config text read once as a file or a server.
+    var storeLocation: StoreLocation { StoreLocation(resolvedDatabasePath) }
+
     /// The database as messages name it: a server's URL without its password.
-    var databaseForDisplay: String {
-        let p = resolvedDatabasePath
-        return PostgresTarget.isURL(p) ? PostgresTarget.redactPassword(p) : p
-    }
+    var databaseForDisplay: String { storeLocation.displayed }
 
     /// The store is a PostgreSQL server (`--db postgres://…`, `PETLOG_DB`, or the config's `database`).
-    var usesServer: Bool { PostgresTarget.isURL(resolvedDatabasePath) }
+    var usesServer: Bool { storeLocation.isServer }
 
     /// The server `url` names, with libpq's environment (`PGPASSWORD`, `PGSSLMODE` …) and `~/.pgpass`.
     func serverTarget(_ url: String) throws -> PostgresTarget {

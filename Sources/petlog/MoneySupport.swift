@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// `--currency`, for every command that shows money in one currency.
 struct CurrencyOption: ParsableArguments {

@@ -1,7 +1,7 @@
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetFiles
 
 /// Runs `petlog-ocr` (the OCR module in its own process) on one image and reads its JSON.
 enum OCRClient {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 import PetViews
 
 /// `petlog pet …`: profiles.

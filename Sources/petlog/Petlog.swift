@@ -1,8 +1,8 @@
 import Foundation
 import ArgumentParser
 import PetModel
-import PetStore
 import Localization
+import PetStoreSQLite
 
 /// The `petlog` command: every subcommand is one file in this folder.
 struct Petlog: ParsableCommand {

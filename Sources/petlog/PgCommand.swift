@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 import PetStorePostgres
 
 /// `petlog pg …`: what only a PostgreSQL store has.
@@ -24,8 +24,8 @@ struct PgInitRolesCommand: ParsableCommand {
                 s.terminal.line(PostgresRoles.sql)
                 return
             }
-            guard s.settings.usesServer else { throw UsageError(message: s.t(.errPgNeedsServer)) }
-            let target = try s.settings.serverTarget(s.settings.resolvedDatabasePath)
+            guard case .postgres(let url) = s.settings.storeLocation else { throw UsageError(message: s.t(.errPgNeedsServer)) }
+            let target = try s.settings.serverTarget(url)
             do {
                 try PostgresRoles.create(target)
             } catch let e as PostgresRoles.CannotCreateRoles {

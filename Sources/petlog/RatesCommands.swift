@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetFiles
 import PetViews
 
 /// `petlog rates update|import|list`: the ECB's euro reference rates. Only `rates update` touches the
@@ -35,7 +35,7 @@ struct RatesGroup: ParsableCommand {
                     throw UsageError(message: s.t(.errRatesBadSource(url: Terminal.sanitize(source ?? mirror ?? ""))))
                 }
                 // The fetch log is in the database; a first update creates the database only once it has rates to store.
-                if s.settings.usesServer || FileManager.default.fileExists(atPath: s.settings.resolvedDatabasePath) {
+                if s.settings.storeLocation.filePath.map({ FileManager.default.fileExists(atPath: $0) }) ?? true {
                     let last = try s.repository().lastRatesFetch()
                     if case .useStored(let fetch) = RatesUpdate.decide(last: last, source: url, today: s.time.today, force: force) {
                         if s.json {

@@ -4,7 +4,8 @@ import Localization
 import PetCharts
 import PetModel
 import PetReport
-import PetStore
+import PetFiles
+import PetStoreCore
 
 struct ReportCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions

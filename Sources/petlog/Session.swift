@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
+import PetStoreSQLite
 import PetStorePostgres
 
 /// What every command runs with: settings, translations, the clock, the terminal and the store.
@@ -83,9 +84,11 @@ struct Session {
     /// creates nothing.
     mutating func repository(creating: Bool = false) throws -> any PetlogStore {
         if let r = openedRepository { return r }
-        let path = settings.resolvedDatabasePath
-        if PostgresTarget.isURL(path) {
-            let target = try settings.serverTarget(path)
+        let path: String
+        switch settings.storeLocation {
+        case .sqliteFile(let file): path = file
+        case .postgres(let url):
+            let target = try settings.serverTarget(url)
             if let ignored = target.ignoredPasswordFile { terminal.error(t(.warnPasswordFileOpen(path: Terminal.sanitize(ignored)))) }
             let server: PostgresRepository
             if settings.pinnedNow != nil {
@@ -120,8 +123,8 @@ struct Session {
         do {
             return try repository()
         } catch {
-            let path = settings.resolvedDatabasePath
-            guard !settings.usesServer, let refused = (error as? StoreError) ?? SQLiteRepository.storeError(from: error, path: path) else { throw error }
+            guard let path = settings.storeLocation.filePath,
+                  let refused = (error as? StoreError) ?? SQLiteRepository.storeError(from: error, path: path) else { throw error }
             switch refused {
             case .damaged, .notAPetlogDatabase: return adopt(try AppDatabase.openDamaged(path: path, refused: refused))
             default: throw error

@@ -1,7 +1,7 @@
 import Foundation
 import Localization
 import PetModel
-import PetStore
+import PetFiles
 import PetViews
 import Synchronization
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 import PetViews
 
 struct UndoCommand: ParsableCommand {

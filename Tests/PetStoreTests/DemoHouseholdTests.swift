@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// The demo goes in through the import batch: ids as planned, doses on their own courses, and only into an empty file.
 final class DemoHouseholdTests: XCTestCase {

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// The export's in-place writer (`JSONBytes`) against the Codable encoding the format is defined by,
 /// and the one-pass read of `exportJSON` against `loadRecords`.

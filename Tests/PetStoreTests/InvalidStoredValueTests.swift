@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// Values petlog never writes, put straight into the file: every read refuses them naming table, id and
 /// column (never a default in their place), and `check` lists each one.

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// The JSON import's weights: read without JSONDecoder when plain, kept as columns, written in file order.
 final class JSONImportStreamingTests: XCTestCase {

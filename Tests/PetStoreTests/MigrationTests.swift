@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// Every shipped schema version has a fixture file in `Fixtures/<version>/`, written by the build that
 /// shipped it (a demo household plus an archived pet, a photo, a star and a deleted record). Each is

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// Spending, splits, budgets and rates in the store.
 final class MoneyRepositoryTests: XCTestCase {

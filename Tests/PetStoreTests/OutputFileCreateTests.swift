@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// `OutputFile.create`, the writer for files that must not replace anything (backups): whole or absent,
 /// 0600, an existing name refused and left as it was, no temporary file left behind.

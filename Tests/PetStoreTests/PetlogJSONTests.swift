@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// The export's Codable types and the scanner that cuts a document into pets and records.
 final class PetlogJSONTests: XCTestCase {

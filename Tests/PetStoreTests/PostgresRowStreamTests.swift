@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 @testable import PetStorePostgres
 
 /// `forEachRow` on PostgreSQL: rows reach the calling thread (never the event loop), a statement sent

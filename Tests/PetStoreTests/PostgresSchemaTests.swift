@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 @testable import PetStorePostgres
 
 /// The `petlog` schema on a real server: migrations once, concurrently, newer refused; connection faults named.

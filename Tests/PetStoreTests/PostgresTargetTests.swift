@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// `--db postgres://…` read as libpq reads it: URL, environment, password file, defaults.
 final class PostgresTargetTests: XCTestCase {

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 final class RatesDownloadTests: XCTestCase {
     static let ecb = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,7 +1,9 @@
 import XCTest
 import GRDB
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// The kind descriptors against the SQLite schema they describe.
 final class RecordKindTableTests: XCTestCase {

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 @testable import PetStorePostgres
 
 /// `check` names a broken record by its id and kind, as data, and `repair` acts on those (never on the text

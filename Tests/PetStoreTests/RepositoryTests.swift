@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 final class RepositoryTests: XCTestCase {
     var repo: (any PetlogStore)!

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import XCTest
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 @testable import PetStorePostgres
 
 /// The same statements, written once with `?`, give the same rows on SQLite and on PostgreSQL.

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// `search_index` (schema v5): what `search` finds through it, and that it follows every write — the
 /// repository's, `undo`'s and another program's — with `check` noticing when it does not.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 @testable import PetStorePostgres
 
 /// A throwaway PostgreSQL 15 for the tests (scripts/pg-test-server.sh): started once per test process

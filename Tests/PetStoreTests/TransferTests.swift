@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import XCTest
 import PetModel
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// The pieces under `petlog import`/`export`: the CSV reader and writer, local times, and the
 /// importer's all-or-nothing, duplicate and id rules.

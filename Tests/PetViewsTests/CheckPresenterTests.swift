@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 @testable import PetViews
 
 /// `check`'s lines: the kind and petlog's own words in the user's language; English keeps the codes and

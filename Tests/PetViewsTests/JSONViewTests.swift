@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import PetModel
-import PetStore
+import PetStoreCore
 @testable import PetViews
 
 /// The views are written by one encoder with the bytes `JSONSerialization` (pretty, sorted keys,

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import Localization
 import PetModel
-import PetStore
+import PetStoreCore
 @testable import PetViews
 
 /// `stats` from facts alone, without a database: the rows and their machine keys, the heading of a

@@ -2,7 +2,9 @@
 import Foundation
 import XCTest
 import Glibc
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// Eight petlog processes writing at once lose nothing and never show the user a busy error, even
 /// when some of them are killed mid-write.

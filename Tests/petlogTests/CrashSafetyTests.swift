@@ -2,7 +2,9 @@
 import Foundation
 import XCTest
 import Glibc
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// SIGKILL at any moment loses no acknowledged record and leaves a file that `petlog check` accepts.
 ///

@@ -2,7 +2,9 @@
 // Linux only: posix_spawn file actions, inotify, /proc.
 import Foundation
 import Glibc
-@testable import PetStore
+@testable import PetFiles
+@testable import PetStoreCore
+@testable import PetStoreSQLite
 
 /// One `petlog` process started with `posix_spawn`, no shell in between: the test holds its pid, so
 /// SIGKILL reaches petlog itself, and polling never blocks. Output goes to files, which keep every

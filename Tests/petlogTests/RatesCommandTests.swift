@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PetStore
+import PetFiles
 
 /// `scripts/test-http-server.py` serving the recorded ECB files on 127.0.0.1, started and stopped by the test.
 final class TestHTTPServer {

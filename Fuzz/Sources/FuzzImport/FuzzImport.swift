@@ -1,7 +1,8 @@
 import Foundation
 import FuzzSupport
 import PetModel
-import PetStore
+import PetStoreCore
+import PetStoreSQLite
 
 // The importer's readers (a petlog JSON export, or one pet's weight CSV) and the import itself.
 // Properties: a file is either refused with an ImportError (one line naming file and line, nothing

@@ -1,0 +1,262 @@
+import Foundation
+import PetModel
+
+/// Which spending a money view asks for.
+public struct SpendingQuery: Sendable {
+    /// Pets whose spending counts; empty: every pet and the household.
+    public var pets: [PetRef]
+    /// With `pets`, also the household's own expenses (no pet).
+    public var includeHousehold: Bool
+    public var since: Date?
+    public var until: Date?
+    /// Expenses only, or visit costs too (every spending figure counts them; `expense list --no-visits` does not).
+    public var includeVisits: Bool
+    public var starredOnly: Bool
+    /// Spending whose own local day (by its stored offset) lies in the window: budgets, months, trips.
+    public var days: DayWindow?
+
+    public init(pets: [PetRef] = [], includeHousehold: Bool = false, since: Date? = nil, until: Date? = nil, days: DayWindow? = nil,
+                includeVisits: Bool = true, starredOnly: Bool = false) {
+        self.pets = pets; self.includeHousehold = includeHousehold; self.since = since; self.until = until; self.days = days
+        self.includeVisits = includeVisits; self.starredOnly = starredOnly
+    }
+}
+
+/// What `budget set` stores: whom it covers and its terms.
+public struct BudgetDraft: Sendable {
+    public var pet: PetRef?
+    public var budget: Budget
+    public init(pet: PetRef?, budget: Budget) { self.pet = pet; self.budget = budget }
+}
+
+/// What storing a file of rates did.
+public struct RatesStoreSummary: Equatable, Sendable {
+    /// Rates new to the database, rates that replaced a different stored value, and the days the file covered.
+    public var added: Int, changed: Int, days: Int
+    public var firstDay: LocalDate?, lastDay: LocalDate?
+}
+
+/// Spending, budgets and exchange rates. Every method is one transaction.
+public protocol MoneyRepository: Sendable {
+    /// Expenses and visit costs in time order (oldest first, then by id).
+    func spending(_ query: SpendingQuery) throws -> [SpendingEntry]
+    /// The shares of a split expense, in order (the first share first).
+    func splitShares(of recordId: Int64) throws -> [PetRecord]
+    /// Sets a budget, replacing the one with the same scope (pet, category, period); `replaced` says so.
+    func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool)
+    func budgets() throws -> [StoredBudget]
+    func deleteBudget(id: Int64) throws -> StoredBudget
+    /// Stores rates (a rate already stored for the day and currency is replaced) and notes the fetch.
+    func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary
+    /// Rates of `currencies` (all when empty) in force from `from` through `through`: every published
+    /// day in that span and the last one before it.
+    func rateTable(currencies: [String], from: LocalDate?, through: LocalDate?) throws -> RateTable
+    /// The rates of the last published day on or before `day` (the newest when nil), and that day.
+    func rates(on day: LocalDate?) throws -> (day: LocalDate, rates: [EuroRate])?
+    /// The most recent fetch or import of rates.
+    func lastRatesFetch() throws -> RatesFetch?
+    /// Every stored rate, by day then currency (for export).
+    func allRates() throws -> [EuroRate]
+}
+
+/// Spending, budgets and rates, once for both stores.
+extension StoreCore {
+    public func spending(_ query: SpendingQuery) throws -> [SpendingEntry] {
+        var clauses: [String] = []
+        var args: [any SQLBindable] = []
+        if !query.pets.isEmpty {
+            let ids = try query.pets.map { try resolve($0).id }
+            clauses.append("(r.pet_id IN (\(questionMarks(ids.count)))" + (query.includeHousehold ? " OR r.pet_id IS NULL)" : ")"))
+            args += ids
+        }
+        if let s = query.since { clauses.append("r.at >= ?"); args.append(s.unixSeconds(.up)) }
+        if let u = query.until { clauses.append("r.at < ?"); args.append(u.unixSeconds(.up)) }
+        if let w = query.days { StoreCore.dayClauses(w, into: &clauses, &args) }
+        if query.starredOnly { clauses.append("r.starred = 1") }
+        let filter = clauses.map { " AND " + $0 }.joined()
+        var text = """
+            SELECT r.id, r.pet_id, p.name AS pet_name, r.at, r.utc_offset, r.note, r.starred, 'expense' AS source,
+                   e.amount_minor AS minor, e.currency, e.category, e.merchant, e.payment, e.split_of
+            FROM record r JOIN expense e ON e.record_id = r.id LEFT JOIN pet p ON p.id = r.pet_id
+            WHERE r.kind = 'expense' AND r.kind <> 'weight'\(filter)
+            """
+        var allArgs = args
+        if query.includeVisits {
+            text += """
+
+                UNION ALL
+                SELECT r.id, r.pet_id, p.name, r.at, r.utc_offset, r.note, r.starred, 'visit',
+                       v.cost_minor, v.cost_currency, 'vet', v.clinic, NULL, NULL
+                FROM record r JOIN visit v ON v.record_id = r.id LEFT JOIN pet p ON p.id = r.pet_id
+                WHERE r.kind = 'visit' AND r.kind <> 'weight' AND v.cost_minor IS NOT NULL\(filter)
+                """
+            allArgs += args
+        }
+        text += "\nORDER BY 4, 1"
+        var entries: [SpendingEntry] = []
+        for row in try sql.rows(text, allArgs) {
+            let id = row[0].int ?? 0
+            let source = row.text("source")
+            let table = source == "visit" ? "visit" : "expense"
+            let currency = try row.decode("currency", table: table, id: id, Currency.named)
+            entries.append(SpendingEntry(
+                recordId: id, petId: row[1].int, petName: row[2].text,
+                at: Date(timeIntervalSince1970: Double(row[3].int ?? 0)), utcOffset: Int(row[4].int ?? 0),
+                money: Money(minorUnits: try row.required(row[8].int, "amount_minor", table: table, id: id), currency: currency),
+                category: try row.required(row[10].text, "category", table: table, id: id), merchant: row[11].text,
+                payment: try row.decodeIfPresent("payment", table: table, id: id, Payment.init(rawValue:)),
+                note: row[5].text, starred: row[6].int == 1, source: source == "visit" ? .visit : .expense, splitOf: row[13].int))
+        }
+        guard !entries.isEmpty else { return entries }
+        // Items and attachment counts, only where there are any.
+        var items: [Int64: [String]] = [:]
+        var files: [Int64: Int] = [:]
+        let haveItems = try sql.int("SELECT EXISTS (SELECT 1 FROM expense_item)", [SQLValue]()) == 1
+        let haveFiles = try sql.int("SELECT EXISTS (SELECT 1 FROM attachment)", [SQLValue]()) == 1
+        let allIds = entries.map(\.recordId)
+        for chunk in stride(from: 0, to: allIds.count, by: 500).map({ Array(allIds[$0..<min($0 + 500, allIds.count)]) }) {
+            let marks = questionMarks(chunk.count)
+            if haveItems {
+                for row in try sql.rows("SELECT record_id, name FROM expense_item WHERE record_id IN (\(marks)) ORDER BY record_id, position", chunk) {
+                    if let id = row[0].int, let name = row[1].text { items[id, default: []].append(name) }
+                }
+            }
+            if haveFiles {
+                for row in try sql.rows("SELECT record_id, count(*) AS n FROM attachment WHERE record_id IN (\(marks)) GROUP BY record_id", chunk) {
+                    if let id = row[0].int { files[id] = Int(row[1].int ?? 0) }
+                }
+            }
+        }
+        for i in entries.indices {
+            entries[i].items = items[entries[i].recordId] ?? []
+            entries[i].attachments = files[entries[i].recordId] ?? 0
+        }
+        return entries
+    }
+
+    // MARK: Budgets
+
+    public func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool) {
+        let pet = try draft.pet.map { try resolve($0, activeOnly: true) }
+        let b = draft.budget
+        var first: String?, last: String?
+        if case .days(let f, let l) = b.period { first = f.description; last = l.description }
+        let existing = try sql.int("""
+            SELECT id FROM budget WHERE coalesce(pet_id, 0) = ? AND coalesce(category, '') = ? AND coalesce(first_day, '') = ? AND coalesce(last_day, '') = ?
+            """, [pet?.id ?? 0, b.category ?? "", first ?? "", last ?? ""])
+        let t = nowSeconds
+        let id: Int64
+        if let existing {
+            try sql.execute("UPDATE budget SET amount_minor = ?, currency = ?, per_pet = ?, updated_at = ? WHERE id = ?",
+                            [b.amount.minorUnits, b.amount.currency.code, b.perPet, t, existing])
+            id = existing
+        } else {
+            id = try sql.insertReturningId("""
+                INSERT INTO budget (pet_id, amount_minor, currency, first_day, last_day, category, per_pet, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [pet?.id, b.amount.minorUnits, b.amount.currency.code, first, last, b.category, b.perPet, t, t])
+        }
+        guard let stored = try loadBudgets(id: id).first else { throw StoreError.constraint("budget") }
+        return (stored, existing != nil)
+    }
+
+    public func deleteBudget(id: Int64) throws -> StoredBudget {
+        guard let b = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }
+        try sql.execute("DELETE FROM budget WHERE id = ?", [id])
+        return b
+    }
+
+    /// Budgets (one, or all), the household's first, then by pet name, category and period (NULLs first
+    /// on both engines: PostgreSQL would sort them last).
+    public func loadBudgets(id: Int64?) throws -> [StoredBudget] {
+        let rows = try sql.rows("""
+            SELECT b.id, b.pet_id, b.amount_minor, b.currency, b.first_day, b.last_day, b.category, b.per_pet, p.name AS pet_name
+            FROM budget b LEFT JOIN pet p ON p.id = b.pet_id
+            \(id == nil ? "" : "WHERE b.id = ?") ORDER BY b.pet_id IS NOT NULL, p.name, b.pet_id, b.category IS NOT NULL, b.category,
+            b.first_day IS NOT NULL, b.first_day, b.id
+            """, id.map { [$0] } ?? [SQLValue]())
+        return try rows.map { row in
+            let id = row[0].int ?? 0
+            func day(_ column: String) throws -> LocalDate? {
+                try row.decodeIfPresent(column, table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
+            }
+            let currency = try row.decode("currency", table: "budget", id: id, Currency.named)
+            let period: Budget.Period
+            if let f = try day("first_day"), let l = try day("last_day") { period = .days(from: f, through: l) } else { period = .monthly }
+            return StoredBudget(id: id, petId: row.int64("pet_id"), petName: row.text("pet_name"),
+                                budget: Budget(amount: Money(minorUnits: try row.required(row.int64("amount_minor"), "amount_minor", table: "budget", id: id),
+                                                             currency: currency),
+                                               period: period, category: row.text("category"), perPet: row.bool("per_pet") ?? false))
+        }
+    }
+
+    // MARK: Rates
+
+    public func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary {
+        var added = 0, changed = 0
+        for r in rates where r.currency != "EUR" {
+            let stored = try sql.row("SELECT rate FROM exchange_rate WHERE currency = ? AND day = ?", [r.currency, r.day.description])?[0].text
+            if stored == nil { added += 1 } else if stored != r.rate.description { changed += 1 } else { continue }
+            try sql.execute("""
+                INSERT INTO exchange_rate (day, currency, rate) VALUES (?, ?, ?) ON CONFLICT (currency, day) DO UPDATE SET rate = excluded.rate
+                """, [r.day.description, r.currency, r.rate.description])
+        }
+        let days = Set(rates.map(\.day))
+        try sql.execute("INSERT INTO rates_fetch (fetched_at, local_day, source, rates, last_rate_day) VALUES (?, ?, ?, ?, ?)",
+                        [at.unixSeconds(), localDay.description, source, rates.count, days.max()?.description])
+        return RatesStoreSummary(added: added, changed: changed, days: days.count, firstDay: days.min(), lastDay: days.max())
+    }
+
+    public func rateTable(currencies: [String], from: LocalDate?, through: LocalDate?) throws -> RateTable {
+        var clauses: [String] = []
+        var args: [any SQLBindable] = []
+        let wanted = currencies.filter { $0 != "EUR" }
+        if !currencies.isEmpty {
+            guard !wanted.isEmpty else { return RateTable([]) }
+            clauses.append("x.currency IN (\(questionMarks(wanted.count)))")
+            args += wanted
+        }
+        if let through { clauses.append("x.day <= ?"); args.append(through.description) }
+        if let from {
+            // From the last published day on or before `from` (per currency).
+            clauses.append("x.day >= coalesce((SELECT max(y.day) FROM exchange_rate y WHERE y.currency = x.currency AND y.day <= ?), '')")
+            args.append(from.description)
+        }
+        let text = "SELECT day, currency, rate FROM exchange_rate x" + (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "))
+        return RateTable(try loadRates(text, args))
+    }
+
+    public func rates(on day: LocalDate?) throws -> (day: LocalDate, rates: [EuroRate])? {
+        let found: String? = if let day {
+            try sql.row("SELECT max(day) FROM exchange_rate WHERE day <= ?", [day.description])?[0].text
+        } else {
+            try sql.row("SELECT max(day) FROM exchange_rate", [SQLValue]())?[0].text
+        }
+        guard let found, let d = LocalDate.parseISO(Substring(found)) else { return nil }
+        return (d, try loadRates("SELECT day, currency, rate FROM exchange_rate WHERE day = ? ORDER BY currency", [found]))
+    }
+
+    func loadRates(_ text: String, _ arguments: [any SQLBindable]) throws -> [EuroRate] {
+        try sql.rows(text, arguments).map { row in
+            let rateText = row.text("rate") ?? "", dayText = row.text("day") ?? ""
+            guard let rate = ExactDecimal(rateText), let day = LocalDate.parseISO(Substring(dayText)), let currency = row.text("currency") else {
+                throw InvalidStoredValue(table: "exchange_rate", id: 0, column: "rate", text: "\(dayText) \(rateText)")
+            }
+            return EuroRate(day: day, currency: currency, rate: rate)
+        }
+    }
+
+    public func allRates() throws -> [EuroRate] {
+        try loadRates("SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency", [SQLValue]())
+    }
+
+    public func lastRatesFetch() throws -> RatesFetch? {
+        guard let row = try sql.row("SELECT id, fetched_at, local_day, source, rates, last_rate_day FROM rates_fetch ORDER BY id DESC LIMIT 1",
+                                    [SQLValue]()) else { return nil }
+        let id = row[0].int ?? 0
+        return RatesFetch(fetchedAt: Date(timeIntervalSince1970: Double(row[1].int ?? 0)),
+                          localDay: try row.decode("local_day", table: "rates_fetch", id: id) { LocalDate.parseISO(Substring($0)) },
+                          source: row.text("source") ?? "", rates: Int(row[4].int ?? 0),
+                          lastRateDay: try row.decodeIfPresent("last_rate_day", table: "rates_fetch", id: id) { LocalDate.parseISO(Substring($0)) })
+    }
+}

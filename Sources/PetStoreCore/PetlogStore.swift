@@ -1,0 +1,166 @@
+import Foundation
+import PetFiles
+import PetModel
+
+/// Which records a timeline or list asks for.
+public struct RecordQuery: Sendable {
+    public var pets: [PetRef]
+    public var kinds: [RecordKind]
+    public var since: Date?
+    public var until: Date?
+    public var starredOnly: Bool
+    public var limit: Int?
+    public var newestFirst: Bool
+    /// Records whose own local day (by their stored offset) lies in the window.
+    public var days: DayWindow?
+
+    public init(pets: [PetRef] = [], kinds: [RecordKind] = [], since: Date? = nil, until: Date? = nil, days: DayWindow? = nil,
+                starredOnly: Bool = false, limit: Int? = nil, newestFirst: Bool = false) {
+        self.pets = pets; self.kinds = kinds; self.since = since; self.until = until; self.days = days
+        self.starredOnly = starredOnly; self.limit = limit; self.newestFirst = newestFirst
+    }
+}
+
+/// A change to a stored record: the new header fields and detail (nil = keep).
+public struct RecordUpdate: Sendable {
+    public var at: Date?
+    public var utcOffset: Int?
+    public var note: String??
+    public var pet: PetRef?
+    public var detail: RecordDetail?
+    public init(at: Date? = nil, utcOffset: Int? = nil, note: String?? = nil, pet: PetRef? = nil, detail: RecordDetail? = nil) {
+        self.at = at; self.utcOffset = utcOffset; self.note = note; self.pet = pet; self.detail = detail
+    }
+}
+
+/// A medication course with what its doses say.
+public struct MedicationCourse: Sendable, Equatable {
+    public var record: PetRecord
+    public var medication: Medication
+    public var dosesGiven: Int
+    public var lastDose: Date?
+    public init(record: PetRecord, medication: Medication, dosesGiven: Int, lastDose: Date?) {
+        self.record = record; self.medication = medication; self.dosesGiven = dosesGiven; self.lastDose = lastDose
+    }
+}
+
+/// A pet's weights as two columns (Unix seconds, grams): flat arrays, so a million points stay small.
+public struct WeightColumns: Sendable, Equatable {
+    public var times: [Double]
+    public var grams: [Double]
+    public init(times: [Double] = [], grams: [Double] = []) { self.times = times; self.grams = grams }
+}
+
+/// The pets of a household: adding, finding by name or id, editing, archiving, removing. Every method is one transaction.
+public protocol PetsRepository: Sendable {
+    func addPet(_ draft: PetDraft) throws -> Pet
+    func pets(includeArchived: Bool) throws -> [Pet]
+    func pet(_ ref: PetRef) throws -> Pet
+    func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet
+    func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet
+    func unarchivePet(_ ref: PetRef) throws -> Pet
+    /// Deletes the pet and every record of it; returns the pet and how many records went with it.
+    func removePet(_ ref: PetRef) throws -> (Pet, Int)
+    /// Pets whose name, breed, colour, microchip or profile notes (allergies, conditions) contain `text`, any case.
+    func searchPets(_ text: String) throws -> [Pet]
+}
+
+/// Dated records of every kind: adding, reading, changing, starring, searching. Every method is one transaction.
+public protocol RecordsRepository: Sendable {
+    /// Adds one record to each pet named (none for a pet-less expense), in one transaction.
+    func addRecord(pets: [PetRef], _ draft: RecordDraft) throws -> [PetRecord]
+    /// Adds several records (each to its pet, or none), in one transaction.
+    func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord]
+    func record(id: Int64) throws -> PetRecord
+    func records(_ query: RecordQuery) throws -> [PetRecord]
+    /// How many records match (limit and order ignored).
+    func count(_ query: RecordQuery) throws -> Int
+    func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord
+    func deleteRecord(id: Int64) throws -> PetRecord
+    func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
+    func search(_ text: String, limit: Int) throws -> [PetRecord]
+    /// A pet's weights in `[since, until)`, oldest first; with `days`, only those whose own local day is in it.
+    func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
+    /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given (the latest
+    /// time, then the highest id), with its name: what `stats` shows, without reading every weight.
+    func lastWeights(pets: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)]
+}
+
+/// Medication courses and their doses. Every method is one transaction.
+public protocol CareRepository: Sendable {
+    func medications(pets: [PetRef], includeStopped: Bool) throws -> [MedicationCourse]
+    func giveMedication(pets: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord]
+    func stopMedication(pet: PetRef, name: String, at: Date) throws -> PetRecord
+    /// What `CareAgenda.items` reads for these pets, oldest first: vaccinations, medication courses and
+    /// doses, and the visits of the pets that have a visit with a follow-up (a later visit answers it;
+    /// other visits make no item), so `due` for a whole shelter reads the few records it needs.
+    func careRecords(pets: [Int64]) throws -> [PetRecord]
+}
+
+/// How far an import has got: rows written so far, of how many.
+public typealias ImportProgress = (_ done: Int, _ total: Int) -> Void
+
+/// Whole households in and out: imports (all or nothing), exports a batch at a time, attachment files.
+public protocol TransferRepository: Sendable {
+    /// The clock the store stamps its writes with (pinned by `PETLOG_NOW`); the demo stops at it.
+    var now: @Sendable () -> Date { get }
+    /// Writes the batch in one transaction; see `SQLiteRepository.importBatch` for the matching rules.
+    func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary
+    /// Every record in id order, a batch at a time (memory stays flat on big files).
+    func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
+    /// The whole JSON export (docs/json.md) into `sink`: pets, records, budgets, rates; the records written.
+    func exportJSON(to sink: OutputSink) throws -> Int
+    /// Every table as CSV into `directory`; the records and tables written. `bom`: each file starts with a
+    /// UTF-8 byte order mark, which Excel needs to read Hangul and Kana.
+    func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)
+    /// One table as CSV to `path` (or standard output); the rows written.
+    func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int
+    /// The SHA-256 of every attachment file the records name, sorted (nothing read but the rows).
+    func attachmentHashes() throws -> [String]
+    /// Every attachment's file read and checked against its SHA-256: a damaged one is thrown, a missing
+    /// one too unless `allowingMissing` (an import without its photos leaves them so; `check` lists them).
+    @discardableResult
+    func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory
+    /// Copies every attachment file the store holds into `directory`, named by SHA-256, after checking
+    /// them all (`verifyAttachments`); the folder is made only when there is a file to copy.
+    func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String])
+}
+
+extension TransferRepository {
+    public func importBatch(_ batch: ImportBatch) throws -> ImportSummary { try importBatch(batch, progress: nil) }
+    public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) { try exportCSV(to: directory, bom: false) }
+    public func exportCSVTable(_ table: String, to path: String) throws -> Int { try exportCSVTable(table, to: path, bom: false) }
+    public func forEachRecordBatch(_ body: ([PetRecord]) throws -> Void) throws { try forEachRecordBatch(size: 2000, body) }
+}
+
+/// The attachment files the records name: those the store holds (each checked against its SHA-256) and
+/// those it names without holding them (marked missing: `check` lists them as `missing-file`).
+public struct AttachmentInventory: Equatable, Sendable {
+    public var present: [String]
+    public var missing: [String]
+    public init(present: [String] = [], missing: [String] = []) { self.present = present; self.missing = missing }
+}
+
+/// The file itself: checks and repairs, and a verified copy (what only a local database file has).
+public protocol MaintenanceRepository: Sendable {
+    /// Every problem found; empty when all is well. A damaged file is reported, not thrown.
+    func check() throws -> [StoreProblem]
+    /// Fixes what can be fixed without losing anything.
+    func repair(_ problems: [StoreProblem]) throws -> RepairReport
+    /// A checked copy of the database and its attachments at `destination`.
+    func backup(to destination: String) throws -> BackupReport
+}
+
+/// Everything the CLI may ask of the store, as one existential: `let repo = try s.repository()`.
+public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository
+
+extension RecordsRepository {
+    public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {
+        try weightSeries(pet: pet, since: since, until: until, days: nil)
+    }
+
+    /// Each pet's last weight in `[since, until)`.
+    public func lastWeights(pets: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
+        try lastWeights(pets: pets, since: since, until: until, days: nil)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import PetModel
+
+/// Writing and reading the detail table of each record kind.
+///
+/// Cached statements rather than a record type per table: every import writes its records through
+/// `insert`, and a record type measured 25-40 % slower there (see `importRows`).
+/// What the stores and the transfer formats know of one record kind, said once: its detail table and
+/// columns, the text `search` finds it by, the value that makes two imported records the same one, and
+/// the tables written with it. Its row is bound by `RecordDetailTables.values` and read back by
+/// `RecordDetailTables.detail` (exhaustive switches beside this, so a new kind cannot miss them); both
+/// stores' inserts and reads, the import's prepared statements, the CSV tables, the duplicate check,
+/// the search text and `check` are written from it. Shipped migrations keep their literal SQL.
+public struct RecordKindTable: Sendable {
+    public let kind: RecordKind
+    /// The detail table: the kind's own name.
+    public var table: String { kind.rawValue }
+    /// The detail columns after `record_id`, in the order `values` gives them (and the CSV export writes them).
+    public let columns: [String]
+    /// Tables written with the detail row and read back into it (an expense's items).
+    public let children: [String]
+    /// The text `search` finds the record by, as SQL over the detail row's own (unqualified) columns,
+    /// given the dialect's field separator and an expense's joined item names; nil when the kind is found
+    /// only by its note and files.
+    let searchText: (@Sendable (_ separator: String, _ items: String) -> String)?
+    /// The kind's main value as SQL over the detail row `d` (`DuplicateKey.value` in Swift).
+    let duplicateValue: String
+
+    /// The descriptor of `kind`.
+    public static func of(_ kind: RecordKind) -> RecordKindTable { all.first { $0.kind == kind } ?? make(kind) }
+
+    private static func make(_ kind: RecordKind) -> RecordKindTable {
+        func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String) -> RecordKindTable {
+            RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate)
+        }
+        switch kind {
+        case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
+        case .meal: return t("food, type, amount, amount_unit", search: { _, _ in "food" }, duplicate: "d.food || '|' || d.type")
+        case .stool: return t("score, color, blood, mucus", duplicate: "CAST(d.score AS TEXT)")
+        case .urine: return t("color, amount, straining, blood", duplicate: "coalesce(d.amount, '')")
+        case .symptom: return t("code, listed, severity, duration_minutes", search: { _, _ in "code" }, duplicate: "d.code")
+        case .diary: return t("text, mood", search: { _, _ in "text" }, duplicate: "d.text")
+        case .visit:
+            return t("clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency",
+                     search: { _, _ in "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')" },
+                     duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')")
+        case .vaccination:
+            return t("vaccine, product, lot, clinic, next_due", search: { _, _ in "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')" },
+                     duplicate: "d.vaccine")
+        case .medication: return t("name, dose, route, interval_seconds, times, ends_on, stopped_at", search: { _, _ in "name" }, duplicate: "d.name")
+        case .dose: return t("medication_id, skipped", duplicate: "CAST(d.medication_id AS TEXT)")
+        case .expense:
+            return t("amount_minor, currency, category, merchant, payment, split_of", children: ["expense_item"],
+                     search: { separator, items in "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')" },
+                     duplicate: "d.amount_minor || '|' || d.currency || '|' || d.category")
+        }
+    }
+
+    /// Every kind's descriptor, in `RecordKind.allCases` order.
+    public static let all: [RecordKindTable] = RecordKind.allCases.map(make)
+
+    /// The kinds whose detail holds text to search.
+    public static var searched: [RecordKindTable] { all.filter { $0.searchText != nil } }
+
+    /// `record_id` and the detail columns, as a SELECT or INSERT lists them.
+    public var columnList: String { (["record_id"] + columns).joined(separator: ", ") }
+
+    /// The detail row's INSERT, one placeholder per column.
+    public var insertSQL: String {
+        "INSERT INTO \(table) (\(columnList)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+    }
+
+    /// The kind names as a SQL list (`'weight', 'meal', …`), as the kind CHECK and kind filters spell them.
+    public static var kindList: String { all.map { "'\($0.table)'" }.joined(separator: ", ") }
+}
+
+public enum RecordDetailTables {
+    /// A kind's detail columns, in the order `values` gives them (and the CSV export writes them).
+    public static func columns(_ kind: RecordKind) -> String { RecordKindTable.of(kind).columnList }
+
+    /// How many columns `columns(kind)` names.
+    public static func width(_ kind: RecordKind) -> Int { RecordKindTable.of(kind).columns.count + 1 }
+
+    /// The detail row of record `id` (an expense's items are rows of `expense_item`, written apart).
+    public static func values(_ detail: RecordDetail, id: Int64) -> [SQLValue] {
+        // Built as `SQLValue`s directly (no array of existentials): every import row binds through here.
+        typealias V = SQLValue
+        switch detail {
+        case .weight(let w): return [.int(id), V(w.mass.grams), V(w.bodyCondition)]
+        case .meal(let m): return [.int(id), V(m.food), V(m.type.rawValue), V(m.amount?.value), V(m.amount?.unit.rawValue)]
+        case .stool(let s): return [.int(id), V(s.score), V(s.color), V(s.blood), V(s.mucus)]
+        case .urine(let u): return [.int(id), V(u.color), V(u.amount?.rawValue), V(u.straining), V(u.blood)]
+        case .symptom(let s): return [.int(id), V(s.code), V(s.isListed), V(s.severity), V(s.durationMinutes)]
+        case .diary(let d): return [.int(id), V(d.text), V(d.mood?.rawValue)]
+        case .visit(let v): return [.int(id), V(v.clinic), V(v.vet), V(v.reason), V(v.diagnosis), V(v.treatment), V(v.weight?.grams),
+                                    V(v.followUp?.description), V(v.cost?.minorUnits), V(v.cost?.currency.code)]
+        case .vaccination(let v): return [.int(id), V(v.vaccine), V(v.product), V(v.lot), V(v.clinic), V(v.nextDue?.description)]
+        case .medication(let m): return [.int(id), V(m.name), V(m.dose), V(m.route?.rawValue), V(m.intervalSeconds),
+                                         V(m.times.isEmpty ? nil : Medication.formatTimes(m.times)), V(m.endsOn?.description),
+                                         V(m.stoppedAt.map { $0.unixSeconds() })]
+        case .dose(let d): return [.int(id), V(d.medicationId), V(d.skipped)]
+        case .expense(let e): return [.int(id), V(e.money.minorUnits), V(e.money.currency.code), V(e.category), V(e.merchant),
+                                      V(e.payment?.rawValue), V(e.splitOf)]
+        }
+    }
+
+    public static func insert(_ detail: RecordDetail, id: Int64, sql: any SQLExecutor) throws {
+        try sql.execute(RecordKindTable.of(detail.kind).insertSQL, values(detail, id: id))
+        if case .expense(let e) = detail {
+            for (i, item) in e.items.enumerated() {
+                try sql.execute("INSERT INTO expense_item (record_id, position, name) VALUES (?, ?, ?)", [id, i, item])
+            }
+        }
+    }
+
+    static func delete(kind: RecordKind, id: Int64, sql: any SQLExecutor) throws {
+        try sql.execute("DELETE FROM \(kind.rawValue) WHERE record_id = ?", [id])
+    }
+
+    /// Loads the details of `ids`, all of one kind.
+    public static func load(kind: RecordKind, ids: [Int64], sql: any SQLExecutor) throws -> [Int64: RecordDetail] {
+        var out: [Int64: RecordDetail] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let placeholders = questionMarks(chunk.count)
+            let query: String
+            if kind == .dose {
+                query = "SELECT d.*, m.name AS medication_name FROM dose d JOIN medication m ON m.record_id = d.medication_id WHERE d.record_id IN (\(placeholders))"
+            } else {
+                query = "SELECT * FROM \(kind.rawValue) WHERE record_id IN (\(placeholders))"
+            }
+            for row in try sql.rows(query, chunk) {
+                out[try row.required(row.int64("record_id"), "record_id", table: kind.rawValue, id: 0)] = try detail(kind: kind, row: row)
+            }
+            if kind == .expense {
+                for row in try sql.rows("SELECT record_id, name FROM expense_item WHERE record_id IN (\(placeholders)) ORDER BY record_id, position", chunk) {
+                    let id = row.int64("record_id") ?? 0
+                    if case .expense(var e)? = out[id] {
+                        e.items.append(try row.required(row.text("name"), "name", table: "expense_item", id: id))
+                        out[id] = .expense(e)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The detail a row of `kind`'s table describes; a value petlog never writes (an unknown meal type, a
+    /// date that does not parse, a NULL where the schema has none) is thrown as `InvalidStoredValue`,
+    /// never replaced by a default.
+    public static func detail<R: StoredRow>(kind: RecordKind, row: R) throws -> RecordDetail {
+        let id = row.int64("record_id") ?? 0
+        let table = kind.rawValue
+        func text<T>(_ column: String, _ parse: (String) -> T?) throws -> T { try row.decode(column, table: table, id: id, parse) }
+        func optional<T>(_ column: String, _ parse: (String) -> T?) throws -> T? { try row.decodeIfPresent(column, table: table, id: id, parse) }
+        func day(_ column: String) throws -> LocalDate? { try optional(column) { LocalDate.parseISO(Substring($0)) } }
+        func string(_ column: String) throws -> String { try row.required(row.text(column), column, table: table, id: id) }
+        func int(_ column: String) throws -> Int { try row.required(row.int(column), column, table: table, id: id) }
+        func int64(_ column: String) throws -> Int64 { try row.required(row.int64(column), column, table: table, id: id) }
+        func flag(_ column: String) throws -> Bool { try row.required(row.bool(column), column, table: table, id: id) }
+        func score<S>(_ column: String, _: Score<S>.Type) throws -> Score<S> { try row.required(row.int(column).flatMap(Score<S>.init), column, table: table, id: id) }
+        switch kind {
+        case .weight:
+            return .weight(Weight(mass: Mass(grams: try int("grams")), bodyCondition: row.isNull("body_condition") ? nil : try score("body_condition", BodyConditionScore.self)))
+        case .meal:
+            // The schema holds amount and unit together (both or neither).
+            let amount: Amount? = try row.double("amount").map { v in Amount(value: v, unit: try text("amount_unit", Amount.Unit.init(rawValue:))) }
+            return .meal(Meal(food: try string("food"), type: try text("type", MealType.init(rawValue:)), amount: amount))
+        case .stool:
+            return .stool(Stool(score: try score("score", StoolScore.self), color: row.text("color"), blood: try flag("blood"), mucus: try flag("mucus")))
+        case .urine:
+            return .urine(Urine(color: row.text("color"), amount: try optional("amount", UrineAmount.init(rawValue:)),
+                                straining: try flag("straining"), blood: try flag("blood")))
+        case .symptom:
+            return .symptom(Symptom(code: try string("code"), isListed: try flag("listed"), severity: try score("severity", SymptomSeverity.self),
+                                    durationMinutes: row.int("duration_minutes")))
+        case .diary:
+            return .diary(Diary(text: try string("text"), mood: try optional("mood", Mood.init(rawValue:))))
+        case .visit:
+            // The schema holds amount and currency together (both or neither). Every writer takes only the
+            // currencies petlog knows, so another code has no minor digits to go by.
+            let cost: Money? = try row.int64("cost_minor").map { Money(minorUnits: $0, currency: try text("cost_currency", Currency.named)) }
+            return .visit(Visit(clinic: row.text("clinic"), vet: row.text("vet"), reason: row.text("reason"), diagnosis: row.text("diagnosis"),
+                                treatment: row.text("treatment"), weight: row.int("weight_grams").map(Mass.init(grams:)),
+                                followUp: try day("follow_up"), cost: cost))
+        case .vaccination:
+            return .vaccination(Vaccination(vaccine: try string("vaccine"), product: row.text("product"), lot: row.text("lot"), clinic: row.text("clinic"),
+                                            nextDue: try day("next_due")))
+        case .medication:
+            return .medication(Medication(name: try string("name"), dose: row.text("dose"), route: try optional("route", Route.init(rawValue:)),
+                                          intervalSeconds: row.int("interval_seconds"),
+                                          times: try optional("times") { try? Medication.parseTimes($0) } ?? [],
+                                          endsOn: try day("ends_on"),
+                                          stoppedAt: row.int64("stopped_at").map { Date(timeIntervalSince1970: Double($0)) }))
+        case .dose:
+            return .dose(Dose(medicationId: try int64("medication_id"), medicationName: try string("medication_name"), skipped: try flag("skipped")))
+        case .expense:
+            return .expense(Expense(money: Money(minorUnits: try int64("amount_minor"), currency: try text("currency", Currency.named)),
+                                    category: try string("category"), merchant: row.text("merchant"),
+                                    payment: try optional("payment", Payment.init(rawValue:)), splitOf: row.int64("split_of")))
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import PetFiles
+import PetModel
+
+/// `petlog export --format csv`: one RFC 4180 file per table, header row first, rows in id order.
+/// Columns are the database's, except: `pet` leaves out its search key and timestamps, `record` writes
+/// `at` as RFC 3339 with the offset it happened at (and leaves out `utc_offset` and timestamps),
+/// `medication.stopped_at` is RFC 3339 UTC, `attachment` leaves out its row id. Text cells that a
+/// spreadsheet would run as a formula get a leading `'` (`CSVText`), which import removes again.
+/// A table `export --format csv` writes: its file name and the SELECT that reads it.
+public struct CSVTable: Sendable {
+    public let name: String
+    public let select: String
+}
+
+/// The tables and their columns, the same on both stores.
+public enum CSVExport {
+    public static let tables: [CSVTable] = [
+        CSVTable(name: "pet", select: "SELECT id, name, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, allergies, conditions, vet_contact, emergency_contacts, insurance FROM pet ORDER BY id"),
+        CSVTable(name: "record", select: "SELECT id, pet_id, kind, at, utc_offset, note, starred FROM record ORDER BY id"),
+    ] + RecordKind.allCases.map { kind in
+        CSVTable(name: kind.rawValue, select: "SELECT \(RecordDetailTables.columns(kind)) FROM \(kind.rawValue) ORDER BY record_id")
+    } + [CSVTable(name: "attachment", select: "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position"),
+         CSVTable(name: "expense_item", select: "SELECT record_id, position, name FROM expense_item ORDER BY record_id, position"),
+         CSVTable(name: "budget", select: "SELECT id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet FROM budget ORDER BY id"),
+         CSVTable(name: "exchange_rate", select: "SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency")]
+
+    /// The tables `export --format csv` writes, in order (`--table` takes one of them).
+    public static var tableNames: [String] { tables.map(\.name) }
+
+    public static func table(_ name: String) throws -> CSVTable {
+        guard let t = tables.first(where: { $0.name == name }) else {
+            throw ParseError.unknownChoice(field: "--table", value: name, accepted: tableNames)
+        }
+        return t
+    }
+
+    /// Writes every table into the folder `directory` (created 0700 if missing; its parent must exist)
+    /// as `<table>.csv`, each through `OutputFile` (links followed, 0600): every file is written to a
+    /// temporary file first and all are renamed at the end, so a failure (a full disk, a signal) leaves
+    /// the folder as it was. `write` writes one table into its file (called inside the store's read
+    /// transaction, so all the files are of one moment).
+    public static func writeFolder(_ directory: String, write: (CSVTable, OutputSink) throws -> Int) throws -> (records: Int, tables: Int) {
+        let batch = OutputFile.Batch()
+        var records = 0
+        do {
+            try batch.prepareFolder(directory)
+            let folder = directory.hasSuffix("/") ? directory : directory + "/"
+            for table in tables {
+                try batch.add(folder + "\(table.name).csv") { sink in
+                    let rows = try write(table, sink)
+                    if table.name == "record" { records = rows }
+                }
+            }
+            try batch.commit()
+        } catch {
+            batch.discard()
+            throw error
+        }
+        return (records, tables.count)
+    }
+}
+
+/// One table's CSV: the header row, then each row's cells (`record.at` as RFC 3339 with its offset,
+/// `medication.stopped_at` as RFC 3339 UTC, text through `CSVText`), in 1 MiB writes.
+public struct CSVTableWriter {
+    let name: String
+    var out: String
+    var count = 0
+    public private(set) var started = false
+    var skip = -1, atColumn = -1, offsetColumn = -1, stoppedColumn = -1
+
+    public init(name: String, bom: Bool) {
+        self.name = name
+        out = bom ? "\u{FEFF}" : ""
+        out.reserveCapacity(1 << 20)
+    }
+
+    public mutating func start(columns: [String], to sink: OutputSink) throws {
+        started = true
+        // Both columns are in the SELECTs (`CSVExport.tables`), so they are found.
+        atColumn = name == "record" ? columns.firstIndex(of: "at") ?? -1 : -1
+        offsetColumn = name == "record" ? columns.firstIndex(of: "utc_offset") ?? -1 : -1
+        stoppedColumn = name == "medication" ? columns.firstIndex(of: "stopped_at") ?? -1 : -1
+        out += columns.filter { $0 != "utc_offset" }.joined(separator: ",") + "\r\n"
+    }
+
+    public mutating func row(_ values: [SQLValue], to sink: OutputSink) throws {
+        var cells: [String] = []
+        cells.reserveCapacity(values.count)
+        for (i, value) in values.enumerated() where i != offsetColumn {
+            if i == atColumn, let seconds = value.int {
+                cells.append(RFC3339.format(seconds: seconds, offset: Int(values[offsetColumn].int ?? 0)))
+            } else if i == stoppedColumn, let t = value.int {
+                cells.append(RFC3339.format(seconds: t, offset: 0))
+            } else {
+                switch value {
+                case .null, .bytes: cells.append("")
+                case .int(let v): cells.append(String(v))
+                case .double(let v): cells.append(DecimalFormat.shortest(v))
+                case .text(let s): cells.append(CSVText.cell(text: s))
+                }
+            }
+        }
+        out += cells.joined(separator: ",") + "\r\n"
+        count += 1
+        if out.utf8.count > 1 << 20 {
+            try sink.write(out)
+            out.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes what is left; the rows written.
+    public mutating func finish(to sink: OutputSink) throws -> Int {
+        try sink.write(out)
+        out = ""
+        return count
+    }
+}
+
+/// A stored attachment whose content no longer has the SHA-256 it is stored under.
+public struct AttachmentHashMismatch: Error, Equatable, Sendable {
+    public let path: String
+    public let expected: String
+    public let found: String
+
+    public init(path: String, expected: String, found: String) { self.path = path; self.expected = expected; self.found = found }
+}
+
+/// RFC 3339 instants with a given offset, without a formatter per call.
+public enum RFC3339 {
+    /// Any Int64 a file holds has an answer (years beyond 9999 are written out in full, which an import
+    /// then refuses with the row's line); the sum with the offset saturates instead of trapping.
+    public static func format(seconds: Int64, offset: Int) -> String {
+        let (sum, overflow) = seconds.addingReportingOverflow(Int64(offset))
+        let local = overflow ? (offset > 0 ? Int64.max : Int64.min) : sum
+        let (q, r) = local.quotientAndRemainder(dividingBy: 86400)
+        let day = Int(r < 0 ? q - 1 : q)
+        let secs = Int(r < 0 ? r + 86400 : r)
+        let d = LocalDate(dayNumber: day)
+        if (0...9999).contains(d.year), abs(offset) < 360_000 { return fixedWidth(d, secs, offset) }
+        let zone: String
+        if offset == 0 { zone = "Z" } else {
+            let a = abs(offset)
+            zone = (offset < 0 ? "-" : "+") + two(a / 3600) + ":" + two(a % 3600 / 60)
+        }
+        return "\(Self.day(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))\(zone)"
+    }
+
+    /// The common case, years 0…9999: `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm`, written into bytes
+    /// (one string made, not one per part).
+    private static func fixedWidth(_ d: LocalDate, _ secs: Int, _ offset: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 25) { b in
+            func put(_ v: Int, _ at: Int, _ digits: Int) {
+                var v = v
+                for k in stride(from: at + digits - 1, through: at, by: -1) { b[k] = 0x30 + UInt8(v % 10); v /= 10 }
+            }
+            put(d.year, 0, 4); b[4] = UInt8(ascii: "-"); put(d.month, 5, 2); b[7] = UInt8(ascii: "-"); put(d.day, 8, 2)
+            b[10] = UInt8(ascii: "T"); put(secs / 3600, 11, 2); b[13] = UInt8(ascii: ":"); put(secs % 3600 / 60, 14, 2)
+            b[16] = UInt8(ascii: ":"); put(secs % 60, 17, 2)
+            if offset == 0 {
+                b[19] = UInt8(ascii: "Z")
+                return String(decoding: UnsafeBufferPointer(rebasing: b[0..<20]), as: UTF8.self)
+            }
+            let a = abs(offset)
+            b[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            put(a / 3600, 20, 2); b[22] = UInt8(ascii: ":"); put(a % 3600 / 60, 23, 2)
+            return String(decoding: UnsafeBufferPointer(rebasing: b[0..<25]), as: UTF8.self)
+        }
+    }
+
+    /// `LocalDate.description` (`%04d-%02d-%02d`) without `String(format:)`, which was a tenth of an
+    /// export's time: the year zero-padded to four characters, a minus sign counting as one.
+    static func day(_ d: LocalDate) -> String {
+        let digits = String(d.year.magnitude)
+        let width = d.year < 0 ? 3 : 4
+        let year = (d.year < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return "\(year)-\(two(d.month))-\(two(d.day))"
+    }
+
+    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+}
+
+/// Doubles written as the shortest text that reads back to the same value.
+enum DecimalFormat {
+    static func shortest(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import PetFiles
+import PetModel
+import PetStoreCore
+
+/// The SQLite implementation of the store protocols (`PetlogStore`): one IMMEDIATE transaction per call.
+public struct SQLiteRepository: PetlogStore {
+    let database: AppDatabase
+    public let now: @Sendable () -> Date
+
+    /// The command line writes are recorded under for `undo`; nil: not recorded.
+    public let undoCommand: String?
+
+    public init(_ database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) {
+        self.database = database
+        self.now = now
+        self.undoCommand = undoCommand
+    }
+
+    var dbQueue: DatabaseQueue { database.dbQueue }
+    var attachments: AttachmentStore? { database.attachmentsDirectory.map(AttachmentStore.init(directory:)) }
+
+    // MARK: Transactions and errors
+
+    /// A write transaction (IMMEDIATE). SQLite's busy handler waits for other processes; the few busy
+    /// answers it cannot wait out (WAL recovery, a read lock to upgrade) are retried within the same budget.
+    func write<T>(recording: Bool = true, _ body: (Database) throws -> T) throws -> T {
+        try refuseWritesWhenDamaged()
+        var attempt = 0
+        let command = recording ? undoCommand : nil
+        while true {
+            do {
+                return try dbQueue.write { db in
+                    let group = try command.map { try UndoLog.open(db, command: $0, at: nowSeconds) }
+                    let result = try body(db)
+                    try SearchIndex.refresh(db)
+                    if let group { try UndoLog.close(db, group: group) }
+                    return result
+                }
+            } catch let e as DatabaseError {
+                if (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && database.busy.waitOnce(tries: attempt + 20) {
+                    attempt += 1
+                    continue
+                }
+                throw map(e)
+            }
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try dbQueue.read { db in try body(db) }
+        } catch let e as DatabaseError {
+            throw map(e)
+        }
+    }
+
+    /// Nothing more goes into a file known to be damaged (see `AppDatabase.damageMarker`).
+    func refuseWritesWhenDamaged() throws {
+        if let damage = database.knownDamage { throw StoreError.damaged(path: database.path ?? "", detail: damage) }
+    }
+
+    /// A store error for `e`; corruption met here is confirmed and remembered, so later writes are refused.
+    func map(_ e: DatabaseError) -> StoreError {
+        let error = Self.map(e, path: database.path ?? ":memory:")
+        if case .damaged(_, let detail) = error { database.noteCorruption(detail) }
+        return error
+    }
+
+    /// `error` as a store error when it is an SQLite error that escaped the repository's own mapping (a
+    /// safety net for the CLI, so no raw SQLite text reaches a user); nil for any other error.
+    public static func storeError(from error: Error, path: String) -> StoreError? {
+        (error as? DatabaseError).map { map($0, path: path) }
+    }
+
+    /// The one place SQLite errors become store errors, naming the file they concern.
+    static func map(_ e: DatabaseError, path: String) -> StoreError {
+        switch e.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
+        case .SQLITE_CONSTRAINT: return .constraint(e.message ?? "constraint")
+        case .SQLITE_NOTADB: return .notAPetlogDatabase(path: path)
+        case .SQLITE_CORRUPT: return .damaged(path: path, detail: e.message ?? "")
+        case .SQLITE_FULL: return .file(path: path, .noSpace)
+        case .SQLITE_READONLY: return .readOnly(path: path)
+        case .SQLITE_PERM, .SQLITE_AUTH: return .file(path: path, .permissionDenied)
+        case .SQLITE_IOERR: return .file(path: path, .ioError)
+        case .SQLITE_CANTOPEN:
+            let dir = (path as NSString).deletingLastPathComponent
+            if access(path, R_OK) != 0 && FileSecurity.exists(path) { return .file(path: path, .permissionDenied) }
+            if access(dir.isEmpty ? "." : dir, W_OK | X_OK) != 0 { return .file(path: path, .permissionDenied) }
+            return .file(path: path, OutputError.Cause(errno: EIO))
+        default: return .io(e.message ?? "SQLite \(e.resultCode.rawValue)")
+        }
+    }
+
+    var nowSeconds: Int64 { now().unixSeconds() }
+
+    // MARK: Pets
+
+    /// The shared store logic (`StoreCore`) on this transaction's connection.
+    func core(_ db: Database) -> StoreCore { StoreCore(SQLiteExecutor(db), now: now) }
+
+    /// Finds a pet by id, or by name among active pets first, then archived ones; suggests a close name.
+    func resolve(_ ref: PetRef, db: Database, activeOnly: Bool = false) throws -> Pet {
+        try core(db).resolve(ref, activeOnly: activeOnly)
+    }
+
+    public func addPet(_ draft: PetDraft) throws -> Pet { try write { db in try core(db).addPet(draft) } }
+    public func pets(includeArchived: Bool) throws -> [Pet] { try read { db in try core(db).pets(includeArchived: includeArchived) } }
+    public func pet(_ ref: PetRef) throws -> Pet { try read { db in try core(db).resolve(ref) } }
+    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet { try write { db in try core(db).editPet(ref, draft) } }
+    public func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet {
+        try write { db in try core(db).archivePet(ref, reason: reason, on: day) }
+    }
+    public func unarchivePet(_ ref: PetRef) throws -> Pet { try write { db in try core(db).unarchivePet(ref) } }
+    public func removePet(_ ref: PetRef) throws -> (Pet, Int) { try write { db in try core(db).removePet(ref) } }
+
+    // MARK: Records
+
+    public func addRecord(pets named: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
+        let (items, linkingSplit) = try read { db in try core(db).items(pets: named, draft) }
+        return try addRecords(items, linkingSplit: linkingSplit)
+    }
+
+    public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] {
+        try addRecords(items, linkingSplit: false)
+    }
+
+    /// `linkingSplit`: the records are the shares of one expense; each names the first as `split_of`.
+    func addRecords(_ items: [(PetRef?, RecordDraft)], linkingSplit: Bool) throws -> [PetRecord] {
+        // Files first (content-addressed, so a retry reuses them); removed again if the transaction fails.
+        var stored: [String: Attachment] = [:]
+        var created: [URL] = []
+        let paths = items.flatMap(\.1.attachmentPaths)
+        if !paths.isEmpty {
+            guard let store = attachments else { throw StoreError.io("no attachment directory") }
+            do {
+                for path in paths where stored[path] == nil {
+                    let (a, c) = try store.store(sourcePath: path, position: 0)
+                    stored[path] = a
+                    if let c { created.append(c) }
+                }
+            } catch {
+                created.forEach { try? FileManager.default.removeItem(at: $0) }
+                throw error
+            }
+        }
+        do {
+            return try write { db in
+                // Every path was stored above; a miss would be a bug here, not bad input.
+                try core(db).insert(items, linkingSplit: linkingSplit) { p in
+                    guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
+                    return a
+                }
+            }
+        } catch {
+            created.forEach { try? FileManager.default.removeItem(at: $0) }
+            throw error
+        }
+    }
+
+    func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
+        try core(db).insert(draft, petId: petId, attachments: attachments)
+    }
+
+    func loadRecord(id: Int64, db: Database) throws -> PetRecord { try core(db).loadRecord(id: id) }
+
+    public func record(id: Int64) throws -> PetRecord { try read { db in try core(db).loadRecord(id: id) } }
+    public func records(_ query: RecordQuery) throws -> [PetRecord] { try read { db in try core(db).records(query) } }
+    public func count(_ query: RecordQuery) throws -> Int { try read { db in try core(db).count(query) } }
+    public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
+        try write { db in try core(db).updateRecord(id: id, change) }
+    }
+    public func deleteRecord(id: Int64) throws -> PetRecord { try write { db in try core(db).deleteRecord(id: id) } }
+    public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { db in try core(db).setStarred(id: id, starred) } }
+
+    /// Every record in id order, a batch at a time (for export: memory stays flat on big files).
+    public func forEachRecordBatch(size: Int = 2000, _ body: ([PetRecord]) throws -> Void) throws {
+        try StoreCore.forEachRecordBatch(size: size, read: { batch in try read { db in try batch(core(db)) } }, body)
+    }
+
+    /// Pets whose name, breed, colour, microchip or notes contain the text (any case), through `search_index`.
+    public func searchPets(_ text: String) throws -> [Pet] {
+        let needle = TextField.nameKey(text)
+        var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
+        let ids = SearchIndex.matching(sign: -1, arguments: &arguments, folded: needle)
+        return try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(StoreCore.petColumns) FROM pet WHERE id IN (\(ids)) ORDER BY archived_on IS NOT NULL, name_key, id",
+                             arguments: StatementArguments(arguments)).map(StoreCore.pet)
+        }
+    }
+
+    /// Records whose text contains the query (any case), newest first: an FTS5 trigram lookup in
+    /// `search_index` (a scan of its folded text for queries under three characters), plus listed
+    /// symptoms, vaccines and categories found by any of their names.
+    public func search(_ text: String, limit: Int) throws -> [PetRecord] {
+        let needle = TextField.nameKey(text)
+        // A listed symptom or vaccine is found by any of its names (`구토` finds records stored as `vomiting`).
+        var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
+        func listed(_ table: String, _ column: String, _ codes: [String], _ prefix: String) -> String? {
+            guard !codes.isEmpty else { return nil }
+            for (i, c) in codes.enumerated() { arguments["\(prefix)\(i)"] = c }
+            return "SELECT record_id FROM \(table) WHERE \(column) IN (" + codes.indices.map { ":\(prefix)\($0)" }.joined(separator: ", ") + ")"
+        }
+        let sources = [SearchIndex.matching(sign: 1, arguments: &arguments, folded: needle)] + [
+            listed("symptom", "code", CareNames.shipped.symptomCodes(containing: text), "s"),
+            listed("vaccination", "vaccine", CareNames.shipped.vaccineCodes(containing: text), "v"),
+            listed("expense", "category", CareNames.shipped.categoryCodes(containing: text), "c"),
+        ].compactMap { $0 }
+        return try read { db in
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT r.id FROM record r WHERE r.id IN (\(sources.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)
+                """, arguments: StatementArguments(arguments))
+            return try core(db).loadRecords(ids: ids)
+        }
+    }
+
+    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
+        try read { db in try core(db).lastWeights(pets: refs, since: since, until: until, days: days) }
+    }
+
+    /// Reads the series with the raw statement: a million rows through GRDB's `Row` cost about twice
+    /// as much, and this is the hot path of `chart weight` and the report.
+    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
+        try read { db in
+            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+            // Whole days are each weight's own local day (`RecordClock`).
+            let (dayClauses, dayArgs) = days.map(StoreCore.dayBounds) ?? ([], [])
+            let where_ = "r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?" + dayClauses.map { " AND " + $0 }.joined()
+            let arguments = StatementArguments([pet, lower, upper] + dayArgs)
+            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM record r WHERE \(where_)", arguments: arguments) ?? 0
+            var columns = WeightColumns()
+            columns.times.reserveCapacity(n)
+            columns.grams.reserveCapacity(n)
+            let statement = try db.makeStatement(sql: """
+                SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
+                WHERE \(where_) ORDER BY r.at, r.id
+                """)
+            try statement.setArguments(arguments)
+            let raw = statement.sqliteStatement
+            defer { sqlite3_reset(raw) }
+            while true {
+                let code = sqlite3_step(raw)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                columns.times.append(Double(sqlite3_column_int64(raw, 0)))
+                columns.grams.append(Double(sqlite3_column_int64(raw, 1)))
+            }
+            return columns
+        }
+    }
+
+    // MARK: Medications
+
+    public func careRecords(pets ids: [Int64]) throws -> [PetRecord] { try read { db in try core(db).careRecords(pets: ids) } }
+    public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
+        try read { db in try core(db).courses(pets: refs, includeStopped: includeStopped) }
+    }
+    public func giveMedication(pets refs: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord] {
+        try write { db in try core(db).giveMedication(pets: refs, name: name, at: at, utcOffset: utcOffset, note: note, skipped: skipped) }
+    }
+    public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
+        try write { db in try core(db).stopMedication(pet: ref, name: name, at: at) }
+    }
+}

@@ -1,0 +1,341 @@
+import GRDB
+import PetModel
+import PetStoreCore
+
+/// The shipped migrations. Append-only: a migration that has shipped is never edited; change the
+/// schema by registering a new one after the last.
+/// The clinical ranges in the CHECKs are written from PetModel's scales (`StoolScore.range`, …): the
+/// text is the same as shipped, and a scale that changes needs a new migration like any other CHECK.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: v1) }
+        migrator.registerMigration("v2") { db in try db.execute(sql: v2) }
+        migrator.registerMigration("v3") { db in try db.execute(sql: v3) }
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: v4)
+            try UndoLog.createTriggers(db)
+        }
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: v5)
+            try SearchIndex.rebuild(db, migrating: true)
+        }
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: v6)
+            // The undo triggers list the pet's columns: made anew with the new ones.
+            try db.execute(sql: "DROP TRIGGER undo_pet_insert; DROP TRIGGER undo_pet_update; DROP TRIGGER undo_pet_delete")
+            try UndoLog.createTriggers(db, tables: ["pet"])
+        }
+        return migrator
+    }
+
+    /// The newest schema version this build knows.
+    static let currentVersion = "v6"
+
+    static let v1 = """
+    CREATE TABLE pet (
+      id             INTEGER PRIMARY KEY,
+      name           TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+      name_key       TEXT NOT NULL,
+      species        TEXT NOT NULL CHECK (species GLOB '[a-z]*'),
+      breed          TEXT,
+      sex            TEXT NOT NULL DEFAULT 'unknown' CHECK (sex IN ('female', 'male', 'unknown')),
+      neutered       INTEGER NOT NULL DEFAULT 0 CHECK (neutered IN (0, 1)),
+      born           TEXT CHECK (born IS NULL OR born GLOB '[0-9][0-9][0-9][0-9]*'),
+      microchip      TEXT,
+      color          TEXT,
+      notes          TEXT,
+      photo_sha256   TEXT CHECK (photo_sha256 IS NULL OR length(photo_sha256) = 64),
+      archived_on    TEXT,
+      archive_reason TEXT CHECK (archive_reason IN ('passed-away', 'rehomed', 'lost', 'other')),
+      created_at     INTEGER NOT NULL,
+      updated_at     INTEGER NOT NULL,
+      CHECK ((archived_on IS NULL) = (archive_reason IS NULL))
+    );
+    -- Names are unique among active pets only: a new "Coco" may follow one who passed away.
+    CREATE UNIQUE INDEX pet_active_name ON pet (name_key) WHERE archived_on IS NULL;
+
+    -- The supertable every dated record shares: timelines, search, stars and attachments work across kinds.
+    CREATE TABLE record (
+      id         INTEGER PRIMARY KEY,
+      pet_id     INTEGER REFERENCES pet (id) ON DELETE CASCADE,
+      kind       TEXT NOT NULL CHECK (kind IN ('weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit',
+                                               'vaccination', 'medication', 'dose', 'expense')),
+      at         INTEGER NOT NULL,                      -- Unix seconds, UTC
+      utc_offset INTEGER NOT NULL CHECK (utc_offset BETWEEN -64800 AND 64800),  -- seconds east of UTC then
+      note       TEXT,
+      starred    INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1)),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      CHECK (pet_id IS NOT NULL OR kind = 'expense')
+    );
+    CREATE INDEX record_pet_kind_at ON record (pet_id, kind, at);
+    CREATE INDEX record_at ON record (at);
+    CREATE INDEX record_starred ON record (starred) WHERE starred = 1;
+
+    CREATE TABLE weight (
+      record_id      INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      grams          INTEGER NOT NULL CHECK (grams BETWEEN 1 AND 1000000),
+      body_condition INTEGER CHECK (body_condition \(SQLRange.between(BodyConditionScore.range)))
+    );
+    CREATE TABLE meal (
+      record_id   INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      food        TEXT NOT NULL,
+      type        TEXT NOT NULL CHECK (type IN ('meal', 'snack', 'treat', 'water')),
+      amount      REAL CHECK (amount > 0 AND amount <= 100000),
+      amount_unit TEXT CHECK (amount_unit IN ('g', 'ml', 'cup', 'piece')),
+      CHECK ((amount IS NULL) = (amount_unit IS NULL))
+    );
+    CREATE TABLE stool (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      score     INTEGER NOT NULL CHECK (score \(SQLRange.between(StoolScore.range))),
+      color     TEXT,
+      blood     INTEGER NOT NULL DEFAULT 0 CHECK (blood IN (0, 1)),
+      mucus     INTEGER NOT NULL DEFAULT 0 CHECK (mucus IN (0, 1))
+    );
+    CREATE TABLE urine (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      color     TEXT,
+      amount    TEXT CHECK (amount IN ('none', 'small', 'normal', 'large')),
+      straining INTEGER NOT NULL DEFAULT 0 CHECK (straining IN (0, 1)),
+      blood     INTEGER NOT NULL DEFAULT 0 CHECK (blood IN (0, 1))
+    );
+    CREATE TABLE symptom (
+      record_id        INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      code             TEXT NOT NULL CHECK (length(code) BETWEEN 1 AND 200),
+      listed           INTEGER NOT NULL CHECK (listed IN (0, 1)),  -- 1: from the shipped list
+      severity         INTEGER NOT NULL CHECK (severity \(SQLRange.between(SymptomSeverity.range))),
+      duration_minutes INTEGER CHECK (duration_minutes >= 0)
+    );
+    CREATE TABLE diary (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      text      TEXT NOT NULL,
+      mood      TEXT
+    );
+    CREATE TABLE visit (
+      record_id     INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      clinic        TEXT,
+      vet           TEXT,
+      reason        TEXT,
+      diagnosis     TEXT,
+      treatment     TEXT,
+      weight_grams  INTEGER CHECK (weight_grams BETWEEN 1 AND 1000000),
+      follow_up     TEXT,
+      cost_minor    INTEGER CHECK (cost_minor >= 0),
+      cost_currency TEXT CHECK (length(cost_currency) = 3),
+      CHECK ((cost_minor IS NULL) = (cost_currency IS NULL))
+    );
+    CREATE TABLE vaccination (
+      record_id INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      vaccine   TEXT NOT NULL CHECK (length(vaccine) >= 1),
+      product   TEXT,
+      lot       TEXT,
+      clinic    TEXT,
+      next_due  TEXT
+    );
+    CREATE TABLE medication (
+      record_id        INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      name             TEXT NOT NULL CHECK (length(name) >= 1),
+      dose             TEXT,
+      route            TEXT,
+      interval_seconds INTEGER CHECK (interval_seconds > 0),
+      times            TEXT,                              -- fixed daily times "08:00,20:00", instead of an interval
+      ends_on          TEXT,
+      stopped_at       INTEGER
+    );
+    CREATE TABLE dose (
+      record_id     INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      medication_id INTEGER NOT NULL REFERENCES medication (record_id) ON DELETE CASCADE,
+      skipped       INTEGER NOT NULL DEFAULT 0 CHECK (skipped IN (0, 1))
+    );
+    CREATE INDEX dose_medication ON dose (medication_id);
+    CREATE TABLE expense (
+      record_id    INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),  -- cents; whole won and yen
+      currency     TEXT NOT NULL CHECK (length(currency) = 3),
+      category     TEXT NOT NULL,
+      merchant     TEXT,
+      payment      TEXT CHECK (payment IN ('cash', 'card', 'other'))
+    );
+    CREATE TABLE attachment (
+      id            INTEGER PRIMARY KEY,
+      record_id     INTEGER NOT NULL REFERENCES record (id) ON DELETE CASCADE,
+      position      INTEGER NOT NULL CHECK (position >= 0),
+      sha256        TEXT NOT NULL CHECK (length(sha256) = 64),
+      original_name TEXT NOT NULL,
+      media_type    TEXT NOT NULL,
+      size          INTEGER NOT NULL CHECK (size >= 0),
+      UNIQUE (record_id, position)
+    );
+    CREATE INDEX attachment_sha ON attachment (sha256);
+    """
+
+    /// v2, for imports of whole shelters:
+    /// - `record.kind` is checked with an OR chain: SQLite evaluated v1's 11-value `IN` list by building
+    ///   a temporary index on every insert, which made bulk loads four times slower than the table itself.
+    ///   Same values, same meaning; the table is rebuilt the documented way (new table, copy, drop, rename;
+    ///   foreign keys are off during migrations and checked before commit).
+    /// - Pet names may repeat among active pets (a shelter has two "Penny"s): the unique index becomes a
+    ///   plain one; `pet add` still refuses a name in use, and a name that matches several pets asks for the number.
+    static let v2 = """
+    CREATE TABLE record_v2 (
+      id         INTEGER PRIMARY KEY,
+      pet_id     INTEGER REFERENCES pet (id) ON DELETE CASCADE,
+      kind       TEXT NOT NULL CHECK (kind = 'weight' OR kind = 'meal' OR kind = 'stool' OR kind = 'urine' OR kind = 'symptom'
+                                     OR kind = 'diary' OR kind = 'visit' OR kind = 'vaccination' OR kind = 'medication'
+                                     OR kind = 'dose' OR kind = 'expense'),
+      at         INTEGER NOT NULL,                      -- Unix seconds, UTC
+      utc_offset INTEGER NOT NULL CHECK (utc_offset BETWEEN -64800 AND 64800),  -- seconds east of UTC then
+      note       TEXT,
+      starred    INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1)),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      CHECK (pet_id IS NOT NULL OR kind = 'expense')
+    );
+    INSERT INTO record_v2 (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at)
+      SELECT id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at FROM record;
+    DROP TABLE record;
+    ALTER TABLE record_v2 RENAME TO record;
+    CREATE INDEX record_pet_kind_at ON record (pet_id, kind, at);
+    CREATE INDEX record_at ON record (at);
+    CREATE INDEX record_starred ON record (starred) WHERE starred = 1;
+
+    DROP INDEX pet_active_name;
+    CREATE INDEX pet_name ON pet (name_key);
+    """
+
+    /// v3: `pet.photo_sha256` goes. No build ever wrote it (photos became record attachments), and a column
+    /// nothing reads is one more thing to carry into every other store. SQLite rewrites the table in place;
+    /// its own CHECK goes with it, the others stay.
+    static let v3 = """
+    ALTER TABLE pet DROP COLUMN photo_sha256;
+    """
+
+    /// v4, money (issue 13):
+    /// - `expense.split_of`: an expense shared by several pets is one record per pet holding that pet's
+    ///   share; every share names the first share's record id (the first names itself). NULL: not split.
+    /// - `expense_item`: what was bought, in receipt order.
+    /// - `budget`: monthly or for a stretch of days, for the household (no pet) or one pet, every
+    ///   category or one; `per_pet` shares the amount among the pets it covers.
+    /// - `exchange_rate`: the ECB's euro reference rates by day (1 EUR = rate units), as published text;
+    ///   `rates_fetch`: when rates were fetched or imported, so a fetch happens at most once a day.
+    /// - `undo_group`, `undo_step`: the last commands' changes as reverting SQL (`petlog undo`).
+    /// Visit costs are not copied into `expense`: spending reads visits with a cost as `vet` spending
+    /// (one union in the repository), so each counts once and existing files need no data change.
+    static let v4 = """
+    -- Every record but weights (which are most of a big household's) by time: a month's spending, or the
+    -- kinds `stats` counts, is found without walking the month's weights. Queries name `kind <> 'weight'`.
+    CREATE INDEX record_events_at ON record (at) WHERE kind <> 'weight';
+    ALTER TABLE expense ADD COLUMN split_of INTEGER CHECK (split_of IS NULL OR split_of > 0);
+    CREATE INDEX expense_split ON expense (split_of) WHERE split_of IS NOT NULL;
+    CREATE TABLE expense_item (
+      record_id INTEGER NOT NULL REFERENCES expense (record_id) ON DELETE CASCADE,
+      position  INTEGER NOT NULL CHECK (position >= 0),
+      name      TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+      PRIMARY KEY (record_id, position)
+    ) WITHOUT ROWID;
+    CREATE TABLE budget (
+      id           INTEGER PRIMARY KEY,
+      pet_id       INTEGER REFERENCES pet (id) ON DELETE CASCADE,
+      amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+      currency     TEXT NOT NULL CHECK (length(currency) = 3),
+      first_day    TEXT CHECK (first_day IS NULL OR first_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      last_day     TEXT CHECK (last_day IS NULL OR last_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      category     TEXT CHECK (category IS NULL OR length(category) BETWEEN 1 AND 100),
+      per_pet      INTEGER NOT NULL DEFAULT 0 CHECK (per_pet IN (0, 1)),
+      created_at   INTEGER NOT NULL,
+      updated_at   INTEGER NOT NULL,
+      CHECK ((first_day IS NULL) = (last_day IS NULL)),
+      CHECK (first_day IS NULL OR first_day <= last_day)
+    );
+    -- One budget per scope: setting it again replaces the amount.
+    CREATE UNIQUE INDEX budget_scope ON budget (coalesce(pet_id, 0), coalesce(category, ''), coalesce(first_day, ''), coalesce(last_day, ''));
+    CREATE TABLE exchange_rate (
+      day      TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      currency TEXT NOT NULL CHECK (length(currency) = 3 AND currency <> 'EUR'),
+      rate     TEXT NOT NULL CHECK (rate GLOB '[0-9]*' AND rate NOT GLOB '*[^0-9.]*'),
+      PRIMARY KEY (currency, day)
+    ) WITHOUT ROWID;
+    -- Undo (`petlog undo`): each command's changes as the SQL that reverts them, written by triggers.
+    CREATE TABLE undo_group (
+      id      INTEGER PRIMARY KEY,
+      command TEXT NOT NULL,
+      at      INTEGER NOT NULL
+    );
+    CREATE TABLE undo_step (
+      id       INTEGER PRIMARY KEY,
+      group_id INTEGER NOT NULL REFERENCES undo_group (id) ON DELETE CASCADE,
+      sql      TEXT NOT NULL
+    );
+    CREATE INDEX undo_step_group ON undo_step (group_id);
+    -- The group the current write transaction records into: one row while it runs, none otherwise.
+    CREATE TABLE undo_active (group_id INTEGER NOT NULL);
+    CREATE TABLE rates_fetch (
+      id         INTEGER PRIMARY KEY,
+      fetched_at INTEGER NOT NULL,
+      local_day  TEXT NOT NULL,
+      source     TEXT NOT NULL,
+      rates      INTEGER NOT NULL CHECK (rates >= 0),
+      last_rate_day TEXT
+    );
+    """
+
+    /// v5, search by index (issue 17): `search_index`, an FTS5 table with the trigram tokenizer holding the
+    /// folded searchable text of each record (rowid = record id) and pet (rowid = -pet id); see `SearchIndex`.
+    /// The triggers use only SQLite's own functions, so any program may still write the file: they note the
+    /// changed record or pet in `search_stale`, and petlog refreshes those rows at the end of its next write.
+    /// No table changes, so the undo triggers of v4 stay as they are; an undone change fires these triggers
+    /// like any other write.
+    static let v5: String = {
+        var sql = """
+        -- body: the folded text, indexed; source: the text as stored, which `check` compares with the tables.
+        CREATE VIRTUAL TABLE search_index USING fts5(body, source UNINDEXED, tokenize = 'trigram');
+        CREATE TABLE search_stale (key INTEGER PRIMARY KEY);
+        CREATE TRIGGER search_record_insert AFTER INSERT ON record WHEN new.note IS NOT NULL BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (new.id);
+        END;
+        CREATE TRIGGER search_record_update AFTER UPDATE OF id, kind, note ON record BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (old.id), (new.id);
+        END;
+        CREATE TRIGGER search_record_delete AFTER DELETE ON record BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (old.id);
+        END;
+        CREATE TRIGGER search_pet_insert AFTER INSERT ON pet BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (-new.id);
+        END;
+        CREATE TRIGGER search_pet_update AFTER UPDATE OF id, name, breed, color, microchip, notes ON pet BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (-old.id), (-new.id);
+        END;
+        CREATE TRIGGER search_pet_delete AFTER DELETE ON pet BEGIN
+          INSERT OR IGNORE INTO search_stale (key) VALUES (-old.id);
+        END;
+
+        """
+        for table in ["meal", "symptom", "diary", "visit", "vaccination", "medication", "expense", "expense_item", "attachment"] {
+            sql += """
+            CREATE TRIGGER search_\(table)_insert AFTER INSERT ON \(table) BEGIN
+              INSERT OR IGNORE INTO search_stale (key) VALUES (new.record_id);
+            END;
+            CREATE TRIGGER search_\(table)_update AFTER UPDATE ON \(table) BEGIN
+              INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id), (new.record_id);
+            END;
+            CREATE TRIGGER search_\(table)_delete AFTER DELETE ON \(table) BEGIN
+              INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
+            END;
+
+            """
+        }
+        return sql
+    }()
+
+    /// v6, health facts as data (issue 33): a pet's allergies, conditions, vet contact, emergency contacts
+    /// and insurance, in columns of its own row (`PetHealth`'s stored form: a list is one item a line, a
+    /// contact `NAME, PHONE`; NULL when there is none). Existing pets get none: their notes stay as they are.
+    static let v6 = """
+    ALTER TABLE pet ADD COLUMN allergies TEXT CHECK (allergies IS NULL OR length(allergies) >= 1);
+    ALTER TABLE pet ADD COLUMN conditions TEXT CHECK (conditions IS NULL OR length(conditions) >= 1);
+    ALTER TABLE pet ADD COLUMN vet_contact TEXT CHECK (vet_contact IS NULL OR length(vet_contact) >= 1);
+    ALTER TABLE pet ADD COLUMN emergency_contacts TEXT CHECK (emergency_contacts IS NULL OR length(emergency_contacts) >= 1);
+    ALTER TABLE pet ADD COLUMN insurance TEXT CHECK (insurance IS NULL OR length(insurance) >= 1);
+    """
+}

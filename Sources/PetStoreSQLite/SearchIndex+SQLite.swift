@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import PetModel
+import PetStoreCore
+
+/// The SQLite side of `SearchIndex`: the FTS5 table kept in step at the end of each write, rebuilt, compared
+/// and queried through GRDB.
+extension SearchIndex {
+    /// Brings the rows noted in `search_stale` up to date (the end of every petlog write transaction).
+    static func refresh(_ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM search_stale)") == true else { return }
+        try db.execute(sql: """
+            DELETE FROM search_index WHERE rowid IN (SELECT key FROM search_stale);
+            INSERT INTO search_index (rowid, body, source) \(stale);
+            DELETE FROM search_stale;
+            """)
+    }
+
+    /// Fills the index from scratch in one statement (migration, big imports, `check --repair`). In a
+    /// migration (`migrating`), only the kinds whose tables exist yet are read: v5 runs on files made
+    /// before kinds that later migrations add, and their text is indexed when their own migration runs.
+    static func rebuild(_ db: Database, migrating: Bool = false) throws {
+        let source = migrating
+            ? Self.source(records: everyRecord, pets: "1", kinds: try RecordKindTable.searched.filter { try db.tableExists($0.table) })
+            : everything
+        try db.execute(sql: """
+            DELETE FROM search_index;
+            INSERT INTO search_index (rowid, body, source) \(source);
+            DELETE FROM search_stale;
+            """)
+    }
+
+    /// Index rows that differ from the tables (missing, extra or made from other text), the noted changes
+    /// not yet refreshed left aside. The stored text is compared, not the folded one: nothing is folded again.
+    static func rowsOutOfStep(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            WITH want AS (\(text(records: everyRecord, pets: "1"))),
+                 have AS (SELECT rowid AS key, source FROM search_index)
+            SELECT count(*) FROM (
+              SELECT key FROM (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)
+              UNION ALL
+              SELECT key FROM (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
+            ) WHERE key NOT IN (SELECT key FROM search_stale)
+            """) ?? 0
+    }
+
+    /// Keys of the rows whose folded text contains `folded` (`:q`), of records (`sign` 1) or pets (-1):
+    /// an index lookup from three characters, a scan of the folded text below that; rows changed by another
+    /// program since petlog's last write are read from the tables.
+    static func matching(sign: Int, arguments: inout [String: (any DatabaseValueConvertible)?], folded: String) -> String {
+        let side = sign > 0 ? "> 0" : "< 0"
+        let indexed: String
+        if folded.unicodeScalars.count >= minimumLength {
+            arguments["phrase"] = phrase(folded)
+            indexed = "SELECT rowid AS key FROM search_index WHERE search_index MATCH :phrase"
+        } else {
+            indexed = "SELECT rowid AS key FROM search_index WHERE instr(body, :q) > 0"
+        }
+        let key = sign > 0 ? "key" : "-key"
+        return """
+            SELECT \(key) FROM (\(indexed) AND rowid \(side) AND rowid NOT IN (SELECT key FROM search_stale))
+            UNION SELECT \(key) FROM (\(stale)) WHERE key \(side) AND instr(body, :q) > 0
+            """
+    }
+}
