@@ -230,6 +230,7 @@ extension L10n.Message {
     public static let chartSymptomsAxis = Self(.chartSymptomsAxis, [:])
     public static func chartExpensesTitle(currency: String) -> Self { Self(.chartExpensesTitle, ["currency": currency]) }
     public static func chartExpensesPetTitle(pet: String, currency: String) -> Self { Self(.chartExpensesPetTitle, ["pet": pet, "currency": currency]) }
+    public static func chartBudgetDaysTitle(what: String, currency: String) -> Self { Self(.chartBudgetDaysTitle, ["what": what, "currency": currency]) }
     public static func chartWrote(path: String) -> Self { Self(.chartWrote, ["path": path]) }
     public static func chartAxisYear(y: String) -> Self { Self(.chartAxisYear, ["y": y]) }
     public static func chartAxisMonth(mon: String, y: String) -> Self { Self(.chartAxisMonth, ["mon": mon, "y": y]) }
@@ -255,9 +256,13 @@ extension L10n.Message {
     public static func budgetSpan(from: String, to: String) -> Self { Self(.budgetSpan, ["from": from, "to": to]) }
     public static let budgetAllCategories = Self(.budgetAllCategories, [:])
     public static func budgetPerPet(n: String) -> Self { Self(.budgetPerPet, ["n": n]) }
+    public static func budgetPeople(n: String) -> Self { Self(.budgetPeople, ["n": n]) }
+    public static func budgetPerPerson(n: String) -> Self { Self(.budgetPerPerson, ["n": n]) }
     public static func budgetSaved(id: String, what: String) -> Self { Self(.budgetSaved, ["id": id, "what": what]) }
     public static func budgetReplaced(id: String, what: String) -> Self { Self(.budgetReplaced, ["id": id, "what": what]) }
     public static func budgetDeleted(id: String, what: String) -> Self { Self(.budgetDeleted, ["id": id, "what": what]) }
+    public static func budgetEdited(id: String, what: String) -> Self { Self(.budgetEdited, ["id": id, "what": what]) }
+    public static func budgetUnchanged(id: String, what: String) -> Self { Self(.budgetUnchanged, ["id": id, "what": what]) }
     public static let budgetNone = Self(.budgetNone, [:])
     public static func budgetNoneOn(date: String) -> Self { Self(.budgetNoneOn, ["date": date]) }
     public static func budgetSpentOf(spent: String, amount: String) -> Self { Self(.budgetSpentOf, ["spent": spent, "amount": amount]) }
@@ -274,11 +279,24 @@ extension L10n.Message {
     public static let budgetColPeriod = Self(.budgetColPeriod, [:])
     public static let budgetColCategory = Self(.budgetColCategory, [:])
     public static let budgetColState = Self(.budgetColState, [:])
+    public static let budgetColName = Self(.budgetColName, [:])
+    public static let budgetColDay = Self(.budgetColDay, [:])
+    public static let budgetColSpent = Self(.budgetColSpent, [:])
+    public static let budgetColTotal = Self(.budgetColTotal, [:])
+    public static let budgetColLeft = Self(.budgetColLeft, [:])
+    public static func budgetColPerPerson(what: String) -> Self { Self(.budgetColPerPerson, ["what": what]) }
+    public static let budgetDayAhead = Self(.budgetDayAhead, [:])
+    public static func budgetDailyTitle(id: String, what: String) -> Self { Self(.budgetDailyTitle, ["id": id, "what": what]) }
+    public static let budgetDailyToday = Self(.budgetDailyToday, [:])
     public static func budgetUnderWay(n: String) -> Self { Self(.budgetUnderWay, ["n": n]) }
     public static func budgetUpcoming(n: String) -> Self { Self(.budgetUpcoming, ["n": n]) }
     public static let errBudgetNeedsBoth = Self(.errBudgetNeedsBoth, [:])
     public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
     public static let errBudgetArguments = Self(.errBudgetArguments, [:])
+    public static let errBudgetEditNothing = Self(.errBudgetEditNothing, [:])
+    public static func errBudgetDailyNeedsId(value: String) -> Self { Self(.errBudgetDailyNeedsId, ["value": value]) }
+    public static func errBudgetDailyTooLong(id: String, n: String, max: String) -> Self { Self(.errBudgetDailyTooLong, ["id": id, "n": n, "max": max]) }
+    public static let errChartBudgetWith = Self(.errChartBudgetWith, [:])
     public static func statsSpendingIn(currency: String) -> Self { Self(.statsSpendingIn, ["currency": currency]) }
     public static func statsMerchantsTitle(month: String) -> Self { Self(.statsMerchantsTitle, ["month": month]) }
     public static func statsMerchant(rank: String, name: String, amount: String, n: String) -> Self { Self(.statsMerchant, ["rank": rank, "name": name, "amount": amount, "n": n]) }
@@ -383,8 +401,10 @@ extension L10n.Message {
     public static func ratesOfDay(day: String) -> Self { Self(.ratesOfDay, ["day": day]) }
     public static func ratesOfDayBefore(day: String, date: String) -> Self { Self(.ratesOfDayBefore, ["day": day, "date": date]) }
     public static func ratesLastFetched(when: String, source: String) -> Self { Self(.ratesLastFetched, ["when": when, "source": source]) }
+    public static func ratesLastImported(when: String, file: String) -> Self { Self(.ratesLastImported, ["when": when, "file": file]) }
     public static func ratesNoHomeRate(currency: String) -> Self { Self(.ratesNoHomeRate, ["currency": currency]) }
     public static func ratesEquals(from: String, rate: String, to: String) -> Self { Self(.ratesEquals, ["from": from, "rate": rate, "to": to]) }
+    public static func ratesEqualsPer(n: String, from: String, rate: String, to: String) -> Self { Self(.ratesEqualsPer, ["n": n, "from": from, "rate": rate, "to": to]) }
     public static let colCurrency = Self(.colCurrency, [:])
     public static let colPerEuro = Self(.colPerEuro, [:])
     public static func colInCurrency(currency: String) -> Self { Self(.colInCurrency, ["currency": currency]) }
@@ -444,6 +464,8 @@ extension L10n.Message {
     public static func chartUnconverted(count: String, currency: String) -> Self { Self(.chartUnconverted, ["count": count, "currency": currency]) }
     public static func chartBudgetLine(amount: String) -> Self { Self(.chartBudgetLine, ["amount": amount]) }
     public static func chartBudgetLineConverted(amount: String, currency: String) -> Self { Self(.chartBudgetLineConverted, ["amount": amount, "currency": currency]) }
+    public static func chartBudgetDailyShare(amount: String, total: String, n: String) -> Self { Self(.chartBudgetDailyShare, ["amount": amount, "total": total, "n": n]) }
+    public static func chartBudgetDailyShareConverted(amount: String, total: String, n: String, currency: String, date: String) -> Self { Self(.chartBudgetDailyShareConverted, ["amount": amount, "total": total, "n": n, "currency": currency, "date": date]) }
     public static func chartNothingToPlot(first: String, last: String) -> Self { Self(.chartNothingToPlot, ["first": first, "last": last]) }
     public static func chartNothingConverted(currency: String, count: String) -> Self { Self(.chartNothingConverted, ["currency": currency, "count": count]) }
     public static func reportVisitCostTotal(total: String) -> Self { Self(.reportVisitCostTotal, ["total": total]) }
@@ -699,6 +721,8 @@ extension L10n.Message {
     public static let fieldNameNeutered = Self(.fieldNameNeutered, [:])
     public static let fieldNameProduct = Self(.fieldNameProduct, [:])
     public static let fieldNameTreatment = Self(.fieldNameTreatment, [:])
+    public static let fieldNamePeople = Self(.fieldNamePeople, [:])
+    public static let fieldNamePlace = Self(.fieldNamePlace, [:])
     public static let fieldNameLanguage = Self(.fieldNameLanguage, [:])
     public static let fieldNameWeekStart = Self(.fieldNameWeekStart, [:])
     public static let wordsFileFIFO = Self(.wordsFileFIFO, [:])
@@ -715,13 +739,19 @@ extension L10n.Message {
     public static let helpBudgetGroupSetTo = Self(.helpBudgetGroupSetTo, [:])
     public static let helpBudgetGroupSetCategory = Self(.helpBudgetGroupSetCategory, [:])
     public static let helpBudgetGroupSetPerPet = Self(.helpBudgetGroupSetPerPet, [:])
+    public static let helpBudgetGroupSetName = Self(.helpBudgetGroupSetName, [:])
+    public static let helpBudgetGroupSetPlace = Self(.helpBudgetGroupSetPlace, [:])
+    public static let helpBudgetGroupSetPeople = Self(.helpBudgetGroupSetPeople, [:])
     public static let helpBudgetGroupListAbstract = Self(.helpBudgetGroupListAbstract, [:])
     public static let helpBudgetGroupShowAbstract = Self(.helpBudgetGroupShowAbstract, [:])
     public static let helpBudgetGroupShowDiscussion = Self(.helpBudgetGroupShowDiscussion, [:])
     public static let helpBudgetGroupShowPet = Self(.helpBudgetGroupShowPet, [:])
     public static let helpBudgetGroupShowDate = Self(.helpBudgetGroupShowDate, [:])
+    public static let helpBudgetGroupShowDaily = Self(.helpBudgetGroupShowDaily, [:])
     public static let helpBudgetGroupDeleteAbstract = Self(.helpBudgetGroupDeleteAbstract, [:])
     public static let helpBudgetGroupDeleteId = Self(.helpBudgetGroupDeleteId, [:])
+    public static let helpBudgetGroupEditAbstract = Self(.helpBudgetGroupEditAbstract, [:])
+    public static let helpBudgetGroupEditDiscussion = Self(.helpBudgetGroupEditDiscussion, [:])
     public static let helpCalendarCommandAbstract = Self(.helpCalendarCommandAbstract, [:])
     public static let helpCalendarCommandDiscussion = Self(.helpCalendarCommandDiscussion, [:])
     public static let helpCalendarCommandPet = Self(.helpCalendarCommandPet, [:])
@@ -743,6 +773,7 @@ extension L10n.Message {
     public static let helpChartGroupExpensesAbstract = Self(.helpChartGroupExpensesAbstract, [:])
     public static let helpChartGroupExpensesDiscussion = Self(.helpChartGroupExpensesDiscussion, [:])
     public static let helpChartGroupExpensesPet = Self(.helpChartGroupExpensesPet, [:])
+    public static let helpChartGroupExpensesBudget = Self(.helpChartGroupExpensesBudget, [:])
     public static let helpConfigGroupAbstract = Self(.helpConfigGroupAbstract, [:])
     public static let helpConfigGroupDiscussion = Self(.helpConfigGroupDiscussion, [:])
     public static let helpConfigListCommandAbstract = Self(.helpConfigListCommandAbstract, [:])

@@ -151,6 +151,53 @@ public struct ValueFormatter: Sendable {
         (m.minorUnits < 0 ? "−" : "") + amount(m.minorUnits.magnitude, m.currency)
     }
 
+    /// A chart's axis or bar label for `major` units of `currency` (a tick or a total, already a Double):
+    /// short, grouped by thousands, and **cut, never rounded** (as the spending calendar), so a label never
+    /// says more than was spent. Korean and Japanese count in ten-thousands: `45만원`, `2.3万円` (23,708
+    /// yen), `1.2억원`; English in thousands: `$45k`, `$1.2M`. Below 10,000 the grouped amount: `6,600원`,
+    /// `$2,000`, `$12.5`. The home currency in Korean (KRW) and Japanese (JPY) takes its word after the
+    /// number, as `money` does; other currencies their symbol before it.
+    public func chartMoney(_ major: Double, _ currency: Currency) -> String {
+        guard major.isFinite else { return "" }
+        var scale: Double = 1
+        for _ in 0..<currency.minorDigits { scale *= 10 }
+        // The exact minor units the Double stands for (a tick like 0.3 is 0.29999…), then integer cuts.
+        let minor = (abs(major) * scale).rounded()
+        guard minor < 9.0e18 else { return "" }
+        let m = UInt64(minor), unit = UInt64(scale)
+        let whole = m / unit
+        let sign = major < 0 && m > 0 ? "−" : ""
+        let word: String? = switch (l10n.language, currency.code) {
+        case (.ko, "KRW"): "원"
+        case (.ja, "JPY"): "円"
+        default: nil
+        }
+        let steps: [(UInt64, String)] = switch l10n.language {
+        case .ko: [(1_000_000_000_000, "조"), (100_000_000, "억"), (10_000, "만")]
+        case .ja: [(1_000_000_000_000, "兆"), (100_000_000, "億"), (10_000, "万")]
+        case .en: [(1_000_000_000_000, "T"), (1_000_000_000, "B"), (1_000_000, "M"), (10_000, "k")]
+        }
+        var number: String
+        if let (size, suffix) = steps.first(where: { whole >= $0.0 }) {
+            // `k` counts thousands from 10,000 up (`$45k`); every other step counts itself.
+            let divisor = suffix == "k" ? 1_000 : size
+            let count = whole / divisor
+            let tenth = (whole % divisor) / (divisor / 10)
+            number = CompactMoney.grouped(count) + (count < 100 && tenth > 0 ? "." + String(tenth) : "") + suffix
+        } else {
+            number = CompactMoney.grouped(whole)
+            let fraction = m % unit
+            if fraction > 0 {
+                var digits = String(fraction)
+                digits = String(repeating: "0", count: currency.minorDigits - digits.count) + digits
+                while digits.hasSuffix("0") { digits.removeLast() }
+                number += "." + digits
+            }
+        }
+        if let word { return sign + number + word }
+        return sign + (currency.symbol ?? "") + number
+    }
+
     /// `+85,000원`, `−$12.50`, or `±0`: the change from `earlier` to `later` minor units. The difference
     /// of two Int64 always fits a UInt64, so even `.min` to `.max` is shown exactly.
     public func moneyChange(from earlier: Int64, to later: Int64, _ currency: Currency) -> String {

@@ -88,8 +88,30 @@ extension RateTable {
             for _ in 0..<decimals { units *= 10 }
             return rate(from, on: day) == nil ? nil : FixedDecimal(units: units, decimals: decimals)
         }
-        let one = Money(minorUnits: 1, currency: Currency(code: from, minorDigits: 0, symbol: nil))
-        guard let m = convert(one, to: Currency(code: to, minorDigits: decimals, symbol: nil), on: day) else { return nil }
+        return crossRate(from: from, to: to, on: day, per: 1, decimals: decimals)
+    }
+
+    /// `per` units of `from` in `to` (exact, rounded once half away from zero to `decimals`).
+    public func crossRate(from: String, to: String, on day: LocalDate, per: Int64, decimals: Int) -> FixedDecimal? {
+        let some = Money(minorUnits: per, currency: Currency(code: from, minorDigits: 0, symbol: nil))
+        guard let m = convert(some, to: Currency(code: to, minorDigits: decimals, symbol: nil), on: day) else { return nil }
         return FixedDecimal(units: m.minorUnits, decimals: decimals)
+    }
+
+    /// How many units of `from` a cross rate is shown for, so that it says something: 1 while one unit
+    /// is worth at least 0.1 of `to`, else 100, else 1,000 (`1,000 KRW = 0.6843 USD`, `100 JPY = 0.6421 USD`).
+    public static let crossShownPer: [Int64] = [1, 100, 1_000]
+
+    /// The cross rate as `rates list` shows it: per the first of `crossShownPer` units worth at least 0.1 of `to`.
+    public func shownCrossRate(from: String, to: String, on day: LocalDate, decimals: Int = 4) -> (per: Int64, rate: FixedDecimal)? {
+        var tenth: Int64 = 1
+        for _ in 0..<max(0, decimals - 1) { tenth *= 10 }
+        var shown: (per: Int64, rate: FixedDecimal)?
+        for per in Self.crossShownPer {
+            guard let r = crossRate(from: from, to: to, on: day, per: per, decimals: decimals) else { return nil }
+            shown = (per, r)
+            if r.units >= tenth { break }
+        }
+        return shown
     }
 }

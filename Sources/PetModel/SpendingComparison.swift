@@ -205,7 +205,7 @@ public enum CompactMoney {
         return sign + String(count) + suffix
     }
 
-    static func grouped(_ n: UInt64) -> String {
+    public static func grouped(_ n: UInt64) -> String {
         let digits = Array(String(n))
         var out = ""
         for (i, c) in digits.enumerated() {

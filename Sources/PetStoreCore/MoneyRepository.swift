@@ -29,6 +29,17 @@ public struct BudgetDraft: Sendable {
     public init(pet: PetRef?, budget: Budget) { self.pet = pet; self.budget = budget }
 }
 
+/// What `budget edit` changes: each field given is set (`.some(nil)` clears it), the others are kept.
+public struct BudgetEdit: Sendable, Equatable {
+    public var name: String??
+    public var place: String??
+    public var people: Int??
+    public init(name: String?? = nil, place: String?? = nil, people: Int?? = nil) {
+        self.name = name; self.place = place; self.people = people
+    }
+    public var isEmpty: Bool { name == nil && place == nil && people == nil }
+}
+
 /// What storing a file of rates did.
 public struct RatesStoreSummary: Equatable, Sendable {
     /// Rates new to the database, rates that replaced a different stored value, and the days the file covered.
@@ -46,6 +57,8 @@ public protocol MoneyRepository: Sendable {
     func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool)
     func budgets() throws -> [StoredBudget]
     func deleteBudget(id: Int64) throws -> StoredBudget
+    /// Changes a budget's name, place or people; the budget before and after.
+    func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget)
     /// Stores rates (a rate already stored for the day and currency is replaced) and notes the fetch.
     func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary
     /// Rates of `currencies` (all when empty) in force from `from` through `through`: every published
@@ -147,17 +160,34 @@ extension StoreCore {
         let t = nowSeconds
         let id: Int64
         if let existing {
-            try sql.execute("UPDATE budget SET amount_minor = ?, currency = ?, per_pet = ?, updated_at = ? WHERE id = ?",
-                            [b.amount.minorUnits, b.amount.currency.code, b.perPet, t, existing])
+            // Setting the same scope again replaces the amount and --per-pet; a name, place or people
+            // given replace the stored ones, those not given are kept (`budget edit` clears them).
+            try sql.execute("""
+                UPDATE budget SET amount_minor = ?, currency = ?, per_pet = ?, name = coalesce(?, name), place = coalesce(?, place),
+                people = coalesce(?, people), updated_at = ? WHERE id = ?
+                """, [b.amount.minorUnits, b.amount.currency.code, b.perPet, b.name, b.place, b.people.map(Int64.init), t, existing])
             id = existing
         } else {
             id = try sql.insertReturningId("""
-                INSERT INTO budget (pet_id, amount_minor, currency, first_day, last_day, category, per_pet, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [pet?.id, b.amount.minorUnits, b.amount.currency.code, first, last, b.category, b.perPet, t, t])
+                INSERT INTO budget (pet_id, amount_minor, currency, first_day, last_day, category, per_pet, name, place, people, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [pet?.id, b.amount.minorUnits, b.amount.currency.code, first, last, b.category, b.perPet, b.name, b.place, b.people.map(Int64.init), t, t])
         }
         guard let stored = try loadBudgets(id: id).first else { throw StoreError.constraint("budget") }
         return (stored, existing != nil)
+    }
+
+    public func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget) {
+        guard let before = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }
+        // Only what differs is written: an edit that changes nothing leaves no step for `undo`.
+        var sets: [String] = [], values: [any SQLBindable] = []
+        if let name = edit.name, name != before.budget.name { sets.append("name = ?"); values.append(name) }
+        if let place = edit.place, place != before.budget.place { sets.append("place = ?"); values.append(place) }
+        if let people = edit.people, people != before.budget.people { sets.append("people = ?"); values.append(people.map(Int64.init)) }
+        guard !sets.isEmpty else { return (before, before) }
+        try sql.execute("UPDATE budget SET \(sets.joined(separator: ", ")), updated_at = ? WHERE id = ?", values + [nowSeconds, id])
+        guard let after = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }
+        return (before, after)
     }
 
     public func deleteBudget(id: Int64) throws -> StoredBudget {
@@ -170,7 +200,7 @@ extension StoreCore {
     /// on both engines: PostgreSQL would sort them last).
     public func loadBudgets(id: Int64?) throws -> [StoredBudget] {
         let rows = try sql.rows("""
-            SELECT b.id, b.pet_id, b.amount_minor, b.currency, b.first_day, b.last_day, b.category, b.per_pet, p.name AS pet_name
+            SELECT b.id, b.pet_id, b.amount_minor, b.currency, b.first_day, b.last_day, b.category, b.per_pet, b.name, b.place, b.people, p.name AS pet_name
             FROM budget b LEFT JOIN pet p ON p.id = b.pet_id
             \(id == nil ? "" : "WHERE b.id = ?") ORDER BY b.pet_id IS NOT NULL, p.name, b.pet_id, b.category IS NOT NULL, b.category,
             b.first_day IS NOT NULL, b.first_day, b.id
@@ -186,7 +216,8 @@ extension StoreCore {
             return StoredBudget(id: id, petId: row.int64("pet_id"), petName: row.text("pet_name"),
                                 budget: Budget(amount: Money(minorUnits: try row.required(row.int64("amount_minor"), "amount_minor", table: "budget", id: id),
                                                              currency: currency),
-                                               period: period, category: row.text("category"), perPet: row.bool("per_pet") ?? false))
+                                               period: period, category: row.text("category"), perPet: row.bool("per_pet") ?? false,
+                                               name: row.text("name"), place: row.text("place"), people: row.int64("people").map { Int($0) }))
         }
     }
 

@@ -623,6 +623,12 @@ extension StoreCore {
                 _ = try row.decodeIfPresent("first_day", table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
                 _ = try row.decodeIfPresent("last_day", table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
             }
+            // A name or place as `budget set` takes it: one line, no control characters, not padded.
+            for column in ["name", "place"] where !row.isNull(column) {
+                try collect {
+                    _ = try row.decode(column, table: "budget", id: id) { text in (try? Budget.label(text, field: column)).flatMap { $0 == text ? $0 : nil } }
+                }
+            }
         }
         return found
     }

@@ -147,6 +147,7 @@ public final class PostgresRepository: PetlogStore {
     public func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool) { try write { try $0.setBudget(draft) } }
     public func budgets() throws -> [StoredBudget] { try read { try $0.loadBudgets(id: nil) } }
     public func deleteBudget(id: Int64) throws -> StoredBudget { try write { try $0.deleteBudget(id: id) } }
+    public func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget) { try write { try $0.editBudget(id: id, edit) } }
     public func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary {
         try write { try $0.storeRates(rates, source: source, at: at, localDay: localDay) }
     }

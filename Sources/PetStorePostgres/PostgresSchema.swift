@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg5", pg5)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -459,5 +459,13 @@ public enum PostgresSchema {
     ALTER TABLE pet ADD COLUMN vet_contact text CHECK (vet_contact IS NULL OR char_length(vet_contact) >= 1);
     ALTER TABLE pet ADD COLUMN emergency_contacts text CHECK (emergency_contacts IS NULL OR char_length(emergency_contacts) >= 1);
     ALTER TABLE pet ADD COLUMN insurance text CHECK (insurance IS NULL OR char_length(insurance) >= 1);
+    """
+
+    /// pg5, a budget's name, place and people (issue 30), as SQLite's v8. The undo trigger stores whole
+    /// rows, so it needs no change. (pg4 is the grooming kind's.)
+    static let pg5 = """
+    ALTER TABLE budget ADD COLUMN name text CHECK (name IS NULL OR char_length(name) BETWEEN 1 AND 200);
+    ALTER TABLE budget ADD COLUMN place text CHECK (place IS NULL OR char_length(place) BETWEEN 1 AND 200);
+    ALTER TABLE budget ADD COLUMN people integer CHECK (people IS NULL OR people BETWEEN 1 AND 1000);
     """
 }

@@ -9,6 +9,7 @@ extension SQLiteRepository {
     public func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool) { try write { db in try core(db).setBudget(draft) } }
     public func budgets() throws -> [StoredBudget] { try read { db in try core(db).loadBudgets(id: nil) } }
     public func deleteBudget(id: Int64) throws -> StoredBudget { try write { db in try core(db).deleteBudget(id: id) } }
+    public func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget) { try write { db in try core(db).editBudget(id: id, edit) } }
     public func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary {
         try write { db in try core(db).storeRates(rates, source: source, at: at, localDay: localDay) }
     }

@@ -26,11 +26,16 @@ enum Schema {
             try db.execute(sql: "DROP TRIGGER undo_pet_insert; DROP TRIGGER undo_pet_update; DROP TRIGGER undo_pet_delete")
             try UndoLog.createTriggers(db, tables: ["pet"])
         }
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: v8)
+            try db.execute(sql: "DROP TRIGGER undo_budget_insert; DROP TRIGGER undo_budget_update; DROP TRIGGER undo_budget_delete")
+            try UndoLog.createTriggers(db, tables: ["budget"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v6"
+    static let currentVersion = "v8"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -337,5 +342,14 @@ enum Schema {
     ALTER TABLE pet ADD COLUMN vet_contact TEXT CHECK (vet_contact IS NULL OR length(vet_contact) >= 1);
     ALTER TABLE pet ADD COLUMN emergency_contacts TEXT CHECK (emergency_contacts IS NULL OR length(emergency_contacts) >= 1);
     ALTER TABLE pet ADD COLUMN insurance TEXT CHECK (insurance IS NULL OR length(insurance) >= 1);
+    """
+
+    /// v8, a budget's name, place and people (issue 30): `budget set --name "Japan trip" --place Tokyo
+    /// --people 2`. Existing budgets have none. The undo triggers list the budget's columns: made anew.
+    /// (v7 is the grooming kind's; the ids are names, the order is the migrator's.)
+    static let v8 = """
+    ALTER TABLE budget ADD COLUMN name TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 200);
+    ALTER TABLE budget ADD COLUMN place TEXT CHECK (place IS NULL OR length(place) BETWEEN 1 AND 200);
+    ALTER TABLE budget ADD COLUMN people INTEGER CHECK (people IS NULL OR people BETWEEN 1 AND 1000);
     """
 }

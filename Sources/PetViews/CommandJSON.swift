@@ -73,21 +73,34 @@ public enum RatesJSON {
         }
     }
 
-    public struct LastFetch: Encodable {
+    /// The last fetch or import; `file` is the imported file's path (null for a download).
+    public struct LastFetch: JSONObjectView {
         public let at: String
         public let source: String
-        public let localDay: String
-        public init(at: String, source: String, localDay: LocalDate) { self.at = at; self.source = source; self.localDay = localDay.description }
-        enum CodingKeys: String, CodingKey { case at, source, localDay = "local_day" }
+        public let localDay: LocalDate
+        public let file: String?
+        public init(at: String, source: String, localDay: LocalDate, file: String?) { self.at = at; self.source = source; self.localDay = localDay; self.file = file }
+        func write(_ c: inout KeyedEncodingContainer<JSONKey>) throws {
+            try c.put("at", at); try c.put("source", source); try c.put("local_day", localDay.description)
+            try c.put("imported", file != nil); try c.put("file", file)
+        }
     }
 
+    /// One currency's rate per euro, its cross rate to the home currency, and the cross rate as shown
+    /// (per 100 or 1,000 units where it is small).
     public struct Rate: JSONObjectView {
         public let currency: String
         public let perEuro: String
         public let inHomeCurrency: String?
-        public init(currency: String, perEuro: String, inHomeCurrency: String?) { self.currency = currency; self.perEuro = perEuro; self.inHomeCurrency = inHomeCurrency }
+        public let shownPer: Int64?
+        public let shownInHomeCurrency: String?
+        public init(currency: String, perEuro: String, inHomeCurrency: String?, shownPer: Int64?, shownInHomeCurrency: String?) {
+            self.currency = currency; self.perEuro = perEuro; self.inHomeCurrency = inHomeCurrency
+            self.shownPer = shownPer; self.shownInHomeCurrency = shownInHomeCurrency
+        }
         func write(_ c: inout KeyedEncodingContainer<JSONKey>) throws {
             try c.put("currency", currency); try c.put("per_euro", perEuro); try c.put("in_home_currency", inHomeCurrency)
+            try c.put("shown_per", shownPer); try c.put("shown_in_home_currency", shownInHomeCurrency)
         }
     }
 

@@ -30,6 +30,7 @@ public struct BudgetJSON: JSONObjectView {
         try c.put("id", b.id); try c.put("pet_id", b.petId); try c.put("pet", b.petName); try c.put("amount", MoneyJSON(b.budget.amount))
         try c.put("category", b.budget.category); try c.put("per_pet", b.budget.perPet)
         try c.put("pets", Budget.headcount(petBudget: b.petId != nil, activePets: activePets))
+        try c.put("name", b.budget.name); try c.put("place", b.budget.place); try c.put("people", b.budget.people)
         switch b.budget.period {
         case .monthly: try c.put("period", "monthly"); try c.put("from", String?.none); try c.put("to", String?.none)
         case .days(let f, let l): try c.put("period", "days"); try c.put("from", f.description); try c.put("to", l.description)
@@ -52,7 +53,18 @@ public struct BudgetJSON: JSONObjectView {
             try c.put("over", st.isOver); try c.put("days_left", st.daysLeft); try c.put("per_day", st.perDay.map(MoneyJSON.init))
             try c.put("by_category", st.byCategory.map { CategorySpentJSON(category: $0.category, spent: $0.spent) })
             try c.put("unconverted", st.unconverted)
+            try c.put("per_person", st.perPerson.map(PerPersonJSON.init))
         }
+    }
+}
+
+/// A trip budget's share per person (two or more people).
+public struct PerPersonJSON: JSONObjectView {
+    public let share: BudgetStatus.PerPerson
+    init(_ share: BudgetStatus.PerPerson) { self.share = share }
+    func write(_ c: inout KeyedEncodingContainer<JSONKey>) throws {
+        try c.put("people", share.people); try c.put("budget", MoneyJSON(share.amount)); try c.put("spent", MoneyJSON(share.spent))
+        try c.put("left", MoneyJSON(share.left)); try c.put("over", share.left.minorUnits < 0); try c.put("per_day", share.perDay.map(MoneyJSON.init))
     }
 }
 

@@ -10,7 +10,7 @@ struct BudgetGroup: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "budget", abstract: Help.s(.helpBudgetGroupAbstract),
-        subcommands: [Set.self, List.self, Show.self, Delete.self]
+        subcommands: [Set.self, List.self, Show.self, Edit.self, Delete.self]
     ) }
 
     struct Set: ParsableCommand {
@@ -24,6 +24,9 @@ struct BudgetGroup: ParsableCommand {
         @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetTo))) var to: String?
         @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetCategory))) var category: String?
         @Flag(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPerPet))) var perPet = false
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetName))) var name: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPlace))) var place: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPeople))) var people: String?
         @OptionGroup var money: CurrencyOption
 
         func run() throws {
@@ -54,7 +57,10 @@ struct BudgetGroup: ParsableCommand {
                 default: throw UsageError(message: s.t(.errBudgetNeedsBoth))
                 }
                 let code = try category.map { try CareNames.shipped.categoryEntry($0) }
-                let budget = Budget(amount: amount, period: period, category: code, perPet: perPet)
+                let budget = Budget(amount: amount, period: period, category: code, perPet: perPet,
+                                    name: try name.map { try Budget.label($0, field: "--name") },
+                                    place: try place.map { try Budget.label($0, field: "--place") },
+                                    people: try people.map { try Budget.people($0) })
                 let repo = try s.repository()
                 let (stored, replaced) = try repo.setBudget(BudgetDraft(pet: pet.map(PetRef.init), budget: budget))
                 let activePets = try repo.pets(includeArchived: false).count
@@ -85,13 +91,17 @@ struct BudgetGroup: ParsableCommand {
                     return
                 }
                 guard !budgets.isEmpty else { s.terminal.line(s.t(.budgetNone)); return }
+                // The name column (name · place · people) only when a budget has one of them: a
+                // household without trips sees the table as before.
+                let named = budgets.contains { !s.budgetLabel($0.budget).isEmpty }
                 s.terminal.table(
-                    header: ["#", s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory), s.t(.budgetColState)],
+                    header: ["#"] + (named ? [s.t(.budgetColName)] : []) + [s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory), s.t(.budgetColState)],
                     rows: budgets.map { b -> [String] in
                         let pets = Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))
                         let amount: String = s.format.money(b.budget.amount) + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: pets)) : "")
                         let category: String = b.budget.category.map(s.categoryName) ?? s.t(.budgetAllCategories)
-                        return [String(b.id), s.budgetWho(b), amount, s.budgetPeriod(b.budget), category, s.budgetState(b.budget, on: today)]
+                        return [String(b.id)] + (named ? [s.budgetLabel(b.budget)] : [])
+                            + [s.budgetWho(b), amount, s.budgetPeriod(b.budget), category, s.budgetState(b.budget, on: today)]
                     })
             }
         }
@@ -104,10 +114,18 @@ struct BudgetGroup: ParsableCommand {
             discussion: Help.s(.helpBudgetGroupShowDiscussion)) }
         @Argument(help: ArgumentHelp(Help.s(.helpBudgetGroupShowPet)), completion: .petNames) var pet: String?
         @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupShowDate))) var date: String?
+        @Flag(help: ArgumentHelp(Help.s(.helpBudgetGroupShowDaily))) var daily = false
 
         func run() throws {
             try Session.run(global) { s in
                 let day = try date.map { try TimeParser.day($0, context: s.time) } ?? s.time.today
+                if daily {
+                    guard let raw = pet, let id = Int64(raw.trimmingCharacters(in: .whitespaces)), id > 0 else {
+                        throw UsageError(message: s.t(.errBudgetDailyNeedsId(value: PlainText.sanitized(pet ?? ""))))
+                    }
+                    try s.showBudgetDaily(id: id, on: day)
+                    return
+                }
                 let repo = try s.repository()
                 let petId = try pet.map { try repo.pet(PetRef($0)).id }
                 let activePets = try repo.pets(includeArchived: false).count
@@ -124,6 +142,35 @@ struct BudgetGroup: ParsableCommand {
                     s.terminal.line(s.terminal.styled("#\(b.id) " + s.describe(b, activePets: activePets), .bold))
                     for line in s.statusLines(b.budget, status, on: day, detailed: true) { s.terminal.line("  " + line) }
                 }
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Help.s(.helpBudgetGroupEditAbstract),
+            discussion: Help.s(.helpBudgetGroupEditDiscussion)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpBudgetGroupDeleteId))) var id: Int64
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetName))) var name: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPlace))) var place: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPeople))) var people: String?
+
+        func run() throws {
+            try Session.run(global) { s in
+                // An empty value clears the field (as `edit --note ""`); anything else is checked as `budget set` checks it.
+                func blank(_ t: String) -> Bool { t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+                let edit = BudgetEdit(
+                    name: try name.map { blank($0) ? .none : try Budget.label($0, field: "--name") },
+                    place: try place.map { blank($0) ? .none : try Budget.label($0, field: "--place") },
+                    people: try people.map { blank($0) ? .none : try Budget.people($0) })
+                guard !edit.isEmpty else { throw UsageError(message: s.t(.errBudgetEditNothing)) }
+                let repo = try s.repository()
+                let (before, after) = try repo.editBudget(id: id, edit)
+                let activePets = try repo.pets(includeArchived: false).count
+                if s.json { try s.terminal.json(BudgetJSON(after, activePets: activePets)); return }
+                let what = s.describe(after, activePets: activePets)
+                s.terminal.line(before == after ? s.t(.budgetUnchanged(id: String(after.id), what: what)) : s.t(.budgetEdited(id: String(after.id), what: what)))
             }
         }
     }
@@ -178,9 +225,20 @@ extension Session {
         }
     }
 
+    /// `Japan trip · Tokyo · 2 people`: what a budget is called, where and for how many; empty when none is said.
+    func budgetLabel(_ budget: Budget) -> String {
+        var parts: [String] = []
+        if let name = budget.name { parts.append(PlainText.sanitized(name)) }
+        if let place = budget.place { parts.append(PlainText.sanitized(place)) }
+        if let people = budget.people { parts.append(t(.budgetPeople(n: Display.count(people)))) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// `Japan trip · Tokyo · 2 people · Household · US$2,000.00 · Dec 20 – 29 · all categories`;
     /// `Coco · ₩300,000 · monthly · vet · per pet (÷1)`.
     func describe(_ b: StoredBudget, activePets: Int) -> String {
-        var parts = [budgetWho(b), format.money(b.budget.amount), budgetPeriod(b.budget), b.budget.category.map(categoryName) ?? t(.budgetAllCategories)]
+        let label = budgetLabel(b.budget)
+        var parts = (label.isEmpty ? [] : [label]) + [budgetWho(b), format.money(b.budget.amount), budgetPeriod(b.budget), b.budget.category.map(categoryName) ?? t(.budgetAllCategories)]
         if b.budget.perPet { parts.append(t(.budgetPerPet(n: Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))))) }
         return parts.joined(separator: " · ")
     }
@@ -207,6 +265,14 @@ extension Session {
             var days = t(.budgetDaysLeft(n: Display.count(st.daysLeft)))
             if let perDay = st.perDay { days += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
             lines.append(days)
+        }
+        if let pp = st.perPerson {
+            let left = pp.left.minorUnits < 0
+                ? terminal.styled(t(.budgetOver(over: format.money(Money(minorUnits: pp.left.minorUnits == .min ? .max : -pp.left.minorUnits, currency: pp.left.currency)))), .red)
+                : t(.budgetLeft(left: format.money(pp.left)))
+            var line = t(.budgetPerPerson(n: Display.count(pp.people))) + ": " + t(.budgetSpentOf(spent: format.money(pp.spent), amount: format.money(pp.amount))) + " · " + left
+            if case .ended = standing {} else if showDays, let perDay = pp.perDay { line += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
+            lines.append(line)
         }
         if detailed && !st.byCategory.isEmpty {
             lines.append(t(.budgetByCategory(list: st.byCategory.map { categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: " · "))))

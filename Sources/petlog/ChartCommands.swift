@@ -153,11 +153,17 @@ struct ChartGroup: ParsableCommand {
             abstract: Help.s(.helpChartGroupExpensesAbstract),
             discussion: Help.s(.helpChartGroupExpensesDiscussion)) }
         @Argument(help: ArgumentHelp(Help.s(.helpChartGroupExpensesPet)), completion: .petNames) var pet: String?
+        @Option(help: ArgumentHelp(Help.s(.helpChartGroupExpensesBudget))) var budget: Int64?
         @OptionGroup var money: CurrencyOption
         @OptionGroup var out: Output
 
         func run() throws {
             try Session.run(global) { s in
+                if let budget {
+                    guard pet == nil && out.since == nil && out.until == nil else { throw UsageError(message: s.t(.errChartBudgetWith)) }
+                    try s.budgetChart(id: budget, currency: money.currency, out: out)
+                    return
+                }
                 let repo = try s.repository()
                 var window = try out.window(s)
                 // By default the last twelve whole calendar months, this one included.
@@ -227,22 +233,12 @@ struct ChartGroup: ParsableCommand {
                 let reference = budget.flatMap { b in budgetLine.map { line in
                     BarReferenceLine(label: budgetLabel, values: line.map { $0.map { currency.majorUnits($0.minorUnits) } })
                 } }
-                let symbol = currency.symbol
+                let formatter = s.format
                 let spec = BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                         theme: out.dark ? .dark : .light, language: s.l10n.language.rawValue, noDataText: nothing,
-                                        valueFormatter: { v in Self.compact(v, symbol: symbol) }, referenceLine: reference)
+                                        valueFormatter: { v in formatter.chartMoney(v, currency) }, referenceLine: reference)
                 try s.writeChart(path) { try ChartRenderer.render(spec, to: $0, format: format) }
             }
-        }
-
-        /// Axis and total labels: 45k, 1.2M, with the currency symbol when it has one.
-        static func compact(_ v: Double, symbol: String?) -> String {
-            let a = abs(v)
-            let text: String
-            if a >= 1_000_000 { text = ValueFormatter.trim(v / 1_000_000, digits: 1) + "M" }
-            else if a >= 10_000 { text = ValueFormatter.trim(v / 1000, digits: 0) + "k" }
-            else { text = ValueFormatter.trim(v, digits: 2) }
-            return (symbol ?? "") + text
         }
     }
 }

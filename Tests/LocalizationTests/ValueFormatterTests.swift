@@ -15,6 +15,34 @@ final class ValueFormatterTests: XCTestCase {
         XCTAssertEqual(ValueFormatter(L10n(.ko), unitSystem: .metric).money(Money(minorUnits: 123_456_789, currency: Currency.named("USD")!)), "US$1,234,567.89")
     }
 
+    /// Issue 30: chart axes and bar labels as Korean and Japanese owners read them (만/万, not `₩450k`),
+    /// thousands grouped everywhere, and cut rather than rounded, as the spending calendar.
+    func testChartAmountsCountInTenThousandsAndAreCut() {
+        let ko = ValueFormatter(L10n(.ko), unitSystem: .metric), ja = ValueFormatter(L10n(.ja), unitSystem: .metric)
+        let krw = Currency.krw, jpy = Currency.named("JPY")!, usd = Currency.named("USD")!
+        XCTAssertEqual(ko.chartMoney(450_000, krw), "45만원")
+        XCTAssertEqual(ko.chartMoney(455_900, krw), "45.5만원", "cut, not 45.6만")
+        XCTAssertEqual(ko.chartMoney(1_234_567, krw), "123만원")
+        XCTAssertEqual(ko.chartMoney(150_000_000, krw), "1.5억원")
+        XCTAssertEqual(ko.chartMoney(6_600, krw), "6,600원")
+        XCTAssertEqual(ko.chartMoney(0, krw), "0원")
+        XCTAssertEqual(ja.chartMoney(24_000, jpy), "2.4万円")
+        XCTAssertEqual(ja.chartMoney(23_708, jpy), "2.3万円", "23,708 yen is not 2.4万 (nor ¥24k)")
+        XCTAssertEqual(ja.chartMoney(6_600, jpy), "6,600円")
+        XCTAssertEqual(ja.chartMoney(120_000_000, jpy), "1.2億円")
+        XCTAssertEqual(en.chartMoney(23_708, jpy), "¥23.7k")
+        XCTAssertEqual(en.chartMoney(450_000, krw), "₩450k")
+        XCTAssertEqual(en.chartMoney(2_000, usd), "$2,000", "grouped below 10,000 too")
+        XCTAssertEqual(en.chartMoney(1_299_999.99, usd), "$1.2M", "cut")
+        XCTAssertEqual(en.chartMoney(51.01, usd), "$51.01")
+        XCTAssertEqual(en.chartMoney(0.3, usd), "$0.3", "a tick of 0.29999… is 0.3")
+        XCTAssertEqual(en.chartMoney(-12.5, usd), "−$12.5")
+        // Another currency in Korean or Japanese keeps its symbol in front, counted in 만/万.
+        XCTAssertEqual(ko.chartMoney(12_000, usd), "$1.2만")
+        XCTAssertEqual(ja.chartMoney(450_000, krw), "₩45万")
+        XCTAssertEqual(en.chartMoney(.nan, usd), "")
+    }
+
     /// Issue 29: clocks in each language's CLDR pattern (US English read `2:32 PM`, not `14:32`).
     func testClocksFollowTheLanguagesOwnPattern() {
         XCTAssertEqual(en.clock(hour: 14, minute: 32), "2:32 PM")

@@ -38,7 +38,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v8": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -128,6 +128,25 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(try repo.editPet(.id(coco.id), draft).health.allergies, ["chicken"], version)
             XCTAssertEqual(try repo.undo()?.command, "petlog pet edit Coco --allergy chicken", version)
             XCTAssertEqual(try repo.pet(.id(coco.id)).health, PetHealth(), version)
+            XCTAssertEqual(try repo.check(), [], version)
+        }
+    }
+
+    /// v8 adds a budget's name, place and people: every earlier file's budgets get none, and the remade
+    /// undo triggers put an edit of the new columns back.
+    func testV8AddsNamePlaceAndPeopleToEveryEarlierFilesBudgets() throws {
+        for version in ["v4", "v5", "v6"] {  // budgets came with v4
+            let database = try AppDatabase.open(path: try fixture(version))
+            let repo = SQLiteRepository(database, undoCommand: "petlog budget edit 1 --name Trip")
+            let budgets = try repo.budgets()
+            XCTAssertFalse(budgets.isEmpty, version)
+            XCTAssertTrue(budgets.allSatisfy { $0.budget.name == nil && $0.budget.place == nil && $0.budget.people == nil }, version)
+            let id = budgets[0].id
+            let (_, after) = try repo.editBudget(id: id, BudgetEdit(name: .some("Trip"), place: .some("서울"), people: .some(2)))
+            XCTAssertEqual([after.budget.name, after.budget.place], ["Trip", "서울"], version)
+            XCTAssertEqual(after.budget.people, 2, version)
+            XCTAssertEqual(try repo.undo()?.command, "petlog budget edit 1 --name Trip", version)
+            XCTAssertEqual(try repo.budgets().first { $0.id == id }, budgets[0], version)
             XCTAssertEqual(try repo.check(), [], version)
         }
     }

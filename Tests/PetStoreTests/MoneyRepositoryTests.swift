@@ -110,3 +110,40 @@ final class MoneyRepositoryTests: XCTestCase {
         XCTAssertEqual(try repo.allRates().count, 4)
     }
 }
+
+/// A budget's name, place and people in the store (both stores by construction).
+final class BudgetTermsRepositoryTests: XCTestCase {
+    var repo: (any PetlogStore)!
+
+    override func setUpWithError() throws {
+        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
+    }
+
+    func testNamePlaceAndPeopleAreStoredReplacedKeptAndEdited() throws {
+        let usd = Currency.named("USD")!  // safe: a known code
+        let days = Budget.Period.days(from: LocalDate.parseISO("2026-12-20")!, through: LocalDate.parseISO("2026-12-29")!)
+        let trip = Budget(amount: Money(minorUnits: 200_000, currency: usd), period: days, name: "Japan trip", place: "東京", people: 2)
+        let (stored, replaced) = try repo.setBudget(BudgetDraft(pet: nil, budget: trip))
+        XCTAssertFalse(replaced)
+        XCTAssertEqual(stored.budget, trip)
+        // The same scope again: the amount replaced, the name and people kept, the place given replaced.
+        let again = Budget(amount: Money(minorUnits: 250_000, currency: usd), period: days, place: "大阪")
+        let (second, replacedNow) = try repo.setBudget(BudgetDraft(pet: nil, budget: again))
+        XCTAssertTrue(replacedNow)
+        XCTAssertEqual(second.id, stored.id)
+        XCTAssertEqual(second.budget.amount.minorUnits, 250_000)
+        XCTAssertEqual([second.budget.name, second.budget.place], ["Japan trip", "大阪"])
+        XCTAssertEqual(second.budget.people, 2)
+        // Edit: cleared, set, kept.
+        let (before, after) = try repo.editBudget(id: stored.id, BudgetEdit(name: .some(nil), people: .some(4)))
+        XCTAssertEqual(before, second)
+        XCTAssertNil(after.budget.name)
+        XCTAssertEqual(after.budget.place, "大阪")
+        XCTAssertEqual(after.budget.people, 4)
+        XCTAssertEqual(try repo.budgets(), [after])
+        XCTAssertThrowsError(try repo.editBudget(id: 99, BudgetEdit(name: .some("x")))) { error in
+            XCTAssertEqual(error as? StoreError, .budgetNotFound(99))
+        }
+        XCTAssertEqual(try repo.check(), [])
+    }
+}

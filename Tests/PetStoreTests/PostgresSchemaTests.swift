@@ -106,6 +106,7 @@ final class PostgresSchemaTests: XCTestCase {
             DROP FUNCTION petlog.bulk_begin(); DROP FUNCTION petlog.bulk_end(); DROP FUNCTION petlog.bulk_tables(); DROP FUNCTION petlog.bulk_allowed();
             DROP TABLE petlog.bulk_saved; DELETE FROM petlog.schema_migration WHERE identifier <> 'pg1';
             ALTER TABLE petlog.pet DROP COLUMN allergies, DROP COLUMN conditions, DROP COLUMN vet_contact, DROP COLUMN emergency_contacts, DROP COLUMN insurance;
+            ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")

@@ -234,7 +234,10 @@ final class RatesCommandTests: CLITestCase {
         XCTAssertTrue(out.contains("1 EUR = 1.1612 USD"), out)
         XCTAssertTrue(out.contains("1 USD = 1,462.6421 KRW"), out)
         XCTAssertTrue(out.contains("1 EUR = 19,412.37 IDR"), out)
-        XCTAssertTrue(out.contains("Last fetched Nov 23, 2026 10:00 AM from file://"), out)
+        // An offline import is said as one, with the file's path (not "Last fetched … from file://…").
+        XCTAssertTrue(out.contains("Imported Nov 23, 2026 10:00 AM from /"), out)
+        XCTAssertTrue(out.contains("eurofxref-hist.csv."), out)
+        XCTAssertFalse(out.contains("file://") || out.contains("Last fetched"), out)
         XCTAssertFalse(out.contains("1 KRW = "), "no cross rate of the home currency to itself")
         out = try ok("rates", "list", "--date", "2026-11-18", "--currency", "KRW")
         XCTAssertTrue(out.hasPrefix("Euro reference rates of Nov 18, 2026\n"), out)
@@ -274,6 +277,33 @@ final class RatesCommandTests: CLITestCase {
             XCTAssertEqual(row["in_home_currency"] as? String, c.expected, "\(c)")
             XCTAssertEqual(json["cross_decimals"] as? Int, 4)
         }
+    }
+
+    /// A cross rate worth less than 0.1 of the home currency per unit is shown per 100 or 1,000 units
+    /// (four decimals of one unit, `0.0007`, say almost nothing); `--json` keeps the per-unit rate.
+    func testSmallCrossRatesAreShownPerHundredOrThousandUnits() throws {
+        try ok("rates", "import", fixture("eurofxref-hist.csv"))
+        let out = try ok("rates", "list", "--date", "2026-11-20", "--currency", "USD")
+        XCTAssertTrue(out.contains("1,000 KRW = 0.6837 USD"), out)  // 1000 × 1.1612 / 1698.42 = 0.683694…
+        XCTAssertTrue(out.contains("100 JPY = 0.6456 USD"), out)  // 100 × 1.1612 / 179.85 = 0.645649…
+        XCTAssertTrue(out.contains("1 GBP = 1.3209 USD"), out)  // 1.1612 / 0.87910 = 1.320896…
+        XCTAssertFalse(out.contains("1 KRW = 0.0007"), out)
+        let json = try XCTUnwrap(try self.json("rates", "list", "--date", "2026-11-20", "--currency", "USD") as? [String: Any])
+        let krw = try XCTUnwrap((json["rates"] as? [[String: Any]])?.first { $0["currency"] as? String == "KRW" })
+        XCTAssertEqual(krw["in_home_currency"] as? String, "0.0007")
+        XCTAssertEqual(krw["shown_per"] as? Int, 1000)
+        XCTAssertEqual(krw["shown_in_home_currency"] as? String, "0.6837")
+        let last = try XCTUnwrap(json["last_fetch"] as? [String: Any])
+        XCTAssertEqual(last["imported"] as? Bool, true)
+        XCTAssertTrue((last["file"] as? String)?.hasSuffix("eurofxref-hist.csv") == true)
+        for (lang, words) in [("ko", ["1,000 KRW = 0.6837 USD", "에서 가져왔습니다"]), ("ja", ["100 JPY = 0.6456 USD", "から取り込みました"])] {
+            let r = try run(["--lang", lang, "rates", "list", "--date", "2026-11-20", "--currency", "USD"])
+            for w in words { XCTAssertTrue(r.stdout.contains(w), "\(lang): \(w) in \(r.stdout)") }
+        }
+        // Yen at home: a won is worth more than 0.1 yen (one unit shown), an Indonesian rupiah less.
+        let yen = try ok("rates", "list", "--date", "2026-11-20", "--currency", "JPY")
+        XCTAssertTrue(yen.contains("1 KRW = 0.1059 JPY"), yen)  // 179.85 / 1698.42 = 0.105892…
+        XCTAssertTrue(yen.contains("1,000 IDR = 9.2648 JPY") || yen.contains("100 IDR = 0.9265 JPY"), yen)
     }
 
     func testTheSummaryLinesInEveryLanguage() throws {

@@ -22,7 +22,7 @@ public enum CSVExport {
         CSVTable(name: kind.rawValue, select: "SELECT \(RecordDetailTables.columns(kind)) FROM \(kind.rawValue) ORDER BY record_id")
     } + [CSVTable(name: "attachment", select: "SELECT record_id, position, sha256, original_name, media_type, size FROM attachment ORDER BY record_id, position"),
          CSVTable(name: "expense_item", select: "SELECT record_id, position, name FROM expense_item ORDER BY record_id, position"),
-         CSVTable(name: "budget", select: "SELECT id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet FROM budget ORDER BY id"),
+         CSVTable(name: "budget", select: "SELECT id, pet_id, amount_minor, currency, first_day, last_day, category, per_pet, name, place, people FROM budget ORDER BY id"),
          CSVTable(name: "exchange_rate", select: "SELECT day, currency, rate FROM exchange_rate ORDER BY day, currency")]
 
     /// The tables `export --format csv` writes, in order (`--table` takes one of them).

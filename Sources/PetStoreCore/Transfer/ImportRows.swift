@@ -190,8 +190,9 @@ extension StoreCore {
                 SELECT count(*) FROM budget WHERE coalesce(pet_id, 0) = ? AND coalesce(category, '') = ? AND coalesce(first_day, '') = ? AND coalesce(last_day, '') = ?
                 """, [petId ?? 0, b.budget.category ?? "", first ?? "", last ?? ""]) ?? 0 > 0
             if exists { continue }
-            let columns = "pet_id, amount_minor, currency, first_day, last_day, category, per_pet, created_at, updated_at"
-            let values: [any SQLBindable] = [petId, b.budget.amount.minorUnits, b.budget.amount.currency.code, first, last, b.budget.category, b.budget.perPet, t, t]
+            let columns = "pet_id, amount_minor, currency, first_day, last_day, category, per_pet, name, place, people, created_at, updated_at"
+            let values: [any SQLBindable] = [petId, b.budget.amount.minorUnits, b.budget.amount.currency.code, first, last, b.budget.category, b.budget.perPet,
+                                             b.budget.name, b.budget.place, b.budget.people.map(Int64.init), t, t]
             if keepIds, let id = b.fileId {
                 try sql.execute("INSERT INTO budget (id, \(columns)) VALUES (?, \(questionMarks(values.count)))", [id] + values)
             } else {

@@ -572,13 +572,17 @@ struct ExportedBudget: Codable, Equatable {
     var lastDay: String?
     var category: String?
     var perPet: Bool?
+    var name: String?
+    var place: String?
+    var people: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case id, petId = "pet_id", money, firstDay = "first_day", lastDay = "last_day", category, perPet = "per_pet"
+        case id, petId = "pet_id", money, firstDay = "first_day", lastDay = "last_day", category, perPet = "per_pet", name, place, people
     }
 
     init(_ b: StoredBudget) {
         id = b.id; petId = b.petId; money = ExportedMoney(b.budget.amount); category = b.budget.category; perPet = b.budget.perPet
+        name = b.budget.name; place = b.budget.place; people = b.budget.people.map(Int64.init)
         if case .days(let f, let l) = b.budget.period { firstDay = f.description; lastDay = l.description }
     }
 
@@ -587,6 +591,7 @@ struct ExportedBudget: Codable, Equatable {
         try c.encodeOrNull(id, forKey: .id); try c.encodeOrNull(petId, forKey: .petId); try c.encodeOrNull(money, forKey: .money)
         try c.encodeOrNull(firstDay, forKey: .firstDay); try c.encodeOrNull(lastDay, forKey: .lastDay)
         try c.encodeOrNull(category, forKey: .category); try c.encodeOrNull(perPet, forKey: .perPet)
+        try c.encodeOrNull(name, forKey: .name); try c.encodeOrNull(place, forKey: .place); try c.encodeOrNull(people, forKey: .people)
     }
 }
 

@@ -182,7 +182,8 @@ extension Fields {
         }
         return ImportBudget(location: location, fileId: try int("id", 1...Int64.max), pet: pet, budget: Budget(
             amount: Money(minorUnits: minor, currency: try currency("currency")), period: period,
-            category: try label("category"), perPet: try bool("per_pet")))
+            category: try label("category"), perPet: try bool("per_pet"),
+            name: try label("name"), place: try label("place"), people: try int("people", Int64(Budget.peopleRange.lowerBound)...Int64(Budget.peopleRange.upperBound)).map { Int($0) }))
     }
 
     /// An exchange rate row: 1 EUR = `rate` units of `currency` on `day`.
@@ -330,6 +331,7 @@ enum PetlogJSONReader {
             var f = FieldValues()
             f.put("id", b.id); f.put("pet_id", b.petId); f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency)
             f.put("first_day", b.firstDay); f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
+            f.put("name", b.name); f.put("place", b.place); f.put("people", b.people)
             batch.budgets.append(try Fields(values: f.values, location: location).budget(petIndex: petIndex))
         }
 
