@@ -78,6 +78,8 @@ for lang in en ko; do
   run "$lang-due-all-json" "${L[@]}" due --within 400d --json
   run "$lang-config-list-json" "${L[@]}" config list --json
   run "$lang-rates-list-none-json" "${L[@]}" rates list --json
+  run "$lang-budget-daily-json" "${L[@]}" budget show 1 --daily --json
+  run "$lang-chart-expenses-budget-json" "${L[@]}" chart expenses --budget 1 --json
 done
 keep=$db
 db=$work/copy.sqlite; cp "$keep" "$db"
