@@ -212,6 +212,7 @@ extension L10n {
         case fieldFollowUp = "field.follow_up"
         case fieldLot = "field.lot"
         case fieldNextDue = "field.next_due"
+        case fieldNextSession = "field.next_session"
         case fieldEvery = "field.every"
         case fieldStopped = "field.stopped"
         case fieldStoppedShort = "field.stopped_short"
@@ -247,6 +248,7 @@ extension L10n {
         case dueDose = "due.dose"
         case dueFollowUp = "due.follow_up"
         case dueFollowUpReason = "due.follow_up_reason"
+        case dueNextSession = "due.next_session"
         case dueLate = "due.late"
         case dueToday = "due.today"
         case dueTodayAt = "due.today_at"
@@ -426,6 +428,7 @@ extension L10n {
         case statsSymptoms = "stats.symptoms"
         case statsVisits = "stats.visits"
         case statsVaccines = "stats.vaccines"
+        case statsGroomings = "stats.groomings"
         case statsDoses = "stats.doses"
         case statsSpending = "stats.spending"
         case errExclusive = "err.exclusive"
@@ -520,6 +523,7 @@ extension L10n {
         case kindMedication = "kind.medication"
         case kindDose = "kind.dose"
         case kindExpense = "kind.expense"
+        case kindGrooming = "kind.grooming"
         case speciesDog = "species.dog"
         case speciesCat = "species.cat"
         case speciesRabbit = "species.rabbit"
@@ -557,6 +561,13 @@ extension L10n {
         case mealTypeSnack = "mealType.snack"
         case mealTypeTreat = "mealType.treat"
         case mealTypeWater = "mealType.water"
+        case groomingTaskBath = "groomingTask.bath"
+        case groomingTaskHaircut = "groomingTask.haircut"
+        case groomingTaskNails = "groomingTask.nails"
+        case groomingTaskEars = "groomingTask.ears"
+        case groomingTaskTeeth = "groomingTask.teeth"
+        case groomingTaskBrushing = "groomingTask.brushing"
+        case groomingTaskDeshedding = "groomingTask.deshedding"
         case urineAmountNone = "urineAmount.none"
         case urineAmountSmall = "urineAmount.small"
         case urineAmountNormal = "urineAmount.normal"
@@ -738,6 +749,9 @@ extension L10n {
         case fieldNamePlace = "fieldname.place"
         case fieldNameLanguage = "fieldname.language"
         case fieldNameWeekStart = "fieldname.week-start"
+        case fieldNameWhat = "fieldname.what"
+        case fieldNameGroomer = "fieldname.groomer"
+        case fieldNameTasks = "fieldname.tasks"
         case wordsFileFIFO = "words.file_fifo"
         case wordsFileDevice = "words.file_device"
         case statsDayRange = "stats.day_range"
@@ -844,6 +858,8 @@ extension L10n {
         case helpEditCommandMerchant = "help.edit_command_merchant"
         case helpEditCommandItems = "help.edit_command_items"
         case helpEditCommandPayment = "help.edit_command_payment"
+        case helpEditCommandWhat = "help.edit_command_what"
+        case helpEditCommandBy = "help.edit_command_by"
         case helpExpenseGroupAbstract = "help.expense_group_abstract"
         case helpExpenseAddCommandAbstract = "help.expense_add_command_abstract"
         case helpExpenseAddCommandDiscussion = "help.expense_add_command_discussion"
@@ -951,6 +967,14 @@ extension L10n {
         case helpVisitCommandFollowUp = "help.visit_command_follow_up"
         case helpVisitCommandCost = "help.visit_command_cost"
         case helpVisitCommandAttach = "help.visit_command_attach"
+        case helpGroomCommandAbstract = "help.groom_command_abstract"
+        case helpGroomCommandDiscussion = "help.groom_command_discussion"
+        case helpGroomCommandPet = "help.groom_command_pet"
+        case helpGroomCommandWhat = "help.groom_command_what"
+        case helpGroomCommandBy = "help.groom_command_by"
+        case helpGroomCommandCost = "help.groom_command_cost"
+        case helpGroomCommandNext = "help.groom_command_next"
+        case helpGroomCommandPhoto = "help.groom_command_photo"
         case helpVaccineCommandAbstract = "help.vaccine_command_abstract"
         case helpVaccineCommandPet = "help.vaccine_command_pet"
         case helpVaccineCommandVaccine = "help.vaccine_command_vaccine"
@@ -1065,13 +1089,15 @@ extension L10n {
         /// The kinds of problem `check` finds (`StoreProblem.Kind`); English shows the codes themselves.
         case checkProblem
         case vaccine
+        /// The tasks a grooming record names (bath, nails, …).
+        case groomingTask
         /// The name of an input (option, field, setting) as a message shows it.
         case fieldname
     }
 
     /// The codes each group must translate (checked by the tests).
     public static let requiredCodes: [CodeGroup: [String]] = [
-        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense"],
+        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense", "grooming"],
         .species: ["dog", "cat", "rabbit", "ferret", "parrot", "hamster", "guinea-pig", "tortoise", "bird", "reptile", "fish", "other"],
         .sex: ["female", "male", "unknown"],
         .symptom: ["vomiting", "diarrhea", "coughing", "sneezing", "itching", "lethargy", "limping", "appetite-loss", "thirst", "seizure", "breathing", "discharge", "hair-loss", "lump", "pain", "constipation", "regurgitation", "fever"],
@@ -1084,6 +1110,7 @@ extension L10n {
         .archiveReason: ["passed-away", "rehomed", "lost", "other"],
         .checkProblem: ["integrity", "index", "foreign-key", "missing-file", "quarantined-file", "bad-hash", "orphan-file", "orphan-record", "invalid-value", "search-index"],
         .vaccine: ["rabies", "dhpp", "leptospirosis", "bordetella", "canine-influenza", "fvrcp", "felv", "rhdv2", "myxomatosis", "myxo-rhd", "distemper"],
-        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start"],
+        .groomingTask: ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"],
+        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks"],
     ]
 }

@@ -210,6 +210,7 @@ extension L10n.Message {
     public static func fieldFollowUp(date: String) -> Self { Self(.fieldFollowUp, ["date": date]) }
     public static func fieldLot(lot: String) -> Self { Self(.fieldLot, ["lot": lot]) }
     public static func fieldNextDue(date: String) -> Self { Self(.fieldNextDue, ["date": date]) }
+    public static func fieldNextSession(date: String) -> Self { Self(.fieldNextSession, ["date": date]) }
     public static func fieldEvery(interval: String) -> Self { Self(.fieldEvery, ["interval": interval]) }
     public static func fieldStopped(date: String) -> Self { Self(.fieldStopped, ["date": date]) }
     public static let fieldStoppedShort = Self(.fieldStoppedShort, [:])
@@ -247,6 +248,7 @@ extension L10n.Message {
     public static func dueDose(name: String) -> Self { Self(.dueDose, ["name": name]) }
     public static let dueFollowUp = Self(.dueFollowUp, [:])
     public static func dueFollowUpReason(reason: String) -> Self { Self(.dueFollowUpReason, ["reason": reason]) }
+    public static func dueNextSession(kind: String) -> Self { Self(.dueNextSession, ["kind": kind]) }
     public static func dueLate(n: String) -> Self { Self(.dueLate, ["n": n]) }
     public static let dueToday = Self(.dueToday, [:])
     public static func dueTodayAt(time: String) -> Self { Self(.dueTodayAt, ["time": time]) }
@@ -424,6 +426,7 @@ extension L10n.Message {
     public static let statsSymptoms = Self(.statsSymptoms, [:])
     public static let statsVisits = Self(.statsVisits, [:])
     public static let statsVaccines = Self(.statsVaccines, [:])
+    public static let statsGroomings = Self(.statsGroomings, [:])
     public static let statsDoses = Self(.statsDoses, [:])
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }
@@ -516,6 +519,7 @@ extension L10n.Message {
     public static let kindMedication = Self(.kindMedication, [:])
     public static let kindDose = Self(.kindDose, [:])
     public static let kindExpense = Self(.kindExpense, [:])
+    public static let kindGrooming = Self(.kindGrooming, [:])
     public static let speciesDog = Self(.speciesDog, [:])
     public static let speciesCat = Self(.speciesCat, [:])
     public static let speciesRabbit = Self(.speciesRabbit, [:])
@@ -553,6 +557,13 @@ extension L10n.Message {
     public static let mealTypeSnack = Self(.mealTypeSnack, [:])
     public static let mealTypeTreat = Self(.mealTypeTreat, [:])
     public static let mealTypeWater = Self(.mealTypeWater, [:])
+    public static let groomingTaskBath = Self(.groomingTaskBath, [:])
+    public static let groomingTaskHaircut = Self(.groomingTaskHaircut, [:])
+    public static let groomingTaskNails = Self(.groomingTaskNails, [:])
+    public static let groomingTaskEars = Self(.groomingTaskEars, [:])
+    public static let groomingTaskTeeth = Self(.groomingTaskTeeth, [:])
+    public static let groomingTaskBrushing = Self(.groomingTaskBrushing, [:])
+    public static let groomingTaskDeshedding = Self(.groomingTaskDeshedding, [:])
     public static let urineAmountNone = Self(.urineAmountNone, [:])
     public static let urineAmountSmall = Self(.urineAmountSmall, [:])
     public static let urineAmountNormal = Self(.urineAmountNormal, [:])
@@ -725,6 +736,9 @@ extension L10n.Message {
     public static let fieldNamePlace = Self(.fieldNamePlace, [:])
     public static let fieldNameLanguage = Self(.fieldNameLanguage, [:])
     public static let fieldNameWeekStart = Self(.fieldNameWeekStart, [:])
+    public static let fieldNameWhat = Self(.fieldNameWhat, [:])
+    public static let fieldNameGroomer = Self(.fieldNameGroomer, [:])
+    public static let fieldNameTasks = Self(.fieldNameTasks, [:])
     public static let wordsFileFIFO = Self(.wordsFileFIFO, [:])
     public static let wordsFileDevice = Self(.wordsFileDevice, [:])
     public static func statsDayRange(mon: String, first: String, last: String) -> Self { Self(.statsDayRange, ["mon": mon, "first": first, "last": last]) }
@@ -831,6 +845,8 @@ extension L10n.Message {
     public static let helpEditCommandMerchant = Self(.helpEditCommandMerchant, [:])
     public static let helpEditCommandItems = Self(.helpEditCommandItems, [:])
     public static let helpEditCommandPayment = Self(.helpEditCommandPayment, [:])
+    public static let helpEditCommandWhat = Self(.helpEditCommandWhat, [:])
+    public static let helpEditCommandBy = Self(.helpEditCommandBy, [:])
     public static let helpExpenseGroupAbstract = Self(.helpExpenseGroupAbstract, [:])
     public static let helpExpenseAddCommandAbstract = Self(.helpExpenseAddCommandAbstract, [:])
     public static let helpExpenseAddCommandDiscussion = Self(.helpExpenseAddCommandDiscussion, [:])
@@ -937,6 +953,14 @@ extension L10n.Message {
     public static let helpVisitCommandFollowUp = Self(.helpVisitCommandFollowUp, [:])
     public static let helpVisitCommandCost = Self(.helpVisitCommandCost, [:])
     public static let helpVisitCommandAttach = Self(.helpVisitCommandAttach, [:])
+    public static let helpGroomCommandAbstract = Self(.helpGroomCommandAbstract, [:])
+    public static let helpGroomCommandDiscussion = Self(.helpGroomCommandDiscussion, [:])
+    public static let helpGroomCommandPet = Self(.helpGroomCommandPet, [:])
+    public static let helpGroomCommandWhat = Self(.helpGroomCommandWhat, [:])
+    public static let helpGroomCommandBy = Self(.helpGroomCommandBy, [:])
+    public static let helpGroomCommandCost = Self(.helpGroomCommandCost, [:])
+    public static let helpGroomCommandNext = Self(.helpGroomCommandNext, [:])
+    public static let helpGroomCommandPhoto = Self(.helpGroomCommandPhoto, [:])
     public static let helpVaccineCommandAbstract = Self(.helpVaccineCommandAbstract, [:])
     public static let helpVaccineCommandPet = Self(.helpVaccineCommandPet, [:])
     public static let helpVaccineCommandVaccine = Self(.helpVaccineCommandVaccine, [:])

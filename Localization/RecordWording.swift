@@ -74,6 +74,11 @@ public struct RecordWording: Sendable {
             parts.append(l10n.code(.category, e.category))
             if let m = e.merchant { parts.append(m) }
             if !e.items.isEmpty { parts.append(e.items.joined(separator: ", ")) }
+        case .grooming(let g):
+            parts.append(g.tasks.isEmpty ? kindName(.grooming) : g.tasks.map { l10n.code(.groomingTask, $0.rawValue) }.joined(separator: ", "))
+            if let by = g.groomer { parts.append(by) }
+            if let c = g.cost { parts.append(format.money(c)) }
+            if let n = g.next { parts.append(l10n.text(.fieldNextSession(date: n.description))) }
         }
         if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: ValueFormatter.count(r.attachments.count)))) }
         return parts.joined(separator: " · ")
@@ -109,6 +114,8 @@ public struct RecordWording: Sendable {
             return l10n.text(.dueDose(name: name))
         case .followUp(_, let reason):
             return reason.map { l10n.text(.dueFollowUpReason(reason: $0)) } ?? l10n.text(.dueFollowUp)
+        case .nextSession(_, let kind):
+            return l10n.text(.dueNextSession(kind: kindName(kind)))
         }
     }
 

@@ -6,6 +6,8 @@ public struct DueItem: Equatable, Sendable {
         case vaccine(code: String)
         case medication(name: String, courseId: Int64)
         case followUp(visitId: Int64, reason: String?)
+        /// The next session a record of `kind` asked for (a grooming's `--next`).
+        case nextSession(recordId: Int64, kind: RecordKind)
     }
 
     public var kind: Kind
@@ -149,6 +151,7 @@ public enum CareAgenda {
             out += vaccineItems(pet: pet, records: recs, schedule: schedule, context: context, names: &names)
             out += medicationItems(pet: pet, records: recs, context: context)
             out += followUpItems(pet: pet, records: recs, context: context)
+            out += nextSessionItems(pet: pet, records: recs, context: context)
         }
         // The sort key once per item (a day's start is a calendar computation), not once per comparison.
         return out.map { ($0.dueAt ?? context.startOfDay($0.dueDay), $0) }
@@ -234,6 +237,22 @@ public enum CareAgenda {
             if visits[(i + 1)...].contains(where: { context.localDate(of: $0.0.at) > context.localDate(of: record.at) }) { continue }
             out.append(DueItem(kind: .followUp(visitId: record.id, reason: v.reason), petId: pet.id, petName: pet.name, dueDay: day,
                                dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-followup-\(record.id)"))
+        }
+        return out
+    }
+
+    /// The next sessions records asked for (`RecordDetail.nextSession`): the last record of a kind that
+    /// names one, unless a record of that kind on a later day answers it (as a later visit answers a follow-up).
+    static func nextSessionItems(pet: Pet, records: [PetRecord], context: TimeContext) -> [DueItem] {
+        var out: [DueItem] = []
+        for kind in RecordKind.allCases {
+            let ofKind = records.filter { $0.kind == kind }
+            for (i, record) in ofKind.enumerated() {
+                guard let day = record.detail.nextSession else { continue }
+                if ofKind[(i + 1)...].contains(where: { context.localDate(of: $0.at) > context.localDate(of: record.at) }) { continue }
+                out.append(DueItem(kind: .nextSession(recordId: record.id, kind: kind), petId: pet.id, petName: pet.name, dueDay: day,
+                                   dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-next-\(kind.rawValue)-\(record.id)"))
+            }
         }
         return out
     }

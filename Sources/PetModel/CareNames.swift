@@ -18,7 +18,7 @@ public struct CareNames: Sendable {
     struct Entry: Decodable { var en: [String]; var ko: [String]; var ja: [String] }
     struct File: Decodable {
         var note: String; var symptoms: [String: Entry]; var vaccines: [String: Entry]; var categories: [String: Entry]
-        var diseases: [String: Entry]; var water: Entry
+        var diseases: [String: Entry]; var water: Entry; var grooming: [String: Entry]
     }
 
     /// name key → code, and every (name, code) for suggestions and search.
@@ -32,6 +32,9 @@ public struct CareNames: Sendable {
     let diseaseKeys: [String: String]
     /// The keys of the words a meal of water is named by.
     let waterKeys: Set<String>
+    /// name key → grooming task code (`목욕`, `シャンプー` → `bath`).
+    let groomingKeys: [String: String]
+    let groomingNames: [(name: String, key: String, code: String)]
 
     public enum LoadError: Error, Equatable { case invalid(String) }
 
@@ -53,10 +56,11 @@ public struct CareNames: Sendable {
             return (keys, names)
         }
         let s = try table(file.symptoms, "symptom"), v = try table(file.vaccines, "vaccine"), c = try table(file.categories, "category")
-        let d = try table(file.diseases, "disease")
+        let d = try table(file.diseases, "disease"), g = try table(file.grooming, "grooming")
         return CareNames(symptomKeys: s.0, vaccineKeys: v.0, symptomNames: s.1.map { ($0.0, $0.1, $0.2) },
                          vaccineNames: v.1.map { ($0.0, $0.1, $0.2) }, categoryKeys: c.0, categoryNames: c.1.map { ($0.0, $0.1, $0.2) },
-                         diseaseKeys: d.0, waterKeys: Set((file.water.en + file.water.ko + file.water.ja).map(key)))
+                         diseaseKeys: d.0, waterKeys: Set((file.water.en + file.water.ko + file.water.ja).map(key)),
+                         groomingKeys: g.0, groomingNames: g.1.map { ($0.0, $0.1, $0.2) })
     }
 
     /// The shipped names; a broken asset is a build bug, caught by the tests.
@@ -78,6 +82,8 @@ public struct CareNames: Sendable {
     public func symptom(_ raw: String) -> Match { match(raw, symptomKeys, symptomNames) }
     public func vaccine(_ raw: String) -> Match { match(raw, vaccineKeys, vaccineNames) }
     public func category(_ raw: String) -> Match { match(raw, categoryKeys, categoryNames) }
+    /// A grooming task typed in any language (`nails`, `발톱`, `爪切り`).
+    public func groomingTask(_ raw: String) -> Match { match(raw, groomingKeys, groomingNames) }
     /// The listed category codes, for help and completions.
     public var categoryCodes: [String] { Array(Set(categoryKeys.values)).sorted() }
 
@@ -93,6 +99,7 @@ public struct CareNames: Sendable {
     public func symptomCodes(containing query: String) -> [String] { codes(containing: query, symptomNames) }
     public func vaccineCodes(containing query: String) -> [String] { codes(containing: query, vaccineNames) }
     public func categoryCodes(containing query: String) -> [String] { codes(containing: query, categoryNames) }
+    public func groomingCodes(containing query: String) -> [String] { codes(containing: query, groomingNames) }
 
     /// Every accepted name of a listed code.
     public func symptomNames(of code: String) -> [String] { symptomNames.filter { $0.code == code }.map(\.name) }

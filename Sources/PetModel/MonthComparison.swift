@@ -11,6 +11,8 @@ public struct MonthFigures: Equatable, Sendable {
     /// The first symptom of each group key, to name it.
     public var symptomSamples: [String: Symptom] = [:]
     public var visits = 0, vaccines = 0
+    /// Records of each kind (every kind read), for the counts `stats` shows only when there are any.
+    public var kindCounts: [RecordKind: Int] = [:]
     /// Doses given (skipped ones are not).
     public var doses = 0
     /// Currency code → category → minor units.
@@ -20,6 +22,7 @@ public struct MonthFigures: Equatable, Sendable {
         meals = MealCounts(records, context: context)
         stools = StoolDistribution(records)
         for r in records {
+            kindCounts[r.kind, default: 0] += 1
             switch r.detail {
             case .weight(let w): if let id = r.petId { lastWeight[id] = w.mass }
             case .symptom(let s):

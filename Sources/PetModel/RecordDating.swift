@@ -10,12 +10,7 @@ public enum RecordDating {
     public static let futureTolerance: TimeInterval = 600
 
     /// Kinds that record something that happened, so they cannot be in the future.
-    public static func isObservation(_ kind: RecordKind) -> Bool {
-        switch kind {
-        case .weight, .meal, .stool, .urine, .symptom, .diary, .visit, .vaccination, .dose: true
-        case .medication, .expense: false
-        }
-    }
+    public static func isObservation(_ kind: RecordKind) -> Bool { kind.isObservation }
 
     /// The store's and the importer's rule, with no time zone at hand: an observation's local day (by
     /// its own offset) is not after the local day of now plus the tolerance at that offset. It is what
@@ -62,7 +57,7 @@ public enum RecordDating {
         case .vaccination(let v): try check(v.nextDue, "--next")
         case .visit(let v): try check(v.followUp, "--follow-up")
         case .medication(let m): try check(m.endsOn, "--until")
-        default: break
+        default: try check(detail.nextSession, "--next")
         }
     }
 }

@@ -2,17 +2,46 @@ import Foundation
 
 /// Every kind of dated record; all share one supertable (id, pet, time, note, star).
 public enum RecordKind: String, CaseIterable, Sendable, Codable {
-    case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense
+    case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense, grooming
 
     public static func parseList(_ raw: String) throws -> [RecordKind] {
         try raw.split(separator: ",").map { part in
             let p = part.trimmingCharacters(in: .whitespaces).lowercased()
             let alias = ["vaccine": "vaccination", "med": "medication", "meds": "medication", "weights": "weight",
-                         "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal"][p] ?? p
+                         "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal", "groom": "grooming"][p] ?? p
             guard let k = RecordKind(rawValue: alias) else {
                 throw ParseError.unknownChoice(field: "kind", value: p, accepted: RecordKind.allCases.map(\.rawValue))
             }
             return k
+        }
+    }
+}
+
+extension RecordKind {
+    /// Records something that happened, so it cannot be dated in the future (`RecordDating`); a course may
+    /// start later and an expense may be booked ahead.
+    public var isObservation: Bool {
+        switch self {
+        case .weight, .meal, .stool, .urine, .symptom, .diary, .visit, .vaccination, .dose, .grooming: true
+        case .medication, .expense: false
+        }
+    }
+
+    /// One letter per kind under a day of `calendar`'s grid (and its legend), so the grid stays aligned in any terminal.
+    public var calendarMark: Character {
+        switch self {
+        case .weight: "w"
+        case .meal: "m"
+        case .stool: "s"
+        case .urine: "u"
+        case .symptom: "!"
+        case .diary: "d"
+        case .visit: "V"
+        case .vaccination: "X"
+        case .medication: "P"
+        case .dose: "p"
+        case .expense: "$"
+        case .grooming: "G"
         }
     }
 }
@@ -72,6 +101,7 @@ public enum RecordDetail: Equatable, Sendable {
     case medication(Medication)
     case dose(Dose)
     case expense(Expense)
+    case grooming(Grooming)
 
     public var kind: RecordKind {
         switch self {
@@ -86,7 +116,15 @@ public enum RecordDetail: Equatable, Sendable {
         case .medication: .medication
         case .dose: .dose
         case .expense: .expense
+        case .grooming: .grooming
         }
+    }
+
+    /// The day a record asks for the next session of its kind (a grooming's `--next`): `due` lists it until a
+    /// later record of the kind answers it, and the calendar file holds it. Not before the record's own day.
+    public var nextSession: LocalDate? {
+        if case .grooming(let g) = self { return g.next }
+        return nil
     }
 }
 
@@ -237,6 +275,34 @@ public struct Expense: Equatable, Sendable {
     public static func parseItems(_ raw: String) -> [String] {
         raw.precomposedStringWithCompatibilityMapping.split(whereSeparator: { $0 == "," || $0 == "、" })
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+}
+
+/// What a groomer (or the owner) did: a bath, a cut, nails. Its cost is `grooming` spending, as a
+/// visit's cost is `vet` spending; `next` is when the next session is due (`due`, the calendar file).
+public struct Grooming: Equatable, Sendable {
+    public enum Task: String, CaseIterable, Sendable, Codable { case bath, haircut, nails, ears, teeth, brushing, deshedding }
+    /// In the order first typed, without repeats; may be empty ("groomed").
+    public var tasks: [Task]
+    public var groomer: String?
+    public var cost: Money?
+    public var next: LocalDate?
+    public init(tasks: [Task] = [], groomer: String? = nil, cost: Money? = nil, next: LocalDate? = nil) {
+        var seen = Set<Task>()
+        self.tasks = tasks.filter { seen.insert($0).inserted }; self.groomer = groomer; self.cost = cost; self.next = next
+    }
+
+    /// The tasks as stored and exported: their codes joined by commas (`bath,nails`), nil when none.
+    public var taskList: String? { tasks.isEmpty ? nil : tasks.map(\.rawValue).joined(separator: ",") }
+
+    /// `bath,nails` → the tasks; nil when a code is not one petlog writes.
+    public static func parseTaskList(_ raw: String) -> [Task]? {
+        var out: [Task] = []
+        for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let t = Task(rawValue: String(part)) else { return nil }
+            out.append(t)
+        }
+        return out
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// split expense), or a visit's cost, which counts as `vet` spending at the visit's clinic. Each
 /// record is one entry, so a visit cost counts exactly once wherever spending is summed.
 public struct SpendingEntry: Equatable, Sendable {
-    public enum Source: String, Sendable { case expense, visit }
+    /// The kind of record the spending is: an expense, or the cost of a visit or a grooming.
+    public typealias Source = RecordKind
 
     public var recordId: Int64
     public var petId: Int64?

@@ -105,7 +105,9 @@ public struct VisitReportFacts: Sendable {
         ageInMonths = pet.ageInMonths(on: context.today)
         change30 = MassChange.over(days: 30, times: times, grams: grams)
         change90 = MassChange.over(days: 90, times: times, grams: grams)
-        let due = CareAgenda.items(pets: [pet], records: all.filter { [.vaccination, .visit, .medication, .dose].contains($0.kind) },
+        // Kinds that asked for a next session (a grooming's) come whole: a later record of the kind answers it.
+        let sessionKinds = Set(all.filter { $0.detail.nextSession != nil }.map(\.kind))
+        let due = CareAgenda.items(pets: [pet], records: all.filter { [.vaccination, .visit, .medication, .dose].contains($0.kind) || sessionKinds.contains($0.kind) },
                                    schedule: schedule, context: context)
         overdue = due.filter { $0.isOverdue(context) }
         let symptomRecords = inPeriod.compactMap { r -> (at: Date, day: LocalDate, symptom: Symptom)? in

@@ -5,7 +5,7 @@ import PetModel
 /// household's supplies with the household), a few online orders in dollars and a trip to Japan paid in
 /// yen, one purchase split between Coco and Nabi, the household's monthly budgets, and the euro
 /// reference rates of the last month's weekdays (ECB-like values, embedded, so the demo is the same
-/// on every machine). Visit costs are the vet spending; no expense copies one.
+/// on every machine). Visit costs are the vet spending and grooming costs the grooming spending; no expense copies one.
 extension DemoHousehold {
     /// 300,000 won a month for everything, 150,000 of it for the vet.
     var budgets: [Budget] {
@@ -74,13 +74,17 @@ extension DemoHousehold {
             // Litter for the cat; grooming for the dog every other month, a nail trim for the cat each quarter.
             spend(Expense(money: won(27_900), category: "supplies", merchant: "Coupang", payment: .card, items: ["tofu litter 7L × 3"]),
                   pet: 1, month.adding(days: 19), 20, 30)
+            // Groomings are records of their own, their cost `grooming` spending (no expense copies one).
+            func groom(_ g: Grooming, pet: Int, _ day: LocalDate, _ hour: Int, _ minute: Int = 0) {
+                guard day <= end, ctx.instant(day, hour: hour, minute: minute) <= now else { return }
+                add(.grooming(g), pet: pet, day: day, hour: hour, minute: minute, note: nil, ctx: ctx, into: &batch)
+            }
             if m % 2 == 0 {
-                spend(Expense(money: won(55_000), category: "grooming", merchant: "Fluffy Grooming Salon", payment: .card, items: ["bath", "summer cut"]),
-                      pet: 0, month.adding(days: 17), 14)
+                groom(Grooming(tasks: [.bath, .haircut], groomer: "Fluffy Grooming Salon", cost: won(55_000),
+                               next: month.adding(days: 17).adding(months: 2)), pet: 0, month.adding(days: 17), 14)
             }
             if m % 3 == 2 {
-                spend(Expense(money: won(15_000), category: "grooming", merchant: "Fluffy Grooming Salon", payment: .cash, items: ["nail trim"]),
-                      pet: 1, month.adding(days: 17), 14, 45)
+                groom(Grooming(tasks: [.nails], groomer: "Fluffy Grooming Salon", cost: won(15_000)), pet: 1, month.adding(days: 17), 14, 45)
             }
             // Parasite prevention bought in packs at the clinic (the doses are logged with the pets).
             if m % 6 == 1 {

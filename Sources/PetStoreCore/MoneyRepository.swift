@@ -9,7 +9,7 @@ public struct SpendingQuery: Sendable {
     public var includeHousehold: Bool
     public var since: Date?
     public var until: Date?
-    /// Expenses only, or visit costs too (every spending figure counts them; `expense list --no-visits` does not).
+    /// Expenses only, or the costs of visits and groomings too (every spending figure counts them; `expense list --no-visits` does not).
     public var includeVisits: Bool
     public var starredOnly: Bool
     /// Spending whose own local day (by its stored offset) lies in the window: budgets, months, trips.
@@ -95,22 +95,26 @@ extension StoreCore {
             """
         var allArgs = args
         if query.includeVisits {
-            text += """
+            // Every kind with a cost (a visit's is `vet` spending, a grooming's `grooming`), from its descriptor.
+            for k in RecordKindTable.spent {
+                guard let c = k.spending else { continue }
+                text += """
 
-                UNION ALL
-                SELECT r.id, r.pet_id, p.name, r.at, r.utc_offset, r.note, r.starred, 'visit',
-                       v.cost_minor, v.cost_currency, 'vet', v.clinic, NULL, NULL
-                FROM record r JOIN visit v ON v.record_id = r.id LEFT JOIN pet p ON p.id = r.pet_id
-                WHERE r.kind = 'visit' AND r.kind <> 'weight' AND v.cost_minor IS NOT NULL\(filter)
-                """
-            allArgs += args
+                    UNION ALL
+                    SELECT r.id, r.pet_id, p.name, r.at, r.utc_offset, r.note, r.starred, '\(k.table)',
+                           v.\(c.minor), v.\(c.currency), '\(c.category)', v.\(c.merchant), NULL, NULL
+                    FROM record r JOIN \(k.table) v ON v.record_id = r.id LEFT JOIN pet p ON p.id = r.pet_id
+                    WHERE r.kind = '\(k.table)' AND r.kind <> 'weight' AND v.\(c.minor) IS NOT NULL\(filter)
+                    """
+                allArgs += args
+            }
         }
         text += "\nORDER BY 4, 1"
         var entries: [SpendingEntry] = []
         for row in try sql.rows(text, allArgs) {
             let id = row[0].int ?? 0
-            let source = row.text("source")
-            let table = source == "visit" ? "visit" : "expense"
+            let source = row.text("source").flatMap(RecordKind.init(rawValue:)) ?? .expense
+            let table = source.rawValue
             let currency = try row.decode("currency", table: table, id: id, Currency.named)
             entries.append(SpendingEntry(
                 recordId: id, petId: row[1].int, petName: row[2].text,
@@ -118,7 +122,7 @@ extension StoreCore {
                 money: Money(minorUnits: try row.required(row[8].int, "amount_minor", table: table, id: id), currency: currency),
                 category: try row.required(row[10].text, "category", table: table, id: id), merchant: row[11].text,
                 payment: try row.decodeIfPresent("payment", table: table, id: id, Payment.init(rawValue:)),
-                note: row[5].text, starred: row[6].int == 1, source: source == "visit" ? .visit : .expense, splitOf: row[13].int))
+                note: row[5].text, starred: row[6].int == 1, source: source, splitOf: row[13].int))
         }
         guard !entries.isEmpty else { return entries }
         // Items and attachment counts, only where there are any.

@@ -25,13 +25,54 @@ public struct RecordKindTable: Sendable {
     let searchText: (@Sendable (_ separator: String, _ items: String) -> String)?
     /// The kind's main value as SQL over the detail row `d` (`DuplicateKey.value` in Swift).
     let duplicateValue: String
+    /// Where a kind with a cost keeps it, and the spending category the cost counts in (a visit's is `vet`,
+    /// a grooming's `grooming`): every spending view reads these records beside the expenses (one union),
+    /// so each cost counts once; nil for kinds without a cost.
+    public let spending: Spending?
+    /// The column holding the day of the next session a record asks for (`RecordDetail.nextSession`): `due`
+    /// reads the kind's records of the pets that have one.
+    public let nextSession: String?
+    /// The kind's object in the JSON export, made from its columns (`ExportedColumns`), keys in sorted
+    /// order; nil for the kinds whose shipped shape is written by hand in `ExportedDetail`. The CSV table
+    /// is the columns as they are.
+    public let json: [JSONField]?
+    /// A column holding listed codes, comma-separated (a grooming's `tasks`), and the codes whose names
+    /// in any language contain a query (`목욕` → `bath`): `search` finds the kind's records by them.
+    public let listedCodes: (column: String, containing: @Sendable (String) -> [String])?
+    /// The detail from its columns (a JSON object flattened to them, or a CSV row), each value checked as
+    /// the commands check it; with `json`.
+    let read: (@Sendable (Fields) throws -> RecordDetail)?
+
+    /// A key of the kind's JSON object and the columns it is made of.
+    public struct JSONField: Sendable {
+        public enum Form: Sendable {
+            /// Text or a day, as stored.
+            case text(String)
+            /// A list of codes, stored comma-separated (`bath,nails`), written as a JSON list.
+            case codes(String)
+            /// Money: an amount and its currency (both or neither), written as the export's money object.
+            case money(minor: String, currency: String)
+        }
+        public let key: String
+        public let form: Form
+        init(_ key: String, _ form: Form) { self.key = key; self.form = form }
+    }
+
+    public struct Spending: Sendable {
+        /// The amount and currency columns (both or neither), the category, and the column shown as its merchant.
+        let minor: String, currency: String, category: String, merchant: String
+    }
 
     /// The descriptor of `kind`.
     public static func of(_ kind: RecordKind) -> RecordKindTable { all.first { $0.kind == kind } ?? make(kind) }
 
     private static func make(_ kind: RecordKind) -> RecordKindTable {
-        func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String) -> RecordKindTable {
-            RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate)
+        func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String,
+               spending: Spending? = nil, nextSession: String? = nil, json: [JSONField]? = nil,
+               listedCodes: (column: String, containing: @Sendable (String) -> [String])? = nil,
+               read: (@Sendable (Fields) throws -> RecordDetail)? = nil) -> RecordKindTable {
+            RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate,
+                            spending: spending, nextSession: nextSession, json: json, listedCodes: listedCodes, read: read)
         }
         switch kind {
         case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
@@ -43,7 +84,8 @@ public struct RecordKindTable: Sendable {
         case .visit:
             return t("clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency",
                      search: { _, _ in "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')" },
-                     duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')")
+                     duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')",
+                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "vet", merchant: "clinic"))
         case .vaccination:
             return t("vaccine, product, lot, clinic, next_due", search: { _, _ in "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')" },
                      duplicate: "d.vaccine")
@@ -53,6 +95,30 @@ public struct RecordKindTable: Sendable {
             return t("amount_minor, currency, category, merchant, payment, split_of", children: ["expense_item"],
                      search: { separator, items in "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')" },
                      duplicate: "d.amount_minor || '|' || d.currency || '|' || d.category")
+        case .grooming:
+            // `tasks`: the codes in the order typed, comma-separated (`bath,nails`); `next_due`: the next session's day.
+            return t("tasks, groomer, cost_minor, cost_currency, next_due",
+                     search: { _, _ in "coalesce(groomer, '') || ' ' || coalesce(tasks, '')" },
+                     duplicate: "coalesce(d.tasks, '') || '|' || coalesce(d.groomer, '')",
+                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"),
+                     nextSession: "next_due",
+                     json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency")), JSONField("groomer", .text("groomer")),
+                            JSONField("next_due", .text("next_due")), JSONField("tasks", .codes("tasks"))],
+                     listedCodes: ("tasks", { CareNames.shipped.groomingCodes(containing: $0) }),
+                     read: { f in
+                         var cost: Money?
+                         if let minor = try f.int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try f.currency("cost_currency")) }
+                         let tasks = try f.text("tasks").map { raw in
+                             try raw.split(separator: ",", omittingEmptySubsequences: false).map { code -> Grooming.Task in
+                                 guard let t = Grooming.Task(rawValue: String(code)) else {
+                                     throw ImportError(location: f.location, problem: .value(.unknownChoice(field: "tasks", value: String(code),
+                                                                                                              accepted: Grooming.Task.allCases.map(\.rawValue))))
+                                 }
+                                 return t
+                             }
+                         } ?? []
+                         return .grooming(Grooming(tasks: tasks, groomer: try f.label("groomer"), cost: cost, next: try f.day("next_due")))
+                     })
         }
     }
 
@@ -69,6 +135,9 @@ public struct RecordKindTable: Sendable {
     public var insertSQL: String {
         "INSERT INTO \(table) (\(columnList)) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
     }
+
+    /// The kinds whose records are spending besides expenses (a visit's cost, a grooming's).
+    public static var spent: [RecordKindTable] { all.filter { $0.spending != nil } }
 
     /// The kind names as a SQL list (`'weight', 'meal', …`), as the kind CHECK and kind filters spell them.
     public static var kindList: String { all.map { "'\($0.table)'" }.joined(separator: ", ") }
@@ -101,6 +170,25 @@ public enum RecordDetailTables {
         case .dose(let d): return [.int(id), V(d.medicationId), V(d.skipped)]
         case .expense(let e): return [.int(id), V(e.money.minorUnits), V(e.money.currency.code), V(e.category), V(e.merchant),
                                       V(e.payment?.rawValue), V(e.splitOf)]
+        case .grooming(let g): return [.int(id), V(g.taskList), V(g.groomer), V(g.cost?.minorUnits), V(g.cost?.currency.code), V(g.next?.description)]
+        }
+    }
+
+    /// The kind's main value (`DuplicateKey`), as its descriptor's `duplicateValue` computes it in SQL.
+    static func duplicateValue(_ detail: RecordDetail) -> String {
+        switch detail {
+        case .weight(let w): return String(w.mass.grams)
+        case .meal(let m): return m.food + "|" + m.type.rawValue
+        case .stool(let s): return String(s.score)
+        case .urine(let u): return u.amount?.rawValue ?? ""
+        case .symptom(let s): return s.code
+        case .diary(let d): return d.text
+        case .visit(let v): return (v.reason ?? "") + "|" + (v.clinic ?? "")
+        case .vaccination(let v): return v.vaccine
+        case .medication(let m): return m.name
+        case .dose(let d): return String(d.medicationId)
+        case .expense(let e): return "\(e.money.minorUnits)|\(e.money.currency.code)|\(e.category)"
+        case .grooming(let g): return (g.taskList ?? "") + "|" + (g.groomer ?? "")
         }
     }
 
@@ -197,6 +285,10 @@ public enum RecordDetailTables {
             return .expense(Expense(money: Money(minorUnits: try int64("amount_minor"), currency: try text("currency", Currency.named)),
                                     category: try string("category"), merchant: row.text("merchant"),
                                     payment: try optional("payment", Payment.init(rawValue:)), splitOf: row.int64("split_of")))
+        case .grooming:
+            let cost: Money? = try row.int64("cost_minor").map { Money(minorUnits: $0, currency: try text("cost_currency", Currency.named)) }
+            return .grooming(Grooming(tasks: try optional("tasks", Grooming.parseTaskList) ?? [], groomer: row.text("groomer"), cost: cost,
+                                      next: try day("next_due")))
         }
     }
 }

@@ -82,6 +82,26 @@ public enum SearchIndex {
     }
 
     /// Every record with text to search: weights and other kinds without text only when they have a note or a file.
+    /// The records whose column of listed codes (`RecordKindTable.listedCodes`: a grooming's `tasks`,
+    /// `bath,nails`) holds a code with a name containing `text` (`목욕`, `シャンプー` find `bath`): one query
+    /// per such kind and its codes; `placeholder` binds the i-th code of the whole list.
+    public static func listedCodes(_ text: String, placeholder: (Int, String) -> String) -> [(sql: String, codes: [String])] {
+        var out: [(String, [String])] = []
+        var n = 0
+        for k in RecordKindTable.all {
+            guard let (column, containing) = k.listedCodes else { continue }
+            let codes = containing(text)
+            guard !codes.isEmpty else { continue }
+            // Codes are lower-case letters only (the schemas check it), so LIKE has no wildcard to meet; both stores have it.
+            let tests = codes.map { code -> String in
+                defer { n += 1 }
+                return "',' || \(column) || ',' LIKE '%,' || \(placeholder(n, code)) || ',%'"
+            }
+            out.append(("SELECT record_id FROM \(k.table) WHERE \(column) IS NOT NULL AND (" + tests.joined(separator: " OR ") + ")", codes))
+        }
+        return out
+    }
+
     public static let everyRecord = "r.note IS NOT NULL OR r.kind IN (\(RecordKindTable.searched.map { "'\($0.table)'" }.joined(separator: ", "))) OR r.id IN (SELECT record_id FROM attachment)"
     public static let everything = source(records: everyRecord, pets: "1")
 

@@ -446,14 +446,22 @@ public struct StoreCore {
     public func careRecords(pets ids: [Int64]) throws -> [PetRecord] {
         guard !ids.isEmpty else { return [] }
         let list = questionMarks(ids.count)
+        // Kinds that ask for a next session (a grooming's `--next`): their records, of pets that have one.
+        let sessionKinds = RecordKindTable.all.compactMap { k in k.nextSession.map { (k.table, $0) } }
+        let sessions = sessionKinds.map { table, column in """
+
+              UNION ALL
+              SELECT id FROM record WHERE pet_id IN (\(list)) AND kind = '\(table)' AND pet_id IN (
+                SELECT f.pet_id FROM \(table) d JOIN record f ON f.id = d.record_id WHERE d.\(column) IS NOT NULL)
+            """ }.joined()
         return try loadRecords("""
             WHERE r.id IN (
               SELECT id FROM record WHERE pet_id IN (\(list)) AND kind IN ('vaccination', 'medication', 'dose')
               UNION ALL
               SELECT id FROM record WHERE pet_id IN (\(list)) AND kind = 'visit' AND pet_id IN (
-                SELECT f.pet_id FROM visit v JOIN record f ON f.id = v.record_id WHERE v.follow_up IS NOT NULL))
+                SELECT f.pet_id FROM visit v JOIN record f ON f.id = v.record_id WHERE v.follow_up IS NOT NULL)\(sessions))
             ORDER BY r.at, r.id
-            """, ids + ids)
+            """, ids + ids + Array(repeating: ids, count: sessionKinds.count).flatMap { $0 })
     }
 
     /// Courses of the pets; without `includeStopped`, only those running at `activeAt` (default now):

@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg5", pg5)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -459,6 +459,47 @@ public enum PostgresSchema {
     ALTER TABLE pet ADD COLUMN vet_contact text CHECK (vet_contact IS NULL OR char_length(vet_contact) >= 1);
     ALTER TABLE pet ADD COLUMN emergency_contacts text CHECK (emergency_contacts IS NULL OR char_length(emergency_contacts) >= 1);
     ALTER TABLE pet ADD COLUMN insurance text CHECK (insurance IS NULL OR char_length(insurance) >= 1);
+    """
+
+    /// pg4, grooming (issue 28), as SQLite's v7: `record_kind` lists the kinds and `record.kind` references it
+    /// instead of a CHECK naming them (a later kind is one INSERT there); `grooming` with its search and
+    /// undo triggers; `bulk_tables()` names it, so a bulk load treats it as the other detail tables.
+    static let pg4 = """
+    CREATE TABLE record_kind (kind text PRIMARY KEY CHECK (kind ~ '^[a-z]+$'));
+    INSERT INTO record_kind (kind) VALUES ('weight'), ('meal'), ('stool'), ('urine'), ('symptom'), ('diary'), ('visit'),
+      ('vaccination'), ('medication'), ('dose'), ('expense'), ('grooming');
+    ALTER TABLE record DROP CONSTRAINT record_kind_check;
+    ALTER TABLE record ADD CONSTRAINT record_kind_fkey FOREIGN KEY (kind) REFERENCES record_kind (kind) DEFERRABLE;
+    CREATE TABLE grooming (
+      record_id     bigint PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE DEFERRABLE,
+      tasks         text CHECK (tasks IS NULL OR tasks ~ '^[a-z]+(,[a-z]+)*$'),
+      groomer       text CHECK (groomer IS NULL OR char_length(groomer) >= 1),
+      cost_minor    bigint CHECK (cost_minor >= 0),
+      cost_currency text CHECK (char_length(cost_currency) = 3),
+      next_due      text,
+      CHECK ((cost_minor IS NULL) = (cost_currency IS NULL))
+    );
+    CREATE TRIGGER search_grooming AFTER INSERT OR UPDATE OR DELETE ON grooming FOR EACH ROW EXECUTE FUNCTION note_stale('detail');
+    CREATE TRIGGER undo_grooming AFTER INSERT OR UPDATE OR DELETE ON grooming FOR EACH ROW EXECUTE FUNCTION undo_note();
+    CREATE OR REPLACE FUNCTION bulk_tables() RETURNS regclass[] LANGUAGE sql STABLE AS $$
+      SELECT ARRAY['petlog.record', 'petlog.weight', 'petlog.meal', 'petlog.stool', 'petlog.urine', 'petlog.symptom',
+                   'petlog.diary', 'petlog.visit', 'petlog.vaccination', 'petlog.medication', 'petlog.dose',
+                   'petlog.expense', 'petlog.expense_item', 'petlog.grooming']::regclass[]
+    $$;
+    -- Where `pg init-roles` made the roles, the new tables get the grants its default privileges give
+    -- (those hold only for tables made by the role that set them).
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
+        GRANT SELECT, INSERT, UPDATE, DELETE ON grooming TO petlog_staff;
+        GRANT SELECT ON record_kind TO petlog_staff;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
+        GRANT SELECT ON grooming, record_kind TO petlog_volunteer;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
+        GRANT ALL ON grooming, record_kind TO petlog_owner;
+      END IF;
+    END $$;
     """
 
     /// pg5, a budget's name, place and people (issue 30), as SQLite's v8. The undo trigger stores whole

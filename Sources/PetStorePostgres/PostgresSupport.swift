@@ -75,6 +75,9 @@ enum PostgresSearch {
             let marks = Array(repeating: "?", count: codes.count).joined(separator: ", ")
             ids += try link.rows("SELECT record_id FROM \(table) WHERE \(column) IN (\(marks))", codes).compactMap { $0[0].int }
         }
+        for (query, codes) in SearchIndex.listedCodes(text, placeholder: { _, _ in "?" }) {
+            ids += try link.rows(query, codes).compactMap { $0[0].int }
+        }
         guard !ids.isEmpty else { return [] }
         var found: [Int64] = []
         let unique = Array(Set(ids))

@@ -208,7 +208,7 @@ public struct SQLiteRepository: PetlogStore {
             listed("symptom", "code", CareNames.shipped.symptomCodes(containing: text), "s"),
             listed("vaccination", "vaccine", CareNames.shipped.vaccineCodes(containing: text), "v"),
             listed("expense", "category", CareNames.shipped.categoryCodes(containing: text), "c"),
-        ].compactMap { $0 }
+        ].compactMap { $0 } + SearchIndex.listedCodes(text) { i, code in arguments["k\(i)"] = code; return ":k\(i)" }.map(\.sql)
         return try read { db in
             let ids = try Int64.fetchAll(db, sql: """
                 SELECT r.id FROM record r WHERE r.id IN (\(sources.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)

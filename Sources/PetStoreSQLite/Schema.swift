@@ -26,6 +26,11 @@ enum Schema {
             try db.execute(sql: "DROP TRIGGER undo_pet_insert; DROP TRIGGER undo_pet_update; DROP TRIGGER undo_pet_delete")
             try UndoLog.createTriggers(db, tables: ["pet"])
         }
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: v7)
+            // `record` was made anew (its triggers went with the old table) and `grooming` is new.
+            try UndoLog.createTriggers(db, tables: ["record", "grooming"])
+        }
         migrator.registerMigration("v8") { db in
             try db.execute(sql: v8)
             try db.execute(sql: "DROP TRIGGER undo_budget_insert; DROP TRIGGER undo_budget_update; DROP TRIGGER undo_budget_delete")
@@ -342,6 +347,70 @@ enum Schema {
     ALTER TABLE pet ADD COLUMN vet_contact TEXT CHECK (vet_contact IS NULL OR length(vet_contact) >= 1);
     ALTER TABLE pet ADD COLUMN emergency_contacts TEXT CHECK (emergency_contacts IS NULL OR length(emergency_contacts) >= 1);
     ALTER TABLE pet ADD COLUMN insurance TEXT CHECK (insurance IS NULL OR length(insurance) >= 1);
+    """
+
+    /// v7, grooming (issue 28), and the last rebuild of `record` for a new kind:
+    /// - `record_kind` lists the kinds; `record.kind` references it instead of a CHECK that names them, so a
+    ///   later kind is one `INSERT INTO record_kind` in its migration, not another copy of `record` (the
+    ///   rebuild is the documented one, as v2's: new table, copy, drop, rename; foreign keys are off during
+    ///   migrations and checked before commit). A lookup in a table of a dozen rows costs an insert nothing
+    ///   measurable, where v1's `IN` list cost a temporary index per insert (v2).
+    /// - `grooming`: what was done (task codes, comma-separated, in the order typed), by whom, its cost
+    ///   (`grooming` spending, read beside the expenses as a visit's cost is) and the next session's day.
+    /// The record's undo and search triggers are made again (they went with the old table); the new table
+    /// gets its own.
+    static let v7 = """
+    CREATE TABLE record_kind (kind TEXT PRIMARY KEY CHECK (kind GLOB '[a-z]*')) WITHOUT ROWID;
+    INSERT INTO record_kind (kind) VALUES ('weight'), ('meal'), ('stool'), ('urine'), ('symptom'), ('diary'), ('visit'),
+      ('vaccination'), ('medication'), ('dose'), ('expense'), ('grooming');
+    CREATE TABLE record_v7 (
+      id         INTEGER PRIMARY KEY,
+      pet_id     INTEGER REFERENCES pet (id) ON DELETE CASCADE,
+      kind       TEXT NOT NULL REFERENCES record_kind (kind),
+      at         INTEGER NOT NULL,                      -- Unix seconds, UTC
+      utc_offset INTEGER NOT NULL CHECK (utc_offset BETWEEN -64800 AND 64800),  -- seconds east of UTC then
+      note       TEXT,
+      starred    INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1)),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      CHECK (pet_id IS NOT NULL OR kind = 'expense')
+    );
+    INSERT INTO record_v7 (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at)
+      SELECT id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at FROM record;
+    DROP TABLE record;
+    ALTER TABLE record_v7 RENAME TO record;
+    CREATE INDEX record_pet_kind_at ON record (pet_id, kind, at);
+    CREATE INDEX record_at ON record (at);
+    CREATE INDEX record_starred ON record (starred) WHERE starred = 1;
+    CREATE INDEX record_events_at ON record (at) WHERE kind <> 'weight';
+    CREATE TRIGGER search_record_insert AFTER INSERT ON record WHEN new.note IS NOT NULL BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (new.id);
+    END;
+    CREATE TRIGGER search_record_update AFTER UPDATE OF id, kind, note ON record BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.id), (new.id);
+    END;
+    CREATE TRIGGER search_record_delete AFTER DELETE ON record BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.id);
+    END;
+
+    CREATE TABLE grooming (
+      record_id     INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      tasks         TEXT CHECK (tasks IS NULL OR tasks GLOB '[a-z]*' AND tasks NOT GLOB '*[^a-z,]*'),
+      groomer       TEXT CHECK (groomer IS NULL OR length(groomer) >= 1),
+      cost_minor    INTEGER CHECK (cost_minor >= 0),
+      cost_currency TEXT CHECK (length(cost_currency) = 3),
+      next_due      TEXT,
+      CHECK ((cost_minor IS NULL) = (cost_currency IS NULL))
+    );
+    CREATE TRIGGER search_grooming_insert AFTER INSERT ON grooming BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (new.record_id);
+    END;
+    CREATE TRIGGER search_grooming_update AFTER UPDATE ON grooming BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id), (new.record_id);
+    END;
+    CREATE TRIGGER search_grooming_delete AFTER DELETE ON grooming BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
+    END;
     """
 
     /// v8, a budget's name, place and people (issue 30): `budget set --name "Japan trip" --place Tokyo

@@ -16,6 +16,7 @@ public struct DueItemJSON: JSONObjectView {
         case .vaccine(let code): try c.put("kind", "vaccine"); try c.put("vaccine", code); try c.put("first_dose", i.neverRecorded)
         case .medication(let name, let id): try c.put("kind", "dose"); try c.put("medication", name); try c.put("medication_id", id)
         case .followUp(let id, let reason): try c.put("kind", "follow_up"); try c.put("visit_id", id); try c.put("reason", reason)
+        case .nextSession(let id, let kind): try c.put("kind", "next_" + kind.rawValue); try c.put("record_id", id)
         }
     }
 }

@@ -115,6 +115,9 @@ public struct RecordDetailJSON: JSONObjectView {
         case .expense(let e):
             try c.put("money", MoneyJSON(e.money)); try c.put("category", e.category); try c.put("merchant", e.merchant)
             try c.put("payment", e.payment?.rawValue); try c.put("items", e.items); try c.put("split_of", e.splitOf)
+        case .grooming(let g):
+            try c.put("tasks", g.tasks.map(\.rawValue)); try c.put("groomer", g.groomer); try c.put("cost", g.cost.map(MoneyJSON.init))
+            try c.put("next_due", g.next?.description)
         }
     }
 }

@@ -79,6 +79,9 @@ public struct StatsPresenter {
         for key in symptomKeys { count("  " + symptomLabel(key), "symptom:\(key)", a.symptoms[key] ?? 0, b.symptoms[key] ?? 0) }
         count(l10n.text(.statsVisits), "visits", a.visits, b.visits)
         count(l10n.text(.statsVaccines), "vaccines", a.vaccines, b.vaccines)
+        // Groomings only in a month pair that had some: a household that keeps none sees no new row.
+        let groomA = a.kindCounts[.grooming] ?? 0, groomB = b.kindCounts[.grooming] ?? 0
+        if groomA + groomB > 0 { count(l10n.text(.statsGroomings), "groomings", groomA, groomB) }
         count(l10n.text(.statsDoses), "doses", a.doses, b.doses)
         // Spending in the home currency, each expense at its day's rate; other currencies also as spent.
         func money(_ label: String, _ key: String, _ x: Int64, _ y: Int64, _ currency: Currency) {

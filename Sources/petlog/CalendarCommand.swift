@@ -105,22 +105,8 @@ struct MonthGrid {
     /// The config's `week_start`, else Sunday-first where the locale is (US, Canada, Korea, Japan, …), Monday-first elsewhere.
     let weekStartsOnSunday: Bool
 
-    /// One letter per kind, so the grid stays aligned in any terminal.
-    static func mark(_ kind: RecordKind) -> Character {
-        switch kind {
-        case .weight: "w"
-        case .meal: "m"
-        case .stool: "s"
-        case .urine: "u"
-        case .symptom: "!"
-        case .diary: "d"
-        case .visit: "V"
-        case .vaccination: "X"
-        case .medication: "P"
-        case .dose: "p"
-        case .expense: "$"
-        }
-    }
+    /// One letter per kind (`RecordKind.calendarMark`), so the grid stays aligned in any terminal.
+    static func mark(_ kind: RecordKind) -> Character { kind.calendarMark }
 
     /// Columns per day: 7 where the terminal has 49 columns, fewer on a narrower one (4 at least: a
     /// day number and today's brackets).

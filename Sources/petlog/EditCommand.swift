@@ -33,6 +33,8 @@ struct EditCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandMerchant))) var merchant: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandItems))) var items: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPayment))) var payment: Choice<Payment>?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandWhat))) var what: String?
+    @Option(name: .customLong("by"), help: ArgumentHelp(Help.s(.helpEditCommandBy))) var groomer: String?
 
     func run() throws {
         try Session.run(global) { s in
@@ -126,6 +128,15 @@ struct EditCommand: ParsableCommand {
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
             if let x = try take(payment.map { _ in "" }, "--payment", { _ in try payment?.value("--payment") }) { e.payment = x }
             detail = .expense(e)
+        case .grooming(var g):
+            // The tasks are replaced by the ones named (`--what "bath nails"`, `--what 목욕,발톱`).
+            if let x = try take(what, "--what", { try GroomCommand.tasks($0.split(whereSeparator: \.isWhitespace).map(String.init), s) }) {
+                g = Grooming(tasks: x, groomer: g.groomer, cost: g.cost, next: g.next)
+            }
+            if let x = try take(groomer, "--by", { try TextField.label($0, field: "groomer") }) { g.groomer = x }
+            if let x = try take(cost, "--cost", { try MoneyText.parse($0) }) { g.cost = x }
+            if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { g.next = x }
+            detail = .grooming(g)
         case .urine, .dose:
             break
         }
@@ -134,6 +145,7 @@ struct EditCommand: ParsableCommand {
             ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
             ("--category", category), ("--merchant", merchant), ("--items", items), ("--payment", payment.map { _ in "" }),
+            ("--what", what), ("--by", groomer),
         ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {
             throw UsageError(message: s.t(.errFlagNotForKind(flag: stray.0, kind: s.wording.kindName(r.kind))))

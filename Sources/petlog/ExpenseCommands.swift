@@ -153,7 +153,8 @@ extension Session {
                         : group.map { Terminal.sanitize($0.petName ?? t(.expenseHousehold)) + " " + format.money($0.money) }.joined(separator: ", "))
                 }
                 var what = categoryName(entry.category)
-                if entry.source == .visit { what += " (" + wording.kindName(.visit) + ")" }
+                // A cost kept on another kind of record (a visit's) says which, unless the names are the same (grooming).
+                if entry.source != .expense, wording.kindName(entry.source) != what { what += " (" + wording.kindName(entry.source) + ")" }
                 parts.append(what)
                 if let m = entry.merchant { parts.append(Terminal.sanitize(m)) }
                 if !entry.items.isEmpty { parts.append(Terminal.sanitize(entry.items.joined(separator: ", "))) }

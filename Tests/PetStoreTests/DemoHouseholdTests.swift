@@ -56,8 +56,11 @@ final class DemoHouseholdTests: XCTestCase {
         // Visit costs are the vet spending: no expense copies one.
         XCTAssertFalse(expenses.contains { $0.category == "vet" })
         XCTAssertTrue(spending.contains { $0.source == .visit && $0.category == "vet" })
+        // Grooming costs are the groomings' own (grooming spending), as visit costs are the vet's.
         XCTAssertEqual(Set(expenses.map(\.category)),
-                       ["food", "treats", "supplies", "grooming", "insurance", "medication", "boarding", "transport"])
+                       ["food", "treats", "supplies", "insurance", "medication", "boarding", "transport"])
+        XCTAssertEqual(Set(spending.filter { $0.source == .grooming }.map(\.category)), ["grooming"])
+        XCTAssertEqual(spending.filter { $0.source == .grooming }.count, 10)
         XCTAssertEqual(Set(expenses.map(\.money.currency.code)), ["KRW", "USD", "JPY"])
         XCTAssertGreaterThanOrEqual(expenses.filter { $0.money.currency.code != "KRW" }.count, 4)
         XCTAssertTrue(expenses.contains { $0.items.count >= 2 && $0.merchant != nil })

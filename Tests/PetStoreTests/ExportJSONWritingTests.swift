@@ -39,6 +39,8 @@ final class ExportJSONWritingTests: XCTestCase {
             .dose(Dose(medicationId: 9_223_372_036_854_775_807, medicationName: odd, skipped: true)),
             .expense(Expense(money: money, category: "food", merchant: odd, payment: .card, items: ["a", odd], splitOf: 12)),
             .expense(Expense(money: Money(minorUnits: 1999, currency: Currency.named("USD") ?? .krw), category: "vet", merchant: nil, payment: nil, items: [], splitOf: nil)),
+            .grooming(Grooming(tasks: [.deshedding, .bath], groomer: odd, cost: money, next: LocalDate(year: 2027, month: 2, day: 28))),
+            .grooming(Grooming()),
         ]
         let files = [Attachment(sha256: String(repeating: "ab", count: 32), originalName: odd, mediaType: "image/png", size: 0, position: 0),
                      Attachment(sha256: String(repeating: "0f", count: 32), originalName: "b.pdf", mediaType: "application/pdf", size: 99, position: 1)]

@@ -38,7 +38,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v8": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -110,6 +110,52 @@ final class MigrationTests: XCTestCase {
             XCTAssertThrowsError(try database.dbQueue.write { db in
                 try db.execute(sql: "INSERT INTO pet (name, name_key, species, sex, created_at, updated_at) VALUES ('X', 'x', 'dog', 'other', 0, 0)")
             })
+        }
+    }
+
+    /// v7 rebuilds `record` once more: its kinds are the rows of `record_kind` (a later kind is one insert
+    /// there, no rebuild), every record, star and index is kept, the undo and search triggers are made again,
+    /// and a grooming is written, found, undone and refused off its table's rules.
+    func testV7ListsKindsInATableAndAddsGrooming() throws {
+        for version in ["v1", "v4", "v6"] {
+            let path = try fixture(version)
+            let before = try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(db, sql: "SELECT id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at FROM record ORDER BY id")
+            }
+            let database = try AppDatabase.open(path: path)
+            try database.dbQueue.read { db in
+                XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at FROM record ORDER BY id"),
+                               before, version)
+                XCTAssertEqual(try String.fetchAll(db, sql: "SELECT kind FROM record_kind ORDER BY kind"), RecordKind.allCases.map(\.rawValue).sorted())
+                XCTAssertEqual(Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record'")),
+                               ["record_pet_kind_at", "record_at", "record_starred", "record_events_at"], version)
+                let triggers = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('record', 'grooming')"))
+                XCTAssertTrue(triggers.isSuperset(of: ["undo_record_insert", "undo_record_update", "undo_record_delete", "search_record_insert",
+                                                       "search_record_update", "search_record_delete", "undo_grooming_insert", "search_grooming_insert"]),
+                              "\(version): \(triggers)")
+                XCTAssertFalse(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'record'")!.contains("'vaccination'"), version)
+            }
+            // A kind no row of record_kind names is refused.
+            XCTAssertThrowsError(try database.dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
+            }, version)
+            let repo = SQLiteRepository(database, undoCommand: "petlog groom Coco bath")
+            let coco = try repo.pet(.name("Coco"))
+            let added = try repo.addRecord(pets: [.id(coco.id)], RecordDraft(at: Date(timeIntervalSince1970: 1_763_000_000), utcOffset: 32_400,
+                detail: .grooming(Grooming(tasks: [.bath, .nails], groomer: "Zorba Salon", cost: Money(minorUnits: 30_000, currency: .krw)))))
+            XCTAssertEqual(try repo.record(id: added[0].id).detail, added[0].detail)
+            XCTAssertEqual(try repo.search("zorba", limit: 10).map(\.id), [added[0].id], version)
+            XCTAssertTrue(try repo.spending(SpendingQuery(pets: [.id(coco.id)])).contains { $0.recordId == added[0].id && $0.category == "grooming" })
+            XCTAssertEqual(try repo.check(), [], version)
+            _ = try repo.undo()
+            XCTAssertThrowsError(try repo.record(id: added[0].id), version)
+            // The table's own rules: tasks are codes, a cost has its currency.
+            XCTAssertThrowsError(try database.dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO grooming (record_id, tasks) VALUES (1, 'Bath')")
+            }, version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO grooming (record_id, cost_minor) VALUES (1, 5)")
+            }, version)
         }
     }
 

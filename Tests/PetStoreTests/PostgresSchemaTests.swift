@@ -105,6 +105,9 @@ final class PostgresSchemaTests: XCTestCase {
         try owner.execute(script: """
             DROP FUNCTION petlog.bulk_begin(); DROP FUNCTION petlog.bulk_end(); DROP FUNCTION petlog.bulk_tables(); DROP FUNCTION petlog.bulk_allowed();
             DROP TABLE petlog.bulk_saved; DELETE FROM petlog.schema_migration WHERE identifier <> 'pg1';
+            DROP TABLE petlog.grooming; ALTER TABLE petlog.record DROP CONSTRAINT record_kind_fkey; DROP TABLE petlog.record_kind;
+            ALTER TABLE petlog.record ADD CONSTRAINT record_kind_check CHECK (kind IN ('weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit',
+              'vaccination', 'medication', 'dose', 'expense'));
             ALTER TABLE petlog.pet DROP COLUMN allergies, DROP COLUMN conditions, DROP COLUMN vet_contact, DROP COLUMN emergency_contacts, DROP COLUMN insurance;
             ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
             """)

@@ -17,8 +17,10 @@ final class RecordKindTableTests: XCTestCase {
             XCTAssertEqual(k.insertSQL.filter { $0 == "?" }.count, columns.count)
             XCTAssertEqual(RecordDetailTables.width(k.kind), columns.count)
         }
-        XCTAssertEqual(RecordKindTable.kindList, "'weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'dose', 'expense'")
-        XCTAssertEqual(RecordKindTable.searched.map(\.kind), [.meal, .symptom, .diary, .visit, .vaccination, .medication, .expense])
+        XCTAssertEqual(RecordKindTable.kindList, "'weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'dose', 'expense', 'grooming'")
+        XCTAssertEqual(RecordKindTable.searched.map(\.kind), [.meal, .symptom, .diary, .visit, .vaccination, .medication, .expense, .grooming])
+        XCTAssertEqual(RecordKindTable.spent.map(\.kind), [.visit, .grooming])
+        XCTAssertEqual(RecordKindTable.all.compactMap(\.nextSession), ["next_due"])
     }
 
     func testSchemaChecksAreWrittenFromTheDomainRanges() throws {

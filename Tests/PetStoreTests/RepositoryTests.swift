@@ -56,6 +56,8 @@ final class RepositoryTests: XCTestCase {
                          weight: Mass(grams: 4300), followUp: LocalDate(year: 2026, month: 12, day: 20), cost: Money(minorUnits: 85000, currency: krw))),
             .vaccination(Vaccination(vaccine: "rabies", product: "Nobivac", lot: "A1", clinic: "Happy Vet", nextDue: LocalDate(year: 2027, month: 11, day: 23))),
             .medication(Medication(name: "Heartgard", dose: "1 chew", route: .oral, intervalSeconds: 2_592_000)),
+            .grooming(Grooming(tasks: [.nails, .bath], groomer: "털복숭이 살롱", cost: Money(minorUnits: 55000, currency: krw),
+                               next: LocalDate(year: 2027, month: 1, day: 10))),
             .expense(Expense(money: Money(minorUnits: 1250, currency: Currency.named("USD")!), category: "food", merchant: "Shop", payment: .card)),
         ]
         for (i, d) in details.enumerated() {
@@ -70,7 +72,7 @@ final class RepositoryTests: XCTestCase {
         let dose = try repo.giveMedication(pets: [.name("coco")], name: "heart", at: t0, utcOffset: 32_400, note: nil, skipped: false)
         XCTAssertEqual(dose.first?.kind, .dose)
         let all = try repo.records(RecordQuery(pets: [.name("Coco")]))
-        XCTAssertEqual(all.map(\.kind), RecordKind.allCases.filter { $0 != .dose && $0 != .expense } + [.expense, .dose])
+        XCTAssertEqual(all.map(\.kind), RecordKind.allCases.filter { $0 != .dose && $0 != .expense && $0 != .grooming } + [.grooming, .expense, .dose])
         XCTAssertEqual(try repo.records(RecordQuery(kinds: [.weight, .symptom])).count, 2)
     }
 

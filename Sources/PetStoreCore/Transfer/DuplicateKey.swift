@@ -13,21 +13,7 @@ struct DuplicateKey: Hashable {
     }
 
     init(pet: Int64, at: Int64, detail: RecordDetail) {
-        let value: String
-        switch detail {
-        case .weight(let w): value = String(w.mass.grams)
-        case .meal(let m): value = m.food + "|" + m.type.rawValue
-        case .stool(let s): value = String(s.score)
-        case .urine(let u): value = u.amount?.rawValue ?? ""
-        case .symptom(let s): value = s.code
-        case .diary(let d): value = d.text
-        case .visit(let v): value = (v.reason ?? "") + "|" + (v.clinic ?? "")
-        case .vaccination(let v): value = v.vaccine
-        case .medication(let m): value = m.name
-        case .dose(let d): value = String(d.medicationId)
-        case .expense(let e): value = "\(e.money.minorUnits)|\(e.money.currency.code)|\(e.category)"
-        }
-        self.init(pet: pet, kind: detail.kind, at: at, value: value)
+        self.init(pet: pet, kind: detail.kind, at: at, value: RecordDetailTables.duplicateValue(detail))
     }
 
     /// The same value in SQL over `d` (the detail row).

@@ -212,6 +212,8 @@ extension ExportedDetail {
             j.key("money"); if let m = d.money { m.write(to: &j) } else { j.null() }
             j.key("payment"); j.value(d.payment)
             j.key("split_of"); j.value(d.splitOf)
+        case .columns(let d):
+            d.write(to: &j)
         }
         j.closeObject()
     }

@@ -192,6 +192,8 @@ struct FieldValues {
 enum ExportedDetail: Equatable {
     case weight(Weight), meal(Meal), stool(Stool), urine(Urine), symptom(Symptom), diary(Diary)
     case visit(Visit), vaccination(Vaccination), medication(Medication), dose(Dose), expense(Expense)
+    /// A kind whose object its descriptor makes from its columns (every kind after the shipped eleven).
+    case columns(ExportedColumns)
 
     struct Weight: Codable, Equatable {
         var grams: Int64?, bodyCondition: Int64?
@@ -347,6 +349,78 @@ enum ExportedDetail: Equatable {
     }
 }
 
+/// The detail of a kind whose JSON object its descriptor makes from its columns (`RecordKindTable.json`):
+/// the columns' values as text, as `FieldValues` holds them.
+struct ExportedColumns: Equatable, Encodable {
+    var kind: RecordKind
+    /// Column → value as text; a NULL column is absent.
+    var values: [String: String] = [:]
+    var fields: [RecordKindTable.JSONField] { RecordKindTable.of(kind).json ?? [] }
+
+    init(_ d: RecordDetail) {
+        kind = d.kind
+        for (column, v) in zip(RecordKindTable.of(d.kind).columns, RecordDetailTables.values(d, id: 0).dropFirst()) {
+            switch v {
+            case .text(let t): values[column] = t
+            case .int(let i): values[column] = String(i)
+            case .double(let x): values[column] = "\(x)"
+            case .null, .bytes: break
+            }
+        }
+    }
+
+    init(kind: RecordKind, from decoder: Decoder) throws {
+        self.kind = kind
+        let c = try decoder.container(keyedBy: ExportedRecord.Key.self)
+        for f in fields {
+            let key = ExportedRecord.Key(f.key)
+            switch f.form {
+            case .text(let column): values[column] = try c.decodeIfPresent(String.self, forKey: key)
+            case .codes(let column):
+                if let list = try c.decodeIfPresent([String].self, forKey: key), !list.isEmpty { values[column] = list.joined(separator: ",") }
+            case .money(let minor, let currency):
+                if let m = try c.decodeIfPresent(ExportedMoney.self, forKey: key) {
+                    values[minor] = m.minorUnits.map { String($0) }; values[currency] = m.currency
+                }
+            }
+        }
+    }
+
+    func money(_ minor: String, _ currency: String) -> ExportedMoney? {
+        guard let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) else { return nil }
+        return ExportedMoney(Money(minorUnits: m, currency: c))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: ExportedRecord.Key.self)
+        for f in fields {
+            let key = ExportedRecord.Key(f.key)
+            switch f.form {
+            case .text(let column): try c.encodeOrNull(values[column], forKey: key)
+            case .codes(let column): try c.encode(values[column].map { $0.split(separator: ",").map(String.init) } ?? [], forKey: key)
+            case .money(let minor, let currency): try c.encodeOrNull(money(minor, currency), forKey: key)
+            }
+        }
+    }
+
+    /// The members, in the order `fields` lists them (sorted), as `encode` writes them.
+    func write(to j: inout JSONBytes) {
+        for f in fields {
+            j.key(f.key)
+            switch f.form {
+            case .text(let column): j.value(values[column])
+            case .codes(let column):
+                j.openArray()
+                for code in values[column].map({ $0.split(separator: ",").map(String.init) }) ?? [] { j.element(); j.value(code) }
+                j.closeArray()
+            case .money(let minor, let currency): if let m = money(minor, currency) { m.write(to: &j) } else { j.null() }
+            }
+        }
+    }
+
+    func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
+}
+
 extension ExportedDetail {
     init(_ d: RecordDetail) {
         switch d {
@@ -370,6 +444,8 @@ extension ExportedDetail {
         case .expense(let e):
             self = .expense(Expense(money: ExportedMoney(e.money), category: e.category, merchant: e.merchant, payment: e.payment?.rawValue,
                                     items: e.items, splitOf: e.splitOf))
+        default:
+            self = .columns(ExportedColumns(d))
         }
     }
 
@@ -386,6 +462,7 @@ extension ExportedDetail {
         case .medication(let b): try c.encode(b, forKey: key)
         case .dose(let b): try c.encode(b, forKey: key)
         case .expense(let b): try c.encode(b, forKey: key)
+        case .columns(let b): try c.encode(b, forKey: key)
         }
     }
 
@@ -403,6 +480,9 @@ extension ExportedDetail {
         case .medication: return try c.decodeIfPresent(Medication.self, forKey: key).map(ExportedDetail.medication)
         case .dose: return try c.decodeIfPresent(Dose.self, forKey: key).map(ExportedDetail.dose)
         case .expense: return try c.decodeIfPresent(Expense.self, forKey: key).map(ExportedDetail.expense)
+        default:
+            guard RecordKindTable.of(kind).json != nil, c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
+            return .columns(try ExportedColumns(kind: kind, from: try c.superDecoder(forKey: key)))
         }
     }
 
@@ -419,6 +499,7 @@ extension ExportedDetail {
         case .medication(let b): b.put(into: &f)
         case .dose(let b): b.put(into: &f)
         case .expense(let b): b.put(into: &f)
+        case .columns(let b): b.put(into: &f)
         }
     }
 }

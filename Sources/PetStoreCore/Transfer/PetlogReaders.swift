@@ -156,6 +156,10 @@ struct Fields {
                                     category: try label("category") ?? { throw ImportError(location: location, problem: .missingColumn("category")) }(),
                                     merchant: try label("merchant"), payment: try choice("payment", Payment.self),
                                     items: items, splitOf: try int("split_of", 1...Int64.max)))
+        default:
+            // A kind whose descriptor reads it from its columns.
+            guard let read = RecordKindTable.of(kind).read else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
+            return try read(self)
         }
     }
 }
