@@ -176,3 +176,144 @@ private extension Int {
     /// The integer square root, rounded (for a sampling step).
     var squareRootRounded: Int { Int(Double(self).squareRoot().rounded()) }
 }
+
+extension LeptImage {
+    /// The typical height in pixels of this image's characters, or nil when too few were found to say.
+    /// Measured on a copy reduced to at most `analysisPixels` (halving: 2×2 area means), thresholded
+    /// locally (Sauvola, so a shadow or uneven light leaves the ink black and the paper white): the
+    /// connected components of character size and shape are kept and the height at their 75th percentile is
+    /// taken (a Korean syllable or Japanese kanji falls apart into smaller parts; the tall parts give
+    /// the line's height), scaled back to this image. Expects 8-bit gray.
+    func textHeight(analysisPixels: Int = 2_500_000) -> Double? {
+        var reduced: LeptImage = self
+        var factor = 1
+        while reduced.width * reduced.height > analysisPixels, let half = LeptImage(pixScaleAreaMap2(reduced.pointer)) {
+            reduced = half
+            factor *= 2
+        }
+        var binary: UnsafeMutablePointer<PIX>? = nil
+        guard pixSauvolaBinarizeTiled(reduced.pointer, 12, 0.34, 1, 1, nil, &binary) == 0, let ink = LeptImage(binary) else { return nil }
+        guard let boxes = pixConnCompBB(ink.pointer, 8) else { return nil }
+        var owned: UnsafeMutablePointer<BOXA>? = boxes
+        defer { boxaDestroy(&owned) }
+        let w = reduced.width, h = reduced.height
+        var heights: [Int] = []
+        for i in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+            guard boxaGetBoxGeometry(boxes, i, &x, &y, &bw, &bh) == 0 else { continue }
+            // A character: at least 5 px tall, not a rule or a frame (at most 1/10 of the image tall,
+            // 1/4 wide), not much wider than tall (a run of dashes, a table's edge).
+            guard bh >= 5, Int(bh) <= h / 10, Int(bw) <= w / 4, bw <= 3 * bh else { continue }
+            heights.append(Int(bh))
+        }
+        guard heights.count >= 20 else { return nil }
+        heights.sort()
+        return Double(heights[heights.count * 3 / 4] * factor)
+    }
+
+    /// This image scaled by `factor` (area mapping when smaller, so thin strokes stay gray, not gone).
+    func scaled(by factor: Double) -> LeptImage? {
+        if factor < 1 { return LeptImage(pixScaleAreaMap(pointer, Float(factor), Float(factor))) }
+        return LeptImage(pixScale(pointer, Float(factor), Float(factor)))
+    }
+}
+
+extension LeptImage {
+    /// The paper in a photo: the box (in this image's pixels) of the bright region a receipt makes on a darker
+    /// table or hand, or nil when there is no such region to cut to (a scan, a receipt filling the frame, no
+    /// clear light/dark split, a box covering most of the image anyway). Measured on a copy reduced to at most
+    /// `analysisPixels`: Otsu's threshold over the gray histogram splits paper from table; the largest bright
+    /// connected component, joined with the bright parts that touch its box (a shadow across the paper splits
+    /// it), widened by 2 % each side. Refused when the dark characters found in the whole image (Sauvola, as
+    /// for the text height) lie outside the box more than 1 in 20: the cut must not lose text. Expects 8-bit gray.
+    func paperBox(analysisPixels: Int = 400_000) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var reduced: LeptImage = self
+        var factor = 1
+        while reduced.width * reduced.height > analysisPixels, let half = LeptImage(pixScaleAreaMap2(reduced.pointer)) {
+            reduced = half
+            factor *= 2
+        }
+        let w = reduced.width, h = reduced.height
+        // Otsu on the histogram.
+        var owned: UnsafeMutablePointer<NUMA>? = pixGetGrayHistogram(reduced.pointer, 1)
+        defer { numaDestroy(&owned) }
+        guard let histogram = owned else { return nil }
+        var counts = [Double](repeating: 0, count: 256)
+        for i in 0..<min(256, Int(numaGetCount(histogram))) {
+            var v: Int32 = 0
+            _ = numaGetIValue(histogram, Int32(i), &v)
+            counts[i] = Double(v)
+        }
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return nil }
+        let sumAll = counts.enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element }
+        var best = 0.0, threshold = 0, weightDark = 0.0, sumDark = 0.0
+        for t in 0..<255 {
+            weightDark += counts[t]
+            sumDark += Double(t) * counts[t]
+            let weightBright = total - weightDark
+            guard weightDark > 0, weightBright > 0 else { continue }
+            let between = weightDark * weightBright * pow(sumDark / weightDark - (sumAll - sumDark) / weightBright, 2)
+            if between > best { best = between; threshold = t }
+        }
+        let dark = counts[0...threshold].reduce(0, +)
+        let meanDark = counts[0...threshold].enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element } / max(dark, 1)
+        let meanBright = (sumAll - meanDark * dark) / max(total - dark, 1)
+        // A clear split, and a table that is a real part of the frame (ink alone is a few per cent).
+        guard meanBright - meanDark >= 50, dark / total >= 0.15, dark / total <= 0.9 else { return nil }
+        guard let darkMask = LeptImage(pixThresholdToBinary(reduced.pointer, Int32(threshold + 1))),
+              let bright = LeptImage(pixInvert(nil, darkMask.pointer)),
+              let boxes = pixConnCompBB(bright.pointer, 8) else { return nil }
+        var ownedBoxes: UnsafeMutablePointer<BOXA>? = boxes
+        defer { boxaDestroy(&ownedBoxes) }
+        var all: [(x: Int, y: Int, w: Int, h: Int)] = []
+        for i in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+            if boxaGetBoxGeometry(boxes, i, &x, &y, &bw, &bh) == 0 { all.append((Int(x), Int(y), Int(bw), Int(bh))) }
+        }
+        guard var box = all.max(by: { $0.w * $0.h < $1.w * $1.h }), box.w * box.h >= w * h / 20 else { return nil }
+        // Bright parts of some size that overlap the box join it (the paper beyond a shadow's edge).
+        var grew = true
+        while grew {
+            grew = false
+            for b in all where b.w * b.h >= w * h / 200 {
+                let overlaps = b.x < box.x + box.w && box.x < b.x + b.w && b.y < box.y + box.h && box.y < b.y + b.h
+                let inside = b.x >= box.x && b.y >= box.y && b.x + b.w <= box.x + box.w && b.y + b.h <= box.y + box.h
+                if overlaps && !inside {
+                    let x0 = min(box.x, b.x), y0 = min(box.y, b.y)
+                    box = (x0, y0, max(box.x + box.w, b.x + b.w) - x0, max(box.y + box.h, b.y + b.h) - y0)
+                    grew = true
+                }
+            }
+        }
+        let mx = max(2, w / 50), my = max(2, h / 50)
+        let x0 = max(0, box.x - mx), y0 = max(0, box.y - my)
+        let x1 = min(w, box.x + box.w + mx), y1 = min(h, box.y + box.h + my)
+        guard (x1 - x0) * (y1 - y0) <= w * h * 85 / 100 else { return nil }
+        // The characters must be inside.
+        var binary: UnsafeMutablePointer<PIX>? = nil
+        if pixSauvolaBinarizeTiled(reduced.pointer, 12, 0.34, 1, 1, nil, &binary) == 0, let ink = LeptImage(binary),
+           let marks = pixConnCompBB(ink.pointer, 8) {
+            var ownedMarks: UnsafeMutablePointer<BOXA>? = marks
+            defer { boxaDestroy(&ownedMarks) }
+            var outside = 0, characters = 0
+            for i in 0..<boxaGetCount(marks) {
+                var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+                guard boxaGetBoxGeometry(marks, i, &x, &y, &bw, &bh) == 0, bh >= 4, Int(bh) <= h / 10, bw <= 3 * bh else { continue }
+                characters += 1
+                let cx = Int(x) + Int(bw) / 2, cy = Int(y) + Int(bh) / 2
+                if cx < x0 || cx >= x1 || cy < y0 || cy >= y1 { outside += 1 }
+            }
+            guard outside * 20 <= characters else { return nil }
+        }
+        return (x0 * factor, y0 * factor, min(width, (x1 - x0) * factor), min(height, (y1 - y0) * factor))
+    }
+
+    /// The part of this image inside `box`.
+    func cropped(_ box: (x: Int, y: Int, width: Int, height: Int)) -> LeptImage? {
+        guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else { return nil }
+        var owned: UnsafeMutablePointer<BOX>? = b
+        defer { boxDestroy(&owned) }
+        return LeptImage(pixClipRectangle(pointer, b, nil))
+    }
+}

@@ -63,32 +63,59 @@ public final class OCREngine {
     /// and, unless `language` is given, the language (`PageLayout.language(forScript:)`); `fallback` is
     /// the language when the detection finds no script it knows (too little text, no `osd` data).
     public static func recognizeDetecting(imageAt path: String, language: String? = nil, fallback: String,
-                                          tessdataPath: String? = nil, options: OCROptions = OCROptions()) throws -> OCRResult {
+                                          tessdataPath: String? = nil, options: OCROptions = OCROptions(),
+                                          trace: OCRTrace? = nil) throws -> OCRResult {
         let tessdata = tessdataPath ?? defaultTessdataPath()
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))  // leptonica speaks while decoding, before any engine exists
         // The language names are checked before the image is read: a bad --ocr-lang is its own error.
         if let language { try checkLanguages(language, tessdataPath: tessdata) } else { try checkLanguages(fallback, tessdataPath: tessdata) }
-        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
-        let image = try loaded.oriented(orientation).gray()
-        // Detection on a contrast-stretched copy: on the faded and blurred receipts of the set it took
-        // Hangul for Latin or Greek without it (docs/ocr.md). Tesseract reads the image as it is.
-        let layout = PageLayout.detect(image.contrastStretched(), tessdataPath: tessdata)
+        let (loaded, orientation) = try trace.measure("decode") { try LeptImage.load(path: path, options: options) }
+        // Started once the image is known good, on their own threads: the OSD data (about 180 ms to load) and
+        // the language most likely needed (the one given, else the fallback), which detection then usually
+        // confirms, load while the image is examined. Both are waited for below, whatever is found.
+        let osd = Preload { OSDEngine(tessdataPath: tessdata, characters: options.osdCharacters) }
+        let likely = language ?? fallback
+        let preloaded = Preload { try? OCREngine(language: likely, tessdataPath: tessdata) }
+        defer { _ = osd.wait(); _ = preloaded.wait() }  // no loading thread outlives the reading (nor an error thrown here)
+        let gray = try trace.measure("EXIF turn, gray") { try loaded.oriented(orientation).gray() }
+        let (image, height, scale) = gray.scaledForReading(options: options, trace: trace)
+        // Detection on the paper alone, contrast-stretched: on a dark table tesseract's OSD saw no characters
+        // (the 12 MP photos), and on the faded and blurred receipts of the set it took Hangul for Latin or
+        // Greek without the stretch (docs/ocr.md). Tesseract reads the whole image as it is: cut to the
+        // paper, a shadow across it fell under tesseract's threshold.
+        var forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        var paper: OCRBox? = nil
+        if options.findPaper, let box = trace.measure("find paper", { forDetection.paperBox() }), let cut = forDetection.cropped(box) {
+            paper = OCRBox(x: box.x, y: box.y, width: box.width, height: box.height)
+            trace.note("paper at \(box.x),\(box.y) \(box.width)×\(box.height) in \(forDetection.width)×\(forDetection.height)")
+            forDetection = cut
+        }
+        let stretched = trace.measure("contrast stretch") { forDetection.contrastStretched() }
+        let layout = trace.measure("wait for osd", { osd.wait() })?.detect(stretched, trace: trace)
+        trace.note("OSD: \(layout.map { "turn \($0.rotation) (\($0.orientationConfidence)), script \($0.script ?? "-") (\($0.scriptConfidence))" } ?? "nothing")")
         let detected = layout?.script.flatMap(PageLayout.language(forScript:))
         let chosen = language ?? detected ?? fallback
         let turn = layout?.rotation ?? 0
         var engines: [String: OCREngine] = [:]
+        if let engine = trace.measure("wait for \(likely)", { preloaded.wait() }) { engines[likely] = engine }
         func attempt(_ quarterTurns: Int, _ languages: String) throws -> OCRResult {
             let q = ((quarterTurns % 4) + 4) % 4
             var turned = image
             if q != 0 {
-                guard let t = LeptImage(pixRotateOrth(image.pointer, Int32(q))) else { throw OCRError.engineFailure("could not turn the image") }
+                guard let t = trace.measure("quarter turn", { LeptImage(pixRotateOrth(image.pointer, Int32(q))) }) else {
+                    throw OCRError.engineFailure("could not turn the image")
+                }
                 turned = t
             }
-            let engine = try engines[languages] ?? OCREngine(language: languages, tessdataPath: tessdata)
+            let engine = try engines[languages] ?? trace.measure("load \(languages)") { try OCREngine(language: languages, tessdataPath: tessdata) }
             engines[languages] = engine
-            var result = try engine.recognize(turned, orientation: orientation, options: options)
+            var result = try engine.recognize(turned, orientation: orientation, options: options, trace: trace)
+            trace.note("read \(languages) turned \(q * 90)°: \(result.words.count) words, mean confidence \(String(format: "%.1f", result.meanWordConfidence))")
             result.language = languages
             result.layout = layout
+            result.measuredTextHeight = height
+            result.paper = paper
+            result.scale = scale
             result.layout?.rotation = q * 90
             return result
         }
@@ -119,6 +146,28 @@ public final class OCREngine {
         return result
     }
 
+    /// The typical character height in pixels of the image at `path` after its EXIF turn (nil when too little
+    /// text was found to say): what `OCROptions.textHeight` compares against.
+    public static func textHeight(imageAt path: String, options: OCROptions = OCROptions()) throws -> Double? {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
+        return try loaded.oriented(orientation).gray().textHeight()
+    }
+
+    /// Orientation and script detection alone on the image at `path` (after its EXIF turn), prepared as
+    /// `recognizeDetecting` prepares it (`options.textHeight`, `options.osdTextHeight`, the contrast stretch):
+    /// for the bench and the tests. nil when OSD found nothing.
+    public static func detectLayout(imageAt path: String, tessdataPath: String? = nil, options: OCROptions = OCROptions(),
+                                    trace: OCRTrace? = nil) throws -> PageLayout? {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        let (loaded, orientation) = try LeptImage.load(path: path, options: options)
+        let (image, height, scale) = try loaded.oriented(orientation).gray().scaledForReading(options: options, trace: trace)
+        var forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
+        if options.findPaper, let box = trace.measure("find paper", { forDetection.paperBox() }), let cut = forDetection.cropped(box) { forDetection = cut }
+        return PageLayout.detect(trace.measure("contrast stretch") { forDetection.contrastStretched() },
+                                 tessdataPath: tessdataPath ?? defaultTessdataPath(), characters: options.osdCharacters, trace: trace)
+    }
+
     /// Throws `languageUnavailable` unless every `+`-part of `language` has its `.traineddata` in `tessdataPath`.
     public static func checkLanguages(_ language: String, tessdataPath: String) throws {
         let installed = Set(installedLanguages(tessdataPath: tessdataPath))
@@ -128,12 +177,12 @@ public final class OCREngine {
         }
     }
 
-    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions) throws -> OCRResult {
+    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions, trace: OCRTrace? = nil) throws -> OCRResult {
         var image = gray
         var angle = 0.0
-        if options.deskew { (image, angle) = image.deskewed() }
-        image = image.binarized(options.binarization)
-        let (words, lines) = try read(image, segmentation: options.pageSegmentation)
+        if options.deskew { (image, angle) = trace.measure("deskew") { image.deskewed() } }
+        image = trace.measure("binarize") { image.binarized(options.binarization) }
+        let (words, lines) = try trace.measure("recognize \(language)") { try read(image, segmentation: options.pageSegmentation) }
         return OCRResult(
             words: words, lines: lines, width: image.width, height: image.height, orientationApplied: orientation, deskewAngle: angle)
     }
@@ -204,6 +253,30 @@ public final class OCREngine {
     }
 }
 
+extension LeptImage {
+    /// This image scaled down so its characters are `options.textHeight` tall (when they are taller by
+    /// more than a tenth), the height measured, and the scale applied (1 when none).
+    func scaledForReading(options: OCROptions, trace: OCRTrace?) -> (LeptImage, Double?, Double) {
+        guard options.textHeight != nil || options.osdTextHeight != nil else { return (self, nil, 1) }
+        let height = trace.measure("measure text height") { textHeight() }
+        var result = (self, height, 1.0)
+        if let target = options.textHeight, let height, target / height < 0.9,
+           let smaller = trace.measure("scale", { scaled(by: target / height) }) {
+            result = (smaller, height, target / height)
+        }
+        trace.note("text height \(height.map { String(format: "%.0f px", $0) } ?? "not measured"), read at scale \(String(format: "%.2f", result.2)) (\(result.0.width)×\(result.0.height))")
+        return result
+    }
+
+    /// The copy orientation and script detection sees: scaled down so its characters (`textHeight` tall
+    /// here) are `options.osdTextHeight` tall, or this image.
+    func scaledForDetection(textHeight: Double?, options: OCROptions, trace: OCRTrace?) -> LeptImage {
+        guard let target = options.osdTextHeight, let textHeight, target / textHeight < 0.9,
+              let smaller = trace.measure("scale for OSD", { scaled(by: target / textHeight) }) else { return self }
+        return smaller
+    }
+}
+
 extension PageLayout {
     /// Below this orientation confidence the page is read as it is. Tesseract's OSD gave at least 1.8
     /// to the right turn of every receipt in the set, in all four turns (docs/ocr.md).
@@ -215,23 +288,80 @@ extension PageLayout {
 
     /// Orientation and script detection on an 8-bit image; nil when `osd.traineddata` is missing or
     /// tesseract found too little text to decide.
-    static func detect(_ image: LeptImage, tessdataPath: String) -> PageLayout? {
+    static func detect(_ image: LeptImage, tessdataPath: String, characters: Int? = nil, trace: OCRTrace? = nil) -> PageLayout? {
+        trace.measure("load osd", { OSDEngine(tessdataPath: tessdataPath, characters: characters) })?.detect(image, trace: trace)
+    }
+}
+
+/// Tesseract loaded with `osd.traineddata` for orientation and script detection.
+final class OSDEngine {
+    private let api: OpaquePointer
+
+    /// nil when `osd.traineddata` is missing or does not load.
+    init?(tessdataPath: String, characters: Int?) {
         guard OCREngine.installedLanguages(tessdataPath: tessdataPath).contains("osd"), let api = TessBaseAPICreate() else { return nil }
-        defer { TessBaseAPIEnd(api); TessBaseAPIDelete(api) }
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        guard TessBaseAPIInit3(api, tessdataPath, "osd") == 0 else { return nil }
+        guard TessBaseAPIInit3(api, tessdataPath, "osd") == 0 else {
+            TessBaseAPIDelete(api)
+            return nil
+        }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        if let characters { _ = TessBaseAPISetVariable(api, "min_characters_to_try", "\(characters)") }
+        self.api = api
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+    }
+
+    /// The turn and script of an 8-bit image; nil when tesseract found too little text to decide.
+    func detect(_ image: LeptImage, trace: OCRTrace?) -> PageLayout? {
         TessBaseAPISetImage2(api, image.pointer)
+        defer { TessBaseAPIClear(api) }
         var degrees: Int32 = 0, orientationConfidence: Float = 0, scriptConfidence: Float = 0
         var name: UnsafePointer<CChar>? = nil
-        guard TessBaseAPIDetectOrientationScript(api, &degrees, &orientationConfidence, &name, &scriptConfidence) != 0 else { return nil }
+        guard trace.measure("OSD", { TessBaseAPIDetectOrientationScript(api, &degrees, &orientationConfidence, &name, &scriptConfidence) }) != 0 else {
+            return nil
+        }
         // Tesseract reports the page's orientation counter-clockwise; the turn that undoes it is clockwise.
-        let turn = orientationConfidence >= Float(minimumOrientationConfidence) ? (360 - Int(degrees)) % 360 : 0
+        let turn = orientationConfidence >= Float(PageLayout.minimumOrientationConfidence) ? (360 - Int(degrees)) % 360 : 0
         // Tesseract 5's C API hands out the unicharset's own string here (freeing it is a double free).
         let script = name.map { String(cString: $0) }
         return PageLayout(rotation: turn, orientationConfidence: Double(orientationConfidence),
                           script: script.flatMap { $0.isEmpty ? nil : $0 }, scriptConfidence: Double(scriptConfidence))
     }
+}
+
+/// Work started on its own thread now and waited for later: the OSD data and the likely language load
+/// while the image is decoded and examined (docs/ocr.md). The value is handed over once, after `wait`.
+final class Preload<Value>: @unchecked Sendable {
+    private var value: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () -> Value?) {
+        let box = UncheckedBox(work)
+        Thread.detachNewThread { [self] in
+            value = box.value()
+            done.signal()
+        }
+    }
+
+    private var waited = false
+
+    /// The value, once the work has finished; nil after the first call.
+    func wait() -> Value? {
+        guard !waited else { return nil }
+        done.wait()
+        waited = true
+        defer { value = nil }
+        return value
+    }
+}
+
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

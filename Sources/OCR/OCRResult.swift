@@ -61,6 +61,12 @@ public struct OCRResult: Sendable, Equatable, Codable {
     public var language: String?
     /// What orientation and script detection found (nil when it did not run or found nothing).
     public var layout: PageLayout?
+    /// The character height measured on the image as decoded (pixels; nil when not measured or too little text).
+    public var measuredTextHeight: Double?
+    /// Where the paper was found for orientation and script detection (pixels of the image read), nil when not found.
+    public var paper: OCRBox?
+    /// How much the image was scaled before it was read (1 when not; boxes, `width` and `height` are of the scaled image).
+    public var scale: Double = 1
 
     public init(words: [OCRWord], lines: [OCRLine], width: Int, height: Int, orientationApplied: ExifOrientation, deskewAngle: Double) {
         self.words = words
@@ -128,6 +134,20 @@ public struct OCROptions: Sendable, Equatable {
     /// Straighten text lines tilted up to about 7° (leptonica's skew search).
     public var deskew: Bool
     public var binarization: Binarization
+    /// The character height in pixels a large image is scaled down to before it is read (`recognizeDetecting`
+    /// only): the height is measured on the image (`OCREngine.textHeight`), and an image whose text is taller
+    /// than this is read smaller (tesseract's line recognizer rescales every line to 36 px anyway; the
+    /// layout analysis, the deskew and the orientation detection pay for every pixel). nil: read as it is.
+    public var textHeight: Double?
+    /// The character height the copy for orientation and script detection is scaled down to (nil: the
+    /// image as read). Tesseract's OSD found no script on a 12 MP photo whose characters were 70 px tall.
+    public var osdTextHeight: Double?
+    /// Tesseract's `min_characters_to_try` for orientation and script detection (nil: tesseract's 50). OSD
+    /// classifies characters in all four turns until it is sure, from this many on, up to five times as many.
+    public var osdCharacters: Int?
+    /// Orientation and script detection sees only the paper of a photo (`LeptImage.paperBox`: a receipt on a
+    /// dark table); the reading still covers the whole image.
+    public var findPaper: Bool
     /// Images above this many pixels are refused before decoding.
     public var maxPixels: Int
     /// Files above this many bytes are refused before reading.
@@ -135,8 +155,13 @@ public struct OCROptions: Sendable, Equatable {
 
     public init(
         pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, binarization: Binarization = .none,
+        textHeight: Double? = 32, osdTextHeight: Double? = nil, osdCharacters: Int? = 30, findPaper: Bool = true,
         maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
     ) {
+        self.textHeight = textHeight
+        self.osdTextHeight = osdTextHeight
+        self.osdCharacters = osdCharacters
+        self.findPaper = findPaper
         self.pageSegmentation = pageSegmentation
         self.deskew = deskew
         self.binarization = binarization

@@ -23,8 +23,11 @@ enum ReceiptPatterns {
     static let yearFirst = make(#"(?<![0-9])(20[0-9]{2}|19[0-9]{2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
     static let cjkYearFirst = make(#"(?<![0-9])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
     static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
-    /// `2026년 6월 8일` with `년` misread as one other character (`20264 6 월 8S`): the `월` still anchors it.
-    static let koreanMonthAnchored = make(#"(?<![0-9])(20[0-9]{2})[^\s0-9]?[0-9]?\s*([0-9]{1,2})\s*월\s*([0-9]{1,2})(?![0-9])"#)
+    /// `2026년 6월 8일` with `년` and `일` misread while `월` was read, which anchors it: `년` as one other
+    /// character or as one or two digits before a space (`20264 6 월 8S`, `202614 1월 192!`), `일` as a digit
+    /// after the day (`192!`: three digits, the day is the first two). Digits run straight into the month
+    /// (`202611월20`) are the month's, not a misread `년`.
+    static let koreanMonthAnchored = make(#"(?<![0-9])(20[0-9]{2})(?:[^\s0-9]|[0-9]{1,2}(?=\s))?\s*([0-9]{1,2})\s*월\s*([0-9]{1,3})(?![0-9])"#)
     /// `2026년 6월 8일 15:31` with all three units misread (`202614 6A 8일 15:31`, `20264 99 29 11:58`): the
     /// year's first four digits, then two tokens before the clock time whose last character was the unit.
     static let garbledUnits = make(#"(?<![0-9])(20[0-9]{2})[0-9A-Za-z]{0,2}\s+([0-9]{1,2}\S?)\s+([0-9]{1,2}\S?)\s+[0-9]{1,2}:[0-9]{2}"#)
@@ -72,7 +75,8 @@ extension ReceiptReading {
         }
         if found.isEmpty {
             for g in P.matches(P.koreanMonthAnchored, in: text) {
-                if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
+                let dayDigits = g[3] ?? ""
+                if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(dayDigits.count == 3 ? String(dayDigits.prefix(2)) : dayDigits) {
                     found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.7))
                 }
             }

@@ -33,7 +33,13 @@ extension ReceiptReading {
             // An amount that is the sum of two or more items above it is a subtotal whose label OCR garbled
             // (`小計` read as `。 Nit`): it and everything below it are no items. (One item above: two
             // lines at the same price are two items.)
-            if items.count >= 2, price.minorUnits == items.reduce(Int64(0), { $0 &+ $1.value.price.minorUnits }) { break }
+            let sum = items.reduce(Int64(0), { $0 &+ $1.value.price.minorUnits })
+            if items.count >= 2, price.minorUnits == sum { break }
+            // Korean receipts print the supply value before the VAT (`공급가액 46,727`, `부가세 4,673`): an amount
+            // that with the labelled amount on the next line makes the sum of the items above is that supply
+            // value, its label garbled (`oat 46,727`): it and everything below it are no items.
+            if items.count >= 2, i + 1 < lines.count, isLabelLine(lines[i + 1]), let next = lines[i + 1].runs.last,
+               let (tax, _) = next.money(in: currency), price.minorUnits &+ tax.minorUnits == sum { break }
             items.append(line.field(ReceiptItem(name: name, price: price), certainty: repaired ? 0.6 : 0.7))
         }
         return items

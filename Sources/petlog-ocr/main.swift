@@ -4,6 +4,7 @@
 // usage: petlog-ocr --lang kor+eng IMAGE              (those languages, the page as it stands after EXIF)
 //        petlog-ocr --detect FALLBACK [--lang L] IMAGE  (orientation and, without --lang, the language from the
 //                                                       image; FALLBACK when it shows no script it knows)
+//        petlog-ocr ... --trace IMAGE                 (also the time of each stage on stderr)
 import Foundation
 import OCR
 
@@ -23,16 +24,19 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 }
 let language = option("--lang")
 let fallback = option("--detect")
-guard arguments.count == 1 else { fail(["error": "usage", "detail": "petlog-ocr [--detect FALLBACK] [--lang LANGS] IMAGE"], code: 64) }
+let trace: OCRTrace? = arguments.contains("--trace") ? OCRTrace() : nil  // stage times on stderr (docs/ocr.md)
+arguments.removeAll { $0 == "--trace" }
+guard arguments.count == 1 else { fail(["error": "usage", "detail": "petlog-ocr [--detect FALLBACK] [--lang LANGS] [--trace] IMAGE"], code: 64) }
 let path = arguments[0]
 
 do {
     let result: OCRResult
     if let fallback {
-        result = try OCREngine.recognizeDetecting(imageAt: path, language: language, fallback: fallback)
+        result = try OCREngine.recognizeDetecting(imageAt: path, language: language, fallback: fallback, trace: trace)
     } else {
         result = try OCREngine(language: language ?? "eng").recognize(imageAt: path)
     }
+    if let trace { FileHandle.standardError.write(Data((trace.report + "\n").utf8)) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     FileHandle.standardOutput.write(try encoder.encode(result))

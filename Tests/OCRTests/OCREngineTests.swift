@@ -61,6 +61,58 @@ final class OCREngineTests: XCTestCase {
         XCTAssertEqual(result.lines.first?.text, expected.lines.first?.text)
     }
 
+    /// The character height is measured on the image: about 29 px on the 300-dpi receipts (9.5 pt), twice
+    /// that on a copy twice as large; nothing on an image without text.
+    func testTextHeightIsMeasured() throws {
+        let ko = try XCTUnwrap(try OCREngine.textHeight(imageAt: Self.fixtures.appendingPathComponent("ko-01.jpg").path))
+        XCTAssertEqual(ko, 29, accuracy: 4)
+        let en = try XCTUnwrap(try OCREngine.textHeight(imageAt: Self.fixtures.appendingPathComponent("en-12.jpg").path))
+        XCTAssertEqual(en, 26, accuracy: 4)
+        XCTAssertNil(try OCREngine.textHeight(imageAt: Self.fixtures.appendingPathComponent("blank.png").path))
+        let big = scratch.appendingPathComponent("big.jpg").path
+        let r = try python(["-c", "import sys; from PIL import Image; i = Image.open(sys.argv[1]); i.resize((i.width * 2, i.height * 2), Image.BICUBIC).save(sys.argv[2], quality=90)",
+                            Self.fixtures.appendingPathComponent("ko-01.jpg").path, big])
+        XCTAssertEqual(r, 0)
+        XCTAssertEqual(try XCTUnwrap(try OCREngine.textHeight(imageAt: big)), 2 * ko, accuracy: 8)
+    }
+
+    /// A 12 MP photo of a receipt on a dark table (scripts/make-receipts.py --photo, characters 60 px tall) is read
+    /// scaled down to 32 px characters, and orientation and script detection, which saw nothing on the whole
+    /// frame, finds Korean on the paper: one reading, in Korean. A scan at 300 dpi is read as it is, no paper cut.
+    func testALargePhotoIsReadSmallerAndItsScriptFoundOnThePaper() throws {
+        let photo = scratch.appendingPathComponent("photo.jpg").path
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/make-receipts.py").path
+        guard try python([script, "--photo", photo]) == 0 else { throw XCTSkip("the receipt set's Python (python3-pil) is not installed") }
+        let trace = OCRTrace()
+        let result = try OCREngine.recognizeDetecting(imageAt: photo, fallback: "eng", trace: trace)
+        XCTAssertEqual(result.layout?.script, "Korean", trace.report)
+        XCTAssertEqual(result.language, "kor+eng")
+        XCTAssertEqual(trace.stages.filter { $0.name.hasPrefix("recognize") }.count, 1, trace.report)
+        XCTAssertLessThan(result.scale, 0.7)
+        XCTAssertEqual(Double(result.width), 4000 * result.scale, accuracy: 2)
+        XCTAssertNotNil(result.paper)
+        XCTAssertTrue(result.text.contains("93,100"), result.text)
+        XCTAssertTrue(result.text.replacingOccurrences(of: " ", with: "").contains("멍냥펫샵"), result.text)
+
+        let scan = try OCREngine.recognizeDetecting(imageAt: Self.fixtures.appendingPathComponent("ko-01.jpg").path, fallback: "eng")
+        XCTAssertEqual(scan.scale, 1)
+        XCTAssertNil(scan.paper)
+        XCTAssertEqual(scan.language, "kor+eng")
+    }
+
+    @discardableResult
+    func python(_ arguments: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
     /// Raw text holds the total's digits on one line and the merchant (spaces ignored): the engine reads receipts.
     func testReadsTotalAndMerchantOfAReceiptInEachLanguage() throws {
         let languages = ["ko": "kor+eng", "ja": "jpn+eng", "en": "eng"]

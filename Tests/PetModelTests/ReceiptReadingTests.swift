@@ -37,6 +37,9 @@ final class ReceiptReadingTests: XCTestCase {
             (["총액 8,500"], won(8500), ["kor"]),
             (["받을금액 33,000", "받은금액 50,000", "거스름돈 17,000"], won(33000), ["kor"]),
             (["받은금액 50,000", "거스름돈 17,000"], nil, ["kor"]),
+            // 합계 misread (`함게`, a phone photo upside down as HEIC): the card payment's amount is the total.
+            (["츄르 20개입 x1 15,900", "함게 51,400", "카드결제 51,400", "카드종류: 국민카드"], won(51400), ["kor"]),
+            (["합계 51,400", "카드결제 51,400"], won(51400), ["kor"]),
             (["합계", "₩ 19,800"], won(19800), ["kor"]),
             (["小計 ¥1,000", "消費税 ¥100", "合計 ¥1,100", "お預り ¥2,000", "お釣り ¥900"], yen(1100), ["jpn"]),
             (["税込合計 3,300円", "合計 3,000円"], yen(3300), ["jpn"]),
@@ -158,6 +161,10 @@ final class ReceiptReadingTests: XCTestCase {
             ("일시: 202614 6A 8일 15:31", .korean, day(2026, 6, 8)),          // every unit misread (Tesseract on ko-03)
             ("일시: 20264 99 29 11:58", .korean, day(2026, 9, 2)),            // 월 and 일 read as 9
             ("일시: 202614 54 232 09:51", .korean, day(2026, 5, 23)),
+            ("일시: 202614 1월 192! 15:30", .korean, day(2026, 1, 19)),       // 년 as 14, 일 as 2! (phone-ko-shadow, ko-12 turned)
+            ("일시: 20261 1월 9일 15:30", .korean, day(2026, 1, 9)),
+            ("일시: 202611월20 15:30", .korean, day(2026, 11, 20)),            // 년 lost: the digits are the month's
+            ("일시: 2026a 1월 3 15:30", .korean, day(2026, 1, 3)),
             ("日時: 20264 11A 3H 10:05", .japanese, day(2026, 11, 3)),
             ("Order 2026 12 31 10:05", .english, nil),                       // not for English receipts
             ("平成31年4月30日", .japanese, day(2019, 4, 30)),
@@ -347,6 +354,12 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(en.items.map(\.value.name), ["Dog Food 30lb", "Chew Toy"])
         let ko = read(["멍냥펫샵", "사료 2kg 32,000", "간식 5,000", "소 게 37,000", "부가세 3,364", "합계 37,000", "받은금액 50,000", "거스름돈 13,000"])
         XCTAssertEqual(ko.items.map(\.value.name), ["사료 2kg", "간식"])
+        // The supply value before the VAT, its label garbled (a phone photo of a Korean receipt read `공급가액` as `oat`).
+        let supply = read(["멍냥펫샵", "츄르 20개입 x1 15,900", "하네스 S 사이즈 x1 22,000", "덴탈껌 30개 x1 13,500", "oat 46,727", "부가세 4,673", "합계 51,400"])
+        XCTAssertEqual(supply.items.map(\.value.name), ["츄르 20개입", "하네스 S 사이즈", "덴탈껌 30개"])
+        // Two items whose prices make the sum above are still items when no labelled amount follows.
+        let pair = read(["PET WORLD", "Food $10.00", "Toy $4.00", "Treats $9.00", "Brush $5.00", "TOTAL $28.00"], ["eng"], home: Self.usd)
+        XCTAssertEqual(pair.items.count, 4)
         // Two items at the same price are both items (the second is no subtotal of one).
         let same = read(["PET WORLD", "Treats $3.00", "Treats $3.00", "TOTAL $6.00"], ["eng"], home: Self.usd)
         XCTAssertEqual(same.items.count, 2)
