@@ -498,6 +498,10 @@ extension L10n {
         case checkDamagedSummary = "check.damaged_summary"
         case checkMore = "check.more"
         case checkRepairHint = "check.repair_hint"
+        case checkProblemLine = "check.problem_line"
+        case checkAttachment = "check.attachment"
+        case checkRowsOutOfStep = "check.rows_out_of_step"
+        case checkForeignKey = "check.foreign_key"
         case backupWroteAttachments = "backup.wrote_attachments"
         case backupMissing = "backup.missing"
         case restoreWrote = "restore.wrote"
@@ -601,6 +605,16 @@ extension L10n {
         case archiveReasonRehomed = "archiveReason.rehomed"
         case archiveReasonLost = "archiveReason.lost"
         case archiveReasonOther = "archiveReason.other"
+        case checkProblemIntegrity = "checkProblem.integrity"
+        case checkProblemIndex = "checkProblem.index"
+        case checkProblemForeignKey = "checkProblem.foreign-key"
+        case checkProblemMissingFile = "checkProblem.missing-file"
+        case checkProblemQuarantinedFile = "checkProblem.quarantined-file"
+        case checkProblemBadHash = "checkProblem.bad-hash"
+        case checkProblemOrphanFile = "checkProblem.orphan-file"
+        case checkProblemOrphanRecord = "checkProblem.orphan-record"
+        case checkProblemInvalidValue = "checkProblem.invalid-value"
+        case checkProblemSearchIndex = "checkProblem.search-index"
         case vaccineRabies = "vaccine.rabies"
         case vaccineDhpp = "vaccine.dhpp"
         case vaccineLeptospirosis = "vaccine.leptospirosis"
@@ -1072,6 +1086,8 @@ extension L10n {
         case amountUnit
         case route
         case archiveReason
+        /// The kinds of problem `check` finds (`StoreProblem.Kind`); English shows the codes themselves.
+        case checkProblem
         case vaccine
         /// The tasks a grooming record names (bath, nails, …).
         case groomingTask
@@ -1092,6 +1108,7 @@ extension L10n {
         .amountUnit: ["g", "ml", "cup", "piece"],
         .route: ["oral", "topical", "injection", "eye", "ear", "inhaled", "other"],
         .archiveReason: ["passed-away", "rehomed", "lost", "other"],
+        .checkProblem: ["integrity", "index", "foreign-key", "missing-file", "quarantined-file", "bad-hash", "orphan-file", "orphan-record", "invalid-value", "search-index"],
         .vaccine: ["rabies", "dhpp", "leptospirosis", "bordetella", "canine-influenza", "fvrcp", "felv", "rhdv2", "myxomatosis", "myxo-rhd", "distemper"],
         .groomingTask: ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"],
         .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks"],

@@ -494,6 +494,10 @@ extension L10n.Message {
     public static func checkDamagedSummary(path: String, count: String) -> Self { Self(.checkDamagedSummary, ["path": path, "count": count]) }
     public static func checkMore(count: String) -> Self { Self(.checkMore, ["count": count]) }
     public static let checkRepairHint = Self(.checkRepairHint, [:])
+    public static func checkProblemLine(kind: String, detail: String) -> Self { Self(.checkProblemLine, ["kind": kind, "detail": detail]) }
+    public static func checkAttachment(sha: String) -> Self { Self(.checkAttachment, ["sha": sha]) }
+    public static func checkRowsOutOfStep(table: String, count: String) -> Self { Self(.checkRowsOutOfStep, ["table": table, "count": count]) }
+    public static func checkForeignKey(table: String, rowid: String, parent: String) -> Self { Self(.checkForeignKey, ["table": table, "rowid": rowid, "parent": parent]) }
     public static func backupWroteAttachments(path: String, count: String, folder: String) -> Self { Self(.backupWroteAttachments, ["path": path, "count": count, "folder": folder]) }
     public static func backupMissing(count: String) -> Self { Self(.backupMissing, ["count": count]) }
     public static func restoreWrote(backup: String, path: String, count: String) -> Self { Self(.restoreWrote, ["backup": backup, "path": path, "count": count]) }
@@ -597,6 +601,16 @@ extension L10n.Message {
     public static let archiveReasonRehomed = Self(.archiveReasonRehomed, [:])
     public static let archiveReasonLost = Self(.archiveReasonLost, [:])
     public static let archiveReasonOther = Self(.archiveReasonOther, [:])
+    public static let checkProblemIntegrity = Self(.checkProblemIntegrity, [:])
+    public static let checkProblemIndex = Self(.checkProblemIndex, [:])
+    public static let checkProblemForeignKey = Self(.checkProblemForeignKey, [:])
+    public static let checkProblemMissingFile = Self(.checkProblemMissingFile, [:])
+    public static let checkProblemQuarantinedFile = Self(.checkProblemQuarantinedFile, [:])
+    public static let checkProblemBadHash = Self(.checkProblemBadHash, [:])
+    public static let checkProblemOrphanFile = Self(.checkProblemOrphanFile, [:])
+    public static let checkProblemOrphanRecord = Self(.checkProblemOrphanRecord, [:])
+    public static let checkProblemInvalidValue = Self(.checkProblemInvalidValue, [:])
+    public static let checkProblemSearchIndex = Self(.checkProblemSearchIndex, [:])
     public static let vaccineRabies = Self(.vaccineRabies, [:])
     public static let vaccineDhpp = Self(.vaccineDhpp, [:])
     public static let vaccineLeptospirosis = Self(.vaccineLeptospirosis, [:])

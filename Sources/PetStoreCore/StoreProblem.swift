@@ -19,7 +19,30 @@ public struct StoreProblem: Equatable, Sendable {
     public var detail: String
     /// The record the problem is about (an orphan record header), by id and kind: what `repair` acts on.
     public var record: RecordKey?
+    /// What petlog itself says in `detail`, for `check` to say in the user's language; nil where the detail
+    /// is data (a path, SQLite's own message, a stored value), which `check` shows as it is.
+    public var words: Words?
     public init(kind: Kind, detail: String) { self.kind = kind; self.detail = detail }
+    public init(kind: Kind, _ words: Words) { self.kind = kind; self.detail = words.english; self.words = words }
+
+    /// The problems petlog describes in its own words.
+    public enum Words: Equatable, Sendable {
+        /// An attachment file, named by its hash.
+        case attachment(sha256: String)
+        /// A search column or table whose rows do not say what the records say.
+        case rowsOutOfStep(table: String, count: Int)
+        /// A row whose parent row is missing.
+        case foreignKey(table: String, rowid: Int64, parent: String)
+
+        /// The detail as `check --json` writes it (its documented, stable text).
+        public var english: String {
+            switch self {
+            case .attachment(let sha): "attachment \(sha)"
+            case .rowsOutOfStep(let table, let count): "\(table): \(count) rows out of step"
+            case .foreignKey(let table, let rowid, let parent): "\(table) rowid \(rowid) → \(parent)"
+            }
+        }
+    }
 
     /// A record header whose detail row is missing.
     public static func orphanRecord(_ record: RecordKey) -> StoreProblem {

@@ -94,15 +94,15 @@ extension PostgresRepository {
                 switch try PostgresAttachments.storedHash(sha, link: link) {
                 case nil:
                     let aside = try link.int("SELECT count(*) FROM attachment_quarantine WHERE sha256 = ?", [sha]) ?? 0
-                    problems.append(StoreProblem(kind: aside > 0 ? .quarantinedFile : .missingFile, detail: "attachment \(sha)"))
-                case let found? where found != sha: problems.append(StoreProblem(kind: .badHash, detail: "attachment \(sha)"))
+                    problems.append(StoreProblem(kind: aside > 0 ? .quarantinedFile : .missingFile, .attachment(sha256: sha)))
+                case let found? where found != sha: problems.append(StoreProblem(kind: .badHash, .attachment(sha256: sha)))
                 default: break
                 }
             }
             for sha in try link.rows("""
                 SELECT DISTINCT sha256 FROM attachment_chunk WHERE sha256 NOT IN (SELECT sha256 FROM attachment) ORDER BY sha256
                 """, [SQLValue]()).compactMap({ $0[0].text }) {
-                problems.append(StoreProblem(kind: .orphanFile, detail: "attachment \(sha)"))
+                problems.append(StoreProblem(kind: .orphanFile, .attachment(sha256: sha)))
             }
             let wrong = try link.int("""
                 WITH want AS (\(SearchIndex.text(records: SearchIndex.everyRecord, pets: "true", dialect: .postgres, wholeTables: true))),
@@ -113,7 +113,7 @@ extension PostgresRepository {
                   (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
                 ) AS wrong WHERE key NOT IN (SELECT key FROM search_stale)
                 """, [SQLValue]()) ?? 0
-            if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, detail: "search_text: \(wrong) rows out of step")) }
+            if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, .rowsOutOfStep(table: "search_text", count: Int(wrong)))) }
             return problems
         }
     }

@@ -48,7 +48,7 @@ extension SQLiteRepository {
         do {
             try dbQueue.read { db in
                 for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
-                    problems.append(StoreProblem(kind: .foreignKey, detail: "\(row[0] as String? ?? "?") rowid \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")"))
+                    problems.append(StoreProblem(kind: .foreignKey, .foreignKey(table: row[0] as String? ?? "?", rowid: row[1] as Int64? ?? 0, parent: row[2] as String? ?? "?")))
                 }
                 // One pass over the covering index of (pet, kind, time), one rowid search in the kind's table each.
                 // (The table itself when an index is damaged: REINDEX mends that, and this must not trip on it.)
@@ -66,7 +66,7 @@ extension SQLiteRepository {
                 referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
                 if try db.tableExists("search_index") {
                     let wrong = try SearchIndex.rowsOutOfStep(db)
-                    if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, detail: "search_index: \(wrong) rows out of step")) }
+                    if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, .rowsOutOfStep(table: "search_index", count: wrong))) }
                 }
             }
         } catch let e as DatabaseError where damaged || e.resultCode == .SQLITE_CORRUPT {

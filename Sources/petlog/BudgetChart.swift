@@ -4,7 +4,7 @@ import PetCharts
 import PetModel
 import PetStoreCore
 
-/// `chart expenses --budget ID --json` (docs/json.md), written by `JSONEncoder`.
+/// `chart expenses --budget ID --json` (docs/json.md), written by `JSONView`.
 struct BudgetChartJSON: Encodable {
     struct Stack: Encodable { var category: String; var minor: [Int64] }
     struct Line: Encodable {
@@ -68,7 +68,7 @@ extension Session {
         let ahead = SpendingAhead(counted, in: currency, rates: rates, now: time.now)
         let share = spending.dailyShare(of: b.budget.amount, rates: rates)
         if json {
-            try terminal.json(encodable: BudgetChartJSON(
+            try terminal.json(BudgetChartJSON(
                 currency: currency.code, days: spending.days.map(\.description),
                 stacks: spending.categories.map { .init(category: $0.code, minor: $0.minorUnits) },
                 unconverted: spending.unconverted, ahead: .init(ahead.converted), aheadCount: ahead.purchases,

@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `petlog budget …`: spending budgets per month or for a stretch of days, for the household or a pet.
 struct BudgetGroup: ParsableCommand {
@@ -63,7 +64,7 @@ struct BudgetGroup: ParsableCommand {
                 let repo = try s.repository()
                 let (stored, replaced) = try repo.setBudget(BudgetDraft(pet: pet.map(PetRef.init), budget: budget))
                 let activePets = try repo.pets(includeArchived: false).count
-                if s.json { s.terminal.json(s.budgetJSON(stored, activePets: activePets)); return }
+                if s.json { try s.terminal.json(BudgetJSON(stored, activePets: activePets)); return }
                 let what = s.describe(stored, activePets: activePets)
                 s.terminal.line(replaced ? s.t(.budgetReplaced(id: String(stored.id), what: what)) : s.t(.budgetSaved(id: String(stored.id), what: what)))
             }
@@ -86,9 +87,7 @@ struct BudgetGroup: ParsableCommand {
                 }
                 let activePets = try repo.pets(includeArchived: false).count
                 if s.json {
-                    s.terminal.json(budgets.map { b in
-                        s.budgetJSON(b, activePets: activePets).merging(s.stateJSON(b.budget, on: today)) { _, new in new }
-                    })
+                    try s.terminal.json(budgets.map { BudgetJSON($0, activePets: activePets, .state(on: today)) })
                     return
                 }
                 guard !budgets.isEmpty else { s.terminal.line(s.t(.budgetNone)); return }
@@ -134,9 +133,7 @@ struct BudgetGroup: ParsableCommand {
                 var shown: [(StoredBudget, BudgetStatus)] = []
                 for b in budgets { shown.append((b, try s.budgetStatus(b, on: day, activePets: activePets))) }
                 if s.json {
-                    s.terminal.json(["date": day.description, "budgets": shown.map { b, status in
-                        s.budgetJSON(b, activePets: activePets).merging(s.statusJSON(b.budget, status, on: day)) { _, new in new }
-                    }])
+                    try s.terminal.json(BudgetShowJSON(date: day, budgets: shown.map { BudgetJSON($0, activePets: activePets, .status($1, on: day)) }))
                     return
                 }
                 guard !shown.isEmpty else { s.terminal.line(s.t(.budgetNoneOn(date: s.format.longDate(day)))); return }
@@ -171,7 +168,7 @@ struct BudgetGroup: ParsableCommand {
                 let repo = try s.repository()
                 let (before, after) = try repo.editBudget(id: id, edit)
                 let activePets = try repo.pets(includeArchived: false).count
-                if s.json { s.terminal.json(s.budgetJSON(after, activePets: activePets)); return }
+                if s.json { try s.terminal.json(BudgetJSON(after, activePets: activePets)); return }
                 let what = s.describe(after, activePets: activePets)
                 s.terminal.line(before == after ? s.t(.budgetUnchanged(id: String(after.id), what: what)) : s.t(.budgetEdited(id: String(after.id), what: what)))
             }
@@ -188,7 +185,7 @@ struct BudgetGroup: ParsableCommand {
                 let repo = try s.repository()
                 let gone = try repo.deleteBudget(id: id)
                 let activePets = try repo.pets(includeArchived: false).count
-                if s.json { s.terminal.json(s.budgetJSON(gone, activePets: activePets)); return }
+                if s.json { try s.terminal.json(BudgetJSON(gone, activePets: activePets)); return }
                 s.terminal.line(s.t(.budgetDeleted(id: String(gone.id), what: s.describe(gone, activePets: activePets))))
             }
         }
@@ -217,17 +214,6 @@ extension Session {
         case .upcoming(let n): t(.budgetUpcoming(n: Display.count(n)))
         case .ended: t(.budgetEnded(date: format.longDate(budget.span(asOf: day).last)))
         }
-    }
-
-    func stateJSON(_ budget: Budget, on day: LocalDate) -> [String: Any] {
-        let standing = budget.standing(on: day)
-        var o: [String: Any] = ["standing": standing.code, "days_left": NSNull(), "starts_in": NSNull()]
-        switch standing {
-        case .current: o["days_left"] = budget.daysLeft(on: day)
-        case .upcoming(let n): o["starts_in"] = n
-        case .ended: break
-        }
-        return o
     }
 
     func budgetWho(_ b: StoredBudget) -> String { b.petId == nil ? t(.budgetHousehold) : (b.petName ?? "#\(b.petId ?? 0)") }
@@ -293,29 +279,5 @@ extension Session {
         }
         if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: Display.count(st.unconverted)))) }
         return lines
-    }
-
-    func budgetJSON(_ b: StoredBudget, activePets: Int) -> [String: Any] {
-        var o: [String: Any] = ["id": b.id, "pet_id": JSONShape.value(b.petId), "pet": JSONShape.value(b.petName),
-                                "amount": JSONShape.money(b.budget.amount), "category": JSONShape.value(b.budget.category),
-                                "per_pet": b.budget.perPet, "pets": Budget.headcount(petBudget: b.petId != nil, activePets: activePets),
-                                "name": JSONShape.value(b.budget.name), "place": JSONShape.value(b.budget.place), "people": JSONShape.value(b.budget.people)]
-        switch b.budget.period {
-        case .monthly: o["period"] = "monthly"; o["from"] = NSNull(); o["to"] = NSNull()
-        case .days(let f, let l): o["period"] = "days"; o["from"] = f.description; o["to"] = l.description
-        }
-        return o
-    }
-
-    func statusJSON(_ budget: Budget, _ st: BudgetStatus, on day: LocalDate) -> [String: Any] {
-        ["standing": budget.standing(on: day).code, "first_day": st.first.description, "last_day": st.last.description,
-         "budget": JSONShape.money(st.amount), "spent": JSONShape.money(st.spent), "left": JSONShape.money(st.left),
-         "over": st.isOver, "days_left": st.daysLeft, "per_day": JSONShape.value(st.perDay.map(JSONShape.money)),
-         "by_category": st.byCategory.map { ["category": $0.category, "spent": JSONShape.money($0.spent)] as [String: Any] },
-         "unconverted": st.unconverted,
-         "per_person": JSONShape.value(st.perPerson.map { pp -> [String: Any] in
-             ["people": pp.people, "budget": JSONShape.money(pp.amount), "spent": JSONShape.money(pp.spent), "left": JSONShape.money(pp.left),
-              "over": pp.left.minorUnits < 0, "per_day": JSONShape.value(pp.perDay.map(JSONShape.money))]
-         })]
     }
 }

@@ -3,7 +3,7 @@ import Localization
 import PetModel
 import PetStoreCore
 
-/// `budget show ID --daily --json`: one budget day by day (docs/json.md), written by `JSONEncoder`.
+/// `budget show ID --daily --json`: one budget day by day (docs/json.md), written by `JSONView`.
 struct BudgetDailyJSON: Encodable {
     struct Amount: Encodable {
         var minorUnits: Int64
@@ -72,19 +72,6 @@ struct BudgetDailyJSON: Encodable {
     }
 }
 
-extension Terminal {
-    /// An `Encodable` view as `--json` writes it: sorted keys, pretty, slashes as they are, the same
-    /// terminal-safe escaping as `json(_:)`.
-    func json<T: Encodable>(encodable value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        // One JSON writer's look: the same bytes as `JSONSerialization` would give these values.
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        json(object)
-    }
-}
-
 extension Session {
     /// The most days `--daily` lists (ten years).
     static let dailyMaxDays = 3_660
@@ -105,7 +92,7 @@ extension Session {
         let entries = try repo.spending(query)
         let rates = try rates(for: entries, to: b.budget.amount.currency)
         let days = BudgetDays(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)
-        if json { try terminal.json(encodable: BudgetDailyJSON(b, days, on: day, pets: pets)); return }
+        if json { try terminal.json(BudgetDailyJSON(b, days, on: day, pets: pets)); return }
         terminal.line(terminal.styled(t(.budgetDailyTitle(id: String(b.id), what: describe(b, activePets: activePets))), .bold))
         // Narrow enough for 80 columns: the day with its mark (today, ahead), the day's spending, the
         // running total and what is left (a minus sign and red once over; the line below says it in

@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 struct CalendarCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -25,10 +26,7 @@ struct CalendarCommand: ParsableCommand {
             for r in records { byDay[r.localDay, default: [:]][r.kind, default: 0] += 1 }
             let days = (0..<(next.dayNumber - first.dayNumber)).map { first.adding(days: $0) }
             if s.json {
-                s.terminal.json(["month": String(first.description.prefix(7)),
-                                 "days": days.map { d -> [String: Any] in
-                                     ["date": d.description, "kinds": (byDay[d] ?? [:]).reduce(into: [String: Int]()) { $0[$1.key.rawValue] = $1.value }]
-                                 }])
+                try s.terminal.json(CalendarJSON(month: first, days: days, marks: byDay))
                 return
             }
             MonthGrid(terminal: s.terminal, format: s.format, today: s.time.today, weekStartsOnSunday: s.weekStartsOnSunday).print(first: first, days: days, marks: byDay)
@@ -45,13 +43,7 @@ struct CalendarCommand: ParsableCommand {
         func inHome(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: home) }
         let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
         if s.json {
-            s.terminal.json([
-                "month": String(first.description.prefix(7)), "currency": home.code,
-                "days": daily.days.map { ["date": $0.day.description, "minor_units": $0.amount, "entries": $0.entries, "unconverted": $0.unconverted] as [String: Any] },
-                "total": JSONShape.money(inHome(daily.total)), "unconverted": daily.unconverted,
-                "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
-                "busiest_day": JSONShape.value(daily.busiest.map { ["date": $0.day.description, "amount": JSONShape.money(inHome($0.amount))] as [String: Any] }),
-            ])
+            try s.terminal.json(SpendingCalendarJSON(month: first, daily: daily, ahead: ahead))
             return
         }
         let style: CompactMoney.Style = switch s.l10n.language {

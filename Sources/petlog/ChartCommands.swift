@@ -7,6 +7,7 @@ import PetModel
 import PetReport
 import PetFiles
 import PetStoreCore
+import PetViews
 
 /// `petlog chart …`: weight, symptom and expense trends to PNG, PDF or SVG, or as text in the terminal.
 struct ChartGroup: ParsableCommand {
@@ -76,8 +77,12 @@ struct ChartGroup: ParsableCommand {
                 }
                 let unit = s.unitSystem.symbol
                 if s.json {
-                    s.terminal.json(series.map { ["pet": $0.label, "unit": unit, "count": $0.times.count,
-                                                  "points": zip($0.times, $0.values).map { [JSONShape.instant(Date(timeIntervalSince1970: $0.0), offset: s.time.utcOffset(at: Date(timeIntervalSince1970: $0.0))), $0.1] }] as [String: Any] })
+                    try s.terminal.json(series.map { line in
+                        ChartJSON.WeightSeries(pet: line.label, unit: unit, points: zip(line.times, line.values).map { t, v in
+                            let at = Date(timeIntervalSince1970: t)
+                            return (JSONView.instant(at, offset: s.time.utcOffset(at: at)), v)
+                        })
+                    })
                     return
                 }
                 guard let format, let path = out.output else {
@@ -127,7 +132,7 @@ struct ChartGroup: ParsableCommand {
                 let weeks = counts.weeks, stacks = s.chartLabels.symptomStacks(counts)
                 let categories = weeks.map { s.format.shortDay($0) }
                 if s.json {
-                    s.terminal.json(["pet": p.name, "weeks": weeks.map(\.description), "stacks": stacks.map { ["label": $0.label, "values": $0.values] }])
+                    try s.terminal.json(ChartJSON.Symptoms(pet: p.name, weeks: weeks, stacks: stacks.map { ($0.label, $0.values) }))
                     return
                 }
                 let title = s.t(.chartSymptomsTitle(pet: p.name)) + (wantedSymptom.map { " — " + s.wording.symptomName($0) } ?? "")
@@ -200,16 +205,9 @@ struct ChartGroup: ParsableCommand {
                 let budgetLine = budget.map { spending.budgetLine($0, rates: rates) }
                 let labels = months.map { s.format.monthLabel($0) }
                 if s.json {
-                    var object: [String: Any] = ["currency": currency.code, "months": months.map { String($0.description.prefix(7)) },
-                                                 // Codes, not names: machine output is the same in every language.
-                                                 "stacks": spending.categories.map { ["category": $0.code, "minor": $0.minorUnits] },
-                                                 "unconverted": spending.unconverted,
-                                                 "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases]]
-                    if let budget, let budgetLine {
-                        object["budget"] = ["amount_minor": budget.minorUnits, "currency": budget.currency.code,
-                                            "line_minor": budgetLine.map { $0.map { $0.minorUnits as Any } ?? NSNull() }]
-                    }
-                    s.terminal.json(object)
+                    // Codes, not names: machine output is the same in every language.
+                    try s.terminal.json(ChartJSON.Expenses(currency: currency, months: months, stacks: spending.categories.map { ($0.code, $0.minorUnits) },
+                                                           unconverted: spending.unconverted, ahead: ahead, budget: budget, budgetLine: budgetLine))
                     return
                 }
                 // One pet's chart names the pet (as it is stored); the household's or several pets' does not.

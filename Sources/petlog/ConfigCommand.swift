@@ -7,6 +7,7 @@ import PetReport
 import PetFiles
 import PetStoreCore
 import PetStoreSQLite
+import PetViews
 
 /// The preferences file as the command line holds it: where it is, whether it exists, what it says.
 struct ConfigFile: Sendable {
@@ -93,9 +94,9 @@ struct ConfigListCommand: ParsableCommand {
                 return [key.rawValue, value, source]
             }
             if s.json {
-                s.terminal.json(["path": s.settings.config.path, "exists": s.settings.config.exists,
-                                 "settings": Dictionary(uniqueKeysWithValues: ConfigKey.allCases.map { ($0.rawValue, s.effective($0).0) }),
-                                 "file": Dictionary(uniqueKeysWithValues: s.settings.config.values.map { ($0.key.rawValue, $0.value) })])
+                try s.terminal.json(ConfigListJSON(path: s.settings.config.path, exists: s.settings.config.exists,
+                                                   settings: Dictionary(uniqueKeysWithValues: ConfigKey.allCases.map { ($0.rawValue, s.effective($0).0) }),
+                                                   file: Dictionary(uniqueKeysWithValues: s.settings.config.values.map { ($0.key.rawValue, $0.value) })))
                 return
             }
             s.terminal.table(header: [s.t(.configKey), s.t(.configValue), s.t(.configSource)], rows: rows)

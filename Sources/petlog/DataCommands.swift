@@ -3,6 +3,7 @@ import Foundation
 import PetFiles
 import PetStoreCore
 import PetStoreSQLite
+import PetViews
 import PetStorePostgres
 
 struct BackupCommand: ParsableCommand {
@@ -84,7 +85,7 @@ struct CheckCommand: ParsableCommand {
                 problems = try repo.check()
             }
             if s.json {
-                s.terminal.json(problems.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "repairable": $0.repairable] })
+                try s.terminal.json(problems.map(ProblemJSON.init))
             } else {
                 for line in present.lines(problems, verbose: verbose, repairing: repair) { s.terminal.line(line) }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Localization
 import PetModel
+import PetViews
 
 /// Turning values into the words and numbers a person reads, in the session's language and units.
 extension Session {
@@ -11,18 +12,10 @@ extension Session {
 
     /// A record's time on its own clock in the language's pattern (`8:00 AM`), with its offset beside it
     /// (`8:00 AM +09:00`) where that differs from the viewer's offset at the same instant.
-    func recordClock(_ at: Date, utcOffset: Int) -> String {
-        let c = RecordClock.clock(at, utcOffset: utcOffset)
-        let text = format.clock(hour: c.hour, minute: c.minute)
-        guard utcOffset != time.utcOffset(at: at) else { return text }
-        return text + " " + Self.offsetText(utcOffset)
-    }
+    func recordClock(_ at: Date, utcOffset: Int) -> String { RecordClockText.text(at, utcOffset: utcOffset, format: format, time: time) }
 
     /// `+09:00`, `-08:00`.
-    static func offsetText(_ offset: Int) -> String {
-        let a = abs(offset)
-        return String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", a / 3600, a % 3600 / 60)
-    }
+    static func offsetText(_ offset: Int) -> String { RecordClockText.offset(offset) }
 
     /// The time of day in the local zone, in the language's pattern (`8:30 AM`, `오전 8:30`, `8:30`).
     func clock(_ date: Date) -> String {
@@ -35,14 +28,14 @@ extension Session {
 
     /// The line printed after a record is logged; `aside` (already localized) says how a value was read,
     /// such as the unit a bare number was taken in.
-    func printAdded(_ records: [PetRecord], aside: String? = nil) {
-        printAdded(records) { _ in aside }
+    func printAdded(_ records: [PetRecord], aside: String? = nil) throws {
+        try printAdded(records) { _ in aside }
     }
 
     /// The lines after records are logged, each with its own aside (a vaccine each pet's schedule names differently).
-    func printAdded(_ records: [PetRecord], aside: (PetRecord) -> String?) {
+    func printAdded(_ records: [PetRecord], aside: (PetRecord) -> String?) throws {
         if json {
-            terminal.json(records.map(JSONShape.record))
+            try terminal.json(records.map { RecordJSON($0) })
             return
         }
         for r in records {

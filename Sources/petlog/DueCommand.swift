@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetFiles
+import PetViews
 
 struct DueCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -31,7 +32,7 @@ struct DueCommand: ParsableCommand {
             if icsToStdout {
                 // Standard output carries the calendar only.
             } else if s.json {
-                s.terminal.json(items.map { s.dueJSON($0) })
+                try s.terminal.json(items.map { DueItemJSON($0, context: s.time) })
             } else if ics == nil || !items.isEmpty {
                 s.printDue(items, days: span)
             }
@@ -58,19 +59,6 @@ extension Session {
             [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
         }
         terminal.table(header: [t(.colWhen), t(.colPet), t(.colWhat), t(.colDue), t(.colLast)], rows: rows) { items[$0].isOverdue(time) ? .red : nil }
-    }
-
-    func dueJSON(_ i: DueItem) -> [String: Any] {
-        var o: [String: Any] = ["pet_id": i.petId, "pet": i.petName, "due_on": i.dueDay.description, "overdue": i.isOverdue(time),
-                                "uid": i.uid, "due_at": JSONShape.value(i.dueAt.map { JSONShape.instant($0, offset: time.utcOffset(at: $0)) }),
-                                "last_done": JSONShape.value(i.lastDone.map { JSONShape.instant($0, offset: time.utcOffset(at: $0)) })]
-        switch i.kind {
-        case .vaccine(let code): o["kind"] = "vaccine"; o["vaccine"] = code; o["first_dose"] = i.neverRecorded
-        case .medication(let name, let id): o["kind"] = "dose"; o["medication"] = name; o["medication_id"] = id
-        case .followUp(let id, let reason): o["kind"] = "follow_up"; o["visit_id"] = id; o["reason"] = JSONShape.value(reason)
-        case .nextSession(let id, let kind): o["kind"] = "next_" + kind.rawValue; o["record_id"] = id
-        }
-        return o
     }
 
     func writeICS(_ items: [DueItem], to path: String) throws {

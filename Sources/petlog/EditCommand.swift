@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetViews
 
 struct EditCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -68,7 +69,7 @@ struct EditCommand: ParsableCommand {
                 return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
             }
             if amount != nil, case .expense(let e) = updated.detail { s.noteUnconvertible(e.money.currency, home: try s.homeCurrency(nil)) }
-            if s.json { s.terminal.json(JSONShape.record(updated)); return }
+            if s.json { try s.terminal.json(RecordJSON(updated)); return }
             s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
         }
     }

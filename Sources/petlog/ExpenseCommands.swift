@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `petlog expense …`: log an expense (the default subcommand) and list spending by day.
 struct ExpenseGroup: ParsableCommand {
@@ -46,7 +47,7 @@ struct ExpenseAddCommand: ParsableCommand {
             let draft = RecordDraft(at: at, utcOffset: offset, note: try record.noteText(), detail: .expense(expense), attachmentPaths: receipt)
             let refs = (pets ?? petText).map(PetModelText.pets) ?? []
             let records = try s.repository().addRecord(pets: refs, draft)
-            s.printAdded(records)
+            try s.printAdded(records)
             s.noteUnconvertible(amount.currency, home: home)
             if records.count > 1, !s.json {
                 s.terminal.line(s.t(.expenseSplitDone(total: s.format.money(amount), count: Display.count(records.count))))
@@ -109,7 +110,7 @@ struct ExpenseListCommand: ParsableCommand {
             if reverse { days.reverse() }
             let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
             if s.json {
-                s.terminal.json(ExpenseListJSON.shape(days, month: first, context: s.time, ahead: ahead, span: span))
+                try s.terminal.json(ExpenseListJSON(days, now: s.time.now, ahead: ahead, span: span))
                 return
             }
             s.printSpendingDays(days, span: span, showPet: refs.count != 1, ahead: ahead)
@@ -224,43 +225,5 @@ extension Session {
 }
 
 /// The `expense list --json` shape (docs/json.md).
-enum ExpenseListJSON {
-    static func shape(_ days: SpendingDays, month: LocalDate, context: TimeContext, ahead: SpendingAhead, span: ExpenseListSpan) -> [String: Any] {
-        func total(_ t: SpendingTotal) -> [String: Any] {
-            ["by_currency": t.currencies.map { ["currency": $0, "minor_units": t.byCurrency[$0] ?? 0] },
-             "converted": JSONShape.money(t.converted), "unconverted": t.unconverted]
-        }
-        var spanKeys: [String: Any] = [:]
-        switch span {
-        case .month(let m): spanKeys = ["month": String(m.description.prefix(7)), "day": NSNull()]
-        case .day(let d): spanKeys = ["month": String(d.description.prefix(7)), "day": d.description]
-        case .everything: spanKeys = ["month": NSNull(), "day": NSNull()]
-        }
-        return spanKeys.merging([
-            "currency": days.currency.code,
-            "days": days.days.map { day in
-                [
-                    "day": day.day.description,
-                    "total": total(day.total),
-                    "entries": zip(day.entries, day.converted).map { e, converted in
-                        [
-                            "id": e.recordId, "source": e.source.rawValue, "pet_id": JSONShape.value(e.petId), "pet": JSONShape.value(e.petName),
-                            "at": JSONShape.instant(e.at, offset: e.utcOffset), "money": JSONShape.money(e.money),
-                            "converted": JSONShape.value(converted.map(JSONShape.money)),
-                            "category": e.category, "merchant": JSONShape.value(e.merchant), "payment": JSONShape.value(e.payment?.rawValue),
-                            "items": e.items, "note": JSONShape.value(e.note), "starred": e.starred,
-                            "split_of": JSONShape.value(e.splitOf), "attachments": e.attachments, "ahead": e.isAhead(of: context.now),
-                        ] as [String: Any]
-                    },
-                ] as [String: Any]
-            },
-            "total": total(days.total),
-            "ahead": ["converted": JSONShape.money(ahead.converted), "count": ahead.purchases],
-        ]) { a, _ in a }
-    }
-}
-
 /// What `expense list` lists: one month, one day, or (starred) every month.
-enum ExpenseListSpan {
-    case month(LocalDate), day(LocalDate), everything
-}
+typealias ExpenseListSpan = ExpenseListJSON.Span

@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `petlog expense scan RECEIPT [PET]`: read a receipt photo, show what was read, save it as an expense.
 struct ExpenseScanCommand: ParsableCommand {
@@ -104,13 +105,14 @@ struct ExpenseScanCommand: ParsableCommand {
                     }
                 }
             }
-            var shape = ScanJSON.shape(proposal, draft, result: result, languages: languages)
+            var shape = ScanJSON(proposal, draft, image: ScanJSON.Image(text: result.text, width: result.width, height: result.height, deskewDegrees: result.deskewAngle,
+                                                                        rotationDegrees: result.layout?.rotation ?? 0, script: result.layout?.script), languages: languages)
             guard draft.missing.isEmpty, let total = draft.money else {
-                if s.json { s.terminal.json(shape) }
+                if s.json { try s.terminal.json(shape) }
                 throw missingError()
             }
             guard save else {
-                if s.json { s.terminal.json(shape) } else { s.terminal.line(s.t(isatty(STDIN_FILENO) == 1 ? .scanNotSaved : .scanNeedsYes)) }
+                if s.json { try s.terminal.json(shape) } else { s.terminal.line(s.t(isatty(STDIN_FILENO) == 1 ? .scanNotSaved : .scanNeedsYes)) }
                 return
             }
             let offset: Int
@@ -127,12 +129,11 @@ struct ExpenseScanCommand: ParsableCommand {
             let saved = try s.repository().addRecord(pets: petText.map(PetModelText.pets) ?? [], recordDraft)
             if s.json {
                 // What was saved, one record per pet share, beside what was read.
-                shape["saved"] = saved.map(JSONShape.record)
-                shape["ids"] = saved.map(\.id)
-                s.terminal.json(shape)
+                shape.saved = saved
+                try s.terminal.json(shape)
                 return
             }
-            s.printAdded(saved)
+            try s.printAdded(saved)
         }
     }
 }
@@ -274,33 +275,5 @@ extension Session {
             case .dateRejected(let read, _): terminal.line(t(.scanNoteDateRejected(read: Terminal.sanitize(read))))
             }
         }
-    }
-}
-
-/// `expense scan --json` (docs/json.md).
-enum ScanJSON {
-    static func shape(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading, languages: String) -> [String: Any] {
-        func field<T>(_ f: ReceiptField<T>?, _ value: (T) -> Any) -> Any {
-            guard let f else { return NSNull() }
-            return ["value": value(f.value), "confidence": f.confidence, "source": f.source]
-        }
-        return [
-            "languages": languages, "language": p.language.rawValue,
-            "date": field(p.date) { $0.description },
-            "time": field(p.time) { String(format: "%02d:%02d", $0.hour, $0.minute) },
-            "merchant": field(p.merchant) { $0 },
-            "total": field(p.total) { JSONShape.money($0) },
-            "currency": field(p.currency) { $0.code },
-            "payment": field(p.payment) { $0.rawValue },
-            "items": p.items.map { ["name": $0.value.name, "price": JSONShape.money($0.value.price), "confidence": $0.confidence] },
-            "expense": [
-                "money": JSONShape.value(d.money.map(JSONShape.money)), "category": d.category, "merchant": JSONShape.value(d.merchant),
-                "payment": JSONShape.value(d.payment?.rawValue), "items": d.items, "day": JSONShape.value(d.day?.description),
-                "time": JSONShape.value(d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) }), "missing": d.missing,
-            ] as [String: Any],
-            "text": result.text,
-            "width": result.width, "height": result.height, "deskew_degrees": result.deskewAngle,
-            "rotation_degrees": result.layout?.rotation ?? 0, "script": JSONShape.value(result.layout?.script),
-        ]
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetViews
 
 struct ImportCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -39,9 +40,7 @@ struct ImportCommand: ParsableCommand {
             let summary = try repo.importBatch(batch) { done, total in bar.update(done, total) }
             bar.finish()
             if s.json {
-                s.terminal.json(["records_added": summary.recordsAdded, "records_already_there": summary.recordsAlreadyThere,
-                                 "pets_added": summary.petsAdded, "pets_matched": summary.petsMatched, "attachments_added": summary.attachmentsAdded,
-                                 "attachments_missing": summary.attachmentsMissing])
+                try s.terminal.json(ImportSummaryJSON(summary))
             } else {
                 s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: Display.count(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
                 if batch.skippedWithoutWeight > 0 {

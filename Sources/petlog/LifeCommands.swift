@@ -20,7 +20,7 @@ extension Session {
         let (at, offset) = try when(options.at, for: detail.kind)
         let draft = RecordDraft(at: at, utcOffset: offset, note: try options.noteText(), detail: detail, attachmentPaths: attachments)
         let records = try repository().addRecord(pets: pets.map(PetModelText.pets) ?? [], draft)
-        printAdded(records, aside: aside)
+        try printAdded(records, aside: aside)
         try warnImplausible(records)
     }
 

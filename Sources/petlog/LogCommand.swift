@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetViews
 
 struct LogCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -21,7 +22,7 @@ struct LogCommand: ParsableCommand {
                                     limit: limit, newestFirst: limit != nil)
             var records = try s.repository().records(query)
             if limit != nil { records.reverse() }
-            s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true, showWriter: by)
+            try s.printTimeline(records, showPet: pet.map { PetModelText.pets($0).count > 1 } ?? true, showWriter: by)
         }
     }
 }
@@ -29,47 +30,13 @@ struct LogCommand: ParsableCommand {
 extension Session {
     /// `showWriter`: each line ends with the database role that wrote the record (a PostgreSQL store keeps
     /// it; a SQLite file has one user and says `-`).
-    func printTimeline(_ records: [PetRecord], showPet: Bool, showWriter: Bool = false) {
+    func printTimeline(_ records: [PetRecord], showPet: Bool, showWriter: Bool = false) throws {
         if json {
-            terminal.json(records.map { r -> [String: Any] in
-                var o = JSONShape.record(r)
-                if showWriter { o["written_by"] = JSONShape.value(r.writtenBy) }
-                return o
-            })
+            try terminal.json(records.map { RecordJSON($0, showWriter: showWriter) })
             return
         }
-        if records.isEmpty { terminal.line(t(.logEmpty)); return }
-        var currentDay: LocalDate?
-        let idWidth = records.map { String($0.id).count }.max() ?? 1
-        // The pet and kind columns line up by display width across the listing, as `due` and `pet list` do.
-        let petWidth = showPet ? records.map { Terminal.width(Terminal.sanitize($0.petName ?? "-")) }.max() ?? 1 : 0
-        let kindWidth = records.map { Terminal.width(wording.kindName($0.kind)) }.max() ?? 1
-        // Long lines wrap under the summary; when that column is past half the width, under the time.
-        // Clocks in the language's pattern (`9:05 AM`, `10:05 AM`), right-aligned to the widest.
-        let clocks = Dictionary(records.map { ($0.id, recordClock($0.at, utcOffset: $0.utcOffset)) }, uniquingKeysWith: { a, _ in a })
-        let clockWidth = clocks.values.map(Terminal.width).max() ?? 5
-        let summaryColumn = 2 + idWidth + 1 + 2 + clockWidth + (showPet ? 2 + petWidth : 0) + 2 + kindWidth + 2
-        let hanging = summaryColumn <= terminal.columns / 2 ? summaryColumn : 4 + idWidth + 1
-        // Each record under the day on its own clock; a trip across the date line can put a later
-        // instant on an earlier day, so the days are ordered, and within a day the instants.
-        let ordered = records.enumerated().sorted { ($0.element.localDay, $0.offset) < ($1.element.localDay, $1.offset) }.map(\.element)
-        for r in ordered {
-            let day = r.localDay
-            if day != currentDay {
-                if currentDay != nil { terminal.line() }
-                terminal.line(terminal.styled("\(format.longDate(day)) \(format.weekday(day))", .bold))
-                currentDay = day
-            }
-            var line = "  " + terminal.styled(String(repeating: " ", count: idWidth - String(r.id).count) + "#\(r.id)", .dim)
-            let clock = clocks[r.id] ?? ""
-            line += "  " + String(repeating: " ", count: max(0, clockWidth - Terminal.width(clock))) + clock
-            if showPet { line += "  " + Terminal.pad(Terminal.sanitize(r.petName ?? "-"), to: petWidth) }
-            line += "  " + terminal.styled(Terminal.pad(wording.kindName(r.kind), to: kindWidth), .cyan) + "  " + Terminal.sanitize(wording.summary(r))
-            if let n = r.note { line += terminal.styled("  — " + Terminal.sanitize(n), .dim) }
-            if r.starred { line += " ★" }
-            if showWriter { line += terminal.styled("  " + t(.logWrittenBy(role: Terminal.sanitize(r.writtenBy ?? "-"))), .dim) }
-            terminal.wrapped(line, indent: hanging)
-        }
+        let present = TimelinePresenter(screen: terminal.screen, l10n: l10n, format: format, wording: wording, time: time)
+        for line in present.lines(records, showPet: showPet, showWriter: showWriter) { terminal.line(line) }
     }
 }
 
@@ -97,7 +64,7 @@ struct SearchCommand: ParsableCommand {
                 if found.isEmpty { return }
                 s.terminal.line()
             }
-            s.printTimeline(found.reversed(), showPet: true)
+            try s.printTimeline(found.reversed(), showPet: true)
         }
     }
 }
@@ -136,7 +103,7 @@ struct StarredCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [], starredOnly: true))
-            s.printTimeline(records, showPet: pet == nil)
+            try s.printTimeline(records, showPet: pet == nil)
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetViews
 
 struct VisitCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -97,7 +98,7 @@ struct VaccineCommand: ParsableCommand {
                 }
                 items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
             }
-            s.printAdded(try repo.addRecords(items)) { $0.petId.flatMap { asides[$0] } }
+            try s.printAdded(try repo.addRecords(items)) { $0.petId.flatMap { asides[$0] } }
         }
     }
 }
@@ -155,7 +156,7 @@ struct MedGroup: ParsableCommand {
                 let (at, offset) = try s.when(record.at, for: .dose)
                 let records = try s.repository().giveMedication(pets: PetModelText.pets(pet), name: name, at: at, utcOffset: offset,
                                                                 note: try record.noteText(), skipped: skipped)
-                s.printAdded(records)
+                try s.printAdded(records)
             }
         }
     }
@@ -171,7 +172,7 @@ struct MedGroup: ParsableCommand {
             try Session.run(global) { s in
                 let (when, _) = try s.when(at)
                 let r = try s.repository().stopMedication(pet: PetRef(pet), name: name, at: when)
-                if s.json { s.terminal.json(JSONShape.record(r)); return }
+                if s.json { try s.terminal.json(RecordJSON(r)); return }
                 s.terminal.line(s.t(.medStopped(name: Terminal.sanitize(s.wording.summary(r)), pet: Terminal.sanitize(r.petName ?? ""), id: String(r.id))))
             }
         }
@@ -192,14 +193,11 @@ struct MedGroup: ParsableCommand {
                 let doses = petIds.isEmpty ? [] : try repo.records(RecordQuery(pets: petIds.map { .id($0) }, kinds: [.dose]))
                 let tables = courses.map { CareAgenda.timetable(course: $0.record, $0.medication, doseRecords: doses, context: s.time) }
                 if s.json {
-                    s.terminal.json(zip(courses, tables).map { c, t -> [String: Any] in
-                        var o = JSONShape.record(c.record)
-                        o["doses_given"] = c.dosesGiven
-                        o["doses_due"] = t.due
-                        o["active"] = CareAgenda.isActive(c.medication, at: s.time.now, context: s.time)
-                        o["next_dose"] = JSONShape.value(t.next.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
-                        o["last_dose"] = JSONShape.value(c.lastDose.map { JSONShape.instant($0, offset: s.time.utcOffset(at: $0)) })
-                        return o
+                    try s.terminal.json(zip(courses, tables).map { c, t in
+                        MedicationCourseJSON(record: c.record, dosesGiven: c.dosesGiven, dosesDue: t.due,
+                                             active: CareAgenda.isActive(c.medication, at: s.time.now, context: s.time),
+                                             nextDose: t.next.map { JSONView.instant($0, offset: s.time.utcOffset(at: $0)) },
+                                             lastDose: c.lastDose.map { JSONView.instant($0, offset: s.time.utcOffset(at: $0)) })
                     })
                     return
                 }

@@ -31,14 +31,14 @@ enum OCRClient {
         guard let helper = HelperProgram.locate("petlog-ocr", variable: "PETLOG_OCR") else { throw ScanFailure(kind: "helperMissing", fields: [:]) }
         let result: (status: Int32, out: Data, err: Data)
         do { result = try HelperProgram.run(helper, ["--detect", fallback] + (languages.map { ["--lang", $0] } ?? []) + [image]) } catch {
-            throw ScanFailure(kind: "helperMissing", fields: ["detail": "\(error)"])
+            throw ScanFailure(kind: "helperMissing", fields: ["detail": .text("\(error)")])
         }
         let data = result.out
         if result.status == 0, let reading = try? JSONDecoder().decode(Reading.self, from: data) { return reading }
-        let fields = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-        let kind = fields["error"] as? String ?? "engineFailure"
+        let fields = (try? JSONDecoder().decode([String: ScanFailure.Value].self, from: data)) ?? [:]
+        let kind = fields["error"]?.string ?? "engineFailure"
         var detail = fields
-        if detail["detail"] == nil { detail["detail"] = String(decoding: result.err.prefix(300), as: UTF8.self) }
+        if detail["detail"] == nil { detail["detail"] = .text(String(decoding: result.err.prefix(300), as: UTF8.self)) }
         throw ScanFailure(kind: kind, fields: detail)
     }
 }
@@ -46,7 +46,39 @@ enum OCRClient {
 /// Why a receipt could not be read, as `petlog-ocr` said it.
 struct ScanFailure: Error {
     let kind: String
-    let fields: [String: Any]
+    let fields: [String: Value]
+
+    /// One value of the helper's `{"error": …}` object: a text or a number (anything else reads as nothing).
+    enum Value: Decodable {
+        case text(String), integer(Int), number(Double), other
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let i = try? c.decode(Int.self) { self = .integer(i) }
+            else if let d = try? c.decode(Double.self) { self = .number(d) }
+            else if let s = try? c.decode(String.self) { self = .text(s) }
+            else { self = .other }
+        }
+
+        var string: String? { if case .text(let s) = self { s } else { nil } }
+
+        var description: String {
+            switch self {
+            case .text(let s): s
+            case .integer(let i): String(i)
+            case .number(let d): String(d)
+            case .other: ""
+            }
+        }
+
+        var int: Int {
+            switch self {
+            case .integer(let i): i
+            case .number(let d): Int(exactly: d.rounded(.towardZero)) ?? 0
+            default: 0
+            }
+        }
+    }
 
     var exitCode: Int32 {
         switch kind {
@@ -58,8 +90,8 @@ struct ScanFailure: Error {
     }
 
     func message(_ l: L10n) -> String {
-        func text(_ key: String) -> String { Terminal.sanitize("\(fields[key] ?? "")") }
-        func int(_ key: String) -> Int { (fields[key] as? NSNumber)?.intValue ?? 0 }
+        func text(_ key: String) -> String { Terminal.sanitize(fields[key]?.description ?? "") }
+        func int(_ key: String) -> Int { fields[key]?.int ?? 0 }
         switch kind {
         case "fileNotFound", "unreadable": return l.text(.errAttachmentUnreadable(path: text("path")))
         case "emptyFile", "corruptImage": return l.text(.errImageCorrupt(path: text("path")))

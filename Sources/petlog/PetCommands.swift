@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `petlog pet …`: profiles.
 struct PetGroup: ParsableCommand {
@@ -65,7 +66,7 @@ struct PetGroup: ParsableCommand {
                 draft.name = try TextField.name(name)
                 if draft.species == nil { draft.species = .other }
                 let pet = try s.repository(creating: true).addPet(draft)
-                if s.json { s.terminal.json(JSONShape.pet(pet)); return }
+                if s.json { try s.terminal.json(PetJSON(pet)); return }
                 s.terminal.line(s.t(.petAdded(name: Terminal.sanitize(pet.name), id: String(pet.id))))
             }
         }
@@ -79,7 +80,7 @@ struct PetGroup: ParsableCommand {
         func run() throws {
             try Session.run(global) { s in
                 let pets = try s.repository().pets(includeArchived: all)
-                if s.json { s.terminal.json(pets.map(JSONShape.pet)); return }
+                if s.json { try s.terminal.json(pets.map(PetJSON.init)); return }
                 if pets.isEmpty { s.terminal.line(s.t(.petNone)); return }
                 s.terminal.table(
                     header: [s.t(.colId), s.t(.colName), s.t(.colSpecies), s.t(.colBreed), s.t(.colSex), s.t(.colAge), s.t(.colStatus)],
@@ -104,11 +105,7 @@ struct PetGroup: ParsableCommand {
                 let meds = try repo.medications(pets: [.id(p.id)], includeStopped: false)
                 let counts = try repo.count(RecordQuery(pets: [.id(p.id)]))
                 if s.json {
-                    var obj = JSONShape.pet(p)
-                    obj["latest_weight"] = JSONShape.value(latestWeight.map(JSONShape.record))
-                    obj["current_medications"] = meds.map { JSONShape.record($0.record) }
-                    obj["record_count"] = counts
-                    s.terminal.json(obj)
+                    try s.terminal.json(PetShowJSON(pet: p, latestWeight: latestWeight, currentMedications: meds.map(\.record), recordCount: counts))
                     return
                 }
                 let h = p.health
@@ -149,7 +146,7 @@ struct PetGroup: ParsableCommand {
                 var draft = try profile.draft(s.time)
                 draft.name = try name.map(TextField.name)
                 let p = try s.repository().editPet(PetRef(pet), draft)
-                if s.json { s.terminal.json(JSONShape.pet(p)); return }
+                if s.json { try s.terminal.json(PetJSON(p)); return }
                 s.terminal.line(s.t(.petUpdated(name: Terminal.sanitize(p.name), id: String(p.id))))
             }
         }

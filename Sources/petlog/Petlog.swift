@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import PetModel
+import Localization
 import PetStoreSQLite
 
 /// The `petlog` command: every subcommand is one file in this folder.
@@ -34,6 +35,11 @@ extension Petlog {
         if !(error is ExitCode), exitCode(for: error) == .success, !arguments.contains("--experimental-dump-help") {
             let text = fullMessage(for: error, columns: HelpLayout.unwrapped)
             Terminal.write(HelpLayout.rewrapped(text, columns: Terminal.screenColumns()) + "\n", to: STDOUT_FILENO)
+            if let failed = StandardOutput.failed {
+                let failure = Failure(failed)
+                Terminal(colors: false).error(failure.message(L10n(.en)))
+                Foundation.exit(failure.exitCode)
+            }
             Foundation.exit(0)
         }
         // An ExitCode was thrown after Session.run had already said why.
@@ -43,18 +49,18 @@ extension Petlog {
         // number goes: `diary Rex "-2+3"` is a text that starts with a dash, and `--` lets it through.
         if let negative = negativeValue(arguments) {
             if command(arguments) is TakesMoney.Type {
-                Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegativeAmountHelp(value: negative, command: commandPath(arguments))))
+                Terminal(colors: false).error(l10n.text(.errNegativeAmountHelp(value: negative, command: commandPath(arguments))))
                 Foundation.exit(Failure.dataError)
             }
             if command(arguments) is TakesNumbers.Type {
-                Terminal(colors: false, l10n: l10n).error(l10n.text(.errNegative(value: negative, command: commandPath(arguments))))
+                Terminal(colors: false).error(l10n.text(.errNegative(value: negative, command: commandPath(arguments))))
                 Foundation.exit(Failure.dataError)
             }
-            Terminal(colors: false, l10n: l10n).error(l10n.text(.errDashText(value: negative, command: commandPath(arguments))))
+            Terminal(colors: false).error(l10n.text(.errDashText(value: negative, command: commandPath(arguments))))
             Foundation.exit(Failure.usage)
         }
         let line = l10n.text(.errUsageHint(message: message(for: error), command: commandPath(arguments)))
-        Terminal(colors: false, l10n: l10n).error(line)
+        Terminal(colors: false).error(line)
         Foundation.exit(Failure.usage)
     }
 

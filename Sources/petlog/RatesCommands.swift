@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetFiles
+import PetViews
 
 /// `petlog rates update|import|list`: the ECB's euro reference rates. Only `rates update` touches the
 /// network, and only when asked.
@@ -38,8 +39,8 @@ struct RatesGroup: ParsableCommand {
                     let last = try s.repository().lastRatesFetch()
                     if case .useStored(let fetch) = RatesUpdate.decide(last: last, source: url, today: s.time.today, force: force) {
                         if s.json {
-                            s.terminal.json(["fetched": false, "source": url, "last_day": JSONShape.value(fetch.lastRateDay?.description),
-                                             "fetched_at": JSONShape.instant(fetch.fetchedAt, offset: s.time.utcOffset(at: fetch.fetchedAt))])
+                            try s.terminal.json(RatesJSON.AlreadyFetched(source: url, lastDay: fetch.lastRateDay,
+                                                                         fetchedAt: JSONView.instant(fetch.fetchedAt, offset: s.time.utcOffset(at: fetch.fetchedAt))))
                         } else {
                             s.terminal.line(s.t(.ratesAlreadyFetched(day: fetch.lastRateDay.map(s.format.longDate) ?? "—")))
                         }
@@ -92,15 +93,13 @@ struct RatesGroup: ParsableCommand {
                 let home = try s.homeCurrency(money.currency)
                 let repo = try s.repository()
                 let last = try repo.lastRatesFetch()
-                let lastJSON: Any = last.map {
-                    ["at": JSONShape.instant($0.fetchedAt, offset: s.time.utcOffset(at: $0.fetchedAt)), "source": $0.source,
-                     "local_day": $0.localDay.description, "imported": Self.importedFile($0.source) != nil,
-                     "file": JSONShape.value(Self.importedFile($0.source))] as [String: Any]
-                } ?? NSNull()
+                let lastJSON = last.map {
+                    RatesJSON.LastFetch(at: JSONView.instant($0.fetchedAt, offset: s.time.utcOffset(at: $0.fetchedAt)), source: $0.source, localDay: $0.localDay,
+                                        file: Self.importedFile($0.source))
+                }
                 guard let found = try repo.rates(on: requested) else {
                     if s.json {
-                        s.terminal.json(["requested_date": JSONShape.value(requested?.description), "day": NSNull(), "home_currency": home.code,
-                                         "rates": [Any](), "last_fetch": lastJSON])
+                        try s.terminal.json(RatesJSON.List(requested: requested, day: nil, home: home, crossDecimals: crossDecimals, rates: [], lastFetch: lastJSON))
                     } else if let requested, let newest = try repo.rates(on: nil) {
                         s.terminal.line(s.t(.ratesNoneOnOrBefore(date: s.format.longDate(requested), newest: s.format.longDate(newest.day))))
                     } else {
@@ -111,7 +110,7 @@ struct RatesGroup: ParsableCommand {
                 let table = RateTable(found.rates)
                 let haveHome = table.rate(home.code, on: found.day) != nil
                 var rows: [[String]] = []
-                var json: [[String: Any]] = []
+                var json: [RatesJSON.Rate] = []
                 for r in found.rates.sorted(by: { $0.currency < $1.currency }) {
                     let cross = r.currency == home.code ? nil : table.crossRate(from: r.currency, to: home.code, on: found.day, decimals: crossDecimals)
                     // A small cross rate is shown per 100 or 1,000 units (`1,000 KRW = 0.6843 USD`), not as `0.0007`.
@@ -121,12 +120,11 @@ struct RatesGroup: ParsableCommand {
                         row.append(shown.map { s.t(.ratesEqualsPer(n: ValueFormatter.grouped($0.per), from: r.currency, rate: Self.grouped($0.rate.description), to: home.code)) } ?? "")
                     }
                     rows.append(row)
-                    json.append(["currency": r.currency, "per_euro": r.rate.description, "in_home_currency": JSONShape.value(cross?.description),
-                                 "shown_per": JSONShape.value(shown?.per), "shown_in_home_currency": JSONShape.value(shown?.rate.description)])
+                    json.append(RatesJSON.Rate(currency: r.currency, perEuro: r.rate.description, inHomeCurrency: cross?.description,
+                                               shownPer: shown?.per, shownInHomeCurrency: shown?.rate.description))
                 }
                 if s.json {
-                    s.terminal.json(["requested_date": JSONShape.value(requested?.description), "day": found.day.description, "home_currency": home.code,
-                                     "cross_decimals": crossDecimals, "rates": json, "last_fetch": lastJSON])
+                    try s.terminal.json(RatesJSON.List(requested: requested, day: found.day, home: home, crossDecimals: crossDecimals, rates: json, lastFetch: lastJSON))
                     return
                 }
                 if let requested, requested != found.day {
@@ -193,9 +191,7 @@ extension Session {
         let stored = try repository(creating: true).storeRates(rates, source: source, at: time.now, localDay: time.today)
         let file = RatesUpdate.FileSummary(rates)
         if json {
-            terminal.json(["fetched": true, "source": source, "rates": file.rates, "days": file.days, "currencies": file.currencies,
-                           "first_day": JSONShape.value(file.firstDay?.description), "last_day": JSONShape.value(file.lastDay?.description),
-                           "added": stored.added, "changed": stored.changed])
+            try terminal.json(RatesJSON.Stored(source: source, file: file, added: stored.added, changed: stored.changed))
             return
         }
         func n(_ x: Int) -> String { ValueFormatter.grouped(Int64(x)) }

@@ -30,7 +30,7 @@ struct Session {
         let settings = options.settings
         let (language, unknownLanguage) = settings.languageChoice
         let l10n = L10n(language)
-        let terminal = Terminal(colors: settings.colorEnabled, l10n: l10n)
+        let terminal = Terminal(colors: settings.colorEnabled)
         if let bad = unknownLanguage {
             terminal.error(l10n.text(.warnUnknownLanguage(lang: bad)))
         }
@@ -44,8 +44,10 @@ struct Session {
                 if let created = session.createdDatabase, !created.removeIfNeverWritten() {
                     terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? ""))))
                 }
-                throw error
+                // A standard output that could not be written is the failure said, whatever followed it.
+                throw StandardOutput.failed ?? error
             }
+            try StandardOutput.check()
             if let created = session.createdDatabase { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
         } catch let e as ExitCode {
             throw e

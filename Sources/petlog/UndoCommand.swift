@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetViews
 
 struct UndoCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -17,7 +18,7 @@ struct UndoCommand: ParsableCommand {
             if list {
                 let entries = try repo.undoHistory(limit: 100)
                 if s.json {
-                    s.terminal.json(entries.map { ["id": $0.id, "command": $0.command, "at": JSONShape.instant($0.at, offset: s.time.utcOffset(at: $0.at))] })
+                    try s.terminal.json(entries.map { UndoEntryJSON($0, context: s.time) })
                     return
                 }
                 if entries.isEmpty { s.terminal.line(s.t(.undoNothing)); return }

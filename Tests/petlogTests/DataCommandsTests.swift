@@ -20,6 +20,19 @@ final class DataCommandsTests: CLITestCase {
         XCTAssertEqual(bad.status, 65)
         XCTAssertTrue(bad.stdout.contains("bad-hash: "), bad.stdout)
         XCTAssertTrue(bad.stdout.contains("orphan-file: "), bad.stdout)
+        // Each problem's kind in the user's language; --json keeps the codes in every language.
+        let ko = try run(["--lang", "ko", "check"])
+        XCTAssertEqual(ko.status, 65)
+        XCTAssertTrue(ko.stdout.contains("  내용이 바뀐 첨부 파일: " + attachments.path), ko.stdout)
+        XCTAssertTrue(ko.stdout.contains("  기록 없는 첨부 파일: "), ko.stdout)
+        XCTAssertFalse(ko.stdout.contains("bad-hash"), ko.stdout)
+        let ja = try run(["--lang", "ja", "check"])
+        XCTAssertTrue(ja.stdout.contains("  内容が変わった添付ファイル：" + attachments.path), ja.stdout)
+        XCTAssertTrue(ja.stdout.contains("  記録のない添付ファイル："), ja.stdout)
+        let json = try run(["--lang", "ja", "check", "--json"])
+        XCTAssertEqual(json.status, 65)
+        XCTAssertTrue(json.stdout.contains("\"kind\" : \"bad-hash\""), json.stdout)
+        XCTAssertTrue(json.stdout.contains("\"kind\" : \"orphan-file\""), json.stdout)
 
         // --repair moves only the orphan, into the quarantine folder it names; the damaged photo is reported, never touched.
         let repair = try run(["check", "--repair"])
