@@ -133,9 +133,14 @@ public struct Money: Equatable, Sendable, Codable {
         guard currency.minorDigits > 0 else { return String(minorUnits) }
         var div: Int64 = 1
         for _ in 0..<currency.minorDigits { div *= 10 }
-        let whole = minorUnits / div
-        let frac = String(minorUnits % div)
-        return "\(whole).\(String(repeating: "0", count: currency.minorDigits - frac.count))\(frac)"
+        // A negative amount (a budget's "left" once it is overspent) keeps its sign even when the whole
+        // part is 0 (−0.51), and its fraction is written from the magnitude. Int64.min has no magnitude:
+        // its digits are written from the unsigned value.
+        let magnitude = minorUnits.magnitude
+        let whole = magnitude / UInt64(div)
+        let frac = String(magnitude % UInt64(div))
+        let sign = minorUnits < 0 ? "-" : ""
+        return "\(sign)\(whole).\(String(repeating: "0", count: currency.minorDigits - frac.count))\(frac)"
     }
 }
 

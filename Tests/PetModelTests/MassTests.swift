@@ -85,5 +85,12 @@ final class MoneyTests: XCTestCase {
     func testDecimalString() {
         XCTAssertEqual(Money(minorUnits: 1205, currency: Currency.named("USD")!).decimalString, "12.05")
         XCTAssertEqual(Money(minorUnits: 45000, currency: Currency.named("KRW")!).decimalString, "45000")
+        // What is left of an overspent budget is negative: its sign, its fraction, never a trap.
+        XCTAssertEqual(Money(minorUnits: -16351, currency: Currency.named("USD")!).decimalString, "-163.51")
+        XCTAssertEqual(Money(minorUnits: -51, currency: Currency.named("USD")!).decimalString, "-0.51")
+        XCTAssertEqual(Money(minorUnits: -5, currency: Currency.named("USD")!).decimalString, "-0.05")
+        XCTAssertEqual(Money(minorUnits: -45000, currency: Currency.named("KRW")!).decimalString, "-45000")
+        XCTAssertEqual(Money(minorUnits: -1, currency: Currency.named("BHD")!).decimalString, "-0.001")
+        XCTAssertEqual(Money(minorUnits: .min, currency: Currency.named("USD")!).decimalString, "-92233720368547758.08")
     }
 }

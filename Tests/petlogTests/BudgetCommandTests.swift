@@ -82,6 +82,21 @@ final class BudgetCommandTests: CLITestCase {
         XCTAssertTrue(try ok("budget", "show", "Nabi").contains("No budget in force on Nov 23, 2026"))
     }
 
+    func testAnOverspentBudgetWithCentsShowsItsNegativeLeftInJSON() throws {
+        // The left of a budget in a currency with cents, once overspent, is negative: `budget show --json`
+        // crashed on it (the decimal text of a negative amount), though the text view said "over by".
+        try logAMonth()
+        try ok("budget", "set", "Coco", "10.00", "USD", "--category", "food")
+        let b = try XCTUnwrap(try budgets("Coco").first)
+        XCTAssertEqual(b["over"] as? Bool, true)
+        let left = try XCTUnwrap(b["left"] as? [String: Any])
+        let minorLeft = try XCTUnwrap(left["minor_units"] as? Int)
+        XCTAssertLessThan(minorLeft, 0)
+        let magnitude = -minorLeft
+        XCTAssertEqual(left["amount"] as? String, "-\(magnitude / 100).\(String(format: "%02d", magnitude % 100))")
+        XCTAssertEqual(try run(["budget", "list", "--json"]).status, 0)
+    }
+
     func testOverBudgetIsRedOnlyOnATerminal() throws {
         try ok("expense", "Coco", "70000", "KRW", "--category", "food", "--at", "2026-11-20 12:00")
         try ok("budget", "set", "Coco", "60000", "KRW")
