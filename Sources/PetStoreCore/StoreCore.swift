@@ -207,11 +207,16 @@ public struct StoreCore {
         var ids: [Int64] = []
         for (ref, draft) in items {
             let pet = try ref.map { try resolve($0, activeOnly: true) }
-            let files = try draft.attachmentPaths.enumerated().map { i, p -> Attachment in
-                var a = try attachment(p)
-                a.position = i
-                return a
-            }
+            // The same file given twice (the same path, or another path with the same content) is one
+            // photo of the record: the first name given is kept, the positions stay dense.
+            var seen = Set<String>()
+            let files = try draft.attachmentPaths.map { try attachment($0) }
+                .filter { seen.insert($0.sha256).inserted }
+                .enumerated().map { i, a -> Attachment in
+                    var a = a
+                    a.position = i
+                    return a
+                }
             ids.append(try insert(draft, petId: pet?.id, attachments: files))
         }
         if linkingSplit, let head = ids.first {

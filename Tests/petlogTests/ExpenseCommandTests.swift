@@ -40,6 +40,25 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("log", "--kind", "expense").contains("kibble 2kg, chews"))
     }
 
+    func testTheSameReceiptGivenTwiceIsStoredOnce() throws {
+        let receipt = home.appendingPathComponent("r.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 9, 8, 7, 6]).write(to: receipt)
+        let copy = home.appendingPathComponent("copy of r.jpg")
+        try FileManager.default.copyItem(at: receipt, to: copy)
+        let other = home.appendingPathComponent("back.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 1, 1, 1]).write(to: other)
+        let out = try json("expense", "Coco", "12.50", "USD", "--receipt", receipt.path, "--receipt", receipt.path,
+                           "--receipt", other.path, "--receipt", copy.path, "--at", "2026-11-20 18:30")
+        let r = try XCTUnwrap((out as? [[String: Any]])?.first)
+        let files = try XCTUnwrap(r["attachments"] as? [[String: Any]])
+        XCTAssertEqual(files.count, 2, "r.jpg once (its copy has the same bytes), back.jpg once: \(files)")
+        XCTAssertEqual(files.compactMap { $0["name"] as? String }, ["r.jpg", "back.jpg"])
+        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11") as? [String: Any])
+        let entry = try XCTUnwrap(((list["days"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])?.first)
+        XCTAssertEqual(entry["attachments"] as? Int, 2)
+        XCTAssertEqual(try run(["check"]).status, 0)
+    }
+
     func testEveryWrittenAmountIsReadExactly() throws {
         let cases: [(String, [String], Int64, String)] = [
             ("en", ["₩45,000"], 45000, "KRW"), ("en", ["45000원"], 45000, "KRW"), ("ko", ["4만5천원"], 45000, "KRW"),
