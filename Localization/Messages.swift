@@ -739,6 +739,31 @@ extension L10n.Message {
     public static let fieldNameWhat = Self(.fieldNameWhat, [:])
     public static let fieldNameGroomer = Self(.fieldNameGroomer, [:])
     public static let fieldNameTasks = Self(.fieldNameTasks, [:])
+    public static let showPet = Self(.showPet, [:])
+    public static let showWhen = Self(.showWhen, [:])
+    public static let showStarred = Self(.showStarred, [:])
+    public static let showYes = Self(.showYes, [:])
+    public static let showNo = Self(.showNo, [:])
+    public static let showWeight = Self(.showWeight, [:])
+    public static let showMealType = Self(.showMealType, [:])
+    public static let showVet = Self(.showVet, [:])
+    public static let showCost = Self(.showCost, [:])
+    public static let showInterval = Self(.showInterval, [:])
+    public static let showTimes = Self(.showTimes, [:])
+    public static let showStopped = Self(.showStopped, [:])
+    public static let showMedication = Self(.showMedication, [:])
+    public static let showSplitOf = Self(.showSplitOf, [:])
+    public static let showCreated = Self(.showCreated, [:])
+    public static let showUpdated = Self(.showUpdated, [:])
+    public static let showWrittenBy = Self(.showWrittenBy, [:])
+    public static func showAttachments(count: String) -> Self { Self(.showAttachments, ["count": count]) }
+    public static let showNoAttachments = Self(.showNoAttachments, [:])
+    public static func showSaved(path: String) -> Self { Self(.showSaved, ["path": path]) }
+    public static func showFileExists(path: String) -> Self { Self(.showFileExists, ["path": path]) }
+    public static let showNoViewer = Self(.showNoViewer, [:])
+    public static func showOpened(path: String) -> Self { Self(.showOpened, ["path": path]) }
+    public static func showOpenFailed(path: String, status: String) -> Self { Self(.showOpenFailed, ["path": path, "status": status]) }
+    public static func showBytes(count: String) -> Self { Self(.showBytes, ["count": count]) }
     public static let wordsFileFIFO = Self(.wordsFileFIFO, [:])
     public static let wordsFileDevice = Self(.wordsFileDevice, [:])
     public static func statsDayRange(mon: String, first: String, last: String) -> Self { Self(.statsDayRange, ["mon": mon, "first": first, "last": last]) }
@@ -941,6 +966,11 @@ extension L10n.Message {
     public static let helpSearchCommandLimit = Self(.helpSearchCommandLimit, [:])
     public static let helpStarCommandAbstract = Self(.helpStarCommandAbstract, [:])
     public static let helpStarCommandId = Self(.helpStarCommandId, [:])
+    public static let helpShowCommandAbstract = Self(.helpShowCommandAbstract, [:])
+    public static let helpShowCommandId = Self(.helpShowCommandId, [:])
+    public static let helpShowCommandSaveFiles = Self(.helpShowCommandSaveFiles, [:])
+    public static let helpShowCommandForce = Self(.helpShowCommandForce, [:])
+    public static let helpShowCommandOpen = Self(.helpShowCommandOpen, [:])
     public static let helpUnstarCommandAbstract = Self(.helpUnstarCommandAbstract, [:])
     public static let helpUnstarCommandId = Self(.helpUnstarCommandId, [:])
     public static let helpStarredCommandAbstract = Self(.helpStarredCommandAbstract, [:])

@@ -19,7 +19,7 @@ struct Petlog: ParsableCommand {
             BudgetGroup.self,
             ChartGroup.self, ReportCommand.self, CardCommand.self, DueCommand.self, CalendarCommand.self, StatsCommand.self,
             LogCommand.self, SearchCommand.self, StarCommand.self, UnstarCommand.self, StarredCommand.self,
-            EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, CheckCommand.self, DemoCommand.self,
+            ShowCommand.self, EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, CheckCommand.self, DemoCommand.self,
             RatesGroup.self, ConfigGroup.self, UndoCommand.self, PgGroup.self,
         ]
     ) }
