@@ -127,12 +127,12 @@ final class ShowCommandTests: CLITestCase {
         let id = String(try lastId())
         let out = path("out")
         try ok("show", id, "--save-files", out)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), ["photo (2).jpg", "photo (3).jpg", "photo.jpg"].sorted())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), ["PHOTO (3).jpg", "photo (2).jpg", "photo.jpg"].sorted())
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/photo.jpg")), Data(jpeg(1)))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/photo (2).jpg")), Data(jpeg(2)))
         // Again: the names are taken; nothing is written, one line, exit 73.
         try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/photo.jpg"))
-        try FileManager.default.removeItem(atPath: out + "/photo (3).jpg")
+        try FileManager.default.removeItem(atPath: out + "/PHOTO (3).jpg")
         for lang in ["en", "ko", "ja"] {
             let r = try run(["--lang", lang, "show", id, "--save-files", out])
             XCTAssertEqual(r.status, 73, r.stderr)
@@ -140,11 +140,11 @@ final class ShowCommandTests: CLITestCase {
             XCTAssertTrue(r.stderr.contains("--force"), r.stderr)
         }
         XCTAssertEqual(try String(contentsOfFile: out + "/photo.jpg", encoding: .utf8), "mine")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/photo (3).jpg"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/PHOTO (3).jpg"))
         // --force replaces them.
         try ok("show", id, "--save-files", out, "--force")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/photo.jpg")), Data(jpeg(1)))
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/photo (3).jpg")), Data(jpeg(3)))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/PHOTO (3).jpg")), Data(jpeg(3)))
         // A file where the folder goes is refused.
         try Data("x".utf8).write(to: URL(fileURLWithPath: path("plain")))
         XCTAssertEqual(try run(["show", id, "--save-files", path("plain")]).status, 73)
