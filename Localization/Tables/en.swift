@@ -763,7 +763,7 @@ extension L10n {
         case .showNoViewer: "Cannot open the files: xdg-open is not on the PATH (save them with --save-files DIR instead)"
         case .showOpened: "Opened {path}"
         case .showOpenFailed: "xdg-open could not open {path} (exit status {status})"
-        case .showBytes: "{count} bytes"
+        case .showBytes: "{count} {count|byte|bytes}"
         case .wordsFileFIFO: "named pipe"
         case .wordsFileDevice: "device"
         case .statsDayRange: "{mon} {first}–{last}"
