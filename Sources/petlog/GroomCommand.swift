@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStore
+import PetStoreCore
 
 /// `petlog groom PET [WHAT…]`: a bath, a cut, nails; its cost is `grooming` spending, `--next` a reminder.
 struct GroomCommand: ParsableCommand {

@@ -57,7 +57,10 @@ struct StatsCommand: ParsableCommand {
         // one; weights (most of a big household's records) as each pet's last, and spending below through
         // the spending view.
         let end = periods.last.adding(days: 1)
-        let records = try repo.records(RecordQuery(pets: refs, kinds: [.meal, .stool, .symptom, .visit, .vaccination, .dose, .grooming],
+        // Every kind but those read otherwise (weights, spending) or not compared (urine, diaries, courses),
+        // so a new kind is counted without naming it here.
+        let notCounted: Set<RecordKind> = [.weight, .expense, .urine, .diary, .medication]
+        let records = try repo.records(RecordQuery(pets: refs, kinds: RecordKind.allCases.filter { !notCounted.contains($0) },
                                                    days: DayWindow(first: previous, end: end)))
         var comparison = MonthComparison(records, month: this, context: s.time, periods: periods)
         let always = (Date(timeIntervalSince1970: -9.2e18), Date(timeIntervalSince1970: 9.2e18))
