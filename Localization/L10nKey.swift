@@ -761,6 +761,7 @@ extension L10n {
         case showMealType = "show.meal-type"
         case showVet = "show.vet"
         case showCost = "show.cost"
+        case showAmountPaid = "show.amount_paid"
         case showInterval = "show.interval"
         case showTimes = "show.times"
         case showStopped = "show.stopped"

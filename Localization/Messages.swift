@@ -748,6 +748,7 @@ extension L10n.Message {
     public static let showMealType = Self(.showMealType, [:])
     public static let showVet = Self(.showVet, [:])
     public static let showCost = Self(.showCost, [:])
+    public static let showAmountPaid = Self(.showAmountPaid, [:])
     public static let showInterval = Self(.showInterval, [:])
     public static let showTimes = Self(.showTimes, [:])
     public static let showStopped = Self(.showStopped, [:])

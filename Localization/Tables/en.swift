@@ -748,6 +748,7 @@ extension L10n {
         case .showMealType: "meal type"
         case .showVet: "vet"
         case .showCost: "cost"
+        case .showAmountPaid: "amount"
         case .showInterval: "interval"
         case .showTimes: "times of day"
         case .showStopped: "stopped"

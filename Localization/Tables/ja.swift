@@ -748,6 +748,7 @@ extension L10n {
         case .showMealType: "食事の種類"
         case .showVet: "獣医師"
         case .showCost: "費用"
+        case .showAmountPaid: "金額"
         case .showInterval: "投与間隔"
         case .showTimes: "投与時刻"
         case .showStopped: "中止日"

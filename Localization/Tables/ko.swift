@@ -748,6 +748,7 @@ extension L10n {
         case .showMealType: "식사 종류"
         case .showVet: "수의사"
         case .showCost: "비용"
+        case .showAmountPaid: "금액"
         case .showInterval: "투약 간격"
         case .showTimes: "투약 시각"
         case .showStopped: "중단한 날"

@@ -79,7 +79,7 @@ public struct RecordDetailPresenter {
             add(.showMedication, clean(d.medicationName) + " (#\(d.medicationId))")
             flag(.fieldSkipped, d.skipped)
         case .expense(let e):
-            add(.fieldNameAmount, format.money(e.money))
+            add(.showAmountPaid, format.money(e.money))
             add(.fieldNameCategory, clean(l10n.code(.category, e.category)))
             text(.fieldNameMerchant, e.merchant)
             add(.fieldNamePayment, e.payment.map(paymentName))

@@ -42,6 +42,13 @@ final class ShowCommandTests: CLITestCase {
         try ok("groom", "Coco", "bath", "nails", "--by", "Salon", "--at", "2026-11-22 10:00")
         let groom = try ok("--lang", "ko", "show", String(try lastId()))
         XCTAssertTrue(groom.contains("목욕, 발톱") && groom.contains("Salon"), groom)
+        // An expense's amount is money (금액/金額), not a meal's quantity (양/量).
+        try ok("expense", "Coco", "12.50", "USD", "--category", "food", "--at", "2026-11-22 11:00")
+        let spent = try lastId()
+        let koSpent = try ok("--lang", "ko", "show", String(spent))
+        XCTAssertTrue(koSpent.contains("금액") && !koSpent.contains("양 ") && koSpent.contains("US$12.50"), koSpent)
+        let jaSpent = try ok("--lang", "ja", "show", String(spent))
+        XCTAssertTrue(jaSpent.contains("金額") && !jaSpent.contains("量 "), jaSpent)
         try ok("star", String(weight))
         XCTAssertTrue(try ok("show", String(weight)).contains("★"))
     }
