@@ -79,7 +79,11 @@ final class DatabaseFileTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: photo) }
         let r = try repo.addRecord(pets: [.name("Coco")], RecordDraft(at: Date(), utcOffset: 0, detail: .diary(Diary(text: "x")),
                                                                      attachmentPaths: [photo.path, photo.path]))[0]
-        XCTAssertEqual(r.attachments.map(\.position), [0, 1])
+        XCTAssertEqual(r.attachments.map(\.position), [0], "the same file given twice is one attachment of the record")
+        // Another record with the same bytes refers to the same stored file.
+        let second = try repo.addRecord(pets: [.name("Coco")], RecordDraft(at: Date(), utcOffset: 0, detail: .diary(Diary(text: "y")),
+                                                                          attachmentPaths: [photo.path]))[0]
+        XCTAssertEqual(second.attachments.map(\.sha256), r.attachments.map(\.sha256))
         XCTAssertEqual(r.attachments[0].mediaType, "image/jpeg")
         XCTAssertEqual(r.attachments[0].originalName, "name.jpg")
         let stored = dir.appendingPathComponent("p.sqlite.attachments/\(r.attachments[0].sha256.prefix(2))/\(r.attachments[0].sha256)")
