@@ -67,7 +67,7 @@ final class SQLExecutorTests: XCTestCase {
             XCTAssertEqual(rows[0].values, [.int(1), .int(Int64.min), .double(-0.5), .text("Ev \"$(x)\" 한글 🐶 é"), .bytes([0, 255, 7]), .null])
             XCTAssertEqual(rows[1].values, [.int(2), .null, .null, .text(""), .bytes([]), .null])
             // The same values as GRDB's own rows give.
-            let grdb = try Row.fetchAll(db, sql: "SELECT id, i, d, t, b, NULL AS n FROM v ORDER BY id").map { $0.databaseValues.map(SQLiteExecutor.value) }
+            let grdb = try Row.fetchAll(db, sql: "SELECT id, i, d, t, b, NULL AS n FROM v ORDER BY id").map { Array($0.databaseValues.map(SQLiteExecutor.value)) }
             XCTAssertEqual(rows.map(\.values), grdb)
             var seen: [[SQLValue]] = []
             try x.forEachRow("SELECT id, t FROM v WHERE id >= ? ORDER BY id", [.int(1)], columns: nil) { values in
