@@ -107,5 +107,3 @@ struct BudgetChartJSON: Encodable {
         try a.encode(ahead, forKey: .converted); try a.encode(aheadCount, forKey: .count)
     }
 }
-
-extension Session {

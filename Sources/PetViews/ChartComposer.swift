@@ -210,7 +210,7 @@ public struct ChartComposer {
                 } }
                 return .bars(BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                           theme: theme, language: context.l10n.language.rawValue, noDataText: notes.nothing,
-                                          valueFormatter: { v in format.chartMoney(v, currency) }, referenceLine: reference))
+                                          valueFormatter: { [format] v in format.chartMoney(v, currency) }, referenceLine: reference))
             })
     }
 
@@ -268,7 +268,7 @@ public struct ChartComposer {
                 }
                 return .bars(BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                           theme: theme, language: context.l10n.language.rawValue, noDataText: notes.nothing,
-                                          valueFormatter: { v in format.chartMoney(v, currency) }, referenceLine: reference))
+                                          valueFormatter: { [format] v in format.chartMoney(v, currency) }, referenceLine: reference))
             })
     }
 }
