@@ -114,7 +114,7 @@ final class ChartComposerTests: XCTestCase {
         XCTAssertTrue(some.text().contains { $0.contains("₩30,000") }, some.text().joined(separator: "\n"))
         guard case .bars(let spec) = some.drawing() else { return XCTFail("bars") }
         XCTAssertTrue(spec.title.contains("Coco"), "one pet's chart names it: \(spec.title)")
-        XCTAssertEqual(spec.stacks.map(\.label), ["Vet"])
+        XCTAssertEqual(spec.stacks.map(\.label), [L10n(.en).code(.category, "vet")])
         XCTAssertNil(spec.referenceLine, "no budget, no line")
     }
 

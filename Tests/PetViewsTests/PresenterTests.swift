@@ -34,9 +34,11 @@ final class PresenterTests: XCTestCase {
         XCTAssertTrue(sunday[1].hasPrefix(" Sun"), sunday[1])
         XCTAssertTrue(sunday[2].hasPrefix("  1 "), sunday[2])
         // Marks under the 20th: one letter per kind, in the kinds' order.
-        let row = sunday.firstIndex { $0.contains("20") } ?? 0
+        let row = sunday.firstIndex { $0.hasPrefix(" 15 ") } ?? 0
         let marksLine = sunday[row + 1]
-        XCTAssertTrue(marksLine.contains(String([RecordKind.weight.calendarMark, RecordKind.meal.calendarMark])), marksLine)
+        let expected = String(RecordKind.allCases.filter { $0 == .weight || $0 == .meal }.map(\.calendarMark))
+        // Nov 20 is that week's Friday: the sixth cell of 7 columns.
+        XCTAssertEqual(String(marksLine.dropFirst(5 * 7 + 1).prefix(2)), expected, marksLine)
         // The legend wraps between entries on a narrow screen.
         let narrow = CalendarPresenter(context(columns: 30)).records(first: first, days: days, marks: marks)
         XCTAssertTrue(narrow.allSatisfy { DisplayColumns.width($0) <= 30 }, narrow.joined(separator: "\n"))
@@ -49,9 +51,10 @@ final class PresenterTests: XCTestCase {
         let daily = DailySpending(entries, month: day(2026, 11, 1), in: usd, rates: RateTable([]), context: time)
         let ahead = SpendingAhead(entries, in: usd, rates: RateTable([]), now: now)
         let wide = CalendarPresenter(context()).spending(first: day(2026, 11, 1), daily: daily, ahead: ahead, home: usd)
-        XCTAssertTrue(wide.contains { $0.contains("12K") }, wide.joined(separator: "\n"))
+        // Cut, not rounded, and under the day where 7 columns a day fit.
+        XCTAssertTrue(wide.contains { $0.hasPrefix(String(repeating: " ", count: 4 * 7 + 1) + "12,345") }, wide.joined(separator: "\n"))
         let narrow = CalendarPresenter(context(columns: 28)).spending(first: day(2026, 11, 1), daily: daily, ahead: ahead, home: usd)
-        XCTAssertTrue(narrow.contains { $0.hasPrefix("  Nov 20") && $0.hasSuffix("12K") }, narrow.joined(separator: "\n"))
+        XCTAssertTrue(narrow.contains("  Nov 20 Fri  12,345"), narrow.joined(separator: "\n"))
         XCTAssertTrue(narrow.contains { $0.contains("$12,345.67") }, "the month's total in full")
     }
 
@@ -79,7 +82,8 @@ final class PresenterTests: XCTestCase {
         XCTAssertEqual(lines.count, 4)
         let bars = lines.dropFirst().map { $0.filter { $0 == "█" }.count }
         XCTAssertEqual(bars[2], 0)
-        XCTAssertEqual(bars[1], 4 * bars[0])
+        XCTAssertEqual(bars[1], 30 - 3 - 2 - 1 - 1, "the longest takes what the labels and totals leave")
+        XCTAssertEqual(bars[0], Int((Double(bars[1]) / 4).rounded()))
         XCTAssertTrue(lines.allSatisfy { DisplayColumns.width($0) <= 30 }, lines.joined(separator: "\n"))
         XCTAssertEqual(TextChartPresenter(context()).bars(title: "T", categories: ["x"], stacks: [BarStack(label: "a", color: .palette(0), values: [0])]),
                        ["T", L10n(.en).text(.chartNoData)])
