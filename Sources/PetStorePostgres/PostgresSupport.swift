@@ -191,6 +191,18 @@ enum PostgresAttachments {
         return Int(count)
     }
 
+    /// Moves the chunks of the files `hashes` into `attachment_quarantine` (those no attachment row names:
+    /// a file another record shares stays).
+    static func quarantine(_ hashes: [String], link: PostgresLink) throws {
+        for sha in hashes where try link.int("SELECT count(*) FROM attachment WHERE sha256 = ?", [sha]) ?? 0 == 0 {
+            try link.execute("""
+                INSERT INTO attachment_quarantine (sha256, seq, data) SELECT sha256, seq, data FROM attachment_chunk
+                WHERE sha256 = ? ON CONFLICT DO NOTHING
+                """, [sha])
+            try link.execute("DELETE FROM attachment_chunk WHERE sha256 = ?", [sha])
+        }
+    }
+
     /// Moves back from `attachment_quarantine` the chunks of files an attachment row refers to again (after
     /// `undo` of a delete whose file `check --repair` had moved aside); how many files came back.
     @discardableResult
