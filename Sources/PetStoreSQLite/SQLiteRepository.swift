@@ -187,7 +187,7 @@ public struct SQLiteRepository: PetlogStore {
                     if let c { created.append(c) }
                 }
             } catch {
-                created.forEach { try? FileManager.default.removeItem(at: $0) }
+                Self.removeCreated(created)
                 throw error
             }
         }
@@ -200,7 +200,7 @@ public struct SQLiteRepository: PetlogStore {
                 }, change)
             }
         } catch {
-            created.forEach { try? FileManager.default.removeItem(at: $0) }
+            Self.removeCreated(created)
             throw error
         }
         if let store = attachments, let path = database.path {
@@ -208,6 +208,14 @@ public struct SQLiteRepository: PetlogStore {
             if !aside.isEmpty { _ = try AttachmentStore.quarantine(aside.sorted(), root: store.directory, databasePath: path, now: now()) }
         }
         return result
+    }
+
+    /// Files stored for a write that did not happen, and their folder when it is left empty.
+    static func removeCreated(_ created: [URL]) {
+        for url in created {
+            try? FileManager.default.removeItem(at: url)
+            rmdir(url.deletingLastPathComponent().path)
+        }
     }
     public func deleteRecord(id: Int64) throws -> PetRecord { try write { db in try core(db).deleteRecord(id: id) } }
     public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { db in try core(db).setStarred(id: id, starred) } }
