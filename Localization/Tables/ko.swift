@@ -882,7 +882,7 @@ extension L10n {
         case .helpEditCommandBy: "미용의 미용사 또는 미용실."
         case .helpEditCommandReceipt: "지출에 영수증 사진이나 PDF를 첨부합니다 (여러 번 쓸 수 있음)."
         case .helpEditCommandPhoto: "일기나 미용 기록에 사진을 첨부합니다 (여러 번 쓸 수 있음)."
-        case .helpEditCommandAttach: "병원 방문 기록에 파일을 첨부합니다 (여러 번 쓸 수 있음)."
+        case .helpEditCommandAttach: "진료 기록에 검사 결과, 처방전 같은 파일을 첨부합니다 (여러 번 쓸 수 있음)."
         case .helpEditCommandDetach: "첨부 파일을 뺍니다. petlog show ID가 보여 주는 번호나 정확한 파일 이름으로 지정합니다 (여러 번 쓸 수 있음). 다른 기록이 쓰지 않는 파일은 따로 보관되며 petlog undo로 되돌릴 수 있습니다."
         case .helpExpenseGroupAbstract: "지출 기록 (expense Coco 12.50 USD --category food) 또는 지출 목록 (expense list)."
         case .helpExpenseAddCommandAbstract: "지출 기록: [반려동물] 금액 [통화]. 반려동물이 없으면 가구의 지출입니다."
