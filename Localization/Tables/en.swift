@@ -853,7 +853,7 @@ extension L10n {
         case .helpDueCommandCheck: "Exit 1 when anything is overdue."
         case .helpDueCommandIcs: "Also write the items to this iCalendar (.ics) file (- for standard output, instead of the table)."
         case .helpEditCommandAbstract: "Change a record: its time, note, pet, or the values of its kind."
-        case .helpEditCommandDiscussion: "An empty --note clears it. A value flag must fit the record's kind (--weight for a weight, --score for a stool, …)."
+        case .helpEditCommandDiscussion: "An empty --note clears it. A value flag must fit the record's kind (--weight for a weight, --score for a stool, …). Files are added as the kind was logged with them (--receipt for an expense, --photo for a diary or a grooming, --attach for a visit); --detach takes one off by the number petlog show ID gives it or by its name."
         case .helpEditCommandId: "Record id."
         case .helpEditCommandAt: "New time."
         case .helpEditCommandNote: "New note (empty to clear)."

@@ -853,7 +853,7 @@ extension L10n {
         case .helpDueCommandCheck: "期限を過ぎたものがあれば 1 で終了します。"
         case .helpDueCommandIcs: "項目をこの iCalendar（.ics）ファイルにも書きます（- は表の代わりに標準出力へ）。"
         case .helpEditCommandAbstract: "記録の修正：日時、メモ、ペット、または種類ごとの値。"
-        case .helpEditCommandDiscussion: "空の --note はメモを消します。値のオプションは記録の種類に合っている必要があります（体重には --weight、便には --score、…）。"
+        case .helpEditCommandDiscussion: "空の --note はメモを消します。値のオプションは記録の種類に合っている必要があります（体重には --weight、便には --score、…）。ファイルは記録したときと同じオプションで追加します（支出には --receipt、日記とグルーミングには --photo、通院には --attach）。--detach は petlog show ID が表示する番号か名前で添付ファイルを外します。"
         case .helpEditCommandId: "記録のID。"
         case .helpEditCommandAt: "新しい日時。"
         case .helpEditCommandNote: "新しいメモ（空にすると消去）。"

@@ -853,7 +853,7 @@ extension L10n {
         case .helpDueCommandCheck: "기한이 지난 것이 있으면 1로 끝납니다."
         case .helpDueCommandIcs: "항목을 이 iCalendar(.ics) 파일에도 씁니다 (-는 표 대신 표준 출력으로)."
         case .helpEditCommandAbstract: "기록 수정: 시각, 메모, 반려동물, 또는 종류별 값."
-        case .helpEditCommandDiscussion: "빈 --note는 메모를 지웁니다. 값 옵션은 기록 종류에 맞아야 합니다 (체중에는 --weight, 대변에는 --score, …)."
+        case .helpEditCommandDiscussion: "빈 --note는 메모를 지웁니다. 값 옵션은 기록 종류에 맞아야 합니다 (체중에는 --weight, 대변에는 --score, …). 파일은 기록할 때와 같은 옵션으로 추가합니다 (지출에는 --receipt, 일기와 미용에는 --photo, 진료에는 --attach). --detach는 petlog show ID가 보여 주는 번호나 이름으로 첨부 파일을 뺍니다."
         case .helpEditCommandId: "기록 ID."
         case .helpEditCommandAt: "새 시각."
         case .helpEditCommandNote: "새 메모 (비우면 지움)."
