@@ -137,9 +137,10 @@ enum PostgresAttachments {
     /// Reads `path` a chunk at a time: its SHA-256 first, then (when the database has no file with that
     /// content yet) its chunks. The attachment row's values.
     static func store(path: String, link: PostgresLink) throws -> Attachment {
-        // Only a regular file is read: opening a FIFO would wait for a writer for ever (the SQLite store
-        // refuses it the same way, through FileManager).
-        guard (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular,
+        // Only a regular file is read (a link is followed to it): opening a FIFO would wait for a writer for
+        // ever (the SQLite store refuses it the same way).
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
               let handle = FileHandle(forReadingAtPath: path) else { throw StoreError.attachmentUnreadable(path: path) }
         defer { try? handle.close() }
         var hasher = SHA256()
