@@ -4,6 +4,9 @@
 public enum DisplayColumns {
     /// The columns `text` takes on a terminal.
     public static func width(_ text: some StringProtocol) -> Int {
+        // Printable ASCII (most names, dates and numbers): a column a byte.
+        if let ascii = text.utf8.withContiguousStorageIfAvailable({ b in b.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? b.count : nil }),
+           let n = ascii { return n }
         var w = 0
         var inEscape = false
         for s in text.unicodeScalars {
@@ -21,6 +24,7 @@ public enum DisplayColumns {
     /// The columns one scalar takes: 0 for combining marks, joiners and variation selectors.
     public static func width(of s: Unicode.Scalar) -> Int {
         let v = s.value
+        if v < 0x300 { return 1 }   // no mark, joiner or wide character below the combining marks
         if s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark
             || v == 0x200B || v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }
         return isWide(v) ? 2 : 1

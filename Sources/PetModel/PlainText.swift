@@ -4,6 +4,8 @@ public enum PlainText {
     /// and bidirectional overrides become U+FFFD, so a name cannot move the cursor, recolour the
     /// terminal, break an iCalendar line or reorder what follows it.
     public static func sanitized(_ text: String) -> String {
+        // Printable ASCII has nothing to replace.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
             switch s.value {

@@ -137,8 +137,49 @@ public final class PostgresRepository: PetlogStore {
     public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
         try read { try $0.lastWeights(pets: refs, since: since, until: until, days: days) }
     }
+    /// The series in one row: the server packs each point as two big-endian int8 (`int8send`) into one
+    /// `bytea`, in order, so a million points cross the wire as 16 MB in one value instead of a million
+    /// rows each decoded by postgres-nio (issue 34: 1.6 s → see docs/benchmarks.md). The same points and
+    /// order as `StoreCore.weightSeries` (`WeightSeriesTests` holds both stores to it).
     public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        try read { try $0.weightSeries(pet: pet, since: since, until: until, days: days) }
+        try read { _ in
+            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+            let (dayClauses, dayArgs) = days.map(StoreCore.dayBounds) ?? ([], [])
+            // For this read only (SET LOCAL ends with its transaction): a million-point sort in memory
+            // instead of on disk (it needs about 90 MB; the default 4 MB spills); no JIT compilation,
+            // which costs the query more than it saves (75 ms measured on the bench's 1M-point series);
+            // and no hash join: when most of the tables are the pet's weights, the planner hashed a
+            // million weights (server CPU 1.2 s) where a merge join of the two primary keys takes 0.7 s;
+            // a pet with few weights still gets its index scan and nested loop.
+            try link.execute("SET LOCAL work_mem = '128MB'", [SQLValue]())
+            try link.execute("SET LOCAL jit = off", [SQLValue]())
+            try link.execute("SET LOCAL enable_hashjoin = off", [SQLValue]())
+            let rows = try link.rows("""
+                SELECT string_agg(int8send(r.at) || int8send(w.grams), ''::bytea ORDER BY r.at, r.id)
+                FROM record r JOIN weight w ON w.record_id = r.id
+                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined())
+                """, [SQLValue.int(pet), .int(lower), .int(upper)] + dayArgs.map { SQLValue.int($0) })
+            guard case .bytes(let packed)? = rows.first?.values.first else { return WeightColumns() }
+            return Self.weightColumns(packed: packed)
+        }
+    }
+
+    /// Points packed as (at, grams) pairs of big-endian 64-bit integers.
+    static func weightColumns(packed: [UInt8]) -> WeightColumns {
+        let n = packed.count / 16
+        var columns = WeightColumns()
+        columns.times.reserveCapacity(n)
+        columns.grams.reserveCapacity(n)
+        packed.withUnsafeBytes { raw in
+            for i in 0..<n {
+                let at = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * 16, as: Int64.self))
+                let grams = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self))
+                columns.times.append(Double(at))
+                columns.grams.append(Double(grams))
+            }
+        }
+        return columns
     }
 
     // MARK: Medications

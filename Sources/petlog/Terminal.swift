@@ -83,7 +83,10 @@ struct Terminal {
 
     /// A plain aligned table (`TextScreen.table`): a header row, then rows; every cell is sanitized.
     func table(header: [String], rows: [[String]], style: (Int) -> Style? = { _ in nil }) {
-        for l in screen.table(header: header, rows: rows, style: style) { line(l) }
+        // One write for the whole table (a thousand rows were a thousand system calls).
+        var text = ""
+        for l in screen.table(header: header, rows: rows, style: style) { text += l; text += "\n" }
+        Terminal.write(text, to: STDOUT_FILENO)
     }
 
     /// Writes a `--json` view (`JSONView`, the stable machine format of every read command).

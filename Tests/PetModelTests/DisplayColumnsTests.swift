@@ -11,6 +11,24 @@ final class DisplayColumnsTests: XCTestCase {
         XCTAssertEqual(DisplayColumns.pad("体重", to: 6), "体重  ")
     }
 
+    /// Printable ASCII is measured by its length and passed through `PlainText` as it is (issue 34); the
+    /// shortcut gives what the scalar-by-scalar rules give.
+    func testASCIIShortcutsAgreeWithTheScalarRules() {
+        for v in UInt32(0)..<0x300 {
+            let s = Unicode.Scalar(v)!
+            let category = s.properties.generalCategory
+            let mark = category == .nonspacingMark || category == .enclosingMark
+            XCTAssertEqual(DisplayColumns.width(of: s), mark ? 0 : 1, "U+\(String(v, radix: 16))")
+        }
+        for text in ["Coco", "", " ", "a~b{c}", "a\tb", "x\u{7F}", "e\u{301}", "Ev \"$(x)\" 한글 🐶 é", "ABC\u{0085}"] {
+            XCTAssertEqual(DisplayColumns.width(text), text.unicodeScalars.reduce(0) { $0 + DisplayColumns.width(of: $1) }, text)
+            XCTAssertEqual(DisplayColumns.width(Substring(text)), DisplayColumns.width(text))
+        }
+        XCTAssertEqual(PlainText.sanitized("Coco (4.2 kg) ~ 2024-11-30"), "Coco (4.2 kg) ~ 2024-11-30")
+        XCTAssertEqual(PlainText.sanitized("a\tb\u{7F}c\u{1B}[31m"), "a b\u{FFFD}c\u{FFFD}[31m")
+        XCTAssertEqual(PlainText.sanitized("x\u{0085}y\u{202E}z"), "x\u{FFFD}y\u{FFFD}z")
+    }
+
     func testWrapBreaksAtSpacesWithAHangingIndent() {
         let lines = DisplayColumns.wrap("  --db PATH   the database file, else the one in the data folder", columns: 30, indent: 15)
         XCTAssertEqual(lines, ["  --db PATH   the database", "               file, else the", "               one in the data", "               folder"])

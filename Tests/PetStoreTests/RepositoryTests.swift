@@ -165,6 +165,29 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try repo.weightSeries(pet: pet.id, since: nil, until: t0.addingTimeInterval(-9 * 60)).grams, [4000])
     }
 
+    /// Both stores read the series their own way (SQLite steps the join, PostgreSQL packs it into one
+    /// value): the same points, times and order, ties in id order, other pets and kinds left out.
+    func testWeightSeriesKeepsTimesTiesAndDayWindows() throws {
+        try addPet("Coco")
+        try addPet("Nabi", .cat)
+        XCTAssertEqual(try repo.weightSeries(pet: try repo.pet(.name("Coco")).id, since: nil, until: nil), WeightColumns(), "no weights: empty")
+        let grams = [4000, 4100, 4050, 3990, 1_000_000, 1]
+        let minutes: [Double] = [3 * 1440, 1440, 1440, 10, 0, 0]   // two ties at one instant each
+        for (g, m) in zip(grams, minutes) {
+            try repo.addRecord(pets: [.name("Coco")], draft(.weight(Weight(mass: Mass(grams: g))), minutesAgo: m))
+        }
+        try repo.addRecord(pets: [.name("Nabi")], draft(.weight(Weight(mass: Mass(grams: 3000))), minutesAgo: 5))
+        try repo.addRecord(pets: [.name("Coco")], draft(.symptom(Symptom(code: "vomiting", isListed: true, severity: 3, durationMinutes: nil)), minutesAgo: 5))
+        let coco = try repo.pet(.name("Coco")).id
+        let all = try repo.weightSeries(pet: coco, since: nil, until: nil)
+        XCTAssertEqual(all.grams, grams.map(Double.init))
+        XCTAssertEqual(all.times, minutes.map { t0.addingTimeInterval(-$0 * 60).timeIntervalSince1970.rounded(.up) })
+        // The records' own day (UTC+9 here): the day before t0's local day holds the two weights of 1440 minutes ago.
+        let day = RecordClock.day(t0.addingTimeInterval(-1440 * 60), utcOffset: 32_400)
+        let window = DayWindow(first: day, end: day.adding(days: 1))
+        XCTAssertEqual(try repo.weightSeries(pet: coco, since: nil, until: nil, days: window).grams, [4100, 4050])
+    }
+
     func testDemoIsDeterministicForASeed() throws {
         func snapshot(seed: UInt64) throws -> [String] {
             let r = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })

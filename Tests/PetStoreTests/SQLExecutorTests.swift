@@ -52,4 +52,35 @@ final class SQLExecutorTests: XCTestCase {
         XCTAssertEqual(sqlite.first?["notes"], .null)
         XCTAssertEqual(postgres.last?["body_condition"], .int(5), "a smallint reads as the same integer")
     }
+
+    /// SQLite's reads step the statement themselves and read each column by position (issue 34): every
+    /// storage class comes back as GRDB read it, in `rows` and in `forEachRow`, a nested read included.
+    func testSQLiteReadsEveryValueKindByPosition() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            let x = SQLiteExecutor(db)
+            try db.execute(sql: "CREATE TABLE v (id INTEGER PRIMARY KEY, i INTEGER, d REAL, t TEXT, b BLOB)")
+            try x.execute("INSERT INTO v (i, d, t, b) VALUES (?, ?, ?, ?)", [.int(Int64.min), .double(-0.5), .text("Ev \"$(x)\" 한글 🐶 é"), .bytes([0, 255, 7])])
+            try x.execute("INSERT INTO v (i, d, t, b) VALUES (?, ?, ?, ?)", [.null, .null, .text(""), .bytes([])])
+            let rows = try x.rows("SELECT id, i, d, t, b, NULL AS n FROM v ORDER BY id", [])
+            XCTAssertEqual(rows.map(\.columns), Array(repeating: ["id", "i", "d", "t", "b", "n"], count: 2))
+            XCTAssertEqual(rows[0].values, [.int(1), .int(Int64.min), .double(-0.5), .text("Ev \"$(x)\" 한글 🐶 é"), .bytes([0, 255, 7]), .null])
+            XCTAssertEqual(rows[1].values, [.int(2), .null, .null, .text(""), .bytes([]), .null])
+            // The same values as GRDB's own rows give.
+            let grdb = try Row.fetchAll(db, sql: "SELECT id, i, d, t, b, NULL AS n FROM v ORDER BY id").map { Array($0.databaseValues.map(SQLiteExecutor.value)) }
+            XCTAssertEqual(rows.map(\.values), grdb)
+            var seen: [[SQLValue]] = []
+            try x.forEachRow("SELECT id, t FROM v WHERE id >= ? ORDER BY id", [.int(1)], columns: nil) { values in
+                seen.append(values)
+                // A nested read of another statement while this one is stepped.
+                XCTAssertEqual(try x.rows("SELECT count(*) FROM v WHERE id <= ?", [values[0]]).first?.values, [values[0]])
+            }
+            XCTAssertEqual(seen, [[.int(1), .text("Ev \"$(x)\" 한글 🐶 é")], [.int(2), .text("")]])
+            // The statement is reset after each read: the same text again reads from the start.
+            XCTAssertEqual(try x.rows("SELECT id, t FROM v WHERE id >= ? ORDER BY id", [.int(2)]).map(\.values), [[.int(2), .text("")]])
+            // A write that returns rows still goes through GRDB.
+            XCTAssertEqual(try x.rows("DELETE FROM v WHERE id = ? RETURNING id", [.int(2)]).map(\.values), [[.int(2)]])
+            XCTAssertEqual(try x.int("SELECT count(*) FROM v", [SQLValue]()), 1)
+        }
+    }
 }
