@@ -231,7 +231,9 @@ extension Session {
         if let name = budget.name { parts.append(PlainText.sanitized(name)) }
         if let place = budget.place { parts.append(PlainText.sanitized(place)) }
         if let people = budget.people { parts.append(t(.budgetPeople(n: Display.count(people)))) }
-        return parts.joined(separator: " · ")
+        // Japanese joins a name and its place with the katakana middle dot (`Japan trip・Tokyo`): the Latin
+        // one set in a Japanese font hugs the next word in a chart's title.
+        return parts.joined(separator: t(.budgetLabelJoin))
     }
 
     /// `Japan trip · Tokyo · 2 people · Household · US$2,000.00 · Dec 20 – 29 · all categories`;
