@@ -171,7 +171,7 @@ final class ImportCommandTests: CLITestCase {
         var symptoms = "symptom_id,pet_id,observed_at,symptom,severity,note\n"
         for i in 0..<6_200 {
             let day = String(format: "2024-%02d-%02dT%02d:%02d:00", 1 + i % 12, 1 + i % 28, i % 24, i % 60)
-            symptoms += "\(i + 1),1,\(day),vomiting,2,\(i == 4_321 ? "고구마 먹고 토함 \"sweet potato\"" : "after walk \(i)")\n"
+            symptoms += "\(i + 1),1,\(day),vomiting,2,\(i == 4_321 ? "\"고구마 먹고 토함, \"\"sweet potato\"\"\"" : "after walk \(i)")\n"
         }
         _ = try write("big/symptoms.csv", symptoms)
         let out = try ok("import", dir)
