@@ -10,8 +10,9 @@ import PetModel
 /// changed record or pet in `search_stale`, and every petlog write transaction ends by refreshing those
 /// rows (`refresh`, from `SQLiteRepository.write` and the import). A change made by another program
 /// (the sqlite3 shell) stays in `search_stale` until petlog's next write; `search` reads those rows the
-/// old way meanwhile, so it never misses them. `check` compares the index with the tables and
-/// `check --repair` rebuilds it.
+/// old way meanwhile, so it never misses them. More noted rows than a write indexes itself (a big
+/// import's, `backlogLimit`) wait for the first `search`, which indexes them before it reads. `check`
+/// compares the index with the tables, noted rows left aside, and `check --repair` rebuilds it.
 public enum SearchIndex {
     /// Trigrams: a query shorter than this is matched by scanning the index's folded text instead.
     public static let minimumLength = 3

@@ -225,8 +225,18 @@ public struct SQLiteRepository: PetlogStore {
         try StoreCore.forEachRecordBatch(size: size, read: { batch in try read { db in try batch(core(db)) } }, body)
     }
 
+    /// Indexes the noted rows when more wait than a write brings up to date (`SearchIndex.backlogLimit`: a big
+    /// import leaves its text for the first search), in a write of its own that is not recorded for `undo`.
+    /// Where that write cannot happen (a read-only file, a damaged one) the search reads those rows from the
+    /// tables instead, as it does any noted change: the answer is the same, only slower.
+    func catchUpSearchIndex() {
+        guard database.knownDamage == nil, ((try? read { db in try SearchIndex.backlog(db) }) ?? 0) > SearchIndex.backlogLimit else { return }
+        _ = try? write(recording: false) { db in try SearchIndex.refresh(db, everything: true) }
+    }
+
     /// Pets whose name, breed, colour, microchip or notes contain the text (any case), through `search_index`.
     public func searchPets(_ text: String) throws -> [Pet] {
+        catchUpSearchIndex()
         let needle = TextField.nameKey(text)
         var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
         let ids = SearchIndex.matching(sign: -1, arguments: &arguments, folded: needle)
@@ -240,6 +250,7 @@ public struct SQLiteRepository: PetlogStore {
     /// `search_index` (a scan of its folded text for queries under three characters), plus listed
     /// symptoms, vaccines and categories found by any of their names.
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {
+        catchUpSearchIndex()
         let needle = TextField.nameKey(text)
         // A listed symptom or vaccine is found by any of its names (`구토` finds records stored as `vomiting`).
         var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]

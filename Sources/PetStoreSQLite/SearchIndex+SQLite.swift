@@ -6,9 +6,23 @@ import PetStoreCore
 /// The SQLite side of `SearchIndex`: the FTS5 table kept in step at the end of each write, rebuilt, compared
 /// and queried through GRDB.
 extension SearchIndex {
-    /// Brings the rows noted in `search_stale` up to date (the end of every petlog write transaction).
-    static func refresh(_ db: Database) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM search_stale)") == true else { return }
+    /// The most noted rows a write brings up to date itself. A larger backlog — a big import's text, or
+    /// many rows changed by another program — waits for the next `search` (`catchUp`), so an import does not
+    /// pay for tokenizing every text it brought (a second of a shelter's load) and a later small write does
+    /// not pay for it either. Until then `search` reads the waiting rows from the tables (`matching`) and
+    /// `check` leaves them aside, as it does any noted change.
+    static let backlogLimit = 5_000
+
+    /// How many rows wait, counted up to `backlogLimit + 1`.
+    static func backlog(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM search_stale LIMIT \(backlogLimit + 1))") ?? 0
+    }
+
+    /// Brings the rows noted in `search_stale` up to date (the end of every petlog write transaction), unless
+    /// there are more than `backlogLimit` of them and `everything` is false.
+    static func refresh(_ db: Database, everything: Bool = false) throws {
+        let waiting = try backlog(db)
+        guard waiting > 0, everything || waiting <= backlogLimit else { return }
         try db.execute(sql: """
             DELETE FROM search_index WHERE rowid IN (SELECT key FROM search_stale);
             INSERT INTO search_index (rowid, body, source) \(stale);

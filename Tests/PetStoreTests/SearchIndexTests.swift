@@ -114,6 +114,40 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(try found("ghost"), [])
     }
 
+    /// More noted rows than a write indexes itself (a big import's text) wait for the first search: they
+    /// are found all the same before and after it, writes meanwhile do not index them, `check` does not call
+    /// them a problem, and the search that indexes them is not an undoable change.
+    func testABacklogOfNotedRowsIsIndexedByTheFirstSearch() throws {
+        let pet = try repo.addPet(PetDraft(name: "Coco", species: .dog))
+        let kept = try repo.addRecord(pets: [.name("Coco")], draft(.diary(Diary(text: "blue collar")), minutesAgo: 1))[0].id
+        let many = SearchIndex.backlogLimit + 10
+        try database.dbQueue.write { db in
+            for i in 0..<many {
+                try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (?, 'diary', ?, 0, 0, 0)",
+                               arguments: [pet.id, 1_700_000_000 + i])
+                try db.execute(sql: "INSERT INTO diary (record_id, text) VALUES (?, ?)",
+                               arguments: [db.lastInsertedRowID, i == 7 ? "ゼブラ stripes" : "walk \(i)"])
+            }
+        }
+        func waiting() throws -> Int { try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM search_stale") ?? 0 } }
+        XCTAssertEqual(try waiting(), many)
+        _ = try repo.setStarred(id: kept, true)
+        XCTAssertEqual(try waiting(), many, "a write leaves a big backlog to the next search")
+        XCTAssertEqual(try indexRows(), 2, "the pet and the diary written through petlog")
+        XCTAssertEqual(try repo.check(), [], "rows waiting for the index are not a problem")
+        let undoable = try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM undo_group") ?? 0 }
+
+        XCTAssertEqual(try found("ゼブラ").count, 1)
+        XCTAssertEqual(try waiting(), 0, "the first search indexed them")
+        XCTAssertEqual(try indexRows(), many + 2)
+        XCTAssertEqual(try found("stripes").count, 1)
+        XCTAssertEqual(try found("walk 4321").count, 1)
+        XCTAssertEqual(try found("collar"), [kept])
+        XCTAssertEqual(try repo.check(), [])
+        XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM undo_group") ?? 0 }, undoable,
+                       "indexing is not a change to undo")
+    }
+
     func testTheASCIIFoldIsNameKey() {
         var samples = ["", " ", "Coco", "  MiXeD case\t\n", "\u{1F}note\u{1F}\u{1F}", "\u{0B}x\u{0C}", "a\u{1C}\u{1D}\u{1E}\u{7F}",
                        "Ünïcode", "ｗａｌｋ", "강아지", "\u{85}x", "x\u{A0}"]

@@ -161,6 +161,30 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(weights.first?["at"] as? String, "2020-01-01T06:32:56+09:00")
     }
 
+    /// An import bringing more text than a write indexes itself leaves it for the first search (issue 34):
+    /// `check` finds nothing wrong before or after, every record is found before and after the search that
+    /// indexes them, and that search leaves nothing to undo.
+    func testTheTextOfABigImportIsFoundBeforeAndAfterTheSearchThatIndexesIt() throws {
+        let dir = path("big")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        _ = try write("big/pets.csv", "pet_id,name,species,breed,sex,birth_date,deceased_on,neutered,microchip\n1,Kkami,dog,Jindo,F,2019-03-01,,1,\n")
+        var symptoms = "symptom_id,pet_id,observed_at,symptom,severity,note\n"
+        for i in 0..<6_200 {
+            let day = String(format: "2024-%02d-%02dT%02d:%02d:00", 1 + i % 12, 1 + i % 28, i % 24, i % 60)
+            symptoms += "\(i + 1),1,\(day),vomiting,2,\(i == 4_321 ? "\"고구마 먹고 토함, \"\"sweet potato\"\"\"" : "after walk \(i)")\n"
+        }
+        _ = try write("big/symptoms.csv", symptoms)
+        let out = try ok("import", dir)
+        XCTAssertTrue(out.contains("Imported 6,200 records and 1 new pet"), out)
+        XCTAssertEqual(try run(["check"]).status, 0, "rows waiting for the search index are not a problem")
+        XCTAssertTrue(try ok("search", "고구마").contains("sweet potato"))
+        XCTAssertTrue(try ok("search", "walk 6199").contains("walk 6199"))
+        XCTAssertEqual(try ok("search", "SWEET POTATO").components(separatedBy: "sweet potato").count - 1, 1)
+        XCTAssertEqual(try run(["check"]).status, 0)
+        XCTAssertTrue(try ok("search", "walk 5000").contains("walk 5000"))
+        XCTAssertEqual(try ok("undo"), "Nothing to undo.\n", "an import clears the undo history and a search adds nothing to it")
+    }
+
     func testProgressBarOnlyOnATerminal() throws {
         let dir = Self.fixtures.appendingPathComponent("shelter-small").path
         var r = try run(["import", dir])

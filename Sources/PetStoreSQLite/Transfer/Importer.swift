@@ -153,8 +153,11 @@ final class SQLiteImportWriter: ImportWriter {
         // kept a shelter import above 200 MiB).
         try db.execute(sql: "PRAGMA cache_size = -32768")
         try db.execute(sql: "PRAGMA threads = 2")
-        indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' AND name IN ('record_pet_kind_at', 'record_at', 'record_events_at')")
-        for name in ["record_pet_kind_at", "record_at", "record_events_at"] { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+        // `record_events_at` stays: it holds no weight, the bulk of any big load, and keeping up its few other
+        // rows costs less than the scan of the whole table that building it again would.
+        let dropped = ["record_pet_kind_at", "record_at"]
+        indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' AND name IN ('record_pet_kind_at', 'record_at')")
+        for name in dropped { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
     }
 
     // Prepared once and rebound (`ImportStatements`), not `RecordRow.insert` (25-40 % slower on 60,000
@@ -167,15 +170,28 @@ final class SQLiteImportWriter: ImportWriter {
 
     func recordExists(_ id: Int64) throws -> Bool { try statements.recordExists(id) }
 
+    /// The insert triggers of `record` and `weight` do nothing for these rows — the undo ones only act while a
+    /// command is recorded (an import never is: `undo_active` is empty), the search one only for a record with a
+    /// note (a plain weight has none) — yet SQLite runs each as a sub-program per row: a sixth of a big weight
+    /// load. So for many rows they are dropped and made again from their own SQL, in the import's transaction.
+    static let quietTriggers = ["undo_record_insert", "undo_weight_insert", "search_record_insert"]
+
     func insertWeights(_ w: ImportWeights, rows: [Int32], petIds: [Int64], firstId: Int64, now: Int64, progress: (Int) -> Void) throws {
+        var triggers: [String] = []
+        if rows.count >= 10_000, try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM undo_active)") == false {
+            let names = Self.quietTriggers.map { "'\($0)'" }.joined(separator: ", ")
+            triggers = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (\(names)) ORDER BY name")
+            for name in Self.quietTriggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
+        }
         try repository.insertWeights(w, rows: rows, petIds: petIds, firstId: firstId, now: now, db: db, progress: progress)
+        for sql in triggers { try db.execute(sql: sql) }
     }
 
     func finishRecords(bulk: Bool) throws {
         for sql in indexes { try db.execute(sql: sql) }
-        // The search index: one INSERT … SELECT over everything after a big load (the per-row path would
-        // fold and index each record as its triggers noted it), else the rows the triggers noted.
-        if bulk { try SearchIndex.rebuild(db) } else { try SearchIndex.refresh(db) }
+        // The search index: the rows the triggers noted. A big load's text (more than `backlogLimit` rows)
+        // is left noted and indexed by the next `search`, which reads it from the tables until then.
+        try SearchIndex.refresh(db)
     }
 
     func finish() throws {
