@@ -109,7 +109,7 @@ public final class OCREngine {
             }
             let engine = try engines[languages] ?? trace.measure("load \(languages)") { try OCREngine(language: languages, tessdataPath: tessdata) }
             engines[languages] = engine
-            var result = try engine.recognize(turned, orientation: orientation, options: options, trace: trace)
+            var result = try engine.recognize(turned, orientation: orientation, options: options, textHeight: height.map { $0 * scale }, trace: trace)
             trace.note("read \(languages) turned \(q * 90)°: \(result.words.count) words, mean confidence \(String(format: "%.1f", result.meanWordConfidence))")
             result.language = languages
             result.layout = layout
@@ -177,10 +177,16 @@ public final class OCREngine {
         }
     }
 
-    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions, trace: OCRTrace? = nil) throws -> OCRResult {
+    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions, textHeight: Double? = nil,
+                   trace: OCRTrace? = nil) throws -> OCRResult {
         var image = gray
         var angle = 0.0
         if options.deskew { (image, angle) = trace.measure("deskew") { image.deskewed() } }
+        if let sag = options.flattenSag {
+            let (flat, curl) = trace.measure("flatten") { image.flattenedWhenCurled(textHeight: textHeight, fraction: sag) }
+            trace.note("curl: \(curl.map { String(format: "sag %.1f px, slope %.1f px, %d lines, residual %.2f px", $0.curvature, $0.slope, $0.lines, $0.residual) } ?? "too few lines")\(flat === image ? "" : ", flattened")")
+            image = flat
+        }
         image = trace.measure("binarize") { image.binarized(options.binarization) }
         let (words, lines) = try trace.measure("recognize \(language)") { try read(image, segmentation: options.pageSegmentation) }
         return OCRResult(
