@@ -156,6 +156,10 @@ public struct OCROptions: Sendable, Equatable {
     /// Files above this many bytes are refused before reading.
     public var maxFileBytes: Int
 
+    /// JPEGs above this many pixels are decoded at half size by `recognizeDetecting` when their characters are
+    /// large enough (docs/ocr.md, "12 MP").
+    public static let halvedJPEGPixels = 6_000_000
+
     public init(
         pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, flattenSag: Double? = 0.5, binarization: Binarization = .none,
         textHeight: Double? = 32, osdTextHeight: Double? = nil, osdCharacters: Int? = 30, findPaper: Bool = true,
