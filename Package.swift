@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization", "QRCode"]),
         /** What commands show, apart from the terminal: every `--json` view as an `Encodable` type written by one
             encoder (`JSONView`), and the presenters that turn facts into translated lines. */
-        .target(name: "PetViews", dependencies: ["PetModel", "PetStoreCore", "Localization"]),
+        .target(name: "PetViews", dependencies: ["PetModel", "PetStoreCore", "Localization", "PetCharts", "PetReport"]),
         /** The user's preferences file ($XDG_CONFIG_HOME/petlog/config.toml): reading, checking and writing its keys. */
         .target(name: "PetConfig", dependencies: ["PetModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "petlogTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
-        .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "Localization"]),
+        .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),

@@ -37,6 +37,8 @@ extension L10n.Message {
     public static func errNotPetlogDatabase(path: String) -> Self { Self(.errNotPetlogDatabase, ["path": path]) }
     public static func errCannotOpen(path: String, reason: String) -> Self { Self(.errCannotOpen, ["path": path, "reason": reason]) }
     public static func errAttachmentUnreadable(path: String) -> Self { Self(.errAttachmentUnreadable, ["path": path]) }
+    public static func errAttachmentNotOnRecord(id: String, ref: String, have: String) -> Self { Self(.errAttachmentNotOnRecord, ["id": id, "ref": ref, "have": have]) }
+    public static func errRecordNoAttachments(id: String, ref: String) -> Self { Self(.errRecordNoAttachments, ["id": id, "ref": ref]) }
     public static let errBusy = Self(.errBusy, [:])
     public static func reportKeptBy(people: String) -> Self { Self(.reportKeptBy, ["people": people]) }
     public static func reportKeptByOne(name: String, count: String) -> Self { Self(.reportKeptByOne, ["name": name, "count": count]) }
@@ -192,6 +194,10 @@ extension L10n.Message {
     public static func recordAdded(id: String, kind: String, pet: String, summary: String) -> Self { Self(.recordAdded, ["id": id, "kind": kind, "pet": pet, "summary": summary]) }
     public static func recordBareMass(number: String, unit: String) -> Self { Self(.recordBareMass, ["number": number, "unit": unit]) }
     public static func recordUpdated(id: String, kind: String, summary: String) -> Self { Self(.recordUpdated, ["id": id, "kind": kind, "summary": summary]) }
+    public static func editAttached(name: String, number: String) -> Self { Self(.editAttached, ["name": name, "number": number]) }
+    public static func editAlreadyAttached(name: String, number: String, existing: String) -> Self { Self(.editAlreadyAttached, ["name": name, "number": number, "existing": existing]) }
+    public static func editDetached(name: String) -> Self { Self(.editDetached, ["name": name]) }
+    public static func editDetachedAside(name: String) -> Self { Self(.editDetachedAside, ["name": name]) }
     public static func recordDeleted(id: String, kind: String, summary: String) -> Self { Self(.recordDeleted, ["id": id, "kind": kind, "summary": summary]) }
     public static func recordStarred(id: String) -> Self { Self(.recordStarred, ["id": id]) }
     public static func recordUnstarred(id: String) -> Self { Self(.recordUnstarred, ["id": id]) }
@@ -259,6 +265,7 @@ extension L10n.Message {
     public static let budgetAllCategories = Self(.budgetAllCategories, [:])
     public static func budgetPerPet(n: String) -> Self { Self(.budgetPerPet, ["n": n]) }
     public static func budgetPeople(n: String) -> Self { Self(.budgetPeople, ["n": n]) }
+    public static let budgetLabelJoin = Self(.budgetLabelJoin, [:])
     public static func budgetPerPerson(n: String) -> Self { Self(.budgetPerPerson, ["n": n]) }
     public static func budgetSaved(id: String, what: String) -> Self { Self(.budgetSaved, ["id": id, "what": what]) }
     public static func budgetReplaced(id: String, what: String) -> Self { Self(.budgetReplaced, ["id": id, "what": what]) }
@@ -873,6 +880,10 @@ extension L10n.Message {
     public static let helpEditCommandPayment = Self(.helpEditCommandPayment, [:])
     public static let helpEditCommandWhat = Self(.helpEditCommandWhat, [:])
     public static let helpEditCommandBy = Self(.helpEditCommandBy, [:])
+    public static let helpEditCommandReceipt = Self(.helpEditCommandReceipt, [:])
+    public static let helpEditCommandPhoto = Self(.helpEditCommandPhoto, [:])
+    public static let helpEditCommandAttach = Self(.helpEditCommandAttach, [:])
+    public static let helpEditCommandDetach = Self(.helpEditCommandDetach, [:])
     public static let helpExpenseGroupAbstract = Self(.helpExpenseGroupAbstract, [:])
     public static let helpExpenseAddCommandAbstract = Self(.helpExpenseAddCommandAbstract, [:])
     public static let helpExpenseAddCommandDiscussion = Self(.helpExpenseAddCommandDiscussion, [:])

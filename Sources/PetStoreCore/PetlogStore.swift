@@ -76,6 +76,9 @@ public protocol RecordsRepository: Sendable {
     /// How many records match (limit and order ignored).
     func count(_ query: RecordQuery) throws -> Int
     func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord
+    /// `updateRecord` and the attachments added and taken off (`edit --receipt/--photo/--attach`, `--detach`),
+    /// one transaction: a detached file no record refers to any more is set aside in the quarantine, not deleted.
+    func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult)
     func deleteRecord(id: Int64) throws -> PetRecord
     func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord
     func search(_ text: String, limit: Int) throws -> [PetRecord]

@@ -30,6 +30,8 @@ public enum StoreError: Error, Equatable, Sendable {
     /// whose errno mapping is the only one).
     case file(path: String, OutputError.Cause)
     case attachmentUnreadable(path: String)
+    /// `edit ID --detach REF`: the record has no attachment numbered or named `ref`; `have` lists the names it has, in order.
+    case attachmentNotOnRecord(id: Int64, ref: String, have: [String])
     case busy
     case petArchived(String)
     case petNotArchived(String)

@@ -115,6 +115,20 @@ public final class PostgresRepository: PetlogStore {
     public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
         try write { try $0.updateRecord(id: id, change) }
     }
+    /// The files stored in the same transaction; the chunks of detached files no record refers to any more
+    /// move to `attachment_quarantine` in it too.
+    public func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
+        try write { core in
+            var stored: [String: Attachment] = [:]
+            for path in files.add where stored[path] == nil { stored[path] = try PostgresAttachments.store(path: path, link: link) }
+            let result = try core.editRecord(id: id, files: files, attachment: { p in
+                guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
+                return a
+            }, change)
+            try PostgresAttachments.quarantine(result.files.setAside, link: link)
+            return result
+        }
+    }
     public func deleteRecord(id: Int64) throws -> PetRecord { try write { try $0.deleteRecord(id: id) } }
     public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { try $0.setStarred(id: id, starred) } }
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {

@@ -137,9 +137,10 @@ enum PostgresAttachments {
     /// Reads `path` a chunk at a time: its SHA-256 first, then (when the database has no file with that
     /// content yet) its chunks. The attachment row's values.
     static func store(path: String, link: PostgresLink) throws -> Attachment {
-        // Only a regular file is read: opening a FIFO would wait for a writer for ever (the SQLite store
-        // refuses it the same way, through FileManager).
-        guard (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular,
+        // Only a regular file is read (a link is followed to it): opening a FIFO would wait for a writer for
+        // ever (the SQLite store refuses it the same way).
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
               let handle = FileHandle(forReadingAtPath: path) else { throw StoreError.attachmentUnreadable(path: path) }
         defer { try? handle.close() }
         var hasher = SHA256()
@@ -189,6 +190,18 @@ enum PostgresAttachments {
             """, [SQLValue]())
         try link.execute("DELETE FROM attachment_chunk WHERE sha256 NOT IN (SELECT sha256 FROM attachment)", [SQLValue]())
         return Int(count)
+    }
+
+    /// Moves the chunks of the files `hashes` into `attachment_quarantine` (those no attachment row names:
+    /// a file another record shares stays).
+    static func quarantine(_ hashes: [String], link: PostgresLink) throws {
+        for sha in hashes where try link.int("SELECT count(*) FROM attachment WHERE sha256 = ?", [sha]) ?? 0 == 0 {
+            try link.execute("""
+                INSERT INTO attachment_quarantine (sha256, seq, data) SELECT sha256, seq, data FROM attachment_chunk
+                WHERE sha256 = ? ON CONFLICT DO NOTHING
+                """, [sha])
+            try link.execute("DELETE FROM attachment_chunk WHERE sha256 = ?", [sha])
+        }
     }
 
     /// Moves back from `attachment_quarantine` the chunks of files an attachment row refers to again (after

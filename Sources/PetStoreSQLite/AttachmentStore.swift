@@ -17,7 +17,11 @@ struct AttachmentStore: Sendable {
 
     /// Copies `sourcePath` in (once per content); returns the attachment and whether a new file was made.
     func store(sourcePath: String, position: Int) throws -> (Attachment, created: URL?) {
-        guard let data = FileManager.default.contents(atPath: sourcePath) else {
+        // Only a regular file (a link is followed to it, as every program reading a file does), as the
+        // PostgreSQL store reads: not a folder, a device or a FIFO, whose reading would wait for a writer for ever.
+        var info = stat()
+        guard stat(sourcePath, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              let data = FileManager.default.contents(atPath: sourcePath) else {
             throw StoreError.attachmentUnreadable(path: sourcePath)
         }
         let sha = Self.sha256Hex(data)

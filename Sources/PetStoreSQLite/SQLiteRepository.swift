@@ -173,6 +173,50 @@ public struct SQLiteRepository: PetlogStore {
     public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
         try write { db in try core(db).updateRecord(id: id, change) }
     }
+    /// Files first, as `addRecords` stores them (removed again if the transaction fails); after the commit,
+    /// the files of detached attachments no record refers to any more move to the quarantine folder.
+    public func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
+        var stored: [String: Attachment] = [:]
+        var created: [URL] = []
+        if !files.add.isEmpty {
+            guard let store = attachments else { throw StoreError.io("no attachment directory") }
+            do {
+                for path in files.add where stored[path] == nil {
+                    let (a, c) = try store.store(sourcePath: path, position: 0)
+                    stored[path] = a
+                    if let c { created.append(c) }
+                }
+            } catch {
+                Self.removeCreated(created)
+                throw error
+            }
+        }
+        let result: (record: PetRecord, files: AttachmentEditResult)
+        do {
+            result = try write { db in
+                try core(db).editRecord(id: id, files: files, attachment: { p in
+                    guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
+                    return a
+                }, change)
+            }
+        } catch {
+            Self.removeCreated(created)
+            throw error
+        }
+        if let store = attachments, let path = database.path {
+            let aside = result.files.setAside.map { store.url(for: $0).path }.filter { FileManager.default.fileExists(atPath: $0) }
+            if !aside.isEmpty { _ = try AttachmentStore.quarantine(aside.sorted(), root: store.directory, databasePath: path, now: now()) }
+        }
+        return result
+    }
+
+    /// Files stored for a write that did not happen, and their folder when it is left empty.
+    static func removeCreated(_ created: [URL]) {
+        for url in created {
+            try? FileManager.default.removeItem(at: url)
+            rmdir(url.deletingLastPathComponent().path)
+        }
+    }
     public func deleteRecord(id: Int64) throws -> PetRecord { try write { db in try core(db).deleteRecord(id: id) } }
     public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { db in try core(db).setStarred(id: id, starred) } }
 

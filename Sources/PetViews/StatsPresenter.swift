@@ -33,11 +33,41 @@ public struct StatsFacts {
 /// `stats` in the session's language: one row per compared item (label, this month, the previous one,
 /// the change) with its machine key for `--json`, the title and header, and the merchant lines.
 public struct StatsPresenter {
-    public let l10n: L10n
-    public let format: ValueFormatter
-    public let wording: RecordWording
+    public let context: PresentationContext
+    var l10n: L10n { context.l10n }
+    var format: ValueFormatter { context.format }
+    var wording: RecordWording { context.wording }
 
-    public init(l10n: L10n, format: ValueFormatter, wording: RecordWording) { self.l10n = l10n; self.format = format; self.wording = wording }
+    public init(_ context: PresentationContext) { self.context = context }
+
+    /// Without a screen: the rows, headings and lines unstyled, wrapped at 80 columns.
+    public init(l10n: L10n, format: ValueFormatter, wording: RecordWording) {
+        self.init(PresentationContext(screen: TextScreen(colors: false, columns: 80), l10n: l10n, format: format, wording: wording, time: wording.time))
+    }
+
+    /// The whole `stats` text: the title and the table, the month's total with payments ahead, what no rate
+    /// converts, the merchants, and the monthly budgets where they stand (their days left only this month).
+    public func lines(_ facts: StatsFacts, rows: [Row]) -> [String] {
+        let screen = context.screen
+        let head = heading(facts)
+        var out = screen.wrapped(screen.styled(head.title, .bold)) + screen.table(header: head.header, rows: rows.map(\.cells))
+        if let total = monthTotalLine(facts) { out += screen.wrapped(total) + context.aheadLines(facts.ahead) }
+        let unconverted = facts.spending.unconverted + facts.spending.previousUnconverted
+        if unconverted > 0 { out += screen.wrapped(screen.styled(l10n.text(.budgetUnconverted(n: ValueFormatter.count(unconverted))), .yellow)) }
+        if let merchants = merchants(facts) {
+            out += [""] + screen.wrapped(screen.styled(merchants.title, .bold))
+            for line in merchants.lines { out += screen.wrapped(line, indent: 5) }
+        }
+        if !facts.budgets.isEmpty {
+            out += ["", screen.styled(l10n.text(.statsBudgetsTitle), .bold)]
+            let budgets = BudgetPresenter(context)
+            for (b, st) in facts.budgets {
+                out += screen.wrapped("  #\(b.id) " + budgets.describe(b, activePets: facts.activePets), indent: 4)
+                for line in budgets.statusLines(b.budget, st, on: facts.asOf, detailed: false, showDays: facts.isThisMonth) { out += screen.wrapped("    " + line, indent: 6) }
+            }
+        }
+        return out
+    }
 
     /// A table row and the same item for `--json` (machine keys are codes and pet ids, the same in every language).
     public struct Row {

@@ -65,7 +65,7 @@ struct BudgetGroup: ParsableCommand {
                 let (stored, replaced) = try repo.setBudget(BudgetDraft(pet: pet.map(PetRef.init), budget: budget))
                 let activePets = try repo.pets(includeArchived: false).count
                 if s.json { try s.terminal.json(BudgetJSON(stored, activePets: activePets)); return }
-                let what = s.describe(stored, activePets: activePets)
+                let what = s.budgetText.describe(stored, activePets: activePets)
                 s.terminal.line(replaced ? s.t(.budgetReplaced(id: String(stored.id), what: what)) : s.t(.budgetSaved(id: String(stored.id), what: what)))
             }
         }
@@ -90,19 +90,7 @@ struct BudgetGroup: ParsableCommand {
                     try s.terminal.json(budgets.map { BudgetJSON($0, activePets: activePets, .state(on: today)) })
                     return
                 }
-                guard !budgets.isEmpty else { s.terminal.line(s.t(.budgetNone)); return }
-                // The name column (name · place · people) only when a budget has one of them: a
-                // household without trips sees the table as before.
-                let named = budgets.contains { !s.budgetLabel($0.budget).isEmpty }
-                s.terminal.table(
-                    header: ["#"] + (named ? [s.t(.budgetColName)] : []) + [s.t(.budgetColFor), s.t(.budgetColAmount), s.t(.budgetColPeriod), s.t(.budgetColCategory), s.t(.budgetColState)],
-                    rows: budgets.map { b -> [String] in
-                        let pets = Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))
-                        let amount: String = s.format.money(b.budget.amount) + (b.budget.perPet ? " " + s.t(.budgetPerPet(n: pets)) : "")
-                        let category: String = b.budget.category.map(s.categoryName) ?? s.t(.budgetAllCategories)
-                        return [String(b.id)] + (named ? [s.budgetLabel(b.budget)] : [])
-                            + [s.budgetWho(b), amount, s.budgetPeriod(b.budget), category, s.budgetState(b.budget, on: today)]
-                    })
+                s.terminal.lines(BudgetPresenter(s.presentation).list(budgets, activePets: activePets, on: today))
             }
         }
     }
@@ -136,12 +124,7 @@ struct BudgetGroup: ParsableCommand {
                     try s.terminal.json(BudgetShowJSON(date: day, budgets: shown.map { BudgetJSON($0, activePets: activePets, .status($1, on: day)) }))
                     return
                 }
-                guard !shown.isEmpty else { s.terminal.line(s.t(.budgetNoneOn(date: s.format.longDate(day)))); return }
-                for (i, (b, status)) in shown.enumerated() {
-                    if i > 0 { s.terminal.line() }
-                    s.terminal.line(s.terminal.styled("#\(b.id) " + s.describe(b, activePets: activePets), .bold))
-                    for line in s.statusLines(b.budget, status, on: day, detailed: true) { s.terminal.line("  " + line) }
-                }
+                s.terminal.lines(BudgetPresenter(s.presentation).show(shown, activePets: activePets, on: day))
             }
         }
     }
@@ -169,7 +152,7 @@ struct BudgetGroup: ParsableCommand {
                 let (before, after) = try repo.editBudget(id: id, edit)
                 let activePets = try repo.pets(includeArchived: false).count
                 if s.json { try s.terminal.json(BudgetJSON(after, activePets: activePets)); return }
-                let what = s.describe(after, activePets: activePets)
+                let what = s.budgetText.describe(after, activePets: activePets)
                 s.terminal.line(before == after ? s.t(.budgetUnchanged(id: String(after.id), what: what)) : s.t(.budgetEdited(id: String(after.id), what: what)))
             }
         }
@@ -186,7 +169,7 @@ struct BudgetGroup: ParsableCommand {
                 let gone = try repo.deleteBudget(id: id)
                 let activePets = try repo.pets(includeArchived: false).count
                 if s.json { try s.terminal.json(BudgetJSON(gone, activePets: activePets)); return }
-                s.terminal.line(s.t(.budgetDeleted(id: String(gone.id), what: s.describe(gone, activePets: activePets))))
+                s.terminal.line(s.t(.budgetDeleted(id: String(gone.id), what: s.budgetText.describe(gone, activePets: activePets))))
             }
         }
     }
@@ -206,78 +189,6 @@ extension Session {
         return BudgetStatus(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)
     }
 
-    /// `under way, 6 days left`, `upcoming, starts in 27 days`, `ended Nov 29, 2026`; a monthly budget
-    /// is always under way, with the days left in this month.
-    func budgetState(_ budget: Budget, on day: LocalDate) -> String {
-        switch budget.standing(on: day) {
-        case .current: t(.budgetUnderWay(n: Display.count(budget.daysLeft(on: day))))
-        case .upcoming(let n): t(.budgetUpcoming(n: Display.count(n)))
-        case .ended: t(.budgetEnded(date: format.longDate(budget.span(asOf: day).last)))
-        }
-    }
-
-    func budgetWho(_ b: StoredBudget) -> String { b.petId == nil ? t(.budgetHousehold) : (b.petName ?? "#\(b.petId ?? 0)") }
-
-    func budgetPeriod(_ budget: Budget) -> String {
-        switch budget.period {
-        case .monthly: t(.budgetMonthly)
-        case .days(let from, let through): t(.budgetSpan(from: format.longDate(from), to: format.longDate(through)))
-        }
-    }
-
-    /// `Japan trip · Tokyo · 2 people`: what a budget is called, where and for how many; empty when none is said.
-    func budgetLabel(_ budget: Budget) -> String {
-        var parts: [String] = []
-        if let name = budget.name { parts.append(PlainText.sanitized(name)) }
-        if let place = budget.place { parts.append(PlainText.sanitized(place)) }
-        if let people = budget.people { parts.append(t(.budgetPeople(n: Display.count(people)))) }
-        return parts.joined(separator: " · ")
-    }
-
-    /// `Japan trip · Tokyo · 2 people · Household · US$2,000.00 · Dec 20 – 29 · all categories`;
-    /// `Coco · ₩300,000 · monthly · vet · per pet (÷1)`.
-    func describe(_ b: StoredBudget, activePets: Int) -> String {
-        let label = budgetLabel(b.budget)
-        var parts = (label.isEmpty ? [] : [label]) + [budgetWho(b), format.money(b.budget.amount), budgetPeriod(b.budget), b.budget.category.map(categoryName) ?? t(.budgetAllCategories)]
-        if b.budget.perPet { parts.append(t(.budgetPerPet(n: Display.count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))))) }
-        return parts.joined(separator: " · ")
-    }
-
-    /// Spent of amount with what is left (over budget in words, red on a terminal), days left with the
-    /// allowance per day, and with `detailed` the span, the categories and the unconverted count.
-    func statusLines(_ budget: Budget, _ st: BudgetStatus, on day: LocalDate, detailed: Bool, showDays: Bool = true) -> [String] {
-        var lines: [String] = []
-        let standing = budget.standing(on: day)
-        if detailed {
-            var span = t(.budgetSpan(from: format.longDate(st.first), to: format.longDate(st.last)))
-            switch standing {
-            case .current: break
-            case .upcoming(let n): span += " · " + t(.budgetStartsIn(n: Display.count(n)))
-            case .ended: span += " · " + t(.budgetEnded(date: format.longDate(st.last)))
-            }
-            lines.append(span)
-        }
-        let left = st.isOver
-            ? terminal.styled(t(.budgetOver(over: format.money(Money(minorUnits: st.left.minorUnits == .min ? .max : -st.left.minorUnits, currency: st.left.currency)))), .red)
-            : t(.budgetLeft(left: format.money(st.left)))
-        lines.append(t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + " · " + left)
-        if case .ended = standing {} else if showDays {
-            var days = t(.budgetDaysLeft(n: Display.count(st.daysLeft)))
-            if let perDay = st.perDay { days += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
-            lines.append(days)
-        }
-        if let pp = st.perPerson {
-            let left = pp.left.minorUnits < 0
-                ? terminal.styled(t(.budgetOver(over: format.money(Money(minorUnits: pp.left.minorUnits == .min ? .max : -pp.left.minorUnits, currency: pp.left.currency)))), .red)
-                : t(.budgetLeft(left: format.money(pp.left)))
-            var line = t(.budgetPerPerson(n: Display.count(pp.people))) + ": " + t(.budgetSpentOf(spent: format.money(pp.spent), amount: format.money(pp.amount))) + " · " + left
-            if case .ended = standing {} else if showDays, let perDay = pp.perDay { line += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
-            lines.append(line)
-        }
-        if detailed && !st.byCategory.isEmpty {
-            lines.append(t(.budgetByCategory(list: st.byCategory.map { categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: " · "))))
-        }
-        if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: Display.count(st.unconverted)))) }
-        return lines
-    }
+    /// Budgets in the session's words (`BudgetPresenter`).
+    var budgetText: BudgetPresenter { BudgetPresenter(presentation) }
 }

@@ -5,17 +5,15 @@ import PetViews
 
 /// Turning values into the words and numbers a person reads, in the session's language and units.
 extension Session {
+    /// What presenters lay out with: this terminal's screen, the language, formats, wording, clock and week start.
+    var presentation: PresentationContext {
+        PresentationContext(screen: terminal.screen, l10n: l10n, format: format, wording: wording, time: time, weekStartsOnSunday: weekStartsOnSunday)
+    }
+
     func localDay(_ date: Date) -> LocalDate { time.localDate(of: date) }
 
     /// The day of an instant on the clock it happened on (`when`'s answer): the record's own day.
     func recordDay(_ when: (Date, Int)) -> LocalDate { RecordClock.day(when.0, utcOffset: when.1) }
-
-    /// A record's time on its own clock in the language's pattern (`8:00 AM`), with its offset beside it
-    /// (`8:00 AM +09:00`) where that differs from the viewer's offset at the same instant.
-    func recordClock(_ at: Date, utcOffset: Int) -> String { RecordClockText.text(at, utcOffset: utcOffset, format: format, time: time) }
-
-    /// `+09:00`, `-08:00`.
-    static func offsetText(_ offset: Int) -> String { RecordClockText.offset(offset) }
 
     /// The time of day in the local zone, in the language's pattern (`8:30 AM`, `오전 8:30`, `8:30`).
     func clock(_ date: Date) -> String {
@@ -38,9 +36,7 @@ extension Session {
             try terminal.json(records.map { RecordJSON($0) })
             return
         }
-        for r in records {
-            terminal.line(t(.recordAdded(id: String(r.id), kind: wording.kindName(r.kind), pet: r.petName.map(Terminal.sanitize) ?? t(.expenseHousehold), summary: Terminal.sanitize(wording.summary(r)))) + (aside(r) ?? ""))
-        }
+        terminal.lines(RecordAddedPresenter(presentation).lines(records, aside: aside))
     }
 }
 

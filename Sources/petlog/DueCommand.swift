@@ -34,7 +34,7 @@ struct DueCommand: ParsableCommand {
             } else if s.json {
                 try s.terminal.json(items.map { DueItemJSON($0, context: s.time) })
             } else if ics == nil || !items.isEmpty {
-                s.printDue(items, days: span)
+                s.terminal.lines(PetPresenter(s.presentation).due(items, days: span))
             }
             if check && !overdue.isEmpty { throw ExitCode(1) }
         }
@@ -48,17 +48,6 @@ extension Session {
         let pets = refs.isEmpty ? try repo.pets(includeArchived: false) : try refs.map { try repo.pet($0) }
         let records = try repo.careRecords(pets: pets.map(\.id))
         return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time)
-    }
-
-    func printDue(_ items: [DueItem], days: Span) {
-        if items.isEmpty {
-            terminal.line(t(.dueNothing(days: String(days.approximateSeconds / 86_400))))
-            return
-        }
-        let rows = items.map { i -> [String] in
-            [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { localDay($0).description } ?? "-"]
-        }
-        terminal.table(header: [t(.colWhen), t(.colPet), t(.colWhat), t(.colDue), t(.colLast)], rows: rows) { items[$0].isOverdue(time) ? .red : nil }
     }
 
     func writeICS(_ items: [DueItem], to path: String) throws {

@@ -35,6 +35,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPayment))) var payment: Choice<Payment>?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandWhat))) var what: String?
     @Option(name: .customLong("by"), help: ArgumentHelp(Help.s(.helpEditCommandBy))) var groomer: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandReceipt)), completion: .file()) var receipt: [String] = []
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandPhoto)), completion: .file()) var photo: [String] = []
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandAttach)), completion: .file()) var attach: [String] = []
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandDetach))) var detach: [String] = []
 
     func run() throws {
         try Session.run(global) { s in
@@ -56,7 +60,13 @@ struct EditCommand: ParsableCommand {
                 }
             }
             let session = s
-            let updated = try s.repository().updateRecord(id: id) { current in
+            // Files to attach follow the record's kind as when it was logged (`expense --receipt`, `diary` and
+            // `groom --photo`, `vet --attach`), with the same checks; all before anything is written.
+            var files = AttachmentEdit(detach: detach)
+            if !receipt.isEmpty || !photo.isEmpty || !attach.isEmpty {
+                files.add = try attachmentPaths(kind: try s.repository().record(id: id).kind, s)
+            }
+            let change = { (current: PetRecord) throws -> RecordUpdate in
                 // A record of something that happened cannot be moved into the future.
                 if let (date, dayOnly) = parsed, let raw = at, RecordDating.isObservation(current.kind) {
                     _ = try session.time.checkObserved(date, dayOnly: dayOnly, raw: raw)
@@ -68,9 +78,45 @@ struct EditCommand: ParsableCommand {
                 }
                 return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
             }
+            let updated: PetRecord
+            var fileChanges: AttachmentEditResult?
+            if files.isEmpty {
+                updated = try s.repository().updateRecord(id: id, change)
+            } else {
+                (updated, fileChanges) = try s.repository().editRecord(id: id, files: files, change)
+            }
+            // A file whose content the record has already: said, not added twice (exit 0).
+            for d in fileChanges?.alreadyAttached ?? [] {
+                s.terminal.error(s.t(.editAlreadyAttached(name: d.given.originalName, number: String(d.existing.position + 1), existing: d.existing.originalName)))
+            }
             if amount != nil, case .expense(let e) = updated.detail { s.noteUnconvertible(e.money.currency, home: try s.homeCurrency(nil)) }
             if s.json { try s.terminal.json(RecordJSON(updated)); return }
             s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
+            guard let fileChanges else { return }
+            for a in fileChanges.detached {
+                let name = Terminal.sanitize(a.originalName)
+                s.terminal.line(s.t(fileChanges.setAside.contains(a.sha256) ? .editDetachedAside(name: name) : .editDetached(name: name)))
+            }
+            for a in fileChanges.added { s.terminal.line(s.t(.editAttached(name: Terminal.sanitize(a.originalName), number: String(a.position + 1)))) }
+        }
+    }
+
+    /// The files of the flag that fits `kind` (`--receipt` for an expense, `--photo` for a diary or a grooming,
+    /// `--attach` for a visit), checked as the command that logs the kind checks them; another flag is refused.
+    func attachmentPaths(kind: RecordKind, _ s: Session) throws -> [String] {
+        let fitting: String? = switch kind {
+        case .expense: "--receipt"
+        case .diary, .grooming: "--photo"
+        case .visit: "--attach"
+        default: nil
+        }
+        for (flag, paths) in [("--receipt", receipt), ("--photo", photo), ("--attach", attach)] where !paths.isEmpty && flag != fitting {
+            throw UsageError(message: s.t(.errFlagNotForKind(flag: flag, kind: s.wording.kindName(kind))))
+        }
+        switch kind {
+        case .expense: try s.checkImages(receipt, pdf: true); return receipt
+        case .diary, .grooming: try s.checkImages(photo); return photo
+        default: return attach
         }
     }
 

@@ -138,11 +138,6 @@ struct ExpenseScanCommand: ParsableCommand {
     }
 }
 
-/// Which proposal fields the owner gave on the command line or at the prompt (shown as given, not with a confidence).
-struct ScanGiven {
-    var date = false, total = false, merchant = false, payment = false, category = false, items = false, currency = false
-}
-
 /// One answer at the proposal's prompt: a field's name (English, Korean, Japanese, or as the table
 /// labels it) and its new value, `total 12.50`, `날짜 2026-11-20 14:30`, `店名: ペットワールド`.
 enum ScanCorrection {
@@ -230,50 +225,7 @@ extension Session {
     }
 
     func printProposal(_ p: ReceiptProposal, _ d: ReceiptExpense, result: OCRClient.Reading, given: ScanGiven = ScanGiven(), pet: String? = nil) {
-        func confidence(_ c: Double?, given: Bool) -> String { given ? t(.scanGiven) : c.map { "(\(Int($0.rounded())) %)" } ?? "" }
-        var rows: [[String]] = []
-        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence, given: given.date)])
-        rows.append([t(.scanTime), d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) } ?? "—", confidence(p.time?.confidence, given: given.date)])
-        rows.append([t(.scanMerchant), d.merchant.map(Terminal.sanitize) ?? "—", confidence(p.merchant?.confidence, given: given.merchant)])
-        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence, given: given.total)])
-        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence, given: given.payment)])
-        rows.append([t(.scanCategory), categoryName(d.category), given.category ? t(.scanGiven) : ""])
-        rows.append([t(.scanPet), pet.map(Terminal.sanitize) ?? t(.expenseHousehold), ""])
-        func fit(_ text: String, _ width: Int) -> String {
-            guard Terminal.width(text) > width else { return text }
-            var out = ""
-            for c in text { if Terminal.width(out + String(c)) > width - 1 { break }; out.append(c) }
-            return out + "…"
-        }
-        let left = rows.map { row -> String in
-            Terminal.pad(row[0], to: 10) + "  " + Terminal.pad(fit(row[1], 24), to: 24) + " " + row[2]
-        }
-        // The receipt's own lines, with the long runs of spaces Tesseract keeps for columns shortened.
-        let receiptText = result.lines.map { line -> String in
-            Terminal.sanitize(line.text).replacingOccurrences(of: " {4,}", with: "    ", options: .regularExpression)
-        }
-        terminal.line(terminal.styled(t(.scanTitle), .bold) + String(repeating: " ", count: max(2, 50 - Terminal.width(t(.scanTitle)))) + terminal.styled(t(.scanReceiptText), .dim))
-        for i in 0..<max(left.count, receiptText.count) {
-            let l = i < left.count ? left[i] : ""
-            let r = i < receiptText.count ? terminal.styled("│ " + receiptText[i], .dim) : ""
-            terminal.line(Terminal.pad(l, to: 50) + r)
-        }
-        // The whole item list, one a line and never cut: what will be saved is what is shown.
-        if !d.items.isEmpty {
-            terminal.line(t(.scanItems) + (given.items ? " " + t(.scanGiven) : ""))
-            for (i, name) in d.items.enumerated() {
-                let price = !given.items && i < p.items.count ? "  " + format.money(p.items[i].value.price) : ""
-                terminal.line("  · " + Terminal.sanitize(name) + price)
-            }
-        }
-        if let turn = result.layout?.rotation, turn != 0 { terminal.line(t(.scanNoteTurned(degrees: String(turn)))) }
-        for note in p.notes {
-            switch note {
-            case .ambiguousDate(let read, let chose, _): terminal.line(t(.scanNoteDate(read: Terminal.sanitize(read), date: format.longDate(chose))))
-            case .currencyAssumed(let c, _): if !given.currency { terminal.line(t(.scanNoteCurrency(currency: c.code))) }
-            case .amountRepaired(let read, let m): terminal.line(t(.scanNoteAmount(read: Terminal.sanitize(read), amount: format.money(m))))
-            case .dateRejected(let read, _): terminal.line(t(.scanNoteDateRejected(read: Terminal.sanitize(read))))
-            }
-        }
+        terminal.lines(ScanProposalPresenter(presentation).lines(p, d, receiptLines: result.lines.map(\.text), rotation: result.layout?.rotation,
+                                                                 given: given, pet: pet))
     }
 }

@@ -37,7 +37,7 @@ struct Failure {
         case let e as StoreError:
             switch e {
             case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing, .databaseEmpty: return Self.noInput
-            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .petArchived, .petNotArchived, .constraint: return Self.dataError
+            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .attachmentNotOnRecord, .petArchived, .petNotArchived, .constraint: return Self.dataError
             case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
             case .cannotOpen, .readOnly: return Self.cannotCreate
             case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
@@ -207,6 +207,9 @@ struct Failure {
         case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase(path: path))
         case .cannotOpen(let path, let reason): return l.text(.errCannotOpen(path: path, reason: reason))
         case .attachmentUnreadable(let path): return l.text(.errAttachmentUnreadable(path: path))
+        case .attachmentNotOnRecord(let id, let ref, let have) where have.isEmpty: return l.text(.errRecordNoAttachments(id: String(id), ref: ref))
+        case .attachmentNotOnRecord(let id, let ref, let have):
+            return l.text(.errAttachmentNotOnRecord(id: String(id), ref: ref, have: have.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: ", ")))
         case .damaged(let path, let detail): return l.text(.errDamaged(path: path, detail: detail))
         case .databaseMissing(let path): return l.text(.errDatabaseMissing(path: path, default: GlobalSettings.defaultDatabasePath))
         case .databaseEmpty(let path): return l.text(.errDatabaseEmpty(path: path))

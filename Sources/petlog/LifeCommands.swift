@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
+import PetViews
 
 /// Logging a record of any kind: resolve the time, build the detail, write once, print the new id.
 extension Session {
@@ -26,27 +27,7 @@ extension Session {
 
     /// One line per record whose value looks like a typo (Plausibility); the record is kept.
     mutating func warnImplausible(_ records: [PetRecord]) throws {
-        let repo = try repository()
-        for r in records {
-            guard let petId = r.petId else { continue }
-            let name = Terminal.sanitize(r.petName ?? "-")
-            switch r.detail {
-            case .weight(let w):
-                let previous = try repo.weightBefore(r, mass: w.mass, within: Plausibility.weightWindow)
-                if let change = Plausibility.weightJump(w.mass, at: r.at, previous: previous), let p = previous {
-                    terminal.error(t(.warnWeightJump(mass: format.mass(w.mass), change: format.massChange(change), pet: name,
-                                                     previous: format.mass(p.mass), day: format.shortDay(localDay(p.at)), id: String(r.id))))
-                }
-            case .meal(let m):
-                guard let amount = m.amount else { continue }
-                let weight = try repo.weightAtOrBefore(pet: petId, r.at)
-                if Plausibility.mealTooLarge(amount, petWeight: weight) {
-                    let shown = ValueFormatter.trim(amount.value, digits: 1) + " " + amount.unit.rawValue
-                    terminal.error(t(.warnMealLarge(amount: shown, pet: name, id: String(r.id))))
-                }
-            default: break
-            }
-        }
+        for w in try RecordAddedPresenter(presentation).warnings(records, store: try repository()) { terminal.error(w) }
     }
 }
 

@@ -35,8 +35,7 @@ extension Session {
             try terminal.json(records.map { RecordJSON($0, showWriter: showWriter) })
             return
         }
-        let present = TimelinePresenter(screen: terminal.screen, l10n: l10n, format: format, wording: wording, time: time)
-        for line in present.lines(records, showPet: showPet, showWriter: showWriter) { terminal.line(line) }
+        terminal.lines(TimelinePresenter(presentation).lines(records, showPet: showPet, showWriter: showWriter))
     }
 }
 
@@ -54,13 +53,7 @@ struct SearchCommand: ParsableCommand {
             // Pets whose profile matches come first on screen; `--json` stays the list of records (pets: `pet list --json`).
             let pets = s.json ? [] : try repo.searchPets(text)
             if !pets.isEmpty {
-                s.terminal.line(s.terminal.styled(s.t(.searchPets), .bold))
-                for p in pets {
-                    var parts = [Terminal.sanitize(p.name) + " (#\(p.id))", s.wording.speciesName(p.species)]
-                    if let b = p.breed { parts.append(Terminal.sanitize(b)) }
-                    if let n = p.notes { parts.append(Terminal.sanitize(n)) }
-                    s.terminal.line("  " + parts.joined(separator: " · "))
-                }
+                s.terminal.lines(PetPresenter(s.presentation).searchPets(pets))
                 if found.isEmpty { return }
                 s.terminal.line()
             }

@@ -201,17 +201,7 @@ struct MedGroup: ParsableCommand {
                     })
                     return
                 }
-                if courses.isEmpty { s.terminal.line(s.t(.medNone)); return }
-                s.terminal.table(
-                    header: [s.t(.colId), s.t(.colPet), s.t(.colMedication), s.t(.colDose), s.t(.colEvery), s.t(.colStarted),
-                             s.t(.colAdherence), s.t(.colLastDose), s.t(.colNextDose)],
-                    rows: zip(courses, tables).map { c, t in
-                        let m = c.medication
-                        return [String(c.record.id), c.record.petName ?? "", m.name + (m.stoppedAt != nil ? " (" + s.t(.fieldStoppedShort) + ")"
-                                   : CareAgenda.isActive(m, at: s.time.now, context: s.time) ? "" : " (" + s.t(.fieldEndedShort) + ")"),
-                                m.dose ?? "", s.wording.everyText(m), s.localDay(c.record.at).description, s.wording.adherenceText(t, dosesGiven: c.dosesGiven),
-                                c.lastDose.map(s.dateTime) ?? "-", t.next.map(s.dateTime) ?? "-"]
-                    })
+                s.terminal.lines(PetPresenter(s.presentation).medications(courses, timetables: tables))
             }
         }
     }

@@ -36,7 +36,4 @@ extension Session {
         guard !currency.hasECBRate, currency != home else { return }
         terminal.error(t(.noteNoECBRate(currency: currency.code)))
     }
-
-    /// A category's name in the session's language (the owner's own word as written).
-    func categoryName(_ code: String) -> String { l10n.code(.category, code) }
 }

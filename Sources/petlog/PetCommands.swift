@@ -81,13 +81,7 @@ struct PetGroup: ParsableCommand {
             try Session.run(global) { s in
                 let pets = try s.repository().pets(includeArchived: all)
                 if s.json { try s.terminal.json(pets.map(PetJSON.init)); return }
-                if pets.isEmpty { s.terminal.line(s.t(.petNone)); return }
-                s.terminal.table(
-                    header: [s.t(.colId), s.t(.colName), s.t(.colSpecies), s.t(.colBreed), s.t(.colSex), s.t(.colAge), s.t(.colStatus)],
-                    rows: pets.map { p in
-                        [String(p.id), p.name, s.wording.speciesName(p.species), p.breed ?? "", s.wording.sexLabel(p), s.format.age(months: p.ageInMonths(on: s.time.today)),
-                         p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) } ?? ""]
-                    })
+                s.terminal.lines(PetPresenter(s.presentation).list(pets))
             }
         }
     }
@@ -108,28 +102,7 @@ struct PetGroup: ParsableCommand {
                     try s.terminal.json(PetShowJSON(pet: p, latestWeight: latestWeight, currentMedications: meds.map(\.record), recordCount: counts))
                     return
                 }
-                let h = p.health
-                var rows: [(L10n.Message, String?)] = [
-                    (.colSpecies, s.wording.speciesName(p.species)), (.colBreed, p.breed), (.colSex, s.wording.sexLabel(p)),
-                    (.colBorn, p.born.map { "\($0) (\(s.format.age(months: p.ageInMonths(on: s.time.today))))" }), (.colMicrochip, p.microchip), (.colColor, p.color),
-                ]
-                // The health facts, each contact a line of its own; only those given (their labels then
-                // count for the column's width, so a pet without them shows as before).
-                if !h.allergies.isEmpty { rows.append((.colAllergies, h.allergies.joined(separator: ", "))) }
-                if !h.conditions.isEmpty { rows.append((.colConditions, h.conditions.joined(separator: ", "))) }
-                for c in h.emergencyContacts { rows.append((.colEmergencyContact, c.text)) }
-                if let v = h.vetContact { rows.append((.colVetContact, v.text)) }
-                if let i = h.insurance { rows.append((.colInsurance, i.text)) }
-                rows += [
-                    (.colNotes, p.notes),
-                    (.colStatus, p.archiveReason.map { s.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),
-                    (.colLatestWeight, latestWeight.map { s.wording.summary($0) + " (" + s.localDay($0.at).description + ")" }),
-                    (.colMedications, meds.isEmpty ? nil : meds.map { [$0.medication.name, $0.medication.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")),
-                    (.colRecords, String(counts)),
-                ]
-                s.terminal.line(s.terminal.styled(Terminal.sanitize(p.name), .bold) + "  #\(p.id)")
-                let labelWidth = rows.map { Terminal.width(s.t($0.0)) }.max() ?? 0
-                for (k, v) in rows { if let v { s.terminal.line("  " + Terminal.pad(s.t(k), to: labelWidth) + "  " + Terminal.sanitize(v)) } }
+                s.terminal.lines(PetPresenter(s.presentation).profile(p, latestWeight: latestWeight, medications: meds, records: counts))
             }
         }
     }

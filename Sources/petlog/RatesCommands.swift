@@ -95,7 +95,7 @@ struct RatesGroup: ParsableCommand {
                 let last = try repo.lastRatesFetch()
                 let lastJSON = last.map {
                     RatesJSON.LastFetch(at: JSONView.instant($0.fetchedAt, offset: s.time.utcOffset(at: $0.fetchedAt)), source: $0.source, localDay: $0.localDay,
-                                        file: Self.importedFile($0.source))
+                                        file: RatesPresenter.importedFile($0.source))
                 }
                 guard let found = try repo.rates(on: requested) else {
                     if s.json {
@@ -107,59 +107,14 @@ struct RatesGroup: ParsableCommand {
                     }
                     return
                 }
-                let table = RateTable(found.rates)
-                let haveHome = table.rate(home.code, on: found.day) != nil
-                var rows: [[String]] = []
-                var json: [RatesJSON.Rate] = []
-                for r in found.rates.sorted(by: { $0.currency < $1.currency }) {
-                    let cross = r.currency == home.code ? nil : table.crossRate(from: r.currency, to: home.code, on: found.day, decimals: crossDecimals)
-                    // A small cross rate is shown per 100 or 1,000 units (`1,000 KRW = 0.6843 USD`), not as `0.0007`.
-                    let shown = r.currency == home.code ? nil : table.shownCrossRate(from: r.currency, to: home.code, on: found.day, decimals: crossDecimals)
-                    var row = [r.currency, s.t(.ratesEquals(from: "EUR", rate: Self.grouped(r.rate.description), to: r.currency))]
-                    if haveHome {
-                        row.append(shown.map { s.t(.ratesEqualsPer(n: ValueFormatter.grouped($0.per), from: r.currency, rate: Self.grouped($0.rate.description), to: home.code)) } ?? "")
-                    }
-                    rows.append(row)
-                    json.append(RatesJSON.Rate(currency: r.currency, perEuro: r.rate.description, inHomeCurrency: cross?.description,
-                                               shownPer: shown?.per, shownInHomeCurrency: shown?.rate.description))
-                }
+                let present = RatesPresenter(s.presentation, crossDecimals: crossDecimals)
+                let (rows, json, haveHome) = present.rates(found.rates, on: found.day, home: home)
                 if s.json {
                     try s.terminal.json(RatesJSON.List(requested: requested, day: found.day, home: home, crossDecimals: crossDecimals, rates: json, lastFetch: lastJSON))
                     return
                 }
-                if let requested, requested != found.day {
-                    s.terminal.line(s.t(.ratesOfDayBefore(day: s.format.longDate(found.day), date: s.format.longDate(requested))))
-                } else {
-                    s.terminal.line(s.t(.ratesOfDay(day: s.format.longDate(found.day))))
-                }
-                var header = [s.t(.colCurrency), s.t(.colPerEuro)]
-                if haveHome { header.append(s.t(.colInCurrency(currency: home.code))) }
-                s.terminal.table(header: header, rows: rows)
-                if !haveHome { s.terminal.line(s.t(.ratesNoHomeRate(currency: home.code))) }
-                if let last {
-                    let c = s.time.clock(of: last.fetchedAt)
-                    let when = s.format.longDate(c.day) + " " + s.format.clock(hour: c.hour, minute: c.minute)
-                    // `rates import FILE` stores its file as a file: URL: said as an import from that file.
-                    if let file = Self.importedFile(last.source) {
-                        s.terminal.line(s.t(.ratesLastImported(when: when, file: Terminal.sanitize(file))))
-                    } else {
-                        s.terminal.line(s.t(.ratesLastFetched(when: when, source: Terminal.sanitize(last.source))))
-                    }
-                }
+                s.terminal.lines(present.lines(rows: rows, haveHome: haveHome, day: found.day, requested: requested, home: home, last: last))
             }
-        }
-
-        /// The file an import read (`file:///home/me/eurofxref.zip` → its path), or nil for a download.
-        static func importedFile(_ source: String) -> String? {
-            guard source.hasPrefix("file:"), let url = URL(string: source), url.isFileURL else { return nil }
-            return url.path
-        }
-
-        /// `1476.55` → `1,476.55`: the whole part grouped like every count, the decimals as they are.
-        static func grouped(_ decimal: String) -> String {
-            let parts = decimal.split(separator: ".", maxSplits: 1)
-            guard let whole = parts.first.flatMap({ Int64($0) }) else { return decimal }
-            return ValueFormatter.grouped(whole) + (parts.count > 1 ? "." + parts[1] : "")
         }
     }
 }

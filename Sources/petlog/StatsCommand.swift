@@ -16,31 +16,10 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let facts = try read(&s)
-            let present = StatsPresenter(l10n: s.l10n, format: s.format, wording: s.wording)
+            let present = StatsPresenter(s.presentation)
             let rows = present.rows(facts, byCode: s.json)
             if s.json { try s.terminal.json(present.json(facts, rows: rows)); return }
-            let heading = present.heading(facts)
-            s.terminal.wrapped(s.terminal.styled(heading.title, .bold))
-            s.terminal.table(header: heading.header, rows: rows.map(\.cells))
-            if let total = present.monthTotalLine(facts) {
-                s.terminal.wrapped(total)
-                s.printAhead(facts.ahead)
-            }
-            let unconverted = facts.spending.unconverted + facts.spending.previousUnconverted
-            if unconverted > 0 { s.terminal.wrapped(s.terminal.styled(s.t(.budgetUnconverted(n: Display.count(unconverted))), .yellow)) }
-            if let merchants = present.merchants(facts) {
-                s.terminal.line()
-                s.terminal.wrapped(s.terminal.styled(merchants.title, .bold))
-                for line in merchants.lines { s.terminal.wrapped(line, indent: 5) }
-            }
-            if !facts.budgets.isEmpty {
-                s.terminal.line()
-                s.terminal.line(s.terminal.styled(s.t(.statsBudgetsTitle), .bold))
-                for (b, st) in facts.budgets {
-                    s.terminal.wrapped("  #\(b.id) " + s.describe(b, activePets: facts.activePets), indent: 4)
-                    for line in s.statusLines(b.budget, st, on: facts.asOf, detailed: false, showDays: facts.isThisMonth) { s.terminal.wrapped("    " + line, indent: 6) }
-                }
-            }
+            s.terminal.lines(present.lines(facts, rows: rows))
         }
     }
 

@@ -36,6 +36,11 @@ struct Terminal {
         Terminal.write(text + "\n", to: STDOUT_FILENO)
     }
 
+    /// Lines a presenter laid out (`TextScreen`), each as it is.
+    func lines(_ texts: [String]) {
+        for t in texts { line(t) }
+    }
+
     func error(_ text: String) {
         Terminal.write("petlog: " + Terminal.sanitize(text) + "\n", to: STDERR_FILENO)
     }

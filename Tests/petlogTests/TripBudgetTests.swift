@@ -63,7 +63,7 @@ final class TripBudgetTests: CLITestCase {
         XCTAssertEqual(minor(perPerson, "per_day"), 12_908, "77,450 / 6 rounded down")
         let text = try ok("budget", "show", "--date", "2026-12-24")
         XCTAssertTrue(text.contains("Per person (÷2): Spent $225.50 of $1,000.00 · $774.50 left · $129.08 a day"), text)
-        for (lang, words) in [("ko", ["1인당 (÷2)", "2명", "Japan trip · Tokyo"]), ("ja", ["1人あたり（÷2）", "2人", "Japan trip · Tokyo"])] {
+        for (lang, words) in [("ko", ["1인당 (÷2)", "2명", "Japan trip · Tokyo"]), ("ja", ["1人あたり（÷2）", "2人", "Japan trip・Tokyo・2人"])] {
             let out = try run(["--lang", lang, "budget", "show", "--date", "2026-12-24"])
             XCTAssertEqual(out.status, 0, out.stderr)
             for w in words { XCTAssertTrue(out.stdout.contains(w), "\(lang): \(w) in \(out.stdout)") }
@@ -242,6 +242,12 @@ final class TripBudgetTests: CLITestCase {
         XCTAssertEqual((yen["budget"] as? [String: Any])?["daily_minor"] as? Int, 30_000, "$2,000 = ¥300,000 over 10 days")
         let text = try run(["chart", "expenses", "--budget", "1"], env: during)
         XCTAssertTrue(text.stdout.hasPrefix("Japan trip · Tokyo · 2 people: spending per day (USD)"), text.stdout)
+        // The name, place and headcount are joined the way each language sets them: Japanese with its own
+        // middle dot (the Latin one in a Japanese font hugs the next word).
+        for (lang, title) in [("ko", "Japan trip · Tokyo · 2명: 날짜별 지출 (USD)"), ("ja", "Japan trip・Tokyo・2人：日ごとの支出（USD）")] {
+            let t = try run(["--lang", lang, "chart", "expenses", "--budget", "1"], env: during)
+            XCTAssertTrue(t.stdout.hasPrefix(title), t.stdout)
+        }
         XCTAssertTrue(text.stdout.contains("Dec 20") && text.stdout.contains("$400.00"), text.stdout)
         XCTAssertTrue(text.stdout.contains("Budget $2,000.00 over 10 days: $200.00 a day"), text.stdout)
         let png = home.appendingPathComponent("trip.png").path
