@@ -259,7 +259,8 @@ def main():
     args = sys.argv[1:]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args[:1] == ["--phone"]:
-        return make_phone(args[1] if len(args) > 1 else os.path.join(root, ".build/receipts-phone"))
+        # --phone DIR [VARIANT…]: only those variants (the same bytes as in the whole set: seeded per variant).
+        return make_phone(args[1] if len(args) > 1 else os.path.join(root, ".build/receipts-phone"), args[2:])
     if args[:1] == ["--photo"]:
         return make_photo(args[1] if len(args) > 1 else "receipt-12mp.jpg", root)
     out = args[0] if args else os.path.join(root, "Tests/OCRTests/Fixtures/receipts")
@@ -391,14 +392,15 @@ def phone(receipt, variant, rng):
     return warped.filter(ImageFilter.GaussianBlur(0.7)), None
 
 
-def make_phone(out):
-    """Phone photos of one Korean, one Japanese and one English receipt per variant, with their truth."""
+def make_phone(out, only=()):
+    """Phone photos of one Korean, one Japanese and one English receipt per variant (or the variants `only`
+    names), with their truth."""
     os.makedirs(out, exist_ok=True)
     makers = [("ko", korean), ("ja", japanese), ("en", english)]
     count = 0
     for v, variant in enumerate(PHONE_VARIANTS):
         for lang, maker in makers:
-            if variant == "12mp" and lang != "en":
+            if variant == "12mp" and lang != "en" or only and variant not in only:
                 continue  # one 12 MP photo (the bench's other is Korean)
             rng = random.Random(f"{SEED}-{variant}-{lang}")
             index = v % PER_LANGUAGE

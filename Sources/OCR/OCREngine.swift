@@ -69,7 +69,11 @@ public final class OCREngine {
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))  // leptonica speaks while decoding, before any engine exists
         // The language names are checked before the image is read: a bad --ocr-lang is its own error.
         if let language { try checkLanguages(language, tessdataPath: tessdata) } else { try checkLanguages(fallback, tessdataPath: tessdata) }
-        let (loaded, orientation) = try trace.measure("decode") { try LeptImage.load(path: path, options: options) }
+        // A large JPEG is decoded at half size when its characters would still be at least `textHeight` tall
+        // there (else it is decoded again in full, below): a 12 MP photo is read at about 2000×1500 anyway.
+        var (loaded, orientation, reduction) = try trace.measure("decode") {
+            try LeptImage.load(path: path, options: options, halveAbove: options.textHeight == nil ? nil : OCROptions.halvedJPEGPixels)
+        }
         // Started once the image is known good, on their own threads: the OSD data (about 180 ms to load) and
         // the language most likely needed (the one given, else the fallback), which detection then usually
         // confirms, load while the image is examined. Both are waited for below, whatever is found.
@@ -77,8 +81,20 @@ public final class OCREngine {
         let likely = language ?? fallback
         let preloaded = Preload { try? OCREngine(language: likely, tessdataPath: tessdata) }
         defer { _ = osd.wait(); _ = preloaded.wait() }  // no loading thread outlives the reading (nor an error thrown here)
-        let gray = try trace.measure("EXIF turn, gray") { try loaded.oriented(orientation).gray() }
-        let (image, height, scale) = gray.scaledForReading(options: options, trace: trace)
+        var gray = try trace.measure("EXIF turn, gray") { try loaded.oriented(orientation).gray() }
+        var (image, height, scale) = gray.scaledForReading(options: options, trace: trace)
+        if reduction > 1 {
+            if let h = height, let target = options.textHeight, h >= target * 0.9 {
+                trace.note("decoded at 1/\(reduction): characters \(Int(h)) px there")
+                height = h * Double(reduction)
+                scale /= Double(reduction)
+            } else {
+                trace.note("decoded at 1/\(reduction): characters \(height.map { "\(Int($0)) px" } ?? "not found") there, decoded again in full")
+                (loaded, orientation, reduction) = try trace.measure("decode in full") { try LeptImage.load(path: path, options: options, halveAbove: nil) }
+                gray = try loaded.oriented(orientation).gray()
+                (image, height, scale) = gray.scaledForReading(options: options, trace: trace)
+            }
+        }
         // Detection on the paper alone, contrast-stretched: on a dark table tesseract's OSD saw no characters
         // (the 12 MP photos), and on the faded and blurred receipts of the set it took Hangul for Latin or
         // Greek without the stretch (docs/ocr.md). Tesseract reads the whole image as it is: cut to the
@@ -109,7 +125,7 @@ public final class OCREngine {
             }
             let engine = try engines[languages] ?? trace.measure("load \(languages)") { try OCREngine(language: languages, tessdataPath: tessdata) }
             engines[languages] = engine
-            var result = try engine.recognize(turned, orientation: orientation, options: options, trace: trace)
+            var result = try engine.recognize(turned, orientation: orientation, options: options, textHeight: height.map { $0 * scale }, trace: trace)
             trace.note("read \(languages) turned \(q * 90)°: \(result.words.count) words, mean confidence \(String(format: "%.1f", result.meanWordConfidence))")
             result.language = languages
             result.layout = layout
@@ -177,10 +193,16 @@ public final class OCREngine {
         }
     }
 
-    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions, trace: OCRTrace? = nil) throws -> OCRResult {
+    func recognize(_ gray: LeptImage, orientation: ExifOrientation, options: OCROptions, textHeight: Double? = nil,
+                   trace: OCRTrace? = nil) throws -> OCRResult {
         var image = gray
         var angle = 0.0
         if options.deskew { (image, angle) = trace.measure("deskew") { image.deskewed() } }
+        if let sag = options.flattenSag {
+            let (flat, curl) = trace.measure("flatten") { image.flattenedWhenCurled(textHeight: textHeight, fraction: sag) }
+            trace.note("curl: \(curl.map { String(format: "sag %.1f px, slope %.1f px, %d lines, residual %.2f px", $0.curvature, $0.slope, $0.lines, $0.residual) } ?? "too few lines")\(flat === image ? "" : ", flattened")")
+            image = flat
+        }
         image = trace.measure("binarize") { image.binarized(options.binarization) }
         let (words, lines) = try trace.measure("recognize \(language)") { try read(image, segmentation: options.pageSegmentation) }
         return OCRResult(

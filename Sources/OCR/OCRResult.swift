@@ -133,6 +133,9 @@ public struct OCROptions: Sendable, Equatable {
     public var pageSegmentation: PageSegmentation
     /// Straighten text lines tilted up to about 7° (leptonica's skew search).
     public var deskew: Bool
+    /// Straighten text lines that bow (a curled receipt) when their middle and their ends lie this many
+    /// character heights apart (`LeptImage.flattenedWhenCurled`, docs/ocr.md "Curl"); nil: never.
+    public var flattenSag: Double?
     public var binarization: Binarization
     /// The character height in pixels a large image is scaled down to before it is read (`recognizeDetecting`
     /// only): the height is measured on the image (`OCREngine.textHeight`), and an image whose text is taller
@@ -153,12 +156,17 @@ public struct OCROptions: Sendable, Equatable {
     /// Files above this many bytes are refused before reading.
     public var maxFileBytes: Int
 
+    /// JPEGs above this many pixels are decoded at half size by `recognizeDetecting` when their characters are
+    /// large enough (docs/ocr.md, "12 MP").
+    public static let halvedJPEGPixels = 6_000_000
+
     public init(
-        pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, binarization: Binarization = .none,
+        pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, flattenSag: Double? = 0.5, binarization: Binarization = .none,
         textHeight: Double? = 32, osdTextHeight: Double? = nil, osdCharacters: Int? = 30, findPaper: Bool = true,
         maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
     ) {
         self.textHeight = textHeight
+        self.flattenSag = flattenSag
         self.osdTextHeight = osdTextHeight
         self.osdCharacters = osdCharacters
         self.findPaper = findPaper

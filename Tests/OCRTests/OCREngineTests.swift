@@ -101,6 +101,33 @@ final class OCREngineTests: XCTestCase {
         XCTAssertEqual(scan.language, "kor+eng")
     }
 
+    /// A JPEG over 6 MP is decoded at half size (libjpeg's scaled decoding) when its characters are still 32 px
+    /// tall there (the 12 MP photo's 64 px): the same reading, a quarter of the pixels decoded. A receipt small in a
+    /// large frame (en-01's 26 px characters on a 4000×3000 table) would be read at 13 px so: decoded again in full.
+    func testALargeJPEGIsDecodedAtHalfSizeOnlyWhenItsTextStaysLarge() throws {
+        let photo = scratch.appendingPathComponent("photo.jpg").path
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/make-receipts.py").path
+        guard try python([script, "--photo", photo]) == 0 else { throw XCTSkip("the receipt set's Python (python3-pil) is not installed") }
+        let trace = OCRTrace()
+        let big = try OCREngine.recognizeDetecting(imageAt: photo, fallback: "eng", trace: trace)
+        XCTAssertTrue(trace.notes.contains { $0.hasPrefix("decoded at 1/2") && !$0.contains("again") }, trace.report)
+        XCTAssertEqual(big.scale, 0.5, accuracy: 0.05)
+        XCTAssertEqual(try XCTUnwrap(big.measuredTextHeight), 64, accuracy: 8)
+        XCTAssertTrue(big.text.contains("93,100"), big.text)
+
+        let small = scratch.appendingPathComponent("small.jpg").path
+        XCTAssertEqual(try python(["-c", "import sys; from PIL import Image; r = Image.open(sys.argv[1]).convert('L'); c = Image.new('L', (4000, 3000), 90); c.paste(r, (1500, 900)); c.save(sys.argv[2], quality=90)",
+                                   Self.fixtures.appendingPathComponent("en-01.jpg").path, small]), 0)
+        let again = OCRTrace()
+        let read = try OCREngine.recognizeDetecting(imageAt: small, fallback: "eng", trace: again)
+        XCTAssertTrue(again.notes.contains { $0.contains("decoded again in full") }, again.report)
+        XCTAssertEqual(read.scale, 1)
+        XCTAssertEqual(read.width, 4000)
+        let truth = try Self.truth("en-01")
+        XCTAssertTrue(read.lines.contains { $0.text.contains(truth.total_text) }, read.text)
+    }
+
     @discardableResult
     func python(_ arguments: [String]) throws -> Int32 {
         let p = Process()
