@@ -263,7 +263,7 @@ final class AttachmentEditTests: CLITestCase {
         try expectRefused(["edit", id, "--detach", "R.JPG"], code: 65, mentions: "1. r.jpg, 2. 영수증.jpg")
         // One unknown among known ones: nothing is detached.
         try expectRefused(["edit", id, "--detach", "r.jpg", "--detach", "0"], code: 65, mentions: "no attachment 0")
-        try expectRefused(["--lang", "ko", "edit", id, "--detach", "x.jpg"], code: 65, mentions: "x.jpg 첨부 파일이 없습니다. 있는 첨부 파일: 1. r.jpg, 2. 영수증.jpg")
+        try expectRefused(["--lang", "ko", "edit", id, "--detach", "x.jpg"], code: 65, mentions: "없는 첨부 파일입니다: x.jpg. 있는 첨부 파일: 1. r.jpg, 2. 영수증.jpg")
         try expectRefused(["--lang", "ja", "edit", id, "--detach", "x.jpg"], code: 65, mentions: "添付ファイル x.jpg はありません")
         XCTAssertEqual(try names(id), ["r.jpg", "영수증.jpg"])
         // A Hangul name typed decomposed (as macOS file names are) is the same name.
