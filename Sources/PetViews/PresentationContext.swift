@@ -31,3 +31,22 @@ public struct PresentationContext {
         return screen.wrapped(t(.spendingAheadNote(amount: format.money(ahead.converted), n: ValueFormatter.count(ahead.purchases))))
     }
 }
+
+/// A presenter over one `PresentationContext`: its parts by name, and the initializer from the parts that the
+/// presenters made before the context existed still offer.
+public protocol ContextPresenter {
+    var context: PresentationContext { get }
+    init(_ context: PresentationContext)
+}
+
+extension ContextPresenter {
+    var screen: TextScreen { context.screen }
+    var l10n: L10n { context.l10n }
+    var format: ValueFormatter { context.format }
+    var wording: RecordWording { context.wording }
+    var time: TimeContext { context.time }
+
+    public init(screen: TextScreen, l10n: L10n, format: ValueFormatter, wording: RecordWording, time: TimeContext) {
+        self.init(PresentationContext(screen: screen, l10n: l10n, format: format, wording: wording, time: time))
+    }
+}

@@ -5,19 +5,10 @@ import PetModel
 /// `show ID` on screen: one record's header (id, kind, pet, local day and clock, star), then every field of
 /// its kind as one labelled line each, then its attachments (position, name, media type, size). Values are
 /// worded as the other views word them (ValueFormatter, RecordWording); user text goes through PlainText.
-public struct RecordDetailPresenter {
+public struct RecordDetailPresenter: ContextPresenter {
     public let context: PresentationContext
-    var screen: TextScreen { context.screen }
-    var l10n: L10n { context.l10n }
-    var format: ValueFormatter { context.format }
-    var wording: RecordWording { context.wording }
-    var time: TimeContext { context.time }
 
     public init(_ context: PresentationContext) { self.context = context }
-
-    public init(screen: TextScreen, l10n: L10n, format: ValueFormatter, wording: RecordWording, time: TimeContext) {
-        self.init(PresentationContext(screen: screen, l10n: l10n, format: format, wording: wording, time: time))
-    }
 
     /// The labelled fields of `r` in order: (label, value), values already sanitized.
     public func fields(_ r: PetRecord) -> [(String, String)] {

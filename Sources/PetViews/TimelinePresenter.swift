@@ -21,19 +21,10 @@ public enum RecordClockText {
 
 /// `log`, `search` and `starred` on screen: records under their days, each a line of id, clock, pet,
 /// kind and summary (and note, star, writer), the columns aligned by display width across the listing.
-public struct TimelinePresenter {
+public struct TimelinePresenter: ContextPresenter {
     public let context: PresentationContext
-    var screen: TextScreen { context.screen }
-    var l10n: L10n { context.l10n }
-    var format: ValueFormatter { context.format }
-    var wording: RecordWording { context.wording }
-    var time: TimeContext { context.time }
 
     public init(_ context: PresentationContext) { self.context = context }
-
-    public init(screen: TextScreen, l10n: L10n, format: ValueFormatter, wording: RecordWording, time: TimeContext) {
-        self.init(PresentationContext(screen: screen, l10n: l10n, format: format, wording: wording, time: time))
-    }
 
     /// The lines, wrapped to the screen. `showWriter`: each line ends with the database role that wrote the
     /// record (a PostgreSQL store keeps it; a SQLite file has one user and says `-`).
