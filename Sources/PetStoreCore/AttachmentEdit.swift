@@ -74,8 +74,7 @@ extension StoreCore {
             }
             var new = a
             new.position = kept.count
-            try sql.execute("INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
-                            [id, new.position, new.sha256, new.originalName, new.mediaType, new.size])
+            try insertAttachmentRow(new, recordId: id)
             kept.append(new)
             result.added.append(new)
         }

@@ -172,11 +172,15 @@ public struct StoreCore {
             INSERT INTO record (pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)
             """, [petId, draft.detail.kind.rawValue, draft.at.unixSeconds(), draft.utcOffset, draft.note, t, t])
         try RecordDetailTables.insert(draft.detail, id: id, sql: sql)
-        for a in attachments {
-            try sql.execute("INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
-                            [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
-        }
+        for a in attachments { try insertAttachmentRow(a, recordId: id) }
         return id
+    }
+
+    /// The attachment row of `a` (its position, file hash, name, type and size) on record `recordId`: the one
+    /// insert that logging, importing and `edit --receipt/--photo/--attach` share.
+    func insertAttachmentRow(_ a: Attachment, recordId: Int64) throws {
+        try sql.execute("INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
+                        [recordId, a.position, a.sha256, a.originalName, a.mediaType, a.size])
     }
 
     /// What adding `draft` for the pets `named` writes: a pet named twice (`Coco,coco`, or by name and by

@@ -135,10 +135,7 @@ extension StoreCore {
             }
             try writer.insertRecord(id: id, petId: petId, kind: detail.kind, at: r.at, utcOffset: r.utcOffset, note: r.note, starred: r.starred, now: t)
             try writer.insertDetail(detail, id: id)
-            for a in r.attachments {
-                try sql.execute("INSERT INTO attachment (record_id, position, sha256, original_name, media_type, size) VALUES (?, ?, ?, ?, ?, ?)",
-                                [id, a.position, a.sha256, a.originalName, a.mediaType, a.size])
-            }
+            for a in r.attachments { try insertAttachmentRow(a, recordId: id) }
             if case .medication = detail, let key { knownMedications[key] = id }
             summary.recordsAdded += 1
             done += 1
