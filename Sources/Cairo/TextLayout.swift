@@ -12,7 +12,7 @@ public final class TextLayout {
         public var baseline: Double
     }
 
-    private let layout: OpaquePointer
+    private var layout: OpaquePointer
     private let context: Context
 
     /// - Parameters:
@@ -27,11 +27,23 @@ public final class TextLayout {
     ///     the text goes on (implies ellipsizing).
     public init(_ text: String, font: String, in context: Context, width: Double? = nil,
                 alignment: Alignment = .left, ellipsize: Bool = false, maxLines: Int? = nil) {
-        let ellipsize = ellipsize || maxLines != nil
         self.context = context
-        pango_cairo_update_context(context.raw, context.sharedPangoContext())
+        layout = Self.make(text, font: font, on: context.sharedPangoContext(), in: context, width: width,
+                           alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
+        // A character the document font set lacks: laid out on every installed font, as without the set.
+        if context.onDocumentFontSet && pango_layout_get_unknown_glyphs_count(layout) > 0 {
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            layout = Self.make(text, font: font, on: context.systemFontsPangoContext(), in: context, width: width,
+                               alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
+        }
+    }
+
+    private static func make(_ text: String, font: String, on pangoContext: OpaquePointer, in context: Context,
+                             width: Double?, alignment: Alignment, ellipsize: Bool, maxLines: Int?) -> OpaquePointer {
+        let ellipsize = ellipsize || maxLines != nil
+        context.updatePangoContexts()
         // safe: pango_layout_new aborts inside GLib on out-of-memory rather than return NULL.
-        layout = pango_layout_new(context.sharedPangoContext())!
+        let layout = pango_layout_new(pangoContext)!
         let description = pango_font_description_from_string(font)
         // "Sans" is the document's family: one type family for every script of the language.
         if let family = pango_font_description_get_family(description).map({ String(cString: $0) }),
@@ -69,6 +81,7 @@ public final class TextLayout {
             }
             if !kept.isEmpty { Self.setKeptTogether(kept, on: layout) }
         }
+        return layout
     }
 
     /// Width from the character at byte `start` through the one at byte `last` of a one-line layout.
@@ -159,6 +172,7 @@ public final class TextLayout {
     /// Draws the text with its top-left corner at (x, y), in the context's current source colour.
     public func draw(x: Double, y: Double) {
         context.moveTo(x, y)
+        context.updatePangoContexts()
         pango_cairo_update_layout(context.raw, layout)
         pango_cairo_show_layout(context.raw, layout)
         context.newPath()
