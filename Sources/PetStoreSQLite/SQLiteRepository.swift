@@ -275,6 +275,9 @@ public struct SQLiteRepository: PetlogStore {
     public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
         try read { db in try core(db).lastWeights(pets: refs, since: since, until: until, days: days) }
     }
+    public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
+        try read { db in try core(db).lastWeights(pets: refs, windows: windows) }
+    }
 
     /// Reads the series from its packed chunks (`WeightSeriesCache`, schema v9) and the weights after them
     /// from the tables; on a writable file, when whole chunks' worth of weights wait after the last chunk,
