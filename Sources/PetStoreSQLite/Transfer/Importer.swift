@@ -184,7 +184,9 @@ final class SQLiteImportWriter: ImportWriter {
     /// command is recorded (an import never is: `undo_active` is empty), the search one only for a record with a
     /// note (a plain weight has none) — yet SQLite runs each as a sub-program per row: a sixth of a big weight
     /// load. So for many rows they are dropped and made again from their own SQL, in the import's transaction.
-    static let quietTriggers = ["undo_record_insert", "undo_weight_insert", "search_record_insert"]
+    /// `series_weight_insert` drops a pet's packed chunks from a new weight's place on (`WeightSeriesCache`):
+    /// with it dropped, the chunks of the pets the load brings weights to are dropped here instead, once.
+    static let quietTriggers = ["undo_record_insert", "undo_weight_insert", "search_record_insert", "series_weight_insert"]
 
     func insertWeights(_ w: ImportWeights, rows: [Int32], petIds: [Int64], firstId: Int64, now: Int64, progress: (Int) -> Void) throws {
         var triggers: [String] = []
@@ -192,6 +194,11 @@ final class SQLiteImportWriter: ImportWriter {
             let names = Self.quietTriggers.map { "'\($0)'" }.joined(separator: ", ")
             triggers = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (\(names)) ORDER BY name")
             for name in Self.quietTriggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
+            if try db.tableExists("weight_chunk"), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM weight_chunk)") == true {
+                var pets = Set<Int64>()
+                for row in rows { pets.insert(petIds[Int(w.pet[Int(row)])]) }
+                for pet in pets { try db.execute(sql: "DELETE FROM weight_chunk WHERE pet_id = ?", arguments: [pet]) }
+            }
         }
         try repository.insertWeights(w, rows: rows, petIds: petIds, firstId: firstId, now: now, db: db, progress: progress)
         for sql in triggers { try db.execute(sql: sql) }
