@@ -622,6 +622,7 @@ extension L10n {
         case checkProblemOrphanRecord = "checkProblem.orphan-record"
         case checkProblemInvalidValue = "checkProblem.invalid-value"
         case checkProblemSearchIndex = "checkProblem.search-index"
+        case checkProblemWeightSeries = "checkProblem.weight-series"
         case vaccineRabies = "vaccine.rabies"
         case vaccineDhpp = "vaccine.dhpp"
         case vaccineLeptospirosis = "vaccine.leptospirosis"
@@ -1150,7 +1151,7 @@ extension L10n {
         .amountUnit: ["g", "ml", "cup", "piece"],
         .route: ["oral", "topical", "injection", "eye", "ear", "inhaled", "other"],
         .archiveReason: ["passed-away", "rehomed", "lost", "other"],
-        .checkProblem: ["integrity", "index", "foreign-key", "missing-file", "quarantined-file", "bad-hash", "orphan-file", "orphan-record", "invalid-value", "search-index"],
+        .checkProblem: ["integrity", "index", "foreign-key", "missing-file", "quarantined-file", "bad-hash", "orphan-file", "orphan-record", "invalid-value", "search-index", "weight-series"],
         .vaccine: ["rabies", "dhpp", "leptospirosis", "bordetella", "canine-influenza", "fvrcp", "felv", "rhdv2", "myxomatosis", "myxo-rhd", "distemper"],
         .groomingTask: ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"],
         .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks"],

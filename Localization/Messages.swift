@@ -618,6 +618,7 @@ extension L10n.Message {
     public static let checkProblemOrphanRecord = Self(.checkProblemOrphanRecord, [:])
     public static let checkProblemInvalidValue = Self(.checkProblemInvalidValue, [:])
     public static let checkProblemSearchIndex = Self(.checkProblemSearchIndex, [:])
+    public static let checkProblemWeightSeries = Self(.checkProblemWeightSeries, [:])
     public static let vaccineRabies = Self(.vaccineRabies, [:])
     public static let vaccineDhpp = Self(.vaccineDhpp, [:])
     public static let vaccineLeptospirosis = Self(.vaccineLeptospirosis, [:])

@@ -618,6 +618,7 @@ extension L10n {
         case .checkProblemOrphanRecord: "orphan-record"
         case .checkProblemInvalidValue: "invalid-value"
         case .checkProblemSearchIndex: "search-index"
+        case .checkProblemWeightSeries: "weight-series"
         case .vaccineRabies: "Rabies"
         case .vaccineDhpp: "DHPP"
         case .vaccineLeptospirosis: "Leptospirosis"

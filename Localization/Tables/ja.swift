@@ -618,6 +618,7 @@ extension L10n {
         case .checkProblemOrphanRecord: "中身のない記録"
         case .checkProblemInvalidValue: "不正に保存された値"
         case .checkProblemSearchIndex: "検索索引のずれ"
+        case .checkProblemWeightSeries: "体重グラフのキャッシュのずれ"
         case .vaccineRabies: "狂犬病"
         case .vaccineDhpp: "DHPP"
         case .vaccineLeptospirosis: "レプトスピラ"

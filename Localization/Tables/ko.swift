@@ -618,6 +618,7 @@ extension L10n {
         case .checkProblemOrphanRecord: "내용이 없는 기록"
         case .checkProblemInvalidValue: "잘못 저장된 값"
         case .checkProblemSearchIndex: "검색 색인 불일치"
+        case .checkProblemWeightSeries: "체중 차트 캐시 불일치"
         case .vaccineRabies: "광견병"
         case .vaccineDhpp: "DHPP"
         case .vaccineLeptospirosis: "렙토스피라"

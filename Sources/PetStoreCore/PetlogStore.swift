@@ -111,7 +111,8 @@ public protocol TransferRepository: Sendable {
     /// The clock the store stamps its writes with (pinned by `PETLOG_NOW`); the demo stops at it.
     var now: @Sendable () -> Date { get }
     /// Writes the batch in one transaction; see `SQLiteRepository.importBatch` for the matching rules.
-    func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary
+    /// Consumed: pass `consume batch` to let its rows go as soon as they are written.
+    func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary
     /// Every record in id order, a batch at a time (memory stays flat on big files).
     func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
     /// The whole JSON export (docs/json.md) into `sink`: pets, records, budgets, rates; the records written.
@@ -133,7 +134,7 @@ public protocol TransferRepository: Sendable {
 }
 
 extension TransferRepository {
-    public func importBatch(_ batch: ImportBatch) throws -> ImportSummary { try importBatch(batch, progress: nil) }
+    public func importBatch(_ batch: consuming ImportBatch) throws -> ImportSummary { try importBatch(consume batch, progress: nil) }
     public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) { try exportCSV(to: directory, bom: false) }
     public func exportCSVTable(_ table: String, to path: String) throws -> Int { try exportCSVTable(table, to: path, bom: false) }
     public func forEachRecordBatch(_ body: ([PetRecord]) throws -> Void) throws { try forEachRecordBatch(size: 2000, body) }

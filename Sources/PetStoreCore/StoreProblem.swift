@@ -13,6 +13,9 @@ public struct StoreProblem: Equatable, Sendable {
         case invalidValue = "invalid-value"
         /// `search_index` says other than the tables (see `SearchIndex`): rebuilt from them by `check --repair`.
         case searchIndex = "search-index"
+        /// The packed weight series (`weight_chunk`, SQLite) says other than the tables: `check --repair`
+        /// drops the chunks that differ, and the next chart packs them again from the tables.
+        case weightSeries = "weight-series"
     }
     public var kind: Kind
     /// What `check` prints about it (a path, a SQLite message, `#12 weight`): for people, never parsed back.
@@ -59,7 +62,7 @@ public struct StoreProblem: Equatable, Sendable {
     }
     /// Something `check --repair` can fix without losing anything: an orphan file (quarantined), a record
     /// header without its detail, an index (rebuilt), or a damaged table (recovered into a copy).
-    public var repairable: Bool { kind == .orphanFile || kind == .quarantinedFile || kind == .orphanRecord || kind == .index || kind == .integrity || kind == .searchIndex }
+    public var repairable: Bool { kind == .orphanFile || kind == .quarantinedFile || kind == .orphanRecord || kind == .index || kind == .integrity || kind == .searchIndex || kind == .weightSeries }
 }
 
 /// What `check --repair` did.

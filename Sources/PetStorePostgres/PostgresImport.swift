@@ -160,8 +160,9 @@ struct CopyRows {
 
 extension PostgresRepository {
     /// Attachment files come from the export's folder into the database (chunks), in the same transaction.
-    public func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
-        try write(recording: false) { core in
+    public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
+        let batch = batch
+        return try write(recording: false) { core in
             var summary = ImportSummary()
             (summary.attachmentsAdded, summary.attachmentsMissing) = try storeAttachments(batch)
             return try core.importRows(batch, writer: PostgresImportWriter(link: link), summary: summary, progress: progress)

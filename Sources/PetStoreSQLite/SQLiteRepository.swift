@@ -279,12 +279,28 @@ public struct SQLiteRepository: PetlogStore {
         try read { db in try core(db).lastWeights(pets: refs, windows: windows) }
     }
 
-    /// Reads the series with the raw statement: a million rows through GRDB's `Row` cost about twice
-    /// as much, and this is the hot path of `chart weight` and the report.
+    /// Reads the series from its packed chunks (`WeightSeriesCache`, schema v9) and the weights after them
+    /// from the tables; on a writable file, when whole chunks' worth of weights wait after the last chunk,
+    /// packs them in a write of its own that is not recorded for `undo` (a read-only or damaged file just
+    /// reads them from the tables each time). Whole days (`days`), and a cache that does not decode, read
+    /// the tables: with the raw statement, since a million rows through GRDB's `Row` cost about twice as much.
     public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        try read { db in
-            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
-            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+        let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+        let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+        if days == nil {
+            let (cached, waiting) = try read { db -> (WeightColumns, Int?) in
+                var columns = WeightColumns()
+                let waiting = try WeightSeriesCache.read(db, pet: pet, lower: lower, upper: upper, into: &columns)
+                return (columns, waiting)
+            }
+            if let waiting {
+                if waiting >= WeightSeriesCache.chunkPoints && database.knownDamage == nil {
+                    _ = try? write(recording: false) { db in try WeightSeriesCache.fill(db, pet: pet) }
+                }
+                return cached
+            }
+        }
+        return try read { db in
             // Whole days are each weight's own local day (`RecordClock`).
             let (dayClauses, dayArgs) = days.map(StoreCore.dayBounds) ?? ([], [])
             let where_ = "r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?" + dayClauses.map { " AND " + $0 }.joined()

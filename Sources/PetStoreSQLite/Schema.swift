@@ -36,11 +36,12 @@ enum Schema {
             try db.execute(sql: "DROP TRIGGER undo_budget_insert; DROP TRIGGER undo_budget_update; DROP TRIGGER undo_budget_delete")
             try UndoLog.createTriggers(db, tables: ["budget"])
         }
+        migrator.registerMigration("v9") { db in try db.execute(sql: v9) }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v8"
+    static let currentVersion = "v9"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -420,5 +421,47 @@ enum Schema {
     ALTER TABLE budget ADD COLUMN name TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 200);
     ALTER TABLE budget ADD COLUMN place TEXT CHECK (place IS NULL OR length(place) BETWEEN 1 AND 200);
     ALTER TABLE budget ADD COLUMN people INTEGER CHECK (people IS NULL OR people BETWEEN 1 AND 1000);
+    """
+
+    /// v9, the weight series packed for charts (issue 34; `WeightSeriesCache`): each pet's weights in
+    /// chunks of `WeightSeriesCache.chunkPoints` (instant, grams) points, oldest first, each chunk keyed by its
+    /// last point's (instant, record id) — the series' own order. A chunk is derived data: it holds a prefix of
+    /// the pet's series as the tables say it, and the triggers below drop, whatever program writes, every
+    /// chunk from a changed point on (an insert, edit or delete of a weight, a record moved in time or to
+    /// another pet), so what is left is always such a prefix. A weight after the last chunk (the usual new
+    /// weight) drops nothing: the read takes points after the last chunk from the tables, and the next chart
+    /// on a writable file packs whole chunks of them. Existing files start with no chunks.
+    static let v9 = """
+    CREATE TABLE weight_chunk (
+      id       INTEGER PRIMARY KEY,
+      pet_id   INTEGER NOT NULL REFERENCES pet (id) ON DELETE CASCADE,
+      first_at INTEGER NOT NULL,
+      last_at  INTEGER NOT NULL,
+      last_id  INTEGER NOT NULL,
+      points   INTEGER NOT NULL CHECK (points > 0),
+      data     BLOB NOT NULL
+    );
+    CREATE UNIQUE INDEX weight_chunk_key ON weight_chunk (pet_id, last_at, last_id);
+    CREATE TRIGGER series_weight_insert AFTER INSERT ON weight BEGIN
+      DELETE FROM weight_chunk WHERE id IN (SELECT c.id FROM record r JOIN weight_chunk c ON c.pet_id = r.pet_id AND c.last_at >= r.at
+        WHERE r.id = new.record_id AND (c.last_at > r.at OR c.last_id >= r.id));
+    END;
+    CREATE TRIGGER series_weight_update AFTER UPDATE ON weight WHEN old.grams IS NOT new.grams OR old.record_id IS NOT new.record_id BEGIN
+      DELETE FROM weight_chunk WHERE id IN (SELECT c.id FROM record r JOIN weight_chunk c ON c.pet_id = r.pet_id AND c.last_at >= r.at
+        WHERE r.id IN (old.record_id, new.record_id) AND (c.last_at > r.at OR c.last_id >= r.id));
+    END;
+    CREATE TRIGGER series_weight_delete AFTER DELETE ON weight BEGIN
+      DELETE FROM weight_chunk WHERE id IN (SELECT c.id FROM record r JOIN weight_chunk c ON c.pet_id = r.pet_id AND c.last_at >= r.at
+        WHERE r.id = old.record_id AND (c.last_at > r.at OR c.last_id >= r.id));
+    END;
+    CREATE TRIGGER series_record_update AFTER UPDATE OF id, pet_id, kind, at ON record
+      WHEN (old.kind = 'weight' OR new.kind = 'weight')
+       AND (old.id IS NOT new.id OR old.pet_id IS NOT new.pet_id OR old.kind IS NOT new.kind OR old.at IS NOT new.at) BEGIN
+      DELETE FROM weight_chunk WHERE pet_id = old.pet_id AND last_at >= old.at AND (last_at > old.at OR last_id >= old.id);
+      DELETE FROM weight_chunk WHERE pet_id = new.pet_id AND last_at >= new.at AND (last_at > new.at OR last_id >= new.id);
+    END;
+    CREATE TRIGGER series_record_delete AFTER DELETE ON record WHEN old.kind = 'weight' BEGIN
+      DELETE FROM weight_chunk WHERE pet_id = old.pet_id AND last_at >= old.at AND (last_at > old.at OR last_id >= old.id);
+    END;
     """
 }

@@ -68,6 +68,9 @@ extension SQLiteRepository {
                     let wrong = try SearchIndex.rowsOutOfStep(db)
                     if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, .rowsOutOfStep(table: "search_index", count: wrong))) }
                 }
+                // The packed weight series: every chunk against the tables' points at its place.
+                let chunks = try WeightSeriesCache.outOfStep(db).values.reduce(0, +)
+                if chunks > 0 { problems.append(StoreProblem(kind: .weightSeries, .rowsOutOfStep(table: "weight_chunk", count: chunks))) }
             }
         } catch let e as DatabaseError where damaged || e.resultCode == .SQLITE_CORRUPT {
             // Already reported by the integrity check; the file system checks below need the references.
@@ -177,6 +180,13 @@ extension SQLiteRepository {
             try write(recording: false) { db in try SearchIndex.rebuild(db) }
             report.fixed += 1
         }
+        if problems.contains(where: { $0.kind == .weightSeries }) {
+            // Derived data: the pets' chunks that differ go, and the next chart packs them from the tables.
+            try write(recording: false) { db in
+                for pet in try WeightSeriesCache.outOfStep(db).keys { try db.execute(sql: "DELETE FROM weight_chunk WHERE pet_id = ?", arguments: [pet]) }
+            }
+            report.fixed += 1
+        }
         let quarantined = problems.filter { $0.kind == .quarantinedFile }.map { ($0.detail as NSString).lastPathComponent }
         if !quarantined.isEmpty, let store = attachments, let path = database.path {
             report.fixed += try store.unquarantine(quarantined, databasePath: path).count
@@ -224,7 +234,7 @@ extension SQLiteRepository {
         var copied = 0
         do {
             let tables = try dbQueue.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search\\_%' ESCAPE '\\' ORDER BY rootpage")
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search\\_%' ESCAPE '\\' AND name != 'weight_chunk' ORDER BY rootpage")
             }
             try copy.dbQueue.writeWithoutTransaction { out in
                 try out.execute(sql: "PRAGMA foreign_keys = OFF")

@@ -36,15 +36,17 @@ struct ImportCommand: ParsableCommand {
             // Every row is read and checked before the database is opened.
             let bar = ProgressBar(label: s.t(.importWriting))
             let batch = try ImportReader.read(path: path, options: options)
+            let skippedWithoutWeight = batch.skippedWithoutWeight
             let repo = try s.repository(creating: true)
-            let summary = try repo.importBatch(batch) { done, total in bar.update(done, total) }
+            // Handed over: the store lets the rows go once written (its index sorts then have the memory).
+            let summary = try repo.importBatch(consume batch) { done, total in bar.update(done, total) }
             bar.finish()
             if s.json {
                 try s.terminal.json(ImportSummaryJSON(summary))
             } else {
                 s.terminal.line(s.t(.importDone(added: Display.count(summary.recordsAdded), pets: Display.count(summary.petsAdded), path: Terminal.sanitize(path), existing: Display.count(summary.recordsAlreadyThere))))
-                if batch.skippedWithoutWeight > 0 {
-                    s.terminal.line(s.t(.importSkippedNoWeight(count: Display.count(batch.skippedWithoutWeight))))
+                if skippedWithoutWeight > 0 {
+                    s.terminal.line(s.t(.importSkippedNoWeight(count: Display.count(skippedWithoutWeight))))
                 }
                 if summary.budgetsAdded > 0 || summary.ratesAdded > 0 {
                     s.terminal.line(s.t(.importMoneyDone(budgets: String(summary.budgetsAdded), rates: Display.count(summary.ratesAdded))))

@@ -38,7 +38,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -193,6 +193,30 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(after.budget.people, 2, version)
             XCTAssertEqual(try repo.undo()?.command, "petlog budget edit 1 --name Trip", version)
             XCTAssertEqual(try repo.budgets().first { $0.id == id }, budgets[0], version)
+            XCTAssertEqual(try repo.check(), [], version)
+        }
+    }
+
+    /// v9 adds the packed weight series (`weight_chunk`, empty in every earlier file): a chart of an upgraded
+    /// file reads what the tables say, packed or not, and an edit or its undo drops the chunks it must.
+    func testV9PacksTheWeightSeriesOfEveryEarlierFile() throws {
+        for version in ["v1", "v4", "v8"] {
+            let database = try AppDatabase.open(path: try fixture(version))
+            let repo = SQLiteRepository(database, undoCommand: "petlog edit")
+            let coco = try repo.pet(.name("Coco"))
+            let tables = { try repo.read { db in try repo.core(db).weightSeries(pet: coco.id, since: nil, until: nil, days: nil) } }
+            let before = try tables()
+            XCTAssertGreaterThan(before.times.count, 10, version)
+            XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), before, version)
+            try database.dbQueue.write { db in try WeightSeriesCache.fill(db, pet: coco.id, chunkPoints: 4) }
+            XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), before, version)
+            XCTAssertEqual(try repo.check(), [], version)
+            let first = try repo.records(RecordQuery(pets: [.id(coco.id)], kinds: [.weight])).min { $0.at < $1.at }!
+            _ = try repo.updateRecord(id: first.id) { _ in RecordUpdate(detail: .weight(Weight(mass: Mass(grams: 9999)))) }
+            XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), try tables(), version)
+            XCTAssertNotEqual(try tables(), before, version)
+            XCTAssertNotNil(try repo.undo(), version)
+            XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), before, version)
             XCTAssertEqual(try repo.check(), [], version)
         }
     }

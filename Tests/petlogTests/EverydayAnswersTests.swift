@@ -99,10 +99,10 @@ final class EverydayAnswersTests: CLITestCase {
         for flag in ["--version", "-V"] {
             let r = try run([flag], useDefaultDB: true)
             XCTAssertEqual(r.status, 0, r.stderr)
-            XCTAssertEqual(r.stdout, "petlog \(version) (database schema v8, export format v1)\n")
+            XCTAssertEqual(r.stdout, "petlog \(version) (database schema v9, export format v1)\n")
         }
-        XCTAssertTrue(try run(["--version"], env: Self.korean, useDefaultDB: true).stdout.contains("데이터베이스 스키마 v8"))
-        XCTAssertTrue(try run(["--version"], env: Self.japanese, useDefaultDB: true).stdout.contains("データベーススキーマ v8"))
+        XCTAssertTrue(try run(["--version"], env: Self.korean, useDefaultDB: true).stdout.contains("데이터베이스 스키마 v9"))
+        XCTAssertTrue(try run(["--version"], env: Self.japanese, useDefaultDB: true).stdout.contains("データベーススキーマ v9"))
     }
 
     // MARK: Water

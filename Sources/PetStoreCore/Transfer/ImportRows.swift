@@ -32,7 +32,11 @@ extension StoreCore {
     ///   counted, so a file's two identical rows stay two and a second import of it adds neither.
     /// - Into an empty database the file's ids are kept (so export → import → export is byte-identical);
     ///   otherwise records get new ids and doses follow their medication's new id.
-    public func importRows(_ batch: ImportBatch, writer: some ImportWriter, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
+    ///
+    /// The batch is consumed: its records and weights are let go once they are written, before
+    /// `finishRecords` (SQLite's index sorts then have the memory they held). A caller that passes its last
+    /// use of the batch (`consume batch`) holds no other reference to them.
+    public func importRows(_ batch: consuming ImportBatch, writer: some ImportWriter, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
         var summary = start
         try writer.clearUndo()
         let emptyDatabase = try sql.int("SELECT (SELECT count(*) FROM pet) + (SELECT count(*) FROM record)", [SQLValue]()) == 0
@@ -142,7 +146,9 @@ extension StoreCore {
             if done % 10_000 == 0 { progress?(done, total) }
         }
         // A petlog JSON file's weights go in file order among its other records, through the same steps.
-        let w = batch.weights
+        // The weights move out of the batch (`w` holds the only reference) and are dropped once written.
+        var w = batch.weights
+        batch.weights = ImportWeights()
         var nextWeight = 0
         func addWeights(upTo records: Int) throws {
             try w.forEach(upTo: records, from: &nextWeight) { i in
@@ -150,11 +156,12 @@ extension StoreCore {
                                      utcOffset: Int(w.utcOffset[i]), detail: w.detail(i)))
             }
         }
-        for (n, r) in batch.records.enumerated() {
+        for n in batch.records.indices {
             try addWeights(upTo: n)
-            try add(r)
+            try add(batch.records[n])
         }
         try addWeights(upTo: batch.records.count)
+        batch.records = []
 
         // Weights, the bulk of any real import: all of them, less those already there (counted, see `DuplicateKey`).
         if w.count > 0 && !w.inFileOrder {
@@ -175,6 +182,7 @@ extension StoreCore {
             summary.recordsAlreadyThere += skipped
             done += w.count
         }
+        w = ImportWeights()
         try writer.finishRecords(bulk: bulk)
 
         // Budgets (one per scope: a budget already set for the same scope is kept) and rates (a stored

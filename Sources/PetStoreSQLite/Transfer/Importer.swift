@@ -16,13 +16,20 @@ import PetStoreCore
 /// - Weights go through reused prepared statements with raw bound values; for a big load into a
 ///   smaller database the record indexes are dropped and rebuilt once (a sort instead of random inserts).
 extension SQLiteRepository {
-    public func importBatch(_ batch: ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
+    /// The batch is consumed (see `StoreCore.importRows`): handed down without a copy, its records and
+    /// weights are released before the record indexes are rebuilt.
+    public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         var summary = ImportSummary()
         // Attachment files first (content-addressed; removed again if the transaction fails).
         var created: [URL] = []
         do {
             (summary.attachmentsAdded, summary.attachmentsMissing) = try copyAttachments(batch, created: &created)
-            return try writeWithoutForeignKeys { db in try importRows(batch, db: db, summary: summary, progress: progress) }
+            // The closure cannot consume a captured value: it takes it out of this slot instead.
+            var handed = Optional(consume batch)
+            return try writeWithoutForeignKeys { db in
+                guard let batch = handed.take() else { throw StoreError.io("the import batch was already written") }
+                return try importRows(consume batch, db: db, summary: summary, progress: progress)
+            }
         } catch {
             created.forEach { try? FileManager.default.removeItem(at: $0) }
             throw error
@@ -74,8 +81,8 @@ extension SQLiteRepository {
         return (added, missing)
     }
 
-    func importRows(_ batch: ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
-        try core(db).importRows(batch, writer: SQLiteImportWriter(repository: self, db: db), summary: start, progress: progress)
+    func importRows(_ batch: consuming ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
+        try core(db).importRows(consume batch, writer: SQLiteImportWriter(repository: self, db: db), summary: start, progress: progress)
     }
 
     /// Raw sqlite3: rows go in blocks of `block` per statement (multi-row VALUES, fewer steps and
@@ -149,9 +156,12 @@ final class SQLiteImportWriter: ImportWriter {
 
     func begin(bulk: Bool) throws {
         guard bulk else { return }
-        // Room to sort the rebuilt indexes on both cores: 32 MiB of cache (128 MiB sorted no faster here and
-        // kept a shelter import above 200 MiB).
-        try db.execute(sql: "PRAGMA cache_size = -32768")
+        // 128 MiB of cache for the load: the pages it writes stay in memory until the commit instead of
+        // spilling into the WAL and being read back, and the two index sorts below run in memory instead
+        // of through temporary files (the pets + weights import: 1.82 s CPU with 32 MiB, 1.57 s with 128).
+        // The batch's rows are let go before the indexes are built (`StoreCore.importRows` consumes it),
+        // so the JSON import of a shelter peaks at 167 MiB with it (docs/benchmarks.md, round 3).
+        try db.execute(sql: "PRAGMA cache_size = -131072")
         try db.execute(sql: "PRAGMA threads = 2")
         // `record_events_at` stays: it holds no weight, the bulk of any big load, and keeping up its few other
         // rows costs less than the scan of the whole table that building it again would.
@@ -174,7 +184,9 @@ final class SQLiteImportWriter: ImportWriter {
     /// command is recorded (an import never is: `undo_active` is empty), the search one only for a record with a
     /// note (a plain weight has none) — yet SQLite runs each as a sub-program per row: a sixth of a big weight
     /// load. So for many rows they are dropped and made again from their own SQL, in the import's transaction.
-    static let quietTriggers = ["undo_record_insert", "undo_weight_insert", "search_record_insert"]
+    /// `series_weight_insert` drops a pet's packed chunks from a new weight's place on (`WeightSeriesCache`):
+    /// with it dropped, the chunks of the pets the load brings weights to are dropped here instead, once.
+    static let quietTriggers = ["undo_record_insert", "undo_weight_insert", "search_record_insert", "series_weight_insert"]
 
     func insertWeights(_ w: ImportWeights, rows: [Int32], petIds: [Int64], firstId: Int64, now: Int64, progress: (Int) -> Void) throws {
         var triggers: [String] = []
@@ -182,6 +194,11 @@ final class SQLiteImportWriter: ImportWriter {
             let names = Self.quietTriggers.map { "'\($0)'" }.joined(separator: ", ")
             triggers = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (\(names)) ORDER BY name")
             for name in Self.quietTriggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
+            if try db.tableExists("weight_chunk"), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM weight_chunk)") == true {
+                var pets = Set<Int64>()
+                for row in rows { pets.insert(petIds[Int(w.pet[Int(row)])]) }
+                for pet in pets { try db.execute(sql: "DELETE FROM weight_chunk WHERE pet_id = ?", arguments: [pet]) }
+            }
         }
         try repository.insertWeights(w, rows: rows, petIds: petIds, firstId: firstId, now: now, db: db, progress: progress)
         for sql in triggers { try db.execute(sql: sql) }
