@@ -173,11 +173,11 @@ public enum CareAgenda {
     static func vaccineItems(pet: Pet, records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext, names: inout VaccineNames) -> [DueItem] {
         // Each dose under its listed code (also when typed as `ジステンパー` before petlog knew the name);
         // other names compare without case or width (`Lyme` and `lyme` are one vaccine).
-        var doses: [(record: PetRecord, code: String, key: String, next: LocalDate?)] = []
+        var doses: [(record: (id: Int64, at: Date), code: String, key: String, next: LocalDate?)] = []
         for r in records {
             guard case .vaccination(let v) = r.detail else { continue }
             let (code, key) = names(v.vaccine)
-            doses.append((r, code, key, v.nextDue))
+            doses.append(((r.id, r.at), code, key, v.nextDue))
         }
         var out: [DueItem] = []
         var seen: Set<String> = []
@@ -245,11 +245,16 @@ public enum CareAgenda {
     /// names one, unless a record of that kind on a later day answers it (as a later visit answers a follow-up).
     static func nextSessionItems(pet: Pet, records: [PetRecord], context: TimeContext) -> [DueItem] {
         var out: [DueItem] = []
-        for kind in RecordKind.allCases {
-            let ofKind = records.filter { $0.kind == kind }
-            for (i, record) in ofKind.enumerated() {
+        // Only kinds with a record that names a next session are looked at, by position (a pet's vaccinations
+        // are not copied once per kind).
+        var kinds: Set<RecordKind> = []
+        for r in records where r.detail.nextSession != nil { kinds.insert(r.kind) }
+        for kind in RecordKind.allCases where kinds.contains(kind) {
+            let ofKind = records.indices.filter { records[$0].kind == kind }
+            for (i, index) in ofKind.enumerated() {
+                let record = records[index]
                 guard let day = record.detail.nextSession else { continue }
-                if ofKind[(i + 1)...].contains(where: { context.localDate(of: $0.at) > context.localDate(of: record.at) }) { continue }
+                if ofKind[(i + 1)...].contains(where: { context.localDate(of: records[$0].at) > context.localDate(of: record.at) }) { continue }
                 out.append(DueItem(kind: .nextSession(recordId: record.id, kind: kind), petId: pet.id, petName: pet.name, dueDay: day,
                                    dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-next-\(kind.rawValue)-\(record.id)"))
             }

@@ -31,10 +31,29 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// `YYYY-MM-DD`, strictly: `2024-02-30` is an error, not March 1st.
     public static func parseISO(_ text: Substring) -> LocalDate? {
+        // The stored form, ten ASCII bytes, read from its bytes (`due` reads thousands); anything else as below.
+        if let read = text.utf8.withContiguousStorageIfAvailable(plainISO), let plain = read { return plain }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let y = strictInt(parts[0]), let m = strictInt(parts[1]), let d = strictInt(parts[2]) else { return nil }
         return LocalDate(year: y, month: m, day: d)
+    }
+
+    /// `DDDD-DD-DD` in ASCII digits: the date it names (nil when there is no such day); nil of nil for any
+    /// other text, which `parseISO` then reads character by character (with the same answer for this form).
+    private static func plainISO(_ b: UnsafeBufferPointer<UInt8>) -> LocalDate?? {
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in start..<(start + count) {
+                let d = Int(b[i]) - 48
+                guard d >= 0, d <= 9 else { return nil }
+                value = value * 10 + d
+            }
+            return value
+        }
+        guard let y = number(0, 4), let m = number(5, 2), let d = number(8, 2) else { return nil }
+        return .some(LocalDate(year: y, month: m, day: d))
     }
 
     /// `2026-11` → 2026-11-01; a month outside 01–12, another shape or a year outside 1800–9999 is an error.

@@ -87,6 +87,9 @@ public protocol RecordsRepository: Sendable {
     /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given (the latest
     /// time, then the highest id), with its name: what `stats` shows, without reading every weight.
     func lastWeights(pets: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)]
+    /// Each pet's last weight whose own local day is in each of `windows`, in that order, read at once
+    /// (`stats`'s month and the month before).
+    func lastWeights(pets: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]]
 }
 
 /// Medication courses and their doses. Every method is one transaction.

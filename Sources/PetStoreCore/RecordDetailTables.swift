@@ -274,6 +274,7 @@ public enum RecordDetailTables {
     /// Loads the details of `ids`, all of one kind.
     public static func load(kind: RecordKind, ids: [Int64], sql: any SQLExecutor) throws -> [Int64: RecordDetail] {
         var out: [Int64: RecordDetail] = [:]
+        out.reserveCapacity(ids.count)
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
             let placeholders = questionMarks(chunk.count)
             let query: String

@@ -137,6 +137,9 @@ public final class PostgresRepository: PetlogStore {
     public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
         try read { try $0.lastWeights(pets: refs, since: since, until: until, days: days) }
     }
+    public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
+        try read { try $0.lastWeights(pets: refs, windows: windows) }
+    }
     /// The series in one row: the server packs each point as two big-endian int8 (`int8send`) into one
     /// `bytea`, in order, so a million points cross the wire as 16 MB in one value instead of a million
     /// rows each decoded by postgres-nio (issue 34: 1.6 s → see docs/benchmarks.md). The same points and

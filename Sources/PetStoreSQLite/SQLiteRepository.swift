@@ -275,6 +275,9 @@ public struct SQLiteRepository: PetlogStore {
     public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
         try read { db in try core(db).lastWeights(pets: refs, since: since, until: until, days: days) }
     }
+    public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
+        try read { db in try core(db).lastWeights(pets: refs, windows: windows) }
+    }
 
     /// Reads the series with the raw statement: a million rows through GRDB's `Row` cost about twice
     /// as much, and this is the hot path of `chart weight` and the report.

@@ -42,10 +42,9 @@ struct StatsCommand: ParsableCommand {
         let records = try repo.records(RecordQuery(pets: refs, kinds: RecordKind.allCases.filter { !notCounted.contains($0) },
                                                    days: DayWindow(first: previous, end: end)))
         var comparison = MonthComparison(records, month: this, context: s.time, periods: periods)
-        let always = (Date(timeIntervalSince1970: -9.2e18), Date(timeIntervalSince1970: 9.2e18))
-        let lastThis = try repo.lastWeights(pets: refs, since: always.0, until: always.1, days: DayWindow(first: this, end: end))
-        let lastPrevious = try repo.lastWeights(pets: refs, since: always.0, until: always.1,
-                                                days: DayWindow(first: previous, end: periods.previousLast.adding(days: 1)))
+        let last = try repo.lastWeights(pets: refs, windows: [DayWindow(first: this, end: end),
+                                                             DayWindow(first: previous, end: periods.previousLast.adding(days: 1))])
+        let lastThis = last[0], lastPrevious = last[1]
         comparison.this.lastWeight = lastThis.mapValues(\.mass)
         comparison.previous.lastWeight = lastPrevious.mapValues(\.mass)
         var petNames: [Int64: String] = [:]

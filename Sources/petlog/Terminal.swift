@@ -38,7 +38,12 @@ struct Terminal {
 
     /// Lines a presenter laid out (`TextScreen`), each as it is.
     func lines(_ texts: [String]) {
-        for t in texts { line(t) }
+        // One write for all of them, not a system call per line.
+        guard !texts.isEmpty else { return }
+        var text = ""
+        text.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count + 1 })
+        for t in texts { text += t; text += "\n" }
+        Terminal.write(text, to: STDOUT_FILENO)
     }
 
     func error(_ text: String) {

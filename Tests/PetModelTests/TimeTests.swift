@@ -82,6 +82,22 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(iso(try TimeParser.until("2026-01-01", context: seoul)), "2026-01-02T00:00:00+09:00")
     }
 
+    /// The stored `YYYY-MM-DD` is read from its bytes; every other text goes the character-by-character
+    /// way, and both give the same answers.
+    func testISODatesReadFromBytesAsCharacterByCharacter() {
+        let cases: [(String, LocalDate?)] = [
+            ("2024-02-29", LocalDate(year: 2024, month: 2, day: 29)), ("1800-01-01", LocalDate(year: 1800, month: 1, day: 1)),
+            ("9999-12-31", LocalDate(year: 9999, month: 12, day: 31)), ("2023-02-29", nil), ("2024-13-01", nil), ("2024-00-10", nil),
+            ("1799-12-31", nil), ("2024-1-01", nil), ("2024/01/01", nil), ("2024-01-0a", nil), (" 2024-01-01", nil), ("2024-01-01 ", nil),
+            ("２０２４-01-01", nil), ("2024-01-01\u{301}", nil), ("+024-01-01", nil), ("", nil), ("2024-01", nil),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(LocalDate.parseISO(Substring(text)), expected, text)
+            // Inside a longer string, as a slice of it, the same.
+            XCTAssertEqual(LocalDate.parseISO(("x" + text + "x").dropFirst().dropLast()), expected, text)
+        }
+    }
+
     func testLocalDateArithmetic() {
         let d = LocalDate(year: 2024, month: 1, day: 31)!
         XCTAssertEqual(d.adding(months: 1).description, "2024-02-29")

@@ -188,6 +188,37 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try repo.weightSeries(pet: coco, since: nil, until: nil, days: window).grams, [4100, 4050])
     }
 
+    /// `stats` reads two months' last weights in one statement: each window gives what a read of that
+    /// window alone gives (the latest time, then the highest id; the record's own day; pets filtered),
+    /// and a pet weighed in only one window is in that one only.
+    func testLastWeightsOfSeveralWindowsEqualEachWindowAlone() throws {
+        try addPet("Coco")
+        try addPet("Nabi", .cat)
+        try addPet("Bori")
+        let weights: [(String, Int, Double)] = [("Coco", 4000, 3 * 1440), ("Coco", 4100, 1440), ("Coco", 4050, 1440), ("Coco", 3990, 10),
+                                                ("Nabi", 3000, 3 * 1440), ("Bori", 7000, 10)]
+        for (name, g, m) in weights { try repo.addRecord(pets: [.name(name)], draft(.weight(Weight(mass: Mass(grams: g))), minutesAgo: m)) }
+        func day(_ minutesAgo: Double) -> LocalDate { RecordClock.day(t0.addingTimeInterval(-minutesAgo * 60), utcOffset: 32_400) }
+        let windows = [DayWindow(first: day(10), end: day(10).adding(days: 1)),
+                       DayWindow(first: day(3 * 1440), end: day(1440).adding(days: 1)),
+                       DayWindow(first: day(40 * 1440), end: day(30 * 1440))]
+        let always = (Date(timeIntervalSince1970: -9.2e18), Date(timeIntervalSince1970: 9.2e18))
+        func names(_ found: [Int64: (name: String, mass: Mass)]) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: found.map { ($0.value.name, $0.value.mass.grams) })
+        }
+        for pets: [PetRef] in [[], [.name("Coco"), .name("Nabi")]] {
+            let together = try repo.lastWeights(pets: pets, windows: windows)
+            XCTAssertEqual(together.count, windows.count)
+            for (w, found) in zip(windows, together) {
+                XCTAssertEqual(names(found), names(try repo.lastWeights(pets: pets, since: always.0, until: always.1, days: w)))
+            }
+        }
+        let all = try repo.lastWeights(pets: [], windows: windows).map(names)
+        XCTAssertEqual(all, [["Coco": 3990, "Bori": 7000], ["Coco": 4050, "Nabi": 3000], [:]], "ties at one instant: the higher id")
+        XCTAssertEqual(try repo.lastWeights(pets: [.name("Nabi")], windows: windows).map(names), [[:], ["Nabi": 3000], [:]])
+        XCTAssertEqual(try repo.lastWeights(pets: [], windows: []).count, 0)
+    }
+
     func testDemoIsDeterministicForASeed() throws {
         func snapshot(seed: UInt64) throws -> [String] {
             let r = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
