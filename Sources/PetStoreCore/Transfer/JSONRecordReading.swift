@@ -370,7 +370,9 @@ enum JSONRecordReading {
 
         mutating func optionalBool() throws -> Bool?? {
             switch try next() {
-            case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"): return .some(try literal()!)
+            case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"):
+                guard let value = try literal() else { throw Unreadable() }
+                return .some(value)
             default: try skip(); forDecoder = true; return nil
             }
         }

@@ -790,8 +790,14 @@ enum PetlogCSVReader {
                                      grams: Int(w.grams), bodyCondition: w.bodyCondition > 0 ? Int(w.bodyCondition) : nil)
                 return
             }
-            let detail = try plain.map { .weight(Weight(mass: Mass(grams: Int($0.grams)), bodyCondition: BodyConditionScore(Int($0.bodyCondition)))) }
-                ?? detailFields!.detail(kind)
+            let detail: RecordDetail
+            if let w = plain {
+                detail = .weight(Weight(mass: Mass(grams: Int(w.grams)), bodyCondition: BodyConditionScore(Int(w.bodyCondition))))
+            } else if let detailFields {
+                detail = try detailFields.detail(kind)
+            } else {
+                throw ImportError(location: f.location, problem: .missingColumn(kind.rawValue))
+            }
             batch.records.append(ImportRecord(location: f.location, fileId: id, pet: pet, at: at, utcOffset: offset, note: note,
                                               starred: starred, detail: detail, attachments: (files[id] ?? []).sorted { $0.position < $1.position }))
         }
