@@ -43,6 +43,72 @@ public struct RecordKindTable: Sendable {
     /// the commands check it; with `json`.
     let read: (@Sendable (Fields) throws -> RecordDetail)?
 
+    /// How the JSON import reads the kind's object (`JSONRecordReading`): each key, the column it fills and
+    /// the JSON type its value must have (another type refuses the record, as the Codable shapes of
+    /// `ExportedDetail` do). Made from `json` for the kinds that have one.
+    public var jsonRead: [JSONRead] { JSONRead.fields(of: self) }
+
+    /// A key of the kind's JSON object as the import reads it.
+    public struct JSONRead: Sendable {
+        public enum Form: Sendable {
+            /// A string, kept as it is.
+            case text(String)
+            /// An integer, kept in decimal.
+            case integer(String)
+            /// `true` or `false`, kept as 1 or 0.
+            case boolean(String)
+            /// Any number, kept as Swift writes the Double.
+            case number(String)
+            /// An integer (a file from before the value was text) or a string.
+            case integerOrText(String)
+            /// A list of strings, kept comma-separated (an empty list: none).
+            case codes(String)
+            /// A list of strings, kept separated by U+001F (an empty list: none), as an expense's items travel.
+            case items(String)
+            /// The export's money object: `minor_units` and `currency` into the two columns (`amount` is for people).
+            case money(minor: String, currency: String)
+        }
+        public let key: String
+        public let form: Form
+        init(_ key: String, _ form: Form) { self.key = key; self.form = form }
+
+        static func fields(of t: RecordKindTable) -> [JSONRead] {
+            if let json = t.json {
+                return json.map { f in
+                    switch f.form {
+                    case .text(let c): return JSONRead(f.key, .text(c))
+                    case .codes(let c): return JSONRead(f.key, .codes(c))
+                    case .money(let m, let c): return JSONRead(f.key, .money(minor: m, currency: c))
+                    }
+                }
+            }
+            // The shipped kinds' objects, as `ExportedDetail`'s Codable shapes write them.
+            func text(_ names: String...) -> [JSONRead] { names.map { JSONRead($0, .text($0)) } }
+            switch t.kind {
+            case .weight: return [JSONRead("grams", .integer("grams")), JSONRead("body_condition", .integer("body_condition"))]
+            case .meal: return text("food", "type") + [JSONRead("amount", .number("amount"))] + text("amount_unit")
+            case .stool: return [JSONRead("score", .integer("score"))] + text("color") + [JSONRead("blood", .boolean("blood")), JSONRead("mucus", .boolean("mucus"))]
+            case .urine: return text("color", "amount") + [JSONRead("straining", .boolean("straining")), JSONRead("blood", .boolean("blood"))]
+            case .symptom:
+                return text("code") + [JSONRead("listed", .boolean("listed")), JSONRead("severity", .integer("severity")),
+                                       JSONRead("duration_minutes", .integer("duration_minutes"))]
+            case .diary: return text("text", "mood")
+            case .visit:
+                return text("clinic", "vet", "reason", "diagnosis", "treatment") + [JSONRead("weight_grams", .integer("weight_grams"))] + text("follow_up")
+                    + [JSONRead("cost", .money(minor: "cost_minor", currency: "cost_currency"))]
+            case .vaccination: return text("vaccine", "product", "lot", "clinic", "next_due")
+            case .medication:
+                return text("name", "dose", "route") + [JSONRead("interval_seconds", .integer("interval_seconds"))] + text("times", "ends_on")
+                    + [JSONRead("stopped_at", .integerOrText("stopped_at"))]
+            case .dose: return [JSONRead("medication_id", .integer("medication_id"))] + text("medication") + [JSONRead("skipped", .boolean("skipped"))]
+            case .expense:
+                return [JSONRead("money", .money(minor: "amount_minor", currency: "currency"))] + text("category", "merchant", "payment")
+                    + [JSONRead("items", .items("items")), JSONRead("split_of", .integer("split_of"))]
+            case .grooming: return []  // has `json`
+            }
+        }
+    }
+
     /// A key of the kind's JSON object and the columns it is made of.
     public struct JSONField: Sendable {
         public enum Form: Sendable {

@@ -56,6 +56,50 @@ final class ImportHostileTests: CLITestCase {
         try refuse([try file("n.json", "{\"format\": \"petlog\"" + String(repeating: " ", count: 10) + "\n")], mentions: "n.json")
     }
 
+    /// Records of every kind are read from their bytes (`JSONRecordReading`): hostile ones get the messages
+    /// the decoder gave, a key twice is refused, and escapes and Hangul arrive as written.
+    func testHostileRecordsOnTheByteReader() throws {
+        func record(_ kind: String, _ detail: String, extra: String = "") -> String {
+            "{\"id\": 1, \"pet_id\": 1, \"kind\": \"\(kind)\", \"at\": \"2026-11-20T08:30:00+09:00\", \"note\": null, \"starred\": false\(extra), \"\(kind)\": \(detail)}"
+        }
+        // Cut short inside a record, on its second line.
+        try refuse([try file("t1.json", Self.header + Self.pet + "],\n\"records\": [\n" + record("diary", "{\"text\":\n \"walk")) ], mentions: "t1.json:7")
+        try refuse([try file("t2.json", Self.header + Self.pet + "],\n\"records\": [\n" + weight("{\"grams\": 42"))], mentions: "t2.json:6")
+        // Wrong types, in the shared keys and in each kind's object.
+        try refuse([try file("w1.json", json(weight("{\"grams\": \"4200\"}")))], mentions: "w1.json:6")
+        try refuse([try file("w2.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: "\"starred\": false", with: "\"starred\": 1")))], mentions: "w2.json:6")
+        try refuse([try file("w3.json", json(record("diary", "{\"text\": 5}")))], mentions: "w3.json:6")
+        try refuse([try file("w4.json", json(record("visit", "{\"reason\": \"x\", \"cost\": \"12\"}")))], mentions: "w4.json:6")
+        try refuse([try file("w5.json", json(record("expense", "{\"money\": {\"minor_units\": 500, \"currency\": \"EUR\"}, \"category\": \"food\", \"items\": [1]}")))],
+                   mentions: "w5.json:6")
+        try refuse([try file("w6.json", json(record("grooming", "{\"tasks\": \"bath\"}")))], mentions: "w6.json:6")
+        try refuse([try file("w7.json", json(record("diary", "[\"walk\"]")))], mentions: "w7.json:6")
+        // A kind petlog does not know, and a kind without its object.
+        try refuse([try file("k1.json", json(record("walk", "{\"km\": 3}")))], mentions: "walk")
+        try refuse([try file("k2.json", json(record("diary", "null")))], mentions: "k2.json:6")
+        // Numbers beyond what a column holds, or beyond a Double.
+        try refuse([try file("n1.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: "\"id\": 1", with: "\"id\": 99999999999999999999")))], mentions: "n1.json:6")
+        try refuse([try file("n2.json", json(record("meal", "{\"food\": \"kibble\", \"type\": \"meal\", \"amount\": 1e400, \"amount_unit\": \"g\"}")))], mentions: "n2.json:6")
+        try refuse([try file("n3.json", json(record("symptom", "{\"code\": \"vomiting\", \"listed\": true, \"severity\": 1.5}")))], mentions: "n3.json:6")
+        // A key twice, in the record or in its object, and a lone surrogate.
+        try refuse([try file("d1.json", json(weight("{\"grams\": 4200}", extra: ", \"note\": \"x\"")))], mentions: "d1.json:6")
+        try refuse([try file("d2.json", json(weight("{\"grams\": 4200, \"grams\": 10}")))], mentions: "d2.json:6")
+        try refuse([try file("d3.json", json(record("diary", "{\"text\": \"a\"}", extra: ", \"diary\": {\"text\": \"b\"}")))], mentions: "d3.json:6")
+        try refuse([try file("s1.json", json(record("diary", "{\"text\": \"a\\ud800b\"}")))], mentions: "s1.json:6")
+
+        // Escapes (a surrogate pair among them), Hangul as bytes, numbers the decoder also takes, keys in any order.
+        let diary = record("diary", "{\"mood\": null, \"text\": \"산책 \\uc0b0\\ucc45 \\ud83d\\udc36 \\\"q\\\" \\/.\"}")
+        let meal = "{\"meal\": {\"food\": \"\\u0044ry f\\u00f6od\", \"type\": \"snack\", \"amount\": 12.5e1, \"amount_unit\": \"g\"}, \"kind\": \"meal\", \"id\": 2, \"pet_id\": 1, \"at\": \"2026-11-20T09:30:00+09:00\"}"
+        let weight2 = weight("{\"grams\": 4.2e3, \"body_condition\": 5}").replacingOccurrences(of: "\"id\": 1", with: "\"id\": 3")
+        let good = try file("good.json", Self.header + Self.pet + "],\n\"records\": [\n" + [diary, meal, weight2].joined(separator: ",\n") + "\n]}\n")
+        try ok("import", good)
+        try ok("export", "-o", home.appendingPathComponent("out.json").path)
+        let out = try String(contentsOf: home.appendingPathComponent("out.json"), encoding: .utf8)
+        XCTAssertTrue(out.contains("산책 산책 🐶 \\\"q\\\" /."), out)
+        XCTAssertTrue(out.contains("Dry föod"), out)
+        XCTAssertTrue(out.contains("\"body_condition\":5,\"grams\":4200"), out)
+    }
+
     func testMaliciousCSV() throws {
         try refuse([try file("a.csv", "date,weight_kg\n2026-11-01,4.1\n\"2026-11-02,4.2\n"), "--pet", "Coco"], mentions: "a.csv:3")
         try refuse([try file("b.csv", [0x64, 0x61, 0x74, 0x65, 0x2C, 0x6E, 0x6F, 0x74, 0x65, 0x0A, 0xC3, 0x28, 0x2C, 0x31, 0x0A]), "--pet", "Coco", "--columns", "date,weight"],

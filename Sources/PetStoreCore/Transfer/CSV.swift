@@ -34,9 +34,21 @@ public struct CSVReader {
     }
 
     public init(contentsOf url: URL, sniffing: Bool = false, delimiter: UInt8? = nil) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
-        let bytes = [UInt8](data)
+        // Read straight into the array (not through `Data` and a copy: a big table was in memory twice).
+        guard let file = fopen(url.path, "rb") else { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        if fseeko(file, 0, SEEK_END) == 0 { let size = ftello(file); if size > 0 { bytes.reserveCapacity(Int(size)) } }
+        rewind(file)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+            if n < chunk.count {
+                if ferror(file) != 0 { throw ImportError(file: url.lastPathComponent, line: 0, problem: .unreadable) }
+                break
+            }
+        }
         self.init(bytes: bytes, file: url.lastPathComponent, delimiter: delimiter ?? (sniffing ? Self.sniffDelimiter(bytes) : 0x2C))
     }
 

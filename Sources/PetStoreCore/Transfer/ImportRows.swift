@@ -145,16 +145,64 @@ extension StoreCore {
             done += 1
             if done % 10_000 == 0 { progress?(done, total) }
         }
-        // A petlog JSON file's weights go in file order among its other records, through the same steps.
+        // A petlog JSON file's weights go in file order among its other records, through the same steps:
+        // one by one, or a run of them at once through the writer's weight path (`insertWeights`: raw
+        // blocks, the no-op triggers off) when the run's ids are the next ids in a row, as a household's
+        // weights between two other records mostly are and a shelter's 868,890 all are.
         // The weights move out of the batch (`w` holds the only reference) and are dropped once written.
         var w = batch.weights
         batch.weights = ImportWeights()
         var nextWeight = 0
         func addWeights(upTo records: Int) throws {
-            try w.forEach(upTo: records, from: &nextWeight) { i in
-                try add(ImportRecord(location: w.location(i), fileId: w.fileId[i], pet: Int(w.pet[i]), at: w.at[i],
-                                     utcOffset: Int(w.utcOffset[i]), detail: w.detail(i)))
+            guard w.inFileOrder else { return }
+            var end = nextWeight
+            while end < w.count, Int(w.recordsBefore[end]) <= records { end += 1 }
+            while nextWeight < end {
+                let run = weightRun(from: nextWeight, to: end)
+                if run - nextWeight >= Self.weightRunMinimum {
+                    try addWeightRun(nextWeight..<run)
+                    nextWeight = run
+                } else {
+                    let i = nextWeight
+                    nextWeight += 1
+                    try add(ImportRecord(location: w.location(i), fileId: w.fileId[i], pet: Int(w.pet[i]), at: w.at[i],
+                                         utcOffset: Int(w.utcOffset[i]), detail: w.detail(i)))
+                }
             }
+        }
+        /// Where the run of weights from `start` that can go in at once ends: with the file's ids kept, while
+        /// each id is the one after the last and the first is above every id kept so far (so no id can repeat
+        /// one already written); with new ids, any run (its ids are the next ones).
+        func weightRun(from start: Int, to end: Int) -> Int {
+            guard keepIds else { return end }
+            guard known.isEmpty, w.fileId[start] > largestKeptId else { return start }
+            var i = start + 1
+            while i < end, w.fileId[i] == w.fileId[i - 1] + 1 { i += 1 }
+            return i
+        }
+        /// The weights `run` as `add` would write them one by one: those already there counted and left out,
+        /// the others given their ids in order.
+        func addWeightRun(_ run: Range<Int>) throws {
+            var rows: [Int32] = []
+            rows.reserveCapacity(run.count)
+            for i in run {
+                if !known.isEmpty {
+                    let key = DuplicateKey(pet: petIds[Int(w.pet[i])], at: w.at[i], detail: w.detail(i))
+                    if let n = known[key], n > 0 {
+                        known[key] = n - 1
+                        summary.recordsAlreadyThere += 1
+                        continue
+                    }
+                }
+                if !keepIds { idMap[w.fileId[i]] = nextId + Int64(rows.count) }
+                rows.append(Int32(i))
+            }
+            let first = keepIds ? w.fileId[run.lowerBound] : nextId
+            let before = done
+            try writer.insertWeights(w, rows: rows, petIds: petIds, firstId: first, now: t) { n in progress?(before + n, total) }
+            if keepIds { largestKeptId = max(largestKeptId, w.fileId[run.upperBound - 1]) } else { nextId += Int64(rows.count) }
+            summary.recordsAdded += rows.count
+            done += rows.count
         }
         for n in batch.records.indices {
             try addWeights(upTo: n)
@@ -217,6 +265,10 @@ extension StoreCore {
         progress?(total, total)
         return summary
     }
+
+    /// The shortest run of a JSON file's weights written through `insertWeights` (shorter ones go one by one:
+    /// the weight path prepares its statements per call).
+    static let weightRunMinimum = 256
 
     func loadDuplicateKeys(pets: Set<Int64>, household: Bool, into known: inout [DuplicateKey: Int], medications: inout [DuplicateKey: Int64]) throws {
         var filter: [String] = []

@@ -74,6 +74,26 @@ struct Fields {
         return (local - Int64(offset), offset)
     }
 
+    /// `instant(_:)` of text given as its UTF-8 bytes: the forms the export writes (`…Z`, `…+09:00`) read
+    /// from the bytes, anything else as text.
+    static func instant(utf8 b: [UInt8]) -> (Int64, Int)? {
+        let n = b.count
+        guard n >= 20 else { return nil }
+        var offset: Int?
+        let last = b[n - 1]
+        if last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") {
+            offset = 0
+        } else if b[n - 6] == UInt8(ascii: "+") || b[n - 6] == UInt8(ascii: "-") {
+            let d = [b[n - 5], b[n - 4], b[n - 2], b[n - 1]].map { Int($0) - 0x30 }
+            if d.allSatisfy({ (0...9).contains($0) }) {
+                offset = (b[n - 6] == UInt8(ascii: "-") ? -1 : 1) * ((d[0] * 10 + d[1]) * 3600 + (d[2] * 10 + d[3]) * 60)
+            }
+        }
+        guard let offset else { return instant(String(decoding: b, as: UTF8.self)) }
+        guard let local = b.withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<19) }), (-64800...64800).contains(offset) else { return nil }
+        return (local - Int64(offset), offset)
+    }
+
     func currency(_ key: String) throws -> Currency {
         let code = try required(key)
         guard let c = Currency.named(code) else { throw ImportError(location: location, problem: .value(.unknownCurrency(code))) }
@@ -301,12 +321,16 @@ enum PetlogJSONReader {
                 try scanner.skipWhitespace()
                 scanner.releaseBefore()  // what came before this element is never read again
                 let line = scanner.line
-                let bytes = try scanner.value()
-                switch section {
-                case .pets: try pet(bytes, line)
-                case .records: try record(bytes, line)
-                case .budgets: try budget(bytes, line)
-                case .rates: try rate(bytes, line)
+                if section == .records {
+                    try recordFromBytes(line)
+                } else {
+                    let bytes = try scanner.value()
+                    switch section {
+                    case .pets: try pet(bytes, line)
+                    case .records: try record(bytes, line)
+                    case .budgets: try budget(bytes, line)
+                    case .rates: try rate(bytes, line)
+                    }
                 }
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "]")) { return }
@@ -347,29 +371,57 @@ enum PetlogJSONReader {
             batch.rates.append(try Fields(values: f.values, location: location).rate())
         }
 
+        /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`); one the byte
+        /// reader leaves to the decoder is cut out and decoded as before.
+        mutating func recordFromBytes(_ line: Int) throws {
+            let start = scanner.position
+            let outcome = try scanner.read { bytes, from in try JSONRecordReading.read(bytes, from: from) }
+            switch outcome {
+            case .parsed(let r)?:
+                let location = SourceLocation(file: scanner.file, line: line)
+                if try plainWeight(r, line) { return }
+                try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)
+            case .duplicateKey?:
+                scanner.seek(start)
+                _ = try scanner.value(keeping: false)  // a file cut short or broken is told as before
+                throw ImportError(file: scanner.file, line: line, problem: .badJSON)
+            case .decoder?, nil:
+                scanner.seek(start)
+                try record(try scanner.value(), line)
+            }
+        }
+
         /// A weight with every value valid and nothing but its weight (no note, star or attachment), put
-        /// straight into the weight columns; false for anything else, which `record` then reads through
-        /// `Fields` as every record, with its checks and messages.
-        mutating func plainWeight(_ r: ExportedRecord, _ line: Int) -> Bool {
-            guard case .weight(let w)? = r.detail, let grams = w.grams, (1...Int64(Mass.maximumGrams)).contains(grams),
-                  w.bodyCondition.map({ BodyConditionScore.range.contains(Int($0)) }) ?? true,
+        /// straight into the weight columns; false for anything else, which then goes through `Fields` as
+        /// every record, with its checks and messages.
+        mutating func plainWeight(_ r: JSONRecordReading.Parsed, _ line: Int) throws -> Bool {
+            guard r.kind == .weight, let detail = r.detail, detail.count == 2, case .int(let grams) = detail[0], (1...Int64(Mass.maximumGrams)).contains(grams),
                   let id = r.id, id >= 1, let petId = r.petId, petId >= 1, let pet = petIndex[petId],
                   r.note == nil, r.starred != true, r.attachments?.isEmpty ?? true,
-                  let at = r.at, let (t, offset) = Fields.instant(at) else { return false }
+                  let at = r.atBytes, let (t, offset) = Fields.instant(utf8: at) else { return false }
+            var bodyCondition: Int?
+            switch detail[1] {
+            case .absent, .null: break
+            case .int(let v) where BodyConditionScore.range.contains(Int(v)): bodyCondition = Int(v)
+            default: return false
+            }
             batch.weights.file = scanner.file
             batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: t, utcOffset: offset,
-                                 grams: Int(grams), bodyCondition: w.bodyCondition.map(Int.init))
+                                 grams: Int(grams), bodyCondition: bodyCondition)
             return true
         }
 
         mutating func record(_ bytes: Data, _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
-            let direct = WeightRecordDecoding.decode(bytes)
-            if let direct, plainWeight(direct, line) { return }
-            let exported = try direct ?? decode(ExportedRecord.self, bytes, location)
-            let head = exported.fields(location)
+            let exported = try decode(ExportedRecord.self, bytes, location)
+            try add(head: exported.fields(location), detail: exported.detailFields(location), attachments: exported.attachments, location: location)
+        }
+
+        /// A record from its shared columns, its detail's and its attachments, checked as every import checks them.
+        mutating func add(head: Fields, detail detailFields: Fields?, attachments exportedAttachments: [ExportedAttachment]?, location: SourceLocation) throws {
+            let line = location.line
             guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
-            guard let detailFields = exported.detailFields(location) else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
+            guard let detailFields else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
             let detail = try detailFields.detail(kind)
             var pet: Int?
             if let id = try head.int("pet_id", 1...Int64.max) {
@@ -380,7 +432,7 @@ enum PetlogJSONReader {
             }
             let (at, offset) = try head.instant("at")
             var attachments: [Attachment] = []
-            for (i, a) in (exported.attachments ?? []).enumerated() {
+            for (i, a) in (exportedAttachments ?? []).enumerated() {
                 guard a.sha256.utf8.count == 64, a.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), a.size >= 0 else {
                     throw ImportError(location: location, problem: .badJSON)
                 }
@@ -464,6 +516,25 @@ struct JSONScanner {
     }
 
     mutating func atEnd() throws -> Bool { try peek() == nil }
+
+    /// Runs `body` over the bytes read so far from `offset` on (the buffer and the index of `offset` in it);
+    /// when it throws `JSONRecordReading.NeedMore`, reads on and runs it again. Moves past what it read
+    /// (`end`, counting `lines`); nil when the input ends first (nothing moved).
+    mutating func read<T>(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> (T, end: Int, lines: Int)) throws -> T? {
+        while true {
+            let from = offset - windowStart
+            do {
+                let (value, end, lines) = try window.withUnsafeBufferPointer { try body($0, from) }
+                if end > from { offset = windowStart + end; line += lines }
+                return value
+            } catch is JSONRecordReading.NeedMore {
+                if exhausted { return nil }
+                let chunk = try source.read(at: windowStart + window.count, count: chunkSize, file: file)
+                if chunk.isEmpty { exhausted = true; return nil }
+                window.append(contentsOf: chunk)
+            }
+        }
+    }
 
     var position: (offset: Int, line: Int) { (offset, line) }
 
@@ -581,19 +652,67 @@ struct JSONScanner {
 /// (instants as RFC 3339 with their offset; docs/import.md).
 enum PetlogCSVReader {
     static func rows(_ directory: URL, _ table: String) throws -> [Fields] {
-        let url = directory.appendingPathComponent("\(table).csv")
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        var r = try CSVReader(contentsOf: url)
-        guard try r.next() else { return [] }
-        let header = try Header(r)
         var out: [Fields] = []
+        try forEachRow(directory, table) { out.append($0) }
+        return out
+    }
+
+    /// Each row of `table.csv` in file order (nothing when there is no such file): one row at a time, so a
+    /// table of a million weights is never held as rows.
+    static func forEachRow(_ directory: URL, _ table: String, _ body: (Fields) throws -> Void) throws {
+        let url = directory.appendingPathComponent("\(table).csv")
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        var r = try CSVReader(contentsOf: url)
+        guard try r.next() else { return }
+        let header = try Header(r)
         while try r.next() {
             if r.count != header.names.count { throw ImportError(location: r.location, problem: .wrongFieldCount(expected: header.names.count, found: r.count)) }
             var values: [String: String] = [:]
             for (i, name) in header.names.enumerated() { values[name] = try r.text(i) }
-            out.append(Fields(values: values, location: r.location))
+            try body(Fields(values: values, location: r.location))
         }
-        return out
+    }
+
+    /// A weight row's values when plain (grams in range, a body condition in range or none), kept as numbers.
+    static func plainWeight(_ f: Fields) -> (grams: Int32, bodyCondition: Int8)? {
+        guard f.values.count <= 3, let g = f.text("grams").flatMap({ Int64($0) }), (1...Int64(Mass.maximumGrams)).contains(g) else { return nil }
+        guard let raw = f.text("body_condition") else { return (Int32(g), 0) }
+        guard let b = Int(raw), BodyConditionScore.range.contains(b) else { return nil }
+        return (Int32(g), Int8(b))
+    }
+
+    /// The plain weight rows by record id: two sorted columns while `weight.csv` is in id order (as `export`
+    /// writes it: 14 MB for a shelter's 868,890, where a map took three times that), else a map, later rows
+    /// replacing earlier ones as before.
+    struct PlainWeights {
+        var ids: [Int64] = []
+        var values: [(grams: Int32, bodyCondition: Int8)] = []
+        var map: [Int64: (grams: Int32, bodyCondition: Int8)]?
+
+        mutating func set(_ id: Int64, _ w: (grams: Int32, bodyCondition: Int8)?) {
+            if map == nil, let w, ids.last.map({ $0 < id }) ?? true {
+                ids.append(id); values.append(w)
+                return
+            }
+            if map == nil, w == nil, ids.last.map({ $0 < id }) ?? true { return }  // a row kept whole, after every plain one
+            if map == nil {
+                var m: [Int64: (grams: Int32, bodyCondition: Int8)] = [:]
+                for (i, v) in zip(ids, values) { m[i] = v }
+                map = m
+                ids = []; values = []
+            }
+            map?[id] = w
+        }
+
+        subscript(id: Int64) -> (grams: Int32, bodyCondition: Int8)? {
+            if let map { return map[id] }
+            var lo = 0, hi = ids.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < ids.count && ids[lo] == id ? values[lo] : nil
+        }
     }
 
     static func read(directory: URL, options: ImportOptions) throws -> ImportBatch {
@@ -605,12 +724,21 @@ enum PetlogCSVReader {
             petIndex[id] = batch.pets.count
             batch.pets.append(pet)
         }
+        // The detail rows by record id. Plain weights (most rows of a big file) are kept as two numbers, not
+        // as their row's values; any other weight row is kept whole for the shared checks and messages.
         var details: [RecordKind: [Int64: Fields]] = [:]
+        var plainWeights = PlainWeights()
         for kind in RecordKind.allCases {
             var byId: [Int64: Fields] = [:]
-            for f in try rows(directory, kind.rawValue) {
+            try forEachRow(directory, kind.rawValue) { f in
                 guard let id = try f.int("record_id", 1...Int64.max) else { throw ImportError(location: f.location, problem: .missingColumn("record_id")) }
-                byId[id] = f
+                if kind == .weight, let w = plainWeight(f) {
+                    plainWeights.set(id, w)
+                    byId[id] = nil
+                } else {
+                    byId[id] = f
+                    if kind == .weight { plainWeights.set(id, nil) }
+                }
             }
             details[kind] = byId
         }
@@ -635,10 +763,16 @@ enum PetlogCSVReader {
             files[id, default: []].append(Attachment(sha256: sha, originalName: try f.required("original_name"), mediaType: try f.required("media_type"),
                                                      size: try f.int("size", 0...Int64.max) ?? 0, position: Int(try f.int("position", 0...10_000) ?? 0)))
         }
-        for f in try rows(directory, "record") {
+        // Records in file order: a plain weight (no note, star or file) goes into the weight columns among
+        // the others, as the JSON reader keeps it; `record.csv` as `export` writes it is in id order.
+        var ascending = true
+        var lastId: Int64 = 0
+        try forEachRow(directory, "record") { f in
             guard let id = try f.int("id", 1...Int64.max) else { throw ImportError(location: f.location, problem: .missingColumn("id")) }
             guard let kind = try f.choice("kind", RecordKind.self) else { throw ImportError(location: f.location, problem: .missingColumn("kind")) }
-            guard let detailFields = details[kind]?[id] else { throw ImportError(location: f.location, problem: .missingColumn(kind.rawValue)) }
+            let plain = kind == .weight ? plainWeights[id] : nil
+            let detailFields = plain == nil ? details[kind]?[id] : nil
+            guard plain != nil || detailFields != nil else { throw ImportError(location: f.location, problem: .missingColumn(kind.rawValue)) }
             var pet: Int?
             if let p = try f.int("pet_id", 1...Int64.max) {
                 guard let i = petIndex[p] else { throw ImportError(location: f.location, problem: .unknownPet(String(p))) }
@@ -647,11 +781,36 @@ enum PetlogCSVReader {
                 throw ImportError(location: f.location, problem: .missingColumn("pet_id"))
             }
             let (at, offset) = try f.instant("at")
-            batch.records.append(ImportRecord(location: f.location, fileId: id, pet: pet, at: at, utcOffset: offset, note: try f.longText("note"),
-                                              starred: try f.bool("starred"), detail: try detailFields.detail(kind),
-                                              attachments: (files[id] ?? []).sorted { $0.position < $1.position }))
+            let note = try f.longText("note"), starred = try f.bool("starred")
+            if id <= lastId { ascending = false }
+            lastId = max(lastId, id)
+            if let w = plain, let pet, note == nil, !starred, files[id] == nil, (Int(Int32.min)...Int(Int32.max)).contains(offset) {
+                batch.weights.file = f.location.file
+                batch.weights.append(fileId: id, line: f.location.line, recordsBefore: batch.records.count, pet: pet, at: at, utcOffset: offset,
+                                     grams: Int(w.grams), bodyCondition: w.bodyCondition > 0 ? Int(w.bodyCondition) : nil)
+                return
+            }
+            let detail: RecordDetail
+            if let w = plain {
+                detail = .weight(Weight(mass: Mass(grams: Int(w.grams)), bodyCondition: BodyConditionScore(Int(w.bodyCondition))))
+            } else if let detailFields {
+                detail = try detailFields.detail(kind)
+            } else {
+                throw ImportError(location: f.location, problem: .missingColumn(kind.rawValue))
+            }
+            batch.records.append(ImportRecord(location: f.location, fileId: id, pet: pet, at: at, utcOffset: offset, note: note,
+                                              starred: starred, detail: detail, attachments: (files[id] ?? []).sorted { $0.position < $1.position }))
         }
-        batch.records.sort { ($0.fileId ?? 0) < ($1.fileId ?? 0) }
+        if !ascending {
+            // Rows out of id order (a hand-made folder): every record as a record, sorted by id, as before.
+            let w = batch.weights
+            for i in 0..<w.count {
+                batch.records.append(ImportRecord(location: w.location(i), fileId: w.fileId[i], pet: Int(w.pet[i]), at: w.at[i],
+                                                  utcOffset: Int(w.utcOffset[i]), detail: w.detail(i)))
+            }
+            batch.weights = ImportWeights()
+            batch.records.sort { ($0.fileId ?? 0) < ($1.fileId ?? 0) }
+        }
         return batch
     }
 }
