@@ -10,6 +10,8 @@ public final class Context {
     /// The Pango context on the system's font map, when `pangoContext` is on the document font set.
     private var systemPangoContext: OpaquePointer?
     private var documentFontSet = false
+    /// Whether `pangoContext` is on the document font set.
+    private var sharedOnDocumentFontSet = false
     private var language: String?
     /// The language set by `setTextLanguage`, if any.
     var textLanguage: String? { language }
@@ -132,7 +134,7 @@ public final class Context {
     /// when a character is missing).
     var onDocumentFontSet: Bool {
         _ = sharedPangoContext()
-        return systemPangoContext != nil
+        return sharedOnDocumentFontSet
     }
 
     /// Brings the Pango contexts up to this context's transform and surface, both of them when text is on
@@ -143,25 +145,32 @@ public final class Context {
         if let systemPangoContext { pango_cairo_update_context(raw, systemPangoContext) }
     }
 
-    /// The Pango context on the system's font map (the shared one unless it is on the document font set).
+    /// The Pango context on the system's font map (the shared one unless it is on the document font set;
+    /// made on first use, so that a report whose text the set covers never loads the system's fonts).
     func systemFontsPangoContext() -> OpaquePointer {
         let shared = sharedPangoContext()
-        return systemPangoContext ?? shared
+        guard sharedOnDocumentFontSet else { return shared }
+        if let systemPangoContext { return systemPangoContext }
+        // safe: pango_font_map_create_context never returns NULL for a font map.
+        let made = configured(pango_font_map_create_context(UnsafeMutablePointer<PangoFontMap>(FontMaps.system()))!)
+        systemPangoContext = made
+        return made
     }
 
     /// The Pango context shared by this context's layouts: 72 dpi, so that a font size of N is
     /// N user units; unhinted metrics, so that text measures the same on PNG, PDF and SVG.
     func sharedPangoContext() -> OpaquePointer {
         if let pangoContext { return pangoContext }
-        if documentFontSet, surface.kind == .pdf, FontFamily.document(language: language) != FontFamily.generic,
-           let map = DocumentFontSet.fontMap,
+        if documentFontSet, surface.kind == .pdf, let language,
+           let map = FontMaps.document(language: language),
            let own = pango_font_map_create_context(UnsafeMutablePointer<PangoFontMap>(map)) {
-            systemPangoContext = configured(pango_cairo_create_context(raw)!)
-            pangoContext = configured(own)
-            return pangoContext!
+            sharedOnDocumentFontSet = true
+            let made = configured(own)
+            pangoContext = made
+            return made
         }
-        // safe: pango_cairo_create_context never returns NULL for a cairo context.
-        let made = configured(pango_cairo_create_context(raw)!)
+        // safe: pango_font_map_create_context never returns NULL for a font map.
+        let made = configured(pango_font_map_create_context(UnsafeMutablePointer<PangoFontMap>(FontMaps.system()))!)
         pangoContext = made
         return made
     }

@@ -28,14 +28,30 @@ public final class TextLayout {
     public init(_ text: String, font: String, in context: Context, width: Double? = nil,
                 alignment: Alignment = .left, ellipsize: Bool = false, maxLines: Int? = nil) {
         self.context = context
-        layout = Self.make(text, font: font, on: context.sharedPangoContext(), in: context, width: width,
-                           alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
+        // The document font set was checked for its family in regular and bold, upright: other text is
+        // laid out on the system's fonts.
+        let onSet = context.onDocumentFontSet && Self.documentFontSetCovers(font)
+        layout = Self.make(text, font: font, on: onSet ? context.sharedPangoContext() : context.systemFontsPangoContext(),
+                           in: context, width: width, alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
         // A character the document font set lacks: laid out on every installed font, as without the set.
-        if context.onDocumentFontSet && pango_layout_get_unknown_glyphs_count(layout) > 0 {
+        if onSet && pango_layout_get_unknown_glyphs_count(layout) > 0 {
             g_object_unref(UnsafeMutableRawPointer(layout))
             layout = Self.make(text, font: font, on: context.systemFontsPangoContext(), in: context, width: width,
                                alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
         }
+    }
+
+    /// Whether `font` is the document's family ("Sans"), regular or bold, upright, normal width.
+    private static func documentFontSetCovers(_ font: String) -> Bool {
+        let description = pango_font_description_from_string(font)
+        defer { pango_font_description_free(description) }
+        guard let family = pango_font_description_get_family(description).map({ String(cString: $0) }),
+              family == FontFamily.generic || family == "sans" else { return false }
+        let weight = pango_font_description_get_weight(description)
+        return (weight == PANGO_WEIGHT_NORMAL || weight == PANGO_WEIGHT_BOLD)
+            && pango_font_description_get_style(description) == PANGO_STYLE_NORMAL
+            && pango_font_description_get_stretch(description) == PANGO_STRETCH_NORMAL
+            && pango_font_description_get_variant(description) == PANGO_VARIANT_NORMAL
     }
 
     private static func make(_ text: String, font: String, on pangoContext: OpaquePointer, in context: Context,
