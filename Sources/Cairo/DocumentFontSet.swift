@@ -26,10 +26,10 @@ import Foundation
 /// `FONTCONFIG_FILE`/`FONTCONFIG_PATH`/`FONTCONFIG_SYSROOT` environment. Any error: the system's fonts.
 enum FontMaps {
     /// Whether this process has created a Pango font map yet (set before the first one).
-    nonisolated(unsafe) private static var started = false
+    nonisolated(unsafe) fileprivate static var started = false
     /// Whether fontconfig's current configuration is a private set's (made current before any font map, so
     /// that Pango's start-up does not load the system configuration); the system map is then made explicitly.
-    nonisolated(unsafe) private static var currentIsPrivate = false
+    nonisolated(unsafe) fileprivate static var currentIsPrivate = false
     nonisolated(unsafe) private static var systemMap: OpaquePointer?
     nonisolated(unsafe) private static var documentMaps: [String: OpaquePointer?] = [:]
 
@@ -65,12 +65,8 @@ enum FontMaps {
         let file = DocumentFontSet.Cache.file(language: language, environment: stamps)
         // The listed faces, when nothing they depend on changed: the system configuration is not loaded.
         if let file, let list = DocumentFontSet.Cache.read(file, environment: stamps),
-           let config = DocumentFontSet.config(faces: list.faces, cacheFiles: list.cacheFiles) {
+           let config = DocumentFontSet.config(faces: list.faces, cacheFiles: list.cacheFiles, makeCurrent: !started) {
             defer { FcConfigDestroy(config) }
-            if !started {
-                started = true
-                currentIsPrivate = FcConfigSetCurrent(config) != 0
-            }
             return DocumentFontSet.fontMap(config)
         }
         // Made again from the system's fonts, checked, and written down for the next run.
@@ -109,10 +105,17 @@ enum DocumentFontSet {
 
     /// A configuration holding only `faces`, read from fontconfig's cache files (no font file is opened,
     /// no directory scanned); nil if one is missing.
-    static func config(faces: [Face], cacheFiles: [String]) -> OpaquePointer? {
+    /// With `makeCurrent` (no font map made yet in this process), the configuration becomes fontconfig's
+    /// current one before the cache files are read: reading one, and Pango's start-up, would otherwise load
+    /// the system configuration. The system's fonts are then loaded explicitly (`FontMaps.system`).
+    static func config(faces: [Face], cacheFiles: [String], makeCurrent: Bool = false) -> OpaquePointer? {
         guard let config = FcConfigCreate() else { return nil }
         guard FcConfigParseAndLoadFromMemory(config, rules, FcTrue) != 0, FcConfigBuildFonts(config) != 0,
               let set = FcConfigGetFonts(config, FcSetSystem) else { FcConfigDestroy(config); return nil }
+        if makeCurrent {
+            FontMaps.started = true
+            FontMaps.currentIsPrivate = FcConfigSetCurrent(config) != 0
+        }
         var found: [Face: OpaquePointer] = [:]
         let wanted = Set(faces)
         for path in cacheFiles {
@@ -361,9 +364,11 @@ enum DocumentFontSet {
             let directory = (file as NSString).deletingLastPathComponent
             let temporary = "\(file).\(getpid()).tmp"
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                // 0700 and 0600, as every folder and file petlog makes (README, "Where the data lives").
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
                 try text.write(toFile: temporary, atomically: false, encoding: .utf8)
-                guard rename(temporary, file) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                guard chmod(temporary, 0o600) == 0, rename(temporary, file) == 0 else { throw CocoaError(.fileWriteUnknown) }
             } catch {
                 unlink(temporary)
             }
