@@ -5,6 +5,9 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
+// The report's own font set (Cairo/DocumentFontSet.swift): a private FcConfig on a Pango fontconfig font map.
+#include <fontconfig/fontconfig.h>
+#include <pango/pangofc-fontmap.h>
 // The allocator settings of FontSubsetMemory (mallopt, madvise).
 #include <malloc.h>
 #include <sys/mman.h>

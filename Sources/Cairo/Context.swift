@@ -7,6 +7,11 @@ public final class Context {
     public let surface: Surface
     /// Created on first text layout; shares this context's font options and language.
     private var pangoContext: OpaquePointer?
+    /// The Pango context on the system's font map, when `pangoContext` is on the document font set.
+    private var systemPangoContext: OpaquePointer?
+    private var documentFontSet = false
+    /// Whether `pangoContext` is on the document font set.
+    private var sharedOnDocumentFontSet = false
     private var language: String?
     /// The language set by `setTextLanguage`, if any.
     var textLanguage: String? { language }
@@ -25,6 +30,7 @@ public final class Context {
 
     deinit {
         if let pangoContext { g_object_unref(UnsafeMutableRawPointer(pangoContext)) }
+        if let systemPangoContext { g_object_unref(UnsafeMutableRawPointer(systemPangoContext)) }
         cairo_destroy(raw)
     }
 
@@ -113,14 +119,65 @@ public final class Context {
         language = tag
         if surface.kind == .pdf, FontFamily.document(language: tag) != FontFamily.generic { FontSubsetMemory.prepare() }
         if let pangoContext { pango_context_set_language(pangoContext, pango_language_from_string(tag)) }
+        if let systemPangoContext { pango_context_set_language(systemPangoContext, pango_language_from_string(tag)) }
+    }
+
+    /// Sets the text of a PDF in Korean, Japanese or Chinese on `DocumentFontSet` (the fonts the document
+    /// can use, not every installed font), which draws the same and lays out faster; text with a
+    /// character none of those fonts has is laid out on the system's fonts. Call before the first text
+    /// layout; no effect for other languages, other surfaces, or when the set could not be made.
+    public func useDocumentFontSet() {
+        documentFontSet = true
+    }
+
+    /// Whether layouts start on the document font set (and must be laid out again on the system's fonts
+    /// when a character is missing).
+    var onDocumentFontSet: Bool {
+        _ = sharedPangoContext()
+        return sharedOnDocumentFontSet
+    }
+
+    /// Brings the Pango contexts up to this context's transform and surface, both of them when text is on
+    /// the document font set: a layout measured before it is drawn (a right-aligned header) then sees the
+    /// same state as with one shared context.
+    func updatePangoContexts() {
+        if let pangoContext { pango_cairo_update_context(raw, pangoContext) }
+        if let systemPangoContext { pango_cairo_update_context(raw, systemPangoContext) }
+    }
+
+    /// The Pango context on the system's font map (the shared one unless it is on the document font set;
+    /// made on first use, so that a report whose text the set covers never loads the system's fonts).
+    func systemFontsPangoContext() -> OpaquePointer {
+        let shared = sharedPangoContext()
+        guard sharedOnDocumentFontSet else { return shared }
+        if let systemPangoContext { return systemPangoContext }
+        // safe: pango_font_map_create_context never returns NULL for a font map.
+        let made = configured(pango_font_map_create_context(UnsafeMutablePointer<PangoFontMap>(FontMaps.system()))!)
+        systemPangoContext = made
+        return made
     }
 
     /// The Pango context shared by this context's layouts: 72 dpi, so that a font size of N is
     /// N user units; unhinted metrics, so that text measures the same on PNG, PDF and SVG.
     func sharedPangoContext() -> OpaquePointer {
         if let pangoContext { return pangoContext }
-        // safe: pango_cairo_create_context never returns NULL for a cairo context.
-        let made = pango_cairo_create_context(raw)!
+        if documentFontSet, surface.kind == .pdf, let language,
+           let map = FontMaps.document(language: language),
+           let own = pango_font_map_create_context(UnsafeMutablePointer<PangoFontMap>(map)) {
+            sharedOnDocumentFontSet = true
+            let made = configured(own)
+            pangoContext = made
+            return made
+        }
+        // safe: pango_font_map_create_context never returns NULL for a font map.
+        let made = configured(pango_font_map_create_context(UnsafeMutablePointer<PangoFontMap>(FontMaps.system()))!)
+        pangoContext = made
+        return made
+    }
+
+    /// 72 dpi, unhinted metrics, grey antialiasing, this context's language.
+    private func configured(_ made: OpaquePointer) -> OpaquePointer {
+        pango_cairo_update_context(raw, made)
         pango_cairo_context_set_resolution(made, 72)
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
@@ -129,7 +186,6 @@ public final class Context {
         pango_cairo_context_set_font_options(made, options)
         cairo_font_options_destroy(options)
         if let language { pango_context_set_language(made, pango_language_from_string(language)) }
-        pangoContext = made
         return made
     }
 }

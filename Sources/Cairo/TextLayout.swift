@@ -12,7 +12,7 @@ public final class TextLayout {
         public var baseline: Double
     }
 
-    private let layout: OpaquePointer
+    private var layout: OpaquePointer
     private let context: Context
 
     /// - Parameters:
@@ -27,11 +27,39 @@ public final class TextLayout {
     ///     the text goes on (implies ellipsizing).
     public init(_ text: String, font: String, in context: Context, width: Double? = nil,
                 alignment: Alignment = .left, ellipsize: Bool = false, maxLines: Int? = nil) {
-        let ellipsize = ellipsize || maxLines != nil
         self.context = context
-        pango_cairo_update_context(context.raw, context.sharedPangoContext())
+        // The document font set was checked for its family in regular and bold, upright: other text is
+        // laid out on the system's fonts.
+        let onSet = context.onDocumentFontSet && Self.documentFontSetCovers(font)
+        layout = Self.make(text, font: font, on: onSet ? context.sharedPangoContext() : context.systemFontsPangoContext(),
+                           in: context, width: width, alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
+        // A character the document font set lacks: laid out on every installed font, as without the set.
+        if onSet && pango_layout_get_unknown_glyphs_count(layout) > 0 {
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            layout = Self.make(text, font: font, on: context.systemFontsPangoContext(), in: context, width: width,
+                               alignment: alignment, ellipsize: ellipsize, maxLines: maxLines)
+        }
+    }
+
+    /// Whether `font` is the document's family ("Sans"), regular or bold, upright, normal width.
+    private static func documentFontSetCovers(_ font: String) -> Bool {
+        let description = pango_font_description_from_string(font)
+        defer { pango_font_description_free(description) }
+        guard let family = pango_font_description_get_family(description).map({ String(cString: $0) }),
+              family == FontFamily.generic || family == "sans" else { return false }
+        let weight = pango_font_description_get_weight(description)
+        return (weight == PANGO_WEIGHT_NORMAL || weight == PANGO_WEIGHT_BOLD)
+            && pango_font_description_get_style(description) == PANGO_STYLE_NORMAL
+            && pango_font_description_get_stretch(description) == PANGO_STRETCH_NORMAL
+            && pango_font_description_get_variant(description) == PANGO_VARIANT_NORMAL
+    }
+
+    private static func make(_ text: String, font: String, on pangoContext: OpaquePointer, in context: Context,
+                             width: Double?, alignment: Alignment, ellipsize: Bool, maxLines: Int?) -> OpaquePointer {
+        let ellipsize = ellipsize || maxLines != nil
+        context.updatePangoContexts()
         // safe: pango_layout_new aborts inside GLib on out-of-memory rather than return NULL.
-        layout = pango_layout_new(context.sharedPangoContext())!
+        let layout = pango_layout_new(pangoContext)!
         let description = pango_font_description_from_string(font)
         // "Sans" is the document's family: one type family for every script of the language.
         if let family = pango_font_description_get_family(description).map({ String(cString: $0) }),
@@ -69,6 +97,7 @@ public final class TextLayout {
             }
             if !kept.isEmpty { Self.setKeptTogether(kept, on: layout) }
         }
+        return layout
     }
 
     /// Width from the character at byte `start` through the one at byte `last` of a one-line layout.
@@ -159,6 +188,7 @@ public final class TextLayout {
     /// Draws the text with its top-left corner at (x, y), in the context's current source colour.
     public func draw(x: Double, y: Double) {
         context.moveTo(x, y)
+        context.updatePangoContexts()
         pango_cairo_update_layout(context.raw, layout)
         pango_cairo_show_layout(context.raw, layout)
         context.newPath()

@@ -26,6 +26,7 @@ public enum ReportRenderer {
                                       title: doc.title, date: doc.creationDate)
         let context = try Context(surface)
         context.setTextLanguage(doc.language)
+        context.useDocumentFontSet()
         let typesetter = Typesetter(context: context, style: style)
 
         let frame = PageFrame(doc: doc, typesetter: typesetter)
