@@ -16,6 +16,11 @@ final class PostgresImportWriter: ImportWriter {
     var records = CopyRows()
     var details: [RecordKind: CopyRows] = [:]
     var items = CopyRows()
+    /// A bulk load turns the triggers off, `weight_chunk`'s too (schema pg6): the pets it brings weights to,
+    /// whose packed series it drops itself before the triggers come back.
+    var bulk = false
+    var weightPets = Set<Int64>()
+    var lastWeightPet: Int64?
 
     init(link: PostgresLink) { self.link = link }
 
@@ -24,11 +29,13 @@ final class PostgresImportWriter: ImportWriter {
     func begin(bulk: Bool) throws {
         try link.execute("SET CONSTRAINTS ALL DEFERRED", [SQLValue]())
         if bulk { try link.execute("SELECT petlog.bulk_begin()", [SQLValue]()) }
+        self.bulk = bulk
     }
 
     static let recordColumns = ["id", "pet_id", "kind", "at", "utc_offset", "note", "starred", "created_at", "updated_at"]
 
     func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now: Int64) throws {
+        if bulk, kind == .weight, let petId, petId != lastWeightPet { weightPets.insert(petId); lastWeightPet = petId }
         records.append([.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(now), .int(now)])
         if records.bytes >= batchBytes { try flushRecords() }
     }
@@ -78,6 +85,7 @@ final class PostgresImportWriter: ImportWriter {
         try flushRecords()
         for kind in RecordKind.allCases { try flush(kind) }
         if bulk {
+            try PostgresWeightSeries.drop(link, pets: weightPets.sorted())
             try link.execute("SELECT petlog.bulk_end()", [SQLValue]())
             try PostgresSearch.rebuild(link)
         } else {

@@ -114,6 +114,8 @@ extension PostgresRepository {
                 ) AS wrong WHERE key NOT IN (SELECT key FROM search_stale)
                 """, [SQLValue]()) ?? 0
             if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, .rowsOutOfStep(table: "search_text", count: Int(wrong)))) }
+            let chunks = try PostgresWeightSeries.outOfStep(link).values.reduce(0, +)
+            if chunks > 0 { problems.append(StoreProblem(kind: .weightSeries, .rowsOutOfStep(table: "weight_chunk", count: chunks))) }
             return problems
         }
     }
@@ -126,15 +128,18 @@ extension PostgresRepository {
         let rebuild = problems.contains { $0.kind == .searchIndex }
         let files = problems.filter { $0.kind == .orphanFile }.count
         let quarantined = problems.filter { $0.kind == .quarantinedFile }.count
-        guard !orphans.isEmpty || rebuild || files > 0 || quarantined > 0 else { return report }
+        let series = problems.contains { $0.kind == .weightSeries }
+        guard !orphans.isEmpty || rebuild || files > 0 || quarantined > 0 || series else { return report }
         try write(recording: false) { _ in
             if quarantined > 0 { report.fixed += try PostgresAttachments.unquarantineReferenced(link: link) }
+            // The pets whose packed series differs from the tables lose their chunks; the next chart packs them again.
+            if series { try PostgresWeightSeries.drop(link, pets: try PostgresWeightSeries.outOfStep(link).keys) }
             for id in orphans { try link.execute("DELETE FROM record WHERE id = ?", [id]) }
             if files > 0 { try PostgresAttachments.quarantineOrphans(link: link) }
             if rebuild { try PostgresSearch.rebuild(link) }
         }
         if files > 0 { report.quarantine = "\(target.redacted) petlog.attachment_quarantine" }
-        report.fixed += orphans.count + (rebuild ? 1 : 0) + files
+        report.fixed += orphans.count + (rebuild ? 1 : 0) + files + (series ? 1 : 0)
         return report
     }
 

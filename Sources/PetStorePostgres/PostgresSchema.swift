@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -508,5 +508,119 @@ public enum PostgresSchema {
     ALTER TABLE budget ADD COLUMN name text CHECK (name IS NULL OR char_length(name) BETWEEN 1 AND 200);
     ALTER TABLE budget ADD COLUMN place text CHECK (place IS NULL OR char_length(place) BETWEEN 1 AND 200);
     ALTER TABLE budget ADD COLUMN people integer CHECK (people IS NULL OR people BETWEEN 1 AND 1000);
+    """
+    /// pg6, the weight series packed for charts (issue 34), as SQLite's v9 (`PostgresWeightSeries`): each
+    /// pet's weights in chunks of `PostgresWeightSeries.chunkPoints` points, oldest first, each point the
+    /// instant and the grams as two big-endian int8 (`int8send`, the form the series already crossed the
+    /// wire in), each chunk keyed by its last point's (instant, record id), the series' own order. A chunk
+    /// is derived data, always a prefix of the pet's series as the tables say it: the triggers below drop,
+    /// whatever program or role writes (they run as the schema's owner), every chunk from a changed point
+    /// on. They are statement triggers over the statement's changed rows, so an import's COPY of many
+    /// weights costs one DELETE, not one function call per row; a record inserted after its weight (an
+    /// `undo` puts rows back with the keys deferred) is caught by the record trigger. A TRUNCATE drops every
+    /// chunk. Each trigger takes `weight_chunk` in ROW EXCLUSIVE mode before it deletes, and a chart that packs
+    /// takes it in SHARE ROW EXCLUSIVE mode before its snapshot (`PostgresWeightSeries.fill`), so a writer
+    /// outside petlog (psql, READ COMMITTED) that changes a weight while a chart packs either finishes first
+    /// (the chart's snapshot has the change) or deletes after the chart committed (its DELETE, a new
+    /// snapshot, sees the new chunks). The data is stored out of line and uncompressed (EXTERNAL): a
+    /// chart reads 16 MB of chunks for a million points, and decompressing them cost more than reading.
+    /// A volunteer reads the chunks (SELECT, as every table) and packs nothing: its charts read the
+    /// points after the last chunk from the tables. Existing databases start with no chunks.
+    static let pg6 = """
+    CREATE TABLE weight_chunk (
+      pet_id   bigint NOT NULL REFERENCES pet (id) ON DELETE CASCADE,
+      last_at  bigint NOT NULL,
+      last_id  bigint NOT NULL,
+      first_at bigint NOT NULL CHECK (first_at <= last_at),
+      points   integer NOT NULL CHECK (points > 0),
+      data     bytea NOT NULL CHECK (octet_length(data) = 16 * points),
+      PRIMARY KEY (pet_id, last_at, last_id)
+    );
+    ALTER TABLE weight_chunk ALTER COLUMN data SET STORAGE EXTERNAL;
+    -- Drops each pet's chunks from the earliest of the given (pet, instant, record id) places on. The
+    -- triggers take the table's lock first, then look (each statement a new snapshot at READ COMMITTED).
+    CREATE FUNCTION series_drop(places jsonb) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = petlog, pg_temp AS $$
+    BEGIN
+      IF places IS NULL OR jsonb_array_length(places) = 0 THEN RETURN; END IF;
+      DELETE FROM weight_chunk c USING (
+        SELECT DISTINCT ON (p.pet) p.pet, p.at, p.id FROM jsonb_to_recordset(places) AS p (pet bigint, at bigint, id bigint)
+        WHERE p.pet IS NOT NULL ORDER BY p.pet, p.at, p.id
+      ) AS f
+      WHERE c.pet_id = f.pet AND (c.last_at, c.last_id) >= (f.at, f.id);
+    END $$;
+    CREATE FUNCTION series_weight_changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = petlog, pg_temp AS $$
+    DECLARE places jsonb;
+    BEGIN
+      LOCK TABLE weight_chunk IN ROW EXCLUSIVE MODE;
+      IF NOT EXISTS (SELECT 1 FROM weight_chunk) THEN RETURN NULL; END IF;
+      IF TG_OP = 'INSERT' THEN
+        SELECT jsonb_agg(jsonb_build_object('pet', r.pet_id, 'at', r.at, 'id', r.id)) INTO places
+        FROM (SELECT DISTINCT ON (r.pet_id) r.pet_id, r.at, r.id FROM new_rows n JOIN record r ON r.id = n.record_id ORDER BY r.pet_id, r.at, r.id) AS r;
+      ELSIF TG_OP = 'DELETE' THEN
+        SELECT jsonb_agg(jsonb_build_object('pet', r.pet_id, 'at', r.at, 'id', r.id)) INTO places
+        FROM (SELECT DISTINCT ON (r.pet_id) r.pet_id, r.at, r.id FROM old_rows o JOIN record r ON r.id = o.record_id ORDER BY r.pet_id, r.at, r.id) AS r;
+      ELSE
+        SELECT jsonb_agg(jsonb_build_object('pet', r.pet_id, 'at', r.at, 'id', r.id)) INTO places
+        FROM (SELECT DISTINCT ON (r.pet_id) r.pet_id, r.at, r.id
+              FROM (SELECT o.record_id AS a, n.record_id AS b FROM old_rows o FULL JOIN new_rows n ON n.record_id = o.record_id
+                    WHERE o.record_id IS NULL OR n.record_id IS NULL OR o.grams IS DISTINCT FROM n.grams) AS d
+              JOIN record r ON r.id IN (d.a, d.b) ORDER BY r.pet_id, r.at, r.id) AS r;
+      END IF;
+      PERFORM series_drop(places);
+      RETURN NULL;
+    END $$;
+    CREATE FUNCTION series_record_changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = petlog, pg_temp AS $$
+    DECLARE places jsonb;
+    BEGIN
+      LOCK TABLE weight_chunk IN ROW EXCLUSIVE MODE;
+      IF NOT EXISTS (SELECT 1 FROM weight_chunk) THEN RETURN NULL; END IF;
+      IF TG_OP = 'INSERT' THEN
+        SELECT jsonb_agg(jsonb_build_object('pet', n.pet_id, 'at', n.at, 'id', n.id)) INTO places FROM new_rows n WHERE n.kind = 'weight';
+      ELSIF TG_OP = 'DELETE' THEN
+        SELECT jsonb_agg(jsonb_build_object('pet', o.pet_id, 'at', o.at, 'id', o.id)) INTO places FROM old_rows o WHERE o.kind = 'weight';
+      ELSE
+        SELECT jsonb_agg(p) INTO places FROM (
+          SELECT jsonb_build_object('pet', o.pet_id, 'at', o.at, 'id', o.id) AS p
+          FROM old_rows o LEFT JOIN new_rows n ON n.id = o.id
+          WHERE o.kind = 'weight' AND (n.id IS NULL OR (o.pet_id, o.kind, o.at) IS DISTINCT FROM (n.pet_id, n.kind, n.at))
+          UNION ALL
+          SELECT jsonb_build_object('pet', n.pet_id, 'at', n.at, 'id', n.id)
+          FROM new_rows n LEFT JOIN old_rows o ON o.id = n.id
+          WHERE n.kind = 'weight' AND (o.id IS NULL OR (o.pet_id, o.kind, o.at) IS DISTINCT FROM (n.pet_id, n.kind, n.at))
+        ) AS changed;
+      END IF;
+      PERFORM series_drop(places);
+      RETURN NULL;
+    END $$;
+    CREATE FUNCTION series_truncated() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = petlog, pg_temp AS $$
+    BEGIN
+      DELETE FROM weight_chunk;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER series_weight_insert AFTER INSERT ON weight REFERENCING NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION series_weight_changed();
+    CREATE TRIGGER series_weight_update AFTER UPDATE ON weight REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION series_weight_changed();
+    CREATE TRIGGER series_weight_delete AFTER DELETE ON weight REFERENCING OLD TABLE AS old_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION series_weight_changed();
+    CREATE TRIGGER series_record_insert AFTER INSERT ON record REFERENCING NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION series_record_changed();
+    CREATE TRIGGER series_record_update AFTER UPDATE ON record REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION series_record_changed();
+    CREATE TRIGGER series_record_delete AFTER DELETE ON record REFERENCING OLD TABLE AS old_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION series_record_changed();
+    CREATE TRIGGER series_weight_truncate AFTER TRUNCATE ON weight FOR EACH STATEMENT EXECUTE FUNCTION series_truncated();
+    CREATE TRIGGER series_record_truncate AFTER TRUNCATE ON record FOR EACH STATEMENT EXECUTE FUNCTION series_truncated();
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
+        GRANT SELECT, INSERT, UPDATE, DELETE ON weight_chunk TO petlog_staff;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
+        GRANT SELECT ON weight_chunk TO petlog_volunteer;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
+        GRANT ALL ON weight_chunk TO petlog_owner;
+      END IF;
+    END $$;
     """
 }

@@ -165,6 +165,8 @@ final class PostgresSchemaTests: XCTestCase {
               'vaccination', 'medication', 'dose', 'expense'));
             ALTER TABLE petlog.pet DROP COLUMN allergies, DROP COLUMN conditions, DROP COLUMN vet_contact, DROP COLUMN emergency_contacts, DROP COLUMN insurance;
             ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
+            DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
+            DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")
@@ -175,6 +177,41 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), ["pg1"], "nothing changed")
         XCTAssertEqual(try PostgresSchema.migrate(owner), Array(PostgresSchema.migrations.map(\.id).dropFirst()))
         XCTAssertEqual(try PostgresSchema.migrate(staff), [])
+    }
+
+    /// pg6 adds the packed weight series to a pg5 database that holds weights: no chunks at first, the
+    /// first chart reads the tables and packs, and every chart after it is the same series.
+    func testPg6PacksTheWeightSeriesOfAnEarlierDatabase() throws {
+        let server = try requireServer()
+        let url = try server.newDatabase()
+        let owner = try link(url)
+        try owner.execute(script: """
+            CREATE SCHEMA petlog; SET search_path = petlog;
+            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            """)
+        for m in PostgresSchema.migrations.prefix(5) {
+            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
+            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
+        }
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0);
+            INSERT INTO record (id, pet_id, kind, at, utc_offset, created_at, updated_at)
+              SELECT g, 1, 'weight', 1700000000 + (g / 3) * 60, 0, 0, 0 FROM generate_series(1, 9000) AS g;
+            INSERT INTO weight (record_id, grams) SELECT g, 4000 + g % 17 FROM generate_series(1, 9000) AS g;
+            SELECT setval(pg_get_serial_sequence('petlog.record', 'id'), 9001, false);
+            """)
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), ["pg1", "pg2", "pg3", "pg4", "pg5"])
+        let repo = try PostgresRepository(PostgresTarget.parse(url, environment: [:]))
+        defer { repo.link.close() }
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner).last, "pg6")
+        XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.weight_chunk").first?.first?.int, 0)
+        let want = try repo.weightSeriesFromTables(pet: 1, lower: .min, upper: .max, days: nil)
+        XCTAssertEqual(want.times.count, 9000)
+        XCTAssertEqual(try repo.weightSeries(pet: 1, since: nil, until: nil), want)
+        XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.weight_chunk").first?.first?.int, 2, "9,000 points: two chunks of 4,096")
+        XCTAssertEqual(try repo.weightSeries(pet: 1, since: nil, until: nil), want)
+        XCTAssertEqual(try repo.check(), [])
     }
 
     /// What the import sends with COPY comes back exactly: integers (negative, the extremes), doubles,

@@ -82,9 +82,9 @@ func requireServer(file: StaticString = #filePath, line: UInt = #line) throws ->
 enum StoreUnderTest {
     static var isServer: Bool { ProcessInfo.processInfo.environment["PETLOG_TEST_STORE"] == "postgres" }
 
-    static func make(now: @escaping @Sendable () -> Date = { Date() }) throws -> any PetlogStore {
-        guard isServer else { return SQLiteRepository(try AppDatabase.inMemory(), now: now) }
+    static func make(now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws -> any PetlogStore {
+        guard isServer else { return SQLiteRepository(try AppDatabase.inMemory(), now: now, undoCommand: undoCommand) }
         let url = try requireServer().newDatabase()
-        return try PostgresRepository(PostgresTarget.parse(url, environment: [:]), now: now)
+        return try PostgresRepository(PostgresTarget.parse(url, environment: [:]), now: now, undoCommand: undoCommand)
     }
 }

@@ -5,21 +5,30 @@ import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
+@testable import PetStorePostgres
 
-/// `weight_chunk` (schema v9, `WeightSeriesCache`): the series a chart reads from the packed chunks and the
-/// tables after them is, after every kind of change, the series the tables alone give — two pets, ties at one
-/// instant, weights logged at other offsets — and `check` finds a cache that says otherwise.
+/// The packed weight series (SQLite `weight_chunk`, schema v9, `WeightSeriesCache`; PostgreSQL `weight_chunk`,
+/// schema pg6, `PostgresWeightSeries`): the series a chart reads from the packed chunks and the tables after
+/// them is, after every kind of change, the series the tables alone give — two pets, ties at one instant,
+/// weights logged at other offsets, raw SQL from outside petlog — and `check` finds a cache that says
+/// otherwise. Runs on both stores (`StoreUnderTest.make`).
 final class WeightSeriesCacheTests: XCTestCase {
-    var database: AppDatabase!
-    var repo: SQLiteRepository!
+    var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
     var coco: Int64 = 0, nabi: Int64 = 0
 
+    var sqlite: SQLiteRepository? { repo as? SQLiteRepository }
+    var server: PostgresRepository? { repo as? PostgresRepository }
+
     override func setUpWithError() throws {
-        database = try AppDatabase.inMemory()
-        repo = SQLiteRepository(database, now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
+        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
         coco = try repo.addPet(PetDraft(name: "Coco", species: .dog)).id
         nabi = try repo.addPet(PetDraft(name: "Nabi", species: .cat)).id
+    }
+
+    override func tearDown() {
+        server?.link.close()
+        repo = nil
     }
 
     @discardableResult
@@ -30,18 +39,38 @@ final class WeightSeriesCacheTests: XCTestCase {
 
     /// The series from the tables alone (the query every store had before the cache).
     func fromTables(_ pet: Int64, since: Date? = nil, until: Date? = nil, days: DayWindow? = nil) throws -> WeightColumns {
-        try repo.read { db in try repo.core(db).weightSeries(pet: pet, since: since, until: until, days: days) }
+        if let server {
+            return try server.weightSeriesFromTables(pet: pet, lower: since.map { $0.unixSeconds(.up) } ?? Int64.min,
+                                                     upper: until.map { $0.unixSeconds(.up) } ?? Int64.max, days: days)
+        }
+        let repo = try XCTUnwrap(sqlite)
+        return try repo.read { db in try repo.core(db).weightSeries(pet: pet, since: since, until: until, days: days) }
+    }
+
+    /// A statement as a program other than petlog would run it (psql; the SQLite file's own connection).
+    func raw(_ sql: String) throws {
+        if let server { try server.link.query(sql); return }
+        try XCTUnwrap(sqlite).database.dbQueue.write { db in try db.execute(sql: sql) }
+    }
+
+    func int(_ sql: String) throws -> Int64? {
+        if let server { return try server.link.query(sql).first?.first?.int }
+        return try XCTUnwrap(sqlite).database.dbQueue.read { db in try Int64.fetchOne(db, sql: sql) }
     }
 
     func chunks(_ pet: Int64? = nil) throws -> Int {
-        try database.dbQueue.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM weight_chunk WHERE ?1 IS NULL OR pet_id = ?1", arguments: [pet]) ?? 0
-        }
+        Int(try int("SELECT count(*) FROM weight_chunk" + (pet.map { " WHERE pet_id = \($0)" } ?? "")) ?? 0)
     }
 
     /// Packs both pets' series into chunks of `size` points, as a chart does with 4,096.
     func pack(_ size: Int = 3) throws {
-        try database.dbQueue.write { db in
+        if let server {
+            try server.link.transaction(.write) {
+                for pet in [coco, nabi] { try PostgresWeightSeries.fill(server.link, pet: pet, chunkPoints: size) }
+            }
+            return
+        }
+        try XCTUnwrap(sqlite).database.dbQueue.write { db in
             for pet in [coco, nabi] { try WeightSeriesCache.fill(db, pet: pet, chunkPoints: size) }
         }
     }
@@ -93,7 +122,7 @@ final class WeightSeriesCacheTests: XCTestCase {
         try assertSame("weight logged out of order")
         try pack()
         // A tie at a chunk's last instant sorts after the chunk's points (a higher id): nothing to drop.
-        let lastAt = try database.dbQueue.read { db in try Int64.fetchOne(db, sql: "SELECT max(last_at) FROM weight_chunk WHERE pet_id = ?", arguments: [coco]) }!
+        let lastAt = try XCTUnwrap(try int("SELECT max(last_at) FROM weight_chunk WHERE pet_id = \(coco)"))
         let before = try chunks(coco)
         try weigh("Coco", 4444, minutesAgo: (t0.timeIntervalSince1970 - Double(lastAt)) / 60)
         XCTAssertEqual(try chunks(coco), before)
@@ -150,8 +179,11 @@ final class WeightSeriesCacheTests: XCTestCase {
         XCTAssertEqual(try chunks(coco), 0, "a big load drops the chunks of the pets it brings weights to")
         XCTAssertEqual(try chunks(nabi), 1, "and leaves the others")
         try assertSame("big import")
-        XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'series_weight_insert'") }, 1,
-                       "the trigger is made again")
+        if server != nil {
+            XCTAssertEqual(try int("SELECT count(*) FROM pg_trigger WHERE tgname = 'series_weight_insert' AND tgenabled = 'O'"), 1, "the trigger is on again")
+        } else {
+            XCTAssertEqual(try int("SELECT count(*) FROM sqlite_master WHERE name = 'series_weight_insert'"), 1, "the trigger is made again")
+        }
         // A chart packs whole chunks of 4,096 by itself, on a writable file.
         let all = try repo.weightSeries(pet: coco, since: nil, until: nil)
         XCTAssertEqual(all, try fromTables(coco))
@@ -165,7 +197,8 @@ final class WeightSeriesCacheTests: XCTestCase {
     /// what `check` finds and `check --repair` drops.
     func testCheckFindsAndRepairRemovesAWrongCache() throws {
         _ = try seed()
-        try database.dbQueue.write { db in try db.execute(sql: "UPDATE weight_chunk SET data = zeroblob(length(data)) WHERE pet_id = ?", arguments: [coco]) }
+        try raw(server != nil ? "UPDATE weight_chunk SET data = decode(repeat('00', octet_length(data)), 'hex') WHERE pet_id = \(coco)"
+                              : "UPDATE weight_chunk SET data = zeroblob(length(data)) WHERE pet_id = \(coco)")
         XCTAssertEqual(try repo.weightSeries(pet: coco, since: nil, until: nil), try fromTables(coco), "a chunk that does not decode: the tables")
         var problems = try repo.check()
         XCTAssertEqual(problems.map(\.kind), [.weightSeries])
@@ -176,10 +209,15 @@ final class WeightSeriesCacheTests: XCTestCase {
         try assertSame("repaired")
         try pack()
         // Other grams at the right instants: the read cannot tell, `check` can.
-        try database.dbQueue.write { db in
-            var data = try Data.fetchOne(db, sql: "SELECT data FROM weight_chunk WHERE pet_id = ?", arguments: [nabi])!
-            data[8] = data[8] &+ 1
-            try db.execute(sql: "UPDATE weight_chunk SET data = ? WHERE pet_id = ?", arguments: [data, nabi])
+        // The grams' low byte of the first point (little-endian in the file, big-endian on the server).
+        if server != nil {
+            try raw("UPDATE weight_chunk SET data = set_byte(data, 15, (get_byte(data, 15) + 1) % 256) WHERE pet_id = \(nabi)")
+        } else {
+            try XCTUnwrap(sqlite).database.dbQueue.write { db in
+                var data = try XCTUnwrap(try Data.fetchOne(db, sql: "SELECT data FROM weight_chunk WHERE pet_id = ?", arguments: [nabi]))
+                data[8] = data[8] &+ 1
+                try db.execute(sql: "UPDATE weight_chunk SET data = ? WHERE pet_id = ?", arguments: [data, nabi])
+            }
         }
         XCTAssertNotEqual(try repo.weightSeries(pet: nabi, since: nil, until: nil), try fromTables(nabi))
         problems = try repo.check()
@@ -189,16 +227,18 @@ final class WeightSeriesCacheTests: XCTestCase {
         try assertSame("other grams repaired")
     }
 
-    /// A read-only file reads its chunks and the weights after them, and writes nothing.
+    /// A read-only file (on a server: a role that may only read, as `petlog_volunteer`) reads its chunks and
+    /// the weights after them, and writes nothing.
     func testAReadOnlyFileReadsTheSameSeries() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("series-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("pets.sqlite").path
-        database = try AppDatabase.open(path: path)
-        repo = SQLiteRepository(database, now: { Date(timeIntervalSince1970: 1_795_395_600) })
-        coco = try repo.addPet(PetDraft(name: "Coco", species: .dog)).id
-        nabi = try repo.addPet(PetDraft(name: "Nabi", species: .cat)).id
+        if server == nil {
+            repo = SQLiteRepository(try AppDatabase.open(path: path), now: { Date(timeIntervalSince1970: 1_795_395_600) })
+            coco = try repo.addPet(PetDraft(name: "Coco", species: .dog)).id
+            nabi = try repo.addPet(PetDraft(name: "Nabi", species: .cat)).id
+        }
         _ = try seed()
         _ = try repo.importBatch({
             var b = ImportBatch()
@@ -207,11 +247,115 @@ final class WeightSeriesCacheTests: XCTestCase {
             return b
         }())
         let want = try fromTables(coco)
-        let readOnly = SQLiteRepository(try AppDatabase.open(path: path, options: OpenOptions(readOnly: true)))
+        let readOnly: any PetlogStore
+        if let server {
+            let database = server.target.database, role = "reader_\(database)"
+            try raw("CREATE ROLE \(role) LOGIN")
+            try raw("GRANT USAGE ON SCHEMA petlog TO \(role)")
+            try raw("GRANT SELECT ON ALL TABLES IN SCHEMA petlog TO \(role)")
+            let url = "postgres://\(role)@/\(database)?host=\(try requireServer().directory)&port=\(try requireServer().port)"
+            readOnly = try PostgresRepository(PostgresTarget.parse(url, environment: [:]))
+        } else {
+            readOnly = SQLiteRepository(try AppDatabase.open(path: path, options: OpenOptions(readOnly: true)))
+        }
         XCTAssertEqual(try readOnly.weightSeries(pet: coco, since: nil, until: nil), want)
-        XCTAssertEqual(try chunks(coco), 2, "nothing packed through the read-only file")
+        XCTAssertEqual(try chunks(coco), 2, "nothing packed through the read-only store")
         XCTAssertEqual(try repo.weightSeries(pet: coco, since: nil, until: nil), want)
         XCTAssertEqual(try chunks(coco), 3, "the writable one packs a chunk of 4,096")
         XCTAssertEqual(try readOnly.weightSeries(pet: coco, since: nil, until: nil), want)
+        (readOnly as? PostgresRepository)?.link.close()
+    }
+
+    /// Raw SQL from outside petlog (psql; another program on the file): an UPDATE of grams, of an instant, of
+    /// the pet, a DELETE, an INSERT of a weight logged late, and a TRUNCATE on the server.
+    func testRawSQLFromOutsidePetlogKeepsTheSeries() throws {
+        let ids = try seed()
+        try raw("UPDATE weight SET grams = grams + 7 WHERE record_id = \(ids[1])")
+        try assertSame("grams updated by SQL")
+        try pack()
+        try raw("UPDATE record SET at = at - 86400 WHERE id = \(ids[4])")
+        try assertSame("instant updated by SQL")
+        try pack()
+        try raw("UPDATE record SET pet_id = \(nabi) WHERE id = \(ids[0])")
+        try assertSame("pet updated by SQL")
+        try pack()
+        try raw("DELETE FROM record WHERE id = \(ids[2])")
+        try assertSame("deleted by SQL")
+        try pack()
+        try raw("UPDATE weight SET grams = grams + 1")
+        XCTAssertEqual(try chunks(), 0, "every weight changed: every chunk goes")
+        try assertSame("every weight updated by SQL")
+        try pack()
+        if server != nil {
+            // A weight row inserted before its record (keys deferred, as `undo` does): the record's trigger drops the chunks.
+            try server?.link.transaction(.write) {
+                try raw("SET CONSTRAINTS ALL DEFERRED")
+                try raw("INSERT INTO weight (record_id, grams) VALUES (900001, 4321)")
+                try raw("INSERT INTO record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (900001, \(coco), 'weight', \(Int64(t0.timeIntervalSince1970) - 2_000 * 60), 0, 0, 0)")
+            }
+            try assertSame("a weight whose record came after it")
+            try pack()
+            XCTAssertGreaterThan(try chunks(), 0)
+            try raw("TRUNCATE weight_chunk")
+            try pack()
+            try raw("TRUNCATE record, weight, diary CASCADE")
+            try raw("DELETE FROM search_text WHERE key > 0")   // the records' text; the pets' stays
+            XCTAssertEqual(try chunks(), 0, "a TRUNCATE of the weights drops every chunk")
+            try assertSame("truncated")
+        }
+    }
+
+    /// On the server, a chart packing and a writer outside petlog (psql, READ COMMITTED) changing a weight at
+    /// the same moment, both orders: the writer's change waits for the chart's chunks and drops them, or the
+    /// chart waits for the writer's commit and packs its change. No clock: each side waits until the server
+    /// shows the other one blocked.
+    func testAChartPackingAndAWriterAtOnceLeaveNoWrongChunk() throws {
+        guard let server else { throw XCTSkip("SQLite has one writer at a time: nothing to race") }
+        let ids = try seed()
+        try raw("TRUNCATE weight_chunk")
+        let url = "postgres://postgres@/\(server.target.database)?host=\(try requireServer().directory)&port=\(try requireServer().port)"
+        let outside = try PostgresLink(PostgresTarget.parse(url, environment: [:]))
+        let packer = try PostgresLink(PostgresTarget.parse(url, environment: [:]))
+        defer { outside.close(); packer.close() }
+        // The sessions' ids first: a link runs one statement at a time, and each will be busy waiting.
+        let outsidePid = try XCTUnwrap(try outside.query("SELECT pg_backend_pid()").first?.first?.int)
+        let packerPid = try XCTUnwrap(try packer.query("SELECT pg_backend_pid()").first?.first?.int)
+        func waitUntilBlocked(_ pid: Int64) throws {
+            for _ in 0..<600 {
+                if try int("SELECT count(*) FROM pg_locks WHERE pid = \(pid) AND NOT granted") ?? 0 > 0 { return }
+                usleep(100_000)
+            }
+            XCTFail("the other side never waited")
+        }
+        // 1. The chart holds the lock first: the writer's trigger waits, then drops what the chart packed.
+        try packer.query("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        try PostgresWeightSeries.fill(packer, pet: coco, chunkPoints: 3)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            _ = try? outside.query("UPDATE weight SET grams = 3333 WHERE record_id = \(ids[0])")
+            done.signal()
+        }
+        writer.start()
+        try waitUntilBlocked(outsidePid)
+        try packer.query("COMMIT")
+        done.wait()
+        try assertSame("the writer after the chart")
+        XCTAssertEqual(try chunks(coco), 0, "the first point changed: the chart's chunks went")
+        // 2. The writer changed a weight first, not yet committed: the chart waits, then packs the change.
+        try outside.query("BEGIN")
+        try outside.query("UPDATE weight SET grams = 3444 WHERE record_id = \(ids[1])")
+        let packed = DispatchSemaphore(value: 0)
+        let pet = coco
+        let chart = Thread {
+            _ = try? packer.transaction(.write) { try PostgresWeightSeries.fill(packer, pet: pet, chunkPoints: 3) }
+            packed.signal()
+        }
+        chart.start()
+        try waitUntilBlocked(packerPid)
+        try outside.query("COMMIT")
+        packed.wait()
+        XCTAssertEqual(try chunks(coco), 2)
+        XCTAssertEqual(try fromTables(coco).grams[1], 3444)
+        try assertSame("the chart after the writer")
     }
 }
