@@ -285,7 +285,7 @@ public struct AppDatabase: Sendable {
         do {
             try dbQueue.writeWithoutTransaction { db in
                 if path != nil, try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    try enterWAL(db)
                 }
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
@@ -294,6 +294,23 @@ public struct AppDatabase: Sendable {
             }
         } catch let e as DatabaseError {
             throw SQLiteRepository.map(e, path: path ?? ":memory:")
+        }
+    }
+
+    /// Puts the file in WAL mode, petlog's mode for every file. That needs the write lock, and SQLite answers
+    /// busy at once when another process holds it, without its busy handler: as for a write, the wait is
+    /// petlog's own, within the same budget (with its notice). A file is out of WAL mode while a first big
+    /// import runs in a rollback journal (`SQLiteRepository.firstLoadJournal`), so another petlog opening it
+    /// then waits for that import as it would for any writer.
+    func enterWAL(_ db: Database) throws {
+        var tries = 0
+        while true {
+            do {
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                return
+            } catch let e as DatabaseError where (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && busy.waitOnce(tries: tries + 20) {
+                tries += 1
+            }
         }
     }
 
