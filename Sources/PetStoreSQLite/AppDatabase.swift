@@ -284,8 +284,9 @@ public struct AppDatabase: Sendable {
     private func prepareFile(applied: [String]) throws {
         do {
             try dbQueue.writeWithoutTransaction { db in
-                if path != nil, try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                if let path {
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try enterWAL(db) }
+                    if FileSecurity.exists(path + "-journal") { try removeStaleJournal(db, path: path) }
                 }
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
@@ -294,6 +295,38 @@ public struct AppDatabase: Sendable {
             }
         } catch let e as DatabaseError {
             throw SQLiteRepository.map(e, path: path ?? ":memory:")
+        }
+    }
+
+    /// Puts the file in WAL mode, petlog's mode for every file. That needs the write lock, and SQLite answers
+    /// busy at once when another process holds it, without its busy handler: as for a write, the wait is
+    /// petlog's own, within the same budget (with its notice). A file is out of WAL mode while a first big
+    /// import runs in a rollback journal (`SQLiteRepository.firstLoadJournal`), so another petlog opening it
+    /// then waits for that import as it would for any writer.
+    func enterWAL(_ db: Database) throws {
+        var tries = 0
+        while true {
+            do {
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                return
+            } catch let e as DatabaseError where (e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED) && busy.waitOnce(tries: tries + 20) {
+                tries += 1
+            }
+        }
+    }
+
+    /// Removes a rollback journal that SQLite left beside a file in WAL mode. A first import killed before its
+    /// journal was synced (`SQLiteRepository.firstLoadJournal`) leaves one whose header is still zero: SQLite
+    /// finds it not hot (none of its pages reached the file) and leaves it where it is. A hot one was rolled back
+    /// by this connection's first read. Under a read of the file in WAL mode no other connection can be writing
+    /// a rollback journal (leaving WAL mode takes the file to oneself), so the one there is nobody's.
+    func removeStaleJournal(_ db: Database, path: String) throws {
+        try db.inTransaction(.deferred) {
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal",
+               try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") != nil {
+                unlink(path + "-journal")
+            }
+            return .commit
         }
     }
 

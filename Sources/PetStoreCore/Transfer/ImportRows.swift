@@ -23,6 +23,10 @@ public protocol ImportWriter {
 }
 
 extension StoreCore {
+    /// The rows from which an import is a big load (`ImportWriter.begin(bulk:)`, and on SQLite the rollback
+    /// journal of a first load into an empty file).
+    public static let bulkLoadMinimum = 50_000
+
     /// Writes an `ImportBatch` (in the caller's transaction: all of it or nothing).
     ///
     /// - Pets: `existing` refs resolve to active pets; others match a pet with the same name, species and
@@ -85,7 +89,7 @@ extension StoreCore {
         let total = batch.rowCount
         var done = 0
         let existingRecords = Int(try sql.int("SELECT count(*) FROM record", [SQLValue]()) ?? 0)
-        let bulk = total >= 50_000 && total > existingRecords
+        let bulk = total >= Self.bulkLoadMinimum && total > existingRecords
         try writer.begin(bulk: bulk)
         var nextId = (try sql.int("SELECT max(id) FROM record", [SQLValue]()) ?? 0) + 1
         let keepIds = emptyDatabase

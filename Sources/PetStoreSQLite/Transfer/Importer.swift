@@ -15,6 +15,8 @@ import PetStoreCore
 ///   otherwise records get new ids and doses follow their medication's new id.
 /// - Weights go through reused prepared statements with raw bound values; for a big load into a
 ///   smaller database the record indexes are dropped and rebuilt once (a sort instead of random inserts).
+/// - A big load into a file that holds no record runs in a rollback journal, not the WAL
+///   (`writeWithoutForeignKeys(loading:)`): each new page is written once instead of twice.
 extension SQLiteRepository {
     /// The batch is consumed (see `StoreCore.importRows`): handed down without a copy, its records and
     /// weights are released before the record indexes are rebuilt.
@@ -24,9 +26,10 @@ extension SQLiteRepository {
         var created: [URL] = []
         do {
             (summary.attachmentsAdded, summary.attachmentsMissing) = try copyAttachments(batch, created: &created)
+            let rows = batch.rowCount
             // The closure cannot consume a captured value: it takes it out of this slot instead.
             var handed = Optional(consume batch)
-            return try writeWithoutForeignKeys { db in
+            return try writeWithoutForeignKeys(loading: rows) { db in
                 guard let batch = handed.take() else { throw StoreError.io("the import batch was already written") }
                 return try importRows(consume batch, db: db, summary: summary, progress: progress)
             }
@@ -39,23 +42,62 @@ extension SQLiteRepository {
     /// `write`, with foreign keys unenforced for this connection: the importer only ever uses pet ids it
     /// resolved or inserted and record ids it inserted, and skipping SQLite's parent lookups per row saves
     /// a fifth of a big load. Doses and attachments, whose references come from the file, are checked before commit.
-    func writeWithoutForeignKeys<T>(_ body: (Database) throws -> T) throws -> T {
+    ///
+    /// `rows` is how many rows the write brings: a big load (`StoreCore.bulkLoadMinimum` rows or more) into
+    /// a file that holds no record yet runs in a rollback journal (`firstLoadJournal`).
+    func writeWithoutForeignKeys<T>(loading rows: Int = 0, _ body: (Database) throws -> T) throws -> T {
         try refuseWritesWhenDamaged()
         do {
             return try dbQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                let journaled = try rows >= StoreCore.bulkLoadMinimum && firstLoadJournal(db)
                 var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
+                do {
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                } catch {
+                    if journaled { returnToWAL(db) }
+                    throw error
                 }
+                if journaled { returnToWAL(db) }
                 guard let result else { throw StoreError.io("the import transaction ended without a result") }
                 return result
             }
         } catch let e as DatabaseError {
             throw map(e)
         }
+    }
+
+    /// Puts a file that holds no record in rollback-journal mode for its first big load; whether it did.
+    ///
+    /// In WAL mode every page of a load is written twice: into the WAL at commit, then into the file at the
+    /// checkpoint. A rollback journal keeps only the pages that existed when the transaction began — in a file
+    /// without records, the schema's few dozen — and SQLite cuts the file back to its old size when it rolls
+    /// back, so the load's pages are written once and a kill or a failure at any moment still leaves the file
+    /// as it was (the next open rolls the journal back: the file without records, as before the import).
+    ///
+    /// SQLite leaves WAL mode only for a connection that has the file to itself: when another process has it
+    /// open (a reader, a waiting writer) the change is refused at once and the load stays in the WAL, as any
+    /// other write. While the load runs in the journal, another petlog that opens the file waits for it as
+    /// for any writer (its open asks for WAL mode again, which needs the write lock), within its usual budget.
+    func firstLoadJournal(_ db: Database) throws -> Bool {
+        guard database.path != nil, try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM record)") == true else { return false }
+        do {
+            return try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete"
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED {
+            return false
+        }
+    }
+
+    /// Back to WAL mode after a load in a rollback journal, committed or not (waiting, as any open does, for
+    /// another process that holds the write lock meanwhile). Should that fail (the lock kept past the wait's
+    /// budget), the file is still whole and the next petlog that opens it puts it back in WAL mode
+    /// (`AppDatabase.prepareFile`), so a committed import is not failed for it.
+    func returnToWAL(_ db: Database) {
+        try? database.enterWAL(db)
     }
 
     /// The files the batch's records name, copied in from its attachment folders; how many were added,
