@@ -172,14 +172,12 @@ public final class PostgresRepository: PetlogStore {
     static func weightColumns(packed: [UInt8]) -> WeightColumns {
         let n = packed.count / 16
         var columns = WeightColumns()
-        columns.times.reserveCapacity(n)
-        columns.grams.reserveCapacity(n)
+        columns.reserveCapacity(n)
         packed.withUnsafeBytes { raw in
             for i in 0..<n {
                 let at = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * 16, as: Int64.self))
                 let grams = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self))
-                columns.times.append(Double(at))
-                columns.grams.append(Double(grams))
+                columns.append(at: at, grams: grams)
             }
         }
         return columns
