@@ -3,29 +3,38 @@ extension LineSeries {
     /// Index ranges of the stretches without a gap longer than `gapThreshold` seconds; the line
     /// is broken between them so that missing weeks do not look like a straight trend.
     public func runs(gapThreshold: Double) -> [Range<Int>] {
-        guard !times.isEmpty else { return [] }
+        let n = count
+        guard n > 0 else { return [] }
         var out: [Range<Int>] = []
         var start = 0
-        times.withUnsafeBufferPointer { t in
-            for i in 1..<max(1, t.count) where t[i] - t[i - 1] > gapThreshold {
-                out.append(start..<i)
-                start = i
+        withPoints { p in
+            var previous = p.time(0)
+            for i in 1..<max(1, n) {
+                let t = p.time(i)
+                if t - previous > gapThreshold {
+                    out.append(start..<i)
+                    start = i
+                }
+                previous = t
             }
         }
-        out.append(start..<times.count)
+        out.append(start..<n)
         return out
     }
 
     /// Median distance between consecutive times, from at most 4,095 evenly spread pairs so
     /// that millions of points cost nothing; nil with fewer than two points.
     public var medianSpacing: Double? {
-        guard times.count >= 2 else { return nil }
-        let pairs = times.count - 1
+        let n = count
+        guard n >= 2 else { return nil }
+        let pairs = n - 1
         let stride = max(1, pairs / 4095)
         var gaps: [Double] = []
         gaps.reserveCapacity(pairs / stride + 1)
-        var i = 1
-        while i < times.count { gaps.append(times[i] - times[i - 1]); i += stride }
+        withPoints { p in
+            var i = 1
+            while i < n { gaps.append(p.time(i) - p.time(i - 1)); i += stride }
+        }
         gaps.sort()
         return gaps[gaps.count / 2]
     }
@@ -39,16 +48,14 @@ extension LineSeries {
     /// points within ±window/2 of it), computed inside each run so gaps are not bridged.
     /// O(n) whatever the window.
     public func rollingMean(window: Double, runs: [Range<Int>]? = nil) -> [Double] {
-        let n = times.count
-        guard n == values.count, n > 0 else { return [] }
+        let n = count
+        guard n == valueCount, n > 0 else { return [] }
         var out = [Double](repeating: 0, count: n)
-        times.withUnsafeBufferPointer { t in
-            values.withUnsafeBufferPointer { v in
-                var cursor = RollingMeanCursor(times: t, values: v, window: window)
-                for run in runs ?? [0..<n] {
-                    cursor.start(run)
-                    for i in run { out[i] = cursor.mean(at: i) }
-                }
+        withPoints { p in
+            var cursor = RollingMeanCursor(points: p, window: window)
+            for run in runs ?? [0..<n] {
+                cursor.start(run)
+                for i in run { out[i] = cursor.mean(at: i) }
             }
         }
         return out
@@ -58,15 +65,13 @@ extension LineSeries {
 /// The rolling mean one point at a time, in order within a run, so that drawing can stream it
 /// without an extra array of a million values.
 struct RollingMeanCursor {
-    let times: UnsafeBufferPointer<Double>
-    let values: UnsafeBufferPointer<Double>
+    let points: SeriesPoints
     let half: Double
     private var lo = 0, hi = 0, end = 0   // the window is [lo, hi) inside the run ending at `end`
     private var sum = 0.0
 
-    init(times: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>, window: Double) {
-        self.times = times
-        self.values = values
+    init(points: SeriesPoints, window: Double) {
+        self.points = points
         half = max(0, window) / 2
     }
 
@@ -76,8 +81,9 @@ struct RollingMeanCursor {
 
     /// Mean around point `i`; call with increasing `i` inside the run given to `start`.
     mutating func mean(at i: Int) -> Double {
-        while hi < end && times[hi] <= times[i] + half { sum += values[hi]; hi += 1 }
-        while times[lo] < times[i] - half { sum -= values[lo]; lo += 1 }
+        let t = points.time(i)
+        while hi < end && points.time(hi) <= t + half { sum += points.value(hi); hi += 1 }
+        while points.time(lo) < t - half { sum -= points.value(lo); lo += 1 }
         return sum / Double(hi - lo)
     }
 }

@@ -60,11 +60,15 @@ public enum TextChart {
         // Dots each series set per cell: series.count per cell.
         var counts = [Int](repeating: 0, count: width * height * max(1, series.count))
         var current = 0
-        let usable = series.enumerated().filter { $0.element.times.count == $0.element.values.count && !$0.element.times.isEmpty }
-        let t0 = usable.compactMap { $0.element.times.first }.min() ?? 0
-        let t1 = usable.compactMap { $0.element.times.last }.max() ?? 1
+        let usable = series.enumerated().filter { $0.element.count == $0.element.valueCount && !$0.element.isEmpty }
+        let t0 = usable.compactMap { $0.element.firstTime }.min() ?? 0
+        let t1 = usable.compactMap { $0.element.lastTime }.max() ?? 1
         var v0 = Double.infinity, v1 = -Double.infinity
-        for (_, s) in usable { for v in s.values where v.isFinite { v0 = min(v0, v); v1 = max(v1, v) } }
+        for (_, s) in usable {
+            s.withPoints { p in
+                for i in 0..<p.count { let v = p.value(i); if v.isFinite { v0 = min(v0, v); v1 = max(v1, v) } }
+            }
+        }
         guard v0.isFinite else {
             return BrailleGrid(width: width, height: height, cells: Array(repeating: "\u{2800}", count: width * height),
                                owners: Array(repeating: nil, count: width * height), valueRange: nil, timeRange: nil)
@@ -95,12 +99,14 @@ public enum TextChart {
             current = index
             let gap = s.defaultGapThreshold
             var previous: (t: Double, dot: (Int, Int))?
-            for (t, v) in zip(s.times, s.values) where v.isFinite {
+            s.withPoints { points in for i in 0..<points.count {
+                let t = points.time(i), v = points.value(i)
+                guard v.isFinite else { continue }
                 let dot = (Int(((t - t0) / tSpan * Double(dotsX - 1)).rounded()),
                            Int(((v1 - v) / vSpan * Double(dotsY - 1)).rounded()))
                 if let p = previous, t - p.t <= gap { line(p.dot, dot) } else { set(dot.0, dot.1) }
                 previous = (t, dot)
-            }
+            } }
         }
         let owners: [Int?] = (0..<(width * height)).map { cell in
             guard cells[cell] != 0 else { return nil }

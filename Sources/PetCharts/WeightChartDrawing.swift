@@ -113,8 +113,8 @@ struct WeightChartDrawing {
     }
 
     private func visibleData() -> VisibleData {
-        let dataStart = spec.series.compactMap { $0.times.first }.min()
-        let dataEnd = spec.series.compactMap { $0.times.last }.max()
+        let dataStart = spec.series.compactMap(\.firstTime).min()
+        let dataEnd = spec.series.compactMap(\.lastTime).max()
         var t0: Double, t1: Double
         if let range = spec.timeRange {
             (t0, t1) = (range.lowerBound, range.upperBound)
@@ -132,12 +132,14 @@ struct WeightChartDrawing {
         var views: [SeriesView] = []
         var yMin = Double.infinity, yMax = -Double.infinity
         for (i, series) in spec.series.enumerated() {
-            let lo = lowerBound(series.times, t0), hi = lowerBound(series.times, t1.nextUp)
+            let (lo, hi) = series.withPoints { p in (lowerBound(p, t0), lowerBound(p, t1.nextUp)) }
             guard lo < hi else { continue }
-            series.values.withUnsafeBufferPointer { v in
-                for k in lo..<hi where v[k].isFinite {
-                    if v[k] < yMin { yMin = v[k] }
-                    if v[k] > yMax { yMax = v[k] }
+            series.withPoints { p in
+                for k in lo..<hi {
+                    let v = p.value(k)
+                    guard v.isFinite else { continue }
+                    if v < yMin { yMin = v }
+                    if v > yMax { yMax = v }
                 }
             }
             let threshold = spec.gapThreshold ?? series.defaultGapThreshold
@@ -216,32 +218,30 @@ struct WeightChartDrawing {
         context.setDash(style.isDashed(view.index) ? style.dashPattern : [])
         defer { context.setDash([]) }
         let rawAlpha = smoothed ? 0.35 : 1.0
-        series.times.withUnsafeBufferPointer { times in
-            series.values.withUnsafeBufferPointer { values in
-                strokeRuns(view.runs, times: times, decimate: decimate, decimator: &decimator,
-                           color: color.withAlpha(rawAlpha), width: smoothed ? lw * 0.8 : lw,
+        series.withPoints { points in
+            strokeRuns(view.runs, points: points, decimate: decimate, decimator: &decimator,
+                       color: color.withAlpha(rawAlpha), width: smoothed ? lw * 0.8 : lw,
+                       plot: plot, t0: t0, xScale: xScale, yLo: yLo, yScale: yScale,
+                       beginRun: { _ in }, value: { points.value($0) })
+            if markers {
+                let r = lw * (smoothed ? 1.5 : 2.1)
+                for i in view.range where points.value(i).isFinite {
+                    let px = plot.x + (points.time(i) - t0) * xScale, py = plot.maxY - (points.value(i) - yLo) * yScale
+                    context.setSource(style.background)
+                    context.circle(cx: px, cy: py, radius: r + lw * 0.6)
+                    context.fill()
+                    context.setSource(color.withAlpha(rawAlpha))
+                    context.circle(cx: px, cy: py, radius: r)
+                    context.fill()
+                }
+            }
+            if let window {
+                // Streamed, not stored: a million-point series needs no second array.
+                var cursor = RollingMeanCursor(points: points, window: window)
+                strokeRuns(view.runs, points: points, decimate: decimate, decimator: &decimator,
+                           color: color, width: lw * 1.9,
                            plot: plot, t0: t0, xScale: xScale, yLo: yLo, yScale: yScale,
-                           beginRun: { _ in }, value: { values[$0] })
-                if markers {
-                    let r = lw * (smoothed ? 1.5 : 2.1)
-                    for i in view.range where values[i].isFinite {
-                        let px = plot.x + (times[i] - t0) * xScale, py = plot.maxY - (values[i] - yLo) * yScale
-                        context.setSource(style.background)
-                        context.circle(cx: px, cy: py, radius: r + lw * 0.6)
-                        context.fill()
-                        context.setSource(color.withAlpha(rawAlpha))
-                        context.circle(cx: px, cy: py, radius: r)
-                        context.fill()
-                    }
-                }
-                if let window {
-                    // Streamed, not stored: a million-point series needs no second array.
-                    var cursor = RollingMeanCursor(times: times, values: values, window: window)
-                    strokeRuns(view.runs, times: times, decimate: decimate, decimator: &decimator,
-                               color: color, width: lw * 1.9,
-                               plot: plot, t0: t0, xScale: xScale, yLo: yLo, yScale: yScale,
-                               beginRun: { cursor.start($0) }, value: { cursor.mean(at: $0) })
-                }
+                           beginRun: { cursor.start($0) }, value: { cursor.mean(at: $0) })
             }
         }
     }
@@ -250,7 +250,7 @@ struct WeightChartDrawing {
     /// through M4-decimated points when there are many more points than pixels.
     /// `value(i)` gives the value of point i; it is called in increasing i within each run,
     /// after `beginRun(run)`.
-    private func strokeRuns(_ runs: [Range<Int>], times: UnsafeBufferPointer<Double>, decimate: Bool,
+    private func strokeRuns(_ runs: [Range<Int>], points: SeriesPoints, decimate: Bool,
                             decimator: inout M4Decimator, color: Color, width: Double,
                             plot: Rect, t0: Double, xScale: Double, yLo: Double, yScale: Double,
                             beginRun: (Range<Int>) -> Void, value: (Int) -> Double) {
@@ -280,21 +280,21 @@ struct WeightChartDrawing {
             beginRun(run)
             if decimate {
                 decimator.reset()
-                for i in run { decimator.add(times[i], value(i)) }
+                for i in run { decimator.add(points.time(i), value(i)) }
                 decimator.forEachPoint(point)
             } else {
-                for i in run { point(times[i], value(i)) }
+                for i in run { point(points.time(i), value(i)) }
             }
         }
         context.stroke()
     }
 
     /// First index whose time is ≥ t.
-    private func lowerBound(_ times: [Double], _ t: Double) -> Int {
-        var lo = 0, hi = times.count
+    private func lowerBound(_ points: SeriesPoints, _ t: Double) -> Int {
+        var lo = 0, hi = points.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if times[mid] < t { lo = mid + 1 } else { hi = mid }
+            if points.time(mid) < t { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }

@@ -64,10 +64,11 @@ public struct WeightChartSpec: Sendable {
     public func validate() throws {
         guard size.isValid else { throw ChartError.invalidSize(width: size.width, height: size.height) }
         for s in series {
-            guard s.times.count == s.values.count else { throw ChartError.mismatchedSeries(label: s.label) }
-            let ordered = s.times.withUnsafeBufferPointer { t -> Bool in
+            guard s.count == s.valueCount else { throw ChartError.mismatchedSeries(label: s.label) }
+            let ordered = s.withPoints { p -> Bool in
                 var previous = -Double.infinity
-                for x in t {
+                for i in 0..<p.count {
+                    let x = p.time(i)
                     guard x.isFinite, x >= previous else { return false }
                     previous = x
                 }

@@ -44,11 +44,71 @@ public struct MedicationCourse: Sendable, Equatable {
     }
 }
 
-/// A pet's weights as two columns (Unix seconds, grams): flat arrays, so a million points stay small.
+/// A pet's weights as columns (Unix seconds, grams), oldest first. A series whose instants lie within
+/// 136 years of its first one and whose grams fit 32 bits (every real one) is held in 8 bytes a point:
+/// the first instant once (`base`), each point's seconds after it (`offsets`) and its grams (`smallGrams`);
+/// a million points are then 7.6 MiB where two `Double` columns were 15.3 (issue 34: the million-point
+/// chart's peak RSS). A point that does not fit (or comes before the first) turns the series into the two
+/// `Double` columns it always was (`isWide`). Either way `time(at:)` and `grams(at:)` give the same `Double`s.
 public struct WeightColumns: Sendable, Equatable {
-    public var times: [Double]
-    public var grams: [Double]
-    public init(times: [Double] = [], grams: [Double] = []) { self.times = times; self.grams = grams }
+    public private(set) var base: Int64 = 0
+    public private(set) var offsets: [UInt32] = []
+    public private(set) var smallGrams: [Int32] = []
+    /// The points are in `wideTimes` and `wideGrams` instead.
+    public private(set) var isWide = false
+    public private(set) var wideTimes: [Double] = []
+    public private(set) var wideGrams: [Double] = []
+
+    public init() {}
+    /// The two columns as they are (tests; points that are not whole seconds and grams).
+    public init(times: [Double], grams: [Double]) { isWide = true; wideTimes = times; wideGrams = grams }
+
+    public var count: Int { isWide ? wideTimes.count : offsets.count }
+    public var isEmpty: Bool { count == 0 }
+
+    /// Point `i`'s instant, in Unix seconds.
+    @inline(__always)
+    public func time(at i: Int) -> Double { isWide ? wideTimes[i] : Double(base &+ Int64(offsets[i])) }
+    /// Point `i`'s grams.
+    @inline(__always)
+    public func grams(at i: Int) -> Double { isWide ? wideGrams[i] : Double(smallGrams[i]) }
+
+    /// Every instant as a column of its own (small series: the report, plausibility checks, tests).
+    public var times: [Double] { isWide ? wideTimes : offsets.map { Double(base &+ Int64($0)) } }
+    /// Every point's grams as a column of its own.
+    public var grams: [Double] { isWide ? wideGrams : smallGrams.map(Double.init) }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        if isWide { wideTimes.reserveCapacity(n); wideGrams.reserveCapacity(n) } else { offsets.reserveCapacity(n); smallGrams.reserveCapacity(n) }
+    }
+
+    /// Adds a point after the others.
+    @inline(__always)
+    public mutating func append(at: Int64, grams: Int64) {
+        if !isWide {
+            if offsets.isEmpty { base = at }
+            let (offset, overflow) = at.subtractingReportingOverflow(base)
+            if !overflow, offset >= 0, offset <= Int64(UInt32.max), let small = Int32(exactly: grams) {
+                offsets.append(UInt32(truncatingIfNeeded: offset)); smallGrams.append(small)
+                return
+            }
+            widen()
+        }
+        wideTimes.append(Double(at)); wideGrams.append(Double(grams))
+    }
+
+    /// From now on the points are two `Double` columns.
+    mutating func widen() {
+        wideTimes = times; wideGrams = grams
+        isWide = true
+        base = 0; offsets = []; smallGrams = []
+    }
+
+    public static func == (a: WeightColumns, b: WeightColumns) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a.time(at: i) != b.time(at: i) || a.grams(at: i) != b.grams(at: i) { return false }
+        return true
+    }
 }
 
 /// The pets of a household: adding, finding by name or id, editing, archiving, removing. Every method is one transaction.

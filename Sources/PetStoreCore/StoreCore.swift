@@ -568,8 +568,7 @@ extension StoreCore {
             SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
             WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined()) ORDER BY r.at, r.id
             """, [pet, lower, upper] + dayArgs.map { $0 as any SQLBindable }) { values in
-            columns.times.append(Double(values[0].int ?? 0))
-            columns.grams.append(Double(values[1].int ?? 0))
+            columns.append(at: values[0].int ?? 0, grams: values[1].int ?? 0)
         }
         return columns
     }

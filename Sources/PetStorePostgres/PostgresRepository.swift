@@ -187,19 +187,24 @@ public final class PostgresRepository: PetlogStore {
 
     /// Points packed as (at, grams) pairs of big-endian 64-bit integers.
     static func weightColumns(packed: [UInt8]) -> WeightColumns {
-        let n = packed.count / 16
         var columns = WeightColumns()
-        columns.times.reserveCapacity(n)
-        columns.grams.reserveCapacity(n)
+        appendPoints(packed: packed, to: &columns)
+        return columns
+    }
+
+    /// Appends points packed as (at, grams) pairs of big-endian 64-bit integers; how many.
+    @discardableResult
+    static func appendPoints(packed: [UInt8], to columns: inout WeightColumns) -> Int {
+        let n = packed.count / 16
+        columns.reserveCapacity(columns.count + n)
         packed.withUnsafeBytes { raw in
             for i in 0..<n {
                 let at = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * 16, as: Int64.self))
                 let grams = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self))
-                columns.times.append(Double(at))
-                columns.grams.append(Double(grams))
+                columns.append(at: at, grams: grams)
             }
         }
-        return columns
+        return n
     }
 
     // MARK: Medications

@@ -45,8 +45,7 @@ enum PostgresWeightSeries {
             """, [.int(pet), .int(lower), .int(upper)])
         var columns = WeightColumns()
         let cached = chunks.reduce(0) { $0 + ($1[4].isNull ? 0 : Int($1[3].int ?? 0)) }
-        columns.times.reserveCapacity(cached + chunkPoints)
-        columns.grams.reserveCapacity(cached + chunkPoints)
+        columns.reserveCapacity(cached + chunkPoints)
         var throughAt = Int64.min, throughId = Int64.min, previousAt = Int64.min
         for chunk in chunks {
             guard let firstAt = chunk[0].int, let lastAt = chunk[1].int, let lastId = chunk[2].int, let count = chunk[3].int,
@@ -80,8 +79,7 @@ enum PostgresWeightSeries {
             if at < previous || (i == 0 && at != firstAt) { return false }
             previous = at
             if let lower, at < lower || at >= upper { continue }
-            columns.times.append(Double(at))
-            columns.grams.append(Double(grams))
+            columns.append(at: at, grams: grams)
         }
         return previous == lastAt
     }
@@ -96,16 +94,7 @@ enum PostgresWeightSeries {
             WHERE r.pet_id = $1 AND r.kind = 'weight' AND r.at >= $2 AND r.at < $3 AND (r.at > $4 OR r.id > $5)
             """, [.int(pet), .int(max(lower, afterAt)), .int(upper), .int(afterAt), .int(afterId)]).first
         guard case .bytes(let packed)? = row?.first else { return 0 }
-        let n = packed.count / pointBytes
-        columns.times.reserveCapacity(columns.times.count + n)
-        columns.grams.reserveCapacity(columns.grams.count + n)
-        packed.withUnsafeBytes { raw in
-            for i in 0..<n {
-                columns.times.append(Double(Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * pointBytes, as: Int64.self))))
-                columns.grams.append(Double(Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * pointBytes + 8, as: Int64.self))))
-            }
-        }
-        return n
+        return PostgresRepository.appendPoints(packed: packed, to: &columns)
     }
 
     /// Packs the pet's weights after its last chunk into whole chunks (the rest waits for more), on the server,

@@ -321,8 +321,7 @@ public struct SQLiteRepository: PetlogStore {
                 guard code == SQLITE_ROW else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
-                columns.times.append(Double(sqlite3_column_int64(raw, 0)))
-                columns.grams.append(Double(sqlite3_column_int64(raw, 1)))
+                columns.append(at: sqlite3_column_int64(raw, 0), grams: sqlite3_column_int64(raw, 1))
             }
             return columns
         }

@@ -30,8 +30,7 @@ enum WeightSeriesCache {
         // series' memory); the points after the last chunk are fewer than a chunk unless no chart packed them yet.
         let cached = try Int.fetchOne(db, sql: "SELECT sum(points) FROM weight_chunk WHERE pet_id = ? AND last_at >= ? AND first_at < ?",
                                       arguments: [pet, lower, upper]) ?? 0
-        columns.times.reserveCapacity(cached + chunkPoints)
-        columns.grams.reserveCapacity(cached + chunkPoints)
+        columns.reserveCapacity(cached + chunkPoints)
         let chunks = try db.makeStatement(sql: """
             SELECT first_at, last_at, last_id, points, CASE WHEN last_at >= ?2 AND first_at < ?3 THEN data END
             FROM weight_chunk WHERE pet_id = ?1 ORDER BY last_at, last_id
@@ -60,8 +59,7 @@ enum WeightSeriesCache {
             throughId = sqlite3_column_int64(raw, 2)
         }
         return try tail(db, pet: pet, afterAt: throughAt, afterId: throughId, lower: lower, upper: upper) { at, _, grams in
-            columns.times.append(Double(at))
-            columns.grams.append(Double(grams))
+            columns.append(at: at, grams: grams)
         }
     }
 
@@ -76,8 +74,7 @@ enum WeightSeriesCache {
             if at < previous || (i == 0 && at != firstAt) { return false }
             previous = at
             if let lower, at < lower || at >= upper { continue }
-            columns.times.append(Double(at))
-            columns.grams.append(Double(grams))
+            columns.append(at: at, grams: grams)
         }
         return previous == lastAt
     }

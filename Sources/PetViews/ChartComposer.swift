@@ -61,9 +61,12 @@ public struct ChartComposer {
         var names: [String] = []
         for ref in refs {
             let pet = try store.pet(ref)
-            var columns = try store.weightSeries(pet: pet.id, since: window.since, until: window.until, days: window.days)
-            for i in columns.grams.indices { columns.grams[i] /= perUnit }
-            series.append(LineSeries(label: pet.name, times: columns.times, values: columns.grams))
+            let columns = try store.weightSeries(pet: pet.id, since: window.since, until: window.until, days: window.days)
+            // The store's packed columns as they are (8 bytes a point; a value is worked out where it is
+            // used: issue 34, the million-point chart's memory), or its two Double columns.
+            series.append(columns.isWide
+                ? LineSeries(label: pet.name, times: columns.wideTimes, values: columns.wideGrams.map { $0 / perUnit })
+                : LineSeries(label: pet.name, base: columns.base, offsets: columns.offsets, grams: columns.smallGrams, divisor: perUnit))
             names.append(pet.name)
         }
         let unit = format.unitSystem.symbol
@@ -71,7 +74,8 @@ public struct ChartComposer {
         return ComposedChart(
             json: {
                 series.map { line in
-                    ChartJSON.WeightSeries(pet: line.label, unit: unit, points: zip(line.times, line.values).map { t, v in
+                    ChartJSON.WeightSeries(pet: line.label, unit: unit, points: (0..<line.count).map { i in
+                        let t = line.time(at: i), v = line.value(at: i)
                         let at = Date(timeIntervalSince1970: t)
                         return (JSONView.instant(at, offset: time.utcOffset(at: at)), v)
                     })
@@ -91,8 +95,8 @@ public struct ChartComposer {
     /// The x range: the asked window where given (its end no later than now), else the data's own range.
     static func timeRange(since: Date?, until: Date?, series: [LineSeries], now: Date) -> ClosedRange<Double>? {
         guard since != nil || until != nil else { return nil }
-        let first = series.compactMap { $0.times.first }.min()
-        let last = series.compactMap { $0.times.last }.max()
+        let first = series.compactMap(\.firstTime).min()
+        let last = series.compactMap(\.lastTime).max()
         guard let lo = since?.timeIntervalSince1970 ?? first,
               let hi = until.map({ min($0.timeIntervalSince1970, now.timeIntervalSince1970) }) ?? last ?? Optional(now.timeIntervalSince1970),
               hi > lo else { return nil }

@@ -17,10 +17,12 @@ public struct TextChartPresenter {
     public func lines(_ series: [LineSeries], unit: String) -> [String] {
         let screen = context.screen, format = context.format, time = context.time
         var out: [String] = []
-        let nonEmpty = series.filter { !$0.times.isEmpty }
+        let nonEmpty = series.filter { !$0.isEmpty }
         let columns = max(screen.columns, 20)
         var top = "", bottom = ""
-        if let lo = nonEmpty.flatMap(\.values).filter(\.isFinite).min(), let hi = nonEmpty.flatMap(\.values).filter(\.isFinite).max() {
+        // Each series' values once (a packed series builds its column when asked).
+        let values = nonEmpty.map(\.values)
+        if let lo = values.joined().filter(\.isFinite).min(), let hi = values.joined().filter(\.isFinite).max() {
             top = ValueFormatter.massNumber(hi, unit: unit) + " " + unit
             bottom = ValueFormatter.massNumber(lo, unit: unit) + " " + unit
         }
@@ -59,7 +61,8 @@ public struct TextChartPresenter {
             out.append(String(repeating: " ", count: max(0, min(right, columns) - wLast)) + last)
         }
         for (i, s) in nonEmpty.enumerated() {
-            guard let lo = s.values.min(), let hi = s.values.max(), let lastValue = s.values.last else { continue }
+            let sValues = values[i]
+            guard let lo = sValues.min(), let hi = sValues.max(), let lastValue = sValues.last else { continue }
             let name = DisplayColumns.truncated(PlainText.sanitized(s.label), to: max(4, columns / 3))
             let head = symbol(i) + " " + name + "  "
             let range = context.t(.chartTextRange(min: ValueFormatter.massNumber(lo, unit: unit), max: ValueFormatter.massNumber(hi, unit: unit),
@@ -68,9 +71,9 @@ public struct TextChartPresenter {
             // the figures, the figures go below, wrapped between entries.
             let besides = columns - DisplayColumns.width(head) - 2 - DisplayColumns.width(range)
             if besides >= 12 {
-                out.append(head + TextChart.sparkline(s.values, width: min(40, besides)) + "  " + range)
+                out.append(head + TextChart.sparkline(sValues, width: min(40, besides)) + "  " + range)
             } else {
-                out.append(head + TextChart.sparkline(s.values, width: max(1, min(40, columns - DisplayColumns.width(head)))))
+                out.append(head + TextChart.sparkline(sValues, width: max(1, min(40, columns - DisplayColumns.width(head)))))
                 for l in DisplayColumns.pack(range.components(separatedBy: " · "), separator: " · ", columns: columns - 3) {
                     out.append("   " + l)
                 }
