@@ -435,20 +435,28 @@ public struct StoreCore {
     /// read in one statement: `stats` asks for two months, and the second seek of a pet finds the pages
     /// the first one read (two statements cost a third more, the pages read twice).
     public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
-        try lastWeights(pets: refs, since: Date(timeIntervalSince1970: -9.2e18), until: Date(timeIntervalSince1970: 9.2e18), windows: windows)
+        try lastWeights(pets: refs, since: nil, until: nil, windows: windows)
     }
 
-    func lastWeights(pets refs: [PetRef], since: Date, until: Date, windows: [DayWindow?]) throws -> [[Int64: (name: String, mass: Mass)]] {
+    /// `since`/`until` nil: no plain bound on that side beyond the window's own (a window without a side
+    /// is bounded by ±9.2e18 there, as it always was).
+    func lastWeights(pets refs: [PetRef], since: Date?, until: Date?, windows: [DayWindow?]) throws -> [[Int64: (name: String, mass: Mass)]] {
         guard !windows.isEmpty else { return [] }
         var args: [any SQLBindable] = []
         // One backward seek per pet and window in `record_pet_kind_at`, not a walk over the span's weights.
+        // Only the bounds that narrow are written: given `r.at < 9.2e18` beside the window's own upper bound,
+        // SQLite's planner took the wide one for the index range and walked back over every later weight
+        // of the pet to reach the window (`stats` of November in a file running to December: twice the time).
         let columns = windows.enumerated().map { i, days in
-            var dayClauses: [String] = []
-            args += [since.unixSeconds(.up), until.unixSeconds(.up)]
-            if let days { Self.dayClauses(days, into: &dayClauses, &args) }
+            var clauses: [String] = []
+            let lower = since ?? (days?.first == nil ? Date(timeIntervalSince1970: -9.2e18) : nil)
+            let upper = until ?? (days?.end == nil ? Date(timeIntervalSince1970: 9.2e18) : nil)
+            if let lower { clauses.append("r.at >= ?"); args.append(lower.unixSeconds(.up)) }
+            if let upper { clauses.append("r.at < ?"); args.append(upper.unixSeconds(.up)) }
+            if let days { Self.dayClauses(days, into: &clauses, &args) }
             return """
                 (SELECT w.grams FROM record r JOIN weight w ON w.record_id = r.id
-                 WHERE r.pet_id = p.id AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined())
+                 WHERE r.pet_id = p.id AND r.kind = 'weight'\(clauses.map { " AND " + $0 }.joined())
                  ORDER BY r.at DESC, r.id DESC LIMIT 1) AS grams\(i)
                 """
         }

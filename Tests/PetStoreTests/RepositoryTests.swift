@@ -201,7 +201,9 @@ final class RepositoryTests: XCTestCase {
         func day(_ minutesAgo: Double) -> LocalDate { RecordClock.day(t0.addingTimeInterval(-minutesAgo * 60), utcOffset: 32_400) }
         let windows = [DayWindow(first: day(10), end: day(10).adding(days: 1)),
                        DayWindow(first: day(3 * 1440), end: day(1440).adding(days: 1)),
-                       DayWindow(first: day(40 * 1440), end: day(30 * 1440))]
+                       DayWindow(first: day(40 * 1440), end: day(30 * 1440)),
+                       // Open on one side or both: the side without a day is bounded by ±9.2e18 as before.
+                       DayWindow(first: day(1440), end: nil), DayWindow(first: nil, end: day(1440)), DayWindow()]
         let always = (Date(timeIntervalSince1970: -9.2e18), Date(timeIntervalSince1970: 9.2e18))
         func names(_ found: [Int64: (name: String, mass: Mass)]) -> [String: Int] {
             Dictionary(uniqueKeysWithValues: found.map { ($0.value.name, $0.value.mass.grams) })
@@ -214,8 +216,11 @@ final class RepositoryTests: XCTestCase {
             }
         }
         let all = try repo.lastWeights(pets: [], windows: windows).map(names)
-        XCTAssertEqual(all, [["Coco": 3990, "Bori": 7000], ["Coco": 4050, "Nabi": 3000], [:]], "ties at one instant: the higher id")
-        XCTAssertEqual(try repo.lastWeights(pets: [.name("Nabi")], windows: windows).map(names), [[:], ["Nabi": 3000], [:]])
+        XCTAssertEqual(all, [["Coco": 3990, "Bori": 7000], ["Coco": 4050, "Nabi": 3000], [:],
+                             ["Coco": 3990, "Bori": 7000], ["Coco": 4000, "Nabi": 3000], ["Coco": 3990, "Nabi": 3000, "Bori": 7000]],
+                       "ties at one instant: the higher id")
+        XCTAssertEqual(try repo.lastWeights(pets: [.name("Nabi")], windows: windows).map(names),
+                       [[:], ["Nabi": 3000], [:], [:], ["Nabi": 3000], ["Nabi": 3000]])
         XCTAssertEqual(try repo.lastWeights(pets: [], windows: []).count, 0)
     }
 
