@@ -104,6 +104,25 @@ public struct WeightColumns: Sendable, Equatable {
         base = 0; offsets = []; smallGrams = []
     }
 
+    /// Appends a packed chunk's points — (instant, grams) pairs of 64-bit integers, 16 bytes a point, big-endian
+    /// (PostgreSQL's `int8send`) or little-endian (the SQLite file's) — in `lower ..< upper` (all of them when
+    /// `lower` is nil); false when the chunk contradicts its own row (its first or last instant, or instants going back).
+    public mutating func appendChunk(_ base: UnsafeRawPointer, count: Int, bigEndian: Bool, firstAt: Int64, lastAt: Int64,
+                                     lower: Int64?, upper: Int64) -> Bool {
+        var previous = firstAt
+        for i in 0..<count {
+            let rawAt = base.loadUnaligned(fromByteOffset: i * 16, as: Int64.self)
+            let rawGrams = base.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self)
+            let at = bigEndian ? Int64(bigEndian: rawAt) : Int64(littleEndian: rawAt)
+            let grams = bigEndian ? Int64(bigEndian: rawGrams) : Int64(littleEndian: rawGrams)
+            if at < previous || (i == 0 && at != firstAt) { return false }
+            previous = at
+            if let lower, at < lower || at >= upper { continue }
+            append(at: at, grams: grams)
+        }
+        return previous == lastAt
+    }
+
     public static func == (a: WeightColumns, b: WeightColumns) -> Bool {
         guard a.count == b.count else { return false }
         for i in 0..<a.count where a.time(at: i) != b.time(at: i) || a.grams(at: i) != b.grams(at: i) { return false }

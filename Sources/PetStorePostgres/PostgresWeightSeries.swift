@@ -54,7 +54,7 @@ enum PostgresWeightSeries {
                 guard data.count == Int(count) * pointBytes else { return nil }
                 let whole = firstAt >= lower && lastAt < upper
                 let decoded = data.withUnsafeBytes { raw in
-                    decode(raw, count: Int(count), firstAt: firstAt, lastAt: lastAt, lower: whole ? nil : lower, upper: upper, into: &columns)
+                    raw.baseAddress.map { columns.appendChunk($0, count: Int(count), bigEndian: true, firstAt: firstAt, lastAt: lastAt, lower: whole ? nil : lower, upper: upper) } ?? false
                 }
                 guard decoded else { return nil }
             } else if !chunk[4].isNull {
@@ -66,22 +66,6 @@ enum PostgresWeightSeries {
         }
         let waiting = try tail(link, pet: pet, afterAt: throughAt, afterId: throughId, lower: lower, upper: upper, into: &columns)
         return Read(columns: columns, waiting: waiting, mayPack: mayWrite)
-    }
-
-    /// Appends a chunk's points in `lower ..< upper` (all of them when `lower` is nil); false when the chunk
-    /// contradicts its own row (its first or last instant, or instants going back).
-    static func decode(_ raw: UnsafeRawBufferPointer, count: Int, firstAt: Int64, lastAt: Int64, lower: Int64?, upper: Int64,
-                       into columns: inout WeightColumns) -> Bool {
-        var previous = firstAt
-        for i in 0..<count {
-            let at = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * pointBytes, as: Int64.self))
-            let grams = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: i * pointBytes + 8, as: Int64.self))
-            if at < previous || (i == 0 && at != firstAt) { return false }
-            previous = at
-            if let lower, at < lower || at >= upper { continue }
-            columns.append(at: at, grams: grams)
-        }
-        return previous == lastAt
     }
 
     /// The pet's weights after (`afterAt`, `afterId`) in `lower ..< upper`, in the series' order, packed by the

@@ -51,8 +51,8 @@ enum WeightSeriesCache {
                 let bytes = Int(sqlite3_column_bytes(raw, 4))
                 guard bytes == points * pointBytes, let base = sqlite3_column_blob(raw, 4) else { columns = WeightColumns(); return nil }
                 let whole = firstAt >= lower && lastAt < upper
-                guard decode(UnsafeRawPointer(base), count: points, firstAt: firstAt, lastAt: lastAt,
-                             lower: whole ? nil : lower, upper: upper, into: &columns) else { columns = WeightColumns(); return nil }
+                guard columns.appendChunk(UnsafeRawPointer(base), count: points, bigEndian: false, firstAt: firstAt, lastAt: lastAt,
+                                          lower: whole ? nil : lower, upper: upper) else { columns = WeightColumns(); return nil }
             }
             previousAt = lastAt
             throughAt = lastAt
@@ -61,22 +61,6 @@ enum WeightSeriesCache {
         return try tail(db, pet: pet, afterAt: throughAt, afterId: throughId, lower: lower, upper: upper) { at, _, grams in
             columns.append(at: at, grams: grams)
         }
-    }
-
-    /// Appends a chunk's points in `lower ..< upper` (all of them when `lower` is nil); false when the
-    /// chunk contradicts its own row (its first or last instant, or instants going back).
-    static func decode(_ base: UnsafeRawPointer, count: Int, firstAt: Int64, lastAt: Int64, lower: Int64?, upper: Int64,
-                       into columns: inout WeightColumns) -> Bool {
-        var previous = firstAt
-        for i in 0..<count {
-            let at = Int64(littleEndian: base.loadUnaligned(fromByteOffset: i * pointBytes, as: Int64.self))
-            let grams = Int64(littleEndian: base.loadUnaligned(fromByteOffset: i * pointBytes + 8, as: Int64.self))
-            if at < previous || (i == 0 && at != firstAt) { return false }
-            previous = at
-            if let lower, at < lower || at >= upper { continue }
-            columns.append(at: at, grams: grams)
-        }
-        return previous == lastAt
     }
 
     /// Steps the pet's weights after (`afterAt`, `afterId`) in `lower ..< upper` from the tables, in the
