@@ -52,17 +52,12 @@ extension SQLiteRepository {
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
                 let journaled = try rows >= StoreCore.bulkLoadMinimum && firstLoadJournal(db)
+                defer { if journaled { returnToWAL(db) } }
                 var result: T?
-                do {
-                    try db.inTransaction(.immediate) {
-                        result = try body(db)
-                        return .commit
-                    }
-                } catch {
-                    if journaled { returnToWAL(db) }
-                    throw error
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
                 }
-                if journaled { returnToWAL(db) }
                 guard let result else { throw StoreError.io("the import transaction ended without a result") }
                 return result
             }
