@@ -18,6 +18,10 @@ PIP_PACKAGES := icalendar==7.3.0
 # into a folder of their own (.build/python-fhir, on PYTHONPATH in FHIRExportTests only), so that the machine's
 # pydantic 2, which other Python tools need, stays as it is.
 PIP_FHIR_PACKAGES := fhir.resources==6.5.0 pydantic==1.10.17
+# Test tools install silently: pip's output goes to .build/pip*.log and is shown only when pip fails; no
+# warning about running as root, and no check of the target folder against the machine's other packages
+# (the FHIR folder's pydantic 1 is meant to differ from the system's pydantic 2).
+PIP_QUIET := python3 -m pip install -q --disable-pip-version-check --no-warn-conflicts --root-user-action=ignore
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
@@ -31,10 +35,10 @@ setup:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi; \
 	fi
-	@python3 -c 'import icalendar' 2>/dev/null || python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES) 2>/dev/null || \
-	  python3 -m pip install -q --break-system-packages $(PIP_PACKAGES)
-	@PYTHONPATH=.build/python-fhir python3 -c 'import fhir.resources' 2>/dev/null || \
-	  python3 -m pip install -q --disable-pip-version-check --upgrade --target .build/python-fhir $(PIP_FHIR_PACKAGES)
+	@python3 -c 'import icalendar' 2>/dev/null || { mkdir -p .build; $(PIP_QUIET) $(PIP_PACKAGES) > .build/pip.log 2>&1 || \
+	  $(PIP_QUIET) --break-system-packages $(PIP_PACKAGES) > .build/pip.log 2>&1 || { cat .build/pip.log; exit 1; }; }
+	@PYTHONPATH=.build/python-fhir python3 -c 'import fhir.resources' 2>/dev/null || { mkdir -p .build; \
+	  $(PIP_QUIET) --upgrade --target .build/python-fhir $(PIP_FHIR_PACKAGES) > .build/pip-fhir.log 2>&1 || { cat .build/pip-fhir.log; exit 1; }; }
 
 build: setup
 	$(SWIFT) build
