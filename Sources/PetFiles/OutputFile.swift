@@ -396,7 +396,7 @@ public enum OutputFile {
 
     /// What a renderer that lost the errno probably hit: the errno if it names a disk error, else a
     /// full file system when the folder has no free blocks left.
-    static func diskFailure(errno code: Int32, folder: String) -> OutputError.Cause? {
+    public static func diskFailure(errno code: Int32, folder: String) -> OutputError.Cause? {
         switch code {
         case ENOSPC, EDQUOT, EFBIG, EIO, EROFS: return OutputError.Cause(errno: code)
         default: break
