@@ -15,11 +15,16 @@ public struct OpenOptions: Sendable {
     /// Only read the file, whatever its schema version: no migration, no change of any kind (a backup being
     /// restored).
     public var readOnly: Bool
+    /// A file made now is removed by a Ctrl-C (SIGINT, SIGTERM, SIGHUP) until `AppDatabase.keepOnSignal`:
+    /// an interrupted first command (a big import) leaves no new database behind.
+    public var removeOnSignal: Bool
 
-    public init(create: Bool = false, readOnly: Bool = false, busyTimeout: TimeInterval = 30, onWaiting: (@Sendable () -> Void)? = nil) {
+    public init(create: Bool = false, readOnly: Bool = false, busyTimeout: TimeInterval = 30, removeOnSignal: Bool = false,
+                onWaiting: (@Sendable () -> Void)? = nil) {
         self.create = create
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
+        self.removeOnSignal = removeOnSignal
         self.onWaiting = onWaiting
     }
 }
@@ -96,16 +101,7 @@ public struct AppDatabase: Sendable {
         return true
     }
 
-    /// The file and SQLite's files beside it, as `TemporaryFiles` removes them on a Ctrl-C (SIGINT, SIGTERM,
-    /// SIGHUP): for a file this command made, until the command is done (`keepOnSignal`), so an interrupted
-    /// first write (a big import) leaves no new database behind.
-    public func removeOnSignal() {
-        guard let path, notices.contains(.created(path: path)) else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] { TemporaryFiles.register(path + suffix) }
-        if let folder = attachmentsDirectory { TemporaryFiles.register(folder.path) }
-    }
-
-    /// Ends `removeOnSignal`.
+    /// The files of a database made with `OpenOptions.removeOnSignal`: no longer removed by a signal.
     public func keepOnSignal() {
         guard let path else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] { TemporaryFiles.unregister(path + suffix) }
@@ -133,7 +129,7 @@ public struct AppDatabase: Sendable {
         var seeded: [String: Int] = [:]
         if !existed {
             do {
-                seeded = try OutputFile.create(path) { partial in
+                seeded = try OutputFile.create(path, staysRegistered: options.removeOnSignal) { partial in
                     try withSideFiles(of: partial, shown: path) {
                         do {
                             let budget = BusyBudget(limit: options.busyTimeout, onWaiting: nil)
@@ -154,6 +150,12 @@ public struct AppDatabase: Sendable {
                     }
                 }
                 created = true
+                if options.removeOnSignal {
+                    // The file itself was registered as it was linked; SQLite's files beside it and the
+                    // attachments folder go with it.
+                    for suffix in ["-wal", "-shm", "-journal"] { TemporaryFiles.register(path + suffix) }
+                    TemporaryFiles.register(attachmentsDirectory(forDatabase: path).path)
+                }
             } catch let e as OutputError where e.cause == .exists {
                 created = false
             } catch let e as OutputError {

@@ -268,7 +268,9 @@ extension SQLiteRepository {
                 _ = try AttachmentStore.copyVerified(hashes, from: from, to: AttachmentStore(directory: to), skipMissing: true)
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: target)
+            // The copy goes whole, SQLite's files beside it too (a full disk leaves a -wal and -shm).
+            try? copy.dbQueue.close()
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
             try? FileManager.default.removeItem(at: AppDatabase.attachmentsDirectory(forDatabase: target))
             throw error
         }

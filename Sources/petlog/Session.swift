@@ -46,6 +46,8 @@ struct Session {
                     created.keepOnSignal()
                     if !removed { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
                 }
+                // On a server, the schema this command made (its "new database"), by the same rule.
+                if let server = session.openedServer, server.createdSchema { server.removeIfNeverWritten() }
                 // A standard output that could not be written is the failure said, whatever followed it.
                 throw StandardOutput.failed ?? error
             }
@@ -106,14 +108,12 @@ struct Session {
         }
         let terminal = self.terminal
         let waiting = t(.dbWaiting(path: Terminal.sanitize(path), seconds: "30"))
-        let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, onWaiting: { terminal.error(waiting) }))
+        let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, removeOnSignal: creating, onWaiting: { terminal.error(waiting) }))
         for notice in db.notices {
             switch notice {
             // Said when the command has written into it (`run`), else the file is removed again; a Ctrl-C
-            // before the command is done removes it too (`removeOnSignal`).
-            case .created:
-                createdDatabase = db
-                db.removeOnSignal()
+            // before the command is done removes it too (`OpenOptions.removeOnSignal`).
+            case .created: createdDatabase = db
             case .attachmentsMoved(let count, let from, let to):
                 terminal.error(t(.dbAttachmentsMoved(count: Display.count(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
             case .migrated: break
