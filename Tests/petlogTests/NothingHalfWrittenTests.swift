@@ -164,6 +164,63 @@ final class NothingHalfWrittenTests: CLITestCase {
         XCTAssertTrue(try ok("pet", "list").contains("Coco"))
     }
 
+    // MARK: When each record was written
+
+    /// `export` then `import` keeps each pet's and record's created and updated times (docs/json.md), on both
+    /// stores: `show` says when the record was written, not when it was imported, and a second export gives
+    /// the same bytes.
+    func testExportThenImportKeepsWhenEachRecordWasWrittenAndChanged() throws {
+        func at(_ now: String, _ args: String...) throws -> Result {
+            let r = try run(Array(args), env: ["PETLOG_NOW": now])
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            return r
+        }
+        try at("2026-10-01T09:00:00+09:00", "pet", "add", "Coco", "--species", "dog")
+        try at("2026-10-01T09:05:00+09:00", "weight", "Coco", "4.2kg")                   // #1: a plain weight
+        try at("2026-10-02T20:00:00+09:00", "weight", "Coco", "4.3kg", "--note", "after a walk")
+        try at("2026-10-03T08:00:00+09:00", "diary", "Coco", "first snow")
+        try at("2026-10-05T10:00:00+09:00", "edit", "1", "--note", "weighed at the clinic")  // changed later
+        try at("2026-10-06T10:00:00+09:00", "pet", "edit", "Coco", "--breed", "Maltese")
+        let first = home.appendingPathComponent("first.json").path
+        try at("2026-11-23T10:00:00+09:00", "export", "-o", first)
+        let text = try String(contentsOfFile: first, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"created_at\":\"2026-10-01T00:05:00Z\""), text)
+        XCTAssertTrue(text.contains("\"updated_at\":\"2026-10-05T01:00:00Z\""), text)
+        XCTAssertTrue(text.contains("\"updated_at\":\"2026-10-06T01:00:00Z\""), "the pet's change: \(text)")
+
+        // Into a new database (a file, or a database of its own on the server), a month later.
+        let other: String
+        if Self.onServer {
+            let name = try TestServer.shared().createDatabase()
+            addTeardownBlock { try? TestServer.shared().dropDatabase(name) }
+            other = TestServer.url(name)
+        } else {
+            other = home.appendingPathComponent("other.sqlite").path
+        }
+        let imported = try run(["--db", other, "import", first], env: ["PETLOG_NOW": "2026-11-23T10:00:00+09:00"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        for id in ["1", "2", "3"] {
+            let before = try at("2026-11-23T10:00:00+09:00", "show", id).stdout
+            let after = try run(["--db", other, "show", id], env: ["PETLOG_NOW": "2026-11-23T10:00:00+09:00"]).stdout
+            XCTAssertEqual(after, before, "record #\(id)")
+            XCTAssertFalse(after.contains("Nov 23"), "record #\(id) says the import's time: \(after)")
+        }
+        let second = home.appendingPathComponent("second.json").path
+        XCTAssertEqual(try run(["--db", other, "export", "-o", second]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: second, encoding: .utf8), text, "export → import → export")
+
+        // A file written before petlog kept these times imports at the import's time, as before.
+        let old = home.appendingPathComponent("old.json").path
+        try text.replacingOccurrences(of: #","created_at":"[^"]*""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #","updated_at":"[^"]*""#, with: "", options: .regularExpression)
+            .write(toFile: old, atomically: true, encoding: .utf8)
+        let third = Self.onServer ? try TestServer.shared().createDatabase() : ""
+        if Self.onServer { addTeardownBlock { try? TestServer.shared().dropDatabase(third) } }
+        let oldDb = Self.onServer ? TestServer.url(third) : home.appendingPathComponent("old.sqlite").path
+        XCTAssertEqual(try run(["--db", oldDb, "import", old], env: ["PETLOG_NOW": "2026-11-23T10:00:00+09:00"]).status, 0)
+        XCTAssertTrue(try run(["--db", oldDb, "show", "1"]).stdout.contains("Nov 23"))
+    }
+
     /// Ctrl-C during a first import into a new file: no file left (the new file goes with the signal).
     func testCtrlCDuringAFirstImportLeavesNoNewFile() throws {
         try requireDatabaseFile()
