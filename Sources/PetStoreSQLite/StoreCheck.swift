@@ -435,6 +435,11 @@ extension AttachmentStore {
             return result
         } catch {
             try? FileManager.default.removeItem(at: partial)
+            // The folder the user gets, never the temporary one it is built in.
+            if let e = error as? OutputError, e.path.hasPrefix(partial.path) { throw OutputError(path: folder.path, cause: e.cause) }
+            if case StoreError.file(let path, let cause)? = error as? StoreError, path.hasPrefix(partial.path) {
+                throw StoreError.file(path: folder.path, cause)
+            }
             throw error
         }
     }

@@ -85,6 +85,10 @@ final class NothingHalfWrittenTests: CLITestCase {
     func testAFailingBackupOrExportLeavesTheDatabaseUntouched() throws {
         try requireDatabaseFile()
         try ok("demo", "--end", "2026-11-20")
+        // A photo bigger than the disk: the backup's attachments folder fails first.
+        let photo = home.appendingPathComponent("photo.jpg").path
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + (0..<120_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }).write(to: URL(fileURLWithPath: photo))
+        try ok("diary", "Coco", "a big photo", "--photo", photo)
         let before = try fileHash(dbPath)
         let disk = try smallDisk("full", size: "64k")
         for (args, name) in [(["backup", "-o", disk + "/b.sqlite"], "b.sqlite"), (["export", "-o", disk + "/x.json"], "x.json"),
@@ -93,6 +97,7 @@ final class NothingHalfWrittenTests: CLITestCase {
             XCTAssertEqual(r.status, 74, "\(args): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains(disk + "/" + name), r.stderr)
+            XCTAssertTrue(r.stderr.contains("no space left on device"), r.stderr)
             XCTAssertFalse(r.stderr.contains(".tmp") || r.stderr.contains("partial"), r.stderr)
             XCTAssertEqual(contents(disk), [], "\(args) left files behind")
         }
