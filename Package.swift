@@ -59,7 +59,7 @@ let package = Package(
         /** The system's cairo, cairo-pdf, cairo-svg and pangocairo headers; the only place C is included. */
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         /** A small Swift wrapper over cairo and pango: surfaces, drawing context, text layout, errors; knows nothing about pets. */
-        .target(name: "Cairo", dependencies: ["CCairo"]),
+        .target(name: "Cairo", dependencies: ["CCairo", "PetFiles"]),
         /** The system's tesseract C API and leptonica headers; the only place they are included. */
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         /** A small Swift wrapper over tesseract: image in (checked, oriented, deskewed), words with boxes and confidences out; knows nothing about receipts. */

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import PetFiles
 
 /// The Pango font maps text is laid out on: the system's fonts, and for a Korean, Japanese or Chinese
 /// PDF a small private set of the fonts its text is set in.
@@ -352,8 +353,8 @@ enum DocumentFontSet {
             return list
         }
 
-        /// Written to a temporary file and renamed over the old list; errors are ignored (the next run
-        /// makes the list again).
+        /// Written through `OutputFile` (every write and the fsync checked before the rename, the temporary
+        /// file removed on failure or Ctrl-C); errors are ignored (the next run makes the list again).
         static func write(_ list: List, to file: String, environment: String) {
             let paths = list.faces.map(\.file) + list.cacheFiles
             guard !paths.contains(where: { $0.contains("\n") || $0.contains("\t") }) else { return }
@@ -362,16 +363,10 @@ enum DocumentFontSet {
             for cache in list.cacheFiles { text += "cache\t\(cache)\n" }
             for face in list.faces { text += "face\t\(face.file)\t\(face.index)\n" }
             let directory = (file as NSString).deletingLastPathComponent
-            let temporary = "\(file).\(getpid()).tmp"
-            do {
-                // 0700 and 0600, as every folder and file petlog makes (README, "Where the data lives").
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-                try text.write(toFile: temporary, atomically: false, encoding: .utf8)
-                guard chmod(temporary, 0o600) == 0, rename(temporary, file) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            } catch {
-                unlink(temporary)
-            }
+            // 0700 and 0600, as every folder and file petlog makes (README, "Where the data lives").
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            try? OutputFile.write(Data(text.utf8), to: file)
         }
     }
 }

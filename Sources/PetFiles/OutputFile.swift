@@ -367,7 +367,10 @@ public enum OutputFile {
     /// which is then linked into place (link(2) refuses an existing name, so nothing there is ever
     /// replaced, even one that appeared meanwhile), synced, and its folder synced. On failure, or when
     /// the name is taken (`.exists`), no file is left. Never standard output.
-    public static func create<T>(_ path: String, viaTemporaryPath render: (String) throws -> T) throws -> T {
+    /// `staysRegistered`: the new file is registered with `TemporaryFiles` as it is linked (signals held
+    /// off in between, so a Ctrl-C finds it either not there or registered) and stays registered for the
+    /// caller to unregister once it is to stay (a new database, once its first command is done).
+    public static func create<T>(_ path: String, staysRegistered: Bool = false, viaTemporaryPath render: (String) throws -> T) throws -> T {
         let target = try resolve(path)
         if access(target, F_OK) == 0 { throw OutputError(path: path, cause: .exists) }
         let pending = try begin(path)
@@ -383,12 +386,27 @@ public enum OutputFile {
         let synced = fsync(fd) == 0 ? 0 : errno
         _ = systemClose(fd)
         if synced != 0 { throw OutputError(path: path, errno: synced) }
-        if link(pending.temporary, target) != 0 {
-            let code = errno
-            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw OutputError(path: path, errno: code) }
-            // A file system without hard links: rename, after a last check that nothing appeared.
-            if access(target, F_OK) == 0 { throw OutputError(path: path, cause: .exists) }
-            if rename(pending.temporary, target) != 0 { throw OutputError(path: path, errno: errno) }
+        var held = sigset_t(), previous = sigset_t()
+        if staysRegistered {
+            sigemptyset(&held)
+            for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&held, sig) }
+            pthread_sigmask(SIG_BLOCK, &held, &previous)
+            TemporaryFiles.register(target)
+        }
+        do {
+            defer { if staysRegistered { pthread_sigmask(SIG_SETMASK, &previous, nil) } }
+            do {
+                if link(pending.temporary, target) != 0 {
+                    let code = errno
+                    guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else { throw OutputError(path: path, errno: code) }
+                    // A file system without hard links: rename, after a last check that nothing appeared.
+                    if access(target, F_OK) == 0 { throw OutputError(path: path, cause: .exists) }
+                    if rename(pending.temporary, target) != 0 { throw OutputError(path: path, errno: errno) }
+                }
+            } catch {
+                if staysRegistered { TemporaryFiles.unregister(target) }
+                throw error
+            }
         }
         syncFolder(folder(of: target))
         return result
@@ -396,7 +414,7 @@ public enum OutputFile {
 
     /// What a renderer that lost the errno probably hit: the errno if it names a disk error, else a
     /// full file system when the folder has no free blocks left.
-    static func diskFailure(errno code: Int32, folder: String) -> OutputError.Cause? {
+    public static func diskFailure(errno code: Int32, folder: String) -> OutputError.Cause? {
         switch code {
         case ENOSPC, EDQUOT, EFBIG, EIO, EROFS: return OutputError.Cause(errno: code)
         default: break

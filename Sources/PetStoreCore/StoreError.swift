@@ -59,4 +59,22 @@ public enum StoreError: Error, Equatable, Sendable {
     case notOnServer(command: String, instead: String)
     /// A medication prefix names several running courses (Heartgard, Heartgard Plus): the user must say which.
     case ambiguousMedication(pet: String, name: String, candidates: [String])
+
+    /// The same error naming `path` where it named `partial`: a file made under a temporary name is the
+    /// user's file in every message (`.db.sqlite.123.x.tmp` is never said).
+    public func naming(_ path: String, insteadOf partial: String) -> StoreError {
+        func swap(_ p: String) -> String { p == partial ? path : p }
+        switch self {
+        case .newerSchema(let p, let found): return .newerSchema(path: swap(p), found: found)
+        case .notAPetlogDatabase(let p): return .notAPetlogDatabase(path: swap(p))
+        case .damaged(let p, let detail): return .damaged(path: swap(p), detail: detail)
+        case .databaseMissing(let p): return .databaseMissing(path: swap(p))
+        case .databaseEmpty(let p): return .databaseEmpty(path: swap(p))
+        case .readOnly(let p): return .readOnly(path: swap(p))
+        case .cannotOpen(let p, let reason): return .cannotOpen(path: swap(p), reason: reason.replacingOccurrences(of: partial, with: path))
+        case .file(let p, let cause): return .file(path: swap(p), cause)
+        case .io(let text): return .io(text.replacingOccurrences(of: partial, with: path))
+        default: return self
+        }
+    }
 }

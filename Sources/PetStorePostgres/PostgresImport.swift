@@ -34,9 +34,9 @@ final class PostgresImportWriter: ImportWriter {
 
     static let recordColumns = ["id", "pet_id", "kind", "at", "utc_offset", "note", "starred", "created_at", "updated_at"]
 
-    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now: Int64) throws {
+    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, created: Int64, updated: Int64) throws {
         if bulk, kind == .weight, let petId, petId != lastWeightPet { weightPets.insert(petId); lastWeightPet = petId }
-        records.append([.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(now), .int(now)])
+        records.append([.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(created), .int(updated)])
         if records.bytes >= batchBytes { try flushRecords() }
     }
 
@@ -57,7 +57,9 @@ final class PostgresImportWriter: ImportWriter {
         var id = firstId
         for (n, r) in rows.enumerated() {
             let i = Int(r)
-            try insertRecord(id: id, petId: petIds[Int(w.pet[i])], kind: .weight, at: w.at[i], utcOffset: Int(w.utcOffset[i]), note: nil, starred: false, now: now)
+            let written = w.written(i, now: now)
+            try insertRecord(id: id, petId: petIds[Int(w.pet[i])], kind: .weight, at: w.at[i], utcOffset: Int(w.utcOffset[i]), note: nil, starred: false,
+                             created: written.created, updated: written.updated)
             try insertDetail(.weight(Weight(mass: Mass(grams: Int(w.grams[i])), bodyCondition: BodyConditionScore(Int(w.bodyCondition[i])))), id: id)
             id += 1
             if n % 20_000 == 0 { progress(n) }

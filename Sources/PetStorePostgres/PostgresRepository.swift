@@ -15,16 +15,42 @@ public final class PostgresRepository: PetlogStore {
     /// The command line writes are recorded under for `undo`; nil: not recorded.
     public let undoCommand: String?
 
+    /// Set when this connection made the `petlog` schema (the database had none): the rows it was made
+    /// with, for `removeIfNeverWritten`.
+    let seededRows: [String: Int]?
+
+    /// Whether this command made the server's `petlog` schema (the server's "new database").
+    public var createdSchema: Bool { seededRows != nil }
+
     /// Connects, and brings the `petlog` schema up to date (once, however many clients start together).
     public init(_ target: PostgresTarget, now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws {
         do {
             link = try PostgresLink(target)
-            try PostgresSchema.migrate(link)
+            seededRows = try PostgresSchema.migrateNotingNew(link).seeded
         } catch {
             throw Self.storeError(error)
         }
         self.now = now
         self.undoCommand = undoCommand
+    }
+
+    /// The server's side of a file that goes again when the command that made it failed: the `petlog`
+    /// schema this command made is dropped when nothing was written into it (every table holds only the
+    /// rows it was made with). Under the migrators' lock and with every table locked, so no other client
+    /// commits between the look and the drop; one whose write waits meanwhile fails and may try again.
+    /// Returns whether it went.
+    @discardableResult
+    public func removeIfNeverWritten() -> Bool {
+        guard let seeded = seededRows else { return false }
+        return (try? link.transaction(.migration) { () -> Bool in
+            try link.query("SELECT pg_advisory_xact_lock($1)", [.int(PostgresSchema.lockKey)])
+            let tables = try PostgresSchema.tables(link)
+            guard !tables.isEmpty else { return false }
+            try link.execute(script: "LOCK TABLE " + tables.map { "petlog.\"\($0)\"" }.joined(separator: ", ") + " IN ACCESS EXCLUSIVE MODE")
+            guard try PostgresSchema.rowCounts(link) == seeded else { return false }
+            try link.execute(script: "DROP SCHEMA petlog CASCADE")
+            return true
+        }) ?? false
     }
 
     var target: PostgresTarget { link.target }

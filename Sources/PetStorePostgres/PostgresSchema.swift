@@ -25,10 +25,17 @@ public enum PostgresSchema {
     /// was written by a newer petlog: refused, nothing changed. Returns the migrations applied now.
     @discardableResult
     public static func migrate(_ link: PostgresLink) throws -> [String] {
+        try migrateNotingNew(link).applied
+    }
+
+    /// `migrate`, and when it made the schema (none was there): the rows of each table that holds any
+    /// then (the schema's own: `record_kind`, `schema_migration`), read in the same transaction, so that
+    /// `PostgresRepository.removeIfNeverWritten` can tell them from a write.
+    static func migrateNotingNew(_ link: PostgresLink) throws -> (applied: [String], seeded: [String: Int]?) {
         // The common case costs one query and needs no rights beyond reading: everything is applied.
         if let applied = try? appliedMigrations(link) {
             try refuseNewer(applied, link)
-            if applied == migrations.map(\.id) { return [] }
+            if applied == migrations.map(\.id) { return ([], nil) }
         }
         do {
             return try apply(link)
@@ -38,7 +45,22 @@ public enum PostgresSchema {
         }
     }
 
-    static func apply(_ link: PostgresLink) throws -> [String] {
+    /// The rows of every table of the `petlog` schema that holds any.
+    static func rowCounts(_ link: PostgresLink) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for t in try tables(link) {
+            let n = try link.query("SELECT count(*) FROM petlog.\"\(t)\"").first?.first?.int ?? 0
+            if n > 0 { counts[t] = Int(n) }
+        }
+        return counts
+    }
+
+    /// The tables of the `petlog` schema.
+    static func tables(_ link: PostgresLink) throws -> [String] {
+        try link.query("SELECT tablename FROM pg_tables WHERE schemaname = 'petlog' ORDER BY tablename").compactMap { $0.first?.text }
+    }
+
+    static func apply(_ link: PostgresLink) throws -> (applied: [String], seeded: [String: Int]?) {
         try link.transaction(.migration) {
             try link.query("SELECT pg_advisory_xact_lock($1)", [.int(lockKey)])
             try link.execute(script: """
@@ -56,7 +78,7 @@ public enum PostgresSchema {
                 try link.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
                 done.append(m.id)
             }
-            return done
+            return (done, applied.isEmpty ? try rowCounts(link) : nil)
         }
     }
 

@@ -15,11 +15,16 @@ public struct OpenOptions: Sendable {
     /// Only read the file, whatever its schema version: no migration, no change of any kind (a backup being
     /// restored).
     public var readOnly: Bool
+    /// A file made now is removed by a Ctrl-C (SIGINT, SIGTERM, SIGHUP) until `AppDatabase.keepOnSignal`:
+    /// an interrupted first command (a big import) leaves no new database behind.
+    public var removeOnSignal: Bool
 
-    public init(create: Bool = false, readOnly: Bool = false, busyTimeout: TimeInterval = 30, onWaiting: (@Sendable () -> Void)? = nil) {
+    public init(create: Bool = false, readOnly: Bool = false, busyTimeout: TimeInterval = 30, removeOnSignal: Bool = false,
+                onWaiting: (@Sendable () -> Void)? = nil) {
         self.create = create
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
+        self.removeOnSignal = removeOnSignal
         self.onWaiting = onWaiting
     }
 }
@@ -47,6 +52,8 @@ public struct AppDatabase: Sendable {
     /// Set when the file was opened by `openDamaged`, only to be read: what was seen of the damage before
     /// any page was read.
     var damageAtOpen: DamageAtOpen? = nil
+    /// A file this process made: the rows it was made with (`removeIfNeverWritten` tells them from a write).
+    var seededRows: [String: Int] = [:]
 
     /// The attachments folder of the database file at `path`: `<file name>.attachments` beside it, so two
     /// databases in one folder never share one. Through a symbolic link, beside the file it names.
@@ -62,21 +69,28 @@ public struct AppDatabase: Sendable {
 
     /// Removes the file this process created (`StoreNotice.created`) when the command that made it failed
     /// before any of its writes committed: a new database appears only with its first write. Nothing is
-    /// removed when any table holds a row, or when the file is not the one made. Returns whether it went.
+    /// removed when any table holds a row the new file was not made with (`seededRows`: the kinds of
+    /// record the schema lists), or when the file is not the one made. Returns whether it went.
     @discardableResult
     public func removeIfNeverWritten() -> Bool {
         guard let path, notices.contains(.created(path: path)) else { return false }
         // Under the write lock, so no other process commits between the look and the unlink; one that
         // opened the file meanwhile finds it gone when it writes (SQLite: SQLITE_READONLY_DBMOVED), never
         // a write into a file nobody can see.
+        let seeded = seededRows
         let removed = (try? dbQueue.inDatabase { db -> Bool in
             try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
             defer { try? db.execute(sql: "ROLLBACK") }
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> 'grdb_migrations'
                 """)
-            for t in tables where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t.quotedDatabaseIdentifier))") == true {
-                return false
+            for t in tables {
+                let table = t.quotedDatabaseIdentifier
+                if let rows = seeded[t] {
+                    if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") != rows { return false }
+                } else if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == true {
+                    return false
+                }
             }
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             return true
@@ -85,6 +99,13 @@ public struct AppDatabase: Sendable {
         try? dbQueue.close()
         if let folder = attachmentsDirectory { rmdir(folder.path) }
         return true
+    }
+
+    /// The files of a database made with `OpenOptions.removeOnSignal`: no longer removed by a signal.
+    public func keepOnSignal() {
+        guard let path else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { TemporaryFiles.unregister(path + suffix) }
+        if let folder = attachmentsDirectory { TemporaryFiles.unregister(folder.path) }
     }
 
     /// Opens the database at `path`; creates it only with `options.create`.
@@ -105,18 +126,36 @@ public struct AppDatabase: Sendable {
         // while making it leaves no file, never an empty one; of several processes starting a new file at
         // once, one links it and says it made it, the others find it made.
         var created = false
+        var seeded: [String: Int] = [:]
         if !existed {
             do {
-                try OutputFile.create(path) { partial in
-                    try withSideFiles(of: partial) {
-                        let budget = BusyBudget(limit: options.busyTimeout, onWaiting: nil)
-                        let queue = try openQueue(path: partial, readOnly: false, busy: budget)
-                        let fresh = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: partial, busy: budget)
-                        try fresh.prepareFile(applied: [])
-                        try queue.close()
+                seeded = try OutputFile.create(path, staysRegistered: options.removeOnSignal) { partial in
+                    try withSideFiles(of: partial, shown: path) {
+                        do {
+                            let budget = BusyBudget(limit: options.busyTimeout, onWaiting: nil)
+                            let queue = try openQueue(path: partial, readOnly: false, busy: budget)
+                            let fresh = AppDatabase(dbQueue: queue, attachmentsDirectory: nil, path: partial, busy: budget)
+                            try fresh.prepareFile(applied: [])
+                            // The schema is in the WAL: copied into the file here, checked. The checkpoint that
+                            // closing runs drops its errors (a full disk), and the WAL goes with the side files.
+                            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+                            let rows = try queue.read(rowCounts)
+                            try queue.close()
+                            return rows
+                        } catch let e as DatabaseError {
+                            throw SQLiteRepository.map(e, path: path)
+                        } catch let e as StoreError {
+                            throw e.naming(path, insteadOf: partial)
+                        }
                     }
                 }
                 created = true
+                if options.removeOnSignal {
+                    // The file itself was registered as it was linked; SQLite's files beside it and the
+                    // attachments folder go with it.
+                    for suffix in ["-wal", "-shm", "-journal"] { TemporaryFiles.register(path + suffix) }
+                    TemporaryFiles.register(attachmentsDirectory(forDatabase: path).path)
+                }
             } catch let e as OutputError where e.cause == .exists {
                 created = false
             } catch let e as OutputError {
@@ -138,7 +177,10 @@ public struct AppDatabase: Sendable {
         let queue = try openQueue(path: path, readOnly: !writable, busy: busy)
         if created { FileSecurity.restrict(path) }
         var database = AppDatabase(dbQueue: queue, attachmentsDirectory: attachmentsDirectory(forDatabase: path), path: path, busy: busy)
-        if created { database.notices.append(.created(path: path)) }
+        if created {
+            database.notices.append(.created(path: path))
+            database.seededRows = seeded
+        }
         // Read first, write nothing, so a refused file stays byte-identical.
         var applied: [String]
         do {
@@ -340,7 +382,7 @@ public struct AppDatabase: Sendable {
         // Through a link to the file it names (never replacing the link); devices, FIFOs and folders
         // refused; an existing file refused, never replaced (OutputFile.create links the copy into place).
         if FileSecurity.exists(FileSecurity.absolute(try OutputFile.resolve(typed))) { throw StoreError.file(path: typed, .exists) }
-        try OutputFile.create(typed) { partial in try Self.withSideFiles(of: partial) {
+        try OutputFile.create(typed) { partial in try Self.withSideFiles(of: partial, shown: typed) {
             do {
                 let target = try DatabaseQueue(path: partial)
                 try dbQueue.backup(to: target)
@@ -356,7 +398,10 @@ public struct AppDatabase: Sendable {
 
     /// Runs `body` on the database file being made at `partial`; SQLite's own files beside it
     /// (-journal, -wal, -shm) go afterwards too, and on a Ctrl-C (registered with `TemporaryFiles`).
-    static func withSideFiles<T>(of partial: String, _ body: () throws -> T) rethrows -> T {
+    /// A WAL that still holds frames, or a rollback journal left, when `body` is done means the file is not
+    /// whole (a checkpoint or commit that could not write it): refused naming `shown` (the user's path),
+    /// never linked into place without them.
+    static func withSideFiles<T>(of partial: String, shown: String, _ body: () throws -> T) throws -> T {
         let sides = ["-journal", "-wal", "-shm"].map { partial + $0 }
         sides.forEach(TemporaryFiles.register)
         defer {
@@ -365,7 +410,12 @@ public struct AppDatabase: Sendable {
                 TemporaryFiles.unregister(side)
             }
         }
-        return try body()
+        let result = try body()
+        var info = stat()
+        if (stat(partial + "-wal", &info) == 0 && info.st_size > 0) || stat(partial + "-journal", &info) == 0 {
+            throw StoreError.file(path: shown, OutputFile.diskFailure(errno: 0, folder: OutputFile.folder(of: partial)) ?? .ioError)
+        }
+        return result
     }
 
     // MARK: Damage
@@ -400,6 +450,20 @@ public struct AppDatabase: Sendable {
 
     func clearDamaged() {
         if let marker = damageMarker { unlink(marker) }
+    }
+
+    /// The rows of each table that holds any in a file just made (the schema's own, such as `record_kind`),
+    /// read before anyone else can see the file.
+    static func rowCounts(_ db: Database) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let tables = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> 'grdb_migrations'
+            """)
+        for t in tables {
+            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(t.quotedDatabaseIdentifier)") ?? 0
+            if n > 0 { counts[t] = n }
+        }
+        return counts
     }
 
     /// The schema versions applied to this file.

@@ -268,7 +268,9 @@ extension SQLiteRepository {
                 _ = try AttachmentStore.copyVerified(hashes, from: from, to: AttachmentStore(directory: to), skipMissing: true)
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: target)
+            // The copy goes whole, SQLite's files beside it too (a full disk leaves a -wal and -shm).
+            try? copy.dbQueue.close()
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
             try? FileManager.default.removeItem(at: AppDatabase.attachmentsDirectory(forDatabase: target))
             throw error
         }
@@ -433,6 +435,11 @@ extension AttachmentStore {
             return result
         } catch {
             try? FileManager.default.removeItem(at: partial)
+            // The folder the user gets, never the temporary one it is built in.
+            if let e = error as? OutputError, e.path.hasPrefix(partial.path) { throw OutputError(path: folder.path, cause: e.cause) }
+            if case StoreError.file(let path, let cause)? = error as? StoreError, path.hasPrefix(partial.path) {
+                throw StoreError.file(path: folder.path, cause)
+            }
             throw error
         }
     }

@@ -41,12 +41,17 @@ struct Session {
                 try body(&session)
             } catch {
                 // A database this command made goes again when nothing was written into it.
-                if let created = session.createdDatabase, !created.removeIfNeverWritten() {
-                    terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? ""))))
+                if let created = session.createdDatabase {
+                    let removed = created.removeIfNeverWritten()
+                    created.keepOnSignal()
+                    if !removed { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
                 }
+                // On a server, the schema this command made (its "new database"), by the same rule.
+                if let server = session.openedServer, server.createdSchema { server.removeIfNeverWritten() }
                 // A standard output that could not be written is the failure said, whatever followed it.
                 throw StandardOutput.failed ?? error
             }
+            if let created = session.createdDatabase { created.keepOnSignal() }
             try StandardOutput.check()
             if let created = session.createdDatabase { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
         } catch let e as ExitCode {
@@ -103,10 +108,11 @@ struct Session {
         }
         let terminal = self.terminal
         let waiting = t(.dbWaiting(path: Terminal.sanitize(path), seconds: "30"))
-        let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, onWaiting: { terminal.error(waiting) }))
+        let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, removeOnSignal: creating, onWaiting: { terminal.error(waiting) }))
         for notice in db.notices {
             switch notice {
-            // Said when the command has written into it (`run`), else the file is removed again.
+            // Said when the command has written into it (`run`), else the file is removed again; a Ctrl-C
+            // before the command is done removes it too (`OpenOptions.removeOnSignal`).
             case .created: createdDatabase = db
             case .attachmentsMoved(let count, let from, let to):
                 terminal.error(t(.dbAttachmentsMoved(count: Display.count(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))

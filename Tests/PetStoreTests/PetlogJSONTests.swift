@@ -25,12 +25,13 @@ final class PetlogJSONTests: XCTestCase {
             XCTAssertEqual(try decoder.decode(ExportedRecord.self, from: data), exported, String(decoding: data, as: UTF8.self))
             // Nulls are written, not left out: every key of the documented shape is there.
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            XCTAssertEqual(Set(object.keys), ["id", "pet_id", "pet", "kind", "at", "utc_offset_seconds", "note", "starred", "attachments", r.kind.rawValue])
+            XCTAssertEqual(Set(object.keys), ["id", "pet_id", "pet", "kind", "at", "utc_offset_seconds", "note", "starred", "attachments",
+                                              "created_at", "updated_at", r.kind.rawValue])
         }
         for p in pets {
             let data = Data(try encoder.encode(ExportedPet(p)))
             XCTAssertEqual(try decoder.decode(ExportedPet.self, from: data), ExportedPet(p))
-            XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 17)
+            XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 19)
         }
     }
 

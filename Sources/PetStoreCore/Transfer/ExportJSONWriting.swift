@@ -120,6 +120,7 @@ extension ExportedPet {
         j.key("breed"); j.value(breed)
         j.key("color"); j.value(color)
         j.key("conditions"); list(conditions)
+        j.key("created_at"); j.value(createdAt)
         j.key("emergency_contacts")
         j.openArray()
         for c in emergencyContacts ?? [] { j.element(); contact(c) }
@@ -140,6 +141,7 @@ extension ExportedPet {
         j.key("notes"); j.value(notes)
         j.key("sex"); j.value(sex)
         j.key("species"); j.value(species)
+        j.key("updated_at"); j.value(updatedAt)
         j.key("vet_contact")
         if let v = vetContact { contact(v) } else { j.null() }
         j.closeObject()
@@ -222,7 +224,7 @@ extension ExportedDetail {
 extension ExportedRecord {
     /// The record's own keys in sorted order; the detail's key (the kind) goes before the first of them
     /// that sorts after it, as a sorted-keys encoder places it.
-    private static let sharedKeys = ["at", "attachments", "id", "kind", "note", "pet", "pet_id", "starred", "utc_offset_seconds"]
+    private static let sharedKeys = ["at", "attachments", "created_at", "id", "kind", "note", "pet", "pet_id", "starred", "updated_at", "utc_offset_seconds"]
     private static func detailSlot(_ kind: String) -> Int { sharedKeys.firstIndex { kind < $0 } ?? sharedKeys.count }
     private static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { ($0.rawValue, detailSlot($0.rawValue)) })
 
@@ -244,13 +246,15 @@ extension ExportedRecord {
                     for a in attachments { j.element(); a.write(to: &j) }
                     j.closeArray()
                 } else { j.null() }
-            case 2: j.key("id"); j.value(id)
-            case 3: j.key("kind"); j.value(kind)
-            case 4: j.key("note"); j.value(note)
-            case 5: j.key("pet"); j.value(pet)
-            case 6: j.key("pet_id"); j.value(petId)
-            case 7: j.key("starred"); j.value(starred)
-            case 8: j.key("utc_offset_seconds"); j.value(utcOffsetSeconds)
+            case 2: j.key("created_at"); j.value(createdAt)
+            case 3: j.key("id"); j.value(id)
+            case 4: j.key("kind"); j.value(kind)
+            case 5: j.key("note"); j.value(note)
+            case 6: j.key("pet"); j.value(pet)
+            case 7: j.key("pet_id"); j.value(petId)
+            case 8: j.key("starred"); j.value(starred)
+            case 9: j.key("updated_at"); j.value(updatedAt)
+            case 10: j.key("utc_offset_seconds"); j.value(utcOffsetSeconds)
             default: break
             }
         }

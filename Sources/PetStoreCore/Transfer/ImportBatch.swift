@@ -66,14 +66,18 @@ public struct ImportPet: Sendable {
     public var archivedOn: LocalDate?
     public var archiveReason: ArchiveReason?
     public var health: PetHealth
+    /// When the pet was added and last changed (Unix seconds), as the file says; nil: the import's time.
+    public var createdAt: Int64?
+    public var updatedAt: Int64?
 
     public init(location: SourceLocation, fileId: Int64? = nil, existing: PetRef? = nil, name: String, species: Species,
                 breed: String? = nil, sex: Sex = .unknown, neutered: Bool = false, born: PartialDate? = nil, microchip: String? = nil,
                 color: String? = nil, notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil,
-                health: PetHealth = PetHealth()) {
+                health: PetHealth = PetHealth(), createdAt: Int64? = nil, updatedAt: Int64? = nil) {
         self.location = location; self.fileId = fileId; self.existing = existing; self.name = name; self.species = species
         self.breed = breed; self.sex = sex; self.neutered = neutered; self.born = born; self.microchip = microchip
         self.color = color; self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason; self.health = health
+        self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 
     public static func existing(_ ref: PetRef) -> ImportPet {
@@ -93,11 +97,20 @@ public struct ImportRecord: Sendable {
     /// For doses, `medicationId` is the medication's id in the file.
     public var detail: RecordDetail
     public var attachments: [Attachment]
+    /// When the record was first written and last changed (Unix seconds), as the file says; nil: the import's time.
+    public var createdAt: Int64?
+    public var updatedAt: Int64?
 
     public init(location: SourceLocation, fileId: Int64? = nil, pet: Int?, at: Int64, utcOffset: Int, note: String? = nil,
-                starred: Bool = false, detail: RecordDetail, attachments: [Attachment] = []) {
+                starred: Bool = false, detail: RecordDetail, attachments: [Attachment] = [], createdAt: Int64? = nil, updatedAt: Int64? = nil) {
         self.location = location; self.fileId = fileId; self.pet = pet; self.at = at; self.utcOffset = utcOffset; self.note = note
-        self.starred = starred; self.detail = detail; self.attachments = attachments
+        self.starred = starred; self.detail = detail; self.attachments = attachments; self.createdAt = createdAt; self.updatedAt = updatedAt
+    }
+
+    /// `createdAt` and `updatedAt`, the import's time `now` where the file said nothing.
+    public func written(now: Int64) -> (created: Int64, updated: Int64) {
+        let created = createdAt ?? now
+        return (created, updatedAt ?? created)
     }
 }
 
@@ -124,6 +137,11 @@ public struct ImportWeights: Sendable {
     public var fileId: [Int64] = []
     public var line: [Int32] = []
     public var recordsBefore: [Int32] = []
+    /// When each weight of a petlog JSON file was written and last changed (Unix seconds), `ImportWeights.notSaid`
+    /// where the file does not say; empty for the spreadsheet paths (the import's time for all).
+    public var createdAt: [Int64] = []
+    public var updatedAt: [Int64] = []
+    public static let notSaid = Int64.min
     /// The file `line` refers to.
     public var file = ""
     public var count: Int { at.count }
@@ -132,9 +150,18 @@ public struct ImportWeights: Sendable {
     public init() {}
 
     /// One weight record of a petlog JSON file (no note, star or attachment: those stay `ImportRecord`s).
-    mutating func append(fileId id: Int64, line l: Int, recordsBefore n: Int, pet p: Int, at t: Int64, utcOffset o: Int, grams g: Int, bodyCondition b: Int?) {
+    mutating func append(fileId id: Int64, line l: Int, recordsBefore n: Int, pet p: Int, at t: Int64, utcOffset o: Int, grams g: Int, bodyCondition b: Int?,
+                         createdAt c: Int64? = nil, updatedAt u: Int64? = nil) {
         append(pet: p, at: t, utcOffset: o, grams: g, bodyCondition: b)
         fileId.append(id); line.append(Int32(clamping: l)); recordsBefore.append(Int32(clamping: n))
+        createdAt.append(c ?? Self.notSaid); updatedAt.append(u ?? Self.notSaid)
+    }
+
+    /// When the `i`th weight was written and last changed, the import's time `now` where the file said nothing.
+    public func written(_ i: Int, now: Int64) -> (created: Int64, updated: Int64) {
+        guard i < createdAt.count else { return (now, now) }
+        let created = createdAt[i] == Self.notSaid ? now : createdAt[i]
+        return (created, updatedAt[i] == Self.notSaid ? created : updatedAt[i])
     }
 
     /// The `i`th weight as the record detail it stores.

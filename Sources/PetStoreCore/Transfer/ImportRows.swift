@@ -8,11 +8,13 @@ public protocol ImportWriter {
     /// Before the records: `bulk` when the load is big against what is there (SQLite drops and later
     /// rebuilds the record indexes).
     func begin(bulk: Bool) throws
-    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now: Int64) throws
+    /// `created`, `updated`: when the record was first written and last changed (the file's, else the import's time).
+    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, created: Int64, updated: Int64) throws
     func insertDetail(_ detail: RecordDetail, id: Int64) throws
     /// A record with this id is already stored.
     func recordExists(_ id: Int64) throws -> Bool
-    /// The rows `rows` of a spreadsheet's weights as records `firstId`, `firstId + 1` …
+    /// The rows `rows` of a spreadsheet's weights as records `firstId`, `firstId + 1` … (written at `now`
+    /// unless `ImportWeights.written` says otherwise).
     func insertWeights(_ w: ImportWeights, rows: [Int32], petIds: [Int64], firstId: Int64, now: Int64, progress: (Int) -> Void) throws
     /// After the records and before the budgets: indexes back, the search text made, references checked.
     func finishRecords(bulk: Bool) throws
@@ -68,7 +70,8 @@ extension StoreCore {
             let columns = "name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, "
                 + "allergies, conditions, vet_contact, emergency_contacts, insurance"
             let values: [any SQLBindable] = [p.name, TextField.nameKey(p.name), p.species.rawValue, p.breed, p.sex.rawValue, p.neutered, p.born?.description,
-                                             p.microchip, p.color, p.notes, p.archivedOn?.description, p.archiveReason?.rawValue, t, t] + Self.storedHealth(p.health)
+                                             p.microchip, p.color, p.notes, p.archivedOn?.description, p.archiveReason?.rawValue,
+                                             p.createdAt ?? t, p.updatedAt ?? p.createdAt ?? t] + Self.storedHealth(p.health)
             if emptyDatabase, let id = p.fileId {
                 try sql.execute("INSERT INTO pet (id, \(columns)) VALUES (?, \(questionMarks(values.count)))", [id] + values)
                 petIds.append(id)
@@ -141,7 +144,9 @@ extension StoreCore {
                 }
                 detail = .expense(e)
             }
-            try writer.insertRecord(id: id, petId: petId, kind: detail.kind, at: r.at, utcOffset: r.utcOffset, note: r.note, starred: r.starred, now: t)
+            let written = r.written(now: t)
+            try writer.insertRecord(id: id, petId: petId, kind: detail.kind, at: r.at, utcOffset: r.utcOffset, note: r.note, starred: r.starred,
+                                    created: written.created, updated: written.updated)
             try writer.insertDetail(detail, id: id)
             for a in r.attachments { try insertAttachmentRow(a, recordId: id) }
             if case .medication = detail, let key { knownMedications[key] = id }
@@ -169,8 +174,9 @@ extension StoreCore {
                 } else {
                     let i = nextWeight
                     nextWeight += 1
+                    let written = w.written(i, now: t)
                     try add(ImportRecord(location: w.location(i), fileId: w.fileId[i], pet: Int(w.pet[i]), at: w.at[i],
-                                         utcOffset: Int(w.utcOffset[i]), detail: w.detail(i)))
+                                         utcOffset: Int(w.utcOffset[i]), detail: w.detail(i), createdAt: written.created, updatedAt: written.updated))
                 }
             }
         }

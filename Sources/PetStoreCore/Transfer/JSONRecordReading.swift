@@ -47,6 +47,7 @@ enum JSONRecordReading {
         var atBytes: [UInt8]?
         var note: String?
         var starred: Bool?
+        var createdAt: String?, updatedAt: String?
         var attachments: [ExportedAttachment]?
         var sawAttachments = false
         var kindIndex: Int?
@@ -60,6 +61,7 @@ enum JSONRecordReading {
             var f = FieldValues()
             f.put("id", id); f.put("pet_id", petId); f.put("kind", kindText ?? kind?.rawValue)
             f.put("at", at ?? atBytes.map { String(decoding: $0, as: UTF8.self) }); f.put("note", note); f.put("starred", starred)
+            f.put("created_at", createdAt); f.put("updated_at", updatedAt)
             return Fields(values: f.values, location: location)
         }
 
@@ -90,7 +92,8 @@ enum JSONRecordReading {
     static let detailForms: [[RecordKindTable.JSONRead]] = RecordKind.allCases.map { RecordKindTable.of($0).jsonRead }
     static let kindNames: [[UInt8]] = RecordKind.allCases.map { Array($0.rawValue.utf8) }
     /// The record's own keys.
-    static let keys: [[UInt8]] = ["at", "attachments", "id", "kind", "note", "pet", "pet_id", "starred", "utc_offset_seconds"].map { Array($0.utf8) }
+    static let keys: [[UInt8]] = ["at", "attachments", "id", "kind", "note", "pet", "pet_id", "starred", "utc_offset_seconds",
+                                  "created_at", "updated_at"].map { Array($0.utf8) }
     static let attachmentKeys: [[UInt8]] = ["sha256", "name", "media_type", "size"].map { Array($0.utf8) }
     static let moneyKeys: [[UInt8]] = ["minor_units", "currency", "amount"].map { Array($0.utf8) }
 
@@ -540,6 +543,8 @@ enum JSONRecordReading {
                     case 6?: if case let v?? = try optionalInt() { r.petId = v }
                     case 7?: if case let v?? = try optionalBool() { r.starred = v }
                     case 8?: _ = try optionalInt()  // `at`'s offset again, for other readers
+                    case 9?: if case let v?? = try optionalText() { r.createdAt = v }
+                    case 10?: if case let v?? = try optionalText() { r.updatedAt = v }
                     default:
                         // The key's own bytes (without quotes) when plain; a key with an escape went to the decoder.
                         var p = Parser(b, from: keyStart)

@@ -82,11 +82,15 @@ struct ExportedPet: Codable, Equatable {
     var vetContact: ExportedContact?
     var emergencyContacts: [ExportedContact]?
     var insurance: ExportedInsurance?
+    /// When the pet was added and last changed, in UTC (kept by an import).
+    var createdAt: String?
+    var updatedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, species, breed, sex, neutered, born, microchip, color, notes
         case archivedOn = "archived_on", archiveReason = "archive_reason"
         case allergies, conditions, vetContact = "vet_contact", emergencyContacts = "emergency_contacts", insurance
+        case createdAt = "created_at", updatedAt = "updated_at"
     }
 
     init(_ p: Pet) {
@@ -95,6 +99,7 @@ struct ExportedPet: Codable, Equatable {
         archivedOn = p.archivedOn?.description; archiveReason = p.archiveReason?.rawValue
         allergies = p.health.allergies; conditions = p.health.conditions; vetContact = p.health.vetContact.map(ExportedContact.init)
         emergencyContacts = p.health.emergencyContacts.map(ExportedContact.init); insurance = p.health.insurance.map(ExportedInsurance.init)
+        createdAt = RFC3339.format(seconds: p.createdAt.unixSeconds(), offset: 0); updatedAt = RFC3339.format(seconds: p.updatedAt.unixSeconds(), offset: 0)
     }
 
     /// A line break or other control character inside one item (a hand-written file): refused, since the
@@ -130,6 +135,8 @@ struct ExportedPet: Codable, Equatable {
         try c.encodeOrNull(vetContact, forKey: .vetContact)
         try c.encode(emergencyContacts ?? [], forKey: .emergencyContacts)
         try c.encodeOrNull(insurance, forKey: .insurance)
+        try c.encodeOrNull(createdAt, forKey: .createdAt)
+        try c.encodeOrNull(updatedAt, forKey: .updatedAt)
     }
 
     /// The values by database column name, for the checks every import shares (the health facts in
@@ -142,6 +149,7 @@ struct ExportedPet: Codable, Equatable {
         f.put("allergies", allergies.flatMap { PetHealth.storedList($0) }); f.put("conditions", conditions.flatMap { PetHealth.storedList($0) })
         f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
         f.put("insurance", insurance?.text)
+        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
         return Fields(values: f.values, location: location)
     }
 }
@@ -517,6 +525,10 @@ struct ExportedRecord: Codable, Equatable {
     var note: String?
     var starred: Bool?
     var attachments: [ExportedAttachment]?
+    /// When the record was first written and last changed, in UTC (kept by an import, so `show` still
+    /// says when it was written).
+    var createdAt: String?
+    var updatedAt: String?
     var detail: ExportedDetail?
 
     struct Key: CodingKey {
@@ -527,12 +539,14 @@ struct ExportedRecord: Codable, Equatable {
         init?(intValue: Int) { nil }
         static let id = Key("id"), petId = Key("pet_id"), pet = Key("pet"), kind = Key("kind"), at = Key("at")
         static let utcOffsetSeconds = Key("utc_offset_seconds"), note = Key("note"), starred = Key("starred"), attachments = Key("attachments")
+        static let createdAt = Key("created_at"), updatedAt = Key("updated_at")
     }
 
     init(_ r: PetRecord) {
         id = r.id; petId = r.petId; pet = r.petName; kind = r.kind.rawValue
         at = RFC3339.text(r.at, offset: r.utcOffset); utcOffsetSeconds = Int64(r.utcOffset)
         note = r.note; starred = r.starred; attachments = r.attachments.map(ExportedAttachment.init); detail = ExportedDetail(r.detail)
+        createdAt = RFC3339.format(seconds: r.createdAt.unixSeconds(), offset: 0); updatedAt = RFC3339.format(seconds: r.updatedAt.unixSeconds(), offset: 0)
     }
 
     init(from decoder: Decoder) throws {
@@ -546,6 +560,8 @@ struct ExportedRecord: Codable, Equatable {
         note = try c.decodeIfPresent(String.self, forKey: .note)
         starred = try c.decodeIfPresent(Bool.self, forKey: .starred)
         attachments = try c.decodeIfPresent([ExportedAttachment].self, forKey: .attachments)
+        createdAt = try c.decodeIfPresent(String.self, forKey: .createdAt)
+        updatedAt = try c.decodeIfPresent(String.self, forKey: .updatedAt)
         detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: Key($0.rawValue)) }
     }
 
@@ -560,6 +576,8 @@ struct ExportedRecord: Codable, Equatable {
         try c.encodeOrNull(note, forKey: .note)
         try c.encodeOrNull(starred, forKey: .starred)
         try c.encodeOrNull(attachments, forKey: .attachments)
+        try c.encodeOrNull(createdAt, forKey: .createdAt)
+        try c.encodeOrNull(updatedAt, forKey: .updatedAt)
         if let kind, let detail { try detail.encode(into: &c, forKey: Key(kind)) }
     }
 
@@ -567,6 +585,7 @@ struct ExportedRecord: Codable, Equatable {
     func fields(_ location: SourceLocation) -> Fields {
         var f = FieldValues()
         f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
+        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
         return Fields(values: f.values, location: location)
     }
 

@@ -66,6 +66,14 @@ struct Fields {
         return instant
     }
 
+    /// When a row was written or changed (`created_at`, `updated_at`), as Unix seconds; nil when the file
+    /// does not say (files written before petlog kept them: the import's time is taken).
+    func writtenAt(_ key: String) throws -> Int64? {
+        guard let raw = text(key) else { return nil }
+        guard let instant = Self.instant(raw) else { throw ImportError(location: location, problem: .badTime(raw)) }
+        return instant.0
+    }
+
     /// The instant and offset of RFC 3339 text; nil when it is not one petlog reads.
     static func instant(_ raw: String) -> (Int64, Int)? {
         guard raw.utf8.count >= 20, let offset = ScaleCSVReader.rfc3339Offset(raw),
@@ -111,7 +119,8 @@ struct Fields {
                          color: try label("color"), notes: try longText("notes"), archivedOn: archivedOn, archiveReason: reason,
                          health: try checked { try PetHealth.fromStored(allergies: text("allergies"), conditions: text("conditions"),
                                                                          vetContact: text("vet_contact"), emergencyContacts: text("emergency_contacts"),
-                                                                         insurance: text("insurance")) })
+                                                                         insurance: text("insurance")) },
+                         createdAt: try writtenAt("created_at"), updatedAt: try writtenAt("updated_at"))
     }
 
     /// The detail of `kind` from its columns.
@@ -406,8 +415,11 @@ enum PetlogJSONReader {
             default: return false
             }
             batch.weights.file = scanner.file
+            let location = SourceLocation(file: scanner.file, line: line)
+            let created = try r.createdAt.map { try Fields(values: ["created_at": $0], location: location).writtenAt("created_at") } ?? nil
+            let updated = try r.updatedAt.map { try Fields(values: ["updated_at": $0], location: location).writtenAt("updated_at") } ?? nil
             batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: t, utcOffset: offset,
-                                 grams: Int(grams), bodyCondition: bodyCondition)
+                                 grams: Int(grams), bodyCondition: bodyCondition, createdAt: created, updatedAt: updated)
             return true
         }
 
@@ -438,14 +450,16 @@ enum PetlogJSONReader {
                 }
                 attachments.append(Attachment(sha256: a.sha256, originalName: a.name, mediaType: a.mediaType, size: a.size, position: i))
             }
-            let record = ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
+            var record = ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
                                       note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments)
+            record.createdAt = try head.writtenAt("created_at")
+            record.updatedAt = try head.writtenAt("updated_at")
             // A plain weight (most of a big file) is kept as columns, not as a record: memory stays small.
             if case .weight(let w) = detail, let id = record.fileId, let pet, record.note == nil, !record.starred, attachments.isEmpty,
                w.mass.grams <= Int(Int32.max), (Int(Int32.min)...Int(Int32.max)).contains(offset) {
                 batch.weights.file = scanner.file
                 batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: at, utcOffset: offset,
-                                     grams: w.mass.grams, bodyCondition: w.bodyCondition)
+                                     grams: w.mass.grams, bodyCondition: w.bodyCondition, createdAt: record.createdAt, updatedAt: record.updatedAt)
             } else {
                 batch.records.append(record)
             }

@@ -82,13 +82,13 @@ final class ImportStatements {
         return false
     }
 
-    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now t: Int64) throws {
+    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, created: Int64, updated: Int64) throws {
         if record == nil {
             record = try prepare("INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         }
         guard let s = record else { return }
         try run(s) { b in
-            b(1, id); b(2, petId); b(3, kind.rawValue); b(4, at); b(5, utcOffset); b(6, note); b(7, starred); b(8, t); b(9, t)
+            b(1, id); b(2, petId); b(3, kind.rawValue); b(4, at); b(5, utcOffset); b(6, note); b(7, starred); b(8, created); b(9, updated)
         }
     }
 

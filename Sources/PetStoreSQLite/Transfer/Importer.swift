@@ -139,7 +139,10 @@ extension SQLiteRepository {
             return stmt
         }
         let recordSQL = "INSERT INTO record (id, pet_id, kind, at, utc_offset, note, starred, created_at, updated_at) VALUES "
-        let recordValues = "(?, ?, 'weight', ?, ?, NULL, 0, \(t), \(t))"
+        // A petlog file's weights say when each was written (bound per row); a spreadsheet's are written now.
+        let timed = !w.createdAt.isEmpty
+        let recordValues = timed ? "(?, ?, 'weight', ?, ?, NULL, 0, ?, ?)" : "(?, ?, 'weight', ?, ?, NULL, 0, \(t), \(t))"
+        let perRecord: Int32 = timed ? 6 : 4
         let weightSQL = "INSERT INTO weight (record_id, grams, body_condition) VALUES ", weightValues = "(?, ?, ?)"
         let block = 64
         let records = (block: try prepare(block, recordSQL, recordValues), one: try prepare(1, recordSQL, recordValues))
@@ -154,11 +157,16 @@ extension SQLiteRepository {
             let count = n == block ? block : 1
             for k in 0..<count {
                 let i = Int(rows[start + k]), rowId = id + Int64(k)
-                let p = Int32(k * 4), q = Int32(k * 3)
+                let p = Int32(k) * perRecord, q = Int32(k * 3)
                 sqlite3_bind_int64(r, p + 1, rowId)
                 sqlite3_bind_int64(r, p + 2, petIds[Int(w.pet[i])])
                 sqlite3_bind_int64(r, p + 3, w.at[i])
                 sqlite3_bind_int64(r, p + 4, Int64(w.utcOffset[i]))
+                if timed {
+                    let written = w.written(i, now: t)
+                    sqlite3_bind_int64(r, p + 5, written.created)
+                    sqlite3_bind_int64(r, p + 6, written.updated)
+                }
                 sqlite3_bind_int64(g, q + 1, rowId)
                 sqlite3_bind_int64(g, q + 2, Int64(w.grams[i]))
                 if w.bodyCondition[i] > 0 { sqlite3_bind_int64(g, q + 3, Int64(w.bodyCondition[i])) } else { sqlite3_bind_null(g, q + 3) }
@@ -209,8 +217,8 @@ final class SQLiteImportWriter: ImportWriter {
 
     // Prepared once and rebound (`ImportStatements`), not `RecordRow.insert` (25-40 % slower on 60,000
     // diary records) nor a cached GRDB statement per row: this is what a big import is.
-    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, now: Int64) throws {
-        try statements.insertRecord(id: id, petId: petId, kind: kind, at: at, utcOffset: utcOffset, note: note, starred: starred, now: now)
+    func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, created: Int64, updated: Int64) throws {
+        try statements.insertRecord(id: id, petId: petId, kind: kind, at: at, utcOffset: utcOffset, note: note, starred: starred, created: created, updated: updated)
     }
 
     func insertDetail(_ detail: RecordDetail, id: Int64) throws { try statements.insertDetail(detail, id: id) }
