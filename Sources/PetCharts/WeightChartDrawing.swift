@@ -169,9 +169,7 @@ struct WeightChartDrawing {
         var chosen: (ticks: NiceTicks.DateTicks, layouts: [TextLayout])?
         for _ in 0..<8 {
             let ticks = NiceTicks.dates(from: t0, to: t1, maxCount: maxCount, timeZone: spec.labeler.timeZone)
-            let layouts = ticks.times.map {
-                canvas.layout(spec.labeler.label(Date(timeIntervalSince1970: $0), ticks.unit), size: style.tickSize)
-            }
+            let layouts = spec.labeler.labels(ticks.times, unit: ticks.unit).map { canvas.layout($0, size: style.tickSize) }
             chosen = (ticks, layouts)
             // Where each label is drawn: centred on its tick, but kept inside the figure, which moves
             // the first and last ones inwards (they crowded their neighbours when only centres counted).
