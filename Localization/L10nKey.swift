@@ -482,7 +482,7 @@ extension L10n {
         case chartBudgetDailyShareConverted = "chart.budget_daily_share_converted"
         case chartNothingToPlot = "chart.nothing_to_plot"
         case chartNothingConverted = "chart.nothing_converted"
-        case chartMonthNothingConverted = "chart.month_nothing_converted"
+        case chartNothingConvertedIn = "chart.nothing_converted_in"
         case reportVisitCostTotal = "report.visit_cost_total"
         case reportVisitCostConverted = "report.visit_cost_converted"
         case reportVisitCostUnconverted = "report.visit_cost_unconverted"

@@ -479,7 +479,7 @@ extension L10n {
         case .chartBudgetDailyShareConverted: "Budget {total} over {n} {n|day|days}: {amount} a day (in {currency} at the rate of {date})"
         case .chartNothingToPlot: "Nothing to plot: no spending from {first} through {last}"
         case .chartNothingConverted: "Nothing to plot: none of the {count} {count|expense|expenses} could be converted to {currency} (no exchange rate for {count|its|their} day; petlog rates update, or rates import FILE)"
-        case .chartMonthNothingConverted: "{month}: nothing could be converted to {currency} ({count} {count|expense|expenses} without an exchange rate), so no bar and no budget line"
+        case .chartNothingConvertedIn: "{when}: no bar: none of its {count} {count|expense|expenses} could be converted to {currency} (no exchange rate for {count|its|their} day)"
         case .reportVisitCostTotal: "Visit costs in this period: {total}"
         case .reportVisitCostConverted: "{count} {count|visit|visits} paid in {currencies}, converted at the rate of {count|its|their} day"
         case .reportVisitCostUnconverted: "{count} {count|visit|visits} in {currencies} without an exchange rate for {count|its|their} day, not counted"

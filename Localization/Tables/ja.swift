@@ -479,7 +479,7 @@ extension L10n {
         case .chartBudgetDailyShareConverted: "予算{total}÷{n}日：1日あたり{amount}（{date}のレートで{currency}に換算）"
         case .chartNothingToPlot: "グラフにするものがありません: {first}から{last}までの支出はありません"
         case .chartNothingConverted: "グラフにするものがありません: 支出 {count} 件のどれも {currency} に換算できません（その日の為替レートなし。petlog rates update または rates import ファイル）"
-        case .chartMonthNothingConverted: "{month}: {currency} に換算できた支出がないため、棒も予算線もありません（為替レートのない支出 {count} 件）"
+        case .chartNothingConvertedIn: "{when}: 棒なし — 支出 {count} 件のどれも {currency} に換算できません（その日の為替レートなし）"
         case .reportVisitCostTotal: "この期間の診療費: {total}"
         case .reportVisitCostConverted: "{currencies} で支払った通院 {count} 件はその日のレートで換算しています"
         case .reportVisitCostUnconverted: "{currencies} で支払った通院 {count} 件はその日の為替レートがないため合計に含めていません"

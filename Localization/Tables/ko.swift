@@ -479,7 +479,7 @@ extension L10n {
         case .chartBudgetDailyShareConverted: "예산 {total} ÷ {n}일: 하루 {amount} ({date} 환율로 {currency} 환산)"
         case .chartNothingToPlot: "그릴 것이 없습니다: {first}부터 {last}까지 지출이 없습니다"
         case .chartNothingConverted: "그릴 것이 없습니다: 지출 {count}건 모두 {currency}(으)로 바꿀 수 없습니다 (그날의 환율 없음; petlog rates update 또는 rates import 파일)"
-        case .chartMonthNothingConverted: "{month}: {currency}(으)로 바꾼 지출이 없어 막대도 예산선도 없습니다 (환율 없는 지출 {count}건)"
+        case .chartNothingConvertedIn: "{when}: 막대 없음 — 지출 {count}건 모두 {currency}(으)로 바꿀 수 없습니다 (그날의 환율 없음)"
         case .reportVisitCostTotal: "이 기간 진료비: {total}"
         case .reportVisitCostConverted: "{currencies}(으)로 낸 진료 {count}건은 그날의 환율로 환산했습니다"
         case .reportVisitCostUnconverted: "{currencies}(으)로 낸 진료 {count}건은 그날의 환율이 없어 합계에 넣지 않았습니다"

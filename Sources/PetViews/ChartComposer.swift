@@ -200,7 +200,7 @@ public struct ChartComposer {
         }
         let labels = months.map { format.monthLabel($0) }
         let monthNotes = blankMonths.map { i in
-            t(.chartMonthNothingConverted(month: labels[i], currency: currency.code, count: ValueFormatter.count(unconvertedByMonth[i] ?? 0)))
+            t(.chartNothingConvertedIn(when: labels[i], currency: currency.code, count: ValueFormatter.count(unconvertedByMonth[i] ?? 0)))
         }
         // One pet's chart names the pet (as it is stored); the household's or several pets' does not.
         let onePet = petIds.count == 1 ? try store.pet(.id(petIds[0])).name : nil
@@ -275,6 +275,15 @@ public struct ChartComposer {
         let labels = spending.days.map { format.shortDay($0) }
         let stacks = spendingStacks(spending.categories.map { ($0.code, spending.majorUnits($0)) })
         let notes = SpendingNotes(self, unconvertedPurchases: unconvertedPurchases, isEmpty: spending.isEmpty, currency: currency, labels: labels)
+        // A day whose spending none converts has no bar and no share line over it, and says why (as a month does).
+        let dayTotals = spending.dayTotals
+        let unconvertedByDay = Dictionary(grouping: counted.filter { rates.convert($0.money, to: currency, on: $0.localDay) == nil }) {
+            spending.days.firstIndex(of: $0.localDay) ?? -1
+        }.mapValues { Set($0.map(\.purchaseId)).count }
+        let blankDays = spending.days.indices.filter { (unconvertedByDay[$0] ?? 0) > 0 && dayTotals[$0] == 0 }
+        let dayNotes = blankDays.map { i in
+            t(.chartNothingConvertedIn(when: labels[i], currency: currency.code, count: ValueFormatter.count(unconvertedByDay[i] ?? 0)))
+        }
         return ComposedChart(
             jsonWarnings: notes.jsonWarnings, warnings: notes.warnings, fileNotes: aheadNote(ahead),
             json: {
@@ -288,16 +297,16 @@ public struct ChartComposer {
                 if spending.isEmpty { return [notes.nothing] }
                 return text.bars(title: title, categories: labels, stacks: stacks,
                                  totalTexts: spending.dayTotals.map { format.money(Money(minorUnits: $0, currency: currency)) })
-                    + (share != nil ? [lineLabel] : []) + context.aheadLines(ahead)
+                    + (share != nil ? [lineLabel] : []) + dayNotes + context.aheadLines(ahead)
             },
             drawing: {
                 let reference = share.map { s in
-                    BarReferenceLine(label: lineLabel, values: spending.days.map { _ in currency.majorUnits(s.minorUnits) })
+                    BarReferenceLine(label: lineLabel, values: spending.days.indices.map { blankDays.contains($0) ? nil : currency.majorUnits(s.minorUnits) })
                 }
                 return .bars(BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                           theme: theme, language: context.l10n.language.rawValue, noDataText: notes.nothing,
                                           valueFormatter: { [format] v in format.chartMoney(v, currency) },
-                                          totalFormatter: ChartComposer.moneyTotal(format, currency), referenceLine: reference))
+                                          totalFormatter: ChartComposer.moneyTotal(format, currency), referenceLine: reference, notes: dayNotes))
             })
     }
 }

@@ -165,5 +165,15 @@ final class ChartComposerTests: XCTestCase {
         let view = try json(chart.json())
         XCTAssertEqual((view["budget"] as? [String: Any])?["daily_minor"] as? Int, 10_000)
         XCTAssertTrue(chart.text().contains { $0.contains("₩10,000") }, chart.text().joined(separator: "\n"))
+        XCTAssertEqual(spec.notes, [])
+        // A day whose only purchase no rate converts: no bar, no share line over it, and a note.
+        try add(repo, "Coco", daysAgo: 2, .expense(Expense(money: Money(minorUnits: 1_500, currency: try XCTUnwrap(Currency.named("USD"))), category: "food")))
+        let blank = try composer(repo).budget(b, currency: .krw)
+        guard case .bars(let blankSpec) = blank.drawing() else { return XCTFail("bars") }
+        let values = try XCTUnwrap(blankSpec.referenceLine).values
+        XCTAssertEqual(values.filter { $0 == nil }.count, 1, "\(values)")
+        XCTAssertNil(values[2], "the trip's third day (two days ago)")
+        XCTAssertEqual(blankSpec.notes.count, 1)
+        XCTAssertTrue(blankSpec.notes[0].hasPrefix(blankSpec.categories[2]), blankSpec.notes[0])
     }
 }
