@@ -28,8 +28,7 @@ enum DocumentGlyphs {
         "\u{2265}": [">="],                // ≥
         "\u{2026}": ["..."],               // … cut text
         "\u{00B7}": ["\u{30FB}", "."],     // · list separator
-        "\u{30FB}": ["\u{00B7}"],          // ・ Japanese list separator
-        "\u{2022}": ["\u{30FB}", "\u{00B7}", "*"],  // • bullets
+        "\u{2022}": ["\u{00B7}", "*"],    // • bullets
         "\u{2605}": ["*"],                 // ★ starred
         "\u{203B}": ["*"],                 // ※ note mark
         "\u{260E}": ["Tel"],               // ☎

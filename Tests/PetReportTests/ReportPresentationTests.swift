@@ -46,8 +46,10 @@ final class ReportPresentationTests: XCTestCase {
     /// stood taller than its neighbours. Every symbol petlog writes into a document (signs, arrows, dashes,
     /// separators, bullets, currency signs) is drawn in the language's one family, as a form it has.
     func testTheSymbolsPetlogWritesAreInTheDocumentsFamily() throws {
-        let symbols = "−70 g (−1.5 %) · ±0 · 2 × 1 tab · 4.1 → 4.2 kg ↑ ↓ · ≈ ₩4,733 · ≥ 4 · … · — – ‐ · • ★ ※ · ¥ € £ ₩ US$ ・ 38.5 °C"
+        let common = "−70 g (−1.5 %) · ±0 · 2 × 1 tab · 4.1 → 4.2 kg ↑ ↓ · ≈ ₩4,733 · ≥ 4 · … · — – ‐ · • ★ ※ · ¥ € £ ₩ US$ 38.5 °C"
         for language in ["ko", "ja", "en"] {
+            // Japanese joins facts with ・ (an English document never writes it: user text with it falls back).
+            let symbols = common + (language == "ja" ? " 犬・メス" : "")
             let doc = ReportFixtures.document([
                 .title("Coco", subtitle: symbols), .paragraph(symbols),
                 .table(ReportTable(header: ["Item", "Value"], rows: [["Change", symbols]])),
