@@ -266,6 +266,7 @@ extension L10n.Message {
     public static func budgetPerPet(n: String) -> Self { Self(.budgetPerPet, ["n": n]) }
     public static func budgetPeople(n: String) -> Self { Self(.budgetPeople, ["n": n]) }
     public static let budgetLabelJoin = Self(.budgetLabelJoin, [:])
+    public static let listSeparator = Self(.listSeparator, [:])
     public static func budgetPerPerson(n: String) -> Self { Self(.budgetPerPerson, ["n": n]) }
     public static func budgetSaved(id: String, what: String) -> Self { Self(.budgetSaved, ["id": id, "what": what]) }
     public static func budgetReplaced(id: String, what: String) -> Self { Self(.budgetReplaced, ["id": id, "what": what]) }
@@ -478,6 +479,7 @@ extension L10n.Message {
     public static func chartBudgetDailyShareConverted(amount: String, total: String, n: String, currency: String, date: String) -> Self { Self(.chartBudgetDailyShareConverted, ["amount": amount, "total": total, "n": n, "currency": currency, "date": date]) }
     public static func chartNothingToPlot(first: String, last: String) -> Self { Self(.chartNothingToPlot, ["first": first, "last": last]) }
     public static func chartNothingConverted(currency: String, count: String) -> Self { Self(.chartNothingConverted, ["currency": currency, "count": count]) }
+    public static func chartNothingConvertedIn(when: String, currency: String, count: String) -> Self { Self(.chartNothingConvertedIn, ["when": when, "currency": currency, "count": count]) }
     public static func reportVisitCostTotal(total: String) -> Self { Self(.reportVisitCostTotal, ["total": total]) }
     public static func reportVisitCostConverted(count: String, currencies: String) -> Self { Self(.reportVisitCostConverted, ["count": count, "currencies": currencies]) }
     public static func reportVisitCostUnconverted(count: String, currencies: String) -> Self { Self(.reportVisitCostUnconverted, ["count": count, "currencies": currencies]) }

@@ -81,7 +81,7 @@ public struct RecordWording: Sendable {
             if let n = g.next { parts.append(l10n.text(.fieldNextSession(date: n.description))) }
         }
         if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: ValueFormatter.count(r.attachments.count)))) }
-        return parts.joined(separator: " · ")
+        return parts.joined(separator: format.listSeparator)
     }
 
     public func interval(_ seconds: Int) -> String { format.duration(seconds: seconds) }

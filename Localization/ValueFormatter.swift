@@ -156,7 +156,8 @@ public struct ValueFormatter: Sendable {
     /// says more than was spent. Korean and Japanese count in ten-thousands: `45만원`, `2.3万円` (23,708
     /// yen), `1.2억원`; English in thousands: `$45k`, `$1.2M`. Below 10,000 the grouped amount: `6,600원`,
     /// `$2,000`, `$12.5`. The home currency in Korean (KRW) and Japanese (JPY) takes its word after the
-    /// number, as `money` does; other currencies their symbol before it.
+    /// number, as `money` does; other currencies the symbol `money` gives them in the language (`US$` in
+    /// Korean), so that an axis and a legend name one currency alike.
     public func chartMoney(_ major: Double, _ currency: Currency) -> String {
         guard major.isFinite else { return "" }
         var scale: Double = 1
@@ -167,11 +168,9 @@ public struct ValueFormatter: Sendable {
         let m = UInt64(minor), unit = UInt64(scale)
         let whole = m / unit
         let sign = major < 0 && m > 0 ? "−" : ""
-        let word: String? = switch (l10n.language, currency.code) {
-        case (.ko, "KRW"): "원"
-        case (.ja, "JPY"): "円"
-        default: nil
-        }
+        // The symbol or word `money` writes in this language (`US$` in Korean, `원` after the number), so an
+        // axis says what the legend and the totals say.
+        let (prefix, suffix) = moneyAffixes(currency)
         let steps: [(UInt64, String)] = switch l10n.language {
         case .ko: [(1_000_000_000_000, "조"), (100_000_000, "억"), (10_000, "만")]
         case .ja: [(1_000_000_000_000, "兆"), (100_000_000, "億"), (10_000, "万")]
@@ -194,8 +193,19 @@ public struct ValueFormatter: Sendable {
                 number += "." + digits
             }
         }
-        if let word { return sign + number + word }
-        return sign + (currency.symbol ?? "") + number
+        return sign + prefix + number + suffix
+    }
+
+    /// What `money` writes before and after the digits of an amount of `currency` in this language:
+    /// (`$`, ``), (`US$`, ``), (``, `원`), (`CHF\u{A0}`, ``).
+    func moneyAffixes(_ currency: Currency) -> (prefix: String, suffix: String) {
+        var unit: UInt64 = 1
+        for _ in 0..<max(0, min(currency.minorDigits, 6)) { unit *= 10 }
+        let text = amount(5 * unit, currency)
+        guard let first = text.firstIndex(where: \.isNumber), let last = text.lastIndex(where: \.isNumber) else {
+            return (currency.symbol ?? "", "")
+        }
+        return (String(text[..<first]), String(text[text.index(after: last)...]))
     }
 
     /// `+85,000원`, `−$12.50`, or `±0`: the change from `earlier` to `later` minor units. The difference
@@ -304,6 +314,10 @@ public struct ValueFormatter: Sendable {
         Self.patterns.withLock { $0[key] = pattern }
         return pattern
     }
+
+    /// What joins a list of facts in one line (species, breed, sex, age; a record's parts): ` · ` in English
+    /// and Korean, `・` with no spaces in Japanese.
+    public var listSeparator: String { l10n.text(.listSeparator) }
 
     public func monthName(_ month: Int) -> String {
         let months: [L10n.Message] = [.monthJan, .monthFeb, .monthMar, .monthApr, .monthMay, .monthJun, .monthJul, .monthAug, .monthSep, .monthOct, .monthNov, .monthDec]

@@ -28,6 +28,8 @@ public final class TextLayout {
     public init(_ text: String, font: String, in context: Context, width: Double? = nil,
                 alignment: Alignment = .left, ellipsize: Bool = false, maxLines: Int? = nil) {
         self.context = context
+        // Symbols the document's family lacks, written as forms it has (`DocumentGlyphs`).
+        let text = DocumentGlyphs.substituted(text, font: font, language: context.textLanguage, on: context.sharedPangoContext())
         // The document font set was checked for its family in regular and bold, upright: other text is
         // laid out on the system's fonts.
         let onSet = context.onDocumentFontSet && Self.documentFontSetCovers(font)

@@ -40,7 +40,12 @@ struct BarChartDrawing {
 
         let format: (Double) -> String
         let tickHeight = canvas.layout("0123456789", size: style.tickSize).extents.height
-        let plotBottom = canvas.height - style.padding - tickHeight - b * 0.45
+        // Notes under the category labels (a month with nothing convertible), each wrapped to the width.
+        let noteLayouts = spec.notes.map {
+            canvas.layout($0, size: style.tickSize * 0.9, width: canvas.width - 2 * style.padding)
+        }
+        let notesHeight = noteLayouts.reduce(0) { $0 + $1.extents.height } + (noteLayouts.isEmpty ? 0 : b * 0.3)
+        let plotBottom = canvas.height - style.padding - notesHeight - tickHeight - b * 0.45
         let plotHeight = max(b, plotBottom - top - (spec.showTotals ? tickHeight : 0))
         // Counts (every value whole) get whole ticks: no "0.5 episodes".
         let whole = spec.stacks.allSatisfy { $0.values.allSatisfy { !$0.isFinite || $0 == $0.rounded() } }
@@ -104,7 +109,8 @@ struct BarChartDrawing {
 
         // Totals above bars, when every one of them fits its slot.
         if spec.showTotals {
-            let labels = totals.map { canvas.layout($0 > 0 ? format($0) : "", size: style.tickSize * 0.92) }
+            let totalText = spec.totalFormatter ?? format
+            let labels = totals.map { canvas.layout($0 > 0 ? totalText($0) : "", size: style.tickSize * 0.92) }
             if labels.allSatisfy({ $0.extents.width <= slot * 0.96 }) {
                 context.setSource(style.text)
                 for (i, label) in labels.enumerated() where totals[i] > 0 {
@@ -124,6 +130,11 @@ struct BarChartDrawing {
             let center = plot.x + slot * (Double(i) + 0.5)
             let left = min(max(center - w / 2, style.padding), canvas.width - style.padding - w)
             layout.draw(x: left, y: plotBottom + b * 0.35)
+        }
+        var noteTop = canvas.height - style.padding - notesHeight + b * 0.3
+        for note in noteLayouts {
+            note.draw(x: style.padding, y: noteTop)
+            noteTop += note.extents.height
         }
     }
 }

@@ -45,17 +45,22 @@ public struct BarChartSpec: Sendable {
     public var showLegend: Bool
     /// Writes a total above each bar when there is room.
     public var showTotals: Bool
-    /// Formats tick and total values (e.g. money in major units); nil: plain numbers.
+    /// Formats tick and total values (e.g. money in major units, compact on the axis); nil: plain numbers.
     public var valueFormatter: (@Sendable (Double) -> String)?
+    /// Formats the totals above the bars where they are written as everywhere else (money in full:
+    /// `$6.10`, as the terminal says it); nil: `valueFormatter`.
+    public var totalFormatter: (@Sendable (Double) -> String)?
     public var fontFamily: String
     /// A budget line over the bars, or nil.
     public var referenceLine: BarReferenceLine?
+    /// Lines written under the plot (e.g. months with nothing convertible, which have neither bar nor line).
+    public var notes: [String]
 
     public init(title: String, yLabel: String, categories: [String], stacks: [BarStack],
                 size: ChartSize = .standard, theme: ChartTheme = .light, language: String = "en",
                 noDataText: String = "No data", showLegend: Bool = true, showTotals: Bool = true,
-                valueFormatter: (@Sendable (Double) -> String)? = nil, fontFamily: String = "Sans",
-                referenceLine: BarReferenceLine? = nil) {
+                valueFormatter: (@Sendable (Double) -> String)? = nil, totalFormatter: (@Sendable (Double) -> String)? = nil,
+                fontFamily: String = "Sans", referenceLine: BarReferenceLine? = nil, notes: [String] = []) {
         self.title = title
         self.yLabel = yLabel
         self.categories = categories
@@ -67,6 +72,8 @@ public struct BarChartSpec: Sendable {
         self.showLegend = showLegend
         self.showTotals = showTotals
         self.valueFormatter = valueFormatter
+        self.totalFormatter = totalFormatter
+        self.notes = notes
         self.fontFamily = fontFamily
         self.referenceLine = referenceLine
     }

@@ -39,9 +39,16 @@ extension LineSeries {
         return gaps[gaps.count / 2]
     }
 
-    /// The default gap: 14 days, or 5 times the usual spacing when the pet is weighed rarely.
+    /// The gap rule of every weight chart (PNG, PDF, SVG and the terminal's braille; README, "Charts"):
+    /// the line breaks where two weigh-ins are more than two weeks apart, or, for a pet weighed less
+    /// often than once a week, more than twice its usual spacing apart (monthly weigh-ins stay one line;
+    /// a missed month of weekly ones does not).
+    public static let gapDays = 14.0
+    public static let gapSpacings = 2.0
+
+    /// The gap of this series by that rule.
     public var defaultGapThreshold: Double {
-        max(14 * 86400, 5 * (medianSpacing ?? 0))
+        max(Self.gapDays * 86400, Self.gapSpacings * (medianSpacing ?? 0))
     }
 
     /// Centered moving average over a time window of `window` seconds (each point averages the

@@ -125,9 +125,15 @@ struct WeightChartDrawing {
         } else {
             (t0, t1) = (0, 1)
         }
-        if t1 - t0 < 7200 {   // one weigh-in, or a few minutes: show the day around it
+        if t1 - t0 < 7200 {   // one weigh-in, or a few minutes: show its local day, midnight to midnight
             let mid = (t0 + t1) / 2
-            (t0, t1) = (mid - 86400, mid + 86400)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = spec.labeler.timeZone
+            if let day = calendar.dateInterval(of: .day, for: Date(timeIntervalSince1970: mid)) {
+                (t0, t1) = (day.start.timeIntervalSince1970, day.end.timeIntervalSince1970)
+            } else {
+                (t0, t1) = (mid - 43200, mid + 43200)
+            }
         }
         var views: [SeriesView] = []
         var yMin = Double.infinity, yMax = -Double.infinity
@@ -169,9 +175,7 @@ struct WeightChartDrawing {
         var chosen: (ticks: NiceTicks.DateTicks, layouts: [TextLayout])?
         for _ in 0..<8 {
             let ticks = NiceTicks.dates(from: t0, to: t1, maxCount: maxCount, timeZone: spec.labeler.timeZone)
-            let layouts = ticks.times.map {
-                canvas.layout(spec.labeler.label(Date(timeIntervalSince1970: $0), ticks.unit), size: style.tickSize)
-            }
+            let layouts = spec.labeler.labels(ticks.times, unit: ticks.unit).map { canvas.layout($0, size: style.tickSize) }
             chosen = (ticks, layouts)
             // Where each label is drawn: centred on its tick, but kept inside the figure, which moves
             // the first and last ones inwards (they crowded their neighbours when only centres counted).

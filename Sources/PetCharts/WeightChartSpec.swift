@@ -16,7 +16,7 @@ public struct WeightChartSpec: Sendable {
     /// Legend text for the mean line (e.g. "7-day mean"); nil leaves it out of the legend.
     public var smoothingLabel: String?
     /// The line breaks where consecutive points are further apart than this (seconds);
-    /// nil: per series max(14 days, 5 × median spacing).
+    /// nil: per series the one gap rule (`LineSeries.defaultGapThreshold`).
     public var gapThreshold: Double?
     /// Time range to show (Unix seconds); nil: the data's range.
     public var timeRange: ClosedRange<Double>?

@@ -65,7 +65,7 @@ public struct VisitReportFacts: Sendable {
     public let symptoms: [SymptomSummary]
     /// Episodes per week through the as-of day, by severity; nil with no symptom in the period.
     public let weeklySymptoms: WeeklySymptomCounts?
-    /// Weights from a year before the latest (or the period's start when earlier): Unix seconds and grams.
+    /// The period's weights (from `periodStart` through the as-of instant), for its chart: Unix seconds and grams.
     public let chartTimes: [Double]
     public let chartGrams: [Double]
     public let vaccines: [VaccineRow]
@@ -147,8 +147,8 @@ public struct VisitReportFacts: Sendable {
                                   from: periodFirstDay ?? context.localDate(of: periodStart), through: context.today, by: .severity,
                                   weekStartsOnSunday: weekStartsOnSunday)
 
-        let chartStart = min(periodStart.timeIntervalSince1970, (times.last ?? periodStart.timeIntervalSince1970) - 365 * 86_400)
-        let lo = times.firstIndex { $0 >= chartStart } ?? times.count
+        // One period per report: the weight chart spans the period the symptom chart and the tables cover.
+        let lo = times.firstIndex { $0 >= periodStart.timeIntervalSince1970 } ?? times.count
         chartTimes = Array(times[lo...])
         chartGrams = Array(grams[lo...])
 

@@ -14,7 +14,8 @@ public struct ChartLabels: Sendable {
         self.format = format; self.wording = wording; self.timeZone = timeZone
     }
 
-    /// Axis dates: 2026 / Nov 2026 / Nov 20 (ko: 2026년 11월, 11월 20일; ja: 2026年11月, 11月20日).
+    /// Axis dates: 2026 / Nov 2026 / Nov 20 (ko: 2026년 11월, 11월 20일; ja: 2026年11月, 11月20日); hours
+    /// on the language's clock, with their day (`TimeAxisLabeler.labels`).
     public var axisLabeler: TimeAxisLabeler {
         let format = self.format
         let tz = timeZone
@@ -25,7 +26,8 @@ public struct ChartLabels: Sendable {
             case .year: return format.l10n.text(.chartAxisYear(y: String(day.year)))
             case .month, .quarter: return format.monthLabel(day)
             case .week, .day: return format.shortDay(day)
-            case .hour: return String(format: "%02d:%02d", c.hour, c.minute)
+            // The clock every view of the language uses (2:32 PM · 오후 2:32 · 14:32); the axis adds the day.
+            case .hour: return format.clock(hour: c.hour, minute: c.minute)
             }
         }
     }

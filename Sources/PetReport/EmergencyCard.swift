@@ -74,7 +74,7 @@ public struct EmergencyCardComposer {
         let h = pet.health
         let age = pet.born == nil ? "" : f.age(months: pet.ageInMonths(on: today))
         let subtitle = [wording.speciesName(pet.species), pet.breed.map(c), wording.sexLabel(pet), age]
-            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: f.listSeparator)
             .capitalizingFirstLetter
         let none = "—"
         let meds = medications.map { c([$0.name, $0.dose].compactMap { $0 }.joined(separator: " ")) }

@@ -57,7 +57,7 @@ public struct VetReportComposer {
             }
             if let note = r.note { texts.append(note) }
             let text = texts.filter { !$0.isEmpty }.joined(separator: " — ")
-            let caption = day(r) + " · " + w.kindName(r.kind) + (text.isEmpty ? "" : "\n" + text)
+            let caption = day(r) + f.listSeparator + w.kindName(r.kind) + (text.isEmpty ? "" : "\n" + text)
             return ReportPhoto(path: path, format: format, caption: caption)
         }
     }
@@ -66,7 +66,7 @@ public struct VetReportComposer {
         let age = f.age(months: facts.ageInMonths)
         var blocks: [ReportBlock] = []
         let subtitle = [w.speciesName(pet.species), pet.breed, w.sexLabel(pet), pet.born.map { _ in age }]
-            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: f.listSeparator)
         var period = subtitle + "\n" + t(.reportPeriod(from: facts.periodFirstDay.map(f.longDate) ?? day(facts.periodStart), to: f.longDate(generated)))
         if !keptBy.isEmpty {
             period += "\n" + t(.reportKeptBy(people: keptBy.map { t(.reportKeptByOne(name: $0.name, count: ValueFormatter.count($0.records))) }.joined(separator: ", ")))
@@ -126,7 +126,7 @@ public struct VetReportComposer {
             summaryRows.append([t(.reportMeals), t(.reportMealsValue(meals: String(meals.meals), perDay: ValueFormatter.trim(meals.mealsPerDay ?? 0, digits: 1), days: String(meals.mealDays), treats: String(meals.treats)))])
         }
         if !facts.stools.isEmpty {
-            let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: " · ")
+            let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: f.listSeparator)
             let flagged = facts.stools.flagged
             summaryRows.append([t(.reportStools), dist + (flagged > 0 ? " — " + t(.reportStoolFlags(count: ValueFormatter.count(flagged))) : "")])
         }
@@ -148,7 +148,10 @@ public struct VetReportComposer {
         let series = LineSeries(label: pet.name, times: facts.chartTimes, values: facts.chartGrams.map { $0 / perUnit })
         if !series.times.isEmpty {
             blocks.append(.heading(t(.reportCharts)))
+            // The report's period on the time axis, as the symptom chart's weeks and the tables.
+            let periodEnd = facts.context.now.timeIntervalSince1970, periodBegin = facts.periodStart.timeIntervalSince1970
             blocks.append(.weightChart(WeightChartSpec(title: t(.chartWeightTitle(pets: pet.name)), yLabel: t(.chartWeightAxis), unitSuffix: f.unitSystem.symbol, series: [series],
+                                                   timeRange: periodBegin < periodEnd ? periodBegin...periodEnd : nil,
                                                    language: l10n.language.rawValue, labeler: labels.axisLabeler, noDataText: t(.chartNoData)),
                                    heightFraction: 0.3))
         }
@@ -226,7 +229,8 @@ public struct VetReportComposer {
         if !facts.attachments.isEmpty {
             blocks.append(.heading(t(.reportAttachments)))
             blocks.append(.bullets(facts.attachments.map { r, a in
-                "\(day(r)) · \(w.kindName(r.kind)) · \(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"
+                [day(r), w.kindName(r.kind), "\(a.originalName) (\(a.mediaType), \(ByteCountFormatter.string(fromByteCount: a.size, countStyle: .file)))"]
+                    .joined(separator: f.listSeparator)
             }))
         }
 

@@ -51,7 +51,7 @@ public struct BudgetPresenter {
         var parts = (named.isEmpty ? [] : [named]) + [who(b), format.money(b.budget.amount), period(b.budget),
                                                       b.budget.category.map(context.categoryName) ?? t(.budgetAllCategories)]
         if b.budget.perPet { parts.append(t(.budgetPerPet(n: count(Budget.headcount(petBudget: b.petId != nil, activePets: activePets))))) }
-        return parts.joined(separator: " · ")
+        return parts.joined(separator: format.listSeparator)
     }
 
     /// `over by ₩1,000` (red on a colour screen) or `₩1,000 left`.
@@ -69,25 +69,25 @@ public struct BudgetPresenter {
             var span = t(.budgetSpan(from: format.longDate(st.first), to: format.longDate(st.last)))
             switch standing {
             case .current: break
-            case .upcoming(let n): span += " · " + t(.budgetStartsIn(n: count(n)))
-            case .ended: span += " · " + t(.budgetEnded(date: format.longDate(st.last)))
+            case .upcoming(let n): span += format.listSeparator + t(.budgetStartsIn(n: count(n)))
+            case .ended: span += format.listSeparator + t(.budgetEnded(date: format.longDate(st.last)))
             }
             lines.append(span)
         }
-        lines.append(t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + " · " + leftText(st.left, over: st.isOver))
+        lines.append(t(.budgetSpentOf(spent: format.money(st.spent), amount: format.money(st.amount))) + format.listSeparator + leftText(st.left, over: st.isOver))
         if case .ended = standing {} else if showDays {
             var days = t(.budgetDaysLeft(n: count(st.daysLeft)))
-            if let perDay = st.perDay { days += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
+            if let perDay = st.perDay { days += format.listSeparator + t(.budgetPerDay(amount: format.money(perDay))) }
             lines.append(days)
         }
         if let pp = st.perPerson {
             var line = t(.budgetPerPerson(n: count(pp.people))) + ": " + t(.budgetSpentOf(spent: format.money(pp.spent), amount: format.money(pp.amount)))
-                + " · " + leftText(pp.left, over: pp.left.minorUnits < 0)
-            if case .ended = standing {} else if showDays, let perDay = pp.perDay { line += " · " + t(.budgetPerDay(amount: format.money(perDay))) }
+                + format.listSeparator + leftText(pp.left, over: pp.left.minorUnits < 0)
+            if case .ended = standing {} else if showDays, let perDay = pp.perDay { line += format.listSeparator + t(.budgetPerDay(amount: format.money(perDay))) }
             lines.append(line)
         }
         if detailed && !st.byCategory.isEmpty {
-            lines.append(t(.budgetByCategory(list: st.byCategory.map { context.categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: " · "))))
+            lines.append(t(.budgetByCategory(list: st.byCategory.map { context.categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: format.listSeparator))))
         }
         if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: count(st.unconverted)))) }
         return lines
@@ -133,7 +133,7 @@ public struct BudgetPresenter {
         }
         let rows: [[String]] = days.days.map { r in
             var label = format.shortDay(r.day)
-            if r.day == day { label += " · " + t(.budgetDailyToday) } else if r.ahead && r.count > 0 { label += " · " + t(.budgetDayAhead) }
+            if r.day == day { label += format.listSeparator + t(.budgetDailyToday) } else if r.ahead && r.count > 0 { label += format.listSeparator + t(.budgetDayAhead) }
             var row = [label, r.count == 0 ? "–" : format.money(r.spent), format.money(r.total), signed(r.left)]
             if perPerson { row += [format.money(r.totalPerPerson ?? r.total), signed(r.leftPerPerson ?? r.left)] }
             return row
@@ -145,7 +145,7 @@ public struct BudgetPresenter {
             let leftText = left < 0
                 ? t(.budgetOver(over: format.money(Money(minorUnits: left == .min ? .max : -left, currency: amount.currency))))
                 : t(.budgetLeft(left: format.money(Money(minorUnits: left, currency: amount.currency))))
-            return t(.budgetSpentOf(spent: format.money(spent), amount: format.money(amount))) + " · " + leftText
+            return t(.budgetSpentOf(spent: format.money(spent), amount: format.money(amount))) + format.listSeparator + leftText
         }
         if let lastRow = days.days.last {
             out.append(standing(lastRow.total, of: days.amount))

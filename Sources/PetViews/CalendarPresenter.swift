@@ -63,7 +63,7 @@ public struct CalendarPresenter {
             return m
         }
         let legend = RecordKind.allCases.map { "\($0.calendarMark) \(context.l10n.code(.kind, $0.rawValue))" }
-        for l in DisplayColumns.pack(legend, separator: " · ", columns: screen.columns) { out.append(screen.styled(l, .dim)) }
+        for l in DisplayColumns.pack(legend, separator: format.listSeparator, columns: screen.columns) { out.append(screen.styled(l, .dim)) }
         return out
     }
 
@@ -82,7 +82,7 @@ public struct CalendarPresenter {
             guard let day = byDay[d], day.entries > 0 else { return "" }
             return day.amount == 0 && day.unconverted > 0 ? "?" : CompactMoney.format(inHome(day.amount), style: style)
         }
-        let title = format.monthLabel(first) + " · " + t(.calendarSpendingTitle(currency: home.code))
+        let title = format.monthLabel(first) + format.listSeparator + t(.calendarSpendingTitle(currency: home.code))
         let amounts = daily.days.map { ($0.day, amount($0.day)) }
         var out: [String]
         if amounts.allSatisfy({ DisplayColumns.width($0.1) <= cell - 1 }) {

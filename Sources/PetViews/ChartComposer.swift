@@ -188,8 +188,20 @@ public struct ChartComposer {
         let months = spending.months
         let ahead = SpendingAhead(entries.filter { $0.localDay >= first && $0.localDay <= last }, in: currency, rates: rates, now: time.now)
         let stacks = spendingStacks(spending.categories.map { ($0.code, spending.majorUnits($0)) })
-        let budgetLine = budget.map { spending.budgetLine($0, rates: rates) }
+        // A month whose spending none converts has no bar: it has no budget line either (nothing to measure
+        // against it), and the chart says why under the bars.
+        let monthTotals = spending.monthTotals
+        let unconvertedByMonth = Dictionary(grouping: entries.filter { e in
+            e.localDay >= first && e.localDay <= last && rates.convert(e.money, to: currency, on: e.localDay) == nil
+        }) { e in months.lastIndex { $0 <= e.localDay } ?? 0 }.mapValues { Set($0.map(\.purchaseId)).count }
+        let blankMonths = months.indices.filter { (unconvertedByMonth[$0] ?? 0) > 0 && monthTotals[$0] == 0 }
+        let budgetLine = budget.map { b in
+            spending.budgetLine(b, rates: rates).enumerated().map { i, m in blankMonths.contains(i) ? nil : m }
+        }
         let labels = months.map { format.monthLabel($0) }
+        let monthNotes = blankMonths.map { i in
+            t(.chartNothingConvertedIn(when: labels[i], currency: currency.code, count: ValueFormatter.count(unconvertedByMonth[i] ?? 0)))
+        }
         // One pet's chart names the pet (as it is stored); the household's or several pets' does not.
         let onePet = petIds.count == 1 ? try store.pet(.id(petIds[0])).name : nil
         let title = onePet.map { t(.chartExpensesPetTitle(pet: PlainText.sanitized($0), currency: currency.code)) }
@@ -206,7 +218,7 @@ public struct ChartComposer {
                 if spending.isEmpty { return [notes.nothing] }
                 return text.bars(title: title, categories: labels, stacks: stacks,
                                  totalTexts: spending.monthTotals.map { format.money(Money(minorUnits: $0, currency: currency)) })
-                    + (budget != nil ? [budgetLabel] : []) + context.aheadLines(ahead)
+                    + (budget != nil ? [budgetLabel] : []) + monthNotes + context.aheadLines(ahead)
             },
             drawing: {
                 let reference = budget.flatMap { b in budgetLine.map { line in
@@ -214,8 +226,20 @@ public struct ChartComposer {
                 } }
                 return .bars(BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                           theme: theme, language: context.l10n.language.rawValue, noDataText: notes.nothing,
-                                          valueFormatter: { [format] v in format.chartMoney(v, currency) }, referenceLine: reference))
+                                          valueFormatter: { [format] v in format.chartMoney(v, currency) },
+                                          totalFormatter: ChartComposer.moneyTotal(format, currency), referenceLine: reference, notes: monthNotes))
             })
+    }
+
+    /// A bar's total as every view writes the amount (`$6.10`, not `$6.1`): the language's one money format.
+    static func moneyTotal(_ format: ValueFormatter, _ currency: Currency) -> @Sendable (Double) -> String {
+        { major in
+            var scale = 1.0
+            for _ in 0..<currency.minorDigits { scale *= 10 }
+            let minor = (major * scale).rounded()
+            guard minor.isFinite, abs(minor) < 9.0e18 else { return "" }
+            return format.money(Money(minorUnits: Int64(minor), currency: currency))
+        }
     }
 
     /// Payments booked ahead, said on standard error before a file (the terminal's text says it below the bars).
@@ -251,6 +275,15 @@ public struct ChartComposer {
         let labels = spending.days.map { format.shortDay($0) }
         let stacks = spendingStacks(spending.categories.map { ($0.code, spending.majorUnits($0)) })
         let notes = SpendingNotes(self, unconvertedPurchases: unconvertedPurchases, isEmpty: spending.isEmpty, currency: currency, labels: labels)
+        // A day whose spending none converts has no bar and no share line over it, and says why (as a month does).
+        let dayTotals = spending.dayTotals
+        let unconvertedByDay = Dictionary(grouping: counted.filter { rates.convert($0.money, to: currency, on: $0.localDay) == nil }) {
+            spending.days.firstIndex(of: $0.localDay) ?? -1
+        }.mapValues { Set($0.map(\.purchaseId)).count }
+        let blankDays = spending.days.indices.filter { (unconvertedByDay[$0] ?? 0) > 0 && dayTotals[$0] == 0 }
+        let dayNotes = blankDays.map { i in
+            t(.chartNothingConvertedIn(when: labels[i], currency: currency.code, count: ValueFormatter.count(unconvertedByDay[i] ?? 0)))
+        }
         return ComposedChart(
             jsonWarnings: notes.jsonWarnings, warnings: notes.warnings, fileNotes: aheadNote(ahead),
             json: {
@@ -264,15 +297,16 @@ public struct ChartComposer {
                 if spending.isEmpty { return [notes.nothing] }
                 return text.bars(title: title, categories: labels, stacks: stacks,
                                  totalTexts: spending.dayTotals.map { format.money(Money(minorUnits: $0, currency: currency)) })
-                    + (share != nil ? [lineLabel] : []) + context.aheadLines(ahead)
+                    + (share != nil ? [lineLabel] : []) + dayNotes + context.aheadLines(ahead)
             },
             drawing: {
                 let reference = share.map { s in
-                    BarReferenceLine(label: lineLabel, values: spending.days.map { _ in currency.majorUnits(s.minorUnits) })
+                    BarReferenceLine(label: lineLabel, values: spending.days.indices.map { blankDays.contains($0) ? nil : currency.majorUnits(s.minorUnits) })
                 }
                 return .bars(BarChartSpec(title: title, yLabel: currency.code, categories: labels, stacks: stacks, size: size,
                                           theme: theme, language: context.l10n.language.rawValue, noDataText: notes.nothing,
-                                          valueFormatter: { [format] v in format.chartMoney(v, currency) }, referenceLine: reference))
+                                          valueFormatter: { [format] v in format.chartMoney(v, currency) },
+                                          totalFormatter: ChartComposer.moneyTotal(format, currency), referenceLine: reference, notes: dayNotes))
             })
     }
 }

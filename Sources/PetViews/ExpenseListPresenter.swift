@@ -69,7 +69,7 @@ public struct ExpenseListPresenter {
                 }
                 var line = "  " + screen.styled(String(repeating: " ", count: idWidth - String(entry.recordId).count) + "#\(entry.recordId)", .dim)
                 let clock = RecordClockText.text(entry.at, utcOffset: entry.utcOffset, format: format, time: time)
-                line += "  " + String(repeating: " ", count: max(0, clockWidth - DisplayColumns.width(clock))) + clock + "  " + amount + "  " + parts.joined(separator: " · ")
+                line += "  " + String(repeating: " ", count: max(0, clockWidth - DisplayColumns.width(clock))) + clock + "  " + amount + "  " + parts.joined(separator: format.listSeparator)
                 if let n = entry.note { line += screen.styled("  — " + PlainText.sanitized(n), .dim) }
                 if entry.starred { line += " ★" }
                 out.append(line)

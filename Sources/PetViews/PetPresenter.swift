@@ -90,7 +90,7 @@ public struct PetPresenter {
             var parts = [PlainText.sanitized(p.name) + " (#\(p.id))", wording.speciesName(p.species)]
             if let b = p.breed { parts.append(PlainText.sanitized(b)) }
             if let n = p.notes { parts.append(PlainText.sanitized(n)) }
-            return "  " + parts.joined(separator: " · ")
+            return "  " + parts.joined(separator: format.listSeparator)
         }
     }
 }

@@ -110,7 +110,7 @@ public struct RecordDetailPresenter: ContextPresenter {
         out.append(screen.styled(l10n.text(.showAttachments(count: ValueFormatter.count(r.attachments.count))), .bold))
         for (i, a) in r.attachments.sorted(by: { $0.position < $1.position }).enumerated() {
             let parts = [clean(a.originalName), clean(a.mediaType), l10n.text(.showBytes(count: ValueFormatter.count(a.size)))]
-            out += screen.wrapped("  \(i + 1). " + parts.joined(separator: " · "), indent: 5)
+            out += screen.wrapped("  \(i + 1). " + parts.joined(separator: l10n.text(.listSeparator)), indent: 5)
         }
         return out
     }

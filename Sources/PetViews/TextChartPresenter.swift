@@ -74,7 +74,7 @@ public struct TextChartPresenter {
                 out.append(head + TextChart.sparkline(sValues, width: min(40, besides)) + "  " + range)
             } else {
                 out.append(head + TextChart.sparkline(sValues, width: max(1, min(40, columns - DisplayColumns.width(head)))))
-                for l in DisplayColumns.pack(range.components(separatedBy: " · "), separator: " · ", columns: columns - 3) {
+                for l in DisplayColumns.pack(range.components(separatedBy: format.listSeparator), separator: format.listSeparator, columns: columns - 3) {
                     out.append("   " + l)
                 }
             }

@@ -38,7 +38,11 @@ final class ValueFormatterTests: XCTestCase {
         XCTAssertEqual(en.chartMoney(0.3, usd), "$0.3", "a tick of 0.29999… is 0.3")
         XCTAssertEqual(en.chartMoney(-12.5, usd), "−$12.5")
         // Another currency in Korean or Japanese keeps its symbol in front, counted in 만/万.
-        XCTAssertEqual(ko.chartMoney(12_000, usd), "$1.2만")
+        XCTAssertEqual(ko.chartMoney(12_000, usd), "US$1.2만", "the symbol money() writes in Korean")
+        // Issue 42: the Korean legend said US$2,000.00 while the axis said $200.
+        XCTAssertEqual(ko.chartMoney(200, usd), "US$200")
+        XCTAssertTrue(ko.money(Money(minorUnits: 200_000, currency: usd)).hasPrefix("US$"))
+        XCTAssertEqual(en.chartMoney(200, usd), "$200")
         XCTAssertEqual(ja.chartMoney(450_000, krw), "₩45万")
         XCTAssertEqual(en.chartMoney(.nan, usd), "")
     }

@@ -118,6 +118,27 @@ final class ChartRendererTests: XCTestCase {
         XCTAssertTrue(text.contains("45") || text.contains("50"), text)
     }
 
+    /// Issue 42: totals above the bars are written as money everywhere else (`$6.10`, not `$6.1`) while the
+    /// axis may be compact; notes under the chart are text of the file.
+    func testBarTotalsUseTheirOwnFormatAndNotesAreDrawn() throws {
+        var bars = BarChartSpec(title: "Spending", yLabel: "USD", categories: ["Sep", "Oct", "Nov"],
+                                stacks: [BarStack(label: "food", color: .palette(0), values: [6.1, 0, 25])],
+                                size: ChartSize(width: 800, height: 450),
+                                valueFormatter: { "$" + String(format: "%g", $0) },
+                                totalFormatter: { "$" + String(format: "%.2f", $0) },
+                                referenceLine: BarReferenceLine(label: "Budget", values: [20, nil, 20]),
+                                notes: ["Oct: nothing could be converted to USD"])
+        try ChartRenderer.render(bars, to: path("t.pdf"), format: .pdf)
+        var text = try pdfText(path("t.pdf"))
+        for expected in ["$6.10", "$25.00", "Oct: nothing could be converted to USD"] {
+            XCTAssertTrue(text.contains(expected), "\(expected) not in \(text)")
+        }
+        bars.totalFormatter = nil
+        try ChartRenderer.render(bars, to: path("t2.pdf"), format: .pdf)
+        text = try pdfText(path("t2.pdf"))
+        XCTAssertTrue(text.contains("$6.1") && !text.contains("$6.10"), "without a total format, the axis's: \(text)")
+    }
+
     func testNoDataMessage() throws {
         var spec = Fixtures.oneSeries()
         spec.series = [LineSeries(label: "Coco", times: [], values: [])]
@@ -137,6 +158,37 @@ final class ChartRendererTests: XCTestCase {
         try ChartRenderer.render(spec, to: path("one.pdf"), format: .pdf)
         let text = try pdfText(path("one.pdf"))
         XCTAssertTrue(text.contains("4.2"), text)
+    }
+
+    /// Issue 42: a chart of one weigh-in showed bare hour ticks (06:00, 12:00…) and no date. With a labeler
+    /// that writes hours as a bare clock (as the app's does), every time axis still names a day: one point,
+    /// one day, two points a minute apart.
+    func testEveryTimeAxisShowsADate() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Fixtures.utc
+        let fixed = calendar
+        let labeler = TimeAxisLabeler(timeZone: Fixtures.utc) { date, unit in
+            let c = fixed.dateComponents([.month, .day, .hour, .minute], from: date)
+            switch unit {
+            case .hour: return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+            case .day, .week: return "Day\(c.month ?? 0)/\(c.day ?? 0)"
+            default: return "Month\(c.month ?? 0)"
+            }
+        }
+        let t = Fixtures.start + 8 * 3600   // 2023-01-01 08:00 UTC
+        let cases: [(String, [Double])] = [("one point", [t]), ("one day", [t, t + 6 * 3600, t + 12 * 3600]),
+                                           ("a minute apart", [t, t + 60])]
+        for (name, times) in cases {
+            var spec = Fixtures.oneSeries()
+            spec.labeler = labeler
+            spec.series = [LineSeries(label: "Coco", times: times, values: times.map { _ in 4.2 })]
+            try ChartRenderer.render(spec, to: path("axis.pdf"), format: .pdf)
+            let text = try pdfText(path("axis.pdf"))
+            XCTAssertTrue(text.contains("Day1/1") || text.contains("Day12/31"), "\(name): no date on the axis: \(text)")
+        }
+        // Hour ticks carry their day on the first tick and where the day changes.
+        let hours = [-6.0, 0, 6, 12, 18, 24].map { Fixtures.start + $0 * 3600 }
+        XCTAssertEqual(labeler.labels(hours, unit: .hour), ["Day12/31 18:00", "Day1/1", "06:00", "12:00", "18:00", "Day1/2"])
     }
 
     func testBadInputIsRefusedAndNothingIsWritten() throws {

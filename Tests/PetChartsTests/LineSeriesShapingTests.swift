@@ -13,13 +13,22 @@ final class LineSeriesShapingTests: XCTestCase {
         XCTAssertEqual(LineSeries(label: "1", times: [5], values: [1]).runs(gapThreshold: 1), [0..<1])
     }
 
-    func testDefaultGapIsFourteenDaysOrFiveSpacings() {
+    func testDefaultGapIsFourteenDaysOrTwoSpacings() {
         let daily = LineSeries(label: "d", times: (0..<100).map { Double($0) * day }, values: Array(repeating: 1, count: 100))
         XCTAssertEqual(daily.defaultGapThreshold, 14 * day)
         let monthly = LineSeries(label: "m", times: (0..<24).map { Double($0) * 30 * day }, values: Array(repeating: 1, count: 24))
         XCTAssertEqual(monthly.medianSpacing, 30 * day)
-        XCTAssertEqual(monthly.defaultGapThreshold, 150 * day)
+        XCTAssertEqual(monthly.defaultGapThreshold, 60 * day)
         XCTAssertEqual(monthly.runs(gapThreshold: monthly.defaultGapThreshold).count, 1, "regular monthly weigh-ins are one line")
+    }
+
+    /// Issue 42: weekly weigh-ins with a 25-day gap were one line (5 × 7 days bridged it); the README says
+    /// the line breaks after two weeks.
+    func testWeeklyWeighInsBreakOverATwentyFiveDayGap() {
+        let days = [0, 7, 14, 21, 28, 53, 60, 67, 74, 81].map { Double($0) * day }
+        let weekly = LineSeries(label: "w", times: days, values: days.map { _ in 4 })
+        XCTAssertEqual(weekly.defaultGapThreshold, 14 * day)
+        XCTAssertEqual(weekly.runs(gapThreshold: weekly.defaultGapThreshold), [0..<5, 5..<10])
     }
 
     func testRollingMean() {

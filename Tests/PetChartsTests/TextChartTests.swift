@@ -31,6 +31,17 @@ final class TextChartTests: XCTestCase {
         XCTAssertEqual(TextChart.braille(series: [], width: 3, height: 2), ["\u{2800}\u{2800}\u{2800}", "\u{2800}\u{2800}\u{2800}"])
     }
 
+    /// The braille line breaks by the same gap rule as the drawn one (issue 42: a 25-day gap among weekly
+    /// weigh-ins was bridged): the cells over the gap stay empty.
+    func testBrailleBreaksOverTheDocumentedGap() {
+        let days = [0, 7, 14, 21, 28, 53, 60, 67, 74, 81].map { Double($0) * 86_400 }
+        let weekly = LineSeries(label: "w", times: days, values: days.map { _ in 4 })
+        let rows = TextChart.braille(series: [weekly], width: 41, height: 2)
+        let top = Array(rows[0].unicodeScalars)
+        XCTAssertNotEqual(top[5].value, 0x2800, "drawn between weekly weigh-ins")
+        XCTAssertTrue((16...24).allSatisfy { top[$0].value == 0x2800 }, "nothing drawn over the 25-day gap: \(rows[0])")
+    }
+
     /// Each cell knows which pet drew it (for a colour or a marker), and the grid its ranges (for the axis).
     func testBrailleGridOwnersAndRanges() throws {
         let rising = LineSeries(label: "Coco", times: (0..<50).map { Double($0) * 86_400 }, values: (0..<50).map { 4 + Double($0) * 0.02 })

@@ -58,6 +58,16 @@ final class VisitReportFactsTests: FactsTestCase {
         XCTAssertEqual(june.starred.count, 1)
     }
 
+    /// Issue 42: the weight chart spanned a year while the report's period was 90 days. It covers the period.
+    func testTheWeightChartCoversThePeriodOnly() {
+        let w = weights()
+        let facts = VisitReportFacts(pet: coco, records: history(), weightTimes: w.times, weightGrams: w.grams,
+                                     periodStart: instant("2026-05-15"), schedule: .shipped,
+                                     context: TimeContext(now: instant("2026-11-01"), timeZone: seoul))
+        XCTAssertEqual(facts.chartTimes, [instant("2026-06-01").timeIntervalSince1970, instant("2026-09-01").timeIntervalSince1970])
+        XCTAssertEqual(facts.chartGrams, [4700, 5200])
+    }
+
     func testAsOfNowTheLaterRecordsCount() {
         let now = facts(asOf: ctx.now)
         XCTAssertEqual(now.ageInMonths, 22)

@@ -42,6 +42,33 @@ final class ReportPresentationTests: XCTestCase {
         }
     }
 
+    /// Issue 42: the Korean report's "−70 g" row was set in a fallback font (Nanum Gothic has no U+2212) and
+    /// stood taller than its neighbours. Every symbol petlog writes into a document (signs, arrows, dashes,
+    /// separators, bullets, currency signs) is drawn in the language's one family, as a form it has.
+    func testTheSymbolsPetlogWritesAreInTheDocumentsFamily() throws {
+        let common = "−70 g (−1.5 %) · ±0 · 2 × 1 tab · 4.1 → 4.2 kg ↑ ↓ · ≈ ₩4,733 · ≥ 4 · … · — – ‐ · • ★ ※ · ¥ € £ ₩ US$ 38.5 °C"
+        for language in ["ko", "ja", "en"] {
+            // Japanese joins facts with ・ (an English document never writes it: user text with it falls back).
+            let symbols = common + (language == "ja" ? " 犬・メス" : "")
+            let doc = ReportFixtures.document([
+                .title("Coco", subtitle: symbols), .paragraph(symbols),
+                .table(ReportTable(header: ["Item", "Value"], rows: [["Change", symbols]])),
+                .bullets([symbols]),
+            ], language: language)
+            let out = path("symbols-\(language).pdf")
+            try ReportRenderer.render(doc, to: out)
+            let names = try fontNames(out)
+            let family = language == "en" ? "DejaVuSans" : (language == "ko" ? "NanumGothic" : "MPLUS2")
+            XCTAssertFalse(names.isEmpty)
+            for name in names {
+                XCTAssertTrue(name.hasPrefix(family), "\(language): \(name) beside \(family): \(names)")
+            }
+            // The minus reads as a minus in every language (U+2212 where the family has it, else "-").
+            let text = try PDFTools.text(out)
+            XCTAssertTrue(text.contains("−70 g") || text.contains("-70 g"), "\(language): \(text)")
+        }
+    }
+
     func typesetter(language: String) throws -> Typesetter {
         let context = try Context(try Surface.image(width: 10, height: 10))
         context.setTextLanguage(language)

@@ -118,6 +118,37 @@ final class ChartComposerTests: XCTestCase {
         XCTAssertNil(spec.referenceLine, "no budget, no line")
     }
 
+    /// Issue 42: the budget line was drawn over a month with no bar because nothing in it could be converted.
+    /// Such a month has no line and a note says why (on the chart and under the terminal's bars); totals
+    /// above the bars are money as every view writes it.
+    func testAMonthWithNothingConvertibleHasNoBudgetLineAndSaysSo() throws {
+        let repo = try store()
+        _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
+        let usd = try XCTUnwrap(Currency.named("USD"))
+        _ = try repo.setBudget(BudgetDraft(pet: nil, budget: Budget(amount: Money(minorUnits: 2_000, currency: usd), period: .monthly)))
+        // Last month: only yen, which no rate converts to dollars. This month: dollars.
+        try add(repo, "Coco", daysAgo: 40, .expense(Expense(money: Money(minorUnits: 1_200, currency: try XCTUnwrap(Currency.named("JPY"))), category: "food")))
+        try add(repo, "Coco", daysAgo: 2, .expense(Expense(money: Money(minorUnits: 610, currency: usd), category: "food")))
+        let chart = try composer(repo).expenses(pets: [], window: TimeWindow(), currency: usd)
+        guard case .bars(let spec) = chart.drawing() else { return XCTFail("bars") }
+        let line = try XCTUnwrap(spec.referenceLine)
+        let blank = try XCTUnwrap(spec.categories.firstIndex(of: ValueFormatter(L10n(.en), unitSystem: .metric).monthLabel(time.today.firstOfMonth.adding(months: -1))))
+        XCTAssertNil(line.values[blank], "no line over a month with nothing converted")
+        XCTAssertEqual(line.values.last ?? nil, 20, "the line where there is something to measure")
+        XCTAssertEqual(line.values.compactMap { $0 }.count, line.values.count - 1, "a month with nothing spent keeps its line")
+        XCTAssertEqual(spec.notes.count, 1)
+        XCTAssertTrue(spec.notes[0].contains(spec.categories[blank]) && spec.notes[0].contains("USD"), spec.notes[0])
+        XCTAssertTrue(chart.text().contains(spec.notes[0]), chart.text().joined(separator: "\n"))
+        XCTAssertEqual(spec.totalFormatter?(6.1), "$6.10")
+        XCTAssertEqual(spec.valueFormatter?(200), "$200")
+        // In Korean the axis carries the symbol the legend's money has.
+        let ko = try composer(repo, .ko).expenses(pets: [], window: TimeWindow(), currency: usd)
+        guard case .bars(let koSpec) = ko.drawing() else { return XCTFail("bars") }
+        XCTAssertEqual(koSpec.valueFormatter?(200), "US$200")
+        XCTAssertEqual(koSpec.totalFormatter?(6.1), "US$6.10")
+        XCTAssertTrue(koSpec.referenceLine?.label.contains("US$20.00") == true, koSpec.referenceLine?.label ?? "")
+    }
+
     func testABudgetChartDrawsItsDailyShareInTheBudgetsCurrency() throws {
         let repo = try store()
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
@@ -134,5 +165,15 @@ final class ChartComposerTests: XCTestCase {
         let view = try json(chart.json())
         XCTAssertEqual((view["budget"] as? [String: Any])?["daily_minor"] as? Int, 10_000)
         XCTAssertTrue(chart.text().contains { $0.contains("₩10,000") }, chart.text().joined(separator: "\n"))
+        XCTAssertEqual(spec.notes, [])
+        // A day whose only purchase no rate converts: no bar, no share line over it, and a note.
+        try add(repo, "Coco", daysAgo: 2, .expense(Expense(money: Money(minorUnits: 1_500, currency: try XCTUnwrap(Currency.named("USD"))), category: "food")))
+        let blank = try composer(repo).budget(b, currency: .krw)
+        guard case .bars(let blankSpec) = blank.drawing() else { return XCTFail("bars") }
+        let values = try XCTUnwrap(blankSpec.referenceLine).values
+        XCTAssertEqual(values.filter { $0 == nil }.count, 1, "\(values)")
+        XCTAssertNil(values[2], "the trip's third day (two days ago)")
+        XCTAssertEqual(blankSpec.notes.count, 1)
+        XCTAssertTrue(blankSpec.notes[0].hasPrefix(blankSpec.categories[2]), blankSpec.notes[0])
     }
 }

@@ -73,6 +73,33 @@ final class ChartCommandsTests: CLITestCase {
         XCTAssertTrue(try pdfText(ja).contains("週ごとの症状 — Nabi"))
     }
 
+    /// Issue 42: a weight chart of one point showed bare hour ticks (06:00, 12:00…) and no date. Every chart's
+    /// time axis names its day: one point, one day, two points a minute apart, in each language.
+    func testEveryChartOfADayOrLessShowsTheDay() throws {
+        try ok("pet", "add", "Kit", "--species", "cat")
+        try ok("weight", "Kit", "4.1kg", "--at", "08:00")
+        let days = ["en": "Nov 23", "ko": "11월 23일", "ja": "11月23日"]
+        func check(_ what: String) throws {
+            for (language, day) in days {
+                let pdf = home.appendingPathComponent("kit-\(language).pdf").path
+                try ok("--lang", language, "chart", "weight", "Kit", "-o", pdf)
+                let text = try pdfText(pdf)
+                XCTAssertTrue(text.contains(day), "\(what), \(language): no day on the axis: \(text)")
+            }
+        }
+        try check("one point")
+        try ok("weight", "Kit", "4.12kg", "--at", "08:01")
+        try check("two points a minute apart")
+        try ok("weight", "Kit", "4.15kg", "--at", "09:30")
+        try check("one day")
+        // The symptom and expense charts of one record name their week and month.
+        try ok("symptom", "Kit", "vomiting")
+        let s = home.appendingPathComponent("kit-s.pdf").path
+        try ok("chart", "symptoms", "Kit", "--since", "1d", "-o", s)
+        let symptoms = try pdfText(s)
+        XCTAssertTrue(symptoms.contains("Nov 23"), symptoms)
+    }
+
     func testTextChartWithoutAFile() throws {
         let out = try ok("chart", "weight", "Coco", "--since", "6m")
         XCTAssertTrue(out.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }, "braille dots")

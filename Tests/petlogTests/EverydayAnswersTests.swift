@@ -136,7 +136,7 @@ final class EverydayAnswersTests: CLITestCase {
         let ja = try run(["vaccine", "Rex", "ジステンパー"], env: Self.japanese)
         XCTAssertEqual(ja.status, 0, ja.stderr)
         XCTAssertEqual(ja.stderr, "", "no 'not in the schedule' warning")
-        XCTAssertTrue(ja.stdout.contains("DHPP · 次回接種 2029-11-23（ジステンパーは犬のDHPPに含まれるため"), ja.stdout)
+        XCTAssertTrue(ja.stdout.contains("DHPP・次回接種 2029-11-23（ジステンパーは犬のDHPPに含まれるため"), ja.stdout)
         for name in ["犬ジステンパー", "개홍역", "parvo", "canine hepatitis", "パルボ"] {
             let r = try run(["vaccine", "Rex", name])
             XCTAssertEqual(r.stderr, "", name)
@@ -151,7 +151,7 @@ final class EverydayAnswersTests: CLITestCase {
         // ウサギ出血病 is RHDV2 for a rabbit, as ウサギ出血病2型 is; a ferret's distemper vaccine stays its own.
         let rabbit = try run(["vaccine", "Usa", "ウサギ出血病"], env: Self.japanese)
         XCTAssertEqual(rabbit.stderr, "")
-        XCTAssertTrue(rabbit.stdout.contains("RHDV2 · 次回接種"), rabbit.stdout)
+        XCTAssertTrue(rabbit.stdout.contains("RHDV2・次回接種"), rabbit.stdout)
         XCTAssertTrue(try ok("vaccine", "Fe", "ジステンパー").contains("Distemper · next due"))
         // Stored as the core vaccine's code, so `due` reminds the booster.
         let codes = try records(["log", "Rex", "--kind", "vaccination"]).map { detail($0)["vaccine"] as? String }

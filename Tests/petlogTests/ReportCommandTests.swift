@@ -92,6 +92,34 @@ final class ReportCommandTests: CLITestCase {
         XCTAssertTrue(try tool("pdffonts", [ko]).contains("NanumGothic"), "the Korean document family, embedded")
     }
 
+    /// Issue 42: one period per report (the weight chart spanned a year beside a 90-day period), Japanese facts
+    /// joined with ・ (not " ·"), and every symbol of a Korean report in its one family (the "−70 g" row was
+    /// set in a fallback font).
+    func testOnePeriodOneSeparatorOneFamily() throws {
+        try ok("demo", "--end", "2026-11-20")
+        let en = home.appendingPathComponent("en.pdf").path
+        try ok("report", "Coco", "-o", en, "--date", "2026-11-23")
+        let lines = try tool("pdftotext", [en, "-"]).split(whereSeparator: \.isNewline).map(String.init)
+        // A 90-day weight chart has weekly ticks ("Aug 31"), not a year's month ticks ("Dec 2025").
+        let monthTicks = lines.filter { $0.range(of: #"^[A-Z][a-z]{2} 20\d\d$"#, options: .regularExpression) != nil }
+        XCTAssertEqual(monthTicks, [], "the weight chart spans the report's period")
+        XCTAssertTrue(lines.contains("Aug 31"), lines.joined(separator: "|"))
+
+        let ja = home.appendingPathComponent("ja.pdf").path
+        try ok("--lang", "ja", "report", "Coco", "-o", ja, "--date", "2026-11-23")
+        let jaText = try tool("pdftotext", [ja, "-"])
+        XCTAssertTrue(jaText.contains("犬・Maltese・"), jaText)
+        XCTAssertFalse(jaText.contains(" ·") || jaText.contains("· "), "no Latin middle dot with spaces in Japanese: \(jaText)")
+
+        try ok("weight", "Coco", "3.40kg")   // a loss: the summary's changes carry a minus
+        let ko = home.appendingPathComponent("ko.pdf").path
+        try ok("--lang", "ko", "report", "Coco", "-o", ko, "--date", "2026-11-23")
+        let fonts = try tool("pdffonts", [ko]).split(separator: "\n").dropFirst(2)
+        XCTAssertFalse(fonts.isEmpty)
+        XCTAssertTrue(fonts.allSatisfy { $0.contains("NanumGothic") }, "one family: \(fonts.joined(separator: "\n"))")
+        XCTAssertTrue(try tool("pdftotext", [ko, "-"]).contains(" g (-"), "a weight change with its minus in the family")
+    }
+
     func testBadReportRequests() throws {
         try ok("pet", "add", "Rex", "--species", "dog")
         XCTAssertEqual(try run(["report", "Rex", "-o", home.appendingPathComponent("r.png").path]).status, 64)
