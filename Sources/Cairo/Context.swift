@@ -175,7 +175,7 @@ public final class Context {
         return made
     }
 
-    /// 72 dpi, unhinted metrics, grey antialiasing, this context's language.
+    /// 72 dpi, unhinted metrics, unrounded glyph positions, grey antialiasing, this context's language.
     private func configured(_ made: OpaquePointer) -> OpaquePointer {
         pango_cairo_update_context(raw, made)
         pango_cairo_context_set_resolution(made, 72)
@@ -185,6 +185,10 @@ public final class Context {
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         pango_cairo_context_set_font_options(made, options)
         cairo_font_options_destroy(options)
+        // Pango (1.44 and later) rounds every glyph's position to a whole user unit unless told not to:
+        // at 72 dpi that is a whole point, which spaces small type unevenly ("Sc an", "samefactsastext")
+        // and makes pdftotext lose the spaces between words.
+        pango_context_set_round_glyph_positions(made, 0)
         if let language { pango_context_set_language(made, pango_language_from_string(language)) }
         return made
     }
