@@ -344,6 +344,7 @@ extension L10n {
         case reportAlertOverdue = "report.alert_overdue"
         case reportAlertAllergies = "report.alert_allergies"
         case reportAlertConditions = "report.alert_conditions"
+        case reportAlertMedications = "report.alert_medications"
         case reportAlertSevere = "report.alert_severe"
         case reportProfile = "report.profile"
         case reportCurrentMeds = "report.current_meds"

@@ -343,6 +343,7 @@ extension L10n.Message {
     public static func reportAlertOverdue(items: String) -> Self { Self(.reportAlertOverdue, ["items": items]) }
     public static func reportAlertAllergies(items: String) -> Self { Self(.reportAlertAllergies, ["items": items]) }
     public static func reportAlertConditions(items: String) -> Self { Self(.reportAlertConditions, ["items": items]) }
+    public static func reportAlertMedications(items: String) -> Self { Self(.reportAlertMedications, ["items": items]) }
     public static func reportAlertSevere(count: String, symptoms: String) -> Self { Self(.reportAlertSevere, ["count": count, "symptoms": symptoms]) }
     public static let reportProfile = Self(.reportProfile, [:])
     public static let reportCurrentMeds = Self(.reportCurrentMeds, [:])

@@ -343,6 +343,7 @@ extension L10n {
         case .reportAlertOverdue: "Overdue: {items}"
         case .reportAlertAllergies: "Allergies: {items}"
         case .reportAlertConditions: "Conditions: {items}"
+        case .reportAlertMedications: "Current medications: {items}"
         case .reportAlertSevere: "{count} severe symptom {count|episode|episodes} (severity 4–5): {symptoms}"
         case .reportProfile: "Profile"
         case .reportCurrentMeds: "Current medications"

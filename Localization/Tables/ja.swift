@@ -343,6 +343,7 @@ extension L10n {
         case .reportAlertOverdue: "期限切れ: {items}"
         case .reportAlertAllergies: "アレルギー: {items}"
         case .reportAlertConditions: "持病: {items}"
+        case .reportAlertMedications: "服用中の薬: {items}"
         case .reportAlertSevere: "重い症状（重症度4–5）{count}回: {symptoms}"
         case .reportProfile: "プロフィール"
         case .reportCurrentMeds: "服用中の薬"

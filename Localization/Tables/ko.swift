@@ -343,6 +343,7 @@ extension L10n {
         case .reportAlertOverdue: "기한 지남: {items}"
         case .reportAlertAllergies: "알레르기: {items}"
         case .reportAlertConditions: "지병: {items}"
+        case .reportAlertMedications: "복용 중인 약: {items}"
         case .reportAlertSevere: "심한 증상(중증도 4–5) {count}회: {symptoms}"
         case .reportProfile: "프로필"
         case .reportCurrentMeds: "복용 중인 약"

@@ -203,12 +203,15 @@ struct CardPlan {
         let column = Self.backColumn(qrSide: qrSide)
         var fitted: (rows: [EmergencyCard.Row], size: Double)?
         var left: [EmergencyCard.Row] = []
-        for size in CardGeometry.backSizes {
-            let (placed, rest) = Self.fill(rows, available: Self.bottom - Self.backTop, gap: Self.backGap) {
-                type.stackedHeight($0, valueSize: size, width: column)
+        // A "—" (a fact not given) is no fact: it gives way when the facts fill the back.
+        search: for candidates in [rows, rows.filter { !$0.isPlaceholder }] {
+            for size in CardGeometry.backSizes {
+                let (placed, rest) = Self.fill(candidates, available: Self.bottom - Self.backTop, gap: Self.backGap) {
+                    type.stackedHeight($0, valueSize: size, width: column)
+                }
+                left = rest
+                if rest.isEmpty { fitted = (placed, size); break search }
             }
-            left = rest
-            if rest.isEmpty { fitted = (placed, size); break }
         }
         guard let back = fitted else {
             // Named as the owner knows them: "Allergies", not "Allergies (continued)".

@@ -20,7 +20,12 @@ public struct EmergencyCard: Sendable, Equatable {
             self.label = label; self.continuedLabel = continuedLabel ?? label; self.items = items; self.alert = alert
         }
         public var value: String { items.joined(separator: ", ") }
+        /// "—": the fact is not given.
+        public var isPlaceholder: Bool { items == [EmergencyCard.none] }
     }
+
+    /// What stands for a fact not given.
+    public static let none = "—"
 
     public var name: String
     /// Species · breed · sex · age.
@@ -76,7 +81,7 @@ public struct EmergencyCardComposer {
         let subtitle = [wording.speciesName(pet.species), pet.breed.map(c), wording.sexLabel(pet), age]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
             .capitalizingFirstLetter
-        let none = "—"
+        let none = EmergencyCard.none
         let meds = medications.map { c([$0.name, $0.dose].compactMap { $0 }.joined(separator: " ")) }
         let allergies = h.allergies.map(c), conditions = h.conditions.map(c)
         func row(_ label: String, _ items: [String], alert: Bool = false) -> EmergencyCard.Row {
