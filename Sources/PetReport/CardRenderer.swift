@@ -196,21 +196,28 @@ struct CardPlan {
         guard let symbol = CardQR.symbol(for: card.qrText, maximumSide: maximumSide) else {
             throw CardOverflow.qr(bytes: card.qrText.utf8.count, maximum: CardQR.capacity(maximumSide: maximumSide))
         }
-        qr = symbol.code; qrSide = symbol.side
+        qr = symbol.code
 
-        // The back: the front's continuation first, then the contacts, in the column left of the QR code.
+        // The back: the front's continuation first, then the contacts, in the column left of the QR code. When
+        // they do not fit beside the square, the square gives way (its modules shrink towards the floor).
         let rows = overflow + card.back
-        let column = Self.backColumn(qrSide: qrSide)
-        var fitted: (rows: [EmergencyCard.Row], size: Double)?
+        let modules = Double(symbol.code.size + 2 * QRCode.quietZone)
+        let smallest = min(symbol.side, modules * CardGeometry.minimumModule)
+        var sides = Array(stride(from: symbol.side, to: smallest, by: -Self.mm(1)))
+        sides.append(smallest)
+        var fitted: (rows: [EmergencyCard.Row], size: Double, side: Double)?
         var left: [EmergencyCard.Row] = []
         // A "—" (a fact not given) is no fact: it gives way when the facts fill the back.
         search: for candidates in [rows, rows.filter { !$0.isPlaceholder }] {
-            for size in CardGeometry.backSizes {
-                let (placed, rest) = Self.fill(candidates, available: Self.bottom - Self.backTop, gap: Self.backGap) {
-                    type.stackedHeight($0, valueSize: size, width: column)
+            for side in sides {
+                let column = Self.backColumn(qrSide: side)
+                for size in CardGeometry.backSizes {
+                    let (placed, rest) = Self.fill(candidates, available: Self.bottom - Self.backTop, gap: Self.backGap) {
+                        type.stackedHeight($0, valueSize: size, width: column)
+                    }
+                    left = rest
+                    if rest.isEmpty { fitted = (placed, size, side); break search }
                 }
-                left = rest
-                if rest.isEmpty { fitted = (placed, size); break search }
             }
         }
         guard let back = fitted else {
@@ -222,7 +229,7 @@ struct CardPlan {
             }
             throw CardOverflow.text(labels: labels)
         }
-        self.back = back.rows; backSize = back.size
+        self.back = back.rows; backSize = back.size; qrSide = back.side
     }
 
     /// The back's text column beside a QR square of `qrSide`.
