@@ -73,17 +73,13 @@ public enum CardRenderer {
     /// Checks that the card holds all its facts (every row on the front or the back in type no smaller than
     /// the floor, the whole QR text in a symbol that scans from print) without writing anything.
     public static func fit(_ card: EmergencyCard) throws {
-        let context = try Context(try Surface.image(width: 8, height: 8))
-        context.setTextLanguage(card.language)
-        _ = try CardPlan(card, context: context)
+        _ = try CardPlan(card, context: try CardPlan.measuringContext(card))
     }
 
     private static func write(_ card: EmergencyCard, layout: CardLayout, format: Format, to path: String) throws -> CardSummary {
         let W = CardGeometry.width, H = CardGeometry.height
         // Measured on a context of its own (a refused card writes nothing), then drawn on the file's.
-        let measuring = try Context(try Surface.image(width: 8, height: 8))
-        measuring.setTextLanguage(card.language)
-        let plan = try CardPlan(card, context: measuring)
+        let plan = try CardPlan(card, context: try CardPlan.measuringContext(card))
         let qr = plan.qr
         let module = plan.qrSide / Double(qr.size + 2 * QRCode.quietZone)
         var copies = 1
@@ -91,6 +87,7 @@ public enum CardRenderer {
         case (.single, .pdf):
             let surface = try Surface.pdf(path: path, width: W, height: H, title: card.name)
             let context = try Context(surface)
+            context.roundsGlyphPositions = false
             context.setTextLanguage(card.language)
             let painter = CardPainter(card: card, plan: plan, context: context)
             painter.drawFront(x: 0, y: 0)
@@ -104,6 +101,7 @@ public enum CardRenderer {
             let pageW = W, pageH = 2 * H + CardGeometry.pngGap
             let surface = try Surface.image(width: Int((pageW * scale).rounded()), height: Int((pageH * scale).rounded()), opaque: true)
             let context = try Context(surface)
+            context.roundsGlyphPositions = false
             context.setTextLanguage(card.language)
             context.scale(x: scale, y: scale)
             context.setSource(.white)
@@ -124,6 +122,7 @@ public enum CardRenderer {
             let x0 = (pw - Double(columns) * W) / 2, y0 = (ph - Double(rows) * H) / 2
             let surface = try Surface.pdf(path: path, width: pw, height: ph, title: card.name)
             let context = try Context(surface)
+            context.roundsGlyphPositions = false
             context.setTextLanguage(card.language)
             let painter = CardPainter(card: card, plan: plan, context: context)
             for back in [false, true] {
@@ -168,6 +167,14 @@ struct CardPlan {
     static var frontWidth: Double { CardGeometry.width - 2 * CardGeometry.margin }
     /// The narrowest the back's text column gets when the QR square grows.
     static let minimumBackColumn = mm(30)
+
+    /// A context to measure the card's text on, set as the file's will be (language, unrounded glyph positions).
+    static func measuringContext(_ card: EmergencyCard) throws -> Context {
+        let context = try Context(try Surface.image(width: 8, height: 8))
+        context.roundsGlyphPositions = false
+        context.setTextLanguage(card.language)
+        return context
+    }
 
     static func labelSize(_ valueSize: Double) -> Double { max(CardGeometry.minimumLabelSize, valueSize * CardGeometry.labelRatio) }
 

@@ -50,9 +50,7 @@ final class EmergencyCardLayoutTests: XCTestCase {
     }
 
     func plan(_ card: EmergencyCard) throws -> CardPlan {
-        let context = try Context(try Surface.image(width: 8, height: 8))
-        context.setTextLanguage(card.language)
-        return try CardPlan(card, context: context)
+        try CardPlan(card, context: try CardPlan.measuringContext(card))
     }
 
     /// Text without any white space: a value wrapped over lines (and Japanese wrapped inside a word) still matches.
