@@ -342,6 +342,17 @@ struct CardPainter {
         CardType(context: context).layout(text, size: size, bold: bold, width: width, alignment: alignment)
     }
 
+    /// `text` in bold at the largest of `sizes` whose lines fit in `height` (else the smallest).
+    func fitted(_ text: String, sizes: StrideThrough<Double>, width: Double, height: Double) -> TextLayout {
+        var last: TextLayout?
+        for size in sizes {
+            let made = layout(text, size: size, bold: true, width: width)
+            if made.extents.height <= height { return made }
+            last = made
+        }
+        return last ?? layout(text, size: 5.5, bold: true, width: width)
+    }
+
     /// The card's edge, a light hairline (PNG only: on paper the cut is the edge).
     func outline(x: Double, y: Double) {
         context.save()
@@ -369,9 +380,12 @@ struct CardPainter {
         context.setSource(Self.accent)
         context.rectangle(x: x, y: y, width: W, height: Self.band)
         context.fill()
-        let titleLayout = layout(title, size: titleSize, bold: true, width: W - 2 * m)
+        // A long name is set smaller (down to 5.5 pt) rather than run out of the band.
         let sub = subtitle.map { layout($0, size: 6.5, width: W - 2 * m) }
-        let total = titleLayout.extents.height + (sub.map { $0.extents.height + 0.5 } ?? 0)
+        let subHeight = sub.map { $0.extents.height + 0.5 } ?? 0
+        let titleLayout = fitted(title, sizes: stride(from: titleSize, through: 5.5, by: -0.5), width: W - 2 * m,
+                                 height: Self.band - 1 - subHeight)
+        let total = titleLayout.extents.height + subHeight
         var ty = y + max(1, (Self.band - total) / 2)
         context.setSource(.white)
         titleLayout.draw(x: x + m, y: ty)
@@ -410,7 +424,8 @@ struct CardPainter {
         context.setSource(Self.alert)
         context.rectangle(x: x, y: y, width: W, height: bandHeight)
         context.fill()
-        let title = layout(card.backTitle + " · " + card.name, size: 8.5, bold: true, width: W - 2 * m)
+        let title = fitted(card.backTitle + " · " + card.name, sizes: stride(from: 8.5, through: 4.5, by: -0.5),
+                           width: W - 2 * m, height: bandHeight - 1)
         context.setSource(.white)
         title.draw(x: x + m, y: y + (bandHeight - title.extents.height) / 2)
 
