@@ -103,6 +103,6 @@ let package = Package(
         .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
-        .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
+        .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo", "PetModel", "Localization"], exclude: ["README.md", "Golden"]),
     ]
 )

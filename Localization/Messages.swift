@@ -334,6 +334,7 @@ extension L10n.Message {
     public static func cardWrote(path: String, pet: String, copies: String) -> Self { Self(.cardWrote, ["path": path, "pet": pet, "copies": copies]) }
     public static let cardBackTitle = Self(.cardBackTitle, [:])
     public static let cardScan = Self(.cardScan, [:])
+    public static func cardContinued(label: String) -> Self { Self(.cardContinued, ["label": label]) }
     public static func reportTitle(pet: String) -> Self { Self(.reportTitle, ["pet": pet]) }
     public static func reportGenerated(date: String) -> Self { Self(.reportGenerated, ["date": date]) }
     public static let reportFooter = Self(.reportFooter, [:])
@@ -343,6 +344,7 @@ extension L10n.Message {
     public static func reportAlertOverdue(items: String) -> Self { Self(.reportAlertOverdue, ["items": items]) }
     public static func reportAlertAllergies(items: String) -> Self { Self(.reportAlertAllergies, ["items": items]) }
     public static func reportAlertConditions(items: String) -> Self { Self(.reportAlertConditions, ["items": items]) }
+    public static func reportAlertMedications(items: String) -> Self { Self(.reportAlertMedications, ["items": items]) }
     public static func reportAlertSevere(count: String, symptoms: String) -> Self { Self(.reportAlertSevere, ["count": count, "symptoms": symptoms]) }
     public static let reportProfile = Self(.reportProfile, [:])
     public static let reportCurrentMeds = Self(.reportCurrentMeds, [:])
@@ -649,6 +651,8 @@ extension L10n.Message {
     public static func errReportFormat(path: String) -> Self { Self(.errReportFormat, ["path": path]) }
     public static func errCardFormat(path: String) -> Self { Self(.errCardFormat, ["path": path]) }
     public static func errCardSheetPNG(paper: String) -> Self { Self(.errCardSheetPNG, ["paper": paper]) }
+    public static func errCardTooFull(pet: String, what: String) -> Self { Self(.errCardTooFull, ["pet": pet, "what": what]) }
+    public static func errCardQRTooFull(pet: String, bytes: String, max: String) -> Self { Self(.errCardQRTooFull, ["pet": pet, "bytes": bytes, "max": max]) }
     public static func errCSVStdoutNeedsTable(tables: String) -> Self { Self(.errCSVStdoutNeedsTable, ["tables": tables]) }
     public static func errTableNeedsCSV(table: String) -> Self { Self(.errTableNeedsCSV, ["table": table]) }
     public static let errPetNeedsFHIR = Self(.errPetNeedsFHIR, [:])

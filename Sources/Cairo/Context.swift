@@ -122,6 +122,13 @@ public final class Context {
         if let systemPangoContext { pango_context_set_language(systemPangoContext, pango_language_from_string(tag)) }
     }
 
+    /// Whether Pango rounds each glyph's position to a whole user unit (its default since 1.44). At 72 dpi that
+    /// is a whole point: small type (the emergency card's 4.6 pt caption) is then spaced unevenly ("Sc an",
+    /// "samefactsastext") and pdftotext loses the spaces between words. Set false before the first text layout
+    /// to place glyphs where their unhinted advances put them. (The report and the charts keep the default:
+    /// their golden images were drawn with it.)
+    public var roundsGlyphPositions = true
+
     /// Sets the text of a PDF in Korean, Japanese or Chinese on `DocumentFontSet` (the fonts the document
     /// can use, not every installed font), which draws the same and lays out faster; text with a
     /// character none of those fonts has is laid out on the system's fonts. Call before the first text
@@ -185,6 +192,7 @@ public final class Context {
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         pango_cairo_context_set_font_options(made, options)
         cairo_font_options_destroy(options)
+        if !roundsGlyphPositions { pango_context_set_round_glyph_positions(made, 0) }
         if let language { pango_context_set_language(made, pango_language_from_string(language)) }
         return made
     }

@@ -1,13 +1,16 @@
 import Cairo
 import PetCharts
 
-/// Highlighted box with a coloured left bar and one line (or more) per alert; splits between alerts.
+/// Highlighted box with a coloured left bar and one line (or more) per alert; splits between alerts, and
+/// inside an alert taller than a page, between its lines (an alert is never cut).
 struct AlertsFlowable: Flowable {
+    let texts: [String]
     let items: [TextLayout]
     let markers: [TextLayout]
     let style: ReportStyle
     let width: Double
     let spaceBefore: Double
+    let typesetter: Typesetter
 
     static let padY = 7.0
     static let padLeft = 14.0
@@ -16,19 +19,16 @@ struct AlertsFlowable: Flowable {
 
     init(_ alerts: [String], width: Double, spaceBefore: Double, typesetter: Typesetter) {
         let style = typesetter.style
+        self.texts = alerts
         self.style = style
         self.width = width
         self.spaceBefore = spaceBefore
+        self.typesetter = typesetter
         let markerWidth = style.body * 1.2
         items = alerts.map {
             typesetter.layout($0, size: style.body, bold: true, width: width - Self.padLeft - markerWidth - 10)
         }
         markers = alerts.map { _ in typesetter.layout("!", size: style.body, bold: true) }
-    }
-
-    private init(items: [TextLayout], markers: [TextLayout], style: ReportStyle, width: Double, spaceBefore: Double) {
-        self.items = items; self.markers = markers; self.style = style; self.width = width
-        self.spaceBefore = spaceBefore
     }
 
     private func heightOf(_ range: Range<Int>) -> Double {
@@ -43,11 +43,23 @@ struct AlertsFlowable: Flowable {
         guard atPageTop else { return nil }   // a box moves whole unless it is taller than a page
         var k = 0
         while k < items.count && heightOf(0..<(k + 1)) <= available + 0.01 { k += 1 }
-        guard k > 0, k < items.count else { return nil }
-        return (AlertsFlowable(items: Array(items[..<k]), markers: Array(markers[..<k]), style: style, width: width,
-                               spaceBefore: spaceBefore),
-                AlertsFlowable(items: Array(items[k...]), markers: Array(markers[k...]), style: style, width: width,
-                               spaceBefore: 0))
+        guard k < items.count else { return nil }
+        if k > 0 {
+            return (AlertsFlowable(Array(texts[..<k]), width: width, spaceBefore: spaceBefore, typesetter: typesetter),
+                    AlertsFlowable(Array(texts[k...]), width: width, spaceBefore: 0, typesetter: typesetter))
+        }
+        // The first alert alone is taller than the room: its lines that fit here, the rest on the next page.
+        let lines = items[0].lines
+        guard let n = lines.lastIndex(where: { $0.bottom + 2 * Self.padY <= available + 0.01 }).map({ $0 + 1 }),
+              n < lines.count else { return nil }
+        let bytes = Array(texts[0].utf8)
+        let cut = lines[n].byteStart
+        guard cut > 0, cut < bytes.count else { return nil }
+        var head = String(decoding: bytes[..<cut], as: UTF8.self)
+        while head.last?.isWhitespace == true { head.removeLast() }
+        let tail = String(decoding: bytes[cut...], as: UTF8.self)
+        return (AlertsFlowable([head], width: width, spaceBefore: spaceBefore, typesetter: typesetter),
+                AlertsFlowable([tail] + texts.dropFirst(), width: width, spaceBefore: 0, typesetter: typesetter))
     }
 
     func draw(x: Double, y: Double, on context: Context) {

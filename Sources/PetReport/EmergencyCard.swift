@@ -6,18 +6,26 @@ import QRCode
 /// A wallet emergency card with every string translated and formatted: the front's facts, the back's
 /// contacts, and the plain text its QR code holds.
 public struct EmergencyCard: Sendable, Equatable {
-    /// One labelled fact: the label is drawn small above or beside the value.
+    /// One labelled fact: the label is drawn small above or beside the value. A value is never cut: the
+    /// card's type shrinks, and a list that still does not fit the front continues on the back, item by item.
     public struct Row: Sendable, Equatable {
         public var label: String
-        public var value: String
-        /// At most this many lines on the card; what goes on ends with "…".
-        public var maxLines: Int
+        /// The label of the part of a list continued on the back ("Allergies (continued)").
+        public var continuedLabel: String
+        /// The value's items (allergies, medications), drawn joined with ", "; one item for a single fact.
+        public var items: [String]
         /// Drawn in the alert colour (allergies).
         public var alert: Bool
-        public init(label: String, value: String, maxLines: Int, alert: Bool = false) {
-            self.label = label; self.value = value; self.maxLines = maxLines; self.alert = alert
+        public init(label: String, continuedLabel: String? = nil, items: [String], alert: Bool = false) {
+            self.label = label; self.continuedLabel = continuedLabel ?? label; self.items = items; self.alert = alert
         }
+        public var value: String { items.joined(separator: ", ") }
+        /// "—": the fact is not given.
+        public var isPlaceholder: Bool { items == [EmergencyCard.none] }
     }
+
+    /// What stands for a fact not given.
+    public static let none = "—"
 
     public var name: String
     /// Species · breed · sex · age.
@@ -66,9 +74,6 @@ public struct EmergencyCardComposer {
 
     func t(_ m: L10n.Message) -> String { f.l10n.text(m) }
 
-    /// The largest QR version the card prints with modules of at least 0.4 mm (see `CardGeometry`).
-    public static var maximumQRVersion: Int { CardGeometry.maximumQRVersion }
-
     public func card() -> EmergencyCard {
         let c = EmergencyCard.clean
         let h = pet.health
@@ -76,79 +81,72 @@ public struct EmergencyCardComposer {
         let subtitle = [wording.speciesName(pet.species), pet.breed.map(c), wording.sexLabel(pet), age]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: f.listSeparator)
             .capitalizingFirstLetter
-        let none = "—"
+        let none = EmergencyCard.none
         let meds = medications.map { c([$0.name, $0.dose].compactMap { $0 }.joined(separator: " ")) }
         let allergies = h.allergies.map(c), conditions = h.conditions.map(c)
+        func row(_ label: String, _ items: [String], alert: Bool = false) -> EmergencyCard.Row {
+            .init(label: label, continuedLabel: t(.cardContinued(label: label)), items: items.isEmpty ? [none] : items, alert: alert && !items.isEmpty)
+        }
         let front: [EmergencyCard.Row] = [
-            .init(label: t(.colMicrochip), value: pet.microchip.map(c) ?? none, maxLines: 1),
-            .init(label: t(.colAllergies), value: allergies.isEmpty ? none : allergies.joined(separator: ", "), maxLines: 2, alert: !allergies.isEmpty),
-            .init(label: t(.colConditions), value: conditions.isEmpty ? none : conditions.joined(separator: ", "), maxLines: 2),
-            .init(label: t(.reportCurrentMeds), value: meds.isEmpty ? none : meds.joined(separator: ", "), maxLines: 3),
+            row(t(.colMicrochip), pet.microchip.map { [c($0)] } ?? []),
+            row(t(.colAllergies), allergies, alert: true),
+            row(t(.colConditions), conditions),
+            row(t(.reportCurrentMeds), meds),
         ]
         var back: [EmergencyCard.Row] = []
-        for e in h.emergencyContacts { back.append(.init(label: t(.colEmergencyContact), value: c(e.text), maxLines: 2)) }
-        if let v = h.vetContact { back.append(.init(label: t(.colVetContact), value: c(v.text), maxLines: 2)) }
-        if let i = h.insurance { back.append(.init(label: t(.colInsurance), value: c(i.text), maxLines: 1)) }
-        if back.isEmpty {
-            back.append(.init(label: t(.colEmergencyContact), value: none, maxLines: 1))
-        }
+        for e in h.emergencyContacts { back.append(row(t(.colEmergencyContact), [c(e.text)])) }
+        if let v = h.vetContact { back.append(row(t(.colVetContact), [c(v.text)])) }
+        if let i = h.insurance { back.append(row(t(.colInsurance), [c(i.text)])) }
+        if back.isEmpty { back.append(row(t(.colEmergencyContact), [])) }
         return EmergencyCard(name: c(pet.name), subtitle: subtitle, front: front, backTitle: t(.cardBackTitle),
                              back: back, scanCaption: t(.cardScan), qrText: qrText(subtitle: subtitle, meds: meds),
                              language: f.l10n.language.rawValue)
     }
 
-    /// The QR code's text: one fact a line, `Label: value`, only the facts given; cut down (least needed
-    /// lines first, then the longest line shortened with "…") until it fits the largest symbol the card
-    /// prints scannably.
+    /// The QR code's text: one fact a line, `Label: value`, only the facts given, every one of them whole
+    /// (the renderer lets the symbol grow, or refuses the card: it never drops or shortens a line).
     func qrText(subtitle: String, meds: [String]) -> String {
         let c = EmergencyCard.clean
         let h = pet.health
-        // (priority: lower is kept longer, line)
-        var lines: [(priority: Int, text: String)] = [(0, c(pet.name))]
-        if !subtitle.isEmpty { lines.append((7, subtitle)) }
-        if let chip = pet.microchip { lines.append((2, t(.colMicrochip) + ": " + c(chip))) }
-        if !h.allergies.isEmpty { lines.append((1, t(.colAllergies) + ": " + h.allergies.map(c).joined(separator: ", "))) }
-        if !h.conditions.isEmpty { lines.append((5, t(.colConditions) + ": " + h.conditions.map(c).joined(separator: ", "))) }
-        if !meds.isEmpty { lines.append((6, t(.reportCurrentMeds) + ": " + meds.joined(separator: ", "))) }
-        for (i, e) in h.emergencyContacts.enumerated() { lines.append((i == 0 ? 1 : 4, t(.colEmergencyContact) + ": " + c(e.text))) }
-        if let v = h.vetContact { lines.append((2, t(.colVetContact) + ": " + c(v.text))) }
-        if let i = h.insurance { lines.append((8, t(.colInsurance) + ": " + c(i.text))) }
-        return Self.fitting(lines, maximumVersion: Self.maximumQRVersion)
-    }
-
-    /// The lines joined, with lines dropped (highest priority number first, later lines first among
-    /// equals) and then the longest shortened, until the text encodes in a symbol no larger than
-    /// `maximumVersion` (error correction M, else L).
-    static func fitting(_ lines: [(priority: Int, text: String)], maximumVersion: Int) -> String {
-        var lines = lines.map { (priority: $0.priority, text: Self.shortened($0.text, to: 160)) }
-        func fits(_ text: String) -> Bool { CardQR.symbol(for: text, maximumVersion: maximumVersion) != nil }
-        while true {
-            let text = lines.map(\.text).joined(separator: "\n")
-            if fits(text) { return text }
-            if lines.count > 1, let worst = lines.indices.dropFirst().max(by: { (lines[$0].priority, $0) < (lines[$1].priority, $1) }),
-               lines[worst].priority > 2 {
-                lines.remove(at: worst)
-                continue
-            }
-            guard let longest = lines.indices.max(by: { (lines[$0].text.count, -$0) < (lines[$1].text.count, -$1) }),
-                  lines[longest].text.count > 8 else { return String(text.prefix(20)) }
-            lines[longest].text = Self.shortened(lines[longest].text, to: lines[longest].text.count * 4 / 5)
-        }
-    }
-
-    /// `text` cut to at most `count` characters, the last being "…".
-    static func shortened(_ text: String, to count: Int) -> String {
-        text.count <= count ? text : String(text.prefix(max(1, count - 1))) + "…"
+        var lines = [c(pet.name)]
+        if !subtitle.isEmpty { lines.append(subtitle) }
+        if let chip = pet.microchip { lines.append(t(.colMicrochip) + ": " + c(chip)) }
+        if !h.allergies.isEmpty { lines.append(t(.colAllergies) + ": " + h.allergies.map(c).joined(separator: ", ")) }
+        if !h.conditions.isEmpty { lines.append(t(.colConditions) + ": " + h.conditions.map(c).joined(separator: ", ")) }
+        if !meds.isEmpty { lines.append(t(.reportCurrentMeds) + ": " + meds.joined(separator: ", ")) }
+        for e in h.emergencyContacts { lines.append(t(.colEmergencyContact) + ": " + c(e.text)) }
+        if let v = h.vetContact { lines.append(t(.colVetContact) + ": " + c(v.text)) }
+        if let i = h.insurance { lines.append(t(.colInsurance) + ": " + c(i.text)) }
+        return lines.joined(separator: "\n")
     }
 }
 
-/// The card's QR symbol: error correction M where it fits the size, else L.
+/// The card's QR symbol: error correction M, or L when M would make the modules smaller than the
+/// preferred size (and L's would be larger); nil when neither has modules of at least the floor in the
+/// largest square the back has room for.
 enum CardQR {
-    static func symbol(for text: String, maximumVersion: Int) -> QRCode? {
+    static func symbol(for text: String, maximumSide: Double) -> (code: QRCode, side: Double)? {
+        var best: (code: QRCode, side: Double, module: Double)?
         for level in [QRCode.Correction.medium, .low] {
-            if let code = try? QRCode(text, correction: level), code.version <= maximumVersion { return code }
+            guard let code = try? QRCode(text, correction: level) else { continue }
+            let modules = Double(code.size + 2 * QRCode.quietZone)
+            let side = min(maximumSide, max(CardGeometry.qrSide, modules * CardGeometry.preferredModule))
+            let module = side / modules
+            if module >= CardGeometry.preferredModule - 1e-9 { return (code, side) }
+            if module >= CardGeometry.minimumModule - 1e-9, module > (best?.module ?? 0) { best = (code, side, module) }
         }
-        return nil
+        return best.map { ($0.code, $0.side) }
+    }
+
+    /// The most bytes of text a symbol with modules of at least the floor holds in `maximumSide` (for the
+    /// message that says how far over a text is).
+    static func capacity(maximumSide: Double) -> Int {
+        var low = 0, high = 3000
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if symbol(for: String(repeating: "a", count: mid), maximumSide: maximumSide) != nil { low = mid } else { high = mid - 1 }
+        }
+        return low
     }
 }
 

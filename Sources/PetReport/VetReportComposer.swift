@@ -77,6 +77,9 @@ public struct VetReportComposer {
         var alerts: [String] = []
         if !pet.health.allergies.isEmpty { alerts.append(t(.reportAlertAllergies(items: pet.health.allergies.joined(separator: ", ")))) }
         if !pet.health.conditions.isEmpty { alerts.append(t(.reportAlertConditions(items: pet.health.conditions.joined(separator: ", ")))) }
+        // What the pet takes now: every course, whole (the box splits across pages rather than cut one).
+        let currentCourses = facts.currentMedications.map { [$0.name, $0.dose].compactMap { $0 }.joined(separator: " ") }
+        if !currentCourses.isEmpty { alerts.append(t(.reportAlertMedications(items: currentCourses.joined(separator: ", ")))) }
         if let notes = pet.notes { alerts.append(notes) }
         for (days, change) in [(30, facts.change30), (90, facts.change90)] {
             if let change, change.percent <= -5 {

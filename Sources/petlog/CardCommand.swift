@@ -51,6 +51,19 @@ struct CardCommand: ParsableCommand {
             let medications = try repo.medications(pets: [.id(p.id)], includeStopped: false)
                 .map(\.medication).filter { CareAgenda.isActive($0, at: s.time.now, context: s.time) }
             let card = EmergencyCardComposer(format: s.format, wording: s.wording, pet: p, medications: medications, today: today).card()
+            // A card that would leave out a fact is refused before any file is touched.
+            do {
+                try CardRenderer.fit(card)
+            } catch let overflow as CardOverflow {
+                let message: String
+                switch overflow {
+                case .text(let labels):
+                    message = s.t(.errCardTooFull(pet: Terminal.sanitize(p.name), what: labels.joined(separator: s.format.l10n.language == .ja ? "、" : ", ")))
+                case .qr(let bytes, let maximum):
+                    message = s.t(.errCardQRTooFull(pet: Terminal.sanitize(p.name), bytes: Display.count(bytes), max: Display.count(maximum)))
+                }
+                throw UsageError(message: message, code: Failure.dataError)
+            }
             let summary = try s.renderOutput(output) { try CardRenderer.render(card, layout: layout, format: format, to: $0) }
             s.terminal.line(s.t(.cardWrote(path: Terminal.sanitize(output), pet: Terminal.sanitize(p.name), copies: Display.count(summary.copies))))
         }

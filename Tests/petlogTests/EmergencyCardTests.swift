@@ -115,11 +115,10 @@ final class EmergencyCardTests: CLITestCase {
         let long = String(repeating: "Sir Reginald Fluffington-Smythe 🐈‍⬛ 냥이 ", count: 4)
         let name = "O'Brien \"$(touch pwned)\" `id` 나비🐾"
         try ok("pet", "add", name, "--species", "cat", "--breed", long, "--chip", "900123456789012",
-               "--allergy", "$(rm -rf ~) \"quoted\"", "--allergy", String(repeating: "닭고기 알레르기 ", count: 12),
-               "--condition", long, "--emergency-contact", "김\"민지\" $(id), 010-5550-1234",
-               "--vet-contact", String(repeating: "Clinic ", count: 25) + ", 02-555-0142", "--insurance", long + ", P-1")
-        for i in 0..<12 { try ok("pet", "edit", name, "--emergency-contact", "Contact \(i) \(long.prefix(60)), 010-5550-\(1000 + i)") }
-        try ok("med", "start", name, String(repeating: "Amoxicillin ", count: 10), "--dose", "50 mg", "--every", "12h")
+               "--allergy", "$(rm -rf ~) \"quoted\"", "--allergy", String(repeating: "닭고기 알레르기 ", count: 6),
+               "--condition", String(long.prefix(60)), "--emergency-contact", "김\"민지\" $(id), 010-5550-1234",
+               "--vet-contact", String(repeating: "Clinic ", count: 8) + ", 02-555-0142", "--insurance", "Fluffington \u{202E}Mutual, P-1")
+        try ok("med", "start", name, String(repeating: "Amoxicillin ", count: 4), "--dose", "50 mg", "--every", "12h")
         let png = path("hostile.png"), pdf = path("hostile.pdf")
         try ok("card", name, "-o", png)
         try ok("card", name, "-o", pdf)
@@ -130,16 +129,28 @@ final class EmergencyCardTests: CLITestCase {
         XCTAssertTrue(decoded.contains("900123456789012"), decoded)
         XCTAssertTrue(decoded.contains("$(rm -rf ~) \"quoted\""), decoded)
         XCTAssertTrue(decoded.contains("김\"민지\" $(id), 010-5550-1234"), decoded)
+        // Every fact whole, the override a space: nothing dropped, nothing shortened with "…".
+        XCTAssertTrue(decoded.contains("Fluffington  Mutual, P-1"), decoded)
+        XCTAssertTrue(decoded.contains(String(repeating: "닭고기 알레르기 ", count: 6).trimmingCharacters(in: .whitespaces)), decoded)
+        XCTAssertTrue(decoded.contains("Amoxicillin Amoxicillin Amoxicillin Amoxicillin 50 mg"), decoded)
+        XCTAssertFalse(decoded.contains("…"), decoded)
         // The PDF's pages stay card size and the QR still reads from the rendered page.
         let info = try pages(pdf)
         XCTAssertEqual(info.count, 2)
         let rendered = try rasterize(pdf, prefix: "hostile-page")
         XCTAssertEqual(try decodeQR(rendered[1]), decoded)
-        // Too many facts for a scannable code: the least needed lines go (insurance, conditions), the name,
-        // microchip, allergies, first emergency contact and vet stay, the longest shortened with "…".
-        XCTAssertTrue(decoded.contains("Vet: Clinic Clinic"), decoded)
-        XCTAssertFalse(decoded.contains("Insurance"), decoded)
-        XCTAssertTrue(decoded.contains("…"), decoded)
+
+        // Too many facts for a code that scans from print (12 long emergency contacts): refused in one line that
+        // says so, and no file (the card would otherwise leave facts out).
+        for i in 0..<12 { try ok("pet", "edit", name, "--emergency-contact", "Contact \(i) \(long.prefix(60)), 010-5550-\(1000 + i)") }
+        let refused = path("refused.png")
+        let r = try expectRefused(["card", name, "-o", refused], code: 65, mentions: "QR")
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
+        let ko = try run(["card", name, "-o", refused], env: ["PETLOG_LANG": "ko"])
+        XCTAssertEqual(ko.status, 65)
+        XCTAssertTrue(ko.stderr.contains("QR 코드"), ko.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
 
         // The longest name petlog takes, all emoji and Hangul, with nothing else: the whole name is in the code.
         let huge = String(repeating: "🐶멍", count: 50)
@@ -147,6 +158,40 @@ final class EmergencyCardTests: CLITestCase {
         let hugePNG = path("huge.png")
         try ok("card", huge, "-o", hugePNG)
         XCTAssertEqual(try decodeQR(hugePNG), huge + "\nDog · unknown")
+    }
+
+    /// Issue 42: 12 allergies and 6 current medications, in en, ko and ja: every one on the card and in the code
+    /// read back from the PDF rendered at 300 dpi, and in the report's alert box; labels whole.
+    func testTwelveAllergiesAndSixMedicationsAreAllOnTheCardAndTheReport() throws {
+        let allergies = ["chicken", "beef", "penicillin", "flea saliva", "house dust mites", "lidocaine", "wheat gluten", "soy",
+                         "grass pollen", "cephalexin", "bee stings", "latex"]
+        func succeed(_ args: [String], env: [String: String] = [:]) throws {
+            let r = try run(args, env: env)
+            XCTAssertEqual(r.status, 0, "petlog \(args): \(r.stderr)")
+        }
+        try succeed(["pet", "add", "Coco", "--species", "dog", "--breed", "Maltese", "--chip", "900123456789012",
+                "--emergency-contact", "Mina Park, 010-5550-1234"] + allergies.flatMap { ["--allergy", $0] })
+        let meds = ["Pimobendan", "Furosemide", "Enalapril", "Gabapentin", "Omeprazole", "Cetirizine"]
+        for (i, m) in meds.enumerated() { try ok("med", "start", "Coco", m, "--dose", "\(i + 1).25 mg", "--every", "12h") }
+        let items = allergies + meds.enumerated().map { "\($0.element) \($0.offset + 1).25 mg" }
+        func words(_ s: String) -> String { s.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let labels = ["en": ["Allergies", "Current medications", "Species"], "ko": ["알레르기", "복용 중인 약"], "ja": ["アレルギー", "服用中の薬"]]
+        for lang in ["en", "ko", "ja"] {
+            let pdf = path("many-\(lang).pdf")
+            try succeed(["card", "Coco", "-o", pdf], env: ["PETLOG_LANG": lang])
+            let text = words(try pdfText(pdf))
+            XCTAssertFalse(text.contains("…"), text)
+            for item in items + labels[lang]!.prefix(2) { XCTAssertTrue(text.contains(item), "\(lang) card lacks \(item): \(text)") }
+            _ = try tool("pdftoppm", ["-r", "300", "-png", pdf, path("many-\(lang)")])
+            let decoded = try decodeQR(path("many-\(lang)-2.png"))
+            for item in items { XCTAssertTrue(decoded.contains(item), "\(lang) QR lacks \(item):\n\(decoded)") }
+            XCTAssertEqual(decoded.split(separator: "\n").count, 6, "name, species line, microchip, allergies, medications, contact:\n\(decoded)")
+            let report = path("report-\(lang).pdf")
+            try succeed(["report", "Coco", "-o", report], env: ["PETLOG_LANG": lang])
+            let page1 = words(try tool("pdftotext", ["-l", "1", report, "-"]))
+            for item in items { XCTAssertTrue(page1.contains(item), "\(lang) report's first page lacks \(item)") }
+            XCTAssertTrue(page1.contains(labels[lang]![1] + ":"), "\(lang): the alert box names the medications: \(page1)")
+        }
     }
 
     func testRefusalsWriteNothing() throws {
