@@ -424,7 +424,7 @@ struct CardPainter {
         context.setSource(Self.alert)
         context.rectangle(x: x, y: y, width: W, height: bandHeight)
         context.fill()
-        let title = fitted(card.backTitle + " · " + card.name, sizes: stride(from: 8.5, through: 4.5, by: -0.5),
+        let title = fitted(card.backTitle, sizes: stride(from: 8.5, through: 4.5, by: -0.5),
                            width: W - 2 * m, height: bandHeight - 1)
         context.setSource(.white)
         title.draw(x: x + m, y: y + (bandHeight - title.extents.height) / 2)

@@ -31,6 +31,7 @@ public struct EmergencyCard: Sendable, Equatable {
     /// Species · breed · sex · age.
     public var subtitle: String
     public var front: [Row]
+    /// The back's title line, with the pet's name, joined by the language's separator ("緊急連絡先・Coco").
     public var backTitle: String
     public var back: [Row]
     public var scanCaption: String
@@ -98,7 +99,7 @@ public struct EmergencyCardComposer {
         if let v = h.vetContact { back.append(row(t(.colVetContact), [c(v.text)])) }
         if let i = h.insurance { back.append(row(t(.colInsurance), [c(i.text)])) }
         if back.isEmpty { back.append(row(t(.colEmergencyContact), [])) }
-        return EmergencyCard(name: c(pet.name), subtitle: subtitle, front: front, backTitle: t(.cardBackTitle),
+        return EmergencyCard(name: c(pet.name), subtitle: subtitle, front: front, backTitle: t(.cardBackTitle) + t(.listSeparator) + c(pet.name),
                              back: back, scanCaption: t(.cardScan), qrText: qrText(subtitle: subtitle, meds: meds),
                              language: f.l10n.language.rawValue)
     }

@@ -83,6 +83,10 @@ final class EmergencyCardLayoutTests: XCTestCase {
             try CardRenderer.render(c, layout: .single, format: .pdf, to: pdf)
             let text = try PDFTools.text(pdf)
             XCTAssertFalse(text.contains("…"), "\(language): nothing cut:\n\(text)")
+            // The back's title joins its words with the language's separator: "・" with no spaces in Japanese.
+            let separator = language == .ja ? "・" : " · "
+            XCTAssertTrue(c.backTitle.hasSuffix(separator + "Coco"), "\(language): \(c.backTitle)")
+            if language == .ja { XCTAssertFalse(text.contains(" ·") || text.contains("· "), "ja: a spaced middle dot:\n\(text)") }
             for item in items + rows.map(\.label) {
                 XCTAssertTrue(squeezed(text).contains(squeezed(item)), "\(language): \(item) not printed:\n\(text)")
             }
