@@ -59,6 +59,10 @@ extension L10n.Message {
     public static func errServerDatabaseMissing(target: String, database: String) -> Self { Self(.errServerDatabaseMissing, ["target": target, "database": database]) }
     public static func errServerConnectionLost(target: String) -> Self { Self(.errServerConnectionLost, ["target": target]) }
     public static func errServerTLS(target: String, detail: String) -> Self { Self(.errServerTLS, ["target": target, "detail": detail]) }
+    public static let errServerTLSNotOffered = Self(.errServerTLSNotOffered, [:])
+    public static let errServerTLSCertificateRejected = Self(.errServerTLSCertificateRejected, [:])
+    public static let errServerTLSHandshakeFailed = Self(.errServerTLSHandshakeFailed, [:])
+    public static let errServerTLSSetUpFailed = Self(.errServerTLSSetUpFailed, [:])
     public static func errNotPermitted(role: String) -> Self { Self(.errNotPermitted, ["role": role]) }
     public static func errSchemaNeedsOwner(role: String) -> Self { Self(.errSchemaNeedsOwner, ["role": role]) }
     public static func errServer(state: String, message: String) -> Self { Self(.errServer, ["state": state, "message": message]) }

@@ -21,7 +21,7 @@ public enum PostgresFault: Error, Equatable, Sendable {
     /// The role may not do this (a read-only volunteer writing): exit 77.
     case permissionDenied(role: String)
     /// TLS was required (`sslmode=require` or stricter) and could not be set up: exit 69.
-    case tls(target: String, detail: String)
+    case tls(target: String, problem: ServerTLSProblem)
     /// Any other server error: its SQLSTATE and message.
     case server(sqlState: String, message: String)
 }
@@ -99,7 +99,7 @@ public final class PostgresLink: Sendable {
             do {
                 tls = try Self.tls(target)
             } catch {
-                return loop.makeFailedFuture(PostgresFault.tls(target: target.redacted, detail: "\(error)"))
+                return loop.makeFailedFuture(PostgresFault.tls(target: target.redacted, problem: .setUpFailed))
             }
             configuration = .init(host: target.host ?? "localhost", port: target.port, username: target.user,
                                   password: target.password, database: target.database, tls: tls)
@@ -387,14 +387,23 @@ public final class PostgresLink: Sendable {
             }
             switch e.code {
             case .authMechanismRequiresPassword, .saslError, .unsupportedAuthMechanism: return .authentication(target: where_)
-            case .sslUnsupported, .failedToAddSSLHandler: return .tls(target: where_, detail: "\(e.code)")
+            case .sslUnsupported: return .tls(target: where_, problem: .notOffered)
+            case .failedToAddSSLHandler: return .tls(target: where_, problem: .setUpFailed)
             case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return .connectionLost(target: where_)
             case .connectionError: return e.underlying.map { fault($0, target: target) } ?? .unreachable(target: where_)
             default: return .connectionLost(target: where_)
             }
         }
         if error is NIOConnectionError || error is IOError || error is ChannelError { return .unreachable(target: where_) }
-        if error is NIOSSLError || error is BoringSSLError { return .tls(target: where_, detail: "\(error)") }
+        if let e = error as? NIOSSLError {
+            switch e {
+            case .handshakeFailed(let inner) where "\(inner)".contains("CERTIFICATE_VERIFY_FAILED"):
+                return .tls(target: where_, problem: .certificateRejected)
+            case .cannotMatchULabel, .noCertificateToValidate, .unableToValidateCertificate: return .tls(target: where_, problem: .certificateRejected)
+            default: return .tls(target: where_, problem: .handshakeFailed)
+            }
+        }
+        if error is BoringSSLError { return .tls(target: where_, problem: .handshakeFailed) }
         return .server(sqlState: "", message: String(describing: error))
     }
 }

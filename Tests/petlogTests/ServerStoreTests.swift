@@ -323,7 +323,17 @@ final class ServerStoreTests: CLITestCase {
         let required = try run(["--db", tls + "?sslmode=require", "pet", "list"], env: ["PGPASSWORD": "right-one"], useDefaultDB: true)
         XCTAssertEqual(required.status, 0, required.stderr)
         checkRefusal(try run(["--db", tls + "?sslmode=verify-full", "pet", "list"], env: ["PGPASSWORD": "right-one"], useDefaultDB: true),
-                     code: 69, mentions: "TLS", "an untrusted certificate")
+                     code: 69, mentions: "certificate is not trusted", "an untrusted certificate")
+        // A server without TLS (a listener that answers the SSLRequest "N", as one with ssl = off does), asked
+        // for it: said in words, in each language, never a library's code such as "(sslUnsupported)".
+        let plain = try launchBackground(["/usr/bin/python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); print(s.getsockname()[1], flush=True)\nwhile True:\n c=s.accept()[0]; c.recv(8); c.sendall(b'N'); c.recv(100); c.close()"])
+        defer { plain.terminate() }
+        let plainPort = try plain.firstLine()
+        for (lang, words) in [("en", "does not offer TLS"), ("ko", "TLS를 지원하지 않습니다"), ("ja", "TLS に対応していません")] {
+            let r = try run(["--lang", lang, "--db", "postgres://keeper@127.0.0.1:\(plainPort)/\(db)?sslmode=require", "pet", "list"], env: ["PGPASSWORD": "x"], useDefaultDB: true)
+            checkRefusal(r, code: 69, mentions: words, "a server without TLS (\(lang))")
+            XCTAssertFalse(r.stderr.contains("sslUnsupported"), r.stderr)
+        }
         // A password file others can read is not used, and petlog says why (then the login is refused).
         let pgpass = home.appendingPathComponent(".pgpass").path
         try "127.0.0.1:\(server.port):\(db):keeper:right-one\n".write(toFile: pgpass, atomically: true, encoding: .utf8)
