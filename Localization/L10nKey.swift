@@ -51,6 +51,7 @@ extension L10n {
         case helpPgInitRolesSql = "help.pg_init_roles_sql"
         case errPgNeedsServer = "err.pg_needs_server"
         case errPgCannotCreateRoles = "err.pg_cannot_create_roles"
+        case errPgNotTheOwner = "err.pg_not_the_owner"
         case pgRolesCreated = "pg.roles_created"
         case errServerURL = "err.server_url"
         case errServerParameter = "err.server_parameter"

@@ -50,6 +50,7 @@ extension L10n.Message {
     public static let helpPgInitRolesSql = Self(.helpPgInitRolesSql, [:])
     public static let errPgNeedsServer = Self(.errPgNeedsServer, [:])
     public static func errPgCannotCreateRoles(role: String, missing: String, command: String) -> Self { Self(.errPgCannotCreateRoles, ["role": role, "missing": missing, "command": command]) }
+    public static func errPgNotTheOwner(owner: String, role: String) -> Self { Self(.errPgNotTheOwner, ["owner": owner, "role": role]) }
     public static func pgRolesCreated(target: String) -> Self { Self(.pgRolesCreated, ["target": target]) }
     public static func errServerURL(url: String) -> Self { Self(.errServerURL, ["url": url]) }
     public static func errServerParameter(name: String, value: String) -> Self { Self(.errServerParameter, ["name": name, "value": value]) }

@@ -52,6 +52,7 @@ extension L10n {
         case .helpPgInitRolesSql: "Print the SQL instead of running it (for psql, or to read first)."
         case .errPgNeedsServer: "petlog pg works on a PostgreSQL database: give --db postgres://user@host/database (or PETLOG_DB)"
         case .errPgCannotCreateRoles: "the database role {role} may not create roles (it has neither CREATEROLE nor SUPERUSER, as a role made by createuser), and {missing} do not exist yet; nothing was changed. Have a superuser make them once: {command}; then run petlog pg init-roles again as {role}"
+        case .errPgNotTheOwner: "only the database's owner ({owner}) or a superuser changes roles and grants, not {role}; nothing was changed. Run it as {owner}"
         case .pgRolesCreated: "the roles petlog_owner, petlog_staff and petlog_volunteer are ready in {target}; give people login roles in them (CREATE ROLE name LOGIN PASSWORD '…' IN ROLE petlog_staff)"
         case .errServerURL: "cannot read the database address {url} (write it as postgres://user@host:5432/database)"
         case .errServerParameter: "the database address has {name}={value}, which petlog does not know (sslmode takes disable, allow, prefer, require, verify-ca or verify-full)"

@@ -52,6 +52,7 @@ extension L10n {
         case .helpPgInitRolesSql: "実行せずに SQL を出力します（psql に渡すか、先に読むため）。"
         case .errPgNeedsServer: "petlog pg は PostgreSQL データベースで動きます: --db postgres://ユーザー@ホスト/データベース（または PETLOG_DB）を指定してください"
         case .errPgCannotCreateRoles: "データベースのロール {role} はロールを作成できず (createuser で作ったロールのように CREATEROLE も SUPERUSER もありません)、{missing} はまだありません。何も変更していません。スーパーユーザーに一度作成してもらってください: {command} その後 {role} で petlog pg init-roles をもう一度実行してください"
+        case .errPgNotTheOwner: "ロールと権限を変更できるのはデータベースの所有者 ({owner}) かスーパーユーザーだけで、{role} にはできません。何も変更していません。{owner} で実行してください"
         case .pgRolesCreated: "{target} にロール petlog_owner、petlog_staff、petlog_volunteer を用意しました。各人にいずれかに属するログインロールを与えてください（CREATE ROLE 名前 LOGIN PASSWORD '…' IN ROLE petlog_staff）"
         case .errServerURL: "データベースのアドレス {url} を読み取れません（postgres://ユーザー@ホスト:5432/データベース の形で書いてください）"
         case .errServerParameter: "データベースのアドレスの {name}={value} は petlog が知らない値です（sslmode は disable、allow、prefer、require、verify-ca、verify-full のいずれか）"

@@ -52,6 +52,7 @@ extension L10n {
         case .helpPgInitRolesSql: "실행하지 않고 SQL을 출력합니다 (psql에 넘기거나 먼저 읽어 보려면)."
         case .errPgNeedsServer: "petlog pg는 PostgreSQL 데이터베이스에서 동작합니다: --db postgres://사용자@호스트/데이터베이스 (또는 PETLOG_DB)를 주세요"
         case .errPgCannotCreateRoles: "데이터베이스 역할 {role}은(는) 역할을 만들 수 없고 (createuser로 만든 역할처럼 CREATEROLE도 SUPERUSER도 없습니다) {missing} 역할이 아직 없습니다. 아무것도 바꾸지 않았습니다. 슈퍼유저가 한 번 만들어 주세요: {command} 그다음 {role}(으)로 petlog pg init-roles를 다시 실행하세요"
+        case .errPgNotTheOwner: "역할과 권한은 데이터베이스 소유자({owner})나 슈퍼유저만 바꿀 수 있고 {role}은(는) 바꿀 수 없습니다. 아무것도 바꾸지 않았습니다. {owner}(으)로 실행하세요"
         case .pgRolesCreated: "{target}에 petlog_owner, petlog_staff, petlog_volunteer 역할이 준비되었습니다. 사람마다 이 중 하나에 속한 로그인 역할을 주세요 (CREATE ROLE 이름 LOGIN PASSWORD '…' IN ROLE petlog_staff)"
         case .errServerURL: "데이터베이스 주소 {url}을(를) 읽을 수 없습니다 (postgres://사용자@호스트:5432/데이터베이스 형식으로 쓰세요)"
         case .errServerParameter: "데이터베이스 주소의 {name}={value}은(는) petlog가 모르는 값입니다 (sslmode는 disable, allow, prefer, require, verify-ca, verify-full 중 하나)"

@@ -446,5 +446,37 @@ final class ServerSetUpTests: CLITestCase {
         XCTAssertEqual(try run(["--db", url("mina"), "weight", "Penny", "12.4kg"], useDefaultDB: true).status, 0)
         XCTAssertTrue(try run(["--db", url("jun"), "log", "--by"], useDefaultDB: true).stdout.contains("by mina"))
         checkRefusal(try run(["--db", url("jun"), "weight", "Penny", "12.5kg"], useDefaultDB: true), code: 77, mentions: "jun", "a volunteer's write")
+
+        // Only the owner changes roles: a staff member's init-roles is one line, exit 77, and leaves no
+        // default privileges of its own (which would break the owner's restore).
+        func foreignDefaults() throws -> String {
+            try pg(["psql", "-X", "-A", "-t", "-d", "petlog", "-c",
+                    "SELECT count(*) FROM pg_default_acl WHERE defaclrole <> (SELECT nspowner FROM pg_namespace WHERE nspname = 'petlog')"])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        checkRefusal(try run(["--db", url("mina"), "pg", "init-roles"], useDefaultDB: true), code: 77, mentions: "owner", "init-roles as staff")
+        checkRefusal(try run(["--lang", "ja", "--db", url("jun"), "pg", "init-roles"], useDefaultDB: true), code: 77, mentions: "所有者", "init-roles as a volunteer")
+        XCTAssertEqual(try foreignDefaults(), "0")
+        // A superuser's --sql after the schema exists sets the owner's default privileges, not its own.
+        XCTAssertEqual(try pg(["psql", "-X", "-v", "ON_ERROR_STOP=1", "-d", "petlog", "-f", sql]).status, 0)
+        XCTAssertEqual(try foreignDefaults(), "0")
+
+        // The dump line `backup` prints, run as written by each role with a real pg_dump: the volunteer's
+        // too (it reads the sequences); the owner's dump restores as the owner into a new database.
+        for role in ["jun", "mina", "owner"] {
+            let file = home.appendingPathComponent("\(role).dump").path
+            let said = try run(["--db", url(role), "backup", "-o", file], useDefaultDB: true)
+            guard let start = said.stderr.range(of: "pg_dump ") else { XCTFail(said.stderr); continue }
+            let line = String(said.stderr[start.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let dumped = try TestServer.shell(["bash", "-c", "PATH=\(bin):$PATH; " + line])
+            XCTAssertEqual(dumped.status, 0, "\(role): \(line): \(dumped.stdout)")
+        }
+        XCTAssertEqual(try pg(["createdb", "--owner", "owner", "restored"]).status, 0)
+        let restored = try TestServer.shell([bin + "pg_restore", "--exit-on-error", "--no-owner", "-h", folder, "-p", port, "-U", "owner", "-d", "restored",
+                                             home.appendingPathComponent("owner.dump").path])
+        XCTAssertEqual(restored.status, 0, restored.stdout)
+        let again = try TestServer.shell([bin + "pg_restore", "--exit-on-error", "-h", folder, "-p", port, "-U", "owner", "-d", "restored",
+                                          "--clean", "--if-exists", home.appendingPathComponent("owner.dump").path])
+        XCTAssertEqual(again.status, 0, again.stdout)
     }
 }
