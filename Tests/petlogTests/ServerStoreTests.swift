@@ -341,6 +341,9 @@ final class ServerStoreTests: CLITestCase {
         let open = try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"], useDefaultDB: true)
         XCTAssertEqual(open.status, 77)
         XCTAssertTrue(open.stderr.contains("chmod 0600"), open.stderr)
+        // The same warning from every command that connects, `pg init-roles` included.
+        let roles = try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pg", "init-roles"], useDefaultDB: true)
+        XCTAssertTrue(roles.stderr.contains("chmod 0600"), roles.stderr)
         chmod(pgpass, 0o600)
         XCTAssertEqual(try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"], useDefaultDB: true).status, 0)
         // A restore into a server is pg_restore's.
