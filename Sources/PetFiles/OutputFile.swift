@@ -634,12 +634,48 @@ public enum TemporaryFiles {
         }
     }
 
+    /// The pipe the handler writes a signal's number to when a command asked for work before dying
+    /// (`onSignal`); -1 when none did, or once the first signal has been handed over (a second one then
+    /// ends the process at once).
+    nonisolated(unsafe) static var deferredSignals: Int32 = -1
+
+    /// Runs `work` on a thread of its own when SIGINT, SIGTERM, SIGHUP or SIGPIPE arrives (what a signal
+    /// handler may not do: a server's running statement is cancelled over a connection of its own), then
+    /// removes the registered files and dies of the signal as before. Once per process; `work` must end
+    /// by itself (bounded waits).
+    public static func onSignal(_ work: @escaping @Sendable () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        installHandlers()
+        guard deferredSignals < 0 else { return }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        let reader = fds[0]
+        Thread.detachNewThread {
+            var sig: Int32 = 0
+            while read(reader, &sig, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {}
+            work()
+            TemporaryFiles.removeRegistered()
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+        deferredSignals = fds[1]
+    }
+
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
         _ = slots
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
+                // write(2) is async-signal-safe: the work runs on onSignal's thread, which then dies of `sig`.
+                let pipe = TemporaryFiles.deferredSignals
+                if pipe >= 0 {
+                    TemporaryFiles.deferredSignals = -1
+                    var number = sig
+                    _ = write(pipe, &number, MemoryLayout<Int32>.size)
+                    return
+                }
                 TemporaryFiles.removeRegistered()
                 signal(sig, SIG_DFL)
                 raise(sig)

@@ -363,6 +363,39 @@ final class ServerStoreTests: CLITestCase {
         XCTAssertFalse(cmdline.contains("hunter2"), cmdline)
     }
 
+    /// Ctrl-C or SIGTERM while petlog waits for a long statement: the server stops running it (a killed client's
+    /// statement used to run on until `pg_cancel_backend`). The statement is a `pg_sleep` of ten minutes
+    /// (`PETLOG_TEST_PG_SLEEP`, debug builds only); the test looks at `pg_stat_activity`, polling for up to a
+    /// minute each way, and asserts no time.
+    func testASignalCancelsTheServersWork() throws {
+        let url = try newServerDatabase()
+        try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
+        let db = Self.database(url)
+        let sleeping = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(db)' AND state = 'active' AND query LIKE 'SELECT pg_sleep%'"
+        func poll(until want: String) throws -> Bool {
+            for _ in 0..<240 {
+                if try psql(url, sleeping).trimmingCharacters(in: .whitespacesAndNewlines) == want { return true }
+                usleep(250_000)
+            }
+            return false
+        }
+        for sig in [SIGINT, SIGTERM] {
+            let p = Process()
+            p.executableURL = Self.binary
+            p.arguments = ["--db", url, "log"]
+            p.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PETLOG_TEST_PG_SLEEP": "600"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            XCTAssertTrue(try poll(until: "1"), "petlog's statement never ran")
+            kill(p.processIdentifier, sig)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationReason, .uncaughtSignal)
+            XCTAssertEqual(p.terminationStatus, sig)
+            XCTAssertTrue(try poll(until: "0"), "the server still runs the statement of a petlog that got signal \(sig)")
+        }
+    }
+
     /// A program left running in the background (a listener, a petlog waiting on it).
     final class Background {
         let process = Process()
