@@ -604,10 +604,16 @@ extension StoreCore {
         }
     }
 
+    /// The household's namespace (32 hex digits, random, made once per database): the FHIR export's
+    /// addresses are derived from it. Nil in a database older than the table (read-only, not migrated).
+    public func householdNamespace() throws -> String? {
+        try sql.rows("SELECT namespace FROM household WHERE id = 1", [SQLValue]()).first?[0].text
+    }
+
     /// The whole JSON export (docs/json.md) from one snapshot; the records written. The same bytes as
     /// the SQLite store's one-pass export of the same data.
     public func exportJSON(to sink: OutputSink) throws -> Int {
-        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true))
+        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true), namespace: try householdNamespace())
         try forEachRecordBatch(size: 2000) { batch in for r in batch { try writer.write(r) } }
         try writer.finish(budgets: try loadBudgets(id: nil), rates: try allRates())
         return writer.recordCount

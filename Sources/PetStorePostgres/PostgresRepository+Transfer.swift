@@ -15,6 +15,10 @@ extension PostgresRepository {
         try read { try $0.exportJSON(to: sink) }
     }
 
+    public func householdNamespace() throws -> String? {
+        try read { try $0.householdNamespace() }
+    }
+
     public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
         try read { core in try CSVExport.writeFolder(directory) { table, sink in try core.writeCSV(table, to: sink, bom: bom) } }
     }
