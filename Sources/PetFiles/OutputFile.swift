@@ -639,7 +639,7 @@ public enum TemporaryFiles {
     /// ends the process at once).
     nonisolated(unsafe) static var deferredSignals: Int32 = -1
 
-    /// Runs `work` on a thread of its own when SIGINT, SIGTERM, SIGHUP or SIGPIPE arrives (what a signal
+    /// Runs `work` on a thread of its own when SIGINT, SIGTERM or SIGHUP arrives (what a signal
     /// handler may not do: a server's running statement is cancelled over a connection of its own), then
     /// removes the registered files and dies of the signal as before. Once per process; `work` must end
     /// by itself (bounded waits).
@@ -669,8 +669,9 @@ public enum TemporaryFiles {
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
                 // write(2) is async-signal-safe: the work runs on onSignal's thread, which then dies of `sig`.
+                // Not for SIGPIPE: a reader that went away (`petlog log | head`) ends petlog at once, as before.
                 let pipe = TemporaryFiles.deferredSignals
-                if pipe >= 0 {
+                if pipe >= 0, sig != SIGPIPE {
                     TemporaryFiles.deferredSignals = -1
                     var number = sig
                     _ = write(pipe, &number, MemoryLayout<Int32>.size)
