@@ -639,6 +639,24 @@ public enum TemporaryFiles {
     /// ends the process at once).
     nonisolated(unsafe) static var deferredSignals: Int32 = -1
 
+    nonisolated(unsafe) private static var ending = false
+
+    /// True once a signal's work (`onSignal`) has begun: the process is about to die of that signal, and
+    /// what fails because of the work (a statement it cancelled) is not to be reported as its own error.
+    public static var endingOnSignal: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return ending
+    }
+
+    static let signalThread = "petlog.signal"
+
+    /// Waits for the signal's thread to end the process, when one is doing so; returns at once otherwise
+    /// (and always on that thread itself, whose work may fail too).
+    public static func awaitSignalEnd() {
+        guard endingOnSignal, Thread.current.name != signalThread else { return }
+        while true { pause() }
+    }
+
     /// Runs `work` on a thread of its own when SIGINT, SIGTERM or SIGHUP arrives (what a signal
     /// handler may not do: a server's running statement is cancelled over a connection of its own), then
     /// removes the registered files and dies of the signal as before. Once per process; `work` must end
@@ -652,8 +670,10 @@ public enum TemporaryFiles {
         guard pipe(&fds) == 0 else { return }
         let reader = fds[0]
         Thread.detachNewThread {
+            Thread.current.name = signalThread
             var sig: Int32 = 0
             while read(reader, &sig, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {}
+            lock.lock(); ending = true; lock.unlock()
             work()
             TemporaryFiles.removeRegistered()
             signal(sig, SIG_DFL)

@@ -414,6 +414,9 @@ public final class PostgresLink: Sendable {
 
     /// The one place postgres-nio's and the network's errors become `PostgresFault`s. Never includes the password.
     public static func fault(_ error: any Error, target: PostgresTarget) -> PostgresFault {
+        // A statement cancelled because petlog got Ctrl-C or SIGTERM: the signal's thread ends the process
+        // (of that signal); this thread says nothing of its own.
+        TemporaryFiles.awaitSignalEnd()
         if let f = error as? PostgresFault { return f }
         let where_ = target.redacted
         if let e = error as? PSQLError {
