@@ -50,6 +50,7 @@ extension L10n.Message {
     public static let helpPgInitRolesSql = Self(.helpPgInitRolesSql, [:])
     public static let errPgNeedsServer = Self(.errPgNeedsServer, [:])
     public static func errPgCannotCreateRoles(role: String, missing: String, command: String) -> Self { Self(.errPgCannotCreateRoles, ["role": role, "missing": missing, "command": command]) }
+    public static func errPgNotTheOwner(owner: String, role: String) -> Self { Self(.errPgNotTheOwner, ["owner": owner, "role": role]) }
     public static func pgRolesCreated(target: String) -> Self { Self(.pgRolesCreated, ["target": target]) }
     public static func errServerURL(url: String) -> Self { Self(.errServerURL, ["url": url]) }
     public static func errServerParameter(name: String, value: String) -> Self { Self(.errServerParameter, ["name": name, "value": value]) }
@@ -59,6 +60,10 @@ extension L10n.Message {
     public static func errServerDatabaseMissing(target: String, database: String) -> Self { Self(.errServerDatabaseMissing, ["target": target, "database": database]) }
     public static func errServerConnectionLost(target: String) -> Self { Self(.errServerConnectionLost, ["target": target]) }
     public static func errServerTLS(target: String, detail: String) -> Self { Self(.errServerTLS, ["target": target, "detail": detail]) }
+    public static let errServerTLSNotOffered = Self(.errServerTLSNotOffered, [:])
+    public static let errServerTLSCertificateRejected = Self(.errServerTLSCertificateRejected, [:])
+    public static let errServerTLSHandshakeFailed = Self(.errServerTLSHandshakeFailed, [:])
+    public static let errServerTLSSetUpFailed = Self(.errServerTLSSetUpFailed, [:])
     public static func errNotPermitted(role: String) -> Self { Self(.errNotPermitted, ["role": role]) }
     public static func errSchemaNeedsOwner(role: String) -> Self { Self(.errSchemaNeedsOwner, ["role": role]) }
     public static func errServer(state: String, message: String) -> Self { Self(.errServer, ["state": state, "message": message]) }

@@ -652,12 +652,69 @@ public enum TemporaryFiles {
         }
     }
 
+    /// The pipe the handler writes a signal's number to when a command asked for work before dying
+    /// (`onSignal`); -1 when none did, or once the first signal has been handed over (a second one then
+    /// ends the process at once).
+    nonisolated(unsafe) static var deferredSignals: Int32 = -1
+
+    nonisolated(unsafe) private static var ending = false
+
+    /// True once a signal's work (`onSignal`) has begun: the process is about to die of that signal, and
+    /// what fails because of the work (a statement it cancelled) is not to be reported as its own error.
+    public static var endingOnSignal: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return ending
+    }
+
+    static let signalThread = "petlog.signal"
+
+    /// Waits for the signal's thread to end the process, when one is doing so; returns at once otherwise
+    /// (and always on that thread itself, whose work may fail too).
+    public static func awaitSignalEnd() {
+        guard endingOnSignal, Thread.current.name != signalThread else { return }
+        while true { pause() }
+    }
+
+    /// Runs `work` on a thread of its own when SIGINT, SIGTERM or SIGHUP arrives (what a signal
+    /// handler may not do: a server's running statement is cancelled over a connection of its own), then
+    /// removes the registered files and dies of the signal as before. Once per process; `work` must end
+    /// by itself (bounded waits).
+    public static func onSignal(_ work: @escaping @Sendable () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        installHandlers()
+        guard deferredSignals < 0 else { return }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        let reader = fds[0]
+        Thread.detachNewThread {
+            Thread.current.name = signalThread
+            var sig: Int32 = 0
+            while read(reader, &sig, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {}
+            lock.lock(); ending = true; lock.unlock()
+            work()
+            TemporaryFiles.removeRegistered()
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+        deferredSignals = fds[1]
+    }
+
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
         _ = slots
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
+                // write(2) is async-signal-safe: the work runs on onSignal's thread, which then dies of `sig`.
+                // Not for SIGPIPE: a reader that went away (`petlog log | head`) ends petlog at once, as before.
+                let pipe = TemporaryFiles.deferredSignals
+                if pipe >= 0, sig != SIGPIPE {
+                    TemporaryFiles.deferredSignals = -1
+                    var number = sig
+                    _ = write(pipe, &number, MemoryLayout<Int32>.size)
+                    return
+                }
                 TemporaryFiles.removeRegistered()
                 signal(sig, SIG_DFL)
                 raise(sig)

@@ -196,6 +196,8 @@ public protocol TransferRepository: Sendable {
     func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
     /// The whole JSON export (docs/json.md) into `sink`: pets, records, budgets, rates; the records written.
     func exportJSON(to sink: OutputSink) throws -> Int
+    /// The household's namespace (random, made once per database), which the FHIR addresses derive from.
+    func householdNamespace() throws -> String?
     /// Every table as CSV into `directory`; the records and tables written. `bom`: each file starts with a
     /// UTF-8 byte order mark, which Excel needs to read Hangul and Kana.
     func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)

@@ -604,10 +604,16 @@ extension StoreCore {
         }
     }
 
+    /// The household's namespace (32 hex digits, random, made once per database): the FHIR export's
+    /// addresses are derived from it. Nil in a database older than the table (read-only, not migrated).
+    public func householdNamespace() throws -> String? {
+        try sql.rows("SELECT namespace FROM household WHERE id = 1", [SQLValue]()).first?[0].text
+    }
+
     /// The whole JSON export (docs/json.md) from one snapshot; the records written. The same bytes as
     /// the SQLite store's one-pass export of the same data.
     public func exportJSON(to sink: OutputSink) throws -> Int {
-        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true))
+        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true), namespace: try householdNamespace())
         try forEachRecordBatch(size: 2000) { batch in for r in batch { try writer.write(r) } }
         try writer.finish(budgets: try loadBudgets(id: nil), rates: try allRates())
         return writer.recordCount
@@ -680,11 +686,18 @@ extension StoreCore {
 
     /// Record headers whose kind's detail row is missing ("#12 weight"), in id order.
     public func recordsWithoutDetail() throws -> [StoreProblem.RecordKey] {
-        let detailFound = RecordKind.allCases.map { "WHEN '\($0.rawValue)' THEN id IN (SELECT record_id FROM \($0.rawValue))" }.joined(separator: " ")
-        // Only a known kind is matched by the CASE.
-        return try sql.rows("SELECT id, kind FROM record WHERE NOT CASE kind \(detailFound) ELSE true END ORDER BY id", [SQLValue]()).compactMap {
+        try sql.rows(Self.recordsWithoutDetailSQL, [SQLValue]()).compactMap {
             guard let id = $0[0].int, let kind = $0[1].text.flatMap(RecordKind.init(rawValue:)) else { return nil }
             return StoreProblem.RecordKey(id: id, kind: kind)
         }
     }
+
+    /// One anti-join (`NOT EXISTS`) per known kind, on the detail table's `record_id` key: both engines read
+    /// it as a join that needs no memory to be fast (PostgreSQL: a merge or hash anti join; SQLite: one key
+    /// lookup a record). The former `id IN (SELECT record_id …)` inside a CASE was a subplan per record,
+    /// which PostgreSQL re-scanned for each record once the detail table no longer fit `work_mem` (a check
+    /// of 1M weights did not end in 10 minutes). Unknown kinds are not matched here (`invalidValues` names them).
+    public static let recordsWithoutDetailSQL = "SELECT id, kind FROM (" + RecordKind.allCases.map {
+        "SELECT r.id, r.kind FROM record r WHERE r.kind = '\($0.rawValue)' AND NOT EXISTS (SELECT 1 FROM \($0.rawValue) d WHERE d.record_id = r.id)"
+    }.joined(separator: " UNION ALL ") + ") AS orphan ORDER BY id"
 }

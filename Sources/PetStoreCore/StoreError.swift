@@ -47,7 +47,7 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The connection dropped in the middle of a command; nothing of it was committed: exit 75, try again.
     case serverConnectionLost(target: String)
     /// TLS was required and could not be set up: exit 69.
-    case serverTLS(target: String, detail: String)
+    case serverTLS(target: String, problem: ServerTLSProblem)
     /// The role may read but not write (a volunteer), or may not do this at all: exit 77.
     case notPermitted(role: String)
     /// This petlog must add to the server's schema (a newer migration) and the role may not: exit 77,
@@ -77,4 +77,16 @@ public enum StoreError: Error, Equatable, Sendable {
         default: return self
         }
     }
+}
+
+/// Why TLS with a PostgreSQL server could not be set up, in words the CLI translates (never a library's code).
+public enum ServerTLSProblem: String, Sendable, Equatable {
+    /// The server answered that it speaks no TLS (`ssl = off`), and the address asks for it.
+    case notOffered
+    /// The server's certificate is not one the system trusts, or names another host (`verify-ca`, `verify-full`).
+    case certificateRejected
+    /// The TLS handshake failed or broke off (protocol versions, ciphers, a connection cut mid-way).
+    case handshakeFailed
+    /// This machine could not prepare TLS at all (its TLS library or settings).
+    case setUpFailed
 }

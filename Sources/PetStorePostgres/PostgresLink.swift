@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
+import PetFiles
 import PetStoreCore
 import PostgresNIO
 import Synchronization
@@ -21,7 +22,7 @@ public enum PostgresFault: Error, Equatable, Sendable {
     /// The role may not do this (a read-only volunteer writing): exit 77.
     case permissionDenied(role: String)
     /// TLS was required (`sslmode=require` or stricter) and could not be set up: exit 69.
-    case tls(target: String, detail: String)
+    case tls(target: String, problem: ServerTLSProblem)
     /// Any other server error: its SQLSTATE and message.
     case server(sqlState: String, message: String)
 }
@@ -50,6 +51,8 @@ public final class PostgresLink: Sendable {
         var openStreams: [RowStream] = []
         /// Seconds spent waiting for other writers so far (the writer turn, pauses before retries).
         var waited: TimeInterval = 0
+        /// The server process of this connection, which a signal cancels (`cancelOnSignals`).
+        var backend: Int64?
     }
     private let state = Mutex(State())
     /// Held by the thread using the connection (re-entered by the same thread).
@@ -63,7 +66,8 @@ public final class PostgresLink: Sendable {
     /// The longest this link's writes wait for other writers, in total (README: "at most 30 s in total").
     public let waitLimit: TimeInterval
 
-    public init(_ target: PostgresTarget, connectTimeout: TimeAmount = .seconds(10), waitLimit: TimeInterval = 30) throws {
+    public init(_ target: PostgresTarget, connectTimeout: TimeAmount = .seconds(10), waitLimit: TimeInterval = 30,
+                cancelsOnSignals: Bool = true) throws {
         self.target = target
         self.waitLimit = waitLimit
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -77,17 +81,56 @@ public final class PostgresLink: Sendable {
             try? group.syncShutdownGracefully()
             throw Self.fault(error, target: target)
         }
+        if cancelsOnSignals, let pid = try query("SELECT pg_backend_pid()").first?.first?.int {
+            state.withLock { $0.backend = pid }
+            Self.cancelOnSignals(backend: pid, of: target)
+        }
+        #if DEBUG
+        // A long statement for the tests of cancelling (PETLOG_TEST_PG_SLEEP=seconds): none in a release build.
+        if cancelsOnSignals, let seconds = ProcessInfo.processInfo.environment["PETLOG_TEST_PG_SLEEP"].flatMap(Double.init) {
+            try query("SELECT pg_sleep($1)", [.double(seconds)])
+        }
+        #endif
+    }
+
+    // MARK: Cancelling on signals
+
+    /// The server processes (backends) of this process's links, by their server.
+    private static let backends = Mutex<[(target: PostgresTarget, pid: Int64)]>([])
+
+    /// On Ctrl-C or SIGTERM the server would go on running the statement petlog waited for (closing the
+    /// socket is noticed only when the server next writes to it): a signal asks each backend this process
+    /// connected to to cancel its statement (`pg_cancel_backend`, over a connection of its own, which a role
+    /// may do for its own sessions), then petlog dies of the signal as before (`TemporaryFiles.onSignal`).
+    static func cancelOnSignals(backend pid: Int64, of target: PostgresTarget) {
+        backends.withLock { $0.append((target, pid)) }
+        TemporaryFiles.onSignal {
+            let all = PostgresLink.backends.withLock { $0 }
+            for (target, pid) in all {
+                guard let canceller = try? PostgresLink(target, connectTimeout: .seconds(5), cancelsOnSignals: false) else { continue }
+                _ = try? canceller.query("SELECT pg_cancel_backend($1::int)", [.int(pid)])
+                canceller.close()
+            }
+        }
     }
 
     deinit {
+        forgetBackend()
         if let c = connection { _ = try? c.close().wait() }
         try? group.syncShutdownGracefully()
     }
 
     public func close() {
         turn.lock(); defer { turn.unlock() }
+        forgetBackend()
         if let c = connection { _ = try? c.close().wait() }
         state.withLock { $0.connection = nil }
+    }
+
+    /// A closed connection's server process is no longer this process's to cancel.
+    private func forgetBackend() {
+        guard let pid = state.withLock({ s in defer { s.backend = nil }; return s.backend }) else { return }
+        Self.backends.withLock { list in list.removeAll { $0.pid == pid && $0.target == target } }
     }
 
     static func connect(_ target: PostgresTarget, on loop: any EventLoop, logger: Logger, timeout: TimeAmount) -> EventLoopFuture<PostgresConnection> {
@@ -99,7 +142,7 @@ public final class PostgresLink: Sendable {
             do {
                 tls = try Self.tls(target)
             } catch {
-                return loop.makeFailedFuture(PostgresFault.tls(target: target.redacted, detail: "\(error)"))
+                return loop.makeFailedFuture(PostgresFault.tls(target: target.redacted, problem: .setUpFailed))
             }
             configuration = .init(host: target.host ?? "localhost", port: target.port, username: target.user,
                                   password: target.password, database: target.database, tls: tls)
@@ -371,6 +414,9 @@ public final class PostgresLink: Sendable {
 
     /// The one place postgres-nio's and the network's errors become `PostgresFault`s. Never includes the password.
     public static func fault(_ error: any Error, target: PostgresTarget) -> PostgresFault {
+        // A statement cancelled because petlog got Ctrl-C or SIGTERM: the signal's thread ends the process
+        // (of that signal); this thread says nothing of its own.
+        TemporaryFiles.awaitSignalEnd()
         if let f = error as? PostgresFault { return f }
         let where_ = target.redacted
         if let e = error as? PSQLError {
@@ -387,14 +433,23 @@ public final class PostgresLink: Sendable {
             }
             switch e.code {
             case .authMechanismRequiresPassword, .saslError, .unsupportedAuthMechanism: return .authentication(target: where_)
-            case .sslUnsupported, .failedToAddSSLHandler: return .tls(target: where_, detail: "\(e.code)")
+            case .sslUnsupported: return .tls(target: where_, problem: .notOffered)
+            case .failedToAddSSLHandler: return .tls(target: where_, problem: .setUpFailed)
             case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return .connectionLost(target: where_)
             case .connectionError: return e.underlying.map { fault($0, target: target) } ?? .unreachable(target: where_)
             default: return .connectionLost(target: where_)
             }
         }
         if error is NIOConnectionError || error is IOError || error is ChannelError { return .unreachable(target: where_) }
-        if error is NIOSSLError || error is BoringSSLError { return .tls(target: where_, detail: "\(error)") }
+        if let e = error as? NIOSSLError {
+            switch e {
+            case .handshakeFailed(let inner) where "\(inner)".contains("CERTIFICATE_VERIFY_FAILED"):
+                return .tls(target: where_, problem: .certificateRejected)
+            case .cannotMatchULabel, .noCertificateToValidate, .unableToValidateCertificate: return .tls(target: where_, problem: .certificateRejected)
+            default: return .tls(target: where_, problem: .handshakeFailed)
+            }
+        }
+        if error is BoringSSLError { return .tls(target: where_, problem: .handshakeFailed) }
         return .server(sqlState: "", message: String(describing: error))
     }
 }

@@ -15,6 +15,10 @@ extension PostgresRepository {
         try read { try $0.exportJSON(to: sink) }
     }
 
+    public func householdNamespace() throws -> String? {
+        try read { try $0.householdNamespace() }
+    }
+
     public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
         try read { core in try CSVExport.writeFolder(directory) { table, sink in try core.writeCSV(table, to: sink, bom: bom) } }
     }
@@ -100,7 +104,7 @@ extension PostgresRepository {
                 }
             }
             for sha in try link.rows("""
-                SELECT DISTINCT sha256 FROM attachment_chunk WHERE sha256 NOT IN (SELECT sha256 FROM attachment) ORDER BY sha256
+                SELECT DISTINCT c.sha256 FROM attachment_chunk c WHERE NOT EXISTS (SELECT 1 FROM attachment a WHERE a.sha256 = c.sha256) ORDER BY c.sha256
                 """, [SQLValue]()).compactMap({ $0[0].text }) {
                 problems.append(StoreProblem(kind: .orphanFile, .attachment(sha256: sha)))
             }
@@ -111,7 +115,7 @@ extension PostgresRepository {
                   (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)
                   UNION ALL
                   (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
-                ) AS wrong WHERE key NOT IN (SELECT key FROM search_stale)
+                ) AS wrong WHERE NOT EXISTS (SELECT 1 FROM search_stale s WHERE s.key = wrong.key)
                 """, [SQLValue]()) ?? 0
             if wrong > 0 { problems.append(StoreProblem(kind: .searchIndex, .rowsOutOfStep(table: "search_text", count: Int(wrong)))) }
             let chunks = try PostgresWeightSeries.outOfStep(link).values.reduce(0, +)

@@ -89,7 +89,7 @@ public final class PostgresRepository: PetlogStore {
         case .databaseMissing(let target, let database): return StoreError.serverDatabaseMissing(target: target, database: database)
         case .connectionLost(let target): return StoreError.serverConnectionLost(target: target)
         case .permissionDenied(let role): return StoreError.notPermitted(role: role)
-        case .tls(let target, let detail): return StoreError.serverTLS(target: target, detail: detail)
+        case .tls(let target, let problem): return StoreError.serverTLS(target: target, problem: problem)
         case .server(let state, let message):
             if state.hasPrefix("23") { return StoreError.constraint(message) }
             if state == "40001" || state == "40P01" || state == "55P03" { return StoreError.busy }

@@ -26,6 +26,7 @@ public enum PostgresRoles {
     """
 
     /// The grants on the schema's tables; run by the database's owner (who owns them), after the schema.
+    /// The volunteer may read the sequences too: `pg_dump` reads every sequence it dumps.
     public static let grantsSQL = """
     GRANT USAGE ON SCHEMA petlog TO petlog_staff, petlog_volunteer;
     GRANT ALL ON SCHEMA petlog TO petlog_owner;
@@ -34,12 +35,26 @@ public enum PostgresRoles {
     GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA petlog TO petlog_staff;
     GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA petlog TO petlog_staff;
     GRANT SELECT ON ALL TABLES IN SCHEMA petlog TO petlog_volunteer;
+    GRANT SELECT ON ALL SEQUENCES IN SCHEMA petlog TO petlog_volunteer;
     GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA petlog TO petlog_staff, petlog_volunteer;
-    ALTER DEFAULT PRIVILEGES IN SCHEMA petlog GRANT ALL ON TABLES TO petlog_owner;
-    ALTER DEFAULT PRIVILEGES IN SCHEMA petlog GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO petlog_staff;
-    ALTER DEFAULT PRIVILEGES IN SCHEMA petlog GRANT SELECT ON TABLES TO petlog_volunteer;
-    ALTER DEFAULT PRIVILEGES IN SCHEMA petlog GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO petlog_staff;
     """
+
+    /// What tables and sequences made later (by a migration, as the schema's owner) grant. Always set
+    /// `FOR ROLE` the schema's owner, whoever runs it (the owner or a superuser): default privileges of
+    /// another role would be in the owner's dump, and `pg_restore` as the owner would fail on them
+    /// ("must be member of role …").
+    static let defaultPrivileges = [
+        "GRANT ALL ON TABLES TO petlog_owner",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO petlog_staff",
+        "GRANT SELECT ON TABLES TO petlog_volunteer",
+        "GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO petlog_staff",
+        "GRANT SELECT ON SEQUENCES TO petlog_volunteer",
+    ]
+
+    static func defaultPrivilegesSQL(owner: String) -> String {
+        let role = "\"" + owner.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return defaultPrivileges.map { "ALTER DEFAULT PRIVILEGES FOR ROLE \(role) IN SCHEMA petlog \($0);" }.joined(separator: "\n")
+    }
 
     /// `init-roles --sql`, for a superuser's psql (`petlog pg init-roles --sql | sudo -u postgres psql DB`):
     /// the roles, then the grants when petlog has already made its schema there (else the owner's
@@ -48,14 +63,24 @@ public enum PostgresRoles {
         rolesSQL + """
 
         DO $$
+        DECLARE schema_owner text;
         BEGIN
           IF EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'petlog') THEN
             EXECUTE $grants$
         \(grantsSQL.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
             $grants$;
+            SELECT pg_get_userbyid(nspowner) INTO schema_owner FROM pg_namespace WHERE nspname = 'petlog';
+        \(defaultPrivileges.map { "    EXECUTE format('ALTER DEFAULT PRIVILEGES FOR ROLE %I IN SCHEMA petlog \($0)', schema_owner);" }.joined(separator: "\n"))
           END IF;
         END $$;
         """
+    }
+
+    /// Why `init-roles` refuses: only the database's owner (or a superuser) changes roles and grants. A staff
+    /// role's grants and default privileges would be its own, and would break the owner's restore.
+    public struct NotTheOwner: Error, Equatable {
+        public let role: String
+        public let owner: String
     }
 
     /// Why `init-roles` cannot make the roles: the role it runs as may not create roles, and they are
@@ -73,6 +98,11 @@ public enum PostgresRoles {
         do {
             let link = try PostgresLink(target)
             defer { link.close() }
+            let who = try link.row("""
+                SELECT r.rolsuper OR pg_has_role(current_user, d.datdba, 'MEMBER'), pg_get_userbyid(d.datdba)::text, current_user::text
+                FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()
+                """, [SQLValue]())
+            if who?[0].int != 1 { throw NotTheOwner(role: who?[2].text ?? target.user, owner: who?[1].text ?? "") }
             let present = Set(try link.rows("SELECT rolname FROM pg_roles WHERE rolname IN ('petlog_owner', 'petlog_staff', 'petlog_volunteer')",
                                              [SQLValue]()).compactMap { $0[0].text })
             let missing = groups.filter { !present.contains($0) }
@@ -86,8 +116,12 @@ public enum PostgresRoles {
             try link.transaction(.migration) {
                 if !missing.isEmpty { try link.execute(script: rolesSQL) }
                 try link.execute(script: grantsSQL)
+                let owner = try link.row("SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace WHERE nspname = 'petlog'", [SQLValue]())?[0].text ?? target.user
+                try link.execute(script: defaultPrivilegesSQL(owner: owner))
             }
         } catch let e as CannotCreateRoles {
+            throw e
+        } catch let e as NotTheOwner {
             throw e
         } catch {
             throw PostgresRepository.storeError(error)

@@ -37,11 +37,12 @@ enum Schema {
             try UndoLog.createTriggers(db, tables: ["budget"])
         }
         migrator.registerMigration("v9") { db in try db.execute(sql: v9) }
+        migrator.registerMigration("v10") { db in try db.execute(sql: v10) }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v9"
+    static let currentVersion = "v10"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -431,6 +432,18 @@ enum Schema {
     /// another pet), so what is left is always such a prefix. A weight after the last chunk (the usual new
     /// weight) drops nothing: the read takes points after the last chunk from the tables, and the next chart
     /// on a writable file packs whole chunks of them. Existing files start with no chunks.
+    /// v10: the household's namespace, 16 random bytes made once per database, from which the FHIR
+    /// export derives its resources' addresses (docs/fhir.md): two households' `pet-1` no longer share one.
+    /// The JSON export carries it, and an import into an empty database takes it (so a moved household
+    /// keeps its addresses).
+    static let v10 = """
+    CREATE TABLE household (
+      id        INTEGER PRIMARY KEY CHECK (id = 1),
+      namespace TEXT NOT NULL CHECK (length(namespace) = 32)
+    );
+    INSERT INTO household (id, namespace) VALUES (1, lower(hex(randomblob(16))));
+    """
+
     static let v9 = """
     CREATE TABLE weight_chunk (
       id       INTEGER PRIMARY KEY,

@@ -54,7 +54,7 @@ extension SearchIndex {
               SELECT key FROM (SELECT key, source FROM want EXCEPT SELECT key, source FROM have)
               UNION ALL
               SELECT key FROM (SELECT key, source FROM have EXCEPT SELECT key, source FROM want)
-            ) WHERE key NOT IN (SELECT key FROM search_stale)
+            ) AS wrong WHERE NOT EXISTS (SELECT 1 FROM search_stale s WHERE s.key = wrong.key)
             """) ?? 0
     }
 

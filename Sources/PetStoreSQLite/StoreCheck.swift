@@ -52,10 +52,14 @@ extension SQLiteRepository {
                 }
                 // One pass over the covering index of (pet, kind, time), one rowid search in the kind's table each.
                 // (The table itself when an index is damaged: REINDEX mends that, and this must not trip on it.)
-                let detailFound = RecordKind.allCases.map { "WHEN '\($0.rawValue)' THEN id IN (SELECT record_id FROM \($0.rawValue))" }.joined(separator: " ")
+                // A correlated NOT EXISTS (a key lookup), never `id IN (SELECT record_id …)`, which is a table
+                // built in memory per kind (StoreCore.recordsWithoutDetailSQL says why, for the server).
+                let detailMissing = RecordKind.allCases.map {
+                    "WHEN '\($0.rawValue)' THEN NOT EXISTS (SELECT 1 FROM \($0.rawValue) d WHERE d.record_id = record.id)"
+                }.joined(separator: " ")
                 let path = problems.contains { $0.kind == .index } ? "NOT INDEXED" : "INDEXED BY record_pet_kind_at"
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT id, kind FROM record \(path) WHERE NOT CASE kind \(detailFound) ELSE 1 END ORDER BY id
+                    SELECT id, kind FROM record \(path) WHERE CASE kind \(detailMissing) ELSE 0 END ORDER BY id
                     """) {
                     // Only a known kind is matched by the CASE above.
                     if let kind = RecordKind(rawValue: row[1]) { problems.append(.orphanRecord(.init(id: row[0], kind: kind))) }

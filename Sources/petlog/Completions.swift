@@ -13,8 +13,9 @@ import PetStoreSQLite
 extension CompletionKind {
     /// Active pets' names (`petlog log <TAB>`).
     static var petNames: CompletionKind {
-        .custom { words, _, prefix in
-            ShellCompletion.matching(prefix, CompletionNames.pets(databasePath: ShellCompletion.databasePath(words: words)))
+        .custom { words, index, prefix in
+            ShellCompletion.offered(CompletionNames.pets(databasePath: ShellCompletion.databasePath(words: words)),
+                                    words: words, index: index, prefix: prefix)
         }
     }
 
@@ -24,13 +25,40 @@ extension CompletionKind {
         .custom { words, index, prefix in
             let pets = ShellCompletion.positional(words: words, before: index, after: ["give", "stop"])
                 .map { PetModelText.pets($0).map(\.description) } ?? []
-            return ShellCompletion.matching(prefix, CompletionNames.medications(
-                databasePath: ShellCompletion.databasePath(words: words), pets: pets))
+            return ShellCompletion.offered(CompletionNames.medications(
+                databasePath: ShellCompletion.databasePath(words: words), pets: pets), words: words, index: index, prefix: prefix)
         }
     }
 }
 
 enum ShellCompletion {
+    /// The first argument of a completion request from argument-parser's scripts.
+    static let requestWord = "---completion"
+
+    /// Marks a name the scripts insert after a `--` of its own (`-- -rf`): a control character, which no
+    /// offered name holds (`CompletionNames` leaves such names out).
+    static let afterSeparator = "\u{1F}"
+
+    /// The names to answer: those that complete what is typed (`matching`). A name that starts with `-`
+    /// would be read as an option where it lands, so unless a `--` comes before the word being completed
+    /// it goes in after one: bash's and zsh's scripts insert `-- -rf` for a name marked `afterSeparator`;
+    /// fish quotes every candidate as one word, so it is offered `--` (the dash names as its description),
+    /// and the next TAB, after the `--`, offers the names themselves.
+    static func offered(_ names: [String], words: [String], index: Int, prefix: String) -> [String] {
+        let matched = matching(prefix, names)
+        let separated = words.prefix(min(index, words.count)).dropFirst().contains("--")
+        guard !separated, matched.contains(where: { $0.hasPrefix("-") }) else { return matched }
+        let plain = matched.filter { !$0.hasPrefix("-") }
+        // Only in a word begun bare (not in an open quote) that the dash names still complete.
+        let dashed = matched.filter { $0.hasPrefix("-") && $0.hasPrefix(ShellWord.unquoted(prefix)) }
+        guard prefix.isEmpty || prefix.hasPrefix("-"), !dashed.isEmpty else { return plain }
+        switch shell {
+        case "fish": return plain + ["--\t" + dashed.joined(separator: " ")]
+        case "bash", "zsh": return plain + dashed.map { afterSeparator + $0 }
+        default: return plain + dashed
+        }
+    }
+
     /// Options that take a value among those of the commands that complete names (global and record
     /// options): their value is not a positional argument.
     static let valueOptions: Set<String> = ["--db", "--lang", "--unit", "--tz", "--at", "--note"]
@@ -132,6 +160,9 @@ enum CompletionScript {
                 compopt +o filenames 2>/dev/null
                 while IFS='' read -r candidate; do
                     [[ -n "${candidate}" ]] || continue
+                    case "${candidate}" in
+                    $'\\x1f'*) printf -v quoted '%q' "${candidate#$'\\x1f'}"; COMPREPLY+=("-- ${quoted}"); continue ;;
+                    esac
                     case "${typed}" in
                     \\'*) quoted="${candidate//\\'/\\'\\\\\\'\\'}" ;;
                     \\"*) quoted="${candidate//\\\\/\\\\\\\\}"; quoted="${quoted//\\"/\\\\\\"}"; quoted="${quoted//\\$/\\\\\\$}"; quoted="${quoted//\\`/\\\\\\`}" ;;
@@ -147,10 +178,22 @@ enum CompletionScript {
         return out
     }
 
+    /// zsh: the names go to `compadd` as they are (it quotes them on insertion and matches them itself);
+    /// a name marked `ShellCompletion.afterSeparator` goes in as `-- NAME`, quoted here (`-Q`), and
+    /// already matched by petlog (`-U`).
     static func zsh(_ script: String) -> String {
         let prefix = "__petlog"
         return script.replacingOccurrences(
             of: "        \(prefix)_complete \"${completions[@]:0:-1}\"\n",
-            with: "        compadd -- \"${completions[@]:0:-1}\"\n")
+            with: """
+                        local -a names separated
+                        local name
+                        for name in "${completions[@]:0:-1}"; do
+                            if [[ "${name}" == $'\\x1f'* ]]; then separated+=("-- ${(q)${name#$'\\x1f'}}"); else names+=("${name}"); fi
+                        done
+                        compadd -- "${names[@]}"
+                        (( ${#separated[@]} )) && compadd -U -Q -- "${separated[@]}"
+
+                """)
     }
 }

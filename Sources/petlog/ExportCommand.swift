@@ -108,7 +108,7 @@ struct ExportCommand: ParsableCommand {
         }
         let records = chosen.isEmpty ? [] : try repo.records(RecordQuery(pets: chosen.map { .id($0.id) }, kinds: FHIRBundle.kinds))
             .sorted { $0.id < $1.id }
-        let bytes = FHIRBundle.bytes(pets: chosen, records: records, today: s.time.today)
+        let bytes = FHIRBundle.bytes(pets: chosen, records: records, today: s.time.today, namespace: try repo.householdNamespace())
         try OutputFile.write(to: output) { sink in try sink.write(bytes) }
         let count = bytes.filter { $0 == UInt8(ascii: "\n") }.count - 2  // one entry a line between the first and the last
         let toStdout = OutputFile.isStandardOutput(output)

@@ -118,6 +118,16 @@ struct Failure {
         return l.text(.errCannotWrite(path: path, reason: reason(e.cause, l)))
     }
 
+    /// Why TLS with the server failed, in words.
+    static func tlsProblem(_ problem: ServerTLSProblem) -> L10n.Message {
+        switch problem {
+        case .notOffered: return .errServerTLSNotOffered
+        case .certificateRejected: return .errServerTLSCertificateRejected
+        case .handshakeFailed: return .errServerTLSHandshakeFailed
+        case .setUpFailed: return .errServerTLSSetUpFailed
+        }
+    }
+
     /// What the system said about a file, in words (for writes and opens alike).
     static func reason(_ cause: OutputError.Cause, _ l: L10n) -> String {
         let reason: String
@@ -228,7 +238,7 @@ struct Failure {
         case .serverLogin(let target): return l.text(.errServerLogin(target: target))
         case .serverDatabaseMissing(let target, let database): return l.text(.errServerDatabaseMissing(target: target, database: database))
         case .serverConnectionLost(let target): return l.text(.errServerConnectionLost(target: target))
-        case .serverTLS(let target, let detail): return l.text(.errServerTLS(target: target, detail: detail))
+        case .serverTLS(let target, let problem): return l.text(.errServerTLS(target: target, detail: l.text(Self.tlsProblem(problem))))
         case .notPermitted(let role): return l.text(.errNotPermitted(role: role))
         case .schemaNeedsOwner(let role): return l.text(.errSchemaNeedsOwner(role: role))
         case .server(let state, let message): return l.text(.errServer(state: state, message: message))

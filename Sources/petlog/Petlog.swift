@@ -34,6 +34,14 @@ extension Petlog {
         // --experimental-dump-help is JSON for tools and passes through.
         if !(error is ExitCode), exitCode(for: error) == .success, !arguments.contains("--experimental-dump-help") {
             let text = fullMessage(for: error, columns: HelpLayout.unwrapped)
+            // A completion answer (`petlog ---completion …`) goes to the shell's script byte for byte: zsh's
+            // script drops its last line, the " " argument-parser adds, which trimming would turn into a blank
+            // line that `$(…)` strips (so the last real name was dropped instead), and a long name is not
+            // help to wrap.
+            if arguments.first == ShellCompletion.requestWord {
+                Terminal.write(text + "\n", to: STDOUT_FILENO)
+                Foundation.exit(0)
+            }
             Terminal.write(HelpLayout.rewrapped(text, columns: Terminal.screenColumns()) + "\n", to: STDOUT_FILENO)
             if let failed = StandardOutput.failed {
                 let failure = Failure(failed)

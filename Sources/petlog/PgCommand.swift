@@ -25,13 +25,15 @@ struct PgInitRolesCommand: ParsableCommand {
                 return
             }
             guard case .postgres(let url) = s.settings.storeLocation else { throw UsageError(message: s.t(.errPgNeedsServer)) }
-            let target = try s.settings.serverTarget(url)
+            let target = try s.serverTarget(url)
             do {
                 try PostgresRoles.create(target)
             } catch let e as PostgresRoles.CannotCreateRoles {
                 let command = "petlog pg init-roles --sql | sudo -u postgres psql " + ShellWord.quoted(e.database)
                 throw UsageError(message: s.t(.errPgCannotCreateRoles(role: Terminal.sanitize(e.role), missing: e.missing.joined(separator: ", "),
                                                                         command: command)), code: Failure.noPermission)
+            } catch let e as PostgresRoles.NotTheOwner {
+                throw UsageError(message: s.t(.errPgNotTheOwner(owner: Terminal.sanitize(e.owner), role: Terminal.sanitize(e.role))), code: Failure.noPermission)
             }
             s.terminal.line(s.t(.pgRolesCreated(target: Terminal.sanitize(target.redacted))))
         }

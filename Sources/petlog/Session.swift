@@ -87,14 +87,21 @@ struct Session {
     /// The store, opened on first use. Only the commands that may start a new database (`pet add`, `import`,
     /// `demo`, `restore`) pass `creating: true`; every other command refuses a missing file (exit 66) and
     /// creates nothing.
+    /// The server `url` names, for a command that connects to it: a password file others may read is not
+    /// used, and every such command says so (the same warning for all).
+    func serverTarget(_ url: String) throws -> PostgresTarget {
+        let target = try settings.serverTarget(url)
+        if let ignored = target.ignoredPasswordFile { terminal.error(t(.warnPasswordFileOpen(path: Terminal.sanitize(ignored)))) }
+        return target
+    }
+
     mutating func repository(creating: Bool = false) throws -> any PetlogStore {
         if let r = openedRepository { return r }
         let path: String
         switch settings.storeLocation {
         case .sqliteFile(let file): path = file
         case .postgres(let url):
-            let target = try settings.serverTarget(url)
-            if let ignored = target.ignoredPasswordFile { terminal.error(t(.warnPasswordFileOpen(path: Terminal.sanitize(ignored)))) }
+            let target = try serverTarget(url)
             let server: PostgresRepository
             if settings.pinnedNow != nil {
                 let now = time.now

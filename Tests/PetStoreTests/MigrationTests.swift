@@ -38,7 +38,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {

@@ -34,6 +34,28 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertNoThrow(try l.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('coco', 'coco', 'dog', 0, 0)"))
     }
 
+    /// `check`'s queries are anti-joins the planner runs without a subplan per row: `id IN (SELECT …)` inside
+    /// a CASE was a SubPlan, re-scanned per record once the detail table outgrew `work_mem` (cost 5.6e9 at
+    /// 1M weights). Asserted on the plan's shape (no timing): no SubPlan, an Anti Join per kind. At 1M weights
+    /// with the default work_mem the plan is the same (a merge or hash anti join; measured once by hand).
+    func testCheckQueriesAreAntiJoinsWithoutASubplanPerRow() throws {
+        let server = try requireServer()
+        let l = try link(try server.newDatabase())
+        try PostgresSchema.migrate(l)
+        try l.query("INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0)")
+        try l.query("INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) SELECT 1, 'weight', g, 0, 0, 0 FROM generate_series(1, 20000) AS g")
+        try l.query("INSERT INTO weight (record_id, grams) SELECT id, 4000 FROM record WHERE id % 1000 <> 0")
+        try l.query("ANALYZE")
+        for sql in [StoreCore.recordsWithoutDetailSQL,
+                    "SELECT DISTINCT c.sha256 FROM attachment_chunk c WHERE NOT EXISTS (SELECT 1 FROM attachment a WHERE a.sha256 = c.sha256)"] {
+            let plan = try l.query("EXPLAIN " + sql).compactMap { $0[0].text }.joined(separator: "\n")
+            XCTAssertFalse(plan.contains("SubPlan"), plan)
+            XCTAssertTrue(plan.contains("Anti Join"), plan)
+        }
+        // And it finds the 20 headers without their weight.
+        XCTAssertEqual(try l.query(StoreCore.recordsWithoutDetailSQL).count, 20)
+    }
+
     /// The kind descriptors (`RecordKindTable`) describe the server's tables as they do the SQLite file's,
     /// and the clinical scales' CHECKs refuse what `Score` refuses.
     func testTheKindDescriptorsMatchTheServersTables() throws {
@@ -167,6 +189,7 @@ final class PostgresSchemaTests: XCTestCase {
             ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
             DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
             DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
+            DROP TABLE petlog.household;
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")
@@ -204,7 +227,7 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), ["pg1", "pg2", "pg3", "pg4", "pg5"])
         let repo = try PostgresRepository(PostgresTarget.parse(url, environment: [:]))
         defer { repo.link.close() }
-        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner).last, "pg6")
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), PostgresSchema.migrations.map(\.id), "pg6 and after")
         XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.weight_chunk").first?.first?.int, 0)
         let want = try repo.weightSeriesFromTables(pet: 1, lower: .min, upper: .max, days: nil)
         XCTAssertEqual(want.times.count, 9000)

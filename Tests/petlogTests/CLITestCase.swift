@@ -176,6 +176,13 @@ class CLITestCase: XCTestCase {
         return r
     }
 
+    /// A JSON export's text without its household namespace: the same data in another database (made from
+    /// CSV tables, which do not carry the namespace) has its own.
+    func withoutNamespace(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: #""namespace": "[0-9a-f]{32}", "#, with: "", options: .regularExpression)
+    }
+
     func checkRefusal(_ r: Result, code: Int32, mentions: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertFalse(r.crashed, "\(what) crashed (signal \(r.status)): \(r.stderr.prefix(600))", file: file, line: line)
         XCTAssertEqual(r.status, code, "\(what): \(r.stderr.prefix(600))", file: file, line: line)

@@ -71,7 +71,8 @@ final class CompletionSafetyTests: CLITestCase {
         try addHostilePets()
         let a = try bash("req petlog log '' && req petlog weight 'D' && req petlog log \"D\\\\'M\" && req petlog log \"'Miss K\" && req petlog log 'Miss\\ K' && req petlog log '나' && req petlog log 'A$('")
         XCTAssertEqual(a.count, 7)
-        let expected = hostile.sorted()
+        // A name that starts with a dash goes in after a `--` of its own.
+        let expected = hostile.map { $0.hasPrefix("-") ? "<2 words: -- \($0)>" : $0 }.sorted()
         XCTAssertEqual(a[0].sorted(), expected, "every name, each as itself")
         XCTAssertEqual(a[1], ["D'Malley"])
         XCTAssertEqual(a[2], ["D'Malley"], "a typed backslash-quote matches the name")
@@ -103,10 +104,12 @@ final class CompletionSafetyTests: CLITestCase {
         assertTrapEmpty("medication names")
     }
 
-    /// bash, zsh and fish on a terminal: TAB after the first letter inserts the whole name, quoted so the
-    /// command receives it word for word, and nothing runs.
-    func testRealShellsInsertEachNameAsOneWord() throws {
-        try addHostilePets()
+    static let shells = [("bash", "/bin/bash"), ("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")]
+
+    /// Types each line of `typed` into `shell` on a pseudo-terminal, presses TAB (and Enter), and returns
+    /// the words `petlog` then received (nil where it never ran). Completion requests go to the real
+    /// binary, reading the database `db`; a run only records its words.
+    func typeInShell(_ shell: String, db: String, _ typed: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [[String]?] {
         let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/complete-in-pty.py")
         let wrapperFolder = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: wrapperFolder, withIntermediateDirectories: true)
@@ -119,29 +122,104 @@ final class CompletionSafetyTests: CLITestCase {
             printf '%s\\0' "$@" > '\(argsFile.path)'
             """.write(to: wrapper, atomically: true, encoding: .utf8)
         chmod(wrapper.path, 0o755)
+        let script = try completionScript(shell)
+        let setup = home.appendingPathComponent("setup.\(shell)")
+        let pathLine = shell == "fish" ? "set -gx PATH \(wrapperFolder.path) $PATH; set -gx PETLOG_DB \(db)"
+                                       : "export PATH=\(wrapperFolder.path):$PATH PETLOG_DB=\(db)"
+        try "\(pathLine)\nsource \(script.path)\n".write(to: setup, atomically: true, encoding: .utf8)
+        let r = try launch(URL(fileURLWithPath: "/usr/bin/python3"), [driver.path, shell, setup.path, argsFile.path] + typed,
+                           env: ["HOME": home.path, "LANG": "C.UTF-8"])
+        XCTAssertEqual(r.status, 0, "\(shell): \(r.stderr)", file: file, line: line)
+        let got = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) as? [Any] ?? []
+        XCTAssertEqual(got.count, typed.count, "\(shell): \(r.stdout) \(r.stderr)", file: file, line: line)
+        return got.map { $0 as? [String] }
+    }
+
+    /// bash, zsh and fish on a terminal: TAB after the first letter inserts the whole name, quoted so the
+    /// command receives it word for word, and nothing runs.
+    func testRealShellsInsertEachNameAsOneWord() throws {
+        try addHostilePets()
         var tried = 0
-        for (shell, path) in [("bash", "/bin/bash"), ("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")] {
+        for (shell, path) in Self.shells {
             guard FileManager.default.isExecutableFile(atPath: path) else { continue }
             tried += 1
-            let script = try completionScript(shell)
-            let setup = home.appendingPathComponent("setup.\(shell)")
-            let pathLine = shell == "fish" ? "set -gx PATH \(wrapperFolder.path) $PATH; set -gx PETLOG_DB \(dbPath)"
-                                           : "export PATH=\(wrapperFolder.path):$PATH PETLOG_DB=\(dbPath)"
-            try "\(pathLine)\nsource \(script.path)\n".write(to: setup, atomically: true, encoding: .utf8)
             // One letter each, so the completion is unique and inserted whole; then a word begun with a quote.
             let names = hostile.filter { $0.first!.isLetter && $0.first!.isASCII }
             var typed = names.map { "petlog log \($0.first!)" }
             if shell == "bash" { typed += ["petlog log 'D", "petlog log \"F", "petlog log \"B"] }
-            let r = try launch(URL(fileURLWithPath: "/usr/bin/python3"), [driver.path, shell, setup.path, argsFile.path] + typed,
-                               env: ["HOME": home.path, "LANG": "C.UTF-8"])
-            XCTAssertEqual(r.status, 0, "\(shell): \(r.stderr)")
-            let got = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) as? [Any] ?? []
-            XCTAssertEqual(got.count, typed.count, "\(shell): \(r.stdout) \(r.stderr)")
+            let got = try typeInShell(shell, db: dbPath, typed)
             for (i, name) in (names + (shell == "bash" ? ["D'Malley", hostile[5], hostile[1]] : [])).enumerated() where i < got.count {
-                XCTAssertEqual(got[i] as? [String], ["log", name], "\(shell) completing \(typed[i]) ran with \(got[i])")
+                XCTAssertEqual(got[i], ["log", name], "\(shell) completing \(typed[i]) ran with \(String(describing: got[i]))")
             }
             assertTrapEmpty(shell)
         }
         if tried == 0 { throw XCTSkip("no shell to drive") }
+    }
+
+    /// Every completion petlog answers (pet names as an argument and as `export --pet`'s value, the
+    /// medications of `med give` and `med stop`), in each shell, with one, two and many candidates: each
+    /// candidate, the last included, is offered (typing its first letter and TAB inserts it whole). zsh's
+    /// script drops the last line of the answer; a trimmed answer once lost the last real name there.
+    func testEveryCompletionOffersEveryCandidateInEveryShell() throws {
+        let households: [(pets: [String], meds: [String])] = [
+            (["Coco"], ["Heartgard"]),
+            (["Coco", "미미"], ["Heartgard", "Zyrtec"]),
+            (["Coco", "Dodo", "Max", "나비", "미미"], ["Apoquel", "Heartgard", "Metacam", "Zyrtec"]),
+        ]
+        let dbs = home.appendingPathComponent("households")
+        try FileManager.default.createDirectory(at: dbs, withIntermediateDirectories: true)
+        for (n, household) in households.enumerated() {
+            let db = dbs.appendingPathComponent("\(n).sqlite").path
+            for pet in household.pets { XCTAssertEqual(try run(["--db", db, "pet", "add", pet, "--species", "cat"], useDefaultDB: true).status, 0) }
+            for med in household.meds { XCTAssertEqual(try run(["--db", db, "med", "start", "Coco", med, "--every", "1d"], useDefaultDB: true).status, 0) }
+        }
+        var tried = 0
+        for (shell, path) in Self.shells {
+            guard FileManager.default.isExecutableFile(atPath: path) else { continue }
+            tried += 1
+            for (n, household) in households.enumerated() {
+                let db = dbs.appendingPathComponent("\(n).sqlite").path
+                var typed: [String] = [], expected: [[String]] = []
+                for pet in household.pets {
+                    typed.append("petlog log \(pet.first!)"); expected.append(["log", pet])
+                }
+                for med in household.meds {
+                    typed.append("petlog med give Coco \(med.first!)"); expected.append(["med", "give", "Coco", med])
+                }
+                // The other places, with their last candidate.
+                let pet = household.pets.last!, med = household.meds.last!
+                typed.append("petlog export --pet \(pet.first!)"); expected.append(["export", "--pet", pet])
+                typed.append("petlog med stop Coco \(med.first!)"); expected.append(["med", "stop", "Coco", med])
+                if household.pets.count == 1 {
+                    typed += ["petlog weight ", "petlog med give Coco "]
+                    expected += [["weight", "Coco"], ["med", "give", "Coco", "Heartgard"]]
+                }
+                let got = try typeInShell(shell, db: db, typed)
+                for (i, want) in expected.enumerated() where i < got.count {
+                    XCTAssertEqual(got[i], want, "\(shell), \(household.pets.count) pets: \(typed[i]) ran with \(String(describing: got[i]))")
+                }
+            }
+        }
+        if tried == 0 { throw XCTSkip("no shell to drive") }
+    }
+
+    /// A name that starts with a dash would be read as an option where it is inserted: it goes in after a
+    /// `--` (bash and zsh insert `-- -rf`; fish, which quotes each candidate as one word, offers `--`,
+    /// then the name after it), and after a `--` already typed as itself.
+    func testANameStartingWithADashIsInsertedAfterDoubleDash() throws {
+        try ok("pet", "add", "--species", "cat", "--", "-rf")
+        var tried = 0
+        for (shell, path) in Self.shells {
+            guard FileManager.default.isExecutableFile(atPath: path) else { continue }
+            tried += 1
+            let typed = ["petlog log " + (shell == "fish" ? "\t " : ""), "petlog log -- ", "petlog weight -- "]
+            let got = try typeInShell(shell, db: dbPath, typed)
+            XCTAssertEqual(got.first ?? nil, ["log", "--", "-rf"], shell)
+            XCTAssertEqual(got.dropFirst().first ?? nil, ["log", "--", "-rf"], shell)
+            XCTAssertEqual(got.last ?? nil, ["weight", "--", "-rf"], shell)
+        }
+        if tried == 0 { throw XCTSkip("no shell to drive") }
+        // bash's function: the reply is the two words `--` and the name.
+        XCTAssertEqual(try bash("req petlog log '' && req petlog log -- ''"), [["<2 words: -- -rf>"], ["-rf"]])
     }
 }

@@ -120,6 +120,45 @@ final class FHIRExportTests: CLITestCase {
         XCTAssertTrue(wrong.stderr.contains("--format fhir"), wrong.stderr)
     }
 
+    /// Every address derives from the database's own random namespace: two new databases with the same pet
+    /// give different addresses (a clinic merging two households' bundles no longer merges their pets), the
+    /// same database gives the same bytes twice, and a household moved by export and import keeps its
+    /// addresses; the bundle still validates. On both stores (a second database of the same kind).
+    func testAddressesAreTheDatabasesOwnAndSurviveAMove() throws {
+        func another(_ name: String) throws -> String {
+            if Self.onServer { return TestServer.url(try TestServer.shared().createDatabase()) }
+            return home.appendingPathComponent("data/\(name).sqlite").path
+        }
+        let second = try another("second"), moved = try another("moved")
+        for db in [dbPath, second] {
+            XCTAssertEqual(try run(["--db", db, "pet", "add", "Coco", "--species", "dog"], useDefaultDB: true).status, 0)
+            XCTAssertEqual(try run(["--db", db, "weight", "Coco", "4.2kg"], useDefaultDB: true).status, 0)
+        }
+        func bundle(_ db: String) throws -> String {
+            let r = try run(["--db", db, "export", "--format", "fhir", "-o", "-"], useDefaultDB: true)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        func addresses(_ text: String) -> [String] {
+            let doc = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+            return (doc?["entry"] as? [[String: Any]] ?? []).compactMap { $0["fullUrl"] as? String }
+        }
+        let first = try bundle(dbPath)
+        XCTAssertEqual(addresses(first).count, 2)
+        XCTAssertTrue(Set(addresses(first)).isDisjoint(with: addresses(try bundle(second))), "two households share no address")
+        XCTAssertEqual(try bundle(dbPath), first, "the same database gives the same bytes")
+        // Moved by the JSON export (which carries the namespace) into a new database: the same bundle.
+        let json = home.appendingPathComponent("household.json").path
+        XCTAssertEqual(try run(["--db", dbPath, "export", "-o", json], useDefaultDB: true).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: json, encoding: .utf8).contains("\"namespace\": \""))
+        let imported = try run(["--db", moved, "import", json], useDefaultDB: true)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(try bundle(moved), first, "a moved household keeps its addresses")
+        let file = home.appendingPathComponent("coco.fhir.json").path
+        try first.write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try validate(file)
+    }
+
     func testAnEmptyStoreIsAnEmptyValidBundle() throws {
         try ok("pet", "add", "Solo", "--species", "cat")
         try ok("pet", "remove", "Solo", "--yes")

@@ -124,7 +124,8 @@ final class PetHealthCommandTests: CLITestCase {
             try ok("import", source)
             let again = home.appendingPathComponent("again-\(UUID().uuidString).json").path
             try ok("export", "-o", again)
-            XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), text, "re-export after importing \(source)")
+            XCTAssertEqual(try withoutNamespace(again), try withoutNamespace(json), "re-export after importing \(source)")
+            if source == json { XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), text, "the JSON carries the namespace") }
             let csvAgain = home.appendingPathComponent("tables-\(UUID().uuidString)").path
             try ok("export", "--format", "csv", "-o", csvAgain)
             XCTAssertEqual(try String(contentsOfFile: csvAgain + "/pet.csv", encoding: .utf8), petCSV)

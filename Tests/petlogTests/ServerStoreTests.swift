@@ -323,7 +323,17 @@ final class ServerStoreTests: CLITestCase {
         let required = try run(["--db", tls + "?sslmode=require", "pet", "list"], env: ["PGPASSWORD": "right-one"], useDefaultDB: true)
         XCTAssertEqual(required.status, 0, required.stderr)
         checkRefusal(try run(["--db", tls + "?sslmode=verify-full", "pet", "list"], env: ["PGPASSWORD": "right-one"], useDefaultDB: true),
-                     code: 69, mentions: "TLS", "an untrusted certificate")
+                     code: 69, mentions: "certificate is not trusted", "an untrusted certificate")
+        // A server without TLS (a listener that answers the SSLRequest "N", as one with ssl = off does), asked
+        // for it: said in words, in each language, never a library's code such as "(sslUnsupported)".
+        let plain = try launchBackground(["/usr/bin/python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); print(s.getsockname()[1], flush=True)\nwhile True:\n c=s.accept()[0]; c.recv(8); c.sendall(b'N'); c.recv(100); c.close()"])
+        defer { plain.terminate() }
+        let plainPort = try plain.firstLine()
+        for (lang, words) in [("en", "does not offer TLS"), ("ko", "TLS를 지원하지 않습니다"), ("ja", "TLS に対応していません")] {
+            let r = try run(["--lang", lang, "--db", "postgres://keeper@127.0.0.1:\(plainPort)/\(db)?sslmode=require", "pet", "list"], env: ["PGPASSWORD": "x"], useDefaultDB: true)
+            checkRefusal(r, code: 69, mentions: words, "a server without TLS (\(lang))")
+            XCTAssertFalse(r.stderr.contains("sslUnsupported"), r.stderr)
+        }
         // A password file others can read is not used, and petlog says why (then the login is refused).
         let pgpass = home.appendingPathComponent(".pgpass").path
         try "127.0.0.1:\(server.port):\(db):keeper:right-one\n".write(toFile: pgpass, atomically: true, encoding: .utf8)
@@ -331,6 +341,9 @@ final class ServerStoreTests: CLITestCase {
         let open = try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"], useDefaultDB: true)
         XCTAssertEqual(open.status, 77)
         XCTAssertTrue(open.stderr.contains("chmod 0600"), open.stderr)
+        // The same warning from every command that connects, `pg init-roles` included.
+        let roles = try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pg", "init-roles"], useDefaultDB: true)
+        XCTAssertTrue(roles.stderr.contains("chmod 0600"), roles.stderr)
         chmod(pgpass, 0o600)
         XCTAssertEqual(try run(["--db", "postgres://keeper@127.0.0.1:\(server.port)/\(db)?sslmode=disable", "pet", "list"], useDefaultDB: true).status, 0)
         // A restore into a server is pg_restore's.
@@ -348,6 +361,39 @@ final class ServerStoreTests: CLITestCase {
         let cmdline = (try? String(contentsOfFile: "/proc/\(waiting.process.processIdentifier)/cmdline", encoding: .utf8)) ?? ""
         XCTAssertTrue(cmdline.contains("127.0.0.1"), cmdline)
         XCTAssertFalse(cmdline.contains("hunter2"), cmdline)
+    }
+
+    /// Ctrl-C or SIGTERM while petlog waits for a long statement: the server stops running it (a killed client's
+    /// statement used to run on until `pg_cancel_backend`). The statement is a `pg_sleep` of ten minutes
+    /// (`PETLOG_TEST_PG_SLEEP`, debug builds only); the test looks at `pg_stat_activity`, polling for up to a
+    /// minute each way, and asserts no time.
+    func testASignalCancelsTheServersWork() throws {
+        let url = try newServerDatabase()
+        try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
+        let db = Self.database(url)
+        let sleeping = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(db)' AND state = 'active' AND query LIKE 'SELECT pg_sleep%'"
+        func poll(until want: String) throws -> Bool {
+            for _ in 0..<240 {
+                if try psql(url, sleeping).trimmingCharacters(in: .whitespacesAndNewlines) == want { return true }
+                usleep(250_000)
+            }
+            return false
+        }
+        for sig in [SIGINT, SIGTERM] {
+            let p = Process()
+            p.executableURL = Self.binary
+            p.arguments = ["--db", url, "log"]
+            p.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PETLOG_TEST_PG_SLEEP": "600"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            XCTAssertTrue(try poll(until: "1"), "petlog's statement never ran")
+            kill(p.processIdentifier, sig)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationReason, .uncaughtSignal)
+            XCTAssertEqual(p.terminationStatus, sig)
+            XCTAssertTrue(try poll(until: "0"), "the server still runs the statement of a petlog that got signal \(sig)")
+        }
     }
 
     /// A program left running in the background (a listener, a petlog waiting on it).
@@ -436,5 +482,37 @@ final class ServerSetUpTests: CLITestCase {
         XCTAssertEqual(try run(["--db", url("mina"), "weight", "Penny", "12.4kg"], useDefaultDB: true).status, 0)
         XCTAssertTrue(try run(["--db", url("jun"), "log", "--by"], useDefaultDB: true).stdout.contains("by mina"))
         checkRefusal(try run(["--db", url("jun"), "weight", "Penny", "12.5kg"], useDefaultDB: true), code: 77, mentions: "jun", "a volunteer's write")
+
+        // Only the owner changes roles: a staff member's init-roles is one line, exit 77, and leaves no
+        // default privileges of its own (which would break the owner's restore).
+        func foreignDefaults() throws -> String {
+            try pg(["psql", "-X", "-A", "-t", "-d", "petlog", "-c",
+                    "SELECT count(*) FROM pg_default_acl WHERE defaclrole <> (SELECT nspowner FROM pg_namespace WHERE nspname = 'petlog')"])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        checkRefusal(try run(["--db", url("mina"), "pg", "init-roles"], useDefaultDB: true), code: 77, mentions: "owner", "init-roles as staff")
+        checkRefusal(try run(["--lang", "ja", "--db", url("jun"), "pg", "init-roles"], useDefaultDB: true), code: 77, mentions: "所有者", "init-roles as a volunteer")
+        XCTAssertEqual(try foreignDefaults(), "0")
+        // A superuser's --sql after the schema exists sets the owner's default privileges, not its own.
+        XCTAssertEqual(try pg(["psql", "-X", "-v", "ON_ERROR_STOP=1", "-d", "petlog", "-f", sql]).status, 0)
+        XCTAssertEqual(try foreignDefaults(), "0")
+
+        // The dump line `backup` prints, run as written by each role with a real pg_dump: the volunteer's
+        // too (it reads the sequences); the owner's dump restores as the owner into a new database.
+        for role in ["jun", "mina", "owner"] {
+            let file = home.appendingPathComponent("\(role).dump").path
+            let said = try run(["--db", url(role), "backup", "-o", file], useDefaultDB: true)
+            guard let start = said.stderr.range(of: "pg_dump ") else { XCTFail(said.stderr); continue }
+            let line = String(said.stderr[start.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let dumped = try TestServer.shell(["bash", "-c", "PATH=\(bin):$PATH; " + line])
+            XCTAssertEqual(dumped.status, 0, "\(role): \(line): \(dumped.stdout)")
+        }
+        XCTAssertEqual(try pg(["createdb", "--owner", "owner", "restored"]).status, 0)
+        let restored = try TestServer.shell([bin + "pg_restore", "--exit-on-error", "--no-owner", "-h", folder, "-p", port, "-U", "owner", "-d", "restored",
+                                             home.appendingPathComponent("owner.dump").path])
+        XCTAssertEqual(restored.status, 0, restored.stdout)
+        let again = try TestServer.shell([bin + "pg_restore", "--exit-on-error", "-h", folder, "-p", port, "-U", "owner", "-d", "restored",
+                                          "--clean", "--if-exists", home.appendingPathComponent("owner.dump").path])
+        XCTAssertEqual(again.status, 0, again.stdout)
     }
 }

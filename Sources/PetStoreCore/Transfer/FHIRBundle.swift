@@ -26,8 +26,11 @@ public enum FHIRBundle {
 
     /// The bundle's bytes (UTF-8 JSON, one entry a line). `today` decides whether a course with an end
     /// day is still active.
-    public static func bytes(pets: [Pet], records: [PetRecord], today: LocalDate) -> [UInt8] {
+    /// `namespace`: the household's (`householdNamespace`), which every address is derived from, so two
+    /// households' `pet-1` differ and the same database gives the same bytes.
+    public static func bytes(pets: [Pet], records: [PetRecord], today: LocalDate, namespace: String? = nil) -> [UInt8] {
         var entries: [(type: String, id: String, body: [(String, J)])] = []
+        func url(_ type: String, _ id: String) -> String { FHIRBundle.url(type, id, namespace: namespace) }
         let petIds = Set(pets.map(\.id))
         func ref(_ type: String, _ id: String) -> J { .object([("reference", .string(url(type, id)))]) }
         func patient(_ petId: Int64) -> J { ref("Patient", "pet-\(petId)") }
@@ -222,10 +225,12 @@ public enum FHIRBundle {
         return "\(seconds / 60) min"
     }
 
-    /// `urn:uuid:` of a name-based UUID (SHA-256 of `petlog/<type>/<id>`, version and variant bits set
-    /// as in RFC 4122's name-based UUIDs): the same resource always has the same address.
-    static func url(_ type: String, _ id: String) -> String {
-        var h = Array(SHA256.hash(data: Data("petlog/\(type)/\(id)".utf8)).prefix(16))
+    /// `urn:uuid:` of a name-based UUID (SHA-256 of `petlog/<namespace>/<type>/<id>`, version and variant
+    /// bits set as in RFC 4122's name-based UUIDs): the same resource of the same database always has the
+    /// same address, and another household's does not.
+    static func url(_ type: String, _ id: String, namespace: String?) -> String {
+        let name = namespace.map { "petlog/\($0)/\(type)/\(id)" } ?? "petlog/\(type)/\(id)"
+        var h = Array(SHA256.hash(data: Data(name.utf8)).prefix(16))
         h[6] = (h[6] & 0x0F) | 0x50
         h[8] = (h[8] & 0x3F) | 0x80
         let hex = h.map { String(format: "%02x", $0) }.joined()

@@ -202,6 +202,9 @@ public struct ImportBatch: Sendable {
     /// `import --strict`: an attachment found neither in the store nor in `attachmentSources` refuses the
     /// whole batch. Otherwise its rows go in all the same, marked missing (`check` lists the file).
     public var attachmentsRequired = false
+    /// The exporting database's household namespace (petlog JSON files only), which an import into an
+    /// empty database takes.
+    public var namespace: String?
     /// Budgets (a pet is an index into `pets`) and exchange rates (petlog JSON files only).
     public var budgets: [ImportBudget] = []
     /// Rows of a scale's CSV with no weight in them (other measurements only), left out.

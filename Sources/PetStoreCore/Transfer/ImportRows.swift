@@ -47,6 +47,10 @@ extension StoreCore {
         try writer.clearUndo()
         let emptyDatabase = try sql.int("SELECT (SELECT count(*) FROM pet) + (SELECT count(*) FROM record)", [SQLValue]()) == 0
         if batch.needsEmptyDatabase && !emptyDatabase { throw StoreError.constraint("not empty") }
+        // A household moved into an empty database keeps its namespace (and so its FHIR addresses).
+        if emptyDatabase, let namespace = batch.namespace {
+            try sql.execute("UPDATE household SET namespace = ? WHERE id = 1", [.text(namespace)])
+        }
         let t = nowSeconds
 
         // Pets.

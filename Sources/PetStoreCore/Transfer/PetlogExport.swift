@@ -622,9 +622,11 @@ public final class PetlogJSONWriter {
     public private(set) var recordCount = 0
 
     /// Writes the header and every pet (archived ones included) in id order.
-    public init(sink: OutputSink, pets: [Pet]) throws {
+    public init(sink: OutputSink, pets: [Pet], namespace: String? = nil) throws {
         self.sink = sink
-        try sink.write("{\"format\": \"\(PetlogJSON.format)\", \"schema\": \"\(PetlogJSON.schema)\", \"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
+        // The namespace is 32 hex digits (checked by both schemas): written as it is.
+        let household = namespace.map { "\"namespace\": \"\($0)\", " } ?? ""
+        try sink.write("{\"format\": \"\(PetlogJSON.format)\", \"schema\": \"\(PetlogJSON.schema)\", \(household)\"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
         let sorted = pets.sorted { $0.id < $1.id }
         for (i, p) in sorted.enumerated() {
             json.clear()

@@ -296,6 +296,12 @@ enum PetlogJSONReader {
                         scanner.seek(resume)
                         earlyRecords = nil
                     }
+                case "namespace":
+                    // The household's namespace (32 hex digits); anything else is not one and is left out.
+                    let text = try? decoder.decode(String.self, from: scanner.value())
+                    if let text, text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+                        batch.namespace = text
+                    }
                 case "budgets":
                     try elements(.budgets)
                 case "rates":

@@ -12,10 +12,14 @@ import PetStoreCore
 /// the rest of petlog reads with.
 extension SQLiteRepository {
     public func exportJSON(to sink: OutputSink) throws -> Int {
-        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true))
+        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true), namespace: try householdNamespace())
         try forEachRecordInOrder { try writer.write($0) }
         try writer.finish(budgets: try budgets(), rates: try allRates())
         return writer.recordCount
+    }
+
+    public func householdNamespace() throws -> String? {
+        try read { db in try db.tableExists("household") ? try core(db).householdNamespace() : nil }
     }
 
     /// Every record in id order, as `loadRecords` gives them (a record without its detail row is left

@@ -7,7 +7,7 @@ shell quoted it.
 
 SHELL is bash, zsh or fish; SETUP_FILE is sourced first (it loads the completion script and puts a
 `petlog` on PATH that writes its arguments, NUL-separated, to ARGS_FILE unless asked to complete);
-each TYPED is what the user types before TAB, one command line each, in one shell session. Prints a
+each TYPED is what the user types before TAB (a TAB in it is pressed there too), one command line each, in one shell session. Prints a
 JSON list with, for each, the list of arguments the command received (null when it never ran).
 """
 import json, os, pty, select, sys, time
@@ -71,10 +71,12 @@ results = []
 for typed in lines:
     if os.path.exists(args_file):
         os.unlink(args_file)
-    send(typed)
-    read_for(0.2)
-    send("\t")
-    read_for(1.2)
+    # A TAB inside TYPED is pressed there too (`petlog log \t\t`: complete, then complete again).
+    for piece in typed.split("\t"):
+        send(piece)
+        read_for(0.2)
+        send("\t")
+        read_for(1.2)
     send("\r")
     deadline = time.time() + 8
     ran = False
