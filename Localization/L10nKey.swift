@@ -22,6 +22,7 @@ extension L10n {
         case noteNoECBRate = "note.no_ecb_rate"
         case errFractionDigits = "err.fraction_digits"
         case errMoneyRange = "err.money_range"
+        case errNumeralsWithoutCurrency = "err.numerals_without_currency"
         case errOutOfRange = "err.out_of_range"
         case errUnknownChoice = "err.unknown_choice"
         case errBadAmount = "err.bad_amount"

@@ -21,6 +21,7 @@ extension L10n.Message {
     public static func noteNoECBRate(currency: String) -> Self { Self(.noteNoECBRate, ["currency": currency]) }
     public static func errFractionDigits(value: String, currency: String, digits: String) -> Self { Self(.errFractionDigits, ["value": value, "currency": currency, "digits": digits]) }
     public static func errMoneyRange(value: String) -> Self { Self(.errMoneyRange, ["value": value]) }
+    public static func errNumeralsWithoutCurrency(value: String, currency: String) -> Self { Self(.errNumeralsWithoutCurrency, ["value": value, "currency": currency]) }
     public static func errOutOfRange(field: String, value: String, min: String, max: String) -> Self { Self(.errOutOfRange, ["field": field, "value": value, "min": min, "max": max]) }
     public static func errUnknownChoice(field: String, value: String, accepted: String) -> Self { Self(.errUnknownChoice, ["field": field, "value": value, "accepted": accepted]) }
     public static func errBadAmount(value: String) -> Self { Self(.errBadAmount, ["value": value]) }

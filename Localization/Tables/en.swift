@@ -23,6 +23,7 @@ extension L10n {
         case .noteNoECBRate: "note: the ECB publishes no rate for {currency}, so it is never converted into other currencies (totals show it on its own)"
         case .errFractionDigits: "\"{value}\" has more decimals than {currency} allows ({digits})"
         case .errMoneyRange: "amount \"{value}\" is too large"
+        case .errNumeralsWithoutCurrency: "\"{value}\" is written in kanji numerals, which do not say the currency here (home currency {currency}): write it, e.g. {value}円 or {value} {currency}"
         case .errOutOfRange: "{field} \"{value}\" must be a whole number from {min} to {max}"
         case .errUnknownChoice: "{field} \"{value}\" is not accepted (accepted: {accepted})"
         case .errBadAmount: "\"{value}\" is not an amount (accepted: 80g, 200ml, 1cup, 2pc)"

@@ -23,6 +23,7 @@ extension L10n {
         case .noteNoECBRate: "注: ECB は {currency} の為替レートを公表していないため、他の通貨に換算されません（合計では別に表示されます）"
         case .errFractionDigits: "「{value}」の小数点以下の桁数が {currency} の上限（{digits}桁）を超えています"
         case .errMoneyRange: "金額「{value}」が大きすぎます"
+        case .errNumeralsWithoutCurrency: "「{value}」は漢数字で書かれていて、ここでは通貨がわかりません（基本通貨 {currency}）: 通貨も書いてください（例: {value}円、{value} {currency}）"
         case .errOutOfRange: "{field}の値「{value}」は {min} から {max} までの整数で指定してください"
         case .errUnknownChoice: "{field}に「{value}」は指定できません（指定可能: {accepted}）"
         case .errBadAmount: "「{value}」は量として認識できません（入力例: 80g, 200ml, 1cup, 2pc）"

@@ -23,6 +23,7 @@ extension L10n {
         case .noteNoECBRate: "참고: ECB는 {currency} 환율을 발표하지 않으므로 다른 통화로 환산되지 않습니다 (합계에는 따로 표시됩니다)"
         case .errFractionDigits: "\"{value}\"의 소수점 이하 자릿수가 {currency}의 허용 범위({digits}자리)를 넘습니다"
         case .errMoneyRange: "금액 \"{value}\"이(가) 너무 큽니다"
+        case .errNumeralsWithoutCurrency: "\"{value}\"은(는) 한자 숫자로 쓰여 있어 통화를 알 수 없습니다 (기본 통화 {currency}): 통화를 함께 쓰세요 (예: {value}円, {value} {currency})"
         case .errOutOfRange: "{field} 값 \"{value}\"은(는) {min}부터 {max}까지의 정수여야 합니다"
         case .errUnknownChoice: "{field} 값 \"{value}\"은(는) 사용할 수 없습니다 (사용 가능: {accepted})"
         case .errBadAmount: "\"{value}\"은(는) 올바른 양이 아닙니다 (입력 예: 80g, 200ml, 1cup, 2pc)"

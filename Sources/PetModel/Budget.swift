@@ -63,9 +63,18 @@ public struct SpendingItem: Equatable, Sendable {
     public var day: LocalDate
     public var money: Money
     public var category: String
+    /// The whole payment this is a share of (a split expense): converted whole, then split.
+    public var share: PurchaseShare?
+    /// The purchase this is part of (the first share's record for a split expense): counted once.
+    public var purchase: Int64?
 
-    public init(day: LocalDate, money: Money, category: String) {
-        self.day = day; self.money = money; self.category = category
+    public init(day: LocalDate, money: Money, category: String, share: PurchaseShare? = nil, purchase: Int64? = nil) {
+        self.day = day; self.money = money; self.category = category; self.share = share; self.purchase = purchase
+    }
+
+    /// The item in `target` at its day's rate (a share as its part of the whole payment converted once).
+    public func converted(to target: Currency, rates: RateTable) -> Money? {
+        rates.convert(money, share: share, to: target, on: day)
     }
 }
 
@@ -116,9 +125,13 @@ public struct BudgetStatus: Equatable, Sendable {
         var total: Int64 = 0
         var categories: [String: Int64] = [:]
         var unconverted = 0
+        var uncounted: Set<Int64> = []   // a split purchase without a rate is one expense left out
         for item in items where item.day >= first && item.day <= min(last, asOf) {
             if let category = budget.category, item.category != category { continue }
-            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            guard let money = item.converted(to: currency, rates: rates) else {
+                if item.purchase.map({ uncounted.insert($0).inserted }) ?? true { unconverted += 1 }
+                continue
+            }
             total = total.addingSaturated(money.minorUnits)
             categories[item.category, default: 0] = categories[item.category, default: 0].addingSaturated(money.minorUnits)
         }
@@ -187,11 +200,17 @@ public struct BudgetDays: Equatable, Sendable {
         let currency = budget.amount.currency
         var byDay: [LocalDate: (Int64, Int)] = [:]
         var unconverted = 0
+        // A purchase split among pets is one expense of its day (and one left out without a rate).
+        var counted: Set<Int64> = [], uncounted: Set<Int64> = []
         for item in items where item.day >= first && item.day <= last {
             if let category = budget.category, item.category != category { continue }
-            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            guard let money = item.converted(to: currency, rates: rates) else {
+                if item.purchase.map({ uncounted.insert($0).inserted }) ?? true { unconverted += 1 }
+                continue
+            }
             let old = byDay[item.day] ?? (0, 0)
-            byDay[item.day] = (old.0.addingSaturated(money.minorUnits), old.1 + 1)
+            let new = item.purchase.map { counted.insert($0).inserted } ?? true
+            byDay[item.day] = (old.0.addingSaturated(money.minorUnits), old.1 + (new ? 1 : 0))
         }
         let headcount = Int64(budget.perPet ? max(1, pets) : 1)
         let people: Int64? = budget.people.flatMap { $0 > 1 ? Int64($0) : nil }

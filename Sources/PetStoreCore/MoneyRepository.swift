@@ -144,9 +144,24 @@ extension StoreCore {
                 }
             }
         }
+        // A split purchase is converted whole, then split: each share learns the whole payment and
+        // its place among the shares (record order, as `updateRecord` splits), its siblings read or not.
+        var shares: [Int64: [(id: Int64, minor: Int64)]] = [:]
+        let heads = Array(Set(entries.compactMap(\.splitOf))).sorted()
+        for chunk in stride(from: 0, to: heads.count, by: 500).map({ Array(heads[$0..<min($0 + 500, heads.count)]) }) {
+            let text = "SELECT split_of, record_id, amount_minor FROM expense WHERE split_of IN (\(questionMarks(chunk.count))) ORDER BY split_of, record_id"
+            for row in try sql.rows(text, chunk) {
+                if let head = row[0].int, let id = row[1].int, let minor = row[2].int { shares[head, default: []].append((id, minor)) }
+            }
+        }
         for i in entries.indices {
             entries[i].items = items[entries[i].recordId] ?? []
             entries[i].attachments = files[entries[i].recordId] ?? 0
+            if let head = entries[i].splitOf, let list = shares[head], list.count > 1,
+               let index = list.firstIndex(where: { $0.id == entries[i].recordId }) {
+                let total = list.reduce(Int64(0)) { $0.addingSaturated($1.minor) }
+                entries[i].share = PurchaseShare(total: Money(minorUnits: total, currency: entries[i].money.currency), index: index, count: list.count)
+            }
         }
         return entries
     }

@@ -33,15 +33,11 @@ struct BudgetGroup: ParsableCommand {
             try Session.run(global) { s in
                 let home = try s.homeCurrency(money.currency)
                 guard (1...3).contains(words.count) else { throw UsageError(message: s.t(.errBudgetArguments)) }
-                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the first is an amount (a pet's
-                // name is never only digits), else PET AMOUNT.
-                var rest = words
-                var pet: String?
-                if rest.count == 3 || (rest.count == 2 && (try? MoneyText.parse(rest[0], defaultCurrency: home)) == nil) {
-                    pet = rest.removeFirst()
-                }
-                let amountText = rest.joined(separator: " ")
-                let amount = try MoneyText.parse(amountText, defaultCurrency: home)
+                // [PET] AMOUNT [CURRENCY], read as `expense` reads it: the words are an amount, else the
+                // first names the pet (a pet's name is never only digits); what is wrong is said of the
+                // words that are wrong (`-5 USD` is below zero, not a pet "-5" with an amount "USD").
+                let (pet, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home, language: s.l10n.language.rawValue)
+                let amountText = (pet == nil ? words : Array(words.dropFirst())).joined(separator: " ")
                 guard amount.minorUnits > 0 else {
                     if amount.minorUnits < 0 { throw ParseError.negativeAmount(amountText) }
                     throw UsageError(message: s.t(.errBudgetNotPositive(value: amountText)), code: Failure.dataError)

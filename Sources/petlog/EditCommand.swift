@@ -157,7 +157,7 @@ struct EditCommand: ParsableCommand {
             if let x = try take(treatment, "--treatment", { try TextField.text($0, field: "treatment", max: 10_000) }) { v.treatment = x }
             if let x = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { v.weight = x }
             if let x = try take(followUp, "--follow-up", { try TimeParser.day($0, from: recordDay, context: s.time) }) { v.followUp = x }
-            if let x = try take(cost, "--cost", { try MoneyText.parse($0) }) { v.cost = x }
+            if let x = try take(cost, "--cost", { try s.amount($0, defaultCurrency: try v.cost?.currency ?? s.homeCurrency(nil)) }) { v.cost = x }
             detail = .visit(v)
         case .vaccination(var v):
             if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
@@ -168,7 +168,7 @@ struct EditCommand: ParsableCommand {
             if let x = try take(dose, "--dose", { try TextField.label($0, field: "dose") }) { m.dose = x }
             detail = .medication(m)
         case .expense(var e):
-            if let x = try take(amount, "--amount", { try MoneyText.expenseAmount($0, defaultCurrency: e.money.currency) }) { e.money = x }
+            if let x = try take(amount, "--amount", { try MoneyText.expenseAmount($0, defaultCurrency: e.money.currency, language: s.l10n.language.rawValue) }) { e.money = x }
             if let x = try take(category, "--category", { try CareNames.shipped.categoryEntry($0) }) { e.category = x }
             if let x = try take(merchant, "--merchant", { try TextField.label($0, field: "merchant") }) { e.merchant = x }
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
@@ -180,7 +180,7 @@ struct EditCommand: ParsableCommand {
                 g = Grooming(tasks: x, groomer: g.groomer, cost: g.cost, next: g.next)
             }
             if let x = try take(groomer, "--by", { try TextField.label($0, field: "groomer") }) { g.groomer = x }
-            if let x = try take(cost, "--cost", { try MoneyText.parse($0) }) { g.cost = x }
+            if let x = try take(cost, "--cost", { try s.amount($0, defaultCurrency: try g.cost?.currency ?? s.homeCurrency(nil)) }) { g.cost = x }
             if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { g.next = x }
             detail = .grooming(g)
         case .urine, .dose:

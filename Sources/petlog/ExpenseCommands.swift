@@ -29,7 +29,7 @@ struct ExpenseAddCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
-            let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home)
+            let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home, language: s.l10n.language.rawValue)
             guard amount.minorUnits > 0 else { throw ParseError.amountNotPositive((petText == nil ? words : Array(words.dropFirst())).joined(separator: " ")) }
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(

@@ -57,7 +57,7 @@ struct ExpenseScanCommand: ParsableCommand {
             let proposal = ReceiptReading.proposal(lines: result.receiptLines, imageHeight: result.height,
                                                    languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
-            let typedAmount = try amount.map { try MoneyText.parse($0, defaultCurrency: proposal.currency.value) }
+            let typedAmount = try amount.map { try s.amount($0, defaultCurrency: proposal.currency.value) }
             var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: fields.payment, category: category,
                                        timeGiven: typedAt != nil)
             if let typedItems { draft.items = typedItems }
@@ -178,7 +178,7 @@ enum ScanCorrection {
         guard let field = field(name, s) else { throw UsageError(message: s.t(.errScanUnknownField(field: Terminal.sanitize(name)))) }
         switch field {
         case .total:
-            draft.money = try MoneyText.parse(value, defaultCurrency: draft.money?.currency ?? s.homeCurrency(nil))
+            draft.money = try s.amount(value, defaultCurrency: draft.money?.currency ?? s.homeCurrency(nil))
             given.total = true
             given.currency = true
             draft.missing.removeAll { $0 == "total" }

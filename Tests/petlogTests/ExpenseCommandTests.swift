@@ -113,6 +113,48 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("expense", "list", "Mochi").contains("₩33"))
     }
 
+    func testASplitPurchaseIsConvertedOnceThenSplitInEveryView() throws {
+        // 1 EUR = 1,930 won = ¥203: 45,000 won is ¥4,733.16 → ¥4,733; its halves alone would round to ¥2,367 + ¥2,367.
+        let file = home.appendingPathComponent("rates.json")
+        try Data("""
+        {"format": "petlog", "pets": [], "records": [], "rates": [
+        {"day": "2026-11-20", "currency": "JPY", "rate": "203"}, {"day": "2026-11-20", "currency": "KRW", "rate": "1930"}]}
+        """.utf8).write(to: file)
+        try ok("import", file.path)
+        try ok("expense", "Coco,Nabi", "45000", "KRW", "--at", "2026-11-20 12:00")
+        func minor(_ any: Any?) -> Int64? { ((any as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value }
+        func listed(_ pet: [String]) throws -> (entries: [Int64?], total: Int64?) {
+            let r = try run(["expense", "list"] + pet + ["--month", "2026-11", "--currency", "JPY", "--json"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let entries = ((list["days"] as? [[String: Any]]) ?? []).flatMap { ($0["entries"] as? [[String: Any]]) ?? [] }
+            return (entries.map { minor($0["converted"]) }, minor((list["total"] as? [String: Any])?["converted"]))
+        }
+        // The whole payment converted, then split: the shares add up to it, each pet's own view shows its share.
+        let all = try listed([])
+        XCTAssertEqual(all.entries, [2367, 2366])
+        XCTAssertEqual(all.total, 4733)
+        XCTAssertEqual(try listed(["Coco"]).total, 2367)
+        XCTAssertEqual(try listed(["Nabi"]).total, 2366)
+        XCTAssertTrue(try ok("expense", "list", "--month", "2026-11", "--currency", "JPY").contains("(≈ ¥4,733)"))
+        // The month's statistics and the spending calendar carry the same yen.
+        let stats = try XCTUnwrap(try json("stats", "--month", "2026-11", "--currency", "JPY") as? [String: Any])
+        XCTAssertEqual(minor(stats["month_total"]), 4733)
+        XCTAssertTrue(try ok("calendar", "--spending", "--month", "2026-11", "--currency", "JPY").contains("Month total: ¥4,733 (1 expense)"))
+        // A yen trip: its standing and its day-by-day view, where the purchase is one expense.
+        try ok("budget", "set", "50000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25")
+        let shown = try XCTUnwrap(try json("budget", "show") as? [String: Any])
+        XCTAssertEqual(minor((shown["budgets"] as? [[String: Any]])?.first?["spent"]), 4733)
+        let daily = try XCTUnwrap(try json("budget", "show", "1", "--daily") as? [String: Any])
+        let day = try XCTUnwrap((daily["days"] as? [[String: Any]])?.first { $0["day"] as? String == "2026-11-20" })
+        XCTAssertEqual(minor(day["spent"]), 4733)
+        XCTAssertEqual(day["expenses"] as? Int, 1)
+        let coco = try XCTUnwrap(try json("budget", "set", "Coco", "30000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25") as? [String: Any])
+        let cocoId = try XCTUnwrap((coco["id"] as? NSNumber)?.stringValue)
+        let cocoDaily = try XCTUnwrap(try json("budget", "show", cocoId, "--daily") as? [String: Any])
+        XCTAssertEqual(minor((cocoDaily["days"] as? [[String: Any]])?.first { $0["day"] as? String == "2026-11-20" }?["spent"]), 2367)
+    }
+
     func testVisitCostsAreSpendingExactlyOnce() throws {
         try ok("visit", "Coco", "--cost", "85000KRW", "--clinic", "Happy Paws", "--at", "2026-11-10")
         try ok("expense", "Coco", "15000", "KRW", "--category", "food", "--at", "2026-11-10")
@@ -315,6 +357,52 @@ final class ExpenseCommandTests: CLITestCase {
         let b = try expectRefused(["--lang", "ko", "budget", "set", "300000", "KRW", "--from", "2026-12-20", "--to", "2026-12-01"], code: 65, mentions: "시작일(--from 2026-12-20)")
         XCTAssertFalse(b.stderr.contains("기준일"), b.stderr)
         try expectRefused(["--lang", "ja", "budget", "set", "300000", "KRW", "--from", "2026-12-20", "--to", "2026-12-01"], code: 65, mentions: "開始日（--from 2026-12-20）")
+    }
+
+    func testKoreanAndJapaneseNumeralWordsCarryTheirCurrencyEverywhereAnAmountIsRead() throws {
+        func logged(_ args: [String], lang: String, home: String) throws -> (Int64, String)? {
+            let r = try run(args + ["--json"], env: ["LANG": lang, "PETLOG_CURRENCY": home])
+            XCTAssertEqual(r.status, 0, "\(args) in \(lang)/\(home): \(r.stderr)")
+            let records = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+            return money((records as? [Any])?.first ?? records)
+        }
+        // Won in every language and home currency: never $120,000,000.00.
+        for (lang, home) in [("C.UTF-8", "USD"), ("en_US.UTF-8", "USD"), ("ko_KR.UTF-8", "KRW"), ("ja_JP.UTF-8", "JPY"), ("en_US.UTF-8", "JPY")] {
+            XCTAssertEqual(try logged(["expense", "1억2천만"], lang: lang, home: home)?.0, 120_000_000, "\(lang) \(home)")
+            XCTAssertEqual(try logged(["expense", "Coco", "1.5만"], lang: lang, home: home)?.1, "KRW", "\(lang) \(home)")
+            XCTAssertEqual(try logged(["expense", "Coco", "3千円"], lang: lang, home: home)?.1, "JPY", "\(lang) \(home)")
+        }
+        // A bare 万 is yen in Japanese; in English with dollars at home it is refused, nothing written.
+        XCTAssertEqual(try logged(["expense", "Coco", "1.5万"], lang: "ja_JP.UTF-8", home: "USD").map { "\($0.0) \($0.1)" }, "15000 JPY")
+        XCTAssertEqual(try logged(["expense", "Coco", "1.5万"], lang: "C.UTF-8", home: "JPY").map { "\($0.0) \($0.1)" }, "15000 JPY")
+        try expectRefused(["expense", "Coco", "1.5万"], code: 65, mentions: "\"1.5万\" is written in kanji numerals", env: ["PETLOG_CURRENCY": "USD"])
+        try expectRefused(["expense", "1万2千"], code: 65, mentions: "home currency USD", env: ["PETLOG_CURRENCY": "USD"])
+        try expectRefused(["--lang", "ko", "expense", "Coco", "1.5万"], code: 65, mentions: "한자 숫자", env: ["PETLOG_CURRENCY": "KRW"])
+        // Every other place an amount is read: a budget, a visit's and a grooming's cost, an edit.
+        let usd = ["PETLOG_CURRENCY": "USD"]
+        let budget = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["budget", "set", "50만", "--json"], env: usd).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((budget["amount"] as? [String: Any])?["currency"] as? String, "KRW")
+        XCTAssertEqual(try run(["visit", "Coco", "--cost", "8만5천"], env: usd).status, 0)
+        let visit = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(try run(["log", "--kind", "visit", "--json"]).stdout.utf8)) as? [[String: Any]])?.last)
+        XCTAssertEqual(((visit["visit"] as? [String: Any])?["cost"] as? [String: Any])?["currency"] as? String, "KRW")
+        let visitId = try XCTUnwrap((visit["id"] as? NSNumber)?.stringValue)
+        try expectRefused(["edit", visitId, "--cost", "2万"], code: 65, mentions: "kanji numerals", env: usd)
+        let edited = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["edit", visitId, "--cost", "9만", "--json"], env: usd).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(((edited["visit"] as? [String: Any])?["cost"] as? [String: Any])?["minor_units"] as? Int, 90_000)
+        let plain = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["edit", visitId, "--cost", "70000", "--json"], env: usd).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(((plain["visit"] as? [String: Any])?["cost"] as? [String: Any])?["currency"] as? String, "KRW", "a bare number keeps the cost's currency")
+        try expectRefused(["groom", "Coco", "bath", "--cost", "3万"], code: 65, mentions: "kanji numerals", env: usd)
+    }
+
+    func testAnAmountsErrorNamesTheWordsThatAreWrong() throws {
+        // No pet: the whole is the amount ("USD" is not what is wrong).
+        let r = try expectRefused(["expense", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals than USD allows (2)")
+        XCTAssertFalse(r.stderr.contains("\"USD\" is not"), r.stderr)
+        try expectRefused(["expense", "Coco", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
+        try expectRefused(["expense", "1.200,50", "EUR"], code: 65, mentions: "\"1.200,50 EUR\" is not an amount of money")
+        try expectRefused(["budget", "set", "--", "-5", "USD"], code: 65, mentions: "\"-5 USD\" is below zero")
+        try expectRefused(["budget", "set", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
+        try expectRefused(["budget", "set", "Coco", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
     }
 
     func testTheYenAsABackslashAndKanjiNumerals() throws {
