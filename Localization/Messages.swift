@@ -161,6 +161,7 @@ extension L10n.Message {
     public static let paymentCard = Self(.paymentCard, [:])
     public static let paymentOther = Self(.paymentOther, [:])
     public static func errBudgetNotFound(id: String) -> Self { Self(.errBudgetNotFound, ["id": id]) }
+    public static func errBudgetOrPetNotFound(id: String) -> Self { Self(.errBudgetOrPetNotFound, ["id": id]) }
     public static func petRemoved(name: String, count: String) -> Self { Self(.petRemoved, ["name": name, "count": count]) }
     public static let petNone = Self(.petNone, [:])
     public static func sexNeutered(sex: String) -> Self { Self(.sexNeutered, ["sex": sex]) }
@@ -275,6 +276,7 @@ extension L10n.Message {
     public static func budgetUnchanged(id: String, what: String) -> Self { Self(.budgetUnchanged, ["id": id, "what": what]) }
     public static let budgetNone = Self(.budgetNone, [:])
     public static func budgetNoneOn(date: String) -> Self { Self(.budgetNoneOn, ["date": date]) }
+    public static func budgetNoneOnFor(pet: String, date: String) -> Self { Self(.budgetNoneOnFor, ["pet": pet, "date": date]) }
     public static func budgetSpentOf(spent: String, amount: String) -> Self { Self(.budgetSpentOf, ["spent": spent, "amount": amount]) }
     public static func budgetLeft(left: String) -> Self { Self(.budgetLeft, ["left": left]) }
     public static func budgetOver(over: String) -> Self { Self(.budgetOver, ["over": over]) }
@@ -304,6 +306,8 @@ extension L10n.Message {
     public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
     public static let errBudgetArguments = Self(.errBudgetArguments, [:])
     public static let errBudgetEditNothing = Self(.errBudgetEditNothing, [:])
+    public static func errBudgetEditMonthly(id: String) -> Self { Self(.errBudgetEditMonthly, ["id": id]) }
+    public static func errBudgetSameScope(other: String, from: String, to: String) -> Self { Self(.errBudgetSameScope, ["other": other, "from": from, "to": to]) }
     public static func errBudgetDailyNeedsId(value: String) -> Self { Self(.errBudgetDailyNeedsId, ["value": value]) }
     public static func errBudgetDailyTooLong(id: String, n: String, max: String) -> Self { Self(.errBudgetDailyTooLong, ["id": id, "n": n, "max": max]) }
     public static let errChartBudgetWith = Self(.errChartBudgetWith, [:])
@@ -898,6 +902,7 @@ extension L10n.Message {
     public static let helpExpenseFieldOptionsMerchant = Self(.helpExpenseFieldOptionsMerchant, [:])
     public static let helpExpenseFieldOptionsCard = Self(.helpExpenseFieldOptionsCard, [:])
     public static let helpExpenseFieldOptionsCash = Self(.helpExpenseFieldOptionsCash, [:])
+    public static let helpExpenseFieldOptionsPayment = Self(.helpExpenseFieldOptionsPayment, [:])
     public static let helpExpenseListCommandAbstract = Self(.helpExpenseListCommandAbstract, [:])
     public static let helpExpenseListCommandPet = Self(.helpExpenseListCommandPet, [:])
     public static let helpExpenseListCommandMonth = Self(.helpExpenseListCommandMonth, [:])

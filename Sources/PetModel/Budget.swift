@@ -168,6 +168,13 @@ public struct BudgetStatus: Equatable, Sendable {
 /// `BudgetStatus`). Expenses dated after the as-of day (booked ahead) are counted on their own day
 /// and those days are marked `ahead`; the running total on the as-of day is `BudgetStatus.spent`.
 public struct BudgetDays: Equatable, Sendable {
+    /// A stretch's first and last day (both included).
+    public struct Span: Equatable, Sendable {
+        public var first: LocalDate
+        public var last: LocalDate
+        public init(first: LocalDate, last: LocalDate) { self.first = first; self.last = last }
+    }
+
     public struct Day: Equatable, Sendable {
         public var day: LocalDate
         /// Spent on the day (converted; per pet with `perPet`).

@@ -34,10 +34,12 @@ public struct BudgetEdit: Sendable, Equatable {
     public var name: String??
     public var place: String??
     public var people: Int??
-    public init(name: String?? = nil, place: String?? = nil, people: Int?? = nil) {
-        self.name = name; self.place = place; self.people = people
+    /// A stretch's new first and last day (both, checked by the caller: the last not before the first).
+    public var days: BudgetDays.Span?
+    public init(name: String?? = nil, place: String?? = nil, people: Int?? = nil, days: BudgetDays.Span? = nil) {
+        self.name = name; self.place = place; self.people = people; self.days = days
     }
-    public var isEmpty: Bool { name == nil && place == nil && people == nil }
+    public var isEmpty: Bool { name == nil && place == nil && people == nil && days == nil }
 }
 
 /// What storing a file of rates did.
@@ -203,6 +205,9 @@ extension StoreCore {
         if let name = edit.name, name != before.budget.name { sets.append("name = ?"); values.append(name) }
         if let place = edit.place, place != before.budget.place { sets.append("place = ?"); values.append(place) }
         if let people = edit.people, people != before.budget.people { sets.append("people = ?"); values.append(people.map(Int64.init)) }
+        if let span = edit.days, before.budget.period != .days(from: span.first, through: span.last) {
+            sets.append("first_day = ?, last_day = ?"); values += [span.first.description, span.last.description]
+        }
         guard !sets.isEmpty else { return (before, before) }
         try sql.execute("UPDATE budget SET \(sets.joined(separator: ", ")), updated_at = ? WHERE id = ?", values + [nowSeconds, id])
         guard let after = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }

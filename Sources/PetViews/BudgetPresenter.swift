@@ -109,8 +109,11 @@ public struct BudgetPresenter {
     }
 
     /// `budget show`: each budget shown on `day`, its description in bold and its detailed status below.
-    public func show(_ shown: [(StoredBudget, BudgetStatus)], activePets: Int, on day: LocalDate) -> [String] {
-        guard !shown.isEmpty else { return [t(.budgetNoneOn(date: format.longDate(day)))] }
+    /// `pet`: the pet asked for, named when it has none in force.
+    public func show(_ shown: [(StoredBudget, BudgetStatus)], activePets: Int, on day: LocalDate, pet: String? = nil) -> [String] {
+        guard !shown.isEmpty else {
+            return [pet.map { t(.budgetNoneOnFor(pet: $0, date: format.longDate(day))) } ?? t(.budgetNoneOn(date: format.longDate(day)))]
+        }
         var out: [String] = []
         for (i, (b, status)) in shown.enumerated() {
             if i > 0 { out.append("") }

@@ -33,12 +33,21 @@ struct EditCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandMerchant))) var merchant: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandItems))) var items: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPayment))) var payment: Choice<Payment>?
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCard))) var card = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCash))) var cash = false
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandWhat))) var what: String?
     @Option(name: .customLong("by"), help: ArgumentHelp(Help.s(.helpEditCommandBy))) var groomer: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandReceipt)), completion: .file()) var receipt: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPhoto)), completion: .file()) var photo: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandAttach)), completion: .file()) var attach: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandDetach))) var detach: [String] = []
+
+    func validate() throws {
+        try PaymentFlags.check(card: card, cash: cash, payment: payment)
+    }
+
+    /// `--card`, `--cash` or `--payment WORD`, as `expense` takes them; nil when none is given.
+    var paymentGiven: String? { card ? "--card" : cash ? "--cash" : payment.map { _ in "--payment" } }
 
     func run() throws {
         try Session.run(global) { s in
@@ -172,7 +181,7 @@ struct EditCommand: ParsableCommand {
             if let x = try take(category, "--category", { try CareNames.shipped.categoryEntry($0) }) { e.category = x }
             if let x = try take(merchant, "--merchant", { try TextField.label($0, field: "merchant") }) { e.merchant = x }
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
-            if let x = try take(payment.map { _ in "" }, "--payment", { _ in try payment?.value("--payment") }) { e.payment = x }
+            if let x = try take(paymentGiven, paymentGiven ?? "--payment", { _ in try PaymentFlags.value(card: card, cash: cash, payment: payment) }) { e.payment = x }
             detail = .expense(e)
         case .grooming(var g):
             // The tasks are replaced by the ones named (`--what "bath nails"`, `--what 목욕,발톱`).
@@ -190,7 +199,7 @@ struct EditCommand: ParsableCommand {
             ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--food", food),
             ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
-            ("--category", category), ("--merchant", merchant), ("--items", items), ("--payment", payment.map { _ in "" }),
+            ("--category", category), ("--merchant", merchant), ("--items", items), (paymentGiven ?? "--payment", paymentGiven),
             ("--what", what), ("--by", groomer),
         ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {

@@ -36,7 +36,7 @@ struct ExpenseAddCommand: ParsableCommand {
                 money: amount,
                 category: try fields.categoryCode() ?? "other",
                 merchant: try fields.merchantText(),
-                payment: fields.payment,
+                payment: try fields.paymentValue(),
                 items: try items.map { raw in
                     let list = Expense.parseItems(raw)
                     guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
@@ -64,15 +64,32 @@ struct ExpenseFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsMerchant))) var merchant: String?
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCard))) var card = false
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCash))) var cash = false
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsPayment))) var payment: Choice<Payment>?
 
     func validate() throws {
-        if card && cash { throw ValidationError(GlobalSettings.forRefusals(CommandLine.arguments).l10n.text(.errExclusive(flags: "--card, --cash"))) }
+        try PaymentFlags.check(card: card, cash: cash, payment: payment)
     }
 
     /// The category as stored: a listed code, or the owner's word (`--as-written`); nil when not given.
     func categoryCode() throws -> String? { try category.map { try CareNames.shipped.categoryEntry($0, asWritten: asWritten) } }
     func merchantText() throws -> String? { try merchant.map { try TextField.label($0, field: "merchant") } }
-    var payment: Payment? { card ? .card : cash ? .cash : nil }
+    /// The payment as given: `--card`, `--cash` or `--payment WORD` (one of them).
+    func paymentValue() throws -> Payment? { try PaymentFlags.value(card: card, cash: cash, payment: payment) }
+}
+
+/// The one set of payment flags `expense`, `expense scan` and `edit` take: `--card`, `--cash`, or
+/// `--payment card|cash|other`; two of them are refused.
+enum PaymentFlags {
+    static func check(card: Bool, cash: Bool, payment: Choice<Payment>?) throws {
+        let given = [card ? "--card" : nil, cash ? "--cash" : nil, payment.map { _ in "--payment" }].compactMap { $0 }
+        if given.count > 1 { throw ValidationError(GlobalSettings.forRefusals(CommandLine.arguments).l10n.text(.errExclusive(flags: given.joined(separator: ", ")))) }
+    }
+
+    static func value(card: Bool, cash: Bool, payment: Choice<Payment>?) throws -> Payment? {
+        if card { return .card }
+        if cash { return .cash }
+        return try payment?.value("--payment")
+    }
 }
 
 struct ExpenseListCommand: ParsableCommand {

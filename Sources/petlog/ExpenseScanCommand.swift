@@ -58,7 +58,7 @@ struct ExpenseScanCommand: ParsableCommand {
                                                    languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
             let typedAmount = try amount.map { try s.amount($0, defaultCurrency: proposal.currency.value) }
-            var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: fields.payment, category: category,
+            var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: try fields.paymentValue(), category: category,
                                        timeGiven: typedAt != nil)
             if let typedItems { draft.items = typedItems }
             if let (at, _) = typedAt {
@@ -70,7 +70,7 @@ struct ExpenseScanCommand: ParsableCommand {
             given.date = typedAt != nil
             given.total = typedAmount != nil
             given.merchant = merchant != nil
-            given.payment = fields.payment != nil
+            given.payment = try fields.paymentValue() != nil
             given.category = category != nil
             given.items = typedItems != nil
             // A currency the owner named (in --amount or --currency) was not assumed.

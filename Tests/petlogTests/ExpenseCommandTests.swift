@@ -405,6 +405,30 @@ final class ExpenseCommandTests: CLITestCase {
         try expectRefused(["budget", "set", "Coco", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
     }
 
+    func testPaymentIsWrittenOneWayOnExpenseEditAndScan() throws {
+        func payment(_ out: Any) -> String? {
+            let r = (out as? [[String: Any]])?.first ?? (out as? [String: Any])
+            return (r?["expense"] as? [String: Any])?["payment"] as? String
+        }
+        XCTAssertEqual(payment(try json("expense", "Coco", "12.50", "USD", "--payment", "card")), "card")
+        XCTAssertEqual(payment(try json("expense", "Coco", "3000", "KRW", "--payment", "other")), "other")
+        let cash = try json("expense", "Coco", "3000", "KRW", "--cash")
+        XCTAssertEqual(payment(cash), "cash")
+        let id = try XCTUnwrap(((cash as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        XCTAssertEqual(payment(try json("edit", id, "--card")), "card")
+        XCTAssertEqual(payment(try json("edit", id, "--cash")), "cash")
+        XCTAssertEqual(payment(try json("edit", id, "--payment", "other")), "other")
+        try expectRefused(["expense", "Coco", "5", "USD", "--card", "--payment", "cash"], code: 64, mentions: "--card, --payment")
+        try expectRefused(["edit", id, "--card", "--cash"], code: 64, mentions: "--card, --cash")
+        try expectRefused(["expense", "Coco", "5", "USD", "--payment", "cheque"], code: 65, mentions: "cheque")
+        let weight = try XCTUnwrap(((try json("weight", "Coco", "4.1kg") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        try expectRefused(["edit", weight, "--cash"], code: 64, mentions: "--cash")
+        for command in [["expense", "add", "--help"], ["edit", "--help"], ["expense", "scan", "--help"]] {
+            let help = try run(command).stdout
+            for flag in ["--card", "--cash", "--payment"] { XCTAssertTrue(help.contains(flag), "\(command): \(flag)") }
+        }
+    }
+
     func testTheYenAsABackslashAndKanjiNumerals() throws {
         let cases: [(String, [String], Int64, String)] = [
             ("ja", ["\\1,200"], 1200, "JPY"), ("en", ["\\1200"], 1200, "JPY"), ("ja", ["千二百円"], 1200, "JPY"),
