@@ -442,6 +442,7 @@ extension L10n.Message {
     public static let statsDoses = Self(.statsDoses, [:])
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }
+    public static let errOutputNeedsCsv = Self(.errOutputNeedsCsv, [:])
     public static func errBadMicrochip(value: String) -> Self { Self(.errBadMicrochip, ["value": value]) }
     public static func errBadContact(field: String, value: String) -> Self { Self(.errBadContact, ["field": field, "value": value]) }
     public static func errNotListed(field: String, value: String) -> Self { Self(.errNotListed, ["field": field, "value": value]) }
@@ -909,6 +910,8 @@ extension L10n.Message {
     public static let helpExpenseListCommandStarred = Self(.helpExpenseListCommandStarred, [:])
     public static let helpExpenseListCommandDay = Self(.helpExpenseListCommandDay, [:])
     public static let helpExpenseListCommandReverse = Self(.helpExpenseListCommandReverse, [:])
+    public static let helpExpenseListCommandCsv = Self(.helpExpenseListCommandCsv, [:])
+    public static let helpExpenseListCommandOutput = Self(.helpExpenseListCommandOutput, [:])
     public static let helpExpenseListCommandNoVisits = Self(.helpExpenseListCommandNoVisits, [:])
     public static let helpExpenseScanCommandAbstract = Self(.helpExpenseScanCommandAbstract, [:])
     public static let helpExpenseScanCommandDiscussion = Self(.helpExpenseScanCommandDiscussion, [:])
@@ -982,6 +985,7 @@ extension L10n.Message {
     public static let helpLogCommandLimit = Self(.helpLogCommandLimit, [:])
     public static let helpSearchCommandAbstract = Self(.helpSearchCommandAbstract, [:])
     public static let helpSearchCommandText = Self(.helpSearchCommandText, [:])
+    public static let helpSearchCommandCategory = Self(.helpSearchCommandCategory, [:])
     public static let helpSearchCommandLimit = Self(.helpSearchCommandLimit, [:])
     public static let helpStarCommandAbstract = Self(.helpStarCommandAbstract, [:])
     public static let helpStarCommandId = Self(.helpStarCommandId, [:])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Localization
+import PetFiles
 import PetModel
 import PetStoreCore
 import PetViews
@@ -103,6 +104,8 @@ struct ExpenseListCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandStarred))) var starred = false
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandReverse))) var reverse = false
     @Flag(name: .customLong("no-visits"), help: ArgumentHelp(Help.s(.helpExpenseListCommandNoVisits))) var noVisits = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandCsv))) var csv = false
+    @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpExpenseListCommandOutput))) var output: String?
     @OptionGroup var money: CurrencyOption
 
     func run() throws {
@@ -126,6 +129,14 @@ struct ExpenseListCommand: ParsableCommand {
             var days = SpendingDays(entries, in: home, rates: rates, context: s.time)
             if reverse { days.reverse() }
             let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
+            if csv {
+                // One sheet for a spreadsheet: to standard output, or through `OutputFile` (whole or not at all).
+                if s.json { throw UsageError(message: s.t(.errExclusive(flags: "--csv, --json"))) }
+                let text = ExpenseSheet.lines(days).map { $0 + "\r\n" }.joined()
+                try OutputFile.write(to: output ?? OutputFile.standardOutput) { try $0.write(text) }
+                return
+            }
+            if output != nil { throw UsageError(message: s.t(.errOutputNeedsCsv)) }
             if s.json {
                 try s.terminal.json(ExpenseListJSON(days, now: s.time.now, ahead: ahead, span: span))
                 return

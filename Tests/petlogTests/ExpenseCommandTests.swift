@@ -208,9 +208,24 @@ final class ExpenseCommandTests: CLITestCase {
         let r = try XCTUnwrap((try json("expense", "Coco", "20000", "KRW", "--category", "treats", "--merchant", "Dog Bakery",
                                         "--items", "duck jerky, 치즈볼") as? [[String: Any]])?.first)
         let id = String(try XCTUnwrap((r["id"] as? NSNumber)?.int64Value))
-        for needle in ["bakery", "jerky", "치즈볼", "간식", "おやつ"] {
+        for needle in ["bakery", "jerky", "치즈볼"] {
             XCTAssertTrue(try ok("search", needle).contains("#\(id)"), needle)
         }
+        // A search matches what was written, not the category's other words: `껌` (chews, a treats word) is
+        // in no record; a category search is `--category`, by any of the category's names.
+        let gum = try XCTUnwrap(try json("expense", "Coco", "3000", "KRW", "--category", "treats", "--items", "껌 3개") as? [[String: Any]])
+        let gumId = try XCTUnwrap((gum.first?["id"] as? NSNumber)?.stringValue)
+        let found = try ok("search", "껌")
+        XCTAssertTrue(found.contains("#\(gumId)"), found)
+        XCTAssertFalse(found.contains("#\(id) "), found)
+        XCTAssertEqual((try json("search", "껌") as? [Any])?.count, 1)
+        XCTAssertEqual((try json("search", "간식") as? [Any])?.count, 0)
+        for word in ["treats", "간식", "おやつ"] {
+            XCTAssertEqual((try json("search", "--category", word) as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.stringValue }, [id, gumId], word)
+        }
+        XCTAssertEqual((try json("search", "jerky", "--category", "간식") as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.stringValue }, [id])
+        XCTAssertEqual((try json("search", "jerky", "--category", "food") as? [Any])?.count, 0)
+        try expectRefused(["search", "--category", "treets"], code: 65, mentions: "treats")
         try ok("star", id)
         XCTAssertTrue(try ok("expense", "list", "--starred").contains("★"))
         let edited = try XCTUnwrap(try json("edit", id, "--merchant", "Pet Mart", "--category", "food", "--items", "kibble", "--payment", "cash") as? [String: Any])
@@ -427,6 +442,34 @@ final class ExpenseCommandTests: CLITestCase {
             let help = try run(command).stdout
             for flag in ["--card", "--cash", "--payment"] { XCTAssertTrue(help.contains(flag), "\(command): \(flag)") }
         }
+    }
+
+    func testTheListAsOneSheetForASpreadsheet() throws {
+        let file = home.appendingPathComponent("rates.json")
+        try Data("""
+        {"format": "petlog", "pets": [], "records": [], "rates": [
+        {"day": "2026-11-20", "currency": "JPY", "rate": "203"}, {"day": "2026-11-20", "currency": "KRW", "rate": "1930"}]}
+        """.utf8).write(to: file)
+        try ok("import", file.path)
+        try ok("expense", "Coco,Nabi", "45000", "KRW", "--category", "treats", "--items", "껌, jerky", "--at", "2026-11-20 12:00")
+        try ok("expense", "Coco", "12.50", "USD", "--merchant", "=HYPERLINK(\"x\")", "--card", "--note", "two, words", "--at", "2026-11-21 14:32")
+        let r = try run(["expense", "list", "--csv", "--month", "2026-11", "--currency", "JPY"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.components(separatedBy: "\r\n"), [
+            "id,date,time,amount,currency,converted,converted_currency,merchant,category,items,payment,pets,note",
+            // One row a payment: the split purchase whole, converted once (¥4,733), both pets named.
+            "1,2026-11-20,12:00,45000,KRW,4733,JPY,,treats,\"껌, jerky\",,\"Coco, Nabi\",",
+            // No USD rate: the converted cell is empty, never a guess; a formula is shown, not run.
+            "3,2026-11-21,14:32,12.50,USD,,JPY,\"'=HYPERLINK(\"\"x\"\")\",other,,card,Coco,\"two, words\"",
+            "",
+        ])
+        // A pet's sheet has its share; -o writes the file whole.
+        let out = home.appendingPathComponent("nabi.csv").path
+        XCTAssertEqual(try run(["expense", "list", "Nabi", "--csv", "-o", out, "--month", "2026-11", "--currency", "JPY"]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8).components(separatedBy: "\r\n")[1],
+                       "1,2026-11-20,12:00,22500,KRW,2366,JPY,,treats,\"껌, jerky\",,Nabi,")
+        try expectRefused(["expense", "list", "-o", home.appendingPathComponent("x.csv").path], code: 64, mentions: "--csv")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("x.csv").path))
     }
 
     func testTheYenAsABackslashAndKanjiNumerals() throws {
