@@ -8,6 +8,7 @@ extension L10n.Message {
     public static func errMassRange(value: String) -> Self { Self(.errMassRange, ["value": value]) }
     public static func errBadDate(value: String) -> Self { Self(.errBadDate, ["value": value]) }
     public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
+    public static func errTimeZoneAbbreviation(value: String, example: String) -> Self { Self(.errTimeZoneAbbreviation, ["value": value, "example": example]) }
     public static func errBadTime(value: String) -> Self { Self(.errBadTime, ["value": value]) }
     public static func errBadDuration(value: String) -> Self { Self(.errBadDuration, ["value": value]) }
     public static func errSpanTooLong(value: String, max: String) -> Self { Self(.errSpanTooLong, ["value": value, "max": max]) }
@@ -142,6 +143,7 @@ extension L10n.Message {
     public static func errImportUnknownSplit(id: String) -> Self { Self(.errImportUnknownSplit, ["id": id]) }
     public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
     public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }
+    public static func expenseListDayTitle(day: String) -> Self { Self(.expenseListDayTitle, ["day": day]) }
     public static let expenseListEmpty = Self(.expenseListEmpty, [:])
     public static let expenseListEmptyDay = Self(.expenseListEmptyDay, [:])
     public static let expenseListStarredTitle = Self(.expenseListStarredTitle, [:])
@@ -157,6 +159,7 @@ extension L10n.Message {
     public static func expenseMonthTotal(month: String, total: String) -> Self { Self(.expenseMonthTotal, ["month": month, "total": total]) }
     public static func expenseConvertedTotal(currency: String, total: String) -> Self { Self(.expenseConvertedTotal, ["currency": currency, "total": total]) }
     public static func expenseUnconverted(count: String, currency: String) -> Self { Self(.expenseUnconverted, ["count": count, "currency": currency]) }
+    public static func expenseUnconvertedNoECB(count: String, codes: String, currency: String, code: String) -> Self { Self(.expenseUnconvertedNoECB, ["count": count, "codes": codes, "currency": currency, "code": code]) }
     public static let paymentCash = Self(.paymentCash, [:])
     public static let paymentCard = Self(.paymentCard, [:])
     public static let paymentOther = Self(.paymentOther, [:])
@@ -196,6 +199,7 @@ extension L10n.Message {
     public static func recordAdded(id: String, kind: String, pet: String, summary: String) -> Self { Self(.recordAdded, ["id": id, "kind": kind, "pet": pet, "summary": summary]) }
     public static func recordBareMass(number: String, unit: String) -> Self { Self(.recordBareMass, ["number": number, "unit": unit]) }
     public static func recordUpdated(id: String, kind: String, summary: String) -> Self { Self(.recordUpdated, ["id": id, "kind": kind, "summary": summary]) }
+    public static func recordUnchanged(id: String, kind: String, summary: String) -> Self { Self(.recordUnchanged, ["id": id, "kind": kind, "summary": summary]) }
     public static func editAttached(name: String, number: String) -> Self { Self(.editAttached, ["name": name, "number": number]) }
     public static func editAlreadyAttached(name: String, number: String, existing: String) -> Self { Self(.editAlreadyAttached, ["name": name, "number": number, "existing": existing]) }
     public static func editDetached(name: String) -> Self { Self(.editDetached, ["name": name]) }

@@ -91,22 +91,33 @@ public struct SpendingTotal: Equatable, Sendable {
     public var converted: Money
     /// Purchases (a split one once) in another currency with no rate for their day: in `byCurrency`, not in `converted`.
     public var unconverted: Int
+    /// The currencies of those purchases, in code order.
+    public var unconvertedCurrencies: [String] = []
 
     public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, context: TimeContext) {
         var byCurrency: [String: Int64] = [:]
         var total: Int64 = 0
         var unconverted: Set<Int64> = []
+        var unconvertedCodes: Set<String> = []
         for e in entries {
             byCurrency[e.money.currency.code, default: 0] = byCurrency[e.money.currency.code, default: 0].addingSaturated(e.money.minorUnits)
             if let m = e.converted(to: target, rates: rates) {
                 total = total.addingSaturated(m.minorUnits)
             } else {
                 unconverted.insert(e.purchaseId)
+                unconvertedCodes.insert(e.money.currency.code)
             }
         }
         self.byCurrency = byCurrency
         self.converted = Money(minorUnits: total, currency: target)
         self.unconverted = unconverted.count
+        self.unconvertedCurrencies = unconvertedCodes.sorted()
+    }
+
+    /// True when every purchase left out is in a currency the ECB never publishes (`TWD`): `rates update`
+    /// cannot bring its rate, only a rate imported by hand can.
+    public var unconvertedHaveNoECBRate: Bool {
+        !unconvertedCurrencies.isEmpty && unconvertedCurrencies.allSatisfy { Currency.named($0)?.hasECBRate == false }
     }
 
     /// The currencies spent in, in code order.

@@ -472,6 +472,42 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("x.csv").path))
     }
 
+    func testTheSmallerMoneyAnswers() throws {
+        // Only a receipt the expense has already: nothing changed, said so, and no step for undo.
+        let receipt = home.appendingPathComponent("r1.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 4]).write(to: receipt)
+        let id = try XCTUnwrap(((try json("expense", "Coco", "12000", "KRW", "--merchant", "Pet Mart", "--receipt", receipt.path) as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        let steps = try ok("undo", "--list")
+        let again = try run(["edit", id, "--receipt", receipt.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("#\(id) expense: nothing changed"), again.stdout)
+        XCTAssertFalse(again.stdout.contains("updated"), again.stdout)
+        XCTAssertEqual(try ok("undo", "--list"), steps, "no undo step for an edit that changed nothing")
+        // An empty value clears the merchant, as for every other text field.
+        let cleared = try XCTUnwrap(try json("edit", id, "--merchant", "") as? [String: Any])
+        XCTAssertTrue((cleared["expense"] as? [String: Any])?["merchant"] is NSNull, "\(cleared)")
+        // The TWD note says the ECB never has it and how to import one; the list does not suggest rates update.
+        let twd = try run(["expense", "Coco", "300", "TWD"])
+        XCTAssertTrue(twd.stderr.contains("petlog rates update will not bring one") && twd.stderr.contains("petlog rates import FILE"), twd.stderr)
+        let list = try ok("expense", "list", "--currency", "KRW")
+        XCTAssertTrue(list.contains("the ECB never publishes a rate for TWD"), list)
+        XCTAssertFalse(list.contains("(petlog rates update"), list)
+        // Zone abbreviations: one rule, none is a zone (JST was read, KST refused), the zone meant suggested.
+        try expectRefused(["--tz", "JST", "log"], code: 64, mentions: "such as Asia/Tokyo")
+        try expectRefused(["--tz", "KST", "log"], code: 64, mentions: "such as Asia/Seoul")
+        try expectRefused(["log"], code: 64, mentions: "\"PST\" is an abbreviation", env: ["PETLOG_TZ": "PST"])
+        XCTAssertEqual(try run(["--tz", "Asia/Tokyo", "log"]).status, 0)
+        XCTAssertEqual(try run(["--tz", "UTC", "log"]).status, 0)
+        // Nothing to open is said before looking for a viewer (PATH has no xdg-open here).
+        let bare = try XCTUnwrap(((try json("expense", "Coco", "500", "KRW") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        let open = try run(["show", bare, "--open"], env: ["PATH": "/nonexistent"])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertEqual(open.stdout, "No attachments\n")
+        // A day's list is "on" the day; the refusal names kinds without a wrong article.
+        XCTAssertTrue(try ok("expense", "list", "--day", "2026-11-23").hasPrefix("Spending on Nov 23, 2026\n"))
+        try expectRefused(["edit", bare, "--photo", receipt.path], code: 64, mentions: "--photo does not apply to expense records")
+    }
+
     func testTheYenAsABackslashAndKanjiNumerals() throws {
         let cases: [(String, [String], Int64, String)] = [
             ("ja", ["\\1,200"], 1200, "JPY"), ("en", ["\\1200"], 1200, "JPY"), ("ja", ["千二百円"], 1200, "JPY"),
@@ -510,7 +546,7 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("expense", "list", "Nabi", "--month", "2026-11", "--currency", "KRW").contains("₩15,000  other · Vet Mall · shared"))
         // --day: that day only, in en/ko/ja.
         let day = try ok("expense", "list", "--day", "2026-11-10", "--currency", "KRW")
-        XCTAssertTrue(day.hasPrefix("Spending in Nov 10, 2026\n"), day)
+        XCTAssertTrue(day.hasPrefix("Spending on Nov 10, 2026\n"), day)
         XCTAssertTrue(day.contains("Daiso") && !day.contains("Mochi"), day)
         XCTAssertTrue(day.contains("Total for Nov 10, 2026: ₩34,000"), day)
         XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--day", "2026-11-10").contains("2026년 11월 10일 합계: 34,000원"))
