@@ -180,6 +180,28 @@ final class ExpenseSplitTests: XCTestCase {
     }
 }
 
+extension ExpenseSplitTests {
+    func testASharedPurchaseIsConvertedWholeThenSplit() throws {
+        let krw = Currency.krw, jpy = try XCTUnwrap(Currency.named("JPY"))
+        let table = RateTable(try ECBRates.parse(Data("Date,JPY,KRW,\n2026-11-20,203,1930,\n".utf8)))
+        let day = try XCTUnwrap(LocalDate(year: 2026, month: 11, day: 20))
+        let whole = Money(minorUnits: 45_000, currency: krw)
+        // Each half alone: 22,500 × 203 / 1,930 = 2,366.58 → 2,367, twice ¥4,734; the whole: 4,733.16 → ¥4,733.
+        XCTAssertEqual(table.convert(Money(minorUnits: 22_500, currency: krw), to: jpy, on: day)?.minorUnits, 2367)
+        let shares = ExpenseSplit.shares(of: whole, among: 2).enumerated().map { i, m in
+            table.convert(m, share: PurchaseShare(total: whole, index: i, count: 2), to: jpy, on: day)?.minorUnits
+        }
+        XCTAssertEqual(shares, [2367, 2366])
+        // Three ways, in the order the shares were made: they add up to the converted whole.
+        let three = ExpenseSplit.shares(of: whole, among: 3).enumerated().compactMap { i, m in
+            table.convert(m, share: PurchaseShare(total: whole, index: i, count: 3), to: jpy, on: day)?.minorUnits
+        }
+        XCTAssertEqual(three.reduce(0, +), 4733)
+        // A share that is not the split it claims to be is converted on its own.
+        XCTAssertEqual(table.convert(Money(minorUnits: 100, currency: krw), share: PurchaseShare(total: whole, index: 0, count: 2), to: jpy, on: day)?.minorUnits, 11)
+    }
+}
+
 final class MediaSnifferTests: XCTestCase {
     func testImagesAreKnownByTheirFirstBytes() {
         let cases: [([UInt8], String?)] = [
