@@ -290,6 +290,7 @@ extension L10n {
         case budgetEnded = "budget.ended"
         case budgetByCategory = "budget.by_category"
         case budgetUnconverted = "budget.unconverted"
+        case budgetUnconvertedNoECB = "budget.unconverted_no_ecb"
         case budgetColFor = "budget.col_for"
         case budgetColAmount = "budget.col_amount"
         case budgetColPeriod = "budget.col_period"

@@ -290,6 +290,7 @@ extension L10n.Message {
     public static func budgetEnded(date: String) -> Self { Self(.budgetEnded, ["date": date]) }
     public static func budgetByCategory(list: String) -> Self { Self(.budgetByCategory, ["list": list]) }
     public static func budgetUnconverted(n: String) -> Self { Self(.budgetUnconverted, ["n": n]) }
+    public static func budgetUnconvertedNoECB(n: String, codes: String, code: String) -> Self { Self(.budgetUnconvertedNoECB, ["n": n, "codes": codes, "code": code]) }
     public static let budgetColFor = Self(.budgetColFor, [:])
     public static let budgetColAmount = Self(.budgetColAmount, [:])
     public static let budgetColPeriod = Self(.budgetColPeriod, [:])

@@ -289,6 +289,7 @@ extension L10n {
         case .budgetEnded: "ended {date}"
         case .budgetByCategory: "By category: {list}"
         case .budgetUnconverted: "{n} {n|expense|expenses} in another currency not counted: no exchange rate for the day (petlog rates update, or petlog rates import FILE)"
+        case .budgetUnconvertedNoECB: "{n} {n|expense|expenses} in {codes} not counted: the ECB never publishes a rate for {codes}, so petlog rates update will not bring one (import your own: petlog rates import FILE, a CSV like Date,{code} / 2026-11-20,34.50, {code} per euro)"
         case .budgetColFor: "For"
         case .budgetColAmount: "Amount"
         case .budgetColPeriod: "Period"

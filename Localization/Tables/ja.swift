@@ -289,6 +289,7 @@ extension L10n {
         case .budgetEnded: "{date}に終了"
         case .budgetByCategory: "カテゴリー別: {list}"
         case .budgetUnconverted: "その日の為替レートがない他通貨の支出{n}件は計算に含めていません（petlog rates update または petlog rates import FILE）"
+        case .budgetUnconvertedNoECB: "{codes} の支出{n}件は計算に含めていません: ECB は {codes} のレートを公表しないため、petlog rates update では得られません（自分で取り込む: petlog rates import FILE、例 Date,{code} / 2026-11-20,34.50 形式の CSV、1ユーロあたりの {code}）"
         case .budgetColFor: "対象"
         case .budgetColAmount: "金額"
         case .budgetColPeriod: "期間"

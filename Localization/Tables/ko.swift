@@ -289,6 +289,7 @@ extension L10n {
         case .budgetEnded: "{date}에 끝남"
         case .budgetByCategory: "항목별: {list}"
         case .budgetUnconverted: "환율이 없는 날의 다른 통화 지출 {n}건은 계산에서 뺐습니다 (petlog rates update 또는 petlog rates import FILE)"
+        case .budgetUnconvertedNoECB: "{codes} 지출 {n}건은 계산에서 뺐습니다: ECB는 {codes} 환율을 발표하지 않으므로 petlog rates update로는 받을 수 없습니다 (직접 가져오기: petlog rates import FILE, 예 Date,{code} / 2026-11-20,34.50 형식의 CSV, 1유로당 {code})"
         case .budgetColFor: "대상"
         case .budgetColAmount: "금액"
         case .budgetColPeriod: "기간"

@@ -97,6 +97,9 @@ public struct BudgetStatus: Equatable, Sendable {
     public var byCategory: [(category: String, spent: Money)]
     /// Expenses in another currency that could not be converted (no rate for their day): not counted.
     public var unconverted: Int
+    /// The currencies of what was left out (code order): all never published by the ECB (`TWD`) means
+    /// `rates update` cannot help.
+    public var unconvertedCurrencies: [String] = []
     /// With `people` (two or more), the whole budget's figures per person.
     public var perPerson: PerPerson?
     public var isOver: Bool { left.minorUnits < 0 }
@@ -126,10 +129,12 @@ public struct BudgetStatus: Equatable, Sendable {
         var categories: [String: Int64] = [:]
         var unconverted = 0
         var uncounted: Set<Int64> = []   // a split purchase without a rate is one expense left out
+        var unconvertedCodes: Set<String> = []
         for item in items where item.day >= first && item.day <= min(last, asOf) {
             if let category = budget.category, item.category != category { continue }
             guard let money = item.converted(to: currency, rates: rates) else {
                 if item.purchase.map({ uncounted.insert($0).inserted }) ?? true { unconverted += 1 }
+                unconvertedCodes.insert(item.money.currency.code)
                 continue
             }
             total = total.addingSaturated(money.minorUnits)
@@ -153,6 +158,7 @@ public struct BudgetStatus: Equatable, Sendable {
         byCategory = categories.map { ($0.key, Money(minorUnits: $0.value / headcount, currency: currency)) }
             .sorted { ($0.1.minorUnits, $1.0) > ($1.1.minorUnits, $0.0) }
         self.unconverted = unconverted
+        self.unconvertedCurrencies = unconvertedCodes.sorted()
         if let people = budget.people, people > 1 {
             let n = Int64(people)
             let whole = budget.amount.minorUnits / n, used = total / n
@@ -200,6 +206,9 @@ public struct BudgetDays: Equatable, Sendable {
     public var amountPerPerson: Money?
     public var days: [Day]
     public var unconverted: Int
+    /// The currencies of what was left out (code order): all never published by the ECB (`TWD`) means
+    /// `rates update` cannot help.
+    public var unconvertedCurrencies: [String] = []
 
     /// The span's figures day by day; `pets` and `rates` as for `BudgetStatus`.
     public init(budget: Budget, items: [SpendingItem], asOf: LocalDate, pets: Int = 1, rates: RateTable = RateTable([])) {
@@ -209,10 +218,12 @@ public struct BudgetDays: Equatable, Sendable {
         var unconverted = 0
         // A purchase split among pets is one expense of its day (and one left out without a rate).
         var counted: Set<Int64> = [], uncounted: Set<Int64> = []
+        var unconvertedCodes: Set<String> = []
         for item in items where item.day >= first && item.day <= last {
             if let category = budget.category, item.category != category { continue }
             guard let money = item.converted(to: currency, rates: rates) else {
                 if item.purchase.map({ uncounted.insert($0).inserted }) ?? true { unconverted += 1 }
+                unconvertedCodes.insert(item.money.currency.code)
                 continue
             }
             let old = byDay[item.day] ?? (0, 0)
@@ -245,5 +256,6 @@ public struct BudgetDays: Equatable, Sendable {
         self.amountPerPerson = people.map { money(budget.amount.minorUnits / $0) }
         self.days = days
         self.unconverted = unconverted
+        self.unconvertedCurrencies = unconvertedCodes.sorted()
     }
 }

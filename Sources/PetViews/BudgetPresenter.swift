@@ -89,7 +89,7 @@ public struct BudgetPresenter {
         if detailed && !st.byCategory.isEmpty {
             lines.append(t(.budgetByCategory(list: st.byCategory.map { context.categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: " · "))))
         }
-        if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: count(st.unconverted)))) }
+        if st.unconverted > 0 { lines.append(unconvertedLine(st.unconverted, currencies: st.unconvertedCurrencies)) }
         return lines
     }
 
@@ -156,7 +156,16 @@ public struct BudgetPresenter {
                 out.append(t(.budgetPerPerson(n: count(b.budget.people ?? 1))) + ": " + standing(lastRow.totalPerPerson ?? lastRow.total, of: pp))
             }
         }
-        if days.unconverted > 0 { out.append(t(.budgetUnconverted(n: count(days.unconverted)))) }
+        if days.unconverted > 0 { out.append(unconvertedLine(days.unconverted, currencies: days.unconvertedCurrencies)) }
         return out
+    }
+
+    /// What was left out for want of a rate; when all of it is in currencies the ECB never publishes
+    /// (`TWD`), it says so and how to import a rate instead of suggesting `rates update`.
+    func unconvertedLine(_ n: Int, currencies: [String]) -> String {
+        if !currencies.isEmpty, currencies.allSatisfy({ Currency.named($0)?.hasECBRate == false }) {
+            return t(.budgetUnconvertedNoECB(n: count(n), codes: currencies.joined(separator: ", "), code: currencies[0]))
+        }
+        return t(.budgetUnconverted(n: count(n)))
     }
 }

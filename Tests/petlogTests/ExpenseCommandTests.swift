@@ -492,6 +492,10 @@ final class ExpenseCommandTests: CLITestCase {
         let list = try ok("expense", "list", "--currency", "KRW")
         XCTAssertTrue(list.contains("the ECB never publishes a rate for TWD"), list)
         XCTAssertFalse(list.contains("(petlog rates update"), list)
+        try ok("budget", "set", "100000", "KRW")
+        let budget = try ok("budget", "show")
+        XCTAssertTrue(budget.contains("1 expense in TWD not counted: the ECB never publishes a rate for TWD"), budget)
+        XCTAssertFalse(budget.contains("(petlog rates update"), budget)
         // Zone abbreviations: one rule, none is a zone (JST was read, KST refused), the zone meant suggested.
         try expectRefused(["--tz", "JST", "log"], code: 64, mentions: "such as Asia/Tokyo")
         try expectRefused(["--tz", "KST", "log"], code: 64, mentions: "such as Asia/Seoul")
