@@ -163,6 +163,7 @@ extension L10n {
         case expenseUnconvertedNoECB = "expense.unconverted_no_ecb"
         case paymentCash = "payment.cash"
         case paymentCard = "payment.card"
+        case paymentTransfer = "payment.transfer"
         case paymentOther = "payment.other"
         case errBudgetNotFound = "err.budget_not_found"
         case errBudgetOrPetNotFound = "err.budget_or_pet_not_found"

@@ -162,6 +162,7 @@ extension L10n.Message {
     public static func expenseUnconvertedNoECB(count: String, codes: String, currency: String, code: String) -> Self { Self(.expenseUnconvertedNoECB, ["count": count, "codes": codes, "currency": currency, "code": code]) }
     public static let paymentCash = Self(.paymentCash, [:])
     public static let paymentCard = Self(.paymentCard, [:])
+    public static let paymentTransfer = Self(.paymentTransfer, [:])
     public static let paymentOther = Self(.paymentOther, [:])
     public static func errBudgetNotFound(id: String) -> Self { Self(.errBudgetNotFound, ["id": id]) }
     public static func errBudgetOrPetNotFound(id: String) -> Self { Self(.errBudgetOrPetNotFound, ["id": id]) }

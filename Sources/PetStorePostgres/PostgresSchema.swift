@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -526,6 +526,12 @@ public enum PostgresSchema {
     /// chart reads 16 MB of chunks for a million points, and decompressing them cost more than reading.
     /// A volunteer reads the chunks (SELECT, as every table) and packs nothing: its charts read the
     /// points after the last chunk from the tables. Existing databases start with no chunks.
+    /// pg7, a bank transfer as a payment (the SQLite store's v10): the CHECK on `expense.payment` names the four.
+    static let pg7 = """
+    ALTER TABLE expense DROP CONSTRAINT expense_payment_check;
+    ALTER TABLE expense ADD CONSTRAINT expense_payment_check CHECK (payment IN ('cash', 'card', 'transfer', 'other'));
+    """
+
     static let pg6 = """
     CREATE TABLE weight_chunk (
       pet_id   bigint NOT NULL REFERENCES pet (id) ON DELETE CASCADE,

@@ -37,11 +37,16 @@ enum Schema {
             try UndoLog.createTriggers(db, tables: ["budget"])
         }
         migrator.registerMigration("v9") { db in try db.execute(sql: v9) }
+        migrator.registerMigration("v10") { db in
+            try db.execute(sql: v10)
+            // `expense` was made anew: its undo triggers went with the old table.
+            try UndoLog.createTriggers(db, tables: ["expense"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v9"
+    static let currentVersion = "v10"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -462,6 +467,37 @@ enum Schema {
     END;
     CREATE TRIGGER series_record_delete AFTER DELETE ON record WHEN old.kind = 'weight' BEGIN
       DELETE FROM weight_chunk WHERE pet_id = old.pet_id AND last_at >= old.at AND (last_at > old.at OR last_id >= old.id);
+    END;
+    """
+
+    /// v10, a bank transfer as a payment (issue 42: `--payment card|cash|transfer|other`): the CHECK on
+    /// `expense.payment` names the four. A CHECK cannot be altered in SQLite, so the table is rebuilt the
+    /// documented way (new table, copy, drop, rename; foreign keys are off during migrations and checked before
+    /// commit), same columns in the same order; its index and search triggers are made again here, its undo
+    /// triggers by the migration.
+    static let v10 = """
+    CREATE TABLE expense_v10 (
+      record_id    INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),  -- cents; whole won and yen
+      currency     TEXT NOT NULL CHECK (length(currency) = 3),
+      category     TEXT NOT NULL,
+      merchant     TEXT,
+      payment      TEXT CHECK (payment IN ('cash', 'card', 'transfer', 'other')),
+      split_of     INTEGER CHECK (split_of IS NULL OR split_of > 0)
+    );
+    INSERT INTO expense_v10 (record_id, amount_minor, currency, category, merchant, payment, split_of)
+      SELECT record_id, amount_minor, currency, category, merchant, payment, split_of FROM expense;
+    DROP TABLE expense;
+    ALTER TABLE expense_v10 RENAME TO expense;
+    CREATE INDEX expense_split ON expense (split_of) WHERE split_of IS NOT NULL;
+    CREATE TRIGGER search_expense_insert AFTER INSERT ON expense BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (new.record_id);
+    END;
+    CREATE TRIGGER search_expense_update AFTER UPDATE ON expense BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id), (new.record_id);
+    END;
+    CREATE TRIGGER search_expense_delete AFTER DELETE ON expense BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
     END;
     """
 }

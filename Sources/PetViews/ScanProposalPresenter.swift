@@ -23,6 +23,7 @@ public struct ScanProposalPresenter {
         switch p {
         case .cash: t(.paymentCash)
         case .card: t(.paymentCard)
+        case .transfer: t(.paymentTransfer)
         case .other: t(.paymentOther)
         }
     }

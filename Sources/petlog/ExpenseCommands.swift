@@ -79,7 +79,7 @@ struct ExpenseFieldOptions: ParsableArguments {
 }
 
 /// The one set of payment flags `expense`, `expense scan` and `edit` take: `--card`, `--cash`, or
-/// `--payment card|cash|other`; two of them are refused.
+/// `--payment card|cash|transfer|other`; two of them are refused.
 enum PaymentFlags {
     static func check(card: Bool, cash: Bool, payment: Choice<Payment>?) throws {
         let given = [card ? "--card" : nil, cash ? "--cash" : nil, payment.map { _ in "--payment" }].compactMap { $0 }

@@ -163,6 +163,7 @@ enum ScanCorrection {
             let words: [String] = switch p {
             case .card: ["card", "카드", "신용카드", "カード", "クレジット"]
             case .cash: ["cash", "현금", "現金"]
+            case .transfer: ["transfer", "bank transfer", "이체", "계좌이체", "振込", "振り込み", "銀行振込"]
             case .other: ["other", "기타", "기타 결제", "その他", "その他の支払い"]
             }
             if words.contains(v) || s.paymentName(p).lowercased() == v { return p }

@@ -150,6 +150,32 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try l.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'petlog'"), before)
     }
 
+    /// pg7 lets a bank transfer be a payment: a schema of pg6 with an expense upgrades, keeps the payment and
+    /// takes `transfer`; a word outside the four is still refused by the server.
+    func testPg7TakesABankTransferAsAPayment() throws {
+        let server = try requireServer()
+        let owner = try link(try server.newDatabase())
+        try owner.execute(script: """
+            CREATE SCHEMA petlog; SET search_path = petlog;
+            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            """)
+        for m in PostgresSchema.migrations.prefix(6) {
+            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
+            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
+        }
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO record (id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'expense', 1700000000, 0, 0, 0);
+            INSERT INTO expense (record_id, amount_minor, currency, category, payment) VALUES (1, 5000, 'KRW', 'food', 'card');
+            """)
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.expense SET payment = 'transfer'"), "pg6 refuses it")
+        try PostgresSchema.migrate(owner)
+        XCTAssertEqual(try owner.query("SELECT payment FROM petlog.expense").first?.first?.text, "card")
+        try owner.query("UPDATE petlog.expense SET payment = 'transfer'")
+        XCTAssertEqual(try owner.query("SELECT payment FROM petlog.expense").first?.first?.text, "transfer")
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.expense SET payment = 'cheque'"))
+    }
+
     /// A schema one migration behind this petlog (pg1 only), met first by a staff role that may not add to
     /// it: one clear error (the owner runs petlog once), nothing changed; the owner's petlog then upgrades it.
     func testAnOlderSchemaMetByStaffIsLeftForTheOwner() throws {
@@ -204,7 +230,7 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), ["pg1", "pg2", "pg3", "pg4", "pg5"])
         let repo = try PostgresRepository(PostgresTarget.parse(url, environment: [:]))
         defer { repo.link.close() }
-        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner).last, "pg6")
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner), PostgresSchema.migrations.map(\.id), "pg6 and every later one")
         XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.weight_chunk").first?.first?.int, 0)
         let want = try repo.weightSeriesFromTables(pet: 1, lower: .min, upper: .max, days: nil)
         XCTAssertEqual(want.times.count, 9000)
