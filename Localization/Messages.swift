@@ -8,6 +8,7 @@ extension L10n.Message {
     public static func errMassRange(value: String) -> Self { Self(.errMassRange, ["value": value]) }
     public static func errBadDate(value: String) -> Self { Self(.errBadDate, ["value": value]) }
     public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
+    public static func errTimeZoneAbbreviation(value: String, example: String) -> Self { Self(.errTimeZoneAbbreviation, ["value": value, "example": example]) }
     public static func errBadTime(value: String) -> Self { Self(.errBadTime, ["value": value]) }
     public static func errBadDuration(value: String) -> Self { Self(.errBadDuration, ["value": value]) }
     public static func errSpanTooLong(value: String, max: String) -> Self { Self(.errSpanTooLong, ["value": value, "max": max]) }
@@ -21,6 +22,7 @@ extension L10n.Message {
     public static func noteNoECBRate(currency: String) -> Self { Self(.noteNoECBRate, ["currency": currency]) }
     public static func errFractionDigits(value: String, currency: String, digits: String) -> Self { Self(.errFractionDigits, ["value": value, "currency": currency, "digits": digits]) }
     public static func errMoneyRange(value: String) -> Self { Self(.errMoneyRange, ["value": value]) }
+    public static func errNumeralsWithoutCurrency(value: String, currency: String) -> Self { Self(.errNumeralsWithoutCurrency, ["value": value, "currency": currency]) }
     public static func errOutOfRange(field: String, value: String, min: String, max: String) -> Self { Self(.errOutOfRange, ["field": field, "value": value, "min": min, "max": max]) }
     public static func errUnknownChoice(field: String, value: String, accepted: String) -> Self { Self(.errUnknownChoice, ["field": field, "value": value, "accepted": accepted]) }
     public static func errBadAmount(value: String) -> Self { Self(.errBadAmount, ["value": value]) }
@@ -146,6 +148,7 @@ extension L10n.Message {
     public static func errImportUnknownSplit(id: String) -> Self { Self(.errImportUnknownSplit, ["id": id]) }
     public static func expenseSplitDone(total: String, count: String) -> Self { Self(.expenseSplitDone, ["total": total, "count": count]) }
     public static func expenseListTitle(month: String) -> Self { Self(.expenseListTitle, ["month": month]) }
+    public static func expenseListDayTitle(day: String) -> Self { Self(.expenseListDayTitle, ["day": day]) }
     public static let expenseListEmpty = Self(.expenseListEmpty, [:])
     public static let expenseListEmptyDay = Self(.expenseListEmptyDay, [:])
     public static let expenseListStarredTitle = Self(.expenseListStarredTitle, [:])
@@ -161,10 +164,13 @@ extension L10n.Message {
     public static func expenseMonthTotal(month: String, total: String) -> Self { Self(.expenseMonthTotal, ["month": month, "total": total]) }
     public static func expenseConvertedTotal(currency: String, total: String) -> Self { Self(.expenseConvertedTotal, ["currency": currency, "total": total]) }
     public static func expenseUnconverted(count: String, currency: String) -> Self { Self(.expenseUnconverted, ["count": count, "currency": currency]) }
+    public static func expenseUnconvertedNoECB(count: String, codes: String, currency: String, code: String) -> Self { Self(.expenseUnconvertedNoECB, ["count": count, "codes": codes, "currency": currency, "code": code]) }
     public static let paymentCash = Self(.paymentCash, [:])
     public static let paymentCard = Self(.paymentCard, [:])
+    public static let paymentTransfer = Self(.paymentTransfer, [:])
     public static let paymentOther = Self(.paymentOther, [:])
     public static func errBudgetNotFound(id: String) -> Self { Self(.errBudgetNotFound, ["id": id]) }
+    public static func errBudgetOrPetNotFound(id: String) -> Self { Self(.errBudgetOrPetNotFound, ["id": id]) }
     public static func petRemoved(name: String, count: String) -> Self { Self(.petRemoved, ["name": name, "count": count]) }
     public static let petNone = Self(.petNone, [:])
     public static func sexNeutered(sex: String) -> Self { Self(.sexNeutered, ["sex": sex]) }
@@ -199,6 +205,7 @@ extension L10n.Message {
     public static func recordAdded(id: String, kind: String, pet: String, summary: String) -> Self { Self(.recordAdded, ["id": id, "kind": kind, "pet": pet, "summary": summary]) }
     public static func recordBareMass(number: String, unit: String) -> Self { Self(.recordBareMass, ["number": number, "unit": unit]) }
     public static func recordUpdated(id: String, kind: String, summary: String) -> Self { Self(.recordUpdated, ["id": id, "kind": kind, "summary": summary]) }
+    public static func recordUnchanged(id: String, kind: String, summary: String) -> Self { Self(.recordUnchanged, ["id": id, "kind": kind, "summary": summary]) }
     public static func editAttached(name: String, number: String) -> Self { Self(.editAttached, ["name": name, "number": number]) }
     public static func editAlreadyAttached(name: String, number: String, existing: String) -> Self { Self(.editAlreadyAttached, ["name": name, "number": number, "existing": existing]) }
     public static func editDetached(name: String) -> Self { Self(.editDetached, ["name": name]) }
@@ -280,6 +287,7 @@ extension L10n.Message {
     public static func budgetUnchanged(id: String, what: String) -> Self { Self(.budgetUnchanged, ["id": id, "what": what]) }
     public static let budgetNone = Self(.budgetNone, [:])
     public static func budgetNoneOn(date: String) -> Self { Self(.budgetNoneOn, ["date": date]) }
+    public static func budgetNoneOnFor(pet: String, date: String) -> Self { Self(.budgetNoneOnFor, ["pet": pet, "date": date]) }
     public static func budgetSpentOf(spent: String, amount: String) -> Self { Self(.budgetSpentOf, ["spent": spent, "amount": amount]) }
     public static func budgetLeft(left: String) -> Self { Self(.budgetLeft, ["left": left]) }
     public static func budgetOver(over: String) -> Self { Self(.budgetOver, ["over": over]) }
@@ -289,6 +297,7 @@ extension L10n.Message {
     public static func budgetEnded(date: String) -> Self { Self(.budgetEnded, ["date": date]) }
     public static func budgetByCategory(list: String) -> Self { Self(.budgetByCategory, ["list": list]) }
     public static func budgetUnconverted(n: String) -> Self { Self(.budgetUnconverted, ["n": n]) }
+    public static func budgetUnconvertedNoECB(n: String, codes: String, code: String) -> Self { Self(.budgetUnconvertedNoECB, ["n": n, "codes": codes, "code": code]) }
     public static let budgetColFor = Self(.budgetColFor, [:])
     public static let budgetColAmount = Self(.budgetColAmount, [:])
     public static let budgetColPeriod = Self(.budgetColPeriod, [:])
@@ -309,6 +318,8 @@ extension L10n.Message {
     public static func errBudgetNotPositive(value: String) -> Self { Self(.errBudgetNotPositive, ["value": value]) }
     public static let errBudgetArguments = Self(.errBudgetArguments, [:])
     public static let errBudgetEditNothing = Self(.errBudgetEditNothing, [:])
+    public static func errBudgetEditMonthly(id: String) -> Self { Self(.errBudgetEditMonthly, ["id": id]) }
+    public static func errBudgetSameScope(other: String, from: String, to: String) -> Self { Self(.errBudgetSameScope, ["other": other, "from": from, "to": to]) }
     public static func errBudgetDailyNeedsId(value: String) -> Self { Self(.errBudgetDailyNeedsId, ["value": value]) }
     public static func errBudgetDailyTooLong(id: String, n: String, max: String) -> Self { Self(.errBudgetDailyTooLong, ["id": id, "n": n, "max": max]) }
     public static let errChartBudgetWith = Self(.errChartBudgetWith, [:])
@@ -445,6 +456,7 @@ extension L10n.Message {
     public static let statsDoses = Self(.statsDoses, [:])
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }
+    public static let errOutputNeedsCsv = Self(.errOutputNeedsCsv, [:])
     public static func errBadMicrochip(value: String) -> Self { Self(.errBadMicrochip, ["value": value]) }
     public static func errBadContact(field: String, value: String) -> Self { Self(.errBadContact, ["field": field, "value": value]) }
     public static func errNotListed(field: String, value: String) -> Self { Self(.errNotListed, ["field": field, "value": value]) }
@@ -908,12 +920,15 @@ extension L10n.Message {
     public static let helpExpenseFieldOptionsMerchant = Self(.helpExpenseFieldOptionsMerchant, [:])
     public static let helpExpenseFieldOptionsCard = Self(.helpExpenseFieldOptionsCard, [:])
     public static let helpExpenseFieldOptionsCash = Self(.helpExpenseFieldOptionsCash, [:])
+    public static let helpExpenseFieldOptionsPayment = Self(.helpExpenseFieldOptionsPayment, [:])
     public static let helpExpenseListCommandAbstract = Self(.helpExpenseListCommandAbstract, [:])
     public static let helpExpenseListCommandPet = Self(.helpExpenseListCommandPet, [:])
     public static let helpExpenseListCommandMonth = Self(.helpExpenseListCommandMonth, [:])
     public static let helpExpenseListCommandStarred = Self(.helpExpenseListCommandStarred, [:])
     public static let helpExpenseListCommandDay = Self(.helpExpenseListCommandDay, [:])
     public static let helpExpenseListCommandReverse = Self(.helpExpenseListCommandReverse, [:])
+    public static let helpExpenseListCommandCsv = Self(.helpExpenseListCommandCsv, [:])
+    public static let helpExpenseListCommandOutput = Self(.helpExpenseListCommandOutput, [:])
     public static let helpExpenseListCommandNoVisits = Self(.helpExpenseListCommandNoVisits, [:])
     public static let helpExpenseScanCommandAbstract = Self(.helpExpenseScanCommandAbstract, [:])
     public static let helpExpenseScanCommandDiscussion = Self(.helpExpenseScanCommandDiscussion, [:])
@@ -987,6 +1002,7 @@ extension L10n.Message {
     public static let helpLogCommandLimit = Self(.helpLogCommandLimit, [:])
     public static let helpSearchCommandAbstract = Self(.helpSearchCommandAbstract, [:])
     public static let helpSearchCommandText = Self(.helpSearchCommandText, [:])
+    public static let helpSearchCommandCategory = Self(.helpSearchCommandCategory, [:])
     public static let helpSearchCommandLimit = Self(.helpSearchCommandLimit, [:])
     public static let helpStarCommandAbstract = Self(.helpStarCommandAbstract, [:])
     public static let helpStarCommandId = Self(.helpStarCommandId, [:])

@@ -63,9 +63,18 @@ public struct SpendingItem: Equatable, Sendable {
     public var day: LocalDate
     public var money: Money
     public var category: String
+    /// The whole payment this is a share of (a split expense): converted whole, then split.
+    public var share: PurchaseShare?
+    /// The purchase this is part of (the first share's record for a split expense): counted once.
+    public var purchase: Int64?
 
-    public init(day: LocalDate, money: Money, category: String) {
-        self.day = day; self.money = money; self.category = category
+    public init(day: LocalDate, money: Money, category: String, share: PurchaseShare? = nil, purchase: Int64? = nil) {
+        self.day = day; self.money = money; self.category = category; self.share = share; self.purchase = purchase
+    }
+
+    /// The item in `target` at its day's rate (a share as its part of the whole payment converted once).
+    public func converted(to target: Currency, rates: RateTable) -> Money? {
+        rates.convert(money, share: share, to: target, on: day)
     }
 }
 
@@ -88,6 +97,9 @@ public struct BudgetStatus: Equatable, Sendable {
     public var byCategory: [(category: String, spent: Money)]
     /// Expenses in another currency that could not be converted (no rate for their day): not counted.
     public var unconverted: Int
+    /// The currencies of what was left out (code order): all never published by the ECB (`TWD`) means
+    /// `rates update` cannot help.
+    public var unconvertedCurrencies: [String] = []
     /// With `people` (two or more), the whole budget's figures per person.
     public var perPerson: PerPerson?
     public var isOver: Bool { left.minorUnits < 0 }
@@ -116,9 +128,15 @@ public struct BudgetStatus: Equatable, Sendable {
         var total: Int64 = 0
         var categories: [String: Int64] = [:]
         var unconverted = 0
+        var uncounted: Set<Int64> = []   // a split purchase without a rate is one expense left out
+        var unconvertedCodes: Set<String> = []
         for item in items where item.day >= first && item.day <= min(last, asOf) {
             if let category = budget.category, item.category != category { continue }
-            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            guard let money = item.converted(to: currency, rates: rates) else {
+                if item.purchase.map({ uncounted.insert($0).inserted }) ?? true { unconverted += 1 }
+                unconvertedCodes.insert(item.money.currency.code)
+                continue
+            }
             total = total.addingSaturated(money.minorUnits)
             categories[item.category, default: 0] = categories[item.category, default: 0].addingSaturated(money.minorUnits)
         }
@@ -140,6 +158,7 @@ public struct BudgetStatus: Equatable, Sendable {
         byCategory = categories.map { ($0.key, Money(minorUnits: $0.value / headcount, currency: currency)) }
             .sorted { ($0.1.minorUnits, $1.0) > ($1.1.minorUnits, $0.0) }
         self.unconverted = unconverted
+        self.unconvertedCurrencies = unconvertedCodes.sorted()
         if let people = budget.people, people > 1 {
             let n = Int64(people)
             let whole = budget.amount.minorUnits / n, used = total / n
@@ -155,6 +174,13 @@ public struct BudgetStatus: Equatable, Sendable {
 /// `BudgetStatus`). Expenses dated after the as-of day (booked ahead) are counted on their own day
 /// and those days are marked `ahead`; the running total on the as-of day is `BudgetStatus.spent`.
 public struct BudgetDays: Equatable, Sendable {
+    /// A stretch's first and last day (both included).
+    public struct Span: Equatable, Sendable {
+        public var first: LocalDate
+        public var last: LocalDate
+        public init(first: LocalDate, last: LocalDate) { self.first = first; self.last = last }
+    }
+
     public struct Day: Equatable, Sendable {
         public var day: LocalDate
         /// Spent on the day (converted; per pet with `perPet`).
@@ -180,6 +206,9 @@ public struct BudgetDays: Equatable, Sendable {
     public var amountPerPerson: Money?
     public var days: [Day]
     public var unconverted: Int
+    /// The currencies of what was left out (code order): all never published by the ECB (`TWD`) means
+    /// `rates update` cannot help.
+    public var unconvertedCurrencies: [String] = []
 
     /// The span's figures day by day; `pets` and `rates` as for `BudgetStatus`.
     public init(budget: Budget, items: [SpendingItem], asOf: LocalDate, pets: Int = 1, rates: RateTable = RateTable([])) {
@@ -187,11 +216,19 @@ public struct BudgetDays: Equatable, Sendable {
         let currency = budget.amount.currency
         var byDay: [LocalDate: (Int64, Int)] = [:]
         var unconverted = 0
+        // A purchase split among pets is one expense of its day (and one left out without a rate).
+        var counted: Set<Int64> = [], uncounted: Set<Int64> = []
+        var unconvertedCodes: Set<String> = []
         for item in items where item.day >= first && item.day <= last {
             if let category = budget.category, item.category != category { continue }
-            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            guard let money = item.converted(to: currency, rates: rates) else {
+                if item.purchase.map({ uncounted.insert($0).inserted }) ?? true { unconverted += 1 }
+                unconvertedCodes.insert(item.money.currency.code)
+                continue
+            }
             let old = byDay[item.day] ?? (0, 0)
-            byDay[item.day] = (old.0.addingSaturated(money.minorUnits), old.1 + 1)
+            let new = item.purchase.map { counted.insert($0).inserted } ?? true
+            byDay[item.day] = (old.0.addingSaturated(money.minorUnits), old.1 + (new ? 1 : 0))
         }
         let headcount = Int64(budget.perPet ? max(1, pets) : 1)
         let people: Int64? = budget.people.flatMap { $0 > 1 ? Int64($0) : nil }
@@ -219,5 +256,6 @@ public struct BudgetDays: Equatable, Sendable {
         self.amountPerPerson = people.map { money(budget.amount.minorUnits / $0) }
         self.days = days
         self.unconverted = unconverted
+        self.unconvertedCurrencies = unconvertedCodes.sorted()
     }
 }

@@ -22,7 +22,7 @@ public struct BudgetDaySpending: Equatable, Sendable {
         var unconverted = 0
         for item in items where item.day >= first && item.day <= last {
             if let category = budget.category, item.category != category { continue }
-            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            guard let money = item.converted(to: currency, rates: rates) else { unconverted += 1; continue }
             let i = item.day.dayNumber - first.dayNumber
             var row = sums[item.category] ?? [Int64](repeating: 0, count: days.count)
             row[i] = row[i].addingSaturated(money.minorUnits)

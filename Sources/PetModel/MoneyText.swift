@@ -17,6 +17,11 @@ import Foundation
 ///   `만/万` 10⁴, `억/億` 10⁸, `조/兆` 10¹² closing one (`4만5천` 45,000; `1억2천만` 120,000,000; a
 ///   unit without a number counts one: `만원` 10,000). A number before a unit may have a fraction
 ///   when the result is whole (`1.5만` 15,000).
+/// - Numeral words carry their currency when none is written: Korean ones (`만`, `억`, `천` …) are
+///   won wherever they are typed (`1억2천만` ₩120,000,000, `1.5만` ₩15,000, never $15,000); kanji
+///   ones (`万`, `億`, `千`, kanji digits) are yen in Japanese (`language` "ja"), the home currency
+///   where it is one counted in them (yen, yuan, New Taiwan or Hong Kong dollars), and elsewhere
+///   refused (`numeralsWithoutCurrency`): which currency `1.5万` is, is not guessed.
 public enum MoneyText {
     static let suffixWords: [(String, String)] = [
         ("원", "KRW"), ("円", "JPY"), ("엔", "JPY"), ("달러", "USD"), ("ドル", "USD"), ("유로", "EUR"), ("ユーロ", "EUR"),
@@ -33,9 +38,14 @@ public enum MoneyText {
                                                       "六": "6", "七": "7", "八": "8", "九": "9"]
     static let largeUnits: [Character: Int64] = ["만": 10_000, "万": 10_000, "억": 100_000_000, "億": 100_000_000,
                                                   "조": 1_000_000_000_000, "兆": 1_000_000_000_000]
+    /// The Korean numeral words: an amount written with them and no currency is in won.
+    static let hangulUnits: Set<Character> = ["십", "백", "천", "만", "억", "조"]
+    /// The currencies counted in kanji numerals (`万`, `億`): a bare `3万` is one of these at home.
+    static let kanjiCurrencies: Set<String> = ["JPY", "CNY", "TWD", "HKD", "MOP"]
 
-    /// The amount in `raw`, in its own currency or else `defaultCurrency`.
-    public static func parse(_ raw: String, defaultCurrency: Currency? = nil) throws -> Money {
+    /// The amount in `raw`, in its own currency, else the one its numeral words carry, else
+    /// `defaultCurrency`; `language` is the user's ("ja" reads a bare `万` as yen).
+    public static func parse(_ raw: String, defaultCurrency: Currency? = nil, language: String? = nil) throws -> Money {
         var text = Substring(raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces))
         var code: String?
         func take(_ found: String) throws {
@@ -80,8 +90,19 @@ public enum MoneyText {
                 try take(c.code); text = text.dropLast(trailing.count); trim()
             }
         }
-        guard let currency = code.flatMap(Currency.named) ?? defaultCurrency else { throw ParseError.badMoney(raw) }
         guard !text.isEmpty else { throw ParseError.badMoney(raw) }
+        if code == nil, text.contains(where: { smallUnits[$0] != nil || largeUnits[$0] != nil || kanjiDigits[$0] != nil }) {
+            if text.contains(where: { hangulUnits.contains($0) }) {
+                code = "KRW"
+            } else if language == "ja" {
+                code = "JPY"
+            } else if let home = defaultCurrency, kanjiCurrencies.contains(home.code) {
+                code = home.code
+            } else {
+                throw ParseError.numeralsWithoutCurrency(raw, home: defaultCurrency?.code ?? "")
+            }
+        }
+        guard let currency = code.flatMap(Currency.named) ?? defaultCurrency else { throw ParseError.badMoney(raw) }
         if text.contains(where: { smallUnits[$0] != nil || largeUnits[$0] != nil || kanjiDigits[$0] != nil }) {
             let whole = try numeralUnits(text, raw: raw)
             var scale: Int64 = 1
@@ -158,28 +179,38 @@ extension MoneyText {
     /// `[PET] AMOUNT [CURRENCY]` as typed after `expense`: the whole is an amount (a household expense),
     /// or the first word names the pet(s) and the rest is the amount. One word that is not an amount is
     /// refused as an amount (what is wrong with it is said).
-    public static func petAndAmount(_ words: [String], defaultCurrency: Currency) throws -> (pet: String?, amount: Money) {
+    public static func petAndAmount(_ words: [String], defaultCurrency: Currency, language: String? = nil) throws -> (pet: String?, amount: Money) {
         let whole = words.joined(separator: " ")
         let wholeError: Error
-        do { return (nil, try parse(whole, defaultCurrency: defaultCurrency)) } catch { wholeError = error }
+        do { return (nil, try parse(whole, defaultCurrency: defaultCurrency, language: language)) } catch { wholeError = error }
         guard words.count >= 2 else { throw wholeError }
+        let tail = words.dropFirst().joined(separator: " ")
         do {
-            return (words[0], try parse(words.dropFirst().joined(separator: " "), defaultCurrency: defaultCurrency))
+            return (words[0], try parse(tail, defaultCurrency: defaultCurrency, language: language))
         } catch {
             // `45000 USD KRW`: what is wrong with the whole (two currencies, below zero) says more
-            // than what is wrong with its tail read as an amount after a pet.
+            // than what is wrong with its tail read as an amount after a pet; so does the whole when
+            // its number is in the first word and the tail has none (`12.345 USD`, `1.200,50 EUR`:
+            // no pet is called "12.345", and "USD" alone is no amount to complain of).
             switch wholeError {
             case ParseError.twoCurrencies, ParseError.negativeAmount: throw wholeError
-            default: throw error
+            default: throw hasNumber(words[0]) && !hasNumber(tail) ? wholeError : error
             }
+        }
+    }
+
+    /// True when `text` has a digit or a numeral word: something that could be an amount's number.
+    static func hasNumber(_ text: String) -> Bool {
+        text.precomposedStringWithCompatibilityMapping.contains {
+            $0.asciiDigit != nil || kanjiDigits[$0] != nil || smallUnits[$0] != nil || largeUnits[$0] != nil
         }
     }
 }
 
 extension MoneyText {
     /// An expense's amount: any amount `parse` reads, more than zero (a purchase costs something).
-    public static func expenseAmount(_ raw: String, defaultCurrency: Currency) throws -> Money {
-        let m = try parse(raw, defaultCurrency: defaultCurrency)
+    public static func expenseAmount(_ raw: String, defaultCurrency: Currency, language: String? = nil) throws -> Money {
+        let m = try parse(raw, defaultCurrency: defaultCurrency, language: language)
         guard m.minorUnits > 0 else { throw ParseError.amountNotPositive(raw) }
         return m
     }

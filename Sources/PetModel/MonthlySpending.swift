@@ -34,7 +34,7 @@ public struct MonthlySpending: Equatable, Sendable {
         var unconverted = 0, outside = 0
         for item in items {
             guard item.day >= first && item.day <= last else { outside += 1; continue }
-            guard let money = rates.convert(item.money, to: currency, on: item.day) else { unconverted += 1; continue }
+            guard let money = item.converted(to: currency, rates: rates) else { unconverted += 1; continue }
             let i = (item.day.year - firstMonth.year) * 12 + item.day.month - firstMonth.month
             var row = sums[item.category] ?? [Int64](repeating: 0, count: months.count)
             row[i] = row[i].addingSaturated(money.minorUnits)

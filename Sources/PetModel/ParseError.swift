@@ -28,6 +28,9 @@ public enum ParseError: Error, Equatable, Sendable {
     /// More fraction digits than the currency has (JPY and KRW have none).
     case tooManyFractionDigits(String, currency: String, allowed: Int)
     case moneyOutOfRange(String)
+    /// Kanji numerals (`1.5万`) with no currency, where neither the language nor the home currency
+    /// (`home`, its code) says which one they count.
+    case numeralsWithoutCurrency(String, home: String)
     case outOfRange(field: String, value: String, min: Int, max: Int)
     case unknownChoice(field: String, value: String, accepted: [String])
     case badAmount(String)

@@ -85,7 +85,8 @@ public struct Amount: Equatable, Sendable, Codable {
 
 public enum UrineAmount: String, CaseIterable, Sendable, Codable { case none, small, normal, large }
 public enum Mood: String, CaseIterable, Sendable, Codable { case happy, calm, playful, tired, anxious, grumpy, unwell }
-public enum Payment: String, CaseIterable, Sendable, Codable { case cash, card, other }
+/// How an expense was paid; `transfer` is a bank transfer (계좌이체, 振込).
+public enum Payment: String, CaseIterable, Sendable, Codable { case cash, card, transfer, other }
 public enum Route: String, CaseIterable, Sendable, Codable { case oral, topical, injection, eye, ear, inhaled, other }
 
 /// The kind-specific part of a record.

@@ -24,13 +24,16 @@ public struct SpendingEntry: Equatable, Sendable {
     public var splitOf: Int64?
     /// Receipts and other files attached.
     public var attachments: Int
+    /// The whole payment and this share's place in it, when the expense is split (converted whole, then split).
+    public var share: PurchaseShare?
 
     public init(recordId: Int64, petId: Int64?, petName: String?, at: Date, utcOffset: Int, money: Money, category: String,
                 merchant: String? = nil, payment: Payment? = nil, items: [String] = [], note: String? = nil, starred: Bool = false,
-                source: Source = .expense, splitOf: Int64? = nil, attachments: Int = 0) {
+                source: Source = .expense, splitOf: Int64? = nil, attachments: Int = 0, share: PurchaseShare? = nil) {
         self.recordId = recordId; self.petId = petId; self.petName = petName; self.at = at; self.utcOffset = utcOffset
         self.money = money; self.category = category; self.merchant = merchant; self.payment = payment; self.items = items
         self.note = note; self.starred = starred; self.source = source; self.splitOf = splitOf; self.attachments = attachments
+        self.share = share
     }
 
     /// The purchase this entry belongs to: the first share's record for a split expense, else its own
@@ -43,7 +46,13 @@ public struct SpendingEntry: Equatable, Sendable {
 
     /// The entry as a budget sees it, on its own local day (wherever it is read).
     public func item(_ context: TimeContext) -> SpendingItem {
-        SpendingItem(day: localDay, money: money, category: category)
+        SpendingItem(day: localDay, money: money, category: category, share: share, purchase: purchaseId)
+    }
+
+    /// The entry in `target` at its day's rate: a share of a split purchase as its part of the whole
+    /// payment converted once; nil when a rate is missing.
+    public func converted(to target: Currency, rates: RateTable) -> Money? {
+        rates.convert(money, share: share, to: target, on: localDay)
     }
 }
 
@@ -82,22 +91,33 @@ public struct SpendingTotal: Equatable, Sendable {
     public var converted: Money
     /// Purchases (a split one once) in another currency with no rate for their day: in `byCurrency`, not in `converted`.
     public var unconverted: Int
+    /// The currencies of those purchases, in code order.
+    public var unconvertedCurrencies: [String] = []
 
     public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, context: TimeContext) {
         var byCurrency: [String: Int64] = [:]
         var total: Int64 = 0
         var unconverted: Set<Int64> = []
+        var unconvertedCodes: Set<String> = []
         for e in entries {
             byCurrency[e.money.currency.code, default: 0] = byCurrency[e.money.currency.code, default: 0].addingSaturated(e.money.minorUnits)
-            if let m = rates.convert(e.money, to: target, on: e.localDay) {
+            if let m = e.converted(to: target, rates: rates) {
                 total = total.addingSaturated(m.minorUnits)
             } else {
                 unconverted.insert(e.purchaseId)
+                unconvertedCodes.insert(e.money.currency.code)
             }
         }
         self.byCurrency = byCurrency
         self.converted = Money(minorUnits: total, currency: target)
         self.unconverted = unconverted.count
+        self.unconvertedCurrencies = unconvertedCodes.sorted()
+    }
+
+    /// True when every purchase left out is in a currency the ECB never publishes (`TWD`): `rates update`
+    /// cannot bring its rate, only a rate imported by hand can.
+    public var unconvertedHaveNoECBRate: Bool {
+        !unconvertedCurrencies.isEmpty && unconvertedCurrencies.allSatisfy { Currency.named($0)?.hasECBRate == false }
     }
 
     /// The currencies spent in, in code order.
@@ -134,7 +154,7 @@ public struct SpendingAhead: Equatable, Sendable {
 
     public init(_ entries: [SpendingEntry], in target: Currency, rates: RateTable, now: Date) {
         let ahead = entries.filter { $0.isAhead(of: now) }
-        converted = Money(minorUnits: ahead.compactMap { rates.convert($0.money, to: target, on: $0.localDay)?.minorUnits }
+        converted = Money(minorUnits: ahead.compactMap { $0.converted(to: target, rates: rates)?.minorUnits }
             .reduce(0) { $0.addingSaturated($1) }, currency: target)
         purchases = Set(ahead.map(\.purchaseId)).count
     }

@@ -69,7 +69,7 @@ public struct SpendingComparison: Equatable, Sendable {
                 if isThis { foreignThis[code] = foreignThis[code, default: 0].addingSaturated(e.money.minorUnits) }
                 else { foreignPrevious[code] = foreignPrevious[code, default: 0].addingSaturated(e.money.minorUnits) }
             }
-            guard let m = rates.convert(e.money, to: currency, on: day) else {
+            guard let m = e.converted(to: currency, rates: rates) else {
                 if unconvertedPurchases.insert(e.purchaseId).inserted { if isThis { unconverted += 1 } else { previousUnconverted += 1 } }
                 continue
             }
@@ -155,7 +155,7 @@ public struct DailySpending: Equatable, Sendable {
             let i = day.dayNumber - first.dayNumber
             // The shares of one purchase fall on one day (they share its time): counted once.
             if counted.insert(e.purchaseId).inserted { days[i].entries += 1 }
-            if let m = rates.convert(e.money, to: currency, on: day) {
+            if let m = e.converted(to: currency, rates: rates) {
                 days[i].amount = days[i].amount.addingSaturated(m.minorUnits)
             } else if uncounted.insert(e.purchaseId).inserted {
                 days[i].unconverted += 1

@@ -26,7 +26,7 @@ public struct SpendingDays: Equatable, Sendable {
             if groups.last?.0 == d { groups[groups.count - 1].1.append(e) } else { groups.append((d, [e])) }
         }
         days = groups.map { day, list in
-            Day(day: day, entries: list, converted: list.map { rates.convert($0.money, to: currency, on: day) },
+            Day(day: day, entries: list, converted: list.map { $0.converted(to: currency, rates: rates) },
                 total: SpendingTotal(list, in: currency, rates: rates, context: context))
         }
         total = SpendingTotal(sorted, in: currency, rates: rates, context: context)

@@ -89,7 +89,10 @@ extension StoreCore {
     /// are given by `attachment(path)`, already stored.
     public func editRecord(id: Int64, files: AttachmentEdit, attachment: (String) throws -> Attachment,
                            _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
-        _ = try updateRecord(id: id, change)
+        // Only files (`edit 1 --receipt r1.jpg`): the record itself is not written, so a file it has
+        // already changes nothing at all (no `updated_at`, no step for `undo`).
+        let update = try change(try loadRecord(id: id))
+        if !update.isEmpty { _ = try updateRecord(id: id) { _ in update } }
         var seen = Set<String>()
         // A file given twice (or two copies of one content) is one attachment, as when a record is added.
         var given: [Attachment] = []

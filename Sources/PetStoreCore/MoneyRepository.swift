@@ -34,10 +34,12 @@ public struct BudgetEdit: Sendable, Equatable {
     public var name: String??
     public var place: String??
     public var people: Int??
-    public init(name: String?? = nil, place: String?? = nil, people: Int?? = nil) {
-        self.name = name; self.place = place; self.people = people
+    /// A stretch's new first and last day (both, checked by the caller: the last not before the first).
+    public var days: BudgetDays.Span?
+    public init(name: String?? = nil, place: String?? = nil, people: Int?? = nil, days: BudgetDays.Span? = nil) {
+        self.name = name; self.place = place; self.people = people; self.days = days
     }
-    public var isEmpty: Bool { name == nil && place == nil && people == nil }
+    public var isEmpty: Bool { name == nil && place == nil && people == nil && days == nil }
 }
 
 /// What storing a file of rates did.
@@ -144,9 +146,24 @@ extension StoreCore {
                 }
             }
         }
+        // A split purchase is converted whole, then split: each share learns the whole payment and
+        // its place among the shares (record order, as `updateRecord` splits), its siblings read or not.
+        var shares: [Int64: [(id: Int64, minor: Int64)]] = [:]
+        let heads = Array(Set(entries.compactMap(\.splitOf))).sorted()
+        for chunk in stride(from: 0, to: heads.count, by: 500).map({ Array(heads[$0..<min($0 + 500, heads.count)]) }) {
+            let text = "SELECT split_of, record_id, amount_minor FROM expense WHERE split_of IN (\(questionMarks(chunk.count))) ORDER BY split_of, record_id"
+            for row in try sql.rows(text, chunk) {
+                if let head = row[0].int, let id = row[1].int, let minor = row[2].int { shares[head, default: []].append((id, minor)) }
+            }
+        }
         for i in entries.indices {
             entries[i].items = items[entries[i].recordId] ?? []
             entries[i].attachments = files[entries[i].recordId] ?? 0
+            if let head = entries[i].splitOf, let list = shares[head], list.count > 1,
+               let index = list.firstIndex(where: { $0.id == entries[i].recordId }) {
+                let total = list.reduce(Int64(0)) { $0.addingSaturated($1.minor) }
+                entries[i].share = PurchaseShare(total: Money(minorUnits: total, currency: entries[i].money.currency), index: index, count: list.count)
+            }
         }
         return entries
     }
@@ -188,6 +205,9 @@ extension StoreCore {
         if let name = edit.name, name != before.budget.name { sets.append("name = ?"); values.append(name) }
         if let place = edit.place, place != before.budget.place { sets.append("place = ?"); values.append(place) }
         if let people = edit.people, people != before.budget.people { sets.append("people = ?"); values.append(people.map(Int64.init)) }
+        if let span = edit.days, before.budget.period != .days(from: span.first, through: span.last) {
+            sets.append("first_day = ?, last_day = ?"); values += [span.first.description, span.last.description]
+        }
         guard !sets.isEmpty else { return (before, before) }
         try sql.execute("UPDATE budget SET \(sets.joined(separator: ", ")), updated_at = ? WHERE id = ?", values + [nowSeconds, id])
         guard let after = try loadBudgets(id: id).first else { throw StoreError.budgetNotFound(id) }

@@ -31,6 +31,8 @@ public struct RecordUpdate: Sendable {
     public init(at: Date? = nil, utcOffset: Int? = nil, note: String?? = nil, pet: PetRef? = nil, detail: RecordDetail? = nil) {
         self.at = at; self.utcOffset = utcOffset; self.note = note; self.pet = pet; self.detail = detail
     }
+    /// Nothing to change in the record itself.
+    public var isEmpty: Bool { at == nil && utcOffset == nil && note == nil && pet == nil && detail == nil }
 }
 
 /// A medication course with what its doses say.

@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -556,6 +556,12 @@ public enum PostgresSchema {
       namespace text NOT NULL CHECK (namespace ~ '^[0-9a-f]{32}$')
     );
     INSERT INTO household (id, namespace) VALUES (1, md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text));
+    """
+
+    /// pg8, a bank transfer as a payment (the SQLite store's v11): the CHECK on `expense.payment` names the four.
+    static let pg8 = """
+    ALTER TABLE expense DROP CONSTRAINT expense_payment_check;
+    ALTER TABLE expense ADD CONSTRAINT expense_payment_check CHECK (payment IN ('cash', 'card', 'transfer', 'other'));
     """
 
     static let pg6 = """

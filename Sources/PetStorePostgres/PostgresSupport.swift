@@ -68,10 +68,10 @@ enum PostgresSearch {
     static func records(_ text: String, limit: Int, link: PostgresLink) throws -> [Int64] {
         let folded = TextField.nameKey(text)
         var ids = try keys(containing: folded, sign: 1, link: link)
-        // A listed symptom, vaccine or category is found by any of its names (`구토` finds `vomiting`).
+        // A listed symptom or vaccine is found by any of its names (`구토` finds `vomiting`); an expense's
+        // category only as written (`껌` does not find every `간식`: that is `search --category`).
         for (table, column, codes) in [("symptom", "code", CareNames.shipped.symptomCodes(containing: text)),
-                                       ("vaccination", "vaccine", CareNames.shipped.vaccineCodes(containing: text)),
-                                       ("expense", "category", CareNames.shipped.categoryCodes(containing: text))] where !codes.isEmpty {
+                                       ("vaccination", "vaccine", CareNames.shipped.vaccineCodes(containing: text))] where !codes.isEmpty {
             let marks = Array(repeating: "?", count: codes.count).joined(separator: ", ")
             ids += try link.rows("SELECT record_id FROM \(table) WHERE \(column) IN (\(marks))", codes).compactMap { $0[0].int }
         }

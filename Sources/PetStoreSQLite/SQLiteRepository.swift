@@ -248,7 +248,9 @@ public struct SQLiteRepository: PetlogStore {
 
     /// Records whose text contains the query (any case), newest first: an FTS5 trigram lookup in
     /// `search_index` (a scan of its folded text for queries under three characters), plus listed
-    /// symptoms, vaccines and categories found by any of their names.
+    /// symptoms and vaccines found by any of their names. An expense's category is matched as written
+    /// (its code), never by the category's other words (`껌` does not find every `간식`): a category
+    /// search is `search --category`.
     public func search(_ text: String, limit: Int) throws -> [PetRecord] {
         catchUpSearchIndex()
         let needle = TextField.nameKey(text)
@@ -262,7 +264,6 @@ public struct SQLiteRepository: PetlogStore {
         let sources = [SearchIndex.matching(sign: 1, arguments: &arguments, folded: needle)] + [
             listed("symptom", "code", CareNames.shipped.symptomCodes(containing: text), "s"),
             listed("vaccination", "vaccine", CareNames.shipped.vaccineCodes(containing: text), "v"),
-            listed("expense", "category", CareNames.shipped.categoryCodes(containing: text), "c"),
         ].compactMap { $0 } + SearchIndex.listedCodes(text) { i, code in arguments["k\(i)"] = code; return ":k\(i)" }.map(\.sql)
         return try read { db in
             let ids = try Int64.fetchAll(db, sql: """

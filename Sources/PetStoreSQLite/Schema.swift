@@ -38,11 +38,16 @@ enum Schema {
         }
         migrator.registerMigration("v9") { db in try db.execute(sql: v9) }
         migrator.registerMigration("v10") { db in try db.execute(sql: v10) }
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: v11)
+            // `expense` was made anew: its undo triggers went with the old table.
+            try UndoLog.createTriggers(db, tables: ["expense"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v10"
+    static let currentVersion = "v11"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -432,18 +437,6 @@ enum Schema {
     /// another pet), so what is left is always such a prefix. A weight after the last chunk (the usual new
     /// weight) drops nothing: the read takes points after the last chunk from the tables, and the next chart
     /// on a writable file packs whole chunks of them. Existing files start with no chunks.
-    /// v10: the household's namespace, 16 random bytes made once per database, from which the FHIR
-    /// export derives its resources' addresses (docs/fhir.md): two households' `pet-1` no longer share one.
-    /// The JSON export carries it, and an import into an empty database takes it (so a moved household
-    /// keeps its addresses).
-    static let v10 = """
-    CREATE TABLE household (
-      id        INTEGER PRIMARY KEY CHECK (id = 1),
-      namespace TEXT NOT NULL CHECK (length(namespace) = 32)
-    );
-    INSERT INTO household (id, namespace) VALUES (1, lower(hex(randomblob(16))));
-    """
-
     static let v9 = """
     CREATE TABLE weight_chunk (
       id       INTEGER PRIMARY KEY,
@@ -475,6 +468,50 @@ enum Schema {
     END;
     CREATE TRIGGER series_record_delete AFTER DELETE ON record WHEN old.kind = 'weight' BEGIN
       DELETE FROM weight_chunk WHERE pet_id = old.pet_id AND last_at >= old.at AND (last_at > old.at OR last_id >= old.id);
+    END;
+    """
+
+    /// v10: the household's namespace, 16 random bytes made once per database, from which the FHIR
+    /// export derives its resources' addresses (docs/fhir.md): two households' `pet-1` no longer share one.
+    /// The JSON export carries it, and an import into an empty database takes it (so a moved household
+    /// keeps its addresses).
+    static let v10 = """
+    CREATE TABLE household (
+      id        INTEGER PRIMARY KEY CHECK (id = 1),
+      namespace TEXT NOT NULL CHECK (length(namespace) = 32)
+    );
+    INSERT INTO household (id, namespace) VALUES (1, lower(hex(randomblob(16))));
+    """
+
+
+    /// v11, a bank transfer as a payment (issue 42: `--payment card|cash|transfer|other`): the CHECK on
+    /// `expense.payment` names the four. A CHECK cannot be altered in SQLite, so the table is rebuilt the
+    /// documented way (new table, copy, drop, rename; foreign keys are off during migrations and checked before
+    /// commit), same columns in the same order; its index and search triggers are made again here, its undo
+    /// triggers by the migration.
+    static let v11 = """
+    CREATE TABLE expense_v11 (
+      record_id    INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),  -- cents; whole won and yen
+      currency     TEXT NOT NULL CHECK (length(currency) = 3),
+      category     TEXT NOT NULL,
+      merchant     TEXT,
+      payment      TEXT CHECK (payment IN ('cash', 'card', 'transfer', 'other')),
+      split_of     INTEGER CHECK (split_of IS NULL OR split_of > 0)
+    );
+    INSERT INTO expense_v11 (record_id, amount_minor, currency, category, merchant, payment, split_of)
+      SELECT record_id, amount_minor, currency, category, merchant, payment, split_of FROM expense;
+    DROP TABLE expense;
+    ALTER TABLE expense_v11 RENAME TO expense;
+    CREATE INDEX expense_split ON expense (split_of) WHERE split_of IS NOT NULL;
+    CREATE TRIGGER search_expense_insert AFTER INSERT ON expense BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (new.record_id);
+    END;
+    CREATE TRIGGER search_expense_update AFTER UPDATE ON expense BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id), (new.record_id);
+    END;
+    CREATE TRIGGER search_expense_delete AFTER DELETE ON expense BEGIN
+      INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
     END;
     """
 }

@@ -89,7 +89,7 @@ public struct BudgetPresenter {
         if detailed && !st.byCategory.isEmpty {
             lines.append(t(.budgetByCategory(list: st.byCategory.map { context.categoryName($0.category) + " " + format.money($0.spent) }.joined(separator: format.listSeparator))))
         }
-        if st.unconverted > 0 { lines.append(t(.budgetUnconverted(n: count(st.unconverted)))) }
+        if st.unconverted > 0 { lines.append(unconvertedLine(st.unconverted, currencies: st.unconvertedCurrencies)) }
         return lines
     }
 
@@ -109,8 +109,11 @@ public struct BudgetPresenter {
     }
 
     /// `budget show`: each budget shown on `day`, its description in bold and its detailed status below.
-    public func show(_ shown: [(StoredBudget, BudgetStatus)], activePets: Int, on day: LocalDate) -> [String] {
-        guard !shown.isEmpty else { return [t(.budgetNoneOn(date: format.longDate(day)))] }
+    /// `pet`: the pet asked for, named when it has none in force.
+    public func show(_ shown: [(StoredBudget, BudgetStatus)], activePets: Int, on day: LocalDate, pet: String? = nil) -> [String] {
+        guard !shown.isEmpty else {
+            return [pet.map { t(.budgetNoneOnFor(pet: $0, date: format.longDate(day))) } ?? t(.budgetNoneOn(date: format.longDate(day)))]
+        }
         var out: [String] = []
         for (i, (b, status)) in shown.enumerated() {
             if i > 0 { out.append("") }
@@ -153,7 +156,16 @@ public struct BudgetPresenter {
                 out.append(t(.budgetPerPerson(n: count(b.budget.people ?? 1))) + ": " + standing(lastRow.totalPerPerson ?? lastRow.total, of: pp))
             }
         }
-        if days.unconverted > 0 { out.append(t(.budgetUnconverted(n: count(days.unconverted)))) }
+        if days.unconverted > 0 { out.append(unconvertedLine(days.unconverted, currencies: days.unconvertedCurrencies)) }
         return out
+    }
+
+    /// What was left out for want of a rate; when all of it is in currencies the ECB never publishes
+    /// (`TWD`), it says so and how to import a rate instead of suggesting `rates update`.
+    func unconvertedLine(_ n: Int, currencies: [String]) -> String {
+        if !currencies.isEmpty, currencies.allSatisfy({ Currency.named($0)?.hasECBRate == false }) {
+            return t(.budgetUnconvertedNoECB(n: count(n), codes: currencies.joined(separator: ", "), code: currencies[0]))
+        }
+        return t(.budgetUnconverted(n: count(n)))
     }
 }

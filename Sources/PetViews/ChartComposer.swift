@@ -183,7 +183,7 @@ public struct ChartComposer {
         let spending = MonthlySpending(entries.map { $0.item(time) }, currency: currency, rates: rates, from: first, through: last)
         // Purchases, not shares: a split purchase with no rate is one expense left out.
         let unconvertedPurchases = Set(entries.filter { e in
-            e.localDay >= first && e.localDay <= last && rates.convert(e.money, to: currency, on: e.localDay) == nil
+            e.localDay >= first && e.localDay <= last && e.converted(to: currency, rates: rates) == nil
         }.map(\.purchaseId)).count
         let months = spending.months
         let ahead = SpendingAhead(entries.filter { $0.localDay >= first && $0.localDay <= last }, in: currency, rates: rates, now: time.now)
@@ -258,7 +258,7 @@ public struct ChartComposer {
         let rates = currencies.count > 1 ? try store.rateTable(currencies: currencies.sorted(), from: first, through: last) : RateTable([])
         let spending = BudgetDaySpending(entries.map { $0.item(time) }, budget: b.budget, asOf: today, currency: currency, rates: rates)
         let counted = entries.filter { e in b.budget.category.map { $0 == e.category } ?? true }
-        let unconvertedPurchases = Set(counted.filter { rates.convert($0.money, to: currency, on: $0.localDay) == nil }.map(\.purchaseId)).count
+        let unconvertedPurchases = Set(counted.filter { $0.converted(to: currency, rates: rates) == nil }.map(\.purchaseId)).count
         let ahead = SpendingAhead(counted, in: currency, rates: rates, now: time.now)
         let share = spending.dailyShare(of: b.budget.amount, rates: rates)
         let presenter = BudgetPresenter(context)

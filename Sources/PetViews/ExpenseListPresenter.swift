@@ -22,7 +22,7 @@ public struct ExpenseListPresenter {
         var out: [String] = []
         switch span {
         case .month(let m): out.append(screen.styled(t(.expenseListTitle(month: format.monthLabel(m))), .bold))
-        case .day(let d): out.append(screen.styled(t(.expenseListTitle(month: format.longDate(d))), .bold))
+        case .day(let d): out.append(screen.styled(t(.expenseListDayTitle(day: format.longDate(d))), .bold))
         case .everything: out.append(screen.styled(t(.expenseListStarredTitle), .bold))
         }
         guard !days.days.isEmpty else {
@@ -87,7 +87,12 @@ public struct ExpenseListPresenter {
         if !total.isSingleCurrency && foreign.contains(where: { $0.1 != nil }) {
             out.append(t(.expenseConvertedTotal(currency: home.code, total: format.money(total.converted))))
         }
-        if total.unconverted > 0 {
+        if total.unconverted > 0, total.unconvertedHaveNoECBRate {
+            // TWD, VND: the ECB never publishes them, so `rates update` would not help; say how to import one.
+            let codes = total.unconvertedCurrencies
+            out.append(screen.styled(t(.expenseUnconvertedNoECB(count: ValueFormatter.count(total.unconverted), codes: codes.joined(separator: ", "),
+                                                                 currency: home.code, code: codes[0])), .yellow))
+        } else if total.unconverted > 0 {
             out.append(screen.styled(t(.expenseUnconverted(count: ValueFormatter.count(total.unconverted), currency: home.code)), .yellow))
         }
         return out

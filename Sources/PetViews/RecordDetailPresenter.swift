@@ -126,6 +126,7 @@ public struct RecordDetailPresenter: ContextPresenter {
         switch p {
         case .cash: l10n.text(.paymentCash)
         case .card: l10n.text(.paymentCard)
+        case .transfer: l10n.text(.paymentTransfer)
         case .other: l10n.text(.paymentOther)
         }
     }

@@ -23,6 +23,7 @@ public struct ScanProposalPresenter {
         switch p {
         case .cash: t(.paymentCash)
         case .card: t(.paymentCard)
+        case .transfer: t(.paymentTransfer)
         case .other: t(.paymentOther)
         }
     }
@@ -34,7 +35,7 @@ public struct ScanProposalPresenter {
         func confidence(_ c: Double?, given: Bool) -> String { given ? t(.scanGiven) : c.map { "(\(Int($0.rounded())) %)" } ?? "" }
         var rows: [[String]] = []
         rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence, given: given.date)])
-        rows.append([t(.scanTime), d.time.map { String(format: "%02d:%02d", $0.hour, $0.minute) } ?? "—", confidence(p.time?.confidence, given: given.date)])
+        rows.append([t(.scanTime), d.time.map { context.format.clock(hour: $0.hour, minute: $0.minute) } ?? "—", confidence(p.time?.confidence, given: given.date)])
         rows.append([t(.scanMerchant), d.merchant.map(clean) ?? "—", confidence(p.merchant?.confidence, given: given.merchant)])
         rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence, given: given.total)])
         rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence, given: given.payment)])

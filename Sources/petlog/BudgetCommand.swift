@@ -33,15 +33,11 @@ struct BudgetGroup: ParsableCommand {
             try Session.run(global) { s in
                 let home = try s.homeCurrency(money.currency)
                 guard (1...3).contains(words.count) else { throw UsageError(message: s.t(.errBudgetArguments)) }
-                // [PET] AMOUNT [CURRENCY]: two words are AMOUNT CURRENCY when the first is an amount (a pet's
-                // name is never only digits), else PET AMOUNT.
-                var rest = words
-                var pet: String?
-                if rest.count == 3 || (rest.count == 2 && (try? MoneyText.parse(rest[0], defaultCurrency: home)) == nil) {
-                    pet = rest.removeFirst()
-                }
-                let amountText = rest.joined(separator: " ")
-                let amount = try MoneyText.parse(amountText, defaultCurrency: home)
+                // [PET] AMOUNT [CURRENCY], read as `expense` reads it: the words are an amount, else the
+                // first names the pet (a pet's name is never only digits); what is wrong is said of the
+                // words that are wrong (`-5 USD` is below zero, not a pet "-5" with an amount "USD").
+                let (pet, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home, language: s.l10n.language.rawValue)
+                let amountText = (pet == nil ? words : Array(words.dropFirst())).joined(separator: " ")
                 guard amount.minorUnits > 0 else {
                     if amount.minorUnits < 0 { throw ParseError.negativeAmount(amountText) }
                     throw UsageError(message: s.t(.errBudgetNotPositive(value: amountText)), code: Failure.dataError)
@@ -115,16 +111,30 @@ struct BudgetGroup: ParsableCommand {
                     return
                 }
                 let repo = try s.repository()
-                let petId = try pet.map { try repo.pet(PetRef($0)).id }
+                let all = try repo.budgets()
+                // A number that is a budget's id means that budget (as `budget list` numbers them), shown
+                // whether or not it is in force; else the words name a pet (by name or id).
+                let number = pet.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+                let chosen = number.flatMap { n in all.first { $0.id == n } }
+                var petName: String?
+                var petId: Int64?
+                if chosen == nil, let raw = pet {
+                    do {
+                        let found = try repo.pet(PetRef(raw))
+                        (petId, petName) = (found.id, found.name)
+                    } catch StoreError.petNotFound where number != nil {
+                        throw UsageError(message: s.t(.errBudgetOrPetNotFound(id: String(number ?? 0))), code: Failure.noInput)
+                    }
+                }
                 let activePets = try repo.pets(includeArchived: false).count
-                let budgets = try repo.budgets().filter { (petId == nil || $0.petId == petId) && $0.budget.isShown(on: day) }
+                let budgets = chosen.map { [$0] } ?? all.filter { (petId == nil || $0.petId == petId) && $0.budget.isShown(on: day) }
                 var shown: [(StoredBudget, BudgetStatus)] = []
                 for b in budgets { shown.append((b, try s.budgetStatus(b, on: day, activePets: activePets))) }
                 if s.json {
                     try s.terminal.json(BudgetShowJSON(date: day, budgets: shown.map { BudgetJSON($0, activePets: activePets, .status($1, on: day)) }))
                     return
                 }
-                s.terminal.lines(BudgetPresenter(s.presentation).show(shown, activePets: activePets, on: day))
+                s.terminal.lines(BudgetPresenter(s.presentation).show(shown, activePets: activePets, on: day, pet: petName.map(Terminal.sanitize)))
             }
         }
     }
@@ -138,17 +148,36 @@ struct BudgetGroup: ParsableCommand {
         @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetName))) var name: String?
         @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPlace))) var place: String?
         @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetPeople))) var people: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetFrom))) var from: String?
+        @Option(help: ArgumentHelp(Help.s(.helpBudgetGroupSetTo))) var to: String?
 
         func run() throws {
             try Session.run(global) { s in
                 // An empty value clears the field (as `edit --note ""`); anything else is checked as `budget set` checks it.
                 func blank(_ t: String) -> Bool { t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-                let edit = BudgetEdit(
+                var edit = BudgetEdit(
                     name: try name.map { blank($0) ? .none : try Budget.label($0, field: "--name") },
                     place: try place.map { blank($0) ? .none : try Budget.label($0, field: "--place") },
                     people: try people.map { blank($0) ? .none : try Budget.people($0) })
-                guard !edit.isEmpty else { throw UsageError(message: s.t(.errBudgetEditNothing)) }
+                let firstDay = try from.map { try TimeParser.day($0, context: s.time) }, lastDay = try to.map { try TimeParser.day($0, context: s.time) }
+                guard !edit.isEmpty || firstDay != nil || lastDay != nil else { throw UsageError(message: s.t(.errBudgetEditNothing)) }
                 let repo = try s.repository()
+                if firstDay != nil || lastDay != nil {
+                    // A stretch's days move as `budget set` checks them: the last not before the first, and
+                    // not onto another budget's same pet, category and days.
+                    let all = try repo.budgets()
+                    guard let current = all.first(where: { $0.id == id }) else { throw StoreError.budgetNotFound(id) }
+                    guard case .days(let oldFirst, let oldLast) = current.budget.period else {
+                        throw UsageError(message: s.t(.errBudgetEditMonthly(id: String(id))), code: Failure.dataError)
+                    }
+                    let first = firstDay ?? oldFirst, last = lastDay ?? oldLast
+                    if last < first { throw UsageError(message: s.t(.errBudgetEndsBeforeStart(to: last.description, from: first.description)), code: Failure.dataError) }
+                    if let other = all.first(where: { $0.id != id && $0.petId == current.petId && $0.budget.category == current.budget.category
+                                                      && $0.budget.period == .days(from: first, through: last) }) {
+                        throw UsageError(message: s.t(.errBudgetSameScope(other: String(other.id), from: first.description, to: last.description)), code: Failure.dataError)
+                    }
+                    edit.days = BudgetDays.Span(first: first, last: last)
+                }
                 let (before, after) = try repo.editBudget(id: id, edit)
                 let activePets = try repo.pets(includeArchived: false).count
                 if s.json { try s.terminal.json(BudgetJSON(after, activePets: activePets)); return }

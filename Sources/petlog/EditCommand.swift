@@ -33,12 +33,21 @@ struct EditCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandMerchant))) var merchant: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandItems))) var items: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPayment))) var payment: Choice<Payment>?
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCard))) var card = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCash))) var cash = false
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandWhat))) var what: String?
     @Option(name: .customLong("by"), help: ArgumentHelp(Help.s(.helpEditCommandBy))) var groomer: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandReceipt)), completion: .file()) var receipt: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPhoto)), completion: .file()) var photo: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandAttach)), completion: .file()) var attach: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandDetach))) var detach: [String] = []
+
+    func validate() throws {
+        try PaymentFlags.check(card: card, cash: cash, payment: payment)
+    }
+
+    /// `--card`, `--cash` or `--payment WORD`, as `expense` takes them; nil when none is given.
+    var paymentGiven: String? { card ? "--card" : cash ? "--cash" : payment.map { _ in "--payment" } }
 
     func run() throws {
         try Session.run(global) { s in
@@ -60,6 +69,7 @@ struct EditCommand: ParsableCommand {
                 }
             }
             let session = s
+            var recordChanged = false
             // Files to attach follow the record's kind as when it was logged (`expense --receipt`, `diary` and
             // `groom --photo`, `vet --attach`), with the same checks; all before anything is written.
             var files = AttachmentEdit(detach: detach)
@@ -76,7 +86,9 @@ struct EditCommand: ParsableCommand {
                     v.nextDue = moved
                     detail = .vaccination(v)
                 }
-                return RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
+                let update = RecordUpdate(at: when?.0, utcOffset: when?.1, note: noteChange, pet: pet.map(PetRef.init), detail: detail)
+                recordChanged = !update.isEmpty
+                return update
             }
             let updated: PetRecord
             var fileChanges: AttachmentEditResult?
@@ -91,6 +103,11 @@ struct EditCommand: ParsableCommand {
             }
             if amount != nil, case .expense(let e) = updated.detail { s.noteUnconvertible(e.money.currency, home: try s.homeCurrency(nil)) }
             if s.json { try s.terminal.json(RecordJSON(updated)); return }
+            if let fileChanges, !recordChanged, fileChanges.added.isEmpty, fileChanges.detached.isEmpty {
+                // Only files the record has already: nothing was written, nothing to undo.
+                s.terminal.line(s.t(.recordUnchanged(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))))
+                return
+            }
             s.terminal.line(s.t(.recordUpdated(id: String(updated.id), kind: s.wording.kindName(updated.kind), summary: Terminal.sanitize(s.wording.summary(updated)))) + (weight.flatMap(s.bareMassAside) ?? ""))
             guard let fileChanges else { return }
             for a in fileChanges.detached {
@@ -128,6 +145,10 @@ struct EditCommand: ParsableCommand {
             used.insert(flag)
             return try parse(v)
         }
+        // An empty value clears an optional text field (`--merchant ""`), as `--note ""` does.
+        func cleared(_ raw: String, _ read: (String) throws -> String) throws -> String? {
+            raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try read(raw)
+        }
         let unit = s.bareMassUnit
         var detail = r.detail
         // Spans (`--follow-up 2w`, `--next 1y`) count from the record's day: its new `--at` when that changes too.
@@ -151,36 +172,36 @@ struct EditCommand: ParsableCommand {
             if let v = try take(amount, "--amount", Amount.parse) { m.amount = v }
             detail = .meal(m)
         case .visit(var v):
-            if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
-            if let x = try take(reason, "--reason", { try TextField.label($0, field: "reason") }) { v.reason = x }
-            if let x = try take(diagnosis, "--diagnosis", { try TextField.text($0, field: "diagnosis", max: 10_000) }) { v.diagnosis = x }
-            if let x = try take(treatment, "--treatment", { try TextField.text($0, field: "treatment", max: 10_000) }) { v.treatment = x }
+            if let x = try take(clinic, "--clinic", { try cleared($0) { try TextField.label($0, field: "clinic") } }) { v.clinic = x }
+            if let x = try take(reason, "--reason", { try cleared($0) { try TextField.label($0, field: "reason") } }) { v.reason = x }
+            if let x = try take(diagnosis, "--diagnosis", { try cleared($0) { try TextField.text($0, field: "diagnosis", max: 10_000) } }) { v.diagnosis = x }
+            if let x = try take(treatment, "--treatment", { try cleared($0) { try TextField.text($0, field: "treatment", max: 10_000) } }) { v.treatment = x }
             if let x = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { v.weight = x }
             if let x = try take(followUp, "--follow-up", { try TimeParser.day($0, from: recordDay, context: s.time) }) { v.followUp = x }
-            if let x = try take(cost, "--cost", { try MoneyText.parse($0) }) { v.cost = x }
+            if let x = try take(cost, "--cost", { try s.amount($0, defaultCurrency: try v.cost?.currency ?? s.homeCurrency(nil)) }) { v.cost = x }
             detail = .visit(v)
         case .vaccination(var v):
-            if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }
+            if let x = try take(clinic, "--clinic", { try cleared($0) { try TextField.label($0, field: "clinic") } }) { v.clinic = x }
             if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { v.nextDue = x }
-            if let x = try take(lot, "--lot", { try TextField.label($0, field: "lot") }) { v.lot = x }
+            if let x = try take(lot, "--lot", { try cleared($0) { try TextField.label($0, field: "lot") } }) { v.lot = x }
             detail = .vaccination(v)
         case .medication(var m):
-            if let x = try take(dose, "--dose", { try TextField.label($0, field: "dose") }) { m.dose = x }
+            if let x = try take(dose, "--dose", { try cleared($0) { try TextField.label($0, field: "dose") } }) { m.dose = x }
             detail = .medication(m)
         case .expense(var e):
-            if let x = try take(amount, "--amount", { try MoneyText.expenseAmount($0, defaultCurrency: e.money.currency) }) { e.money = x }
+            if let x = try take(amount, "--amount", { try MoneyText.expenseAmount($0, defaultCurrency: e.money.currency, language: s.l10n.language.rawValue) }) { e.money = x }
             if let x = try take(category, "--category", { try CareNames.shipped.categoryEntry($0) }) { e.category = x }
-            if let x = try take(merchant, "--merchant", { try TextField.label($0, field: "merchant") }) { e.merchant = x }
+            if let x = try take(merchant, "--merchant", { try cleared($0) { try TextField.label($0, field: "merchant") } }) { e.merchant = x }
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
-            if let x = try take(payment.map { _ in "" }, "--payment", { _ in try payment?.value("--payment") }) { e.payment = x }
+            if let x = try take(paymentGiven, paymentGiven ?? "--payment", { _ in try PaymentFlags.value(card: card, cash: cash, payment: payment) }) { e.payment = x }
             detail = .expense(e)
         case .grooming(var g):
             // The tasks are replaced by the ones named (`--what "bath nails"`, `--what 목욕,발톱`).
             if let x = try take(what, "--what", { try GroomCommand.tasks($0.split(whereSeparator: \.isWhitespace).map(String.init), s) }) {
                 g = Grooming(tasks: x, groomer: g.groomer, cost: g.cost, next: g.next)
             }
-            if let x = try take(groomer, "--by", { try TextField.label($0, field: "groomer") }) { g.groomer = x }
-            if let x = try take(cost, "--cost", { try MoneyText.parse($0) }) { g.cost = x }
+            if let x = try take(groomer, "--by", { try cleared($0) { try TextField.label($0, field: "groomer") } }) { g.groomer = x }
+            if let x = try take(cost, "--cost", { try s.amount($0, defaultCurrency: try g.cost?.currency ?? s.homeCurrency(nil)) }) { g.cost = x }
             if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { g.next = x }
             detail = .grooming(g)
         case .urine, .dose:
@@ -190,7 +211,7 @@ struct EditCommand: ParsableCommand {
             ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--food", food),
             ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
-            ("--category", category), ("--merchant", merchant), ("--items", items), ("--payment", payment.map { _ in "" }),
+            ("--category", category), ("--merchant", merchant), ("--items", items), (paymentGiven ?? "--payment", paymentGiven),
             ("--what", what), ("--by", groomer),
         ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {

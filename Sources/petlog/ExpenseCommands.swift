@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Localization
+import PetFiles
 import PetModel
 import PetStoreCore
 import PetViews
@@ -29,14 +30,14 @@ struct ExpenseAddCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let home = try s.homeCurrency(money.currency)
-            let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home)
+            let (petText, amount) = try MoneyText.petAndAmount(words, defaultCurrency: home, language: s.l10n.language.rawValue)
             guard amount.minorUnits > 0 else { throw ParseError.amountNotPositive((petText == nil ? words : Array(words.dropFirst())).joined(separator: " ")) }
             if petText != nil && pets != nil { throw UsageError(message: s.t(.errExclusive(flags: "PET, --pets"))) }
             let expense = Expense(
                 money: amount,
                 category: try fields.categoryCode() ?? "other",
                 merchant: try fields.merchantText(),
-                payment: fields.payment,
+                payment: try fields.paymentValue(),
                 items: try items.map { raw in
                     let list = Expense.parseItems(raw)
                     guard !list.isEmpty else { throw ParseError.emptyText(field: "items") }
@@ -64,15 +65,32 @@ struct ExpenseFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsMerchant))) var merchant: String?
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCard))) var card = false
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCash))) var cash = false
+    @Option(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsPayment))) var payment: Choice<Payment>?
 
     func validate() throws {
-        if card && cash { throw ValidationError(GlobalSettings.forRefusals(CommandLine.arguments).l10n.text(.errExclusive(flags: "--card, --cash"))) }
+        try PaymentFlags.check(card: card, cash: cash, payment: payment)
     }
 
     /// The category as stored: a listed code, or the owner's word (`--as-written`); nil when not given.
     func categoryCode() throws -> String? { try category.map { try CareNames.shipped.categoryEntry($0, asWritten: asWritten) } }
     func merchantText() throws -> String? { try merchant.map { try TextField.label($0, field: "merchant") } }
-    var payment: Payment? { card ? .card : cash ? .cash : nil }
+    /// The payment as given: `--card`, `--cash` or `--payment WORD` (one of them).
+    func paymentValue() throws -> Payment? { try PaymentFlags.value(card: card, cash: cash, payment: payment) }
+}
+
+/// The one set of payment flags `expense`, `expense scan` and `edit` take: `--card`, `--cash`, or
+/// `--payment card|cash|transfer|other`; two of them are refused.
+enum PaymentFlags {
+    static func check(card: Bool, cash: Bool, payment: Choice<Payment>?) throws {
+        let given = [card ? "--card" : nil, cash ? "--cash" : nil, payment.map { _ in "--payment" }].compactMap { $0 }
+        if given.count > 1 { throw ValidationError(GlobalSettings.forRefusals(CommandLine.arguments).l10n.text(.errExclusive(flags: given.joined(separator: ", ")))) }
+    }
+
+    static func value(card: Bool, cash: Bool, payment: Choice<Payment>?) throws -> Payment? {
+        if card { return .card }
+        if cash { return .cash }
+        return try payment?.value("--payment")
+    }
 }
 
 struct ExpenseListCommand: ParsableCommand {
@@ -86,6 +104,8 @@ struct ExpenseListCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandStarred))) var starred = false
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandReverse))) var reverse = false
     @Flag(name: .customLong("no-visits"), help: ArgumentHelp(Help.s(.helpExpenseListCommandNoVisits))) var noVisits = false
+    @Flag(help: ArgumentHelp(Help.s(.helpExpenseListCommandCsv))) var csv = false
+    @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpExpenseListCommandOutput))) var output: String?
     @OptionGroup var money: CurrencyOption
 
     func run() throws {
@@ -109,6 +129,14 @@ struct ExpenseListCommand: ParsableCommand {
             var days = SpendingDays(entries, in: home, rates: rates, context: s.time)
             if reverse { days.reverse() }
             let ahead = SpendingAhead(entries, in: home, rates: rates, now: s.time.now)
+            if csv {
+                // One sheet for a spreadsheet: to standard output, or through `OutputFile` (whole or not at all).
+                if s.json { throw UsageError(message: s.t(.errExclusive(flags: "--csv, --json"))) }
+                let text = ExpenseSheet.lines(days).map { $0 + "\r\n" }.joined()
+                try OutputFile.write(to: output ?? OutputFile.standardOutput) { try $0.write(text) }
+                return
+            }
+            if output != nil { throw UsageError(message: s.t(.errOutputNeedsCsv)) }
             if s.json {
                 try s.terminal.json(ExpenseListJSON(days, now: s.time.now, ahead: ahead, span: span))
                 return

@@ -57,8 +57,8 @@ struct ExpenseScanCommand: ParsableCommand {
             let proposal = ReceiptReading.proposal(lines: result.receiptLines, imageHeight: result.height,
                                                    languages: languages.split(separator: "+").map(String.init),
                                                    homeCurrency: home, today: s.time.today)
-            let typedAmount = try amount.map { try MoneyText.parse($0, defaultCurrency: proposal.currency.value) }
-            var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: fields.payment, category: category,
+            let typedAmount = try amount.map { try s.amount($0, defaultCurrency: proposal.currency.value) }
+            var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: try fields.paymentValue(), category: category,
                                        timeGiven: typedAt != nil)
             if let typedItems { draft.items = typedItems }
             if let (at, _) = typedAt {
@@ -70,7 +70,7 @@ struct ExpenseScanCommand: ParsableCommand {
             given.date = typedAt != nil
             given.total = typedAmount != nil
             given.merchant = merchant != nil
-            given.payment = fields.payment != nil
+            given.payment = try fields.paymentValue() != nil
             given.category = category != nil
             given.items = typedItems != nil
             // A currency the owner named (in --amount or --currency) was not assumed.
@@ -163,6 +163,7 @@ enum ScanCorrection {
             let words: [String] = switch p {
             case .card: ["card", "카드", "신용카드", "カード", "クレジット"]
             case .cash: ["cash", "현금", "現金"]
+            case .transfer: ["transfer", "bank transfer", "이체", "계좌이체", "振込", "振り込み", "銀行振込"]
             case .other: ["other", "기타", "기타 결제", "その他", "その他の支払い"]
             }
             if words.contains(v) || s.paymentName(p).lowercased() == v { return p }
@@ -178,7 +179,7 @@ enum ScanCorrection {
         guard let field = field(name, s) else { throw UsageError(message: s.t(.errScanUnknownField(field: Terminal.sanitize(name)))) }
         switch field {
         case .total:
-            draft.money = try MoneyText.parse(value, defaultCurrency: draft.money?.currency ?? s.homeCurrency(nil))
+            draft.money = try s.amount(value, defaultCurrency: draft.money?.currency ?? s.homeCurrency(nil))
             given.total = true
             given.currency = true
             draft.missing.removeAll { $0 == "total" }

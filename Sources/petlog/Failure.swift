@@ -86,6 +86,7 @@ struct Failure {
         case .amountNotPositive(let v): return l.text(.errAmountNotPositive(value: v))
         case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits(value: v, currency: c, digits: String(n)))
         case .moneyOutOfRange(let v): return l.text(.errMoneyRange(value: v))
+        case .numeralsWithoutCurrency(let v, let home): return l.text(.errNumeralsWithoutCurrency(value: v, currency: home))
         case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange(field: l.fieldName(f), value: v, min: String(lo), max: String(hi)))
         case .unknownChoice(let f, let v, let accepted):
             return l.text(.errUnknownChoice(field: l.fieldName(f), value: v, accepted: l.acceptedWords(f, accepted).joined(separator: ", ")))

@@ -65,11 +65,38 @@ struct GlobalSettings: Sendable {
     func timeZone(_ l10n: L10n) throws -> TimeZone {
         let chosen = tz ?? environment["PETLOG_TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? config.values[.timezone]
         guard let name = chosen else { return .current }
-        guard let zone = TimeZone(identifier: name.trimmingCharacters(in: .whitespaces)) else {
+        // One rule for every abbreviation (`JST`, `KST`, `PST`, `EST`): none is a zone. The tz database
+        // happens to keep a few (`EST` without daylight saving time, `JST` only through Foundation), so
+        // they would be read unevenly; the name of the zone is asked for, the one meant suggested.
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if Self.isAbbreviation(trimmed) {
+            throw UsageError(message: l10n.text(.errTimeZoneAbbreviation(value: Terminal.sanitize(trimmed),
+                                                                          example: Self.abbreviatedZones[trimmed.uppercased()] ?? "Asia/Seoul")))
+        }
+        guard let zone = TimeZone(identifier: trimmed) else {
             throw UsageError(message: l10n.text(.errBadTimeZone(value: Terminal.sanitize(name))))
         }
         return zone
     }
+
+    /// A zone abbreviation rather than a name: two to five upper-case ASCII letters (`JST`, `KST`, `AEST`),
+    /// or one of the tz database's legacy abbreviation zones (`EST5EDT`); `UTC` and `GMT` are names.
+    static func isAbbreviation(_ name: String) -> Bool {
+        if ["UTC", "GMT", "UCT"].contains(name) { return false }
+        if ["EST5EDT", "CST6CDT", "MST7MDT", "PST8PDT"].contains(name) { return true }
+        return (2...5).contains(name.count) && name.allSatisfy { $0.isASCII && $0.isUppercase }
+    }
+
+    /// The zone an abbreviation usually means, suggested when it is refused.
+    static let abbreviatedZones: [String: String] = [
+        "KST": "Asia/Seoul", "JST": "Asia/Tokyo", "CST": "America/Chicago", "CDT": "America/Chicago", "EST": "America/New_York",
+        "EDT": "America/New_York", "MST": "America/Denver", "MDT": "America/Denver", "PST": "America/Los_Angeles",
+        "PDT": "America/Los_Angeles", "HST": "Pacific/Honolulu", "AKST": "America/Anchorage", "GMT": "Europe/London",
+        "BST": "Europe/London", "CET": "Europe/Paris", "CEST": "Europe/Paris", "EET": "Europe/Athens", "WET": "Europe/Lisbon",
+        "HKT": "Asia/Hong_Kong", "SGT": "Asia/Singapore", "IST": "Asia/Kolkata", "AEST": "Australia/Sydney",
+        "AEDT": "Australia/Sydney", "NZST": "Pacific/Auckland", "EST5EDT": "America/New_York", "CST6CDT": "America/Chicago",
+        "MST7MDT": "America/Denver", "PST8PDT": "America/Los_Angeles",
+    ]
 
     /// `--db`, else `PETLOG_DB`, else the config's `database`, else `$XDG_DATA_HOME/petlog/petlog.sqlite`
     /// (`~/.local/share/petlog/`).

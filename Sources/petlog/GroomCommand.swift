@@ -22,7 +22,7 @@ struct GroomCommand: ParsableCommand {
             let tasks = try Self.tasks(what, s)
             let day = s.recordDay(try s.when(record.at, for: .grooming))
             let grooming = Grooming(tasks: tasks, groomer: try groomer.map { try TextField.label($0, field: "groomer") },
-                                    cost: try cost.map { try MoneyText.parse($0, defaultCurrency: try s.homeCurrency(money.currency)) },
+                                    cost: try cost.map { try s.amount($0, defaultCurrency: try s.homeCurrency(money.currency)) },
                                     // A span counts from the day of the grooming (on its own clock), not from today.
                                     next: try next.map { try TimeParser.day($0, from: day, context: s.time) })
             try s.checkImages(photo)

@@ -42,16 +42,30 @@ extension Session {
 struct SearchCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "search", abstract: Help.s(.helpSearchCommandAbstract)) }
-    @Argument(help: ArgumentHelp(Help.s(.helpSearchCommandText))) var text: String
+    @Argument(help: ArgumentHelp(Help.s(.helpSearchCommandText))) var text: String?
+    @Option(help: ArgumentHelp(Help.s(.helpSearchCommandCategory))) var category: String?
     @Option(help: ArgumentHelp(Help.s(.helpSearchCommandLimit))) var limit = 100
 
     func run() throws {
         try Session.run(global) { s in
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError.emptyText(field: "search") }
+            let text = self.text.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            guard text != nil || category != nil else { throw ParseError.emptyText(field: "search") }
+            let code = try category.map { try CareNames.shipped.categoryEntry($0) }
             let repo = try s.repository()
-            let found = try repo.search(text, limit: max(1, limit))
+            var found: [PetRecord]
+            if let code {
+                // The expenses of one category (named in any language), newest first; with text, those that have it too.
+                let matching = try text.map { Set(try repo.search($0, limit: Int(Int32.max)).map(\.id)) }
+                found = try repo.records(RecordQuery(kinds: [.expense], newestFirst: true)).filter { r in
+                    guard case .expense(let e) = r.detail, e.category == code else { return false }
+                    return matching?.contains(r.id) ?? true
+                }
+                found = Array(found.prefix(max(1, limit)))
+            } else {
+                found = try repo.search(text ?? "", limit: max(1, limit))
+            }
             // Pets whose profile matches come first on screen; `--json` stays the list of records (pets: `pet list --json`).
-            let pets = s.json ? [] : try repo.searchPets(text)
+            let pets = s.json || code != nil ? [] : try repo.searchPets(text ?? "")
             if !pets.isEmpty {
                 s.terminal.lines(PetPresenter(s.presentation).searchPets(pets))
                 if found.isEmpty { return }

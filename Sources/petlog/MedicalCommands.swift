@@ -30,7 +30,7 @@ struct VisitCommand: ParsableCommand {
                 treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
                 weight: try weight.map { try Mass.parse($0, defaultUnit: s.bareMassUnit) },
                 followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: s.time) },
-                cost: try cost.map { try MoneyText.parse($0, defaultCurrency: try s.homeCurrency(money.currency)) })
+                cost: try cost.map { try s.amount($0, defaultCurrency: try s.homeCurrency(money.currency)) })
             try s.log(pets: pet, record, attachments: attach, detail: .visit(visit), aside: weight.flatMap(s.bareMassAside))
         }
     }

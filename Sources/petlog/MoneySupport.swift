@@ -22,6 +22,12 @@ extension Session {
         return HomeCurrency.fallback(languageCode: l10n.language.rawValue, region: POSIXLocale().region(.monetary))
     }
 
+    /// An amount as the user typed it: its own currency, else the one its numeral words carry (`1.5만`
+    /// is won; a bare `万` is yen in Japanese), else `defaultCurrency`.
+    func amount(_ raw: String, defaultCurrency: Currency?) throws -> Money {
+        try MoneyText.parse(raw, defaultCurrency: defaultCurrency, language: l10n.language.rawValue)
+    }
+
     /// The rates needed to convert `entries` into `target` (only their currencies and their own local days).
     mutating func rates(for entries: [SpendingEntry], to target: Currency) throws -> RateTable {
         let currencies = Set(entries.map(\.money.currency.code)).union([target.code])

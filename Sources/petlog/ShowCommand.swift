@@ -20,6 +20,9 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let record = try s.repository().record(id: id)
+            let attachments = record.attachments.sorted { $0.position < $1.position }
+            // Nothing to save or open: said first, whether or not a viewer is installed.
+            if (open || saveFiles != nil) && attachments.isEmpty { s.terminal.line(s.t(.showNoAttachments)); return }
             // Without a viewer nothing is written: say so before any file is made.
             var opener: String?
             if open {
@@ -32,8 +35,6 @@ struct ShowCommand: ParsableCommand {
                 for line in present.lines(record) { s.terminal.line(line) }
                 return
             }
-            let attachments = record.attachments.sorted { $0.position < $1.position }
-            if attachments.isEmpty { s.terminal.line(s.t(.showNoAttachments)); return }
             let folder: String
             var temporary: String?
             if let dir = saveFiles {

@@ -84,6 +84,55 @@ extension MoneyTextTests {
         XCTAssertEqual(try amount("usd 5"), "500 USD")
     }
 
+    func testNumeralWordsCarryTheirCurrency() throws {
+        func read(_ raw: String, home: String, language: String?) throws -> String {
+            let m = try MoneyText.parse(raw, defaultCurrency: Currency.named(home), language: language)
+            return "\(m.minorUnits) \(m.currency.code)"
+        }
+        // Korean words are won wherever they are typed: never $120,000,000.00 or $15,000.00 in English.
+        for (language, home) in [(nil, "USD"), ("en", "USD"), ("ko", "KRW"), ("ja", "JPY"), ("en", "JPY"), ("ja", "USD")] as [(String?, String)] {
+            XCTAssertEqual(try read("1억2천만", home: home, language: language), "120000000 KRW", "\(language ?? "C") \(home)")
+            XCTAssertEqual(try read("1.5만", home: home, language: language), "15000 KRW", "\(language ?? "C") \(home)")
+            XCTAssertEqual(try read("5천", home: home, language: language), "5000 KRW", "\(language ?? "C") \(home)")
+            // 円 says yen; a written currency is the amount's (`5만엔` is ¥50,000, `100만 달러` a million dollars).
+            XCTAssertEqual(try read("1万2千円", home: home, language: language), "12000 JPY")
+            XCTAssertEqual(try read("5만엔", home: home, language: language), "50000 JPY")
+            XCTAssertEqual(try read("100만 달러", home: home, language: language), "100000000 USD")
+            XCTAssertEqual(try read("1.5万 USD", home: home, language: language), "1500000 USD")
+        }
+        // A bare 万 is yen in Japanese, whatever the home currency.
+        XCTAssertEqual(try read("1.5万", home: "USD", language: "ja"), "15000 JPY")
+        XCTAssertEqual(try read("二万五千", home: "KRW", language: "ja"), "25000 JPY")
+        // Elsewhere the home currency when it is one counted in kanji numerals, else refused: not guessed.
+        XCTAssertEqual(try read("1.5万", home: "JPY", language: "en"), "15000 JPY")
+        XCTAssertEqual(try read("1.5万", home: "CNY", language: nil), "1500000 CNY")
+        for (home, language) in [("USD", "en"), ("USD", nil), ("KRW", "ko"), ("EUR", "en")] as [(String, String?)] {
+            XCTAssertThrowsError(try read("1.5万", home: home, language: language)) {
+                XCTAssertEqual($0 as? ParseError, .numeralsWithoutCurrency("1.5万", home: home))
+            }
+        }
+        // Plain digits still take the home currency.
+        XCTAssertEqual(try read("15000", home: "USD", language: "en"), "1500000 USD")
+    }
+
+    func testTheErrorNamesTheWordsThatAreWrong() {
+        let usd = Currency.named("USD")!
+        // No pet: the whole is the amount, and what is wrong with it is said of it, not of "USD".
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["12.345", "USD"], defaultCurrency: usd)) {
+            XCTAssertEqual($0 as? ParseError, .tooManyFractionDigits("12.345 USD", currency: "USD", allowed: 2))
+        }
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["1.200,50", "EUR"], defaultCurrency: usd)) {
+            XCTAssertEqual($0 as? ParseError, .badMoney("1.200,50 EUR"))
+        }
+        // With a pet, the amount after it.
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["Coco", "12.345", "USD"], defaultCurrency: usd)) {
+            XCTAssertEqual($0 as? ParseError, .tooManyFractionDigits("12.345 USD", currency: "USD", allowed: 2))
+        }
+        XCTAssertThrowsError(try MoneyText.petAndAmount(["Coco", "lots"], defaultCurrency: usd)) {
+            XCTAssertEqual($0 as? ParseError, .badMoney("lots"))
+        }
+    }
+
     func testEveryActiveCurrencyWithItsCLDRDigits() throws {
         XCTAssertGreaterThanOrEqual(Currency.known.count, 150)
         XCTAssertEqual(Set(Currency.known.map(\.code)).count, Currency.known.count)
@@ -128,6 +177,28 @@ final class ExpenseSplitTests: XCTestCase {
                 XCTAssertLessThanOrEqual((shares.map(\.minorUnits).max() ?? 0) - (shares.map(\.minorUnits).min() ?? 0), 1)
             }
         }
+    }
+}
+
+extension ExpenseSplitTests {
+    func testASharedPurchaseIsConvertedWholeThenSplit() throws {
+        let krw = Currency.krw, jpy = try XCTUnwrap(Currency.named("JPY"))
+        let table = RateTable(try ECBRates.parse(Data("Date,JPY,KRW,\n2026-11-20,203,1930,\n".utf8)))
+        let day = try XCTUnwrap(LocalDate(year: 2026, month: 11, day: 20))
+        let whole = Money(minorUnits: 45_000, currency: krw)
+        // Each half alone: 22,500 × 203 / 1,930 = 2,366.58 → 2,367, twice ¥4,734; the whole: 4,733.16 → ¥4,733.
+        XCTAssertEqual(table.convert(Money(minorUnits: 22_500, currency: krw), to: jpy, on: day)?.minorUnits, 2367)
+        let shares = ExpenseSplit.shares(of: whole, among: 2).enumerated().map { i, m in
+            table.convert(m, share: PurchaseShare(total: whole, index: i, count: 2), to: jpy, on: day)?.minorUnits
+        }
+        XCTAssertEqual(shares, [2367, 2366])
+        // Three ways, in the order the shares were made: they add up to the converted whole.
+        let three = ExpenseSplit.shares(of: whole, among: 3).enumerated().compactMap { i, m in
+            table.convert(m, share: PurchaseShare(total: whole, index: i, count: 3), to: jpy, on: day)?.minorUnits
+        }
+        XCTAssertEqual(three.reduce(0, +), 4733)
+        // A share that is not the split it claims to be is converted on its own.
+        XCTAssertEqual(table.convert(Money(minorUnits: 100, currency: krw), share: PurchaseShare(total: whole, index: 0, count: 2), to: jpy, on: day)?.minorUnits, 11)
     }
 }
 

@@ -38,7 +38,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -218,6 +218,32 @@ final class MigrationTests: XCTestCase {
             XCTAssertNotNil(try repo.undo(), version)
             XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), before, version)
             XCTAssertEqual(try repo.check(), [], version)
+        }
+    }
+
+    /// v11 rebuilds `expense` so that a bank transfer is a payment: every earlier file keeps each expense, its
+    /// payment, items and split, its search text and undo, and takes `transfer`.
+    func testV11KeepsEveryEarlierFilesExpensesAndTakesABankTransfer() throws {
+        for version in ["v4", "v5", "v6", "v7", "v8", "v9", "v10"] {
+            let path = try fixture(version)
+            let before = try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(db, sql: "SELECT record_id, amount_minor, currency, category, merchant, payment, split_of FROM expense ORDER BY record_id")
+            }
+            let database = try AppDatabase.open(path: path)
+            let after = try database.dbQueue.read { db in
+                try Row.fetchAll(db, sql: "SELECT record_id, amount_minor, currency, category, merchant, payment, split_of FROM expense ORDER BY record_id")
+            }
+            XCTAssertEqual(after, before, version)
+            XCTAssertFalse(before.isEmpty, "\(version): the fixture has expenses")
+            let repo = SQLiteRepository(database)
+            XCTAssertEqual(try repo.check(), [], version)
+            let id = try XCTUnwrap(before.first?["record_id"] as Int64?)
+            try database.dbQueue.write { db in try db.execute(sql: "UPDATE expense SET payment = 'transfer' WHERE record_id = ?", arguments: [id]) }
+            XCTAssertEqual(try database.dbQueue.read { db in try String.fetchOne(db, sql: "SELECT payment FROM expense WHERE record_id = ?", arguments: [id]) }, "transfer")
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE expense SET payment = 'cheque' WHERE record_id = ?", arguments: [id]) })
+            let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
+            XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
+                                      "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
         }
     }
 

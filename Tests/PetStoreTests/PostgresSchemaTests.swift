@@ -172,6 +172,32 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertEqual(try l.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'petlog'"), before)
     }
 
+    /// pg8 lets a bank transfer be a payment: a schema of pg7 with an expense upgrades, keeps the payment and
+    /// takes `transfer`; a word outside the four is still refused by the server.
+    func testPg8TakesABankTransferAsAPayment() throws {
+        let server = try requireServer()
+        let owner = try link(try server.newDatabase())
+        try owner.execute(script: """
+            CREATE SCHEMA petlog; SET search_path = petlog;
+            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            """)
+        for m in PostgresSchema.migrations.prefix(7) {
+            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
+            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
+        }
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO record (id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'expense', 1700000000, 0, 0, 0);
+            INSERT INTO expense (record_id, amount_minor, currency, category, payment) VALUES (1, 5000, 'KRW', 'food', 'card');
+            """)
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.expense SET payment = 'transfer'"), "pg7 refuses it")
+        try PostgresSchema.migrate(owner)
+        XCTAssertEqual(try owner.query("SELECT payment FROM petlog.expense").first?.first?.text, "card")
+        try owner.query("UPDATE petlog.expense SET payment = 'transfer'")
+        XCTAssertEqual(try owner.query("SELECT payment FROM petlog.expense").first?.first?.text, "transfer")
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.expense SET payment = 'cheque'"))
+    }
+
     /// A schema one migration behind this petlog (pg1 only), met first by a staff role that may not add to
     /// it: one clear error (the owner runs petlog once), nothing changed; the owner's petlog then upgrades it.
     func testAnOlderSchemaMetByStaffIsLeftForTheOwner() throws {

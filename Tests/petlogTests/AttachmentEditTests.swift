@@ -102,7 +102,7 @@ final class AttachmentEditTests: CLITestCase {
         let diary = try lastId()
         let photo = try file("p.jpg", jpeg(1))
         let before = storedFiles()
-        try expectRefused(["edit", spent, "--photo", photo], code: 64, mentions: "--photo does not apply to a expense record")
+        try expectRefused(["edit", spent, "--photo", photo], code: 64, mentions: "--photo does not apply to expense records")
         try expectRefused(["edit", diary, "--receipt", photo], code: 64, mentions: "--receipt")
         try expectRefused(["edit", diary, "--attach", photo], code: 64, mentions: "--attach")
         try expectRefused(["edit", weight, "--photo", photo], code: 64, mentions: "--photo")

@@ -79,7 +79,7 @@ final class BudgetCommandTests: CLITestCase {
             for w in words { XCTAssertTrue(out.stdout.contains(w), "\(lang): \(w) in \(out.stdout)") }
         }
         // Coco's budget is not the household's: without budgets of its own, Nabi has none to show.
-        XCTAssertTrue(try ok("budget", "show", "Nabi").contains("No budget in force on Nov 23, 2026"))
+        XCTAssertTrue(try ok("budget", "show", "Nabi").contains("No budget for Nabi in force on Nov 23, 2026"))
     }
 
     func testAnOverspentBudgetWithCentsShowsItsNegativeLeftInJSON() throws {

@@ -113,6 +113,48 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("expense", "list", "Mochi").contains("₩33"))
     }
 
+    func testASplitPurchaseIsConvertedOnceThenSplitInEveryView() throws {
+        // 1 EUR = 1,930 won = ¥203: 45,000 won is ¥4,733.16 → ¥4,733; its halves alone would round to ¥2,367 + ¥2,367.
+        let file = home.appendingPathComponent("rates.json")
+        try Data("""
+        {"format": "petlog", "pets": [], "records": [], "rates": [
+        {"day": "2026-11-20", "currency": "JPY", "rate": "203"}, {"day": "2026-11-20", "currency": "KRW", "rate": "1930"}]}
+        """.utf8).write(to: file)
+        try ok("import", file.path)
+        try ok("expense", "Coco,Nabi", "45000", "KRW", "--at", "2026-11-20 12:00")
+        func minor(_ any: Any?) -> Int64? { ((any as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value }
+        func listed(_ pet: [String]) throws -> (entries: [Int64?], total: Int64?) {
+            let r = try run(["expense", "list"] + pet + ["--month", "2026-11", "--currency", "JPY", "--json"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let entries = ((list["days"] as? [[String: Any]]) ?? []).flatMap { ($0["entries"] as? [[String: Any]]) ?? [] }
+            return (entries.map { minor($0["converted"]) }, minor((list["total"] as? [String: Any])?["converted"]))
+        }
+        // The whole payment converted, then split: the shares add up to it, each pet's own view shows its share.
+        let all = try listed([])
+        XCTAssertEqual(all.entries, [2367, 2366])
+        XCTAssertEqual(all.total, 4733)
+        XCTAssertEqual(try listed(["Coco"]).total, 2367)
+        XCTAssertEqual(try listed(["Nabi"]).total, 2366)
+        XCTAssertTrue(try ok("expense", "list", "--month", "2026-11", "--currency", "JPY").contains("(≈ ¥4,733)"))
+        // The month's statistics and the spending calendar carry the same yen.
+        let stats = try XCTUnwrap(try json("stats", "--month", "2026-11", "--currency", "JPY") as? [String: Any])
+        XCTAssertEqual(minor(stats["month_total"]), 4733)
+        XCTAssertTrue(try ok("calendar", "--spending", "--month", "2026-11", "--currency", "JPY").contains("Month total: ¥4,733 (1 expense)"))
+        // A yen trip: its standing and its day-by-day view, where the purchase is one expense.
+        try ok("budget", "set", "50000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25")
+        let shown = try XCTUnwrap(try json("budget", "show") as? [String: Any])
+        XCTAssertEqual(minor((shown["budgets"] as? [[String: Any]])?.first?["spent"]), 4733)
+        let daily = try XCTUnwrap(try json("budget", "show", "1", "--daily") as? [String: Any])
+        let day = try XCTUnwrap((daily["days"] as? [[String: Any]])?.first { $0["day"] as? String == "2026-11-20" })
+        XCTAssertEqual(minor(day["spent"]), 4733)
+        XCTAssertEqual(day["expenses"] as? Int, 1)
+        let coco = try XCTUnwrap(try json("budget", "set", "Coco", "30000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25") as? [String: Any])
+        let cocoId = try XCTUnwrap((coco["id"] as? NSNumber)?.stringValue)
+        let cocoDaily = try XCTUnwrap(try json("budget", "show", cocoId, "--daily") as? [String: Any])
+        XCTAssertEqual(minor((cocoDaily["days"] as? [[String: Any]])?.first { $0["day"] as? String == "2026-11-20" }?["spent"]), 2367)
+    }
+
     func testVisitCostsAreSpendingExactlyOnce() throws {
         try ok("visit", "Coco", "--cost", "85000KRW", "--clinic", "Happy Paws", "--at", "2026-11-10")
         try ok("expense", "Coco", "15000", "KRW", "--category", "food", "--at", "2026-11-10")
@@ -166,9 +208,24 @@ final class ExpenseCommandTests: CLITestCase {
         let r = try XCTUnwrap((try json("expense", "Coco", "20000", "KRW", "--category", "treats", "--merchant", "Dog Bakery",
                                         "--items", "duck jerky, 치즈볼") as? [[String: Any]])?.first)
         let id = String(try XCTUnwrap((r["id"] as? NSNumber)?.int64Value))
-        for needle in ["bakery", "jerky", "치즈볼", "간식", "おやつ"] {
+        for needle in ["bakery", "jerky", "치즈볼"] {
             XCTAssertTrue(try ok("search", needle).contains("#\(id)"), needle)
         }
+        // A search matches what was written, not the category's other words: `껌` (chews, a treats word) is
+        // in no record; a category search is `--category`, by any of the category's names.
+        let gum = try XCTUnwrap(try json("expense", "Coco", "3000", "KRW", "--category", "treats", "--items", "껌 3개") as? [[String: Any]])
+        let gumId = try XCTUnwrap((gum.first?["id"] as? NSNumber)?.stringValue)
+        let found = try ok("search", "껌")
+        XCTAssertTrue(found.contains("#\(gumId)"), found)
+        XCTAssertFalse(found.contains("#\(id) "), found)
+        XCTAssertEqual((try json("search", "껌") as? [Any])?.count, 1)
+        XCTAssertEqual((try json("search", "간식") as? [Any])?.count, 0)
+        for word in ["treats", "간식", "おやつ"] {
+            XCTAssertEqual((try json("search", "--category", word) as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.stringValue }, [id, gumId], word)
+        }
+        XCTAssertEqual((try json("search", "jerky", "--category", "간식") as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.stringValue }, [id])
+        XCTAssertEqual((try json("search", "jerky", "--category", "food") as? [Any])?.count, 0)
+        try expectRefused(["search", "--category", "treets"], code: 65, mentions: "treats")
         try ok("star", id)
         XCTAssertTrue(try ok("expense", "list", "--starred").contains("★"))
         let edited = try XCTUnwrap(try json("edit", id, "--merchant", "Pet Mart", "--category", "food", "--items", "kibble", "--payment", "cash") as? [String: Any])
@@ -317,6 +374,159 @@ final class ExpenseCommandTests: CLITestCase {
         try expectRefused(["--lang", "ja", "budget", "set", "300000", "KRW", "--from", "2026-12-20", "--to", "2026-12-01"], code: 65, mentions: "開始日（--from 2026-12-20）")
     }
 
+    func testKoreanAndJapaneseNumeralWordsCarryTheirCurrencyEverywhereAnAmountIsRead() throws {
+        func logged(_ args: [String], lang: String, home: String) throws -> (Int64, String)? {
+            let r = try run(args + ["--json"], env: ["LANG": lang, "PETLOG_CURRENCY": home])
+            XCTAssertEqual(r.status, 0, "\(args) in \(lang)/\(home): \(r.stderr)")
+            let records = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+            return money((records as? [Any])?.first ?? records)
+        }
+        // Won in every language and home currency: never $120,000,000.00.
+        for (lang, home) in [("C.UTF-8", "USD"), ("en_US.UTF-8", "USD"), ("ko_KR.UTF-8", "KRW"), ("ja_JP.UTF-8", "JPY"), ("en_US.UTF-8", "JPY")] {
+            XCTAssertEqual(try logged(["expense", "1억2천만"], lang: lang, home: home)?.0, 120_000_000, "\(lang) \(home)")
+            XCTAssertEqual(try logged(["expense", "Coco", "1.5만"], lang: lang, home: home)?.1, "KRW", "\(lang) \(home)")
+            XCTAssertEqual(try logged(["expense", "Coco", "3千円"], lang: lang, home: home)?.1, "JPY", "\(lang) \(home)")
+        }
+        // A bare 万 is yen in Japanese; in English with dollars at home it is refused, nothing written.
+        XCTAssertEqual(try logged(["expense", "Coco", "1.5万"], lang: "ja_JP.UTF-8", home: "USD").map { "\($0.0) \($0.1)" }, "15000 JPY")
+        XCTAssertEqual(try logged(["expense", "Coco", "1.5万"], lang: "C.UTF-8", home: "JPY").map { "\($0.0) \($0.1)" }, "15000 JPY")
+        try expectRefused(["expense", "Coco", "1.5万"], code: 65, mentions: "\"1.5万\" is written in kanji numerals", env: ["PETLOG_CURRENCY": "USD"])
+        try expectRefused(["expense", "1万2千"], code: 65, mentions: "home currency USD", env: ["PETLOG_CURRENCY": "USD"])
+        try expectRefused(["--lang", "ko", "expense", "Coco", "1.5万"], code: 65, mentions: "한자 숫자", env: ["PETLOG_CURRENCY": "KRW"])
+        // Every other place an amount is read: a budget, a visit's and a grooming's cost, an edit.
+        let usd = ["PETLOG_CURRENCY": "USD"]
+        let budget = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["budget", "set", "50만", "--json"], env: usd).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((budget["amount"] as? [String: Any])?["currency"] as? String, "KRW")
+        XCTAssertEqual(try run(["visit", "Coco", "--cost", "8만5천"], env: usd).status, 0)
+        let visit = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(try run(["log", "--kind", "visit", "--json"]).stdout.utf8)) as? [[String: Any]])?.last)
+        XCTAssertEqual(((visit["visit"] as? [String: Any])?["cost"] as? [String: Any])?["currency"] as? String, "KRW")
+        let visitId = try XCTUnwrap((visit["id"] as? NSNumber)?.stringValue)
+        try expectRefused(["edit", visitId, "--cost", "2万"], code: 65, mentions: "kanji numerals", env: usd)
+        let edited = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["edit", visitId, "--cost", "9만", "--json"], env: usd).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(((edited["visit"] as? [String: Any])?["cost"] as? [String: Any])?["minor_units"] as? Int, 90_000)
+        let plain = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["edit", visitId, "--cost", "70000", "--json"], env: usd).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(((plain["visit"] as? [String: Any])?["cost"] as? [String: Any])?["currency"] as? String, "KRW", "a bare number keeps the cost's currency")
+        try expectRefused(["groom", "Coco", "bath", "--cost", "3万"], code: 65, mentions: "kanji numerals", env: usd)
+    }
+
+    func testAnAmountsErrorNamesTheWordsThatAreWrong() throws {
+        // No pet: the whole is the amount ("USD" is not what is wrong).
+        let r = try expectRefused(["expense", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals than USD allows (2)")
+        XCTAssertFalse(r.stderr.contains("\"USD\" is not"), r.stderr)
+        try expectRefused(["expense", "Coco", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
+        try expectRefused(["expense", "1.200,50", "EUR"], code: 65, mentions: "\"1.200,50 EUR\" is not an amount of money")
+        try expectRefused(["budget", "set", "--", "-5", "USD"], code: 65, mentions: "\"-5 USD\" is below zero")
+        try expectRefused(["budget", "set", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
+        try expectRefused(["budget", "set", "Coco", "12.345", "USD"], code: 65, mentions: "\"12.345 USD\" has more decimals")
+    }
+
+    func testPaymentIsWrittenOneWayOnExpenseEditAndScan() throws {
+        func payment(_ out: Any) -> String? {
+            let r = (out as? [[String: Any]])?.first ?? (out as? [String: Any])
+            return (r?["expense"] as? [String: Any])?["payment"] as? String
+        }
+        XCTAssertEqual(payment(try json("expense", "Coco", "12.50", "USD", "--payment", "card")), "card")
+        XCTAssertEqual(payment(try json("expense", "Coco", "3000", "KRW", "--payment", "other")), "other")
+        let cash = try json("expense", "Coco", "3000", "KRW", "--cash")
+        XCTAssertEqual(payment(cash), "cash")
+        let id = try XCTUnwrap(((cash as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        XCTAssertEqual(payment(try json("edit", id, "--card")), "card")
+        XCTAssertEqual(payment(try json("edit", id, "--cash")), "cash")
+        XCTAssertEqual(payment(try json("edit", id, "--payment", "other")), "other")
+        // A bank transfer is a payment of its own: logged, edited, shown in the user's words, exported and read back.
+        let transfer = try json("expense", "Coco", "50000", "KRW", "--payment", "transfer")
+        XCTAssertEqual(payment(transfer), "transfer")
+        let transferID = try XCTUnwrap(((transfer as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        XCTAssertEqual(payment(try json("edit", id, "--payment", "transfer")), "transfer")
+        XCTAssertTrue(try run(["show", transferID]).stdout.contains("bank transfer"))
+        XCTAssertTrue(try run(["show", transferID], env: ["LANG": "ko_KR.UTF-8"]).stdout.contains("계좌이체"))
+        XCTAssertTrue(try run(["show", transferID], env: ["LANG": "ja_JP.UTF-8"]).stdout.contains("振込"))
+        let exported = home.appendingPathComponent("transfer.json")
+        try ok("export", "-o", exported.path)
+        let copy = home.appendingPathComponent("transfer-copy.sqlite").path
+        let imported = try run(["--db", copy, "import", exported.path], useDefaultDB: true)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let shown = try run(["--db", copy, "show", transferID, "--json"], useDefaultDB: true)
+        XCTAssertEqual(payment(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8))), "transfer", shown.stdout + shown.stderr)
+        try expectRefused(["expense", "Coco", "5", "USD", "--card", "--payment", "cash"], code: 64, mentions: "--card, --payment")
+        try expectRefused(["edit", id, "--card", "--cash"], code: 64, mentions: "--card, --cash")
+        try expectRefused(["expense", "Coco", "5", "USD", "--payment", "cheque"], code: 65, mentions: "cheque")
+        let weight = try XCTUnwrap(((try json("weight", "Coco", "4.1kg") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        try expectRefused(["edit", weight, "--cash"], code: 64, mentions: "--cash")
+        for command in [["expense", "add", "--help"], ["edit", "--help"], ["expense", "scan", "--help"]] {
+            let help = try run(command).stdout
+            for flag in ["--card", "--cash", "--payment"] { XCTAssertTrue(help.contains(flag), "\(command): \(flag)") }
+        }
+    }
+
+    func testTheListAsOneSheetForASpreadsheet() throws {
+        let file = home.appendingPathComponent("rates.json")
+        try Data("""
+        {"format": "petlog", "pets": [], "records": [], "rates": [
+        {"day": "2026-11-20", "currency": "JPY", "rate": "203"}, {"day": "2026-11-20", "currency": "KRW", "rate": "1930"}]}
+        """.utf8).write(to: file)
+        try ok("import", file.path)
+        try ok("expense", "Coco,Nabi", "45000", "KRW", "--category", "treats", "--items", "껌, jerky", "--at", "2026-11-20 12:00")
+        try ok("expense", "Coco", "12.50", "USD", "--merchant", "=HYPERLINK(\"x\")", "--card", "--note", "two, words", "--at", "2026-11-21 14:32")
+        let r = try run(["expense", "list", "--csv", "--month", "2026-11", "--currency", "JPY"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.components(separatedBy: "\r\n"), [
+            "id,date,time,amount,currency,converted,converted_currency,merchant,category,items,payment,pets,note",
+            // One row a payment: the split purchase whole, converted once (¥4,733), both pets named.
+            "1,2026-11-20,12:00,45000,KRW,4733,JPY,,treats,\"껌, jerky\",,\"Coco, Nabi\",",
+            // No USD rate: the converted cell is empty, never a guess; a formula is shown, not run.
+            "3,2026-11-21,14:32,12.50,USD,,JPY,\"'=HYPERLINK(\"\"x\"\")\",other,,card,Coco,\"two, words\"",
+            "",
+        ])
+        // A pet's sheet has its share; -o writes the file whole.
+        let out = home.appendingPathComponent("nabi.csv").path
+        XCTAssertEqual(try run(["expense", "list", "Nabi", "--csv", "-o", out, "--month", "2026-11", "--currency", "JPY"]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8).components(separatedBy: "\r\n")[1],
+                       "1,2026-11-20,12:00,22500,KRW,2366,JPY,,treats,\"껌, jerky\",,Nabi,")
+        try expectRefused(["expense", "list", "-o", home.appendingPathComponent("x.csv").path], code: 64, mentions: "--csv")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("x.csv").path))
+    }
+
+    func testTheSmallerMoneyAnswers() throws {
+        // Only a receipt the expense has already: nothing changed, said so, and no step for undo.
+        let receipt = home.appendingPathComponent("r1.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 4]).write(to: receipt)
+        let id = try XCTUnwrap(((try json("expense", "Coco", "12000", "KRW", "--merchant", "Pet Mart", "--receipt", receipt.path) as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        let steps = try ok("undo", "--list")
+        let again = try run(["edit", id, "--receipt", receipt.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("#\(id) expense: nothing changed"), again.stdout)
+        XCTAssertFalse(again.stdout.contains("updated"), again.stdout)
+        XCTAssertEqual(try ok("undo", "--list"), steps, "no undo step for an edit that changed nothing")
+        // An empty value clears the merchant, as for every other text field.
+        let cleared = try XCTUnwrap(try json("edit", id, "--merchant", "") as? [String: Any])
+        XCTAssertTrue((cleared["expense"] as? [String: Any])?["merchant"] is NSNull, "\(cleared)")
+        // The TWD note says the ECB never has it and how to import one; the list does not suggest rates update.
+        let twd = try run(["expense", "Coco", "300", "TWD"])
+        XCTAssertTrue(twd.stderr.contains("petlog rates update will not bring one") && twd.stderr.contains("petlog rates import FILE"), twd.stderr)
+        let list = try ok("expense", "list", "--currency", "KRW")
+        XCTAssertTrue(list.contains("the ECB never publishes a rate for TWD"), list)
+        XCTAssertFalse(list.contains("(petlog rates update"), list)
+        try ok("budget", "set", "100000", "KRW")
+        let budget = try ok("budget", "show")
+        XCTAssertTrue(budget.contains("1 expense in TWD not counted: the ECB never publishes a rate for TWD"), budget)
+        XCTAssertFalse(budget.contains("(petlog rates update"), budget)
+        // Zone abbreviations: one rule, none is a zone (JST was read, KST refused), the zone meant suggested.
+        try expectRefused(["--tz", "JST", "log"], code: 64, mentions: "such as Asia/Tokyo")
+        try expectRefused(["--tz", "KST", "log"], code: 64, mentions: "such as Asia/Seoul")
+        try expectRefused(["log"], code: 64, mentions: "\"PST\" is an abbreviation", env: ["PETLOG_TZ": "PST"])
+        XCTAssertEqual(try run(["--tz", "Asia/Tokyo", "log"]).status, 0)
+        XCTAssertEqual(try run(["--tz", "UTC", "log"]).status, 0)
+        // Nothing to open is said before looking for a viewer (PATH has no xdg-open here).
+        let bare = try XCTUnwrap(((try json("expense", "Coco", "500", "KRW") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
+        let open = try run(["show", bare, "--open"], env: ["PATH": "/nonexistent"])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertEqual(open.stdout, "No attachments\n")
+        // A day's list is "on" the day; the refusal names kinds without a wrong article.
+        XCTAssertTrue(try ok("expense", "list", "--day", "2026-11-23").hasPrefix("Spending on Nov 23, 2026\n"))
+        try expectRefused(["edit", bare, "--photo", receipt.path], code: 64, mentions: "--photo does not apply to expense records")
+    }
+
     func testTheYenAsABackslashAndKanjiNumerals() throws {
         let cases: [(String, [String], Int64, String)] = [
             ("ja", ["\\1,200"], 1200, "JPY"), ("en", ["\\1200"], 1200, "JPY"), ("ja", ["千二百円"], 1200, "JPY"),
@@ -355,7 +565,7 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("expense", "list", "Nabi", "--month", "2026-11", "--currency", "KRW").contains("₩15,000  other · Vet Mall · shared"))
         // --day: that day only, in en/ko/ja.
         let day = try ok("expense", "list", "--day", "2026-11-10", "--currency", "KRW")
-        XCTAssertTrue(day.hasPrefix("Spending in Nov 10, 2026\n"), day)
+        XCTAssertTrue(day.hasPrefix("Spending on Nov 10, 2026\n"), day)
         XCTAssertTrue(day.contains("Daiso") && !day.contains("Mochi"), day)
         XCTAssertTrue(day.contains("Total for Nov 10, 2026: ₩34,000"), day)
         XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--day", "2026-11-10").contains("2026년 11월 10일 합계: 34,000원"))

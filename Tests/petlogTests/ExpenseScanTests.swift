@@ -37,6 +37,18 @@ final class ExpenseScanTests: CLITestCase {
         XCTAssertEqual((first["expense"] as? [String: Any])?["category"] as? String, "food")
     }
 
+    func testTheReviewTableWritesTheTimeAsEveryOtherEnglishViewAndTakesPayment() throws {
+        // ko-01 was paid at 17:24: in English that is 5:24 PM, as `log` and `show` write it.
+        let en = try run(["expense", "scan", receipt("ko-01.jpg"), "Coco", "--yes", "--payment", "other"], env: env)
+        XCTAssertEqual(en.status, 0, en.stderr)
+        let row = try XCTUnwrap(en.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Time ") }, en.stdout)
+        XCTAssertTrue(row.contains("5:24 PM") && !row.contains("17:24"), String(row))
+        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["log", "--kind", "expense", "--json"], env: env).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual((log.first?["expense"] as? [String: Any])?["payment"] as? String, "other")
+        let ko = try run(["--lang", "ko", "expense", "scan", receipt("ko-01.jpg"), "Coco", "--json"], env: env)
+        XCTAssertTrue(ko.stdout.contains("17:24"), "JSON keeps the 24-hour clock: \(ko.stdout.prefix(400))")
+    }
+
     /// `image` turned 180° (Debian's Pillow, which `make setup` installs for the receipt set), in HOME.
     func upsideDown(_ name: String) throws -> String {
         let out = home.appendingPathComponent(name.replacingOccurrences(of: ".jpg", with: "-180.jpg")).path

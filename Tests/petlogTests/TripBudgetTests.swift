@@ -112,6 +112,41 @@ final class TripBudgetTests: CLITestCase {
         XCTAssertTrue(ko.stdout.contains("아직 예산이 없습니다"), ko.stdout)
     }
 
+    func testATripsDaysMoveWithEditCheckedAsBudgetSetChecksThem() throws {
+        try planTrip()
+        try ok("budget", "set", "300", "USD")   // #2, monthly
+        XCTAssertTrue(try ok("budget", "edit", "1", "--from", "2026-12-21", "--to", "2026-12-31").contains("Budget #1 changed: Japan trip · Tokyo · 2 people · Household · $2,000.00 · Dec 21, 2026 – Dec 31, 2026"))
+        var b = try XCTUnwrap(try listed().first { $0["id"] as? Int == 1 })
+        XCTAssertEqual([b["from"] as? String, b["to"] as? String], ["2026-12-21", "2026-12-31"])
+        XCTAssertTrue(try ok("budget", "edit", "1", "--to", "2026-12-31").contains("Budget #1 is already so"))
+        try ok("budget", "edit", "1", "--to", "2026-12-28")
+        b = try XCTUnwrap(try listed().first { $0["id"] as? Int == 1 })
+        XCTAssertEqual([b["from"] as? String, b["to"] as? String], ["2026-12-21", "2026-12-28"])
+        try expectRefused(["budget", "edit", "1", "--to", "2026-12-01"], code: 65, mentions: "the budget ends (--to 2026-12-01) before it starts (--from 2026-12-21)")
+        try expectRefused(["budget", "edit", "1", "--from", "someday"], code: 65, mentions: "someday")
+        try expectRefused(["budget", "edit", "2", "--from", "2026-12-01"], code: 65, mentions: "budget #2 is a monthly budget")
+        try expectRefused(["budget", "edit", "9", "--to", "2026-12-30"], code: 66, mentions: "9")
+        try ok("budget", "set", "100", "USD", "--from", "2027-01-01", "--to", "2027-01-05")   // #3
+        try expectRefused(["budget", "edit", "3", "--from", "2026-12-21", "--to", "2026-12-28"], code: 65, mentions: "budget #1 already covers 2026-12-21 – 2026-12-28")
+        try ok("undo")
+        try ok("undo")
+        b = try XCTUnwrap(try listed().first { $0["id"] as? Int == 1 })
+        XCTAssertEqual([b["from"] as? String, b["to"] as? String], ["2026-12-21", "2026-12-31"], "undo puts the days back")
+    }
+
+    func testANumberThatIsABudgetsIdShowsThatBudget() throws {
+        try planTrip()
+        // `budget list` calls it #1; `budget show 1` is that budget (upcoming: not in force on Nov 23), not pet #1's.
+        let shown = try XCTUnwrap((try json("budget", "show", "1") as? [String: Any])?["budgets"] as? [[String: Any]])
+        XCTAssertEqual(shown.compactMap { $0["id"] as? Int }, [1])
+        XCTAssertTrue(try ok("budget", "show", "1").contains("#1 Japan trip · Tokyo"))
+        // A pet by name says whose budget it looked for; a number that is neither says both.
+        XCTAssertTrue(try ok("budget", "show", "Coco").contains("No budget for Coco in force on Nov 23, 2026"))
+        try expectRefused(["budget", "show", "9"], code: 66, mentions: "no budget #9 and no pet with id 9")
+        let ko = try run(["--lang", "ko", "budget", "show", "Coco"])
+        XCTAssertTrue(ko.stdout.contains("Coco의 예산이 없습니다"), ko.stdout)
+    }
+
     func testRefusalsWriteNothing() throws {
         try planTrip()
         try expectRefused(["budget", "set", "100", "USD", "--people", "0"], code: 65, mentions: "--people")
@@ -120,7 +155,7 @@ final class TripBudgetTests: CLITestCase {
         try expectRefused(["budget", "set", "100", "USD", "--name", "  "], code: 65, mentions: "--name")
         try expectRefused(["budget", "set", "100", "USD", "--place", "Tok\u{1B}[2Jyo"], code: 65, mentions: "--place")
         try expectRefused(["budget", "set", "100", "USD", "--name", String(repeating: "x", count: 201)], code: 65, mentions: "200")
-        try expectRefused(["budget", "edit", "1"], code: 64, mentions: "--name, --place or --people")
+        try expectRefused(["budget", "edit", "1"], code: 64, mentions: "--name, --place, --people, --from or --to")
         try expectRefused(["budget", "edit", "9", "--name", "x"], code: 66, mentions: "9")
         try expectRefused(["budget", "edit", "1", "--people", "2.5"], code: 65, mentions: "2.5")
         try expectRefused(["budget", "show", "Coco", "--daily"], code: 64, mentions: "budget show ID --daily")
