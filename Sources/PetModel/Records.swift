@@ -4,12 +4,14 @@ import Foundation
 public enum RecordKind: String, CaseIterable, Sendable, Codable {
     case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense, grooming
 
-    public static func parseList(_ raw: String) throws -> [RecordKind] {
-        try raw.split(separator: ",").map { part in
+    /// A comma-separated list of kinds (`,`, `、` or `，`); `names` reads a word that is not a code or alias
+    /// (a kind's name in another language).
+    public static func parseList(_ raw: String, names: (String) -> String? = { _ in nil }) throws -> [RecordKind] {
+        try raw.split(whereSeparator: { ",、，".contains($0) }).map { part in
             let p = part.trimmingCharacters(in: .whitespaces).lowercased()
             let alias = ["vaccine": "vaccination", "med": "medication", "meds": "medication", "weights": "weight",
                          "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal", "groom": "grooming"][p] ?? p
-            guard let k = RecordKind(rawValue: alias) else {
+            guard let k = RecordKind(rawValue: alias) ?? names(p).flatMap(RecordKind.init(rawValue:)) else {
                 throw ParseError.unknownChoice(field: "kind", value: p, accepted: RecordKind.allCases.map(\.rawValue))
             }
             return k

@@ -141,7 +141,7 @@ struct EditCommand: ParsableCommand {
             if let v = try take(score, "--score", { try StoolScore.parse($0, field: "--score") }) { st.faecalScore = v }
             detail = .stool(st)
         case .symptom(var sy):
-            if let v = try take(severity, "--severity", { try SymptomSeverity.parse($0, field: "--severity") }) { sy.severityLevel = v }
+            if let v = try take(severity, "--severity", { try SymptomSeverity.typed($0, field: "--severity") }) { sy.severityLevel = v }
             detail = .symptom(sy)
         case .diary(var d):
             if let v = try take(text, "--text", { try TextField.text($0, field: "diary") }) { d.text = v }

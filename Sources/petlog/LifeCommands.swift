@@ -126,7 +126,7 @@ struct SymptomCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let sev = try SymptomSeverity.parse(severity, field: "--severity")
+            let sev = try SymptomSeverity.typed(severity, field: "--severity")
             let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
             let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
             let detail = Symptom(code: entry.text, isListed: entry.isListed,

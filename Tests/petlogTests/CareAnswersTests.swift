@@ -41,4 +41,85 @@ final class CareAnswersTests: CLITestCase {
         for day in ["2026-08-28", "2026-10-30"] { try ok("vaccine", "Pup", "dhpp", "--date", day) }
         XCTAssertEqual(try nextDue("Pup"), ["2026-10-30", "2029-10-30"])
     }
+
+    // MARK: Enumerated choices in the user's language
+
+    /// Every fixed choice of the CLI reads its words in en/ko/ja whatever the UI language, and common short forms.
+    func testEveryChoiceReadsItsWordsInEveryLanguage() throws {
+        let languages = [Self.korean, Self.japanese, Self.american, Self.posix]
+        // Every species by its Korean, Japanese and English name, under every UI language.
+        let species: [(code: String, words: [String])] = [
+            ("dog", ["개", "犬", "dog", "강아지", "いぬ"]), ("cat", ["고양이", "猫", "cat", "ねこ", "냥이"]),
+            ("rabbit", ["토끼", "ウサギ", "rabbit"]), ("ferret", ["페럿", "フェレット", "ferret"]),
+            ("parrot", ["앵무새", "オウム・インコ", "parrot", "インコ"]), ("hamster", ["햄스터", "ハムスター", "hamster"]),
+            ("guinea-pig", ["기니피그", "モルモット", "guinea pig"]), ("tortoise", ["육지거북", "リクガメ", "tortoise"]),
+            ("bird", ["새", "鳥", "bird"]), ("reptile", ["파충류", "爬虫類", "reptile"]), ("fish", ["물고기", "魚", "fish"]),
+            ("other", ["기타", "その他", "other"]),
+        ]
+        var n = 0
+        for (code, words) in species {
+            for (i, word) in words.enumerated() {
+                n += 1
+                let r = try run(["pet", "add", "P\(n)", "--species", word], env: languages[i % languages.count])
+                XCTAssertEqual(r.status, 0, "\(word): \(r.stderr)")
+                let pets = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try ok("pet", "show", "P\(n)", "--json").utf8)) as? [String: Any])
+                XCTAssertEqual(pets["species"] as? String, code, word)
+            }
+        }
+        // Sex, archive reason, mood, urine amount, route, severity, kind, units: a word of each in each language.
+        for (i, sex) in ["암컷", "メス", "female", "f", "수컷", "オス", "male"].enumerated() {
+            XCTAssertEqual(try run(["pet", "edit", "P1", "--sex", sex], env: languages[i % 4]).status, 0, sex)
+        }
+        for (i, mood) in ["기분 좋음", "ごきげん", "happy", "피곤함", "疲れ気味"].enumerated() {
+            let r = try run(["diary", "P1", "x", "--mood", mood], env: languages[i % 4])
+            XCTAssertEqual(r.status, 0, "\(mood): \(r.stderr)")
+        }
+        for (i, amount) in ["적음", "少なめ", "small", "많음", "多め"].enumerated() {
+            let r = try run(["urine", "P1", "--amount", amount], env: languages[i % 4])
+            XCTAssertEqual(r.status, 0, "\(amount): \(r.stderr)")
+        }
+        for (i, route) in ["경구", "経口", "oral", "点眼", "안약"].enumerated() {
+            let r = try run(["med", "start", "P1", "Drug\(i)", "--route", route, "--every", "1d"], env: languages[i % 4])
+            XCTAssertEqual(r.status, 0, "\(route): \(r.stderr)")
+        }
+        for (i, severity) in ["심함", "重い", "severe", "mild", "가벼움", "3"].enumerated() {
+            let r = try run(["symptom", "P1", "vomiting", "--severity", severity], env: languages[i % 4])
+            XCTAssertEqual(r.status, 0, "\(severity): \(r.stderr)")
+        }
+        let levels = try records(["log", "P1", "--kind", "symptom"]).sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }
+            .map { detail($0)["severity"] as? Int ?? 0 }
+        XCTAssertEqual(levels, [5, 5, 5, 1, 1, 3])
+        let moods = try records(["log", "P1", "--kind", "일기"], env: Self.japanese).compactMap { detail($0)["mood"] as? String }
+        XCTAssertEqual(Set(moods), ["happy", "tired"])
+        try ok("weight", "P1", "4kg")
+        for (i, kind) in ["체중", "体重", "weight", "몸무게", "体重、症状"].enumerated() {
+            let r = try records(["log", "P1", "--kind", kind], env: languages[i % 4])
+            XCTAssertTrue(r.contains { $0["kind"] as? String == "weight" }, kind)
+            XCTAssertFalse(r.contains { $0["kind"] as? String == "diary" }, kind)
+        }
+        for (i, units) in ["미터법", "メートル法", "imperial", "ヤード・ポンド法"].enumerated() {
+            let r = try run(["--unit", units, "log", "P1", "--kind", "weight"], env: languages[i % 4])
+            XCTAssertEqual(r.status, 0, "\(units): \(r.stderr)")
+        }
+        for (i, reason) in ["실종", "迷子", "lost"].enumerated() {
+            let r = try run(["pet", "archive", "P\(20 + i)", "--reason", reason], env: languages[i % 4])
+            XCTAssertEqual(r.status, 0, "\(reason): \(r.stderr)")
+        }
+        // A word of no choice is still refused, in the user's language, naming the words it takes.
+        let bad = try run(["pet", "add", "Nope", "--species", "드래곤"], env: Self.korean)
+        XCTAssertEqual(bad.status, 65)
+        XCTAssertTrue(bad.stderr.contains("cat(고양이)"), bad.stderr)
+    }
+
+    /// A disease's short form names the vaccine that covers it: `カリシ` is the cat's FVRCP, as `カリシウイルス` is.
+    func testAShortDiseaseNameIsItsVaccine() throws {
+        try ok("pet", "add", "タマ", "--species", "猫")
+        for name in ["カリシ", "カリシウイルス", "猫カリシ"] {
+            let r = try run(["vaccine", "タマ", name], env: Self.japanese)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("FVRCP"), "\(name): \(r.stdout)")
+        }
+        let codes = try records(["log", "タマ", "--kind", "vaccination"]).map { detail($0)["vaccine"] as? String }
+        XCTAssertEqual(Set(codes), ["fvrcp"], "\(codes)")
+    }
 }
