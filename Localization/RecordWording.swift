@@ -123,7 +123,7 @@ public struct RecordWording: Sendable {
     /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
     /// "Now" is `time.now`: the report's as-of moment in the report.
     public func dueWhen(_ item: DueItem) -> String {
-        if let at = item.dueAt, at < time.now {
+        if let at = item.dueAt, at < time.now, !item.lateByDay {
             let minutes = Int(time.now.timeIntervalSince(at) / 60)
             if minutes < 60 { return l10n.text(.dueLateMinutes(n: ValueFormatter.count(max(1, minutes)))) }
             if minutes < 24 * 60 { return l10n.text(.dueLateHours(n: ValueFormatter.count(minutes / 60))) }

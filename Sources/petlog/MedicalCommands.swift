@@ -133,12 +133,19 @@ struct MedGroup: ParsableCommand {
                     let span = try Span.parse(raw, allowCalendarUnits: false)
                     return span.approximateSeconds
                 }
+                // Doses at listed times from a day named without a time (`--at tomorrow`, `--at 2026-12-01`): the
+                // course starts at the start of that day, so its first dose is that day's first listed time.
+                var options = record
+                if times != nil, let at = record.at, at != "now", TimeWords.canonical(at) != "today" {
+                    let (instant, dayOnly) = try TimeParser.instantAndPrecision(at, context: s.time)
+                    if dayOnly || TimeWords.canonical(at) == "tomorrow" { options.at = s.time.localDate(of: instant).description + " 00:00" }
+                }
                 let med = Medication(name: try TextField.label(name, field: "name"),
                                      dose: try dose.map { try TextField.label($0, field: "dose") },
                                      route: try route?.value("--route"),
                                      intervalSeconds: interval, times: try times.map(Medication.parseTimes) ?? [],
-                                     endsOn: try until.map { try TimeParser.day($0, from: s.recordDay(try s.when(record.at)), context: s.time) })
-                try s.log(pets: pet, record, detail: .medication(med))
+                                     endsOn: try until.map { try TimeParser.day($0, from: s.recordDay(try s.when(options.at)), context: s.time) })
+                try s.log(pets: pet, options, detail: .medication(med))
             }
         }
     }

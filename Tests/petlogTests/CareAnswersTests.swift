@@ -122,4 +122,42 @@ final class CareAnswersTests: CLITestCase {
         let codes = try records(["log", "タマ", "--kind", "vaccination"]).map { detail($0)["vaccine"] as? String }
         XCTAssertEqual(Set(codes), ["fvrcp"], "\(codes)")
     }
+
+    // MARK: Courses
+
+    /// A dose of a course taken less often than daily is due on its day: a course started now is not overdue a
+    /// minute later (in `due`, `due --check` and the report's alerts), only once its day has passed.
+    func testAMonthlyCourseIsNotOverdueAMinuteAfterItStarts() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        try ok("med", "start", "Coco", "Heartgard", "--every", "30d")
+        let minuteLater = ["PETLOG_NOW": "2026-11-23T10:01:00+09:00"]
+        let items = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try run(["due", "--json"], env: minuteLater).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(items.first?["overdue"] as? Bool, false, "\(items)")
+        XCTAssertEqual(try run(["due", "--check"], env: minuteLater).status, 0)
+        let table = try run(["due"], env: minuteLater.merging(Self.american) { $1 }).stdout
+        XCTAssertFalse(table.contains("late"), table)
+        let pdf = home.appendingPathComponent("r.pdf").path
+        XCTAssertEqual(try run(["report", "Coco", "-o", pdf], env: minuteLater).status, 0)
+        XCTAssertFalse(try pdfText(pdf).lowercased().contains("overdue"), "no alert for a dose due today")
+        // The next day it is late, by days.
+        let dayLater = ["PETLOG_NOW": "2026-11-24T10:01:00+09:00"]
+        XCTAssertEqual(try run(["due", "--check"], env: dayLater).status, 1)
+        XCTAssertTrue(try run(["due"], env: dayLater).stdout.contains("1 d late"))
+        // A daily course keeps its minutes: 30 min after its time it is late.
+        try ok("med", "start", "Coco", "Apoquel", "--every", "1d", "--at", "2026-11-23 09:30")
+        XCTAssertTrue(try ok("due").contains("30 min late"))
+    }
+
+    /// `--at tomorrow` (or a day) for doses at listed times: the first dose is that day's first listed time.
+    func testACourseAtListedTimesStartsOnTheDayItsStartNames() throws {
+        try ok("pet", "add", "Nabi", "--species", "cat")
+        try ok("med", "start", "Nabi", "Drops", "--times", "08:00", "--at", "tomorrow")
+        try ok("med", "start", "Nabi", "Pill", "--times", "08:00,20:00", "--at", "2026-11-25")
+        try ok("med", "start", "Nabi", "Ointment", "--times", "09:00", "--at", "내일")
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try ok("med", "list", "--json").utf8)) as? [[String: Any]])
+        let next = Dictionary(uniqueKeysWithValues: list.map { (($0["medication"] as? [String: Any])?["name"] as? String ?? "", $0["next_dose"] as? String ?? "-") })
+        XCTAssertEqual(next["Drops"], "2026-11-24T08:00:00+09:00", "\(list)")
+        XCTAssertEqual(next["Pill"], "2026-11-25T08:00:00+09:00", "\(list)")
+        XCTAssertEqual(next["Ointment"], "2026-11-24T09:00:00+09:00", "\(list)")
+    }
 }
