@@ -8,6 +8,7 @@ extension L10n {
         case errNotANumber = "err.not_a_number"
         case errBadMass = "err.bad_mass"
         case errMassRange = "err.mass_range"
+        case errMassTooFine = "err.mass_too_fine"
         case errBadDate = "err.bad_date"
         case errBadTime = "err.bad_time"
         case errBadDuration = "err.bad_duration"
@@ -601,6 +602,8 @@ extension L10n {
         case amountUnitMl = "amountUnit.ml"
         case amountUnitCup = "amountUnit.cup"
         case amountUnitPiece = "amountUnit.piece"
+        /// A meal's amount in cups, plural in English for any number but 1 (`1.5 cups`).
+        case mealAmountCups = "meal_amount_cups"
         case routeOral = "route.oral"
         case routeTopical = "route.topical"
         case routeInjection = "route.injection"

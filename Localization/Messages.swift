@@ -6,6 +6,8 @@ extension L10n.Message {
     public static func errNotANumber(value: String) -> Self { Self(.errNotANumber, ["value": value]) }
     public static func errBadMass(value: String) -> Self { Self(.errBadMass, ["value": value]) }
     public static func errMassRange(value: String) -> Self { Self(.errMassRange, ["value": value]) }
+    public static func errMassTooFine(value: String, grams: String) -> Self { Self(.errMassTooFine, ["value": value, "grams": grams]) }
+    public static func mealAmountCups(n: String) -> Self { Self(.mealAmountCups, ["n": n]) }
     public static func errBadDate(value: String) -> Self { Self(.errBadDate, ["value": value]) }
     public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
     public static func errBadTime(value: String) -> Self { Self(.errBadTime, ["value": value]) }

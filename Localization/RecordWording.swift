@@ -30,7 +30,7 @@ public struct RecordWording: Sendable {
             if let b = w.bodyCondition { parts.append(l10n.text(.fieldBCS(score: String(b)))) }
         case .meal(let m):
             var s = m.food
-            if let a = m.amount { s += " " + ValueFormatter.trim(a.value, digits: 1) + " " + l10n.code(.amountUnit, a.unit.rawValue) }
+            if let a = m.amount { s += " " + amount(a) }
             parts.append(s)
             if m.type != .meal { parts.append(l10n.code(.mealType, m.type.rawValue)) }
         case .stool(let s):
@@ -122,6 +122,12 @@ public struct RecordWording: Sendable {
     /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
     /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
     /// "Now" is `time.now`: the report's as-of moment in the report.
+    /// A meal's amount with its unit: `80 g`, `200 ml`, `1.5 cups` (plural where the language has one).
+    public func amount(_ a: Amount) -> String {
+        let n = ValueFormatter.trim(a.value, digits: 1)
+        return a.unit == .cup ? l10n.text(.mealAmountCups(n: n)) : n + " " + l10n.code(.amountUnit, a.unit.rawValue)
+    }
+
     public func dueWhen(_ item: DueItem) -> String {
         if let at = item.dueAt, at < time.now, !item.lateByDay {
             let minutes = Int(time.now.timeIntervalSince(at) / 60)

@@ -58,7 +58,8 @@ public struct Amount: Equatable, Sendable, Codable {
 
     public init(value: Double, unit: Unit) { self.value = value; self.unit = unit }
 
-    public static func parse(_ raw: String) throws -> Amount {
+    /// `volume`: the meal is water or a drink, so `oz` is a fluid ounce (ml), not a mass. `fl oz` is a volume in any meal.
+    public static func parse(_ raw: String, volume: Bool = false) throws -> Amount {
         let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
         if text.hasPrefix("-"), text.dropFirst().first?.asciiDigit != nil { throw ParseError.negative(raw) }
         let number = text.prefix(while: { $0.asciiDigit != nil || $0 == "." })
@@ -69,7 +70,8 @@ public struct Amount: Equatable, Sendable, Codable {
         switch unitText {
         case "g", "gram", "grams": unit = .g
         case "kg": unit = .g; v *= 1000
-        case "oz": unit = .g; v *= 28.349523125
+        case "fl oz", "floz", "fl. oz", "fl.oz", "fluid ounce", "fluid ounces": unit = .ml; v *= 29.5735295625
+        case "oz", "ounce", "ounces": if volume { unit = .ml; v *= 29.5735295625 } else { unit = .g; v *= 28.349523125 }
         case "ml": unit = .ml
         case "l": unit = .ml; v *= 1000
         case "cup", "cups": unit = .cup

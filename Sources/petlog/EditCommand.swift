@@ -148,7 +148,7 @@ struct EditCommand: ParsableCommand {
             detail = .diary(d)
         case .meal(var m):
             if let v = try take(food, "--food", { try TextField.label($0, field: "food") }) { m.food = v }
-            if let v = try take(amount, "--amount", Amount.parse) { m.amount = v }
+            if let v = try take(amount, "--amount", { try Amount.parse($0, volume: m.type == .water) }) { m.amount = v }
             detail = .meal(m)
         case .visit(var v):
             if let x = try take(clinic, "--clinic", { try TextField.label($0, field: "clinic") }) { v.clinic = x }

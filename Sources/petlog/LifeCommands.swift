@@ -69,7 +69,7 @@ struct MealCommand: ParsableCommand {
             let food = try TextField.label(food, field: "food")
             // Water by its name (`water`, `물`, `水`, `お水`) is water, as --water says.
             let type: MealType = snack ? .snack : treat ? .treat : water || CareNames.shipped.isWater(food) ? .water : .meal
-            let meal = Meal(food: food, type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " ")))
+            let meal = Meal(food: food, type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " "), volume: type == .water))
             try s.log(pets: pet, record, detail: .meal(meal))
         }
     }

@@ -160,4 +160,40 @@ final class CareAnswersTests: CLITestCase {
         XCTAssertEqual(next["Pill"], "2026-11-25T08:00:00+09:00", "\(list)")
         XCTAssertEqual(next["Ointment"], "2026-11-24T09:00:00+09:00", "\(list)")
     }
+
+    // MARK: Amounts as typed
+
+    /// A weight finer than the whole grams petlog keeps is refused, not rounded; a small weight never shows as 0.0 oz.
+    func testAWeightIsKeptAsTypedOrRefused() throws {
+        try ok("pet", "add", "Nabi", "--species", "hamster")
+        for env in [Self.american, Self.korean, Self.japanese, Self.posix] {
+            let r = try run(["weight", "Nabi", "0.5g"], env: env)
+            XCTAssertEqual(r.status, 65, r.stderr)
+            XCTAssertTrue(r.stderr.contains("0.5g") && r.stderr.contains("1 g"), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        XCTAssertEqual(try records(["log", "Nabi"]).count, 0, "nothing stored")
+        let one = try run(["weight", "Nabi", "1g"], env: Self.american)
+        XCTAssertTrue(one.stdout.contains("1 g"), one.stdout)
+        XCTAssertFalse(one.stdout.contains("0.0 oz"), one.stdout)
+        try ok("weight", "Nabi", "1.00oz")
+        XCTAssertEqual(try records(["log", "Nabi", "--kind", "weight"]).compactMap { detail($0)["grams"] as? Int }.sorted(), [1, 28])
+    }
+
+    /// Water and drinks are volumes: `oz` is a fluid ounce there, `fl oz` is read in any meal; `1.5 cup` is plural.
+    func testWaterIsAVolume() throws {
+        try ok("pet", "add", "Max", "--species", "dog")
+        for (typed, ml) in [("8oz", 236.6), ("8 fl oz", 236.6), ("1l", 1000.0), ("250ml", 250.0)] {
+            let r = try run(["meal", "Max", "water", typed], env: Self.american)
+            XCTAssertEqual(r.status, 0, "\(typed): \(r.stderr)")
+            let meal = try XCTUnwrap(try records(["log", "Max", "--kind", "meal"]).max { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) })
+            XCTAssertEqual(detail(meal)["amount_unit"] as? String, "ml", "\(typed): \(meal)")
+            XCTAssertEqual(detail(meal)["amount"] as? Double ?? 0, ml, accuracy: 0.05, typed)
+        }
+        // Food in ounces stays a mass.
+        try ok("meal", "Max", "kibble", "8oz")
+        let cups = try run(["meal", "Max", "kibble", "1.5", "cup"], env: Self.american)
+        XCTAssertTrue(cups.stdout.contains("1.5 cups"), cups.stdout)
+        XCTAssertTrue(try run(["meal", "Max", "kibble", "1cup"], env: Self.american).stdout.contains("1 cup"))
+    }
 }
