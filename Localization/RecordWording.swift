@@ -141,9 +141,10 @@ public struct RecordWording: Sendable {
         return l10n.text(.dueIn(n: ValueFormatter.count(days)))
     }
 
-    /// `08:30` in the local zone.
+    /// The time of day in the local zone on the language's one clock (`8:30 AM`, `오전 8:30`, `8:30`), as the
+    /// Due column and every other view write it.
     func clock(_ date: Date) -> String {
         let c = time.clock(of: date)
-        return String(format: "%02d:%02d", c.hour, c.minute)
+        return format.clock(hour: c.hour, minute: c.minute)
     }
 }

@@ -80,7 +80,7 @@ struct StoolCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "stool", abstract: Help.s(.helpStoolCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandPet)), completion: .petNames) var pet: String
     @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandScore))) var score: String
-    @Option var color: String?
+    @Option(help: ArgumentHelp(Help.s(.helpStoolCommandColor))) var color: String?
     @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandBlood))) var blood = false
     @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandMucus))) var mucus = false
     @OptionGroup var record: RecordOptions
@@ -98,7 +98,7 @@ struct UrineCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "urine", abstract: Help.s(.helpUrineCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpUrineCommandPet)), completion: .petNames) var pet: String
-    @Option var color: String?
+    @Option(help: ArgumentHelp(Help.s(.helpUrineCommandColor))) var color: String?
     @Option(help: ArgumentHelp(Help.s(.helpUrineCommandAmount))) var amount: Choice<UrineAmount>?
     @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandStraining))) var straining = false
     @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandBlood))) var blood = false

@@ -8,11 +8,11 @@ struct VisitCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "visit", abstract: Help.s(.helpVisitCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpVisitCommandPet)), completion: .petNames) var pet: String
-    @Option var clinic: String?
-    @Option var vet: String?
-    @Option var reason: String?
-    @Option var diagnosis: String?
-    @Option var treatment: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandClinic))) var clinic: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandVet))) var vet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandReason))) var reason: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandDiagnosis))) var diagnosis: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandTreatment))) var treatment: String?
     @Option(help: ArgumentHelp(Help.s(.helpVisitCommandWeight))) var weight: String?
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVisitCommandFollowUp))) var followUp: String?
     @Option(help: ArgumentHelp(Help.s(.helpVisitCommandCost))) var cost: String?
@@ -43,9 +43,9 @@ struct VaccineCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(Help.s(.helpVaccineCommandVaccine))) var vaccine: String
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVaccineCommandDate))) var date: String?
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVaccineCommandNext))) var next: String?
-    @Option var product: String?
-    @Option var lot: String?
-    @Option var clinic: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVaccineCommandProduct))) var product: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVaccineCommandLot))) var lot: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVaccineCommandClinic))) var clinic: String?
     @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandAsWritten))) var asWritten = false
     @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandBooster))) var booster = false
     @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandInitial))) var initial = false
