@@ -199,34 +199,6 @@ final class CareAnswersTests: CLITestCase {
 
     // MARK: Words shown
 
-    /// Every option and argument of every command says what it is, in every language (`--breed` and `--color`
-    /// had no help at all).
-    func testEveryOptionHasHelpInEveryLanguage() throws {
-        func subcommands(_ path: [String]) throws -> [[String]] {
-            let help = try run(path + ["--help"], env: Self.posix).stdout
-            guard let start = help.range(of: "SUBCOMMANDS:") else { return [path] }
-            let names = help[start.upperBound...].split(separator: "\n").compactMap { line -> String? in
-                guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else { return nil }
-                return word == "help" ? nil : String(word)
-            }
-            return try [path] + names.flatMap { try subcommands(path + [$0]) }
-        }
-        let commands = try subcommands([])
-        XCTAssertGreaterThan(commands.count, 40)
-        for env in [Self.posix, Self.korean, Self.japanese] {
-            for command in commands {
-                let lines = try run(command + ["--help"], env: env).stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                for (i, line) in lines.enumerated() {
-                    // An option or argument alone on its line, with no description under it either.
-                    guard line.hasPrefix("  --") || line.hasPrefix("  <"), !line.hasPrefix("  --help"), !line.hasPrefix("  --version") else { continue }
-                    let described = line.trimmingCharacters(in: .whitespaces).contains("  ")
-                        || (i + 1 < lines.count && lines[i + 1].hasPrefix("                "))
-                    XCTAssertTrue(described, "\(env) petlog \(command.joined(separator: " ")): \(line)")
-                }
-            }
-        }
-    }
-
     /// `due`'s When column writes a dose time on the same clock as its Due column (the language's).
     func testDueSaysADoseTimeOnOneClock() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
