@@ -71,12 +71,12 @@ public struct L10n: Sendable {
     /// The words an input accepts, as typed, each with its name in this language where it has one:
     /// `--mood` in Korean → `happy(기분 좋음)`, …; English lists the words alone.
     public func acceptedWords(_ field: String, _ accepted: [String]) -> [String] {
-        let groups: [String: CodeGroup] = ["mood": .mood, "species": .species, "sex": .sex, "route": .route, "amount": .urineAmount,
-                                           "reason": .archiveReason, "kind": .kind]
+        let groups = ["mood": "mood", "species": "species", "sex": "sex", "route": "route", "amount": "urineAmount",
+                      "reason": "archiveReason", "kind": "kind", "payment": "payment"]
         guard language != .en, let group = groups[String(field.drop { $0 == "-" })] else { return accepted }
         let (open, close) = language == .ja ? ("（", "）") : ("(", ")")
         return accepted.map { word in
-            let name = code(group, word)
+            let name = L10n.keysByRawValue["\(group).\(word)"].map { L10n.template($0, language) } ?? word
             return name == word ? word : word + open + name + close
         }
     }

@@ -6,6 +6,8 @@ extension L10n.Message {
     public static func errNotANumber(value: String) -> Self { Self(.errNotANumber, ["value": value]) }
     public static func errBadMass(value: String) -> Self { Self(.errBadMass, ["value": value]) }
     public static func errMassRange(value: String) -> Self { Self(.errMassRange, ["value": value]) }
+    public static func errMassTooFine(value: String, grams: String) -> Self { Self(.errMassTooFine, ["value": value, "grams": grams]) }
+    public static func mealAmountCups(n: String) -> Self { Self(.mealAmountCups, ["n": n]) }
     public static func errBadDate(value: String) -> Self { Self(.errBadDate, ["value": value]) }
     public static func errBadTimeZone(value: String) -> Self { Self(.errBadTimeZone, ["value": value]) }
     public static func errTimeZoneAbbreviation(value: String, example: String) -> Self { Self(.errTimeZoneAbbreviation, ["value": value, "example": example]) }
@@ -976,10 +978,12 @@ extension L10n.Message {
     public static let helpStoolCommandAbstract = Self(.helpStoolCommandAbstract, [:])
     public static let helpStoolCommandPet = Self(.helpStoolCommandPet, [:])
     public static let helpStoolCommandScore = Self(.helpStoolCommandScore, [:])
+    public static let helpStoolCommandColor = Self(.helpStoolCommandColor, [:])
     public static let helpStoolCommandBlood = Self(.helpStoolCommandBlood, [:])
     public static let helpStoolCommandMucus = Self(.helpStoolCommandMucus, [:])
     public static let helpUrineCommandAbstract = Self(.helpUrineCommandAbstract, [:])
     public static let helpUrineCommandPet = Self(.helpUrineCommandPet, [:])
+    public static let helpUrineCommandColor = Self(.helpUrineCommandColor, [:])
     public static let helpUrineCommandAmount = Self(.helpUrineCommandAmount, [:])
     public static let helpUrineCommandStraining = Self(.helpUrineCommandStraining, [:])
     public static let helpUrineCommandBlood = Self(.helpUrineCommandBlood, [:])
@@ -1019,6 +1023,11 @@ extension L10n.Message {
     public static let helpDeleteCommandId = Self(.helpDeleteCommandId, [:])
     public static let helpVisitCommandAbstract = Self(.helpVisitCommandAbstract, [:])
     public static let helpVisitCommandPet = Self(.helpVisitCommandPet, [:])
+    public static let helpVisitCommandClinic = Self(.helpVisitCommandClinic, [:])
+    public static let helpVisitCommandVet = Self(.helpVisitCommandVet, [:])
+    public static let helpVisitCommandReason = Self(.helpVisitCommandReason, [:])
+    public static let helpVisitCommandDiagnosis = Self(.helpVisitCommandDiagnosis, [:])
+    public static let helpVisitCommandTreatment = Self(.helpVisitCommandTreatment, [:])
     public static let helpVisitCommandWeight = Self(.helpVisitCommandWeight, [:])
     public static let helpVisitCommandFollowUp = Self(.helpVisitCommandFollowUp, [:])
     public static let helpVisitCommandCost = Self(.helpVisitCommandCost, [:])
@@ -1034,6 +1043,9 @@ extension L10n.Message {
     public static let helpVaccineCommandAbstract = Self(.helpVaccineCommandAbstract, [:])
     public static let helpVaccineCommandPet = Self(.helpVaccineCommandPet, [:])
     public static let helpVaccineCommandVaccine = Self(.helpVaccineCommandVaccine, [:])
+    public static let helpVaccineCommandProduct = Self(.helpVaccineCommandProduct, [:])
+    public static let helpVaccineCommandLot = Self(.helpVaccineCommandLot, [:])
+    public static let helpVaccineCommandClinic = Self(.helpVaccineCommandClinic, [:])
     public static let helpVaccineCommandDate = Self(.helpVaccineCommandDate, [:])
     public static let helpVaccineCommandNext = Self(.helpVaccineCommandNext, [:])
     public static let helpVaccineCommandAsWritten = Self(.helpVaccineCommandAsWritten, [:])
@@ -1062,9 +1074,11 @@ extension L10n.Message {
     public static let helpCurrencyOptionCurrency = Self(.helpCurrencyOptionCurrency, [:])
     public static let helpPetGroupAbstract = Self(.helpPetGroupAbstract, [:])
     public static let helpPetGroupProfileOptionsSpecies = Self(.helpPetGroupProfileOptionsSpecies, [:])
+    public static let helpPetGroupProfileOptionsBreed = Self(.helpPetGroupProfileOptionsBreed, [:])
     public static let helpPetGroupProfileOptionsSex = Self(.helpPetGroupProfileOptionsSex, [:])
     public static let helpPetGroupProfileOptionsNeutered = Self(.helpPetGroupProfileOptionsNeutered, [:])
     public static let helpPetGroupProfileOptionsBorn = Self(.helpPetGroupProfileOptionsBorn, [:])
+    public static let helpPetGroupProfileOptionsColor = Self(.helpPetGroupProfileOptionsColor, [:])
     public static let helpPetGroupProfileOptionsChip = Self(.helpPetGroupProfileOptionsChip, [:])
     public static let helpPetGroupProfileOptionsNotes = Self(.helpPetGroupProfileOptionsNotes, [:])
     public static let helpPetGroupProfileOptionsAllergy = Self(.helpPetGroupProfileOptionsAllergy, [:])

@@ -30,7 +30,7 @@ public struct RecordWording: Sendable {
             if let b = w.bodyCondition { parts.append(l10n.text(.fieldBCS(score: String(b)))) }
         case .meal(let m):
             var s = m.food
-            if let a = m.amount { s += " " + ValueFormatter.trim(a.value, digits: 1) + " " + l10n.code(.amountUnit, a.unit.rawValue) }
+            if let a = m.amount { s += " " + amount(a) }
             parts.append(s)
             if m.type != .meal { parts.append(l10n.code(.mealType, m.type.rawValue)) }
         case .stool(let s):
@@ -122,8 +122,14 @@ public struct RecordWording: Sendable {
     /// "3 d late", "today", "in 5 d"; doses due today show their time. A dose that is late says by how
     /// much in words (minutes under an hour, hours under a day, then days), so it is seen without colour.
     /// "Now" is `time.now`: the report's as-of moment in the report.
+    /// A meal's amount with its unit: `80 g`, `200 ml`, `1.5 cups` (plural where the language has one).
+    public func amount(_ a: Amount) -> String {
+        let n = ValueFormatter.trim(a.value, digits: 1)
+        return a.unit == .cup ? l10n.text(.mealAmountCups(n: n)) : n + " " + l10n.code(.amountUnit, a.unit.rawValue)
+    }
+
     public func dueWhen(_ item: DueItem) -> String {
-        if let at = item.dueAt, at < time.now {
+        if let at = item.dueAt, at < time.now, !item.lateByDay {
             let minutes = Int(time.now.timeIntervalSince(at) / 60)
             if minutes < 60 { return l10n.text(.dueLateMinutes(n: ValueFormatter.count(max(1, minutes)))) }
             if minutes < 24 * 60 { return l10n.text(.dueLateHours(n: ValueFormatter.count(minutes / 60))) }
@@ -135,9 +141,10 @@ public struct RecordWording: Sendable {
         return l10n.text(.dueIn(n: ValueFormatter.count(days)))
     }
 
-    /// `08:30` in the local zone.
+    /// The time of day in the local zone on the language's one clock (`8:30 AM`, `오전 8:30`, `8:30`), as the
+    /// Due column and every other view write it.
     func clock(_ date: Date) -> String {
         let c = time.clock(of: date)
-        return String(format: "%02d:%02d", c.hour, c.minute)
+        return format.clock(hour: c.hour, minute: c.minute)
     }
 }

@@ -21,7 +21,11 @@ public struct ValueFormatter: Sendable {
             if m.grams < 1000 { return "\(m.grams) g" }
             return Self.massNumber(m.kilograms, unit: "kg") + " kg"
         case .imperial:
-            if m.pounds < 1 { return Self.massNumber(Double(m.grams) / 28.349523125, unit: "oz") + " oz" }
+            if m.pounds < 1 {
+                let oz = Self.massNumber(Double(m.grams) / 28.349523125, unit: "oz")
+                // Under a twentieth of an ounce (1 g) the ounce's one decimal would say 0.0: such a mass is shown in grams.
+                return Double(oz) == 0 ? "\(m.grams) g" : oz + " oz"
+            }
             return Self.massNumber(m.pounds, unit: "lb") + " lb"
         }
     }

@@ -22,15 +22,19 @@ public struct DueItem: Equatable, Sendable {
     public var neverRecorded: Bool
     /// Stable across runs, so a calendar re-import updates rather than duplicates.
     public var uid: String
+    /// Late only once its day has passed, though it has a time (`dueAt`): a dose of a course taken less often
+    /// than daily (`--every 30d`) is due on its day, not overdue a minute after its start.
+    public var lateByDay: Bool
 
-    public init(kind: Kind, petId: Int64, petName: String, dueDay: LocalDate, dueAt: Date?, lastDone: Date?, neverRecorded: Bool, uid: String) {
+    public init(kind: Kind, petId: Int64, petName: String, dueDay: LocalDate, dueAt: Date?, lastDone: Date?, neverRecorded: Bool, uid: String,
+                lateByDay: Bool = false) {
         self.kind = kind; self.petId = petId; self.petName = petName; self.dueDay = dueDay; self.dueAt = dueAt
-        self.lastDone = lastDone; self.neverRecorded = neverRecorded; self.uid = uid
+        self.lastDone = lastDone; self.neverRecorded = neverRecorded; self.uid = uid; self.lateByDay = lateByDay
     }
 
-    /// Overdue when the day (or the dose time) has passed.
+    /// Overdue when the day (or the dose time of a daily or more frequent dose) has passed.
     public func isOverdue(_ context: TimeContext) -> Bool {
-        if let at = dueAt { return at < context.now }
+        if let at = dueAt, !lateByDay { return at < context.now }
         return dueDay < context.today
     }
 }
@@ -221,7 +225,7 @@ public enum CareAgenda {
             let lastDone = records.filter { d in if case .dose(let dose) = d.detail { return dose.medicationId == r.id } else { return false } }.map(\.at).max()
             out.append(DueItem(kind: .medication(name: m.name, courseId: r.id), petId: pet.id, petName: pet.name,
                                dueDay: context.localDate(of: next), dueAt: next, lastDone: lastDone, neverRecorded: false,
-                               uid: "petlog-medication-\(r.id)"))
+                               uid: "petlog-medication-\(r.id)", lateByDay: (m.intervalSeconds ?? 0) > 86_400))
         }
         return out
     }

@@ -47,6 +47,9 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
         if parts.count == 2 && !(parts[0].1 == .pound && parts[1].1 == .ounce) { throw ParseError.badMass(raw) }
         if parts.count > 2 || parts.isEmpty { throw ParseError.badMass(raw) }
         guard let total = exactGrams(parts), total > 0, total <= Int64(maximumGrams) else { throw ParseError.massOutOfRange(raw) }
+        // Whole grams are kept: a mass typed more finely (`0.5g`, `1.002lb`) is refused, never silently rounded to
+        // something that does not read back as what was typed at its own precision.
+        guard keepsTypedPrecision(parts, grams: total) else { throw ParseError.massTooFine(raw, grams: Int(total)) }
         return Mass(grams: Int(total))
     }
 
@@ -59,6 +62,33 @@ public struct Mass: Equatable, Comparable, Sendable, Codable {
     /// The parts summed exactly and rounded once (half up) to grams, so "9lb 4oz" (4195.73 g) is 4196 g
     /// and 1.002 lb (454.4996 g) is 454 g; nil when the sum is absurdly large. Every unit is a whole
     /// number of 1/1,600,000 g (1 oz = 45,359,237 of them, 1 lb = 16 oz), so the sum is one integer.
+    /// Whether whole `grams` keep what was typed: a number of grams must be whole (`0.5 g` would be 1 g); in kg,
+    /// lb or oz, the grams must read back as the typed total within half a unit of its last typed digit, or of
+    /// the unit's shown precision when that is coarser (0.01 kg, 0.01 lb, 0.1 oz: `1.00 oz` is 28 g, kept).
+    static func keepsTypedPrecision(_ parts: [(DecimalText, MassUnit)], grams: Int64) -> Bool {
+        guard let last = parts.last else { return true }
+        let shownDecimals: Int
+        switch last.1 {
+        case .gram: shownDecimals = 0
+        case .ounce: shownDecimals = 1
+        case .kilogram, .pound: shownDecimals = 2
+        }
+        let scale = parts.map(\.0.scale).max() ?? 0
+        var sum: Int128 = 0, denominator: Int128 = 1_600_000
+        for _ in 0..<scale { denominator *= 10 }
+        for (value, unit) in parts {
+            var n = Int128(value.digits)
+            for _ in value.scale..<scale { n *= 10 }
+            sum += n * Int128(unit.sixteenHundredThousandthsOfAGram)
+        }
+        // The coarser of the typed last digit and the unit's shown precision, in the sum's units.
+        var resolution = Int128(last.1.sixteenHundredThousandthsOfAGram)
+        for _ in min(last.0.scale, shownDecimals)..<scale { resolution *= 10 }
+        let difference = Int128(grams) * denominator - sum
+        if last.1 == .gram { return difference == 0 }
+        return 2 * (difference < 0 ? -difference : difference) <= resolution
+    }
+
     static func exactGrams(_ parts: [(DecimalText, MassUnit)]) -> Int64? {
         let scale = parts.map(\.0.scale).max() ?? 0
         var sum: Int128 = 0

@@ -8,6 +8,9 @@ public enum ParseError: Error, Equatable, Sendable {
     case negative(String)
     /// A mass was zero, negative or beyond any pet (over 1,000 kg).
     case massOutOfRange(String)
+    /// A mass typed more finely than the whole grams petlog keeps (`0.5g`, `1.002lb`): it would be stored as
+    /// `grams`, which does not read back as what was typed.
+    case massTooFine(String, grams: Int)
     case badDate(String)
     /// A month (`--month`) that is not YYYY-MM with a month 01–12.
     case badMonth(String)

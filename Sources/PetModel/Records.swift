@@ -4,12 +4,14 @@ import Foundation
 public enum RecordKind: String, CaseIterable, Sendable, Codable {
     case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense, grooming
 
-    public static func parseList(_ raw: String) throws -> [RecordKind] {
-        try raw.split(separator: ",").map { part in
+    /// A comma-separated list of kinds (`,`, `、` or `，`); `names` reads a word that is not a code or alias
+    /// (a kind's name in another language).
+    public static func parseList(_ raw: String, names: (String) -> String? = { _ in nil }) throws -> [RecordKind] {
+        try raw.split(whereSeparator: { ",、，".contains($0) }).map { part in
             let p = part.trimmingCharacters(in: .whitespaces).lowercased()
             let alias = ["vaccine": "vaccination", "med": "medication", "meds": "medication", "weights": "weight",
                          "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal", "groom": "grooming"][p] ?? p
-            guard let k = RecordKind(rawValue: alias) else {
+            guard let k = RecordKind(rawValue: alias) ?? names(p).flatMap(RecordKind.init(rawValue:)) else {
                 throw ParseError.unknownChoice(field: "kind", value: p, accepted: RecordKind.allCases.map(\.rawValue))
             }
             return k
@@ -56,7 +58,8 @@ public struct Amount: Equatable, Sendable, Codable {
 
     public init(value: Double, unit: Unit) { self.value = value; self.unit = unit }
 
-    public static func parse(_ raw: String) throws -> Amount {
+    /// `volume`: the meal is water or a drink, so `oz` is a fluid ounce (ml), not a mass. `fl oz` is a volume in any meal.
+    public static func parse(_ raw: String, volume: Bool = false) throws -> Amount {
         let text = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
         if text.hasPrefix("-"), text.dropFirst().first?.asciiDigit != nil { throw ParseError.negative(raw) }
         let number = text.prefix(while: { $0.asciiDigit != nil || $0 == "." })
@@ -67,7 +70,8 @@ public struct Amount: Equatable, Sendable, Codable {
         switch unitText {
         case "g", "gram", "grams": unit = .g
         case "kg": unit = .g; v *= 1000
-        case "oz": unit = .g; v *= 28.349523125
+        case "fl oz", "floz", "fl. oz", "fl.oz", "fluid ounce", "fluid ounces": unit = .ml; v *= 29.5735295625
+        case "oz", "ounce", "ounces": if volume { unit = .ml; v *= 29.5735295625 } else { unit = .g; v *= 28.349523125 }
         case "ml": unit = .ml
         case "l": unit = .ml; v *= 1000
         case "cup", "cups": unit = .cup

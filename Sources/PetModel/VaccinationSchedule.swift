@@ -21,6 +21,10 @@ public struct ScheduledVaccine: Codable, Equatable, Sendable {
     public var firstBoosterAgeWeeks: Int?
     /// Doses an adult with no known history gets before the first yearly booster.
     public var adultInitialDoses: Int
+    /// Doses a young animal (past its series age, under a year) with no earlier dose recorded gets before its
+    /// first booster: one when one MLV dose protects (canine core), two for FVRCP (FHV-1 and FCV need two,
+    /// WSAVA 2016). Absent: one for a core modified-live vaccine, else `adultInitialDoses`.
+    public var unknownHistoryDoses: Int?
     public var adultInitialIntervalWeeks: Int
     public var boosterMonths: Int
 
@@ -31,6 +35,9 @@ public struct ScheduledVaccine: Codable, Equatable, Sendable {
 
     /// Whether an adult's first recorded dose counts as protective, not as the start of an initial course.
     public var adultDoseIsProtective: Bool { core && modifiedLive == true }
+
+    /// The doses of the course a young animal of unknown history gets before its first booster.
+    public var youngUnknownHistoryDoses: Int { unknownHistoryDoses ?? (adultDoseIsProtective ? 1 : adultInitialDoses) }
 
     /// The youngest age a first dose is given at.
     public var firstDoseWeeks: Int { series?.startWeeks ?? minAgeWeeks ?? 0 }
@@ -69,7 +76,8 @@ public struct VaccinationSchedule: Codable, Sendable {
             var codes: Set<String> = []
             for v in list {
                 guard codes.insert(v.code).inserted else { throw LoadError.invalid("\(species): \(v.code) twice") }
-                guard !v.covers.isEmpty, v.boosterMonths > 0, v.adultInitialDoses >= 1, v.adultInitialIntervalWeeks > 0 else {
+                guard !v.covers.isEmpty, v.boosterMonths > 0, v.adultInitialDoses >= 1, v.adultInitialIntervalWeeks > 0,
+                      (v.unknownHistoryDoses ?? 1) >= 1 else {
                     throw LoadError.invalid("\(species) \(v.code): incomplete")
                 }
                 if let s = v.series, !(s.startWeeks > 0 && s.intervalWeeks > 0 && s.untilWeeks > s.startWeeks) {
@@ -102,6 +110,8 @@ public struct VaccinationSchedule: Codable, Sendable {
     ///   at or after `until` weeks);
     /// - the dose that ends a series is followed by the first booster (at `firstBoosterAgeWeeks` of age,
     ///   else a year later);
+    /// - a young animal (past its series age, under a year) with no earlier dose recorded is in its initial
+    ///   course: `unknownHistoryDoses` doses, then the first booster, and only then `boosterMonths`;
     /// - an adult with no dose recorded before its series age: a core modified-live vaccine counts as
     ///   protective (a routine booster: WSAVA 2016), so the next is `boosterMonths` later; other vaccines,
     ///   or `intent == .initial`, get `adultInitialDoses` doses `adultInitialInterval` apart, then a
@@ -143,6 +153,10 @@ public struct VaccinationSchedule: Codable, Sendable {
         return stored
     }
 
+    /// An animal this old (weeks) at its first dose past the series age may be logging a routine booster; a
+    /// younger one cannot have had more than its first booster, so its dose starts (or ends) its initial course.
+    public static let adultAgeWeeks = 52
+
     public func nextDue(_ vaccine: ScheduledVaccine, doses: [LocalDate], born: LocalDate?, intent: DoseIntent = .automatic) -> LocalDate? {
         let sorted = doses.sorted()
         guard let last = sorted.last else { return nil }
@@ -154,28 +168,41 @@ public struct VaccinationSchedule: Codable, Sendable {
             // Given before the minimum age: it does not count; repeat once old enough.
             return max(born.adding(days: seriesEnd * 7), last.adding(days: vaccine.adultInitialIntervalWeeks * 7))
         }
-        // Doses before the end of the series age are the young animal's primary series.
-        let youngDoses = sorted.filter { d in ageWeeks(d).map { $0 < seriesEnd } ?? false }
-        let adultDoses = sorted.count - youngDoses.count
-        if vaccine.series != nil && !youngDoses.isEmpty {
-            if adultDoses == 1 {
-                // This dose ends the series: the first booster at 26 weeks of age, else a year later.
-                if let boosterAge = vaccine.firstBoosterAgeWeeks, let born, let age = ageWeeks(last), age < boosterAge {
-                    return born.adding(days: boosterAge * 7)
-                }
-                return last.adding(months: 12)
+        // The first booster after the initial course that ended on `end`: at `firstBoosterAgeWeeks` of age (26) when
+        // that is at least a series interval later, else a year after the course.
+        func firstBooster(after end: LocalDate) -> LocalDate {
+            if let boosterAge = vaccine.firstBoosterAgeWeeks, let born, let age = ageWeeks(end),
+               age + (vaccine.series?.intervalWeeks ?? 0) <= boosterAge {
+                return born.adding(days: boosterAge * 7)
             }
+            return end.adding(months: 12)
+        }
+        // Doses before the end of the series age are the young animal's primary series; the rest count.
+        let youngDoses = sorted.filter { d in ageWeeks(d).map { $0 < seriesEnd } ?? false }
+        let counted = Array(sorted.dropFirst(youngDoses.count))
+        // No series on record: an adult with no known history may be logging a routine booster (a core MLV dose is
+        // taken as one unless it is said to be the first); a young animal (past the series age, under a year)
+        // cannot be, so its dose starts its initial course whatever the vaccine.
+        let young = ageWeeks(counted[0]).map { $0 < Self.adultAgeWeeks } ?? false
+        let seriesOnRecord = vaccine.series != nil && !youngDoses.isEmpty
+        if !seriesOnRecord && !young && intent != .initial && vaccine.adultDoseIsProtective {
             return last.adding(months: vaccine.boosterMonths)
         }
-        // An adult with no known history: a core MLV dose is taken as a booster unless it is said to be the first.
-        if intent != .initial && vaccine.adultDoseIsProtective {
-            return last.adding(months: vaccine.boosterMonths)
-        }
-        if adultDoses < vaccine.adultInitialDoses {
+        // The initial course: the first dose past the series age ends a series on record; else one MLV dose of a
+        // dog's DHPP, two of a cat's FVRCP (FHV-1, FCV), the adult's initial doses when said to be the first.
+        let needed = seriesOnRecord ? 1 : young && intent != .initial ? vaccine.youngUnknownHistoryDoses : vaccine.adultInitialDoses
+        if counted.count < needed {
             return last.adding(days: vaccine.adultInitialIntervalWeeks * 7)
         }
-        if adultDoses == vaccine.adultInitialDoses {
-            return last.adding(months: 12)
+        // A further dose well before the first booster's age (26 weeks less a series interval) is still the course.
+        var courseEnd = needed - 1
+        if let boosterAge = vaccine.firstBoosterAgeWeeks {
+            let window = boosterAge - (vaccine.series?.intervalWeeks ?? 0)
+            while courseEnd + 1 < counted.count, let age = ageWeeks(counted[courseEnd + 1]), age < window { courseEnd += 1 }
+        }
+        // After the course the first booster; only after that one the booster interval.
+        if courseEnd == counted.count - 1 {
+            return firstBooster(after: last)
         }
         return last.adding(months: vaccine.boosterMonths)
     }

@@ -28,7 +28,7 @@ public struct RecordDetailPresenter: ContextPresenter {
         case .meal(let m):
             text(.fieldNameFood, m.food)
             add(.showMealType, l10n.code(.mealType, m.type.rawValue))
-            add(.fieldNameAmount, m.amount.map { ValueFormatter.trim($0.value, digits: 1) + " " + l10n.code(.amountUnit, $0.unit.rawValue) })
+            add(.fieldNameAmount, m.amount.map(wording.amount))
         case .stool(let s):
             add(.fieldNameScore, String(s.score) + "/7")
             text(.fieldNameColor, s.color)

@@ -8,6 +8,7 @@ import PetFiles
 /// The sizes `card --paper` takes: the card alone, or a sheet of cards.
 enum CardPaper: String, ChoiceValue {
     case card, a4, letter
+    static var wordGroup: String { "cardPaper" }
 }
 
 struct CardCommand: ParsableCommand {

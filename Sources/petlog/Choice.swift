@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import PetModel
 import PetReport
 import PetStoreCore
@@ -9,6 +10,8 @@ protocol ChoiceValue: CaseIterable, Sendable {
     static func choice(_ raw: String) -> Self?
     /// The word shown in help and completions.
     var choiceName: String { get }
+    /// The group its words are read from in any language (`ChoiceWords`: `species` for `고양이`, `猫`, `ねこ`).
+    static var wordGroup: String { get }
 }
 
 extension ChoiceValue where Self: RawRepresentable, RawValue == String {
@@ -29,40 +32,64 @@ struct Choice<Value: ChoiceValue>: ExpressibleByArgument, Sendable {
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
     var defaultValueDescription: String { raw }
 
-    /// The value, or `unknownChoice` naming the option and the accepted words.
+    /// The value named by its code, or by a word of it in any language (`ChoiceWords`), or `unknownChoice`
+    /// naming the option and the accepted words.
     func value(_ option: String) throws -> Value {
-        guard let v = Value.choice(raw) else {
+        guard let v = Value.choice(raw) ?? ChoiceWords.code(raw, group: Value.wordGroup, codes: Self.allValueStrings).flatMap(Value.choice) else {
             throw ParseError.unknownChoice(field: option, value: raw, accepted: Self.allValueStrings)
         }
         return v
     }
 }
 
-extension Species: ChoiceValue {}
-extension ArchiveReason: ChoiceValue {}
-extension Mood: ChoiceValue {}
-extension UrineAmount: ChoiceValue {}
-extension Route: ChoiceValue {}
-extension Payment: ChoiceValue {}
-extension DateOrder: ChoiceValue {}
-extension UnitSystem: ChoiceValue {}
+extension Species: ChoiceValue { static var wordGroup: String { "species" } }
+extension ArchiveReason: ChoiceValue { static var wordGroup: String { "archiveReason" } }
+extension Mood: ChoiceValue { static var wordGroup: String { "mood" } }
+extension UrineAmount: ChoiceValue { static var wordGroup: String { "urineAmount" } }
+extension Route: ChoiceValue { static var wordGroup: String { "route" } }
+extension Payment: ChoiceValue { static var wordGroup: String { "payment" } }
+extension DateOrder: ChoiceValue { static var wordGroup: String { "dateOrder" } }
+extension UnitSystem: ChoiceValue { static var wordGroup: String { "units" } }
 
 extension Sex: ChoiceValue {
     /// `f`, `m`, `u` and `?` too.
     static func choice(_ raw: String) -> Sex? { try? Sex.parse(raw) }
+    static var wordGroup: String { "sex" }
 }
 
 extension MassUnit: ChoiceValue {
     static func choice(_ raw: String) -> MassUnit? { MassUnit(symbol: raw.lowercased()) }
+    static var wordGroup: String { "massUnit" }
 }
 
 extension Paper: ChoiceValue {
     static func choice(_ raw: String) -> Paper? { allCases.first { $0.choiceName == raw.lowercased() } }
     var choiceName: String { self == .a4 ? "a4" : "letter" }
+    static var wordGroup: String { "paper" }
 }
 
 /// `chart symptoms --by`: bars coloured by severity, or stacked by symptom.
-enum SymptomGrouping: String, ChoiceValue { case severity, kind }
+enum SymptomGrouping: String, ChoiceValue {
+    case severity, kind
+    static var wordGroup: String { "symptomGrouping" }
+}
 
 /// `export --format`.
-enum ExportFormat: String, ChoiceValue { case json, csv, fhir }
+enum ExportFormat: String, ChoiceValue {
+    case json, csv, fhir
+    static var wordGroup: String { "exportFormat" }
+}
+
+extension RecordKind {
+    /// A `--kind` list typed in any language (`체중`, `体重,症状`, `vaccine`).
+    static func typedList(_ raw: String) throws -> [RecordKind] {
+        try parseList(raw) { ChoiceWords.code($0, group: "kind", codes: RecordKind.allCases.map(\.rawValue)) }
+    }
+}
+
+extension SymptomSeverity {
+    /// A severity typed as its number or as the word help shows for it (`mild`, `심함`, `重い`).
+    static func typed(_ raw: String, field: String) throws -> SymptomSeverity {
+        try parse(ChoiceWords.code(raw, group: "severity", codes: SeverityScale.range.map(String.init)) ?? raw, field: field)
+    }
+}

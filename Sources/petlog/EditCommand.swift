@@ -162,14 +162,14 @@ struct EditCommand: ParsableCommand {
             if let v = try take(score, "--score", { try StoolScore.parse($0, field: "--score") }) { st.faecalScore = v }
             detail = .stool(st)
         case .symptom(var sy):
-            if let v = try take(severity, "--severity", { try SymptomSeverity.parse($0, field: "--severity") }) { sy.severityLevel = v }
+            if let v = try take(severity, "--severity", { try SymptomSeverity.typed($0, field: "--severity") }) { sy.severityLevel = v }
             detail = .symptom(sy)
         case .diary(var d):
             if let v = try take(text, "--text", { try TextField.text($0, field: "diary") }) { d.text = v }
             detail = .diary(d)
         case .meal(var m):
             if let v = try take(food, "--food", { try TextField.label($0, field: "food") }) { m.food = v }
-            if let v = try take(amount, "--amount", Amount.parse) { m.amount = v }
+            if let v = try take(amount, "--amount", { try Amount.parse($0, volume: m.type == .water) }) { m.amount = v }
             detail = .meal(m)
         case .visit(var v):
             if let x = try take(clinic, "--clinic", { try cleared($0) { try TextField.label($0, field: "clinic") } }) { v.clinic = x }

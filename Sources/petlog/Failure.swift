@@ -73,6 +73,7 @@ struct Failure {
         case .badMass(let v): return l.text(.errBadMass(value: v))
         case .negative(let v): return l.text(.errNegativeValue(value: v))
         case .massOutOfRange(let v): return l.text(.errMassRange(value: v))
+        case .massTooFine(let v, let grams): return l.text(.errMassTooFine(value: v, grams: String(grams)))
         case .badDate(let v): return l.text(.errBadDate(value: v))
         case .badMonth(let v): return l.text(.errBadMonth(value: v))
         case .dateOutOfRange(let v): return l.text(.errDateRange(value: v))

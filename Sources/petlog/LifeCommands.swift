@@ -69,7 +69,7 @@ struct MealCommand: ParsableCommand {
             let food = try TextField.label(food, field: "food")
             // Water by its name (`water`, `물`, `水`, `お水`) is water, as --water says.
             let type: MealType = snack ? .snack : treat ? .treat : water || CareNames.shipped.isWater(food) ? .water : .meal
-            let meal = Meal(food: food, type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " ")))
+            let meal = Meal(food: food, type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " "), volume: type == .water))
             try s.log(pets: pet, record, detail: .meal(meal))
         }
     }
@@ -80,7 +80,7 @@ struct StoolCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "stool", abstract: Help.s(.helpStoolCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandPet)), completion: .petNames) var pet: String
     @Argument(help: ArgumentHelp(Help.s(.helpStoolCommandScore))) var score: String
-    @Option var color: String?
+    @Option(help: ArgumentHelp(Help.s(.helpStoolCommandColor))) var color: String?
     @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandBlood))) var blood = false
     @Flag(help: ArgumentHelp(Help.s(.helpStoolCommandMucus))) var mucus = false
     @OptionGroup var record: RecordOptions
@@ -98,7 +98,7 @@ struct UrineCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "urine", abstract: Help.s(.helpUrineCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpUrineCommandPet)), completion: .petNames) var pet: String
-    @Option var color: String?
+    @Option(help: ArgumentHelp(Help.s(.helpUrineCommandColor))) var color: String?
     @Option(help: ArgumentHelp(Help.s(.helpUrineCommandAmount))) var amount: Choice<UrineAmount>?
     @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandStraining))) var straining = false
     @Flag(help: ArgumentHelp(Help.s(.helpUrineCommandBlood))) var blood = false
@@ -126,7 +126,7 @@ struct SymptomCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let sev = try SymptomSeverity.parse(severity, field: "--severity")
+            let sev = try SymptomSeverity.typed(severity, field: "--severity")
             let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
             let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
             let detail = Symptom(code: entry.text, isListed: entry.isListed,

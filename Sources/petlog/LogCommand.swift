@@ -17,7 +17,7 @@ struct LogCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let window = try TimeWindow(since: since, until: until, context: s.time)
-            let query = RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: try kind.map(RecordKind.parseList) ?? [],
+            let query = RecordQuery(pets: pet.map(PetModelText.pets) ?? [], kinds: try kind.map(RecordKind.typedList) ?? [],
                                     since: window.since, until: window.until, days: window.days,
                                     limit: limit, newestFirst: limit != nil)
             var records = try s.repository().records(query)

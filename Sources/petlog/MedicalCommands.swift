@@ -8,11 +8,11 @@ struct VisitCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "visit", abstract: Help.s(.helpVisitCommandAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpVisitCommandPet)), completion: .petNames) var pet: String
-    @Option var clinic: String?
-    @Option var vet: String?
-    @Option var reason: String?
-    @Option var diagnosis: String?
-    @Option var treatment: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandClinic))) var clinic: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandVet))) var vet: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandReason))) var reason: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandDiagnosis))) var diagnosis: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVisitCommandTreatment))) var treatment: String?
     @Option(help: ArgumentHelp(Help.s(.helpVisitCommandWeight))) var weight: String?
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVisitCommandFollowUp))) var followUp: String?
     @Option(help: ArgumentHelp(Help.s(.helpVisitCommandCost))) var cost: String?
@@ -43,9 +43,9 @@ struct VaccineCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(Help.s(.helpVaccineCommandVaccine))) var vaccine: String
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVaccineCommandDate))) var date: String?
     @Option(parsing: .unconditional, help: ArgumentHelp(Help.s(.helpVaccineCommandNext))) var next: String?
-    @Option var product: String?
-    @Option var lot: String?
-    @Option var clinic: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVaccineCommandProduct))) var product: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVaccineCommandLot))) var lot: String?
+    @Option(help: ArgumentHelp(Help.s(.helpVaccineCommandClinic))) var clinic: String?
     @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandAsWritten))) var asWritten = false
     @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandBooster))) var booster = false
     @Flag(help: ArgumentHelp(Help.s(.helpVaccineCommandInitial))) var initial = false
@@ -133,12 +133,19 @@ struct MedGroup: ParsableCommand {
                     let span = try Span.parse(raw, allowCalendarUnits: false)
                     return span.approximateSeconds
                 }
+                // Doses at listed times from a day named without a time (`--at tomorrow`, `--at 2026-12-01`): the
+                // course starts at the start of that day, so its first dose is that day's first listed time.
+                var options = record
+                if times != nil, let at = record.at, at != "now", TimeWords.canonical(at) != "today" {
+                    let (instant, dayOnly) = try TimeParser.instantAndPrecision(at, context: s.time)
+                    if dayOnly || TimeWords.canonical(at) == "tomorrow" { options.at = s.time.localDate(of: instant).description + " 00:00" }
+                }
                 let med = Medication(name: try TextField.label(name, field: "name"),
                                      dose: try dose.map { try TextField.label($0, field: "dose") },
                                      route: try route?.value("--route"),
                                      intervalSeconds: interval, times: try times.map(Medication.parseTimes) ?? [],
-                                     endsOn: try until.map { try TimeParser.day($0, from: s.recordDay(try s.when(record.at)), context: s.time) })
-                try s.log(pets: pet, record, detail: .medication(med))
+                                     endsOn: try until.map { try TimeParser.day($0, from: s.recordDay(try s.when(options.at)), context: s.time) })
+                try s.log(pets: pet, options, detail: .medication(med))
             }
         }
     }

@@ -16,12 +16,12 @@ struct PetGroup: ParsableCommand {
     /// Profile fields shared by `add` and `edit`.
     struct ProfileOptions: ParsableArguments {
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsSpecies))) var species: Choice<Species>?
-        @Option var breed: String?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsBreed))) var breed: String?
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsSex))) var sex: Choice<Sex>?
         @Flag(inversion: .prefixedNo, help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNeutered))) var neutered: Bool?
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsBorn))) var born: String?
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsChip))) var chip: String?
-        @Option var color: String?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsColor))) var color: String?
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNotes))) var notes: String?
         @Option(name: .customLong("allergy"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsAllergy))) var allergies: [String] = []
         @Option(name: .customLong("no-allergy"), help: ArgumentHelp(Help.s(.helpPetGroupProfileOptionsNoAllergy))) var noAllergies: [String] = []

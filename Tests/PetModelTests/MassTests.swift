@@ -43,9 +43,16 @@ final class MassTests: XCTestCase {
     func testGramsAreRoundedOnceFromTheExactValue() throws {
         XCTAssertEqual(try Mass.parse("1.002lb").grams, 454)
         XCTAssertEqual(try Mass.parse("1.002", defaultUnit: .pound).grams, 454)
-        XCTAssertEqual(try Mass.parse("1.4995g").grams, 1)      // was 1499.5 mg → 1500 mg → 2 g
+        // Whole grams are kept: a fraction of a gram is refused, never rounded (issue 42: 0.5g was stored as 1 g).
+        XCTAssertThrowsError(try Mass.parse("1.4995g")) { XCTAssertEqual($0 as? ParseError, .massTooFine("1.4995g", grams: 1)) }
         XCTAssertThrowsError(try Mass.parse("0.4995g"))          // 0 g
-        XCTAssertEqual(try Mass.parse("1.5g").grams, 2)
+        XCTAssertThrowsError(try Mass.parse("1.5g")) { XCTAssertEqual($0 as? ParseError, .massTooFine("1.5g", grams: 2)) }
+        XCTAssertThrowsError(try Mass.parse("0.5g")) { XCTAssertEqual($0 as? ParseError, .massTooFine("0.5g", grams: 1)) }
+        XCTAssertEqual(try Mass.parse("2.0g").grams, 2)
+        // In kg, lb and oz the grams keep the typed digits or the unit's shown precision (0.01 kg, 0.01 lb, 0.1 oz).
+        XCTAssertEqual(try Mass.parse("12.35oz").grams, 350)
+        XCTAssertEqual(try Mass.parse("1.00oz").grams, 28)
+        XCTAssertEqual(try Mass.parse("4.2500kg").grams, 4250)
         XCTAssertEqual(try Mass.parse("0lb 0.5oz").grams, 14)   // 14.17 g
         XCTAssertEqual(try Mass.parse("2.2046226218lb").grams, 1000)
     }

@@ -88,4 +88,123 @@ final class ScheduleTests: XCTestCase {
         XCTAssertTrue(rhdv2.isSatisfied(by: combo))
         XCTAssertFalse(combo.isSatisfied(by: rhdv2))
     }
+
+    func testAYoungAnimalFirstVaccinatedPastSixteenWeeksIsInItsInitialCourse() {
+        // Issue 42: a 17-week-old kitten's first recorded FVRCP is not a three-yearly booster. A kitten of unknown
+        // history gets two FHV/FCV doses, then the first booster at 26 weeks, then every three years.
+        let kit = "2026-07-30"
+        XCTAssertEqual(next("fvrcp", .cat, ["2026-11-27"], born: kit), "2026-12-18")
+        XCTAssertEqual(next("fvrcp", .cat, ["2026-11-27", "2026-12-18"], born: kit), "2027-01-28")     // 26 weeks
+        XCTAssertEqual(next("fvrcp", .cat, ["2026-11-27", "2026-12-18", "2027-01-28"], born: kit), "2030-01-28")
+        // A 17-week-old puppy: one MLV dose protects (WSAVA 2016), so the first booster at 26 weeks, then three years.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-27"], born: kit), "2027-01-28")
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-27", "2027-01-28"], born: kit), "2030-01-28")
+        // A second dose given anyway at 20 weeks is still the course, not the first booster.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-11-27", "2026-12-18"], born: kit), "2027-01-28")
+        // A series that ran past 16 weeks keeps its first booster at 26 weeks too.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-02-26", "2026-03-19", "2026-04-09", "2026-04-30", "2026-05-21"], born: "2026-01-01"),
+                       "2026-07-02")
+        // From 24 weeks the 26-week booster is too close: a year after the course.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-06-18"], born: "2026-01-01"), "2027-06-18")                 // 24 weeks
+        // A 40-week-old dog: its first recorded dose is the course; the first booster a year later, then three years.
+        XCTAssertEqual(next("dhpp", .dog, ["2026-10-08"], born: "2026-01-01"), "2027-10-08")
+        XCTAssertEqual(next("dhpp", .dog, ["2026-10-08", "2027-10-08"], born: "2026-01-01"), "2030-10-08")
+        // --booster still means a booster at any age.
+        XCTAssertEqual(next("fvrcp", .cat, ["2026-11-27"], born: kit, intent: .booster), "2029-11-27")
+    }
+
+    /// What shared/reference/vaccination-schedules.md says of each shipped vaccine, typed from the reference (not
+    /// read from the asset): the earliest age, the series and its end, the doses an animal of unknown history
+    /// gets (young: past the series age and under a year; adult), whether an adult's first dose is a routine
+    /// booster, the first booster at 26 weeks (or a year) and the interval after it.
+    struct Reference {
+        var minWeeks: Int
+        var seriesUntil: Int?
+        var youngDoses: Int
+        var adultDoses: Int
+        var adultDoseIsBooster = false
+        var boosterAt26Weeks = false
+        var thenMonths: Int
+    }
+
+    let reference: [Species: [String: Reference]] = [
+        .dog: ["dhpp": Reference(minWeeks: 6, seriesUntil: 16, youngDoses: 1, adultDoses: 2, adultDoseIsBooster: true,
+                                 boosterAt26Weeks: true, thenMonths: 36),
+               "rabies": Reference(minWeeks: 12, youngDoses: 1, adultDoses: 1, thenMonths: 12),
+               "leptospirosis": Reference(minWeeks: 8, youngDoses: 2, adultDoses: 2, thenMonths: 12),
+               "bordetella": Reference(minWeeks: 8, youngDoses: 1, adultDoses: 1, thenMonths: 12),
+               "canine-influenza": Reference(minWeeks: 8, youngDoses: 2, adultDoses: 2, thenMonths: 12)],
+        .cat: ["fvrcp": Reference(minWeeks: 6, seriesUntil: 16, youngDoses: 2, adultDoses: 2, adultDoseIsBooster: true,
+                                  boosterAt26Weeks: true, thenMonths: 36),
+               "rabies": Reference(minWeeks: 12, youngDoses: 1, adultDoses: 1, thenMonths: 12),
+               "felv": Reference(minWeeks: 8, youngDoses: 2, adultDoses: 2, thenMonths: 24)],
+        .rabbit: ["myxo-rhd": Reference(minWeeks: 7, youngDoses: 1, adultDoses: 1, thenMonths: 12),
+                  "rhdv2": Reference(minWeeks: 10, youngDoses: 1, adultDoses: 1, thenMonths: 12),
+                  "myxomatosis": Reference(minWeeks: 6, youngDoses: 1, adultDoses: 1, thenMonths: 12)],
+        .ferret: ["distemper": Reference(minWeeks: 8, seriesUntil: 14, youngDoses: 2, adultDoses: 2, thenMonths: 12),
+                  "rabies": Reference(minWeeks: 12, youngDoses: 1, adultDoses: 1, thenMonths: 12)],
+    ]
+
+    /// Every vaccine of every species, first given at every age from 6 weeks to 2 years, each later dose given on
+    /// the day petlog said with the earlier doses on the pet's record: the plan must follow the reference.
+    func testEveryScheduleFromSixWeeksToTwoYearsFollowsTheReference() throws {
+        let ctx = TimeContext(now: Date(timeIntervalSince1970: 1_795_395_600), timeZone: TimeZone(identifier: "Asia/Seoul")!)
+        let born = day("2025-01-06")
+        func weeks(_ d: LocalDate) -> Int { (d.dayNumber - born.dayNumber) / 7 }
+        let shippedCodes = Dictionary(uniqueKeysWithValues: schedule.species.map { (Species(rawValue: $0.key)!, Set($0.value.map(\.code))) })
+        XCTAssertEqual(shippedCodes, reference.mapValues { Set($0.keys) }, "every shipped vaccine has its reference row")
+        for (species, rows) in reference.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let pet = Pet(id: 1, name: "P", species: species, born: PartialDate(year: 2025, month: 1, day: 6), createdAt: Date(), updatedAt: Date())
+            for (code, ref) in rows.sorted(by: { $0.key < $1.key }) {
+                let entry = try XCTUnwrap(schedule.vaccine(code, for: species))
+                for firstAge in 6...104 {
+                    var given = [born.adding(days: firstAge * 7)]
+                    var records: [PetRecord] = []
+                    for _ in 0..<7 {
+                        let d = given.last!
+                        let due = try XCTUnwrap(schedule.nextDue(entry, givenOn: d, to: pet, records: records, intent: .automatic, context: ctx))
+                        let at = try TimeParser.instant(d.description + " 12:00", context: ctx)
+                        records.append(PetRecord(id: Int64(records.count + 1), petId: 1, petName: nil, at: at, utcOffset: 32_400, note: nil,
+                                                 starred: false, createdAt: at, updatedAt: at, detail: .vaccination(Vaccination(vaccine: code))))
+                        given.append(due)
+                    }
+                    let plan = given.map { "\($0) (\(weeks($0)) wk)" }.joined(separator: ", ")
+                    let label = "\(species.rawValue) \(code) first at \(firstAge) weeks: \(plan)"
+                    var i = 0
+                    // Under the earliest age a dose does not count: the next is once old enough.
+                    while weeks(given[i]) < ref.minWeeks {
+                        XCTAssertTrue((ref.minWeeks...ref.minWeeks + 4).contains(weeks(given[i + 1])), label); i += 1
+                    }
+                    // The series: every 2-4 weeks until the series age.
+                    var seriesOnRecord = false
+                    if let until = ref.seriesUntil {
+                        while weeks(given[i]) < until {
+                            XCTAssertTrue((14...28).contains(given[i + 1].dayNumber - given[i].dayNumber), label); i += 1
+                            seriesOnRecord = true
+                        }
+                    }
+                    let young = weeks(given[i]) < 52
+                    let course = seriesOnRecord ? 1 : young ? ref.youngDoses : ref.adultDoses
+                    if !seriesOnRecord && !young && ref.adultDoseIsBooster {
+                        // An adult's dose with no earlier record is a routine booster.
+                        XCTAssertEqual(given[i + 1], given[i].adding(months: ref.thenMonths), label)
+                    } else {
+                        // The initial course: its doses 2-4 weeks apart.
+                        for _ in 1..<max(course, 1) {
+                            XCTAssertTrue((14...28).contains(given[i + 1].dayNumber - given[i].dayNumber), label); i += 1
+                        }
+                        // The first booster: at 26 weeks of age, or a year after the course.
+                        let booster = given[i + 1]
+                        let at26 = ref.boosterAt26Weeks && booster == born.adding(days: 26 * 7)
+                        XCTAssertTrue(at26 || booster == given[i].adding(months: 12), label)
+                        i += 1
+                    }
+                    // Only then the booster interval, every time.
+                    while i + 1 < given.count {
+                        XCTAssertEqual(given[i + 1], given[i].adding(months: ref.thenMonths), label); i += 1
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,98 @@
+import PetModel
+
+/// The words a fixed choice (species, sex, record kind, mood, route, urine amount, archive reason, payment,
+/// severity, units, paper, …) is read from, whatever the language petlog speaks: its code, its name in every
+/// language's table (what help and errors show: `cat(고양이)`, `weight（体重）`, `female(암컷, f)`) and the
+/// common short forms below (`猫`, `ねこ`, `냥이`, `f`). Words are compared as `CareNames` compares names: width,
+/// case, spaces, hyphens, dots and brackets aside. One mechanism for every choice: the CLI's `Choice<Value>`,
+/// `--kind` lists and the severity words all read through `code(_:group:codes:)`.
+public enum ChoiceWords {
+    /// The code among `codes` that `typed` names; `group` is the prefix of the table keys naming the codes
+    /// (`species` for `species.cat`) and of the short forms. nil when no word of any code matches.
+    public static func code(_ typed: String, group: String, codes: [String]) -> String? {
+        let k = CareNames.key(typed)
+        guard !k.isEmpty else { return nil }
+        return codes.first { code in words(group, code).contains { CareNames.key($0) == k } }
+    }
+
+    /// Every word `code` of `group` is read from: the code, its name in en/ko/ja, its short forms.
+    public static func words(_ group: String, _ code: String) -> [String] {
+        var out = [code]
+        if let key = L10n.keysByRawValue["\(group).\(code)"] {
+            out += Language.allCases.map { L10n.template(key, $0) }
+        }
+        return out + (shortForms[group]?[code] ?? [])
+    }
+
+    /// The fixed choices whose codes this module knows (the CLI's own choices name theirs when they read):
+    /// group → codes. The tests walk every word of every one.
+    public static let known: [String: [String]] = [
+        "species": Species.allCases.map(\.rawValue), "sex": Sex.allCases.map(\.rawValue),
+        "kind": RecordKind.allCases.map(\.rawValue), "mood": Mood.allCases.map(\.rawValue),
+        "route": Route.allCases.map(\.rawValue), "urineAmount": UrineAmount.allCases.map(\.rawValue),
+        "archiveReason": ArchiveReason.allCases.map(\.rawValue), "payment": Payment.allCases.map(\.rawValue),
+        "severity": SeverityScale.range.map(String.init), "units": UnitSystem.allCases.map(\.rawValue),
+        "massUnit": MassUnit.allCases.map(\.rawValue),
+    ]
+
+    /// Short forms people type beside the names the tables show, by group and code.
+    static let shortForms: [String: [String: [String]]] = [
+        "species": [
+            "dog": ["dogs", "puppy", "강아지", "멍멍이", "댕댕이", "いぬ", "イヌ", "子犬", "わんちゃん", "ワンちゃん"],
+            "cat": ["cats", "kitten", "kitty", "냥이", "고양이님", "아기고양이", "ねこ", "ネコ", "子猫", "にゃんこ"],
+            "rabbit": ["bunny", "rabbits", "토깽이", "うさぎ", "兎"],
+            "ferret": ["ferrets", "ふぇれっと"],
+            "parrot": ["parakeet", "budgie", "cockatiel", "앵무", "잉꼬", "オウム", "インコ"],
+            "hamster": ["hamsters", "햄찌", "はむすたー"],
+            "guinea-pig": ["cavy", "モルモット", "기니피그"],
+            "tortoise": ["turtle", "거북이", "거북", "カメ", "かめ", "亀"],
+            "bird": ["birds", "とり", "トリ"],
+            "reptile": ["lizard", "snake", "도마뱀", "뱀", "トカゲ", "ヘビ"],
+            "fish": ["goldfish", "물고기", "생선", "金魚", "さかな"],
+        ],
+        "sex": [
+            "female": ["f", "♀", "girl", "암", "여아", "メス", "めす", "雌", "女の子"],
+            "male": ["m", "♂", "boy", "수", "남아", "オス", "おす", "雄", "男の子"],
+            "unknown": ["u", "?", "모름", "わからない"],
+        ],
+        "kind": [
+            "weight": ["weights", "몸무게"],
+            "meal": ["meals", "food", "밥", "ごはん", "ご飯"],
+            "stool": ["poop", "poo", "똥", "うんち", "うんこ"],
+            "urine": ["pee", "오줌", "おしっこ"],
+            "symptom": ["symptoms"],
+            "visit": ["visits", "vet", "병원", "동물병원", "病院"],
+            "vaccination": ["vaccine", "vaccines", "vaccinations", "백신", "접종", "ワクチン", "接種"],
+            "medication": ["med", "meds", "medications", "medicine", "투약 계획", "お薬"],
+            "dose": ["doses", "복용", "服用"],
+            "expense": ["expenses", "지출 기록", "出費", "費用"],
+            "grooming": ["groom", "그루밍", "グルーミング"],
+        ],
+        "route": [
+            "oral": ["mouth", "by mouth", "먹는 약", "입", "内服", "飲み薬"],
+            "topical": ["skin", "바르는 약", "塗り薬"],
+            "injection": ["shot", "injected", "注射薬"],
+            "eye": ["eye drops", "눈", "目薬"],
+            "ear": ["ear drops", "귀", "耳"],
+        ],
+        "payment": [
+            "cash": ["현금 결제"],
+            "card": ["credit card", "debit card", "신용카드", "체크카드", "クレジットカード", "クレカ"],
+            "other": ["기타", "その他"],
+        ],
+        "severity": [
+            "1": ["mild", "가벼움", "경미", "軽い", "軽度"],
+            "5": ["severe", "심함", "심각", "重い", "重度"],
+        ],
+        "units": [
+            "metric": ["kg", "미터법", "メートル法"],
+            "imperial": ["lb", "us", "야드파운드법", "파운드", "ヤード・ポンド法", "ポンド"],
+        ],
+        "massUnit": [
+            "g": ["gram", "grams", "그램", "グラム"],
+            "kg": ["kilogram", "kilograms", "kilo", "킬로그램", "킬로", "キログラム", "キロ"],
+            "lb": ["lbs", "pound", "pounds", "파운드", "ポンド"],
+            "oz": ["ounce", "ounces", "온스", "オンス"],
+        ],
+    ]
+}

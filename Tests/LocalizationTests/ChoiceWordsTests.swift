@@ -1,0 +1,65 @@
+import XCTest
+import PetModel
+@testable import Localization
+
+/// Issue 42: every fixed choice reads the words help and errors show in en/ko/ja, in any UI language, and the
+/// common short forms, through one mechanism (`ChoiceWords`).
+final class ChoiceWordsTests: XCTestCase {
+    /// Every word of every code of every known choice, in every language, reads back as that code; no word of a
+    /// choice names two of its codes.
+    func testEveryWordOfEveryChoiceReadsAsItsCode() {
+        XCTAssertEqual(Set(ChoiceWords.known.keys), ["species", "sex", "kind", "mood", "route", "urineAmount", "archiveReason",
+                                                    "payment", "severity", "units", "massUnit"])
+        for (group, codes) in ChoiceWords.known.sorted(by: { $0.key < $1.key }) {
+            var seen: [String: String] = [:]
+            for code in codes {
+                let words = ChoiceWords.words(group, code)
+                for word in words {
+                    XCTAssertEqual(ChoiceWords.code(word, group: group, codes: codes), code, "\(group): \"\(word)\"")
+                    // Width and case do not matter: ＣＡＴ, Cat.
+                    XCTAssertEqual(ChoiceWords.code(word.uppercased().applyingTransform(.fullwidthToHalfwidth, reverse: true) ?? word,
+                                                    group: group, codes: codes), code, "\(group): \"\(word)\" in full width")
+                    let k = CareNames.key(word)
+                    if let other = seen[k], other != code { XCTFail("\(group): \"\(word)\" names both \(other) and \(code)") }
+                    seen[k] = code
+                }
+            }
+        }
+    }
+
+    /// The words an error lists (`cat(고양이)`, `weight（体重）`) are each read back, whatever the language.
+    func testTheWordsAnErrorListsAreAccepted() {
+        let fields = ["species": "species", "sex": "sex", "kind": "kind", "mood": "mood", "route": "route", "amount": "urineAmount",
+                      "reason": "archiveReason", "payment": "payment"]
+        for language in Language.allCases {
+            for (field, group) in fields {
+                let codes = ChoiceWords.known[group]!
+                for (listed, code) in zip(L10n(language).acceptedWords(field, codes), codes) {
+                    // `cat(고양이)` → the code and the name in brackets.
+                    let parts = listed.split(whereSeparator: { "()（）".contains($0) }).map(String.init)
+                    for part in parts {
+                        XCTAssertEqual(ChoiceWords.code(part, group: group, codes: codes), code, "\(language) \(field): \(listed)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testCommonShortForms() {
+        let species = ChoiceWords.known["species"]!
+        for word in ["고양이", "猫", "ねこ", "ネコ", "냥이", "kitten", "Cat"] {
+            XCTAssertEqual(ChoiceWords.code(word, group: "species", codes: species), "cat", word)
+        }
+        for word in ["犬", "いぬ", "강아지", "개", "puppy"] {
+            XCTAssertEqual(ChoiceWords.code(word, group: "species", codes: species), "dog", word)
+        }
+        XCTAssertEqual(ChoiceWords.code("体重", group: "kind", codes: ChoiceWords.known["kind"]!), "weight")
+        XCTAssertEqual(ChoiceWords.code("ワクチン", group: "kind", codes: ChoiceWords.known["kind"]!), "vaccination")
+        XCTAssertEqual(ChoiceWords.code("重い", group: "severity", codes: ChoiceWords.known["severity"]!), "5")
+        XCTAssertEqual(ChoiceWords.code("メス", group: "sex", codes: ChoiceWords.known["sex"]!), "female")
+        XCTAssertNil(ChoiceWords.code("dragon", group: "species", codes: species))
+        XCTAssertNil(ChoiceWords.code("", group: "species", codes: species))
+        // A disease's short form names the vaccine that covers it (care-names.json): カリシ is calicivirus.
+        XCTAssertEqual(CareNames.shipped.diseaseCode("カリシ"), "calicivirus")
+    }
+}
