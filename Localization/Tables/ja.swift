@@ -1026,7 +1026,7 @@ extension L10n {
         case .helpVisitCommandPet: "ペットの名前またはID。"
         case .helpVisitCommandClinic: "動物病院の名前。"
         case .helpVisitCommandVet: "診察した獣医師。"
-        case .helpVisitCommandReason: "受診の理由（外耳炎、健康診断…）。"
+        case .helpVisitCommandReason: "通院の理由（外耳炎、健康診断…）。"
         case .helpVisitCommandDiagnosis: "診断。"
         case .helpVisitCommandTreatment: "処置・処方。"
         case .helpVisitCommandWeight: "病院の体重計での体重：4.3kg（数字だけなら weight と同じく体重を表示する単位で読みます）。"
