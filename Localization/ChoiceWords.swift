@@ -33,6 +33,7 @@ public enum ChoiceWords {
         "archiveReason": ArchiveReason.allCases.map(\.rawValue), "payment": Payment.allCases.map(\.rawValue),
         "severity": SeverityScale.range.map(String.init), "units": UnitSystem.allCases.map(\.rawValue),
         "massUnit": MassUnit.allCases.map(\.rawValue),
+        "color": L10n.requiredCodes[.color] ?? [],
     ]
 
     /// Short forms people type beside the names the tables show, by group and code.
@@ -93,6 +94,22 @@ public enum ChoiceWords {
             "kg": ["kilogram", "kilograms", "kilo", "킬로그램", "킬로", "キログラム", "キロ"],
             "lb": ["lbs", "pound", "pounds", "파운드", "ポンド"],
             "oz": ["ounce", "ounces", "온스", "オンス"],
+        ],
+        "color": [
+            "clear": ["colorless", "colourless", "무색", "투명함", "無色", "透明色"],
+            "white": ["흰", "하양", "하얀색", "白", "しろ"],
+            "pale-yellow": ["light yellow", "연노랑", "연노란색", "薄い黄色", "薄黄色"],
+            "yellow": ["노랑", "노란", "노랑색", "黄", "きいろ", "黄色い"],
+            "dark-yellow": ["진노랑", "진노란색", "濃黄色"],
+            "amber": ["앰버", "琥珀", "アンバー"],
+            "orange": ["주황", "오렌지색", "オレンジ", "橙色", "だいだい色"],
+            "red": ["빨강", "빨간", "붉은색", "적색", "赤", "あか", "赤い"],
+            "pink": ["분홍", "핑크", "핑크색", "ピンク", "桃色"],
+            "brown": ["밤색", "茶", "ちゃいろ", "茶色い"],
+            "dark-brown": ["진갈색", "暗褐色", "焦げ茶色"],
+            "green": ["초록", "녹색", "緑", "みどり", "緑色い"],
+            "gray": ["grey", "회색빛", "잿빛", "グレー", "灰", "はいいろ"],
+            "black": ["검정", "검정색", "까만색", "黒", "くろ", "黒い"],
         ],
     ]
 }

@@ -600,6 +600,20 @@ extension L10n {
         case urineAmountSmall = "urineAmount.small"
         case urineAmountNormal = "urineAmount.normal"
         case urineAmountLarge = "urineAmount.large"
+        case colorClear = "color.clear"
+        case colorWhite = "color.white"
+        case colorPaleYellow = "color.pale-yellow"
+        case colorYellow = "color.yellow"
+        case colorDarkYellow = "color.dark-yellow"
+        case colorAmber = "color.amber"
+        case colorOrange = "color.orange"
+        case colorRed = "color.red"
+        case colorPink = "color.pink"
+        case colorBrown = "color.brown"
+        case colorDarkBrown = "color.dark-brown"
+        case colorGreen = "color.green"
+        case colorGray = "color.gray"
+        case colorBlack = "color.black"
         case moodHappy = "mood.happy"
         case moodCalm = "mood.calm"
         case moodPlayful = "mood.playful"
@@ -1166,6 +1180,8 @@ extension L10n {
         case symptom
         case mealType
         case urineAmount
+        /// The colours of urine and stool petlog knows (`--color yellow`, `노란색`, `黄色`); other words stay as typed.
+        case color
         case mood
         case category
         case amountUnit
@@ -1188,6 +1204,7 @@ extension L10n {
         .symptom: ["vomiting", "diarrhea", "coughing", "sneezing", "itching", "lethargy", "limping", "appetite-loss", "thirst", "seizure", "breathing", "discharge", "hair-loss", "lump", "pain", "constipation", "regurgitation", "fever"],
         .mealType: ["meal", "snack", "treat", "water"],
         .urineAmount: ["none", "small", "normal", "large"],
+        .color: ["clear", "white", "pale-yellow", "yellow", "dark-yellow", "amber", "orange", "red", "pink", "brown", "dark-brown", "green", "gray", "black"],
         .mood: ["happy", "calm", "playful", "tired", "anxious", "grumpy", "unwell"],
         .category: ["food", "treats", "vet", "medication", "insurance", "supplies", "grooming", "boarding", "training", "transport", "other"],
         .amountUnit: ["g", "ml", "cup", "piece"],

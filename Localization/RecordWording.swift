@@ -16,6 +16,8 @@ public struct RecordWording: Sendable {
     public func kindName(_ k: RecordKind) -> String { l10n.code(.kind, k.rawValue) }
     public func speciesName(_ s: Species) -> String { l10n.code(.species, s.rawValue) }
     public func sexName(_ s: Sex) -> String { l10n.code(.sex, s.rawValue) }
+    /// A urine or stool colour: a colour petlog knows in this language (`yellow` → 노란색), other words as typed.
+    public func colorName(_ c: String) -> String { l10n.code(.color, c) }
 
     public func symptomName(_ s: Symptom) -> String {
         s.listedCode.map { l10n.code(.symptom, $0) } ?? s.code
@@ -35,12 +37,12 @@ public struct RecordWording: Sendable {
             if m.type != .meal { parts.append(l10n.code(.mealType, m.type.rawValue)) }
         case .stool(let s):
             parts.append(l10n.text(.fieldStoolScore(score: String(s.score))))
-            if let c = s.color { parts.append(c) }
+            if let c = s.color { parts.append(colorName(c)) }
             if s.blood { parts.append(l10n.text(.fieldBlood)) }
             if s.mucus { parts.append(l10n.text(.fieldMucus)) }
         case .urine(let u):
             if let a = u.amount { parts.append(l10n.code(.urineAmount, a.rawValue)) }
-            if let c = u.color { parts.append(c) }
+            if let c = u.color { parts.append(colorName(c)) }
             if u.straining { parts.append(l10n.text(.fieldStraining)) }
             if u.blood { parts.append(l10n.text(.fieldBlood)) }
             if parts.isEmpty { parts.append(l10n.text(.fieldNormal)) }

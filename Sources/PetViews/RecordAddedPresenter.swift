@@ -40,8 +40,7 @@ public struct RecordAddedPresenter {
                 guard let amount = m.amount else { continue }
                 let weight = try store.weightAtOrBefore(pet: petId, r.at)
                 if Plausibility.mealTooLarge(amount, petWeight: weight) {
-                    let shown = ValueFormatter.trim(amount.value, digits: 1) + " " + amount.unit.rawValue
-                    out.append(t(.warnMealLarge(amount: shown, pet: name, id: String(r.id))))
+                    out.append(t(.warnMealLarge(amount: context.wording.amount(amount), pet: name, id: String(r.id))))
                 }
             default: break
             }

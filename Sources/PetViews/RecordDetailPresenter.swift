@@ -31,12 +31,12 @@ public struct RecordDetailPresenter: ContextPresenter {
             add(.fieldNameAmount, m.amount.map(wording.amount))
         case .stool(let s):
             add(.fieldNameScore, String(s.score) + "/7")
-            text(.fieldNameColor, s.color)
+            text(.fieldNameColor, s.color.map(wording.colorName))
             flag(.fieldBlood, s.blood)
             flag(.fieldMucus, s.mucus)
         case .urine(let u):
             add(.fieldNameAmount, u.amount.map { l10n.code(.urineAmount, $0.rawValue) })
-            text(.fieldNameColor, u.color)
+            text(.fieldNameColor, u.color.map(wording.colorName))
             flag(.fieldStraining, u.straining)
             flag(.fieldBlood, u.blood)
         case .symptom(let s):

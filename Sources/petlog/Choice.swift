@@ -80,6 +80,15 @@ enum ExportFormat: String, ChoiceValue {
     static var wordGroup: String { "exportFormat" }
 }
 
+/// `urine --color`, `stool --color`: a colour petlog knows, typed in any language (`yellow`, `노란색`, `黄色`), is
+/// stored as its code so search and stats agree; any other word is kept as typed.
+enum ColorWord {
+    static func typed(_ raw: String) throws -> String {
+        let label = try TextField.label(raw, field: "color")
+        return ChoiceWords.code(label, group: "color", codes: ChoiceWords.known["color"] ?? []) ?? label
+    }
+}
+
 extension RecordKind {
     /// A `--kind` list typed in any language (`체중`, `体重,症状`, `vaccine`).
     static func typedList(_ raw: String) throws -> [RecordKind] {

@@ -88,7 +88,7 @@ struct StoolCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let stool = Stool(score: try StoolScore.parse(score, field: "score"),
-                              color: try color.map { try TextField.label($0, field: "color") }, blood: blood, mucus: mucus)
+                              color: try color.map(ColorWord.typed), blood: blood, mucus: mucus)
             try s.log(pets: pet, record, detail: .stool(stool))
         }
     }
@@ -106,7 +106,7 @@ struct UrineCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let urine = Urine(color: try color.map { try TextField.label($0, field: "color") },
+            let urine = Urine(color: try color.map(ColorWord.typed),
                               amount: try amount?.value("--amount"),
                               straining: straining, blood: blood)
             try s.log(pets: pet, record, detail: .urine(urine))

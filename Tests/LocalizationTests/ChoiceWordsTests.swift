@@ -9,7 +9,7 @@ final class ChoiceWordsTests: XCTestCase {
     /// choice names two of its codes.
     func testEveryWordOfEveryChoiceReadsAsItsCode() {
         XCTAssertEqual(Set(ChoiceWords.known.keys), ["species", "sex", "kind", "mood", "route", "urineAmount", "archiveReason",
-                                                    "payment", "severity", "units", "massUnit"])
+                                                    "payment", "severity", "units", "massUnit", "color"])
         for (group, codes) in ChoiceWords.known.sorted(by: { $0.key < $1.key }) {
             var seen: [String: String] = [:]
             for code in codes {
@@ -43,6 +43,25 @@ final class ChoiceWordsTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Every colour petlog knows has a word of its own in Korean and Japanese (not the English code), which
+    /// reads back as its code: `노란색`, `黄色` → `yellow`.
+    func testEveryKnownColourHasAKoreanAndJapaneseWord() {
+        let codes = L10n.requiredCodes[.color] ?? []
+        XCTAssertTrue(codes.contains("yellow") && codes.contains("brown"), "\(codes)")
+        XCTAssertEqual(ChoiceWords.known["color"], codes)
+        for code in codes {
+            for language in [Language.ko, .ja] {
+                let word = L10n(language).code(.color, code)
+                XCTAssertNotEqual(word, code, "\(language) \(code)")
+                XCTAssertFalse(word.contains { $0.isASCII && $0.isLetter }, "\(language) \(code): \(word)")
+                XCTAssertEqual(ChoiceWords.code(word, group: "color", codes: codes), code, "\(language) \(word)")
+            }
+        }
+        XCTAssertEqual(ChoiceWords.code("노랑", group: "color", codes: codes), "yellow")
+        XCTAssertEqual(ChoiceWords.code("茶色", group: "color", codes: codes), "brown")
+        XCTAssertNil(ChoiceWords.code("lemon chiffon", group: "color", codes: codes))
     }
 
     func testCommonShortForms() {
