@@ -51,6 +51,7 @@ public struct RecordWording: Sendable {
             parts.append(l10n.text(.fieldSeverity(severity: String(s.severity))))
             if let d = s.durationMinutes { parts.append(l10n.text(.fieldDuration(duration: format.duration(minutes: d)))) }
         case .diary(let d):
+            if let t = d.title { parts.append(t) }
             parts.append(d.text)
             if let m = d.mood { parts.append(l10n.code(.mood, m.rawValue)) }
         case .visit(let v):

@@ -185,7 +185,9 @@ public struct Symptom: Equatable, Sendable {
 public struct Diary: Equatable, Sendable {
     public var text: String
     public var mood: Mood?
-    public init(text: String, mood: Mood? = nil) { self.text = text; self.mood = mood }
+    /// A short heading (one line), as the diary apps have; none on entries from before v12.
+    public var title: String?
+    public init(text: String, mood: Mood? = nil, title: String? = nil) { self.text = text; self.mood = mood; self.title = title }
 }
 
 public struct Visit: Equatable, Sendable {

@@ -92,7 +92,7 @@ public struct RecordKindTable: Sendable {
             case .symptom:
                 return text("code") + [JSONRead("listed", .boolean("listed")), JSONRead("severity", .integer("severity")),
                                        JSONRead("duration_minutes", .integer("duration_minutes"))]
-            case .diary: return text("text", "mood")
+            case .diary: return text("text", "mood", "title")
             case .visit:
                 return text("clinic", "vet", "reason", "diagnosis", "treatment") + [JSONRead("weight_grams", .integer("weight_grams"))] + text("follow_up")
                     + [JSONRead("cost", .money(minor: "cost_minor", currency: "cost_currency"))]
@@ -146,7 +146,7 @@ public struct RecordKindTable: Sendable {
         case .stool: return t("score, color, blood, mucus", duplicate: "CAST(d.score AS TEXT)")
         case .urine: return t("color, amount, straining, blood", duplicate: "coalesce(d.amount, '')")
         case .symptom: return t("code, listed, severity, duration_minutes", search: { _, _ in "code" }, duplicate: "d.code")
-        case .diary: return t("text, mood", search: { _, _ in "text" }, duplicate: "d.text")
+        case .diary: return t("text, mood, title", search: { _, _ in "coalesce(title || ' ', '') || text" }, duplicate: "d.text")
         case .visit:
             return t("clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency",
                      search: { _, _ in "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')" },
@@ -226,7 +226,7 @@ public enum RecordDetailTables {
         case .stool(let s): return [.int(id), V(s.score), V(s.color), V(s.blood), V(s.mucus)]
         case .urine(let u): return [.int(id), V(u.color), V(u.amount?.rawValue), V(u.straining), V(u.blood)]
         case .symptom(let s): return [.int(id), V(s.code), V(s.isListed), V(s.severity), V(s.durationMinutes)]
-        case .diary(let d): return [.int(id), V(d.text), V(d.mood?.rawValue)]
+        case .diary(let d): return [.int(id), V(d.text), V(d.mood?.rawValue), V(d.title)]
         case .visit(let v): return [.int(id), V(v.clinic), V(v.vet), V(v.reason), V(v.diagnosis), V(v.treatment), V(v.weight?.grams),
                                     V(v.followUp?.description), V(v.cost?.minorUnits), V(v.cost?.currency.code)]
         case .vaccination(let v): return [.int(id), V(v.vaccine), V(v.product), V(v.lot), V(v.clinic), V(v.nextDue?.description)]
@@ -329,7 +329,7 @@ public enum RecordDetailTables {
             return .symptom(Symptom(code: try string("code"), isListed: try flag("listed"), severity: try score("severity", SymptomSeverity.self),
                                     durationMinutes: row.int("duration_minutes")))
         case .diary:
-            return .diary(Diary(text: try string("text"), mood: try optional("mood", Mood.init(rawValue:))))
+            return .diary(Diary(text: try string("text"), mood: try optional("mood", Mood.init(rawValue:)), title: row.text("title")))
         case .visit:
             // The schema holds amount and currency together (both or neither). Every writer takes only the
             // currencies petlog knows, so another code has no minor digits to go by.

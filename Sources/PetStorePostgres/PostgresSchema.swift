@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -562,6 +562,12 @@ public enum PostgresSchema {
     static let pg8 = """
     ALTER TABLE expense DROP CONSTRAINT expense_payment_check;
     ALTER TABLE expense ADD CONSTRAINT expense_payment_check CHECK (payment IN ('cash', 'card', 'transfer', 'other'));
+    """
+
+    /// pg9, a diary entry's title (the SQLite store's v12). The undo function keeps whole rows as JSON and
+    /// the search trigger fires on any change, so neither names the column.
+    static let pg9 = """
+    ALTER TABLE diary ADD COLUMN title text CHECK (title IS NULL OR length(title) BETWEEN 1 AND 200);
     """
 
     static let pg6 = """

@@ -43,11 +43,19 @@ enum Schema {
             // `expense` was made anew: its undo triggers went with the old table.
             try UndoLog.createTriggers(db, tables: ["expense"])
         }
+        migrator.registerMigration("v12") { db in
+            try db.execute(sql: v12)
+            // The undo triggers list the diary's columns: made anew with the title.
+            try db.execute(sql: "DROP TRIGGER undo_diary_insert; DROP TRIGGER undo_diary_update; DROP TRIGGER undo_diary_delete")
+            try UndoLog.createTriggers(db, tables: ["diary"])
+            // A file from before v5 had no diary text indexed by v5 (no title column yet): indexed now.
+            try SearchIndex.rebuild(db, migrating: true)
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v11"
+    static let currentVersion = "v12"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -513,5 +521,11 @@ enum Schema {
     CREATE TRIGGER search_expense_delete AFTER DELETE ON expense BEGIN
       INSERT OR IGNORE INTO search_stale (key) VALUES (old.record_id);
     END;
+    """
+
+    /// v12, a diary entry's title (issue 42: `diary PET "text" --title TEXT`), one line as the other short
+    /// text fields. Existing entries have none. The search triggers on `diary` fire on an UPDATE of any column.
+    static let v12 = """
+    ALTER TABLE diary ADD COLUMN title TEXT CHECK (title IS NULL OR length(title) BETWEEN 1 AND 200);
     """
 }

@@ -31,11 +31,16 @@ extension SearchIndex {
     }
 
     /// Fills the index from scratch in one statement (migration, big imports, `check --repair`). In a
-    /// migration (`migrating`), only the kinds whose tables exist yet are read: v5 runs on files made
-    /// before kinds that later migrations add, and their text is indexed when their own migration runs.
+    /// migration (`migrating`), only the kinds whose tables and columns exist yet are read: v5 runs on files
+    /// made before kinds and columns that later migrations add (v12's diary title), and their text is
+    /// indexed when their own migration runs.
     static func rebuild(_ db: Database, migrating: Bool = false) throws {
         let source = migrating
-            ? Self.source(records: everyRecord, pets: "1", kinds: try RecordKindTable.searched.filter { try db.tableExists($0.table) })
+            ? Self.source(records: everyRecord, pets: "1", kinds: try RecordKindTable.searched.filter { kind in
+                guard try db.tableExists(kind.table) else { return false }
+                let have = Set(try db.columns(in: kind.table).map(\.name))
+                return kind.columns.allSatisfy(have.contains)
+            })
             : everything
         try db.execute(sql: """
             DELETE FROM search_index;

@@ -44,6 +44,7 @@ public struct RecordDetailPresenter: ContextPresenter {
             add(.fieldNameSeverity, String(s.severity) + "/5")
             add(.fieldNameDurationMinutes, s.durationMinutes.map { format.duration(minutes: $0) })
         case .diary(let d):
+            text(.fieldNameTitle, d.title)
             text(.fieldNameDiary, d.text)
             add(.fieldNameMood, d.mood.map { l10n.code(.mood, $0.rawValue) })
         case .visit(let v):

@@ -99,7 +99,7 @@ public struct RecordDetailJSON: JSONObjectView {
         case .urine(let u): try c.put("color", u.color); try c.put("amount", u.amount?.rawValue); try c.put("straining", u.straining); try c.put("blood", u.blood)
         case .symptom(let s):
             try c.put("code", s.code); try c.put("listed", s.isListed); try c.put("severity", s.severity); try c.put("duration_minutes", s.durationMinutes)
-        case .diary(let d): try c.put("text", d.text); try c.put("mood", d.mood?.rawValue)
+        case .diary(let d): try c.put("title", d.title); try c.put("text", d.text); try c.put("mood", d.mood?.rawValue)
         case .visit(let v):
             try c.put("clinic", v.clinic); try c.put("vet", v.vet); try c.put("reason", v.reason); try c.put("diagnosis", v.diagnosis)
             try c.put("treatment", v.treatment); try c.put("weight_grams", v.weight?.grams); try c.put("follow_up", v.followUp?.description)

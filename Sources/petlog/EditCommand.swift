@@ -18,6 +18,7 @@ struct EditCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandScore))) var score: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandSeverity))) var severity: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandText))) var text: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandTitle))) var title: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandFood))) var food: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandAmount))) var amount: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandClinic))) var clinic: String?
@@ -166,6 +167,7 @@ struct EditCommand: ParsableCommand {
             detail = .symptom(sy)
         case .diary(var d):
             if let v = try take(text, "--text", { try TextField.text($0, field: "diary") }) { d.text = v }
+            if let v = try take(title, "--title", { try cleared($0) { try TextField.label($0, field: "title") } }) { d.title = v }
             detail = .diary(d)
         case .meal(var m):
             if let v = try take(food, "--food", { try TextField.label($0, field: "food") }) { m.food = v }
@@ -208,7 +210,7 @@ struct EditCommand: ParsableCommand {
             break
         }
         let given: [(String, String?)] = [
-            ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--food", food),
+            ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--title", title), ("--food", food),
             ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
             ("--category", category), ("--merchant", merchant), ("--items", items), (paymentGiven ?? "--payment", paymentGiven),

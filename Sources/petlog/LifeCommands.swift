@@ -142,12 +142,14 @@ struct DiaryCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(Help.s(.helpDiaryCommandPet)), completion: .petNames) var pet: String
     @Argument(help: ArgumentHelp(Help.s(.helpDiaryCommandText))) var text: String
     @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandMood))) var mood: Choice<Mood>?
+    @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandTitle))) var title: String?
     @Option(help: ArgumentHelp(Help.s(.helpDiaryCommandPhoto))) var photo: [String] = []
     @OptionGroup var record: RecordOptions
 
     func run() throws {
         try Session.run(global) { s in
-            let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood?.value("--mood"))
+            let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood?.value("--mood"),
+                              title: try title.map { try TextField.label($0, field: "title") })
             try s.checkImages(photo)
             try s.log(pets: pet, record, attachments: photo, detail: .diary(diary))
         }

@@ -27,7 +27,7 @@ final class ExportJSONWritingTests: XCTestCase {
             .stool(Stool(score: 7, color: odd, blood: true, mucus: false)), .stool(Stool(score: 1, color: nil, blood: false, mucus: true)),
             .urine(Urine(color: "y", amount: .large, straining: true, blood: true)), .urine(Urine(color: nil, amount: nil, straining: false, blood: false)),
             .symptom(Symptom(code: "vomiting", isListed: true, severity: 5, durationMinutes: 0)), .symptom(Symptom(code: odd, isListed: false, severity: 1, durationMinutes: nil)),
-            .diary(Diary(text: odd, mood: .happy)), .diary(Diary(text: "t", mood: nil)),
+            .diary(Diary(text: odd, mood: .happy, title: odd)), .diary(Diary(text: "t", mood: nil)),
             .visit(Visit(clinic: odd, vet: "v", reason: "r", diagnosis: "d", treatment: "t", weight: Mass(grams: 4200),
                          followUp: LocalDate(year: 2026, month: 12, day: 1), cost: money)),
             .visit(Visit(clinic: nil, vet: nil, reason: nil, diagnosis: nil, treatment: nil, weight: nil, followUp: nil, cost: nil)),

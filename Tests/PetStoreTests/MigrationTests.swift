@@ -38,7 +38,7 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -244,6 +244,39 @@ final class MigrationTests: XCTestCase {
             let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
             XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
                                       "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
+        }
+    }
+
+    /// v12 adds a diary entry's title: every earlier file's entries keep their text and mood and have none,
+    /// a title is searched, the remade undo triggers put an edit of it back, and the CHECK holds one to 200.
+    func testV12AddsATitleToEveryEarlierFilesDiary() throws {
+        for version in ["v1", "v7", "v11"] {
+            let path = try fixture(version)
+            let before = try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(db, sql: "SELECT record_id, text, mood FROM diary ORDER BY record_id")
+            }
+            XCTAssertFalse(before.isEmpty, "\(version): the fixture has diary entries")
+            let database = try AppDatabase.open(path: path)
+            let after = try database.dbQueue.read { db in
+                try Row.fetchAll(db, sql: "SELECT record_id, text, mood FROM diary ORDER BY record_id")
+            }
+            XCTAssertEqual(after, before, version)
+            XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM diary WHERE title IS NOT NULL") }, 0, version)
+            let repo = SQLiteRepository(database, undoCommand: "petlog edit --title")
+            let id = try XCTUnwrap(before.first?["record_id"] as Int64?)
+            let original = try repo.record(id: id)
+            guard case .diary(var d) = original.detail else { return XCTFail("\(version): not a diary entry") }
+            XCTAssertNil(d.title, version)
+            d.title = "Zanzibarwalk"
+            _ = try repo.updateRecord(id: id) { _ in RecordUpdate(detail: .diary(d)) }
+            guard case .diary(let edited) = try repo.record(id: id).detail else { return XCTFail(version) }
+            XCTAssertEqual(edited.title, "Zanzibarwalk", version)
+            XCTAssertEqual(try repo.search("zanzibarwalk", limit: 10).map(\.id), [id], version)
+            XCTAssertEqual(try repo.undo()?.command, "petlog edit --title", version)
+            XCTAssertEqual(try repo.record(id: id).detail, original.detail, version)
+            XCTAssertEqual(try repo.search("zanzibarwalk", limit: 10).map(\.id), [], version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE diary SET title = '' WHERE record_id = ?", arguments: [id]) })
+            XCTAssertEqual(try repo.check(), [], version)
         }
     }
 

@@ -198,6 +198,34 @@ final class PostgresSchemaTests: XCTestCase {
         XCTAssertThrowsError(try owner.query("UPDATE petlog.expense SET payment = 'cheque'"))
     }
 
+    /// pg9 adds a diary entry's title: a schema of pg8 with an entry upgrades, keeps its text with no title,
+    /// takes one, and the server refuses an empty one.
+    func testPg9AddsATitleToAnEarlierDiary() throws {
+        let server = try requireServer()
+        let owner = try link(try server.newDatabase())
+        try owner.execute(script: """
+            CREATE SCHEMA petlog; SET search_path = petlog;
+            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            """)
+        for m in PostgresSchema.migrations.prefix(8) {
+            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
+            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
+        }
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0);
+            INSERT INTO record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 1, 'diary', 1700000000, 0, 0, 0);
+            INSERT INTO diary (record_id, text) VALUES (1, 'first snow');
+            """)
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.diary SET title = 'Snow'"), "pg8 has no title")
+        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg9"])
+        XCTAssertEqual(try owner.query("SELECT text FROM petlog.diary").first?.first?.text, "first snow")
+        XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.diary WHERE title IS NULL").first?.first?.int, 1)
+        try owner.query("UPDATE petlog.diary SET title = 'Snow'")
+        XCTAssertEqual(try owner.query("SELECT title FROM petlog.diary").first?.first?.text, "Snow")
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.diary SET title = ''"))
+    }
+
     /// A schema one migration behind this petlog (pg1 only), met first by a staff role that may not add to
     /// it: one clear error (the owner runs petlog once), nothing changed; the owner's petlog then upgrades it.
     func testAnOlderSchemaMetByStaffIsLeftForTheOwner() throws {
@@ -215,7 +243,7 @@ final class PostgresSchemaTests: XCTestCase {
             ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
             DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
             DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
-            DROP TABLE petlog.household;
+            DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title;
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")

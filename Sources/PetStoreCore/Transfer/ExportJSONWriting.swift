@@ -178,6 +178,7 @@ extension ExportedDetail {
         case .diary(let d):
             j.key("mood"); j.value(d.mood)
             j.key("text"); j.value(d.text)
+            j.key("title"); j.value(d.title)
         case .visit(let d):
             j.key("clinic"); j.value(d.clinic)
             j.key("cost"); if let c = d.cost { c.write(to: &j) } else { j.null() }

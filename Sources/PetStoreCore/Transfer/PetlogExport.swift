@@ -256,12 +256,12 @@ enum ExportedDetail: Equatable {
     }
 
     struct Diary: Codable, Equatable {
-        var text: String?, mood: String?
+        var text: String?, mood: String?, title: String?
         func encode(to e: Encoder) throws {
             var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(text, forKey: .text); try c.encodeOrNull(mood, forKey: .mood)
+            try c.encodeOrNull(text, forKey: .text); try c.encodeOrNull(mood, forKey: .mood); try c.encodeOrNull(title, forKey: .title)
         }
-        func put(into f: inout FieldValues) { f.put("text", text); f.put("mood", mood) }
+        func put(into f: inout FieldValues) { f.put("text", text); f.put("mood", mood); f.put("title", title) }
     }
 
     struct Visit: Codable, Equatable {
@@ -438,7 +438,7 @@ extension ExportedDetail {
         case .urine(let u): self = .urine(Urine(color: u.color, amount: u.amount?.rawValue, straining: u.straining, blood: u.blood))
         case .symptom(let s):
             self = .symptom(Symptom(code: s.code, listed: s.isListed, severity: Int64(s.severity), durationMinutes: s.durationMinutes.map(Int64.init)))
-        case .diary(let d): self = .diary(Diary(text: d.text, mood: d.mood?.rawValue))
+        case .diary(let d): self = .diary(Diary(text: d.text, mood: d.mood?.rawValue, title: d.title))
         case .visit(let v):
             self = .visit(Visit(clinic: v.clinic, vet: v.vet, reason: v.reason, diagnosis: v.diagnosis, treatment: v.treatment,
                                 weightGrams: v.weight.map { Int64($0.grams) }, followUp: v.followUp?.description, cost: v.cost.map(ExportedMoney.init)))

@@ -149,7 +149,7 @@ struct Fields {
                                     durationMinutes: try int("duration_minutes", 0...1_000_000_000).map(Int.init)))
         case .diary:
             return .diary(Diary(text: try longText("text") ?? { throw ImportError(location: location, problem: .missingColumn("text")) }(),
-                                mood: try choice("mood", Mood.self)))
+                                mood: try choice("mood", Mood.self), title: try label("title")))
         case .visit:
             var cost: Money?
             if let minor = try int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try currency("cost_currency")) }
