@@ -653,6 +653,7 @@ struct JSONScanner {
         try skipWhitespace()
         let start = offset
         var depth = 0
+        var braces: UInt64 = 0  // bit n: the bracket open at depth n + 1 is `{` (else `[`), so `[1}` breaks at `}`
         repeat {
             if !keeping { releaseBefore() }
             try skipWhitespace()
@@ -662,9 +663,10 @@ struct JSONScanner {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 guard depth <= Self.maximumDepth else { throw error }
+                if b == UInt8(ascii: "{") { braces |= 1 << UInt64(depth - 1) } else { braces &= ~(1 << UInt64(depth - 1)) }
                 offset += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard depth > 0 else { throw error }
+                guard depth > 0, (braces >> UInt64(depth - 1)) & 1 == (b == UInt8(ascii: "}") ? 1 : 0) else { throw error }
                 depth -= 1
                 offset += 1
             case UInt8(ascii: ","), UInt8(ascii: ":"):
