@@ -222,6 +222,10 @@ final class ImportCommandTests: CLITestCase {
         r = try run(["import", cut])
         XCTAssertEqual(r.status, 65, r.stderr)
         XCTAssertEqual(r.stderr, "petlog: one.json:1:\(oneLine.count + 1): the JSON ends here, before it is complete (the file is cut short); nothing was imported\n")
+        _ = try write("one.json", oneLine + "\n")
+        r = try run(["import", cut])
+        XCTAssertEqual(r.stderr, "petlog: one.json:1:\(oneLine.count + 1): the JSON ends here, before it is complete (the file is cut short); nothing was imported\n",
+                       "its line break is no second line")
         XCTAssertEqual(try fileHash(dbPath), before)
         // An export cut short in the middle of a line of many: the real line and character.
         try ok("weight", "Coco", "4.2kg")

@@ -514,6 +514,9 @@ struct JSONScanner {
     private(set) var line = 1
     /// The input offset of the first byte of `line`, for the column a message names.
     private var lineStart = 0
+    /// Where the blank space that runs to the end of the input starts: a file cut short breaks there
+    /// (a one-line file with its line break still breaks on line 1).
+    private var blankToEnd: (offset: Int, line: Int, lineStart: Int)?
     static let maximumDepth = 64
 
     init(source: JSONSource, file: String, chunkSize: Int = 1 << 20) {
@@ -530,12 +533,13 @@ struct JSONScanner {
     /// bytes still held; a part of a very long line already let go counts a byte a character); at the end
     /// of the input, the file is cut short.
     var brokenHere: ImportError {
+        let atEnd = exhausted && offset >= windowStart + window.count
+        let (offset, line, lineStart) = atEnd ? blankToEnd ?? (self.offset, self.line, self.lineStart) : (self.offset, self.line, self.lineStart)
         let held = max(lineStart, windowStart)
         let end = min(offset, windowStart + window.count)
         var column = 1 + (held - lineStart)
         if held < end { column += window[(held - windowStart)..<(end - windowStart)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
         column += max(0, offset - end)
-        let atEnd = exhausted && offset >= windowStart + window.count
         return ImportError(location: SourceLocation(file: file, line: line, column: column), problem: atEnd ? .jsonEndsEarly : .badJSON)
     }
 
@@ -587,6 +591,7 @@ struct JSONScanner {
         offset = p.offset
         line = p.line
         lineStart = p.lineStart
+        blankToEnd = nil
     }
 
     /// Forgets the bytes before `offset` once there are enough of them to be worth moving the rest.
@@ -605,6 +610,8 @@ struct JSONScanner {
     }
 
     mutating func skipWhitespace() throws {
+        let start = (offset, line, lineStart)
+        defer { if blankToEnd == nil, exhausted, offset >= windowStart + window.count { blankToEnd = start } }
         while let b = try peek() {
             switch b {
             case 0x0A: line += 1; lineStart = offset + 1
