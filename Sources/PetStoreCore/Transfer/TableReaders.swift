@@ -142,8 +142,9 @@ extension ImportReader {
         if head.count >= 8, (stride(from: 0, to: head.count - 1, by: 2).allSatisfy { head[$0] == 0 } || stride(from: 1, to: head.count, by: 2).allSatisfy { head[$0] == 0 }) {
             return .utf16
         }
-        // Binary: a NUL or a control character no text has.
-        if head.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }) { return .binary }
+        // Binary: a NUL or a control character no text has, on the first line (a stray one in a later row
+        // of a CSV is that row's error).
+        if head.prefix(512).prefix(while: { $0 != 0x0A }).contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }) { return .binary }
         if startsJSON(head) { return nil }
         // Text with no separator on its first line is prose, not a table.
         let first = head.prefix { $0 != 0x0A }
