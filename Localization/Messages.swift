@@ -476,6 +476,17 @@ extension L10n.Message {
     public static func errImportAt(where: String, reason: String) -> Self { Self(.errImportAt, ["where": `where`, "reason": reason]) }
     public static let errImportUnreadable = Self(.errImportUnreadable, [:])
     public static let errImportUnknownFormat = Self(.errImportUnknownFormat, [:])
+    public static func errImportNotImportable(what: String) -> Self { Self(.errImportNotImportable, ["what": what]) }
+    public static let importFoundEmpty = Self(.importFoundEmpty, [:])
+    public static let importFoundBinary = Self(.importFoundBinary, [:])
+    public static func importFoundImage(format: String) -> Self { Self(.importFoundImage, ["format": format]) }
+    public static let importFoundPDF = Self(.importFoundPDF, [:])
+    public static let importFoundZip = Self(.importFoundZip, [:])
+    public static let importFoundGzip = Self(.importFoundGzip, [:])
+    public static let importFoundSQLite = Self(.importFoundSQLite, [:])
+    public static let importFoundUTF16 = Self(.importFoundUTF16, [:])
+    public static let importFoundPlainText = Self(.importFoundPlainText, [:])
+    public static let errImportJSONEndsEarly = Self(.errImportJSONEndsEarly, [:])
     public static let errImportQuote = Self(.errImportQuote, [:])
     public static let errImportMalformedRow = Self(.errImportMalformedRow, [:])
     public static let errImportInvalidUTF8 = Self(.errImportInvalidUTF8, [:])

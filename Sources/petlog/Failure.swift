@@ -177,11 +177,32 @@ struct Failure {
         return l.text(.errCannotWrite(path: path, reason: reason))
     }
 
+    /// What a file petlog cannot import looks like, in words.
+    static func found(_ what: FileContent, _ l: L10n) -> String {
+        switch what {
+        case .empty: return l.text(.importFoundEmpty)
+        case .binary: return l.text(.importFoundBinary)
+        case .png: return l.text(.importFoundImage(format: "PNG"))
+        case .jpeg: return l.text(.importFoundImage(format: "JPEG"))
+        case .gif: return l.text(.importFoundImage(format: "GIF"))
+        case .webp: return l.text(.importFoundImage(format: "WebP"))
+        case .heic: return l.text(.importFoundImage(format: "HEIC/AVIF"))
+        case .pdf: return l.text(.importFoundPDF)
+        case .zip: return l.text(.importFoundZip)
+        case .gzip: return l.text(.importFoundGzip)
+        case .sqlite: return l.text(.importFoundSQLite)
+        case .utf16: return l.text(.importFoundUTF16)
+        case .plainText: return l.text(.importFoundPlainText)
+        }
+    }
+
     static func message(_ e: ImportError, _ l: L10n) -> String {
         let reason: String
         switch e.problem {
         case .unreadable: reason = l.text(.errImportUnreadable)
         case .unknownFormat: reason = l.text(.errImportUnknownFormat)
+        case .notImportable(let what): reason = l.text(.errImportNotImportable(what: Self.found(what, l)))
+        case .jsonEndsEarly: reason = l.text(.errImportJSONEndsEarly)
         case .unterminatedQuote: reason = l.text(.errImportQuote)
         case .malformedRow: reason = l.text(.errImportMalformedRow)
         case .invalidUTF8: reason = l.text(.errImportInvalidUTF8)

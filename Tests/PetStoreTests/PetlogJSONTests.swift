@@ -136,11 +136,16 @@ final class PetlogJSONTests: XCTestCase {
         }
     }
 
-    func testScannerRefusesBrokenValuesWithTheirLine() throws {
-        for (text, line) in [("{\"a\": [1, 2}", 1), ("\n[\"open", 2), ("\n\n\"raw\nbreak\"", 3), (String(repeating: "[", count: 100_000), 1), ("]", 1)] {
+    /// A broken value names its line and the character where it breaks; one cut short, the end (issue 42).
+    func testScannerRefusesBrokenValuesWithTheirLineAndColumn() throws {
+        let cases: [(String, Int, Int, ImportError.Problem)] = [
+            ("{\"a\": [1, 2}", 1, 12, .badJSON), ("\n[\"open", 2, 7, .jsonEndsEarly), ("\n\n\"raw\nbreak\"", 3, 5, .badJSON),
+            (String(repeating: "[", count: 100_000), 1, 65, .badJSON), ("]", 1, 1, .badJSON), ("[\"체중\", 4.2", 1, 11, .jsonEndsEarly)]
+        for (text, line, column, problem) in cases {
             XCTAssertThrowsError(try scan(text), text) { error in
-                XCTAssertEqual((error as? ImportError)?.problem, .badJSON, text)
+                XCTAssertEqual((error as? ImportError)?.problem, problem, text)
                 XCTAssertEqual((error as? ImportError)?.location.line, line, text)
+                XCTAssertEqual((error as? ImportError)?.location.column, column, text)
             }
         }
     }

@@ -146,6 +146,110 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertTrue(out.contains("Imported 0 records"), out)
     }
 
+    /// A scale's CSV with headers in another language keeps the unit its header names when `--columns`
+    /// maps the columns, and without `--columns` when the weight column's name is a known word (issue 42).
+    func testAHeaderInAnotherLanguageGivesTheUnitOfTheColumnItMapsTo() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let german = try write("de.csv", "Datum;Gewicht (kg)\n2026-11-01;4,1\n")
+        var out = try ok("import", german, "--pet", "Coco", "--columns", "date,weight")
+        XCTAssertTrue(out.contains("Imported 1 record"), out)
+        let spanish = try write("es.csv", "Fecha,Peso_g\n2026-11-02,4120\n")
+        out = try ok("import", spanish, "--pet", "Coco", "--columns", "date,weight")
+        XCTAssertTrue(out.contains("Imported 1 record"), out)
+        let japanese = try write("ja.csv", "日付,体重[lb]\n2026-11-03,9.26\n")
+        out = try ok("import", japanese, "--pet", "Coco", "--columns", "date,weight")
+        XCTAssertTrue(out.contains("Imported 1 record"), out)
+        let english = try write("en.csv", "When,Weight in kg\n2026-11-04,4.25\n")
+        out = try ok("import", english, "--pet", "Coco", "--columns", "date,weight")
+        XCTAssertTrue(out.contains("Imported 1 record"), out)
+        // Without --columns, a known word for weight with its unit is found too.
+        let noColumns = try write("de2.csv", "Datum;Gewicht (kg)\n2026-11-05;4,3\n")
+        out = try ok("import", noColumns, "--pet", "Coco")
+        XCTAssertTrue(out.contains("Imported 1 record"), out)
+        let log = try JSONSerialization.jsonObject(with: Data(try run(["log", "Coco", "--json"]).stdout.utf8)) as! [[String: Any]]
+        let weights = log.compactMap { ($0["weight"] as? [String: Any])?["grams"] as? Int }.sorted()
+        XCTAssertEqual(weights, [4100, 4120, 4200, 4250, 4300], "4,1 kg, 4120 g, 9.26 lb, 4.25 kg, 4,3 kg")
+        // A header with no unit still needs --weight-unit.
+        let before = try fileHash(dbPath)
+        let bare = try write("bare.csv", "Datum;Gewicht\n2026-11-06;4,1\n")
+        let r = try run(["import", bare, "--pet", "Coco", "--columns", "date,weight"])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("bare.csv:2: the weights have no unit"), r.stderr)
+        XCTAssertEqual(try fileHash(dbPath), before)
+    }
+
+    /// A file that is neither petlog JSON nor a CSV petlog reads says what it is, in one line, exit 65,
+    /// nothing written; a JSON file cut short names the line and the character where it breaks (issue 42).
+    func testAFileThatIsNoExportSaysWhatItIsAndWhereJSONBreaks() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        let before = try fileHash(dbPath)
+        func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+            try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
+            return path(name)
+        }
+        var seed: UInt32 = 42
+        let random = (0..<512).map { _ -> UInt8 in seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(seed >> 24) }
+        let cases: [(String, [UInt8], String)] = [
+            ("cat.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52], "it looks like a PNG image"),
+            ("bill.pdf", Array("%PDF-1.7\n%\u{E2}\u{E3}\n1 0 obj\n".utf8), "it looks like a PDF document"),
+            ("noise.bin", random, "it starts with binary data"),
+            ("empty.csv", [], "the file is empty"),
+            ("notes.txt", Array("Coco went to the vet today.\nShe is fine.\n".utf8), "it is text with no comma, semicolon or tab on its first line"),
+            ("sheet.xlsx", [0x50, 0x4B, 0x03, 0x04, 0x14, 0, 0x06, 0], "it looks like a ZIP archive"),
+        ]
+        for (name, bytes, found) in cases {
+            let f = try file(name, bytes)
+            for extra in [[], ["--pet", "Coco"]] {
+                let r = try run(["import", f] + extra)
+                XCTAssertEqual(r.status, 65, "\(name): \(r.stderr)")
+                XCTAssertTrue(r.stderr.hasPrefix("petlog: \(name): not a petlog JSON export or a CSV petlog reads: \(found)"), r.stderr)
+                XCTAssertTrue(r.stderr.hasSuffix("; nothing was imported\n") && r.stderr.split(separator: "\n").count == 1, r.stderr)
+            }
+        }
+        var r = try run(["import", path("cat.png"), "--lang", "ko"])
+        XCTAssertEqual(r.stderr, "petlog: cat.png: petlog JSON 내보내기 파일도, petlog가 읽는 CSV도 아닙니다: PNG 이미지로 보입니다. 아무것도 가져오지 않았습니다\n")
+        r = try run(["import", path("cat.png"), "--lang", "ja"])
+        XCTAssertEqual(r.stderr, "petlog: cat.png: petlog の JSON 書き出しでも、petlog が読める CSV でもありません: PNG 画像のようです。何も取り込んでいません\n")
+        // Prose with a comma is not taken for a scale's CSV waiting for --pet: its missing columns are named.
+        let prose = try write("diary.txt", "Dear diary, Coco ate well today.\n")
+        r = try run(["import", prose])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertFalse(r.stderr.contains("--pet"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("diary.txt:1: no \"date\" column"), r.stderr)
+        // A one-line JSON file cut short breaks on line 1, at its end.
+        let oneLine = #"{"format": "petlog", "schema": "v1", "pets": [{"id": 1, "name": "Nabi", "species": "cat""#
+        let cut = try write("one.json", oneLine)
+        r = try run(["import", cut])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertEqual(r.stderr, "petlog: one.json:1:\(oneLine.count + 1): the JSON ends here, before it is complete (the file is cut short); nothing was imported\n")
+        _ = try write("one.json", oneLine + "\n")
+        r = try run(["import", cut])
+        XCTAssertEqual(r.stderr, "petlog: one.json:1:\(oneLine.count + 1): the JSON ends here, before it is complete (the file is cut short); nothing was imported\n",
+                       "its line break is no second line")
+        XCTAssertEqual(try fileHash(dbPath), before)
+        // An export cut short in the middle of a line of many: the real line and character.
+        try ok("weight", "Coco", "4.2kg")
+        try ok("diary", "Coco", "산책 잘 함, long walk")
+        try ok("export", "-o", path("a.json"))
+        let whole = try read(path("a.json"))
+        let lines = whole.split(separator: "\n", omittingEmptySubsequences: false)
+        let last = try XCTUnwrap(lines.lastIndex { $0.contains("long walk") })
+        let cutAt = try XCTUnwrap(lines[last].range(of: "long walk")).lowerBound
+        _ = try write("many.json", lines[..<last].joined(separator: "\n") + "\n" + lines[last][..<cutAt])
+        let written = try fileHash(dbPath)
+        r = try run(["import", path("many.json")])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertEqual(try fileHash(dbPath), written)
+        let column = lines[last][..<cutAt].count + 1
+        XCTAssertTrue(r.stderr.contains("many.json:\(last + 1):\(column): the JSON ends here"), "expected \(last + 1):\(column): \(r.stderr)")
+        // Broken, not cut short: where it breaks.
+        let broken = try write("broken.json", "{\"format\": \"petlog\", \"schema\": \"v1\",\n \"pets\": [}\n")
+        r = try run(["import", broken])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("petlog: broken.json:2:11: "), r.stderr)
+        XCTAssertEqual(try fileHash(dbPath), written)
+    }
+
     func testShelterTablesLoadWithTwoPetsOfTheSameName() throws {
         let dir = Self.fixtures.appendingPathComponent("shelter-small").path
         var out = try ok("import", dir)

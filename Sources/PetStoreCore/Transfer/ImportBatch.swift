@@ -5,8 +5,17 @@ import PetModel
 public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
-    public init(file: String, line: Int) { self.file = file; self.line = line }
-    public var description: String { line > 0 ? "\(file):\(line)" : file }
+    /// The character on the line where a JSON file breaks (nil: the whole line).
+    public var column: Int?
+    public init(file: String, line: Int, column: Int? = nil) { self.file = file; self.line = line; self.column = column }
+    public var description: String { line > 0 ? "\(file):\(line)" + (column.map { ":\($0)" } ?? "") : file }
+}
+
+/// What a file that petlog cannot import looks like, from its first bytes.
+public enum FileContent: Equatable, Sendable {
+    case empty, binary, png, jpeg, gif, webp, heic, pdf, zip, gzip, sqlite, utf16
+    /// Text whose first line has no field separator: prose, not a table.
+    case plainText
 }
 
 /// Why an import was refused. Nothing is written when one is thrown.
@@ -14,10 +23,14 @@ public struct ImportError: Error, Equatable, Sendable {
     public enum Problem: Equatable, Sendable {
         case unreadable
         case unknownFormat
+        /// A file that is neither JSON nor a table petlog reads, and what it looks like.
+        case notImportable(FileContent)
         case unterminatedQuote
         case malformedRow
         case invalidUTF8
         case badJSON
+        /// A JSON file that ends before its value does (cut short); the location is its end.
+        case jsonEndsEarly
         case missingColumn(String)
         /// A column not found among those the header gave when split at `separator` (`--delimiter` changes it).
         case missingColumnWithSeparator(String, separator: String, found: [String])

@@ -258,7 +258,7 @@ enum PetlogJSONReader {
         var petIndex: [Int64: Int] = [:]
         var sawPets = false
         /// Records that came before "pets" (a key order nothing writes, but valid JSON): read once the pets are known.
-        var earlyRecords: (offset: Int, line: Int)?
+        var earlyRecords: JSONScanner.Position?
 
         mutating func document() throws -> ImportBatch {
             try scanner.skipByteOrderMark()
@@ -308,7 +308,7 @@ enum PetlogJSONReader {
                     try elements(.rates)
                 case "records":
                     if sawPets { try elements(.records) } else {
-                        earlyRecords = (scanner.offset, scanner.line)
+                        earlyRecords = scanner.position
                         _ = try scanner.value(keeping: false)
                     }
                 default:
@@ -316,7 +316,7 @@ enum PetlogJSONReader {
                 }
             }
             try scanner.skipWhitespace()
-            guard try scanner.atEnd() else { throw ImportError(file: scanner.file, line: scanner.line, problem: .badJSON) }
+            guard try scanner.atEnd() else { throw scanner.brokenHere }
             guard format == PetlogJSON.format else { throw ImportError(file: scanner.file, line: firstLine, problem: .unknownFormat) }
             if let early = earlyRecords {  // records but no pets: each record then names a pet the file lacks
                 scanner.seek(early)
@@ -512,6 +512,11 @@ struct JSONScanner {
     /// The input offset of the next byte.
     private(set) var offset = 0
     private(set) var line = 1
+    /// The input offset of the first byte of `line`, for the column a message names.
+    private var lineStart = 0
+    /// Where the blank space that runs to the end of the input starts: a file cut short breaks there
+    /// (a one-line file with its line break still breaks on line 1).
+    private var blankToEnd: (offset: Int, line: Int, lineStart: Int)?
     static let maximumDepth = 64
 
     init(source: JSONSource, file: String, chunkSize: Int = 1 << 20) {
@@ -522,7 +527,21 @@ struct JSONScanner {
         self.init(source: .bytes(Data(bytes)), file: file, chunkSize: chunkSize)
     }
 
-    private var error: ImportError { ImportError(file: file, line: line, problem: .badJSON) }
+    private var error: ImportError { brokenHere }
+
+    /// Where the scan stopped, as a message names it: the line and the character on it (counted in the
+    /// bytes still held; a part of a very long line already let go counts a byte a character); at the end
+    /// of the input, the file is cut short.
+    var brokenHere: ImportError {
+        let atEnd = exhausted && offset >= windowStart + window.count
+        let (offset, line, lineStart) = atEnd ? blankToEnd ?? (self.offset, self.line, self.lineStart) : (self.offset, self.line, self.lineStart)
+        let held = max(lineStart, windowStart)
+        let end = min(offset, windowStart + window.count)
+        var column = 1 + (held - lineStart)
+        if held < end { column += window[(held - windowStart)..<(end - windowStart)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        column += max(0, offset - end)
+        return ImportError(location: SourceLocation(file: file, line: line, column: column), problem: atEnd ? .jsonEndsEarly : .badJSON)
+    }
 
     /// The byte at `offset`, reading on as needed; nil at the end of the input.
     private mutating func peek() throws -> UInt8? {
@@ -545,7 +564,10 @@ struct JSONScanner {
             let from = offset - windowStart
             do {
                 let (value, end, lines) = try window.withUnsafeBufferPointer { try body($0, from) }
-                if end > from { offset = windowStart + end; line += lines }
+                if end > from {
+                    offset = windowStart + end; line += lines
+                    if lines > 0, let last = window[from..<end].lastIndex(of: 0x0A) { lineStart = windowStart + last + 1 }
+                }
                 return value
             } catch is JSONRecordReading.NeedMore {
                 if exhausted { return nil }
@@ -556,10 +578,11 @@ struct JSONScanner {
         }
     }
 
-    var position: (offset: Int, line: Int) { (offset, line) }
+    typealias Position = (offset: Int, line: Int, lineStart: Int)
+    var position: Position { (offset, line, lineStart) }
 
     /// Goes back (or on) to a position met before.
-    mutating func seek(_ p: (offset: Int, line: Int)) {
+    mutating func seek(_ p: Position) {
         if p.offset < windowStart || p.offset > windowStart + window.count {
             window = []
             windowStart = p.offset
@@ -567,6 +590,8 @@ struct JSONScanner {
         }
         offset = p.offset
         line = p.line
+        lineStart = p.lineStart
+        blankToEnd = nil
     }
 
     /// Forgets the bytes before `offset` once there are enough of them to be worth moving the rest.
@@ -585,9 +610,11 @@ struct JSONScanner {
     }
 
     mutating func skipWhitespace() throws {
+        let start = (offset, line, lineStart)
+        defer { if blankToEnd == nil, exhausted, offset >= windowStart + window.count { blankToEnd = start } }
         while let b = try peek() {
             switch b {
-            case 0x0A: line += 1
+            case 0x0A: line += 1; lineStart = offset + 1
             case 0x20, 0x09, 0x0D: break
             default: return
             }
@@ -633,6 +660,7 @@ struct JSONScanner {
         try skipWhitespace()
         let start = offset
         var depth = 0
+        var braces: UInt64 = 0  // bit n: the bracket open at depth n + 1 is `{` (else `[`), so `[1}` breaks at `}`
         repeat {
             if !keeping { releaseBefore() }
             try skipWhitespace()
@@ -642,9 +670,10 @@ struct JSONScanner {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 guard depth <= Self.maximumDepth else { throw error }
+                if b == UInt8(ascii: "{") { braces |= 1 << UInt64(depth - 1) } else { braces &= ~(1 << UInt64(depth - 1)) }
                 offset += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard depth > 0 else { throw error }
+                guard depth > 0, (braces >> UInt64(depth - 1)) & 1 == (b == UInt8(ascii: "}") ? 1 : 0) else { throw error }
                 depth -= 1
                 offset += 1
             case UInt8(ascii: ","), UInt8(ascii: ":"):

@@ -10,9 +10,9 @@ import PetModel
 /// (or a `--columns` role such as `weight_kg`), else `--weight-unit`, else one in each cell
 /// (`4.2 kg`). Times: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, `YYYY/MM/DD …`, or RFC 3339 with an offset.
 enum ScaleCSVReader {
-    static func read(bytes: [UInt8], file: String, pet: PetRef, options: ImportOptions) throws -> ImportBatch {
+    /// Without `pet`, the columns are still found first (a file that is no table says so), then `--pet` is asked for.
+    static func read(bytes: [UInt8], file: String, pet: PetRef?, options: ImportOptions) throws -> ImportBatch {
         var batch = ImportBatch()
-        batch.pets = [.existing(pet)]
         var converter = LocalTimeConverter(timeZone: options.timeZone)
         var r = CSVReader(sniffing: bytes, file: file, delimiter: options.delimiter)
         let order = try options.dateOrder ?? dateOrder(bytes: bytes, file: file, delimiter: r.delimiter)
@@ -30,8 +30,8 @@ enum ScaleCSVReader {
             let name = columns[w]
             if unit == nil { unit = ["weight_kg": .kilogram, "kg": .kilogram, "weight_lb": .pound, "lb": .pound, "weight_g": .gram, "grams": .gram][name] }
             firstIsData = r.count > w && (r.decimal(w) != nil || (try? Mass.parse((try? r.text(w)) ?? "", defaultUnit: unit)) != nil)
-            // `--columns` names the roles; a header row still gives the unit (`Weight (kg)`, `weight_kg`).
-            if !firstIsData, r.count > w, let cell = try? r.text(w), let headerUnit = SpreadsheetTables.weightUnit(inHeader: cell) {
+            // `--columns` names the roles; a header row still gives the unit, in any language (`Weight (kg)`, `Gewicht (kg)`, `体重_g`).
+            if !firstIsData, r.count > w, let cell = try? r.text(w), let headerUnit = SpreadsheetTables.unit(inAnyHeader: cell) {
                 unit = headerUnit
             }
         } else {
@@ -48,6 +48,8 @@ enum ScaleCSVReader {
             cWeight = w
             unit = headerUnit ?? unit
         }
+        guard let pet else { throw ImportError(file: file, line: 0, problem: .needsPet) }
+        batch.pets = [.existing(pet)]
         if !firstIsData { guard try r.next() else { throw ImportError(file: r.file, line: 0, problem: .noRows) } }
         batch.weights.reserve(r.bytes.count / 20)
         repeat {

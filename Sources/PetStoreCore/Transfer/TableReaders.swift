@@ -118,7 +118,39 @@ public enum ImportReader {
 extension ImportReader {
     /// Whether a file starting with `head` is JSON (a petlog export) rather than a weight CSV.
     static func startsJSON<C: Collection<UInt8>>(_ head: C) -> Bool {
-        head.prefix(64).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first == UInt8(ascii: "{")
+        let first = head.prefix(64).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).first
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// What a file that is neither JSON nor a table looks like, from its first bytes (`head`, the whole
+    /// file when shorter than asked for); nil for text that may be JSON or a CSV.
+    static func content(_ head: [UInt8], whole: Bool, delimiter: UInt8?) -> FileContent? {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool { head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic }
+        let ascii = { (s: String) in Array(s.utf8) }
+        if head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) && whole { return .empty }
+        if starts([0x89, 0x50, 0x4E, 0x47]) { return .png }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(ascii("GIF8")) { return .gif }
+        if starts(ascii("RIFF")) && starts(ascii("WEBP"), at: 8) { return .webp }
+        if starts(ascii("ftyp"), at: 4), head.count >= 12, ["heic", "heix", "mif1", "msf1", "avif"].contains(String(decoding: head[8..<12], as: UTF8.self)) { return .heic }
+        if starts(ascii("%PDF-")) { return .pdf }
+        if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) { return .zip }
+        if starts([0x1F, 0x8B]) { return .gzip }
+        if starts(ascii("SQLite format 3") + [0]) { return .sqlite }
+        if starts([0xFF, 0xFE]) || starts([0xFE, 0xFF]) { return .utf16 }
+        // UTF-16 without its mark: every other byte zero.
+        if head.count >= 8, (stride(from: 0, to: head.count - 1, by: 2).allSatisfy { head[$0] == 0 } || stride(from: 1, to: head.count, by: 2).allSatisfy { head[$0] == 0 }) {
+            return .utf16
+        }
+        // Binary: a NUL or a control character no text has, on the first line (a stray one in a later row
+        // of a CSV is that row's error).
+        if head.prefix(512).prefix(while: { $0 != 0x0A }).contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }) { return .binary }
+        if startsJSON(head) { return nil }
+        // Text with no separator on its first line is prose, not a table.
+        let first = head.prefix { $0 != 0x0A }
+        let separators: [UInt8] = delimiter.map { [$0] } ?? [0x2C, 0x3B, 0x09]
+        if !first.contains(where: { separators.contains($0) }) && (whole || first.count < head.count) { return .plainText }
+        return nil
     }
 
     /// A file by path: a petlog JSON export is read a piece at a time (it may be hundreds of
@@ -127,7 +159,10 @@ extension ImportReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ImportError(file: file, line: 0, problem: .unreadable) }
         defer { close(fd) }
-        let head = try JSONSource.file(fd).read(at: 0, count: 64, file: file)
+        let head = try JSONSource.file(fd).read(at: 0, count: 4096, file: file)
+        if let what = content(head, whole: head.count < 4096, delimiter: options.delimiter) {
+            throw ImportError(file: file, line: 0, problem: .notImportable(what))
+        }
         if startsJSON(head) { return try PetlogJSONReader.read(descriptor: fd, file: file, options: options) }
         guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: file, line: 0, problem: .unreadable) }
         return try read(data: data, file: file, options: options)
@@ -135,9 +170,11 @@ extension ImportReader {
 
     /// One file's contents: a petlog JSON export (it starts with `{`), else one pet's weight CSV.
     public static func read(data: Data, file: String, options: ImportOptions) throws -> ImportBatch {
+        if let what = content([UInt8](data.prefix(4096)), whole: data.count <= 4096, delimiter: options.delimiter) {
+            throw ImportError(file: file, line: 0, problem: .notImportable(what))
+        }
         if startsJSON(data) { return try PetlogJSONReader.read(data: data, file: file, options: options) }
-        guard let pet = options.pet else { throw ImportError(file: file, line: 0, problem: .needsPet) }
-        return try ScaleCSVReader.read(bytes: [UInt8](data), file: file, pet: pet, options: options)
+        return try ScaleCSVReader.read(bytes: [UInt8](data), file: file, pet: options.pet, options: options)
     }
 }
 
@@ -374,7 +411,12 @@ enum SpreadsheetTables {
         for (i, name) in h.names.enumerated() {
             if let unit = weightUnit(inHeader: name) { return (i, unit) }
         }
-        if let i = h.find("weight", "mass") { return (i, fallback) }
+        // A weight column in another language names its unit as it likes (`Gewicht (kg)`, `체중_kg`).
+        let words = ["weight", "gewicht", "poids", "peso", "vikt", "vekt", "vægt", "paino", "waga", "체중", "몸무게", "무게", "体重", "重量"]
+        for (i, name) in h.names.enumerated() where words.contains(where: { name.hasPrefix($0) }) {
+            if let unit = unit(inAnyHeader: name) { return (i, unit) }
+        }
+        if let i = h.find("weight", "mass", "gewicht", "poids", "peso", "체중", "몸무게", "体重") { return (i, fallback) }
         throw ImportError(file: h.file, line: 1, problem: .missingColumn("weight"))
     }
 
@@ -385,6 +427,29 @@ enum SpreadsheetTables {
             if n == "weight_\(suffix)" || n == "weight(\(suffix))" || n == "weight[\(suffix)]" { return unit }
         }
         return n == "grams" ? .gram : nil
+    }
+
+    /// The unit any header names, in any language: in parentheses or brackets (`Gewicht (kg)`, `体重[lb]`),
+    /// or last after an underscore, a space or " in " (`peso_g`, `Poids kg`, `Weight in lb`); nil for none.
+    static func unit(inAnyHeader name: String) -> MassUnit? {
+        if let unit = weightUnit(inHeader: name) { return unit }
+        let n = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [String: MassUnit] = ["kg": .kilogram, "kgs": .kilogram, "kilogram": .kilogram, "kilograms": .kilogram, "kilo": .kilogram,
+                                         "kilos": .kilogram, "킬로그램": .kilogram, "キログラム": .kilogram, "キロ": .kilogram, "公斤": .kilogram,
+                                         "g": .gram, "gr": .gram, "gram": .gram, "grams": .gram, "gramm": .gram, "gramos": .gram, "grammes": .gram,
+                                         "그램": .gram, "グラム": .gram, "克": .gram,
+                                         "lb": .pound, "lbs": .pound, "pound": .pound, "pounds": .pound, "파운드": .pound, "ポンド": .pound,
+                                         "oz": .ounce, "ounce": .ounce, "ounces": .ounce, "온스": .ounce, "オンス": .ounce]
+        // The last bracketed part: `Gewicht (kg)`, `Weight [lb]`, `体重（kg）`.
+        for (open, close) in [("(", ")"), ("[", "]"), ("（", "）"), ("【", "】")] {
+            if n.hasSuffix(close), let o = n.range(of: open, options: .backwards) {
+                let inner = n[o.upperBound..<n.index(before: n.endIndex)].trimmingCharacters(in: .whitespaces)
+                return units[inner]
+            }
+        }
+        // The last word after an underscore or a space: `peso_g`, `Gewicht kg`, `Weight in lb`.
+        guard let cut = n.lastIndex(where: { $0 == "_" || $0 == " " }) else { return nil }
+        return units[String(n[n.index(after: cut)...])]
     }
 
     /// Grams from a weight cell: fast for plain decimals, else through `Mass.parse` ("4.2 kg", "9lb 4oz").
