@@ -96,13 +96,19 @@ final class EverydayAnswersTests: CLITestCase {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/PetModel/PetlogVersion.swift"), encoding: .utf8)
         let version = try XCTUnwrap(source.split(separator: "\"").dropFirst().first.map(String.init))
+        // The schema the build writes: the SQLite store's newest migration (`Schema.currentVersion`).
+        let schemaSource = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/PetStoreSQLite/Schema.swift"), encoding: .utf8)
+        let schema = try XCTUnwrap(schemaSource.components(separatedBy: "static let currentVersion = \"").dropFirst().first?
+            .split(separator: "\"").first.map(String.init))
+        XCTAssertTrue(schema.hasPrefix("v"), schema)
         for flag in ["--version", "-V"] {
             let r = try run([flag], useDefaultDB: true)
             XCTAssertEqual(r.status, 0, r.stderr)
-            XCTAssertEqual(r.stdout, "petlog \(version) (database schema v9, export format v1)\n")
+            XCTAssertEqual(r.stdout, "petlog \(version) (database schema \(schema), export format v1)\n")
         }
-        XCTAssertTrue(try run(["--version"], env: Self.korean, useDefaultDB: true).stdout.contains("데이터베이스 스키마 v9"))
-        XCTAssertTrue(try run(["--version"], env: Self.japanese, useDefaultDB: true).stdout.contains("データベーススキーマ v9"))
+        XCTAssertTrue(try run(["--version"], env: Self.korean, useDefaultDB: true).stdout.contains("데이터베이스 스키마 \(schema)"))
+        XCTAssertTrue(try run(["--version"], env: Self.japanese, useDefaultDB: true).stdout.contains("データベーススキーマ \(schema)"))
     }
 
     // MARK: Water
