@@ -177,14 +177,7 @@ final class PostgresSchemaTests: XCTestCase {
     func testPg8TakesABankTransferAsAPayment() throws {
         let server = try requireServer()
         let owner = try link(try server.newDatabase())
-        try owner.execute(script: """
-            CREATE SCHEMA petlog; SET search_path = petlog;
-            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
-            """)
-        for m in PostgresSchema.migrations.prefix(7) {
-            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
-            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
-        }
+        try migrate(owner, first: 7)
         try owner.execute(script: """
             SET search_path = petlog;
             INSERT INTO record (id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'expense', 1700000000, 0, 0, 0);
@@ -203,14 +196,7 @@ final class PostgresSchemaTests: XCTestCase {
     func testPg9AddsATitleToAnEarlierDiary() throws {
         let server = try requireServer()
         let owner = try link(try server.newDatabase())
-        try owner.execute(script: """
-            CREATE SCHEMA petlog; SET search_path = petlog;
-            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
-            """)
-        for m in PostgresSchema.migrations.prefix(8) {
-            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
-            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
-        }
+        try migrate(owner, first: 8)
         try owner.execute(script: """
             SET search_path = petlog;
             INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0);
@@ -224,6 +210,19 @@ final class PostgresSchemaTests: XCTestCase {
         try owner.query("UPDATE petlog.diary SET title = 'Snow'")
         XCTAssertEqual(try owner.query("SELECT title FROM petlog.diary").first?.first?.text, "Snow")
         XCTAssertThrowsError(try owner.query("UPDATE petlog.diary SET title = ''"))
+    }
+
+    /// The `petlog` schema as a petlog of the first `count` migrations left it: the earlier database a later
+    /// migration upgrades.
+    func migrate(_ owner: PostgresLink, first count: Int) throws {
+        try owner.execute(script: """
+            CREATE SCHEMA petlog; SET search_path = petlog;
+            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            """)
+        for m in PostgresSchema.migrations.prefix(count) {
+            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
+            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
+        }
     }
 
     /// A schema one migration behind this petlog (pg1 only), met first by a staff role that may not add to
@@ -262,14 +261,7 @@ final class PostgresSchemaTests: XCTestCase {
         let server = try requireServer()
         let url = try server.newDatabase()
         let owner = try link(url)
-        try owner.execute(script: """
-            CREATE SCHEMA petlog; SET search_path = petlog;
-            CREATE TABLE petlog.schema_migration (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
-            """)
-        for m in PostgresSchema.migrations.prefix(5) {
-            try owner.execute(script: "SET search_path = petlog;\n" + m.sql)
-            try owner.query("INSERT INTO petlog.schema_migration (identifier) VALUES ($1)", [.text(m.id)])
-        }
+        try migrate(owner, first: 5)
         try owner.execute(script: """
             SET search_path = petlog;
             INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0);
