@@ -136,6 +136,18 @@ class CLITestCase: XCTestCase {
         return r.stdout
     }
 
+    /// The records a command prints with `--json` (it must exit 0).
+    func records(_ args: [String], env: [String: String] = [:]) throws -> [[String: Any]] {
+        let r = try run(args + ["--json"], env: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], r.stdout)
+    }
+
+    /// A JSON record's detail object: the one under its kind's key.
+    func detail(_ record: [String: Any]) -> [String: Any] {
+        (record[record["kind"] as? String ?? ""] as? [String: Any]) ?? [:]
+    }
+
     func json(_ args: String..., file: StaticString = #filePath, line: UInt = #line) throws -> Any {
         let r = try run(args + ["--json"])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)

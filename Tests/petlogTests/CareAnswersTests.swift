@@ -6,16 +6,6 @@ final class CareAnswersTests: CLITestCase {
     static let american = ["LANG": "en_US.UTF-8"], posix = ["LANG": "C"]
     static let korean = ["LANG": "ko_KR.UTF-8"], japanese = ["LANG": "ja_JP.UTF-8"]
 
-    func records(_ args: [String], env: [String: String] = [:]) throws -> [[String: Any]] {
-        let r = try run(args + ["--json"], env: env)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], r.stdout)
-    }
-
-    func detail(_ record: [String: Any]) -> [String: Any] {
-        (record[record["kind"] as? String ?? ""] as? [String: Any]) ?? [:]
-    }
-
     /// The next due days of `pet`'s vaccinations, oldest first.
     func nextDue(_ pet: String) throws -> [String] {
         try records(["log", pet, "--kind", "vaccination"]).sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }

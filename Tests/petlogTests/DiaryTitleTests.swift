@@ -13,8 +13,6 @@ final class DiaryTitleTests: CLITestCase {
         return all.sorted { ($0["at"] as? String ?? "") < ($1["at"] as? String ?? "") }
     }
 
-    func detail(_ record: [String: Any]) -> [String: Any] { record["diary"] as? [String: Any] ?? [:] }
-
     func testATitleIsStoredShownSearchedAndEdited() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
         try ok("diary", "Coco", "walked along the river in the rain", "--title", "Rainy Quokkaday", "--at", "2026-11-20 18:00")

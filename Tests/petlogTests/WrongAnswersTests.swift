@@ -9,10 +9,6 @@ final class WrongAnswersTests: CLITestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], r.stdout)
     }
 
-    func detail(_ record: [String: Any]) -> [String: Any] {
-        (record[record["kind"] as? String ?? ""] as? [String: Any]) ?? [:]
-    }
-
     // MARK: Symptom and vaccine names in en/ko/ja
 
     func testListedSymptomsAreKnownByTheirKoreanJapaneseAndAliasNames() throws {
