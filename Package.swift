@@ -25,8 +25,13 @@ let package = Package(
         .target(name: "PetModel", dependencies: ["Assets"]),
         /** The data petlog ships (vaccination schedules, symptom and vaccine names), embedded in the binary at build time. */
         .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
-        /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in; one formatter of masses, money and dates per language. */
-        .target(name: "Localization", dependencies: ["PetModel"], path: "Localization"),
+        /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in (from the files in Localization/Strings, by L10nPlugin); one formatter of masses, money and dates per language. */
+        .target(name: "Localization", dependencies: ["PetModel"], path: "Localization", exclude: ["Strings"], plugins: ["L10nPlugin"]),
+        /** Localization's keys, typed constructors and per-language switches, made at build time from
+            Localization/Strings/{en,ko,ja}.txt (checked complete: a missing text fails the build). */
+        .plugin(name: "L10nPlugin", capability: .buildTool(), dependencies: ["l10n-gen"]),
+        /** The generator the plugin runs: the string files in, one Swift file out. */
+        .executableTarget(name: "l10n-gen"),
         /** Files on disk and the programs petlog runs: the one atomic file writer (OutputFile, OutputSink),
             spawning helper programs (HelperProgram), the rates download through petlog-fetch; Foundation only. */
         .target(name: "PetFiles"),
