@@ -17,7 +17,6 @@ public final class Context {
     var textLanguage: String? { language }
 
     /// How path edges are smoothed.
-    public enum Antialias: Sendable { case `default`, none, fast, good }
     public enum LineJoin: Sendable { case miter, round, bevel }
     public enum LineCap: Sendable { case butt, round, square }
 
@@ -71,14 +70,6 @@ public final class Context {
         case .square: cairo_set_line_cap(raw, CAIRO_LINE_CAP_SQUARE)
         }
     }
-    public func setAntialias(_ mode: Antialias) {
-        switch mode {
-        case .default: cairo_set_antialias(raw, CAIRO_ANTIALIAS_DEFAULT)
-        case .none: cairo_set_antialias(raw, CAIRO_ANTIALIAS_NONE)
-        case .fast: cairo_set_antialias(raw, CAIRO_ANTIALIAS_FAST)
-        case .good: cairo_set_antialias(raw, CAIRO_ANTIALIAS_GOOD)
-        }
-    }
 
     // MARK: paths
     public func newPath() { cairo_new_path(raw) }
@@ -101,15 +92,12 @@ public final class Context {
 
     // MARK: painting
     public func stroke() { cairo_stroke(raw) }
-    public func strokePreserve() { cairo_stroke_preserve(raw) }
     public func fill() { cairo_fill(raw) }
-    public func fillPreserve() { cairo_fill_preserve(raw) }
     /// Fills the whole clip region with the source.
     public func paint() { cairo_paint(raw) }
     public func clip() { cairo_clip(raw) }
-    /// Ends the current PDF page; drawing continues on a new one (see `Surface.setPageSize`).
+    /// Ends the current PDF page; drawing continues on a new one.
     public func showPage() { cairo_show_page(raw) }
-    public func resetClip() { cairo_reset_clip(raw) }
 
     // MARK: text
     /// Sets the language (BCP 47: "ko", "ja", "en", "zh-TW") that Pango uses to choose fonts and

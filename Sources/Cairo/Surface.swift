@@ -162,11 +162,6 @@ public final class Surface {
         return small
     }
 
-    /// Size of the PDF pages from now on (call before drawing on a page; see `Context.showPage`).
-    public func setPageSize(width: Double, height: Double) {
-        if kind == .pdf { cairo_pdf_surface_set_size(raw, width, height) }
-    }
-
     /// Writes an image surface as PNG: the pixels cairo's own writer gives, encoded by `PNGEncoder`
     /// (one cheap filter and fast deflate instead of libpng's per-row filter search at level 6, which
     /// was 70 % of a small chart's instructions).
