@@ -147,9 +147,6 @@ struct ExpenseListCommand: ParsableCommand {
 }
 
 extension Session {
-    /// The line every month total carries when some of it is still ahead.
-    func printAhead(_ ahead: SpendingAhead) { terminal.lines(presentation.aheadLines(ahead)) }
-
     func paymentName(_ p: Payment) -> String { ScanProposalPresenter(presentation).paymentName(p) }
 }
 
