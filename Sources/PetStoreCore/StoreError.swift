@@ -2,6 +2,12 @@ import Foundation
 import PetFiles
 import PetModel
 
+/// An engine's own error that escaped the store's mapping (SQLite's `DatabaseError`), said as the
+/// `StoreError` it means for the store at `path`: the CLI shows it without naming the engine.
+public protocol EngineError: Error {
+    func storeError(path: String) -> StoreError
+}
+
 /// What the store refuses or cannot do; the CLI maps each case to one localized line and an exit code.
 public enum StoreError: Error, Equatable, Sendable {
     /// No active pet by that name or id; `suggestion` is the closest name, if any is close.

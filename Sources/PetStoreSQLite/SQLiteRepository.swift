@@ -341,3 +341,8 @@ public struct SQLiteRepository: PetlogStore {
         try write { db in try core(db).stopMedication(pet: ref, name: name, at: at) }
     }
 }
+
+/// An SQLite error the repository did not map itself reaches the CLI as the store error it means.
+extension DatabaseError: EngineError {
+    public func storeError(path: String) -> StoreError { SQLiteRepository.map(self, path: path) }
+}

@@ -6,7 +6,18 @@ import PetModel
 import PetReport
 import PetFiles
 import PetStoreCore
-import PetStoreSQLite
+
+/// An error petlog shows the user: its sysexits code and its one localized line. Every error a command
+/// lets through conforms (the model's, the store's and its engines' once they are `StoreError`s, the
+/// files', the renderers', the OCR helper's, the CLI's own), as argument-parser's examples give their
+/// errors an exit code and a description; `Failure` keeps only the fallback for an error nothing expected.
+protocol UserFacingError: Error {
+    /// 64 usage, 65 bad data, 66 missing input, 69 unavailable, 70 software, 73 cannot create, 74 I/O,
+    /// 75 busy, 77 no permission, 78 config (`Failure.usage` …).
+    var exitCode: Int32 { get }
+    /// The line, in the user's language; `database` is the store the command used, for the errors about it.
+    func message(_ l: L10n, database: String) -> String
+}
 
 /// The one place an error becomes a localized line and a sysexits code
 /// (64 usage, 65 bad data, 66 missing input, 73 cannot create, 74 I/O, 75 busy).
@@ -19,56 +30,77 @@ struct Failure {
     /// The database the command used, named in messages about it.
     let databasePath: String
 
+    /// An engine's own error (SQLite's) is first said as the `StoreError` it means for this database.
     init(_ error: Error, databasePath: String = "") {
         self.databasePath = databasePath
-        self.error = SQLiteRepository.storeError(from: error, path: databasePath) ?? error
+        self.error = (error as? EngineError)?.storeError(path: databasePath) ?? error
     }
 
-    var exitCode: Int32 {
-        switch error {
-        case is ParseError: return Self.dataError
-        case let e as UsageError: return e.code
-        case let e as ImportError: return e.problem == .unreadable ? Self.noInput : Self.dataError
-        case let e as OutputError: return e.cause.isIOFailure ? Self.ioError : Self.cannotCreate
-        case is AttachmentHashMismatch: return Self.dataError
-        case is InvalidStoredValue: return Self.dataError
-        case is RenderFailure: return Self.cannotCreate
-        case let e as ScanFailure: return e.exitCode
-        case let e as StoreError:
-            switch e {
-            case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing, .databaseEmpty: return Self.noInput
-            case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .attachmentNotOnRecord, .petArchived, .petNotArchived, .constraint: return Self.dataError
-            case .newerSchema, .notAPetlogDatabase, .damaged: return Self.dataError
-            case .cannotOpen, .readOnly: return Self.cannotCreate
-            case .file(_, let cause): return cause.isIOFailure ? Self.ioError : Self.cannotCreate
-            case .busy: return Self.busy
-            case .io: return Self.ioError
-            case .serverUnreachable, .serverDatabaseMissing, .serverTLS, .server, .notOnServer: return Self.unavailable
-            case .serverLogin, .notPermitted, .schemaNeedsOwner: return Self.noPermission
-            case .serverConnectionLost: return Self.busy
-            }
-        default: return Self.ioError
-        }
-    }
+    /// 74 for an error nothing expected.
+    var exitCode: Int32 { (error as? UserFacingError)?.exitCode ?? Self.ioError }
 
     func message(_ l: L10n) -> String {
-        switch error {
-        case let e as ParseError: return Self.message(e, l)
-        case let e as UsageError: return e.message
-        case let e as StoreError: return Self.message(e, l)
-        case let e as ImportError: return Self.message(e, l)
-        case let e as OutputError: return Self.message(e, l)
-        case let e as AttachmentHashMismatch: return l.text(.errAttachmentHash(path: e.path, sha: e.expected))
-        case let e as InvalidStoredValue:
-            return l.text(.errInvalidStoredValue(path: databasePath, table: e.table, id: String(e.id), column: e.column, value: e.value))
-        case let e as RenderFailure: return Self.message(e, l)
-        case let e as ScanFailure: return e.message(l)
-        default: return l.text(.errUnexpected(detail: "\(error)"))
+        guard let e = error as? UserFacingError else { return l.text(.errUnexpected(detail: "\(error)")) }
+        return e.message(l, database: databasePath)
+    }
+
+    /// Why TLS with the server failed, in words.
+    static func tlsProblem(_ problem: ServerTLSProblem) -> L10n.Message {
+        switch problem {
+        case .notOffered: return .errServerTLSNotOffered
+        case .certificateRejected: return .errServerTLSCertificateRejected
+        case .handshakeFailed: return .errServerTLSHandshakeFailed
+        case .setUpFailed: return .errServerTLSSetUpFailed
         }
     }
 
-    static func message(_ e: ParseError, _ l: L10n) -> String {
-        switch e {
+    /// What the system said about a file, in words (for writes and opens alike).
+    static func reason(_ cause: OutputError.Cause, _ l: L10n) -> String {
+        let reason: String
+        switch cause {
+        case .noSpace: reason = l.text(.errOutputNoSpace)
+        case .ioError: reason = l.text(.errOutputIO)
+        case .permissionDenied: reason = l.text(.errOutputPermission)
+        case .readOnly: reason = l.text(.errOutputReadOnly)
+        case .noFolder(let folder): reason = l.text(.errOutputNoFolder(folder: folder))
+        case .notAFolder(let folder): reason = l.text(.errOutputNotFolder(folder: folder))
+        case .isDirectory: reason = l.text(.errOutputIsDirectory)
+        case .isFile: reason = l.text(.errOutputIsFile)
+        case .isDevice: reason = l.text(.errOutputIsDevice)
+        case .isFIFO: reason = l.text(.errOutputIsFIFO)
+        case .linkLoop: reason = l.text(.errOutputLinkLoop)
+        case .nameTooLong: reason = l.text(.errOutputNameTooLong)
+        case .exists: reason = l.text(.errFileExists)
+        case .other(_, let text): reason = text
+        }
+        return reason
+    }
+
+    /// What a file petlog cannot import looks like, in words.
+    static func found(_ what: FileContent, _ l: L10n) -> String {
+        switch what {
+        case .empty: return l.text(.importFoundEmpty)
+        case .binary: return l.text(.importFoundBinary)
+        case .png: return l.text(.importFoundImage(format: "PNG"))
+        case .jpeg: return l.text(.importFoundImage(format: "JPEG"))
+        case .gif: return l.text(.importFoundImage(format: "GIF"))
+        case .webp: return l.text(.importFoundImage(format: "WebP"))
+        case .heic: return l.text(.importFoundImage(format: "HEIC/AVIF"))
+        case .pdf: return l.text(.importFoundPDF)
+        case .zip: return l.text(.importFoundZip)
+        case .gzip: return l.text(.importFoundGzip)
+        case .sqlite: return l.text(.importFoundSQLite)
+        case .utf16: return l.text(.importFoundUTF16)
+        case .plainText: return l.text(.importFoundPlainText)
+        }
+    }
+}
+
+extension ParseError: UserFacingError {
+    var exitCode: Int32 { Failure.dataError }
+
+    func message(_ l: L10n, database: String) -> String {
+        switch self {
         case .notANumber(let v): return l.text(.errNotANumber(value: v))
         case .badMass(let v): return l.text(.errBadMass(value: v))
         case .negative(let v): return l.text(.errNegativeValue(value: v))
@@ -112,96 +144,28 @@ struct Failure {
         case .tooManyItems(let f, let n): return l.text(.errTooManyItems(field: l.fieldName(f), max: String(n)))
         }
     }
+}
+
+extension OutputError: UserFacingError {
+    var exitCode: Int32 { cause.isIOFailure ? Failure.ioError : Failure.cannotCreate }
 
     /// "cannot write PATH: CAUSE", for every file petlog writes (the errno → cause mapping is
     /// `OutputError.Cause(errno:)`).
-    static func message(_ e: OutputError, _ l: L10n) -> String {
-        let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
-        return l.text(.errCannotWrite(path: path, reason: reason(e.cause, l)))
+    func message(_ l: L10n, database: String) -> String {
+        let path = OutputFile.isStandardOutput(self.path) ? l.text(.outputStandard) : self.path
+        return l.text(.errCannotWrite(path: path, reason: Failure.reason(cause, l)))
     }
+}
 
-    /// Why TLS with the server failed, in words.
-    static func tlsProblem(_ problem: ServerTLSProblem) -> L10n.Message {
+extension ImportError: UserFacingError {
+    var exitCode: Int32 { problem == .unreadable ? Failure.noInput : Failure.dataError }
+
+    func message(_ l: L10n, database: String) -> String {
+        let reason: String
         switch problem {
-        case .notOffered: return .errServerTLSNotOffered
-        case .certificateRejected: return .errServerTLSCertificateRejected
-        case .handshakeFailed: return .errServerTLSHandshakeFailed
-        case .setUpFailed: return .errServerTLSSetUpFailed
-        }
-    }
-
-    /// What the system said about a file, in words (for writes and opens alike).
-    static func reason(_ cause: OutputError.Cause, _ l: L10n) -> String {
-        let reason: String
-        switch cause {
-        case .noSpace: reason = l.text(.errOutputNoSpace)
-        case .ioError: reason = l.text(.errOutputIO)
-        case .permissionDenied: reason = l.text(.errOutputPermission)
-        case .readOnly: reason = l.text(.errOutputReadOnly)
-        case .noFolder(let folder): reason = l.text(.errOutputNoFolder(folder: folder))
-        case .notAFolder(let folder): reason = l.text(.errOutputNotFolder(folder: folder))
-        case .isDirectory: reason = l.text(.errOutputIsDirectory)
-        case .isFile: reason = l.text(.errOutputIsFile)
-        case .isDevice: reason = l.text(.errOutputIsDevice)
-        case .isFIFO: reason = l.text(.errOutputIsFIFO)
-        case .linkLoop: reason = l.text(.errOutputLinkLoop)
-        case .nameTooLong: reason = l.text(.errOutputNameTooLong)
-        case .exists: reason = l.text(.errFileExists)
-        case .other(_, let text): reason = text
-        }
-        return reason
-    }
-
-    /// "cannot write PATH: why the renderer stopped", in words rather than the renderer's debug text.
-    static func message(_ e: RenderFailure, _ l: L10n) -> String {
-        let reason: String
-        switch e.cause {
-        case .cairo(.noMemory): reason = l.text(.errRenderNoMemory)
-        case .cairo(.invalidSize): reason = l.text(.errRenderSurfaceSize)
-        case .cairo(.readError(let path)), .cairo(.fileNotFound(let path)): reason = l.text(.errRenderRead(path: path ?? "?"))
-        case .cairo(.surfaceTypeMismatch): reason = l.text(.errRenderSurfaceType)
-        case .cairo(.other(let code, _)): reason = l.text(.errRenderStatus(code: String(code)))
-        case .cairo(.writeError): reason = l.text(.errOutputIO)
-        case .chart(.invalidSize(let width, let height)): reason = l.text(.errRenderChartSize(width: String(width), height: String(height)))
-        case .chart(.mismatchedSeries(let label)), .chart(.unorderedTimes(let label)), .chart(.mismatchedStack(let label)):
-            reason = l.text(.errRenderChartData(label: label))
-        case .report(.tooManyCells(let row, let cells, let columns)):
-            reason = l.text(.errRenderReportCells(row: String(row), cells: String(cells), columns: String(columns)))
-        case .report(.invalidColumns(let header, let weights)):
-            reason = l.text(.errRenderReportColumns(columns: String(header), weights: String(weights)))
-        case .report(.cardLayout(let why)):
-            // Never reached from `card`, which refuses a sheet as PNG and fits the QR text first.
-            reason = l.text(.errUnexpected(detail: why))
-        }
-        let path = OutputFile.isStandardOutput(e.path) ? l.text(.outputStandard) : e.path
-        return l.text(.errCannotWrite(path: path, reason: reason))
-    }
-
-    /// What a file petlog cannot import looks like, in words.
-    static func found(_ what: FileContent, _ l: L10n) -> String {
-        switch what {
-        case .empty: return l.text(.importFoundEmpty)
-        case .binary: return l.text(.importFoundBinary)
-        case .png: return l.text(.importFoundImage(format: "PNG"))
-        case .jpeg: return l.text(.importFoundImage(format: "JPEG"))
-        case .gif: return l.text(.importFoundImage(format: "GIF"))
-        case .webp: return l.text(.importFoundImage(format: "WebP"))
-        case .heic: return l.text(.importFoundImage(format: "HEIC/AVIF"))
-        case .pdf: return l.text(.importFoundPDF)
-        case .zip: return l.text(.importFoundZip)
-        case .gzip: return l.text(.importFoundGzip)
-        case .sqlite: return l.text(.importFoundSQLite)
-        case .utf16: return l.text(.importFoundUTF16)
-        case .plainText: return l.text(.importFoundPlainText)
-        }
-    }
-
-    static func message(_ e: ImportError, _ l: L10n) -> String {
-        let reason: String
-        switch e.problem {
         case .unreadable: reason = l.text(.errImportUnreadable)
         case .unknownFormat: reason = l.text(.errImportUnknownFormat)
-        case .notImportable(let what): reason = l.text(.errImportNotImportable(what: Self.found(what, l)))
+        case .notImportable(let what): reason = l.text(.errImportNotImportable(what: Failure.found(what, l)))
         case .jsonEndsEarly: reason = l.text(.errImportJSONEndsEarly)
         case .unterminatedQuote: reason = l.text(.errImportQuote)
         case .malformedRow: reason = l.text(.errImportMalformedRow)
@@ -212,7 +176,7 @@ struct Failure {
             reason = l.text(.errImportMissingColumnSeparator(name: name, separator: separator, found: found.joined(separator: " | ")))
         case .ambiguousDate(let raw): reason = l.text(.errImportAmbiguousDate(value: raw))
         case .wrongFieldCount(let expected, let found): reason = l.text(.errImportFieldCount(found: String(found), expected: String(expected)))
-        case .value(let p): reason = Self.message(p, l)
+        case .value(let p): reason = p.message(l, database: database)
         case .unknownPet(let id): reason = l.text(.errImportUnknownPet(id: id))
         case .unknownMedication(let id): reason = l.text(.errImportUnknownMedication(id: String(id)))
         case .unknownSplit(let id): reason = l.text(.errImportUnknownSplit(id: String(id)))
@@ -224,11 +188,28 @@ struct Failure {
         case .needsPet: reason = l.text(.errImportNeedsPet)
         case .needsUnit: reason = l.text(.errImportNeedsUnit)
         }
-        return l.text(.errImportAt(where: e.location.description, reason: reason))
+        return l.text(.errImportAt(where: location.description, reason: reason))
+    }
+}
+
+extension StoreError: UserFacingError {
+    var exitCode: Int32 {
+        switch self {
+        case .petNotFound, .recordNotFound, .budgetNotFound, .medicationNotFound, .attachmentUnreadable, .databaseMissing, .databaseEmpty: return Failure.noInput
+        case .duplicatePetName, .ambiguousPetName, .ambiguousMedication, .attachmentNotOnRecord, .petArchived, .petNotArchived, .constraint: return Failure.dataError
+        case .newerSchema, .notAPetlogDatabase, .damaged: return Failure.dataError
+        case .cannotOpen, .readOnly: return Failure.cannotCreate
+        case .file(_, let cause): return cause.isIOFailure ? Failure.ioError : Failure.cannotCreate
+        case .busy: return Failure.busy
+        case .io: return Failure.ioError
+        case .serverUnreachable, .serverDatabaseMissing, .serverTLS, .server, .notOnServer: return Failure.unavailable
+        case .serverLogin, .notPermitted, .schemaNeedsOwner: return Failure.noPermission
+        case .serverConnectionLost: return Failure.busy
+        }
     }
 
-    static func message(_ e: StoreError, _ l: L10n) -> String {
-        switch e {
+    func message(_ l: L10n, database: String) -> String {
+        switch self {
         case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest(name: name, suggestion: suggestion))
         case .petNotFound(let name, nil): return l.text(.errPetNotFound(name: name))
         case .duplicatePetName(let name): return l.text(.errDuplicatePet(name: name))
@@ -249,7 +230,7 @@ struct Failure {
         case .readOnly(let path): return l.text(.errReadOnly(path: path))
         case .file(let path, .isFIFO): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileFIFO)))))
         case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileDevice)))))
-        case .file(let path, let cause): return l.text(.errFile(path: path, problem: Self.reason(cause, l)))
+        case .file(let path, let cause): return l.text(.errFile(path: path, problem: Failure.reason(cause, l)))
         case .busy: return l.text(.errBusy)
         case .petArchived(let name): return l.text(.errPetArchived(name: name, quoted: ShellWord.quoted(name)))
         case .petNotArchived(let name): return l.text(.errPetNotArchived(name: name))
@@ -261,7 +242,7 @@ struct Failure {
         case .serverLogin(let target): return l.text(.errServerLogin(target: target))
         case .serverDatabaseMissing(let target, let database): return l.text(.errServerDatabaseMissing(target: target, database: database))
         case .serverConnectionLost(let target): return l.text(.errServerConnectionLost(target: target))
-        case .serverTLS(let target, let problem): return l.text(.errServerTLS(target: target, detail: l.text(Self.tlsProblem(problem))))
+        case .serverTLS(let target, let problem): return l.text(.errServerTLS(target: target, detail: l.text(Failure.tlsProblem(problem))))
         case .notPermitted(let role): return l.text(.errNotPermitted(role: role))
         case .schemaNeedsOwner(let role): return l.text(.errSchemaNeedsOwner(role: role))
         case .server(let state, let message): return l.text(.errServer(state: state, message: message))
@@ -270,8 +251,25 @@ struct Failure {
     }
 }
 
+extension AttachmentHashMismatch: UserFacingError {
+    var exitCode: Int32 { Failure.dataError }
+    func message(_ l: L10n, database: String) -> String { l.text(.errAttachmentHash(path: path, sha: expected)) }
+}
+
+extension InvalidStoredValue: UserFacingError {
+    var exitCode: Int32 { Failure.dataError }
+    func message(_ l: L10n, database: String) -> String {
+        l.text(.errInvalidStoredValue(path: database, table: table, id: String(id), column: column, value: value))
+    }
+}
+
+/// The OCR helper's refusal (`ScanFailure.exitCode`, `message(_:)` in OCRClient.swift).
+extension ScanFailure: UserFacingError {
+    func message(_ l: L10n, database: String) -> String { message(l) }
+}
+
 /// A chart or report renderer stopped before its file was whole (nothing is left at `path`).
-struct RenderFailure: Error {
+struct RenderFailure: UserFacingError {
     enum Cause {
         case cairo(CairoError)
         case chart(ChartError)
@@ -279,10 +277,40 @@ struct RenderFailure: Error {
     }
     let path: String
     let cause: Cause
+
+    var exitCode: Int32 { Failure.cannotCreate }
+
+    /// "cannot write PATH: why the renderer stopped", in words rather than the renderer's debug text.
+    func message(_ l: L10n, database: String) -> String {
+        let reason: String
+        switch cause {
+        case .cairo(.noMemory): reason = l.text(.errRenderNoMemory)
+        case .cairo(.invalidSize): reason = l.text(.errRenderSurfaceSize)
+        case .cairo(.readError(let path)), .cairo(.fileNotFound(let path)): reason = l.text(.errRenderRead(path: path ?? "?"))
+        case .cairo(.surfaceTypeMismatch): reason = l.text(.errRenderSurfaceType)
+        case .cairo(.other(let code, _)): reason = l.text(.errRenderStatus(code: String(code)))
+        case .cairo(.writeError): reason = l.text(.errOutputIO)
+        case .chart(.invalidSize(let width, let height)): reason = l.text(.errRenderChartSize(width: String(width), height: String(height)))
+        case .chart(.mismatchedSeries(let label)), .chart(.unorderedTimes(let label)), .chart(.mismatchedStack(let label)):
+            reason = l.text(.errRenderChartData(label: label))
+        case .report(.tooManyCells(let row, let cells, let columns)):
+            reason = l.text(.errRenderReportCells(row: String(row), cells: String(cells), columns: String(columns)))
+        case .report(.invalidColumns(let header, let weights)):
+            reason = l.text(.errRenderReportColumns(columns: String(header), weights: String(weights)))
+        case .report(.cardLayout(let why)):
+            // Never reached from `card`, which refuses a sheet as PNG and fits the QR text first.
+            reason = l.text(.errUnexpected(detail: why))
+        }
+        let path = OutputFile.isStandardOutput(path) ? l.text(.outputStandard) : path
+        return l.text(.errCannotWrite(path: path, reason: reason))
+    }
 }
 
 /// A command-line mistake that argument-parser cannot see (a flag combination, a missing confirmation).
-struct UsageError: Error {
+struct UsageError: UserFacingError {
     let message: String
     var code: Int32 = Failure.usage
+
+    var exitCode: Int32 { code }
+    func message(_ l: L10n, database: String) -> String { message }
 }

@@ -65,4 +65,17 @@ final class SourceLintTests: XCTestCase {
         }
         XCTAssertEqual(found, [], "traps without a `// safe:` reason:\n" + found.joined(separator: "\n"))
     }
+
+    /// Issue 43: each error a user sees says its own exit code and line (`UserFacingError`); `Failure` casts
+    /// to that protocol and to `EngineError` only, and names no store engine, so a new error type is a
+    /// conformance, not another `case let e as …` in a switch with a `default`.
+    func testFailureCastsToTheProtocolsOnly() throws {
+        let file = Self.sources.appendingPathComponent("petlog/Failure.swift")
+        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").map(Self.code)
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("struct Failure ") })
+        let end = try XCTUnwrap(lines[start...].firstIndex { $0 == "}" })
+        let casts = lines[start...end].filter { $0.contains(" as") || $0.contains("case is ") }
+        XCTAssertEqual(casts.filter { !$0.contains("as? UserFacingError") && !$0.contains("as? EngineError") }, [])
+        XCTAssertEqual(lines.filter { $0.hasPrefix("import PetStoreSQLite") || $0.hasPrefix("import PetStorePostgres") }, [])
+    }
 }
