@@ -13,6 +13,9 @@ L10nKey.swift into Localization/CodeGroups.swift.
       parameter order it changed is changed; a key it removed is removed. CodeGroups.swift gets the
       branch's change to `CodeGroup`/`requiredCodes` through `git merge-file`. Nothing else is touched,
       so strings added since in the new format stay. Running it twice changes nothing more.
+      Merging this change into a main that still has old files with strings added since:
+      `--from HEAD --base $(git merge-base HEAD MERGE_HEAD)`. Then `git rm` the old files
+      (docs/architecture.md, "Carrying old-format strings over").
   python3 scripts/l10n-convert.py --from REF --fresh [--out DIR]
       Converts REF's old files whole (DIR: default the working tree's Localization/): how
       Strings/*.txt and CodeGroups.swift were made from main's old files; with --out /tmp/x it shows
@@ -186,14 +189,15 @@ def parse_new(lang, text):
         left, sep, text_ = line.partition(' = ')
         if not sep:
             left, text_ = line.rstrip(' ='), ''
-        words = left.split()
         k = {'doc': doc}
         if lang == 'en':
-            m = re.match(r'(\w+)(?:\((.*)\))?$', words[0])
+            m = re.match(r'(\w+)(?:\(([^)]*)\))? (\S+)$', left)
+            if not m:
+                sys.exit(f'{lang}.txt: cannot read the line {line!r}')
             k['name'], k['params'] = m.group(1), ([p.strip() for p in m.group(2).split(',')] if m.group(2) is not None else None)
-            raw = words[1]
+            raw = m.group(3)
         else:
-            raw = words[0]
+            raw = left.strip()
         k['text'] = text_
         entries.append(('key', raw, k)); doc = []
     return entries
@@ -252,9 +256,19 @@ def merge(branch, base, out):
             if b[lang] != a[lang]:
                 k['text'] = escape(b[lang])
             if lang == 'en':
-                for field in ('name', 'params', 'doc'):
-                    if b[field] != a[field]:
-                        k[field] = b[field]
+                if b['name'] != a['name']:
+                    k['name'] = b['name']
+                # scripts/l10n-typed.py wrote every constructor in the English order and without its doc
+                # comment: a branch that ran it lost both without meaning to, so only a new order or
+                # comment is taken (a constructor whose order the branch's callers do not use fails to
+                # compile, never silently).
+                if b['params'] != a['params'] and b['params'] is not None:
+                    k['params'] = b['params']
+                elif b['params'] != a['params'] and k['params'] is not None:
+                    print(f'{raw}: the branch has {b["name"]} in the order of its English text again (scripts/l10n-typed.py '
+                          f'does that); kept ({", ".join(k["params"])}): if its callers no longer compile, delete that list in en.txt')
+                if b['doc'] != a['doc'] and b['doc']:
+                    k['doc'] = b['doc']
         entries[:] = [e for e in entries if not (e[0] == 'key' and e[1] in removed)]
         for raw in [r for r in order if r in added]:
             if any(e[0] == 'key' and e[1] == raw for e in entries):
