@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `groom`: the grooming kind end to end (issue 28's proof of the kind descriptor), on both stores.
 final class GroomingCommandTests: CLITestCase {

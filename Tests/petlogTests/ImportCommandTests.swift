@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `petlog import` and `export` as a user runs them: round trips byte for byte, a second import adds
 /// nothing, a bad row names its file and line and writes nothing, weight CSVs from scales, the
@@ -298,7 +299,7 @@ final class ImportCommandTests: CLITestCase {
         let dir = Self.fixtures.appendingPathComponent("shelter-small").path
         var r = try run(["import", dir])
         // (A server's database exists before petlog: nothing is created, nothing said.)
-        XCTAssertEqual(r.stderr, Self.onServer ? "" : "petlog: created a new petlog database at \(dbPath)\n", "no bar when stderr is not a terminal")
+        XCTAssertEqual(r.stderr, onServer ? "" : "petlog: created a new petlog database at \(dbPath)\n", "no bar when stderr is not a terminal")
         // Under script(1), stderr is a pseudo-terminal.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return XCTFail("script(1) from util-linux is needed") }
         let command = "\(Self.binary.path) --db \(path("tty/petlog.sqlite")) import \(dir)"
@@ -331,7 +332,7 @@ final class ImportCommandTests: CLITestCase {
 
     /// A second, empty database of the store under test: "another machine".
     func otherDatabase(_ name: String = "other") throws -> String {
-        guard Self.onServer else { return path("\(name)/petlog.sqlite") }
+        guard onServer else { return path("\(name)/petlog.sqlite") }
         let database = try TestServer.shared().createDatabase()
         otherServerDatabases.append(database)
         return TestServer.url(database)

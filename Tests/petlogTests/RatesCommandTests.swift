@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetFiles
 
 /// `scripts/test-http-server.py` serving the recorded ECB files on 127.0.0.1, started and stopped by the test.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Issue 29, "Time where it happened": a record keeps the offset of the clock it happened on, and its
 /// day, its exchange rate and its budget follow that clock whoever reads it from wherever. Each test
