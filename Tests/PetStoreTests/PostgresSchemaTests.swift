@@ -242,6 +242,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
     /// A schema one migration behind this petlog (pg1 only), met first by a staff role that may not add to
     /// it: one clear error (the owner runs petlog once), nothing changed; the owner's petlog then upgrades it.
     func testAnOlderSchemaMetByStaffIsLeftForTheOwner() throws {
+        try TestServer.shared().holdRoles(for: self)
         let server = try requireServer()
         let url = try server.newDatabase()
         let owner = try link(url)
@@ -320,6 +321,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
     }
 
     func testConnectionFaultsAreNamed() throws {
+        try TestServer.shared().holdRoles(for: self)
         let server = try requireServer()
         let url = try server.newDatabase()
         let admin = try link(url)

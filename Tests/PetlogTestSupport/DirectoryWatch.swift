@@ -22,6 +22,12 @@ public final class DirectoryWatch {
 
     deinit { close(fd) }
 
+    /// Watches one more directory (one that has only now been made); false where it is not there.
+    @discardableResult
+    public func add(_ directory: String, events: UInt32 = DirectoryWatch.anyChange) -> Bool {
+        inotify_add_watch(fd, directory, events) >= 0
+    }
+
     /// Blocks until something changes (true), or `milliseconds` pass without a change (false); then
     /// forgets what happened.
     @discardableResult

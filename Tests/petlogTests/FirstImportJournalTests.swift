@@ -62,8 +62,12 @@ final class FirstImportJournalTests: CLITestCase {
     /// (then returns at once).
     func watch(_ child: PetlogChild, until stop: (Watched) -> Bool = { _ in false }) throws -> Watched {
         var seen = Watched()
-        let changes = try DirectoryWatch(Array(Set([(dbPath as NSString).deletingLastPathComponent, home.path])))
+        // HOME, then the database's folder once petlog has made it.
+        let folder = (dbPath as NSString).deletingLastPathComponent
+        let changes = try DirectoryWatch([home.path])
+        var watchingFolder = folder == home.path
         while !child.poll() {
+            if !watchingFolder { watchingFolder = changes.add(folder) }
             if size(dbPath + "-journal") != nil { seen.journalSeen = true }
             seen.largestWAL = max(seen.largestWAL, size(dbPath + "-wal") ?? 0)
             if (size(dbPath) ?? 0) >= 100, let h = try? headerVersions(dbPath) { seen.headers.insert(h) }

@@ -158,6 +158,7 @@ final class ServerStoreTests: CLITestCase {
     /// import's transaction. A staff role may do it, a volunteer may not; the result is the file exactly,
     /// the schema is as before, and an import killed in the middle leaves the schema whole and nothing half-loaded.
     func testABigImportRunsTheBulkPathAndLeavesTheSchemaAsItWas() throws {
+        try TestServer.shared().holdRoles(for: self)
         let file = home.appendingPathComponent("big.sqlite").path
         try ok("--db", file, "pet", "add", "Rex", "--species", "dog")
         var csv = "measured_at,weight_kg\n"
@@ -242,6 +243,7 @@ final class ServerStoreTests: CLITestCase {
     /// `petlog pg init-roles`: staff write and are named on their records; a volunteer reads everything
     /// and a write is one line, exit 77, nothing written.
     func testRolesDecideWhoMayWrite() throws {
+        try TestServer.shared().holdRoles(for: self)
         let url = try newServerDatabase()
         try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
         let out = try ok("--db", url, "pg", "init-roles")
@@ -289,6 +291,7 @@ final class ServerStoreTests: CLITestCase {
     /// A server that is away, a wrong password, a missing database, a file copy asked of a server: one
     /// line each with the sysexits code, never the password; once the server is back the next command works.
     func testServerFaultsAreOneLineEach() throws {
+        try TestServer.shared().holdRoles(for: self)
         let url = try newServerDatabase()
         try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
         let db = Self.database(url)
