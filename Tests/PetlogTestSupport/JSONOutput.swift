@@ -25,7 +25,14 @@ public enum JSONValue: Decodable, Equatable, Sendable {
         else if let a = try? c.decode([JSONValue].self) { self = .array(a) } else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 
-    public subscript(key: String) -> JSONValue? { if case .object(let o) = self { return o[key] }; return nil }
+    /// The value under `key` as petlog writes it (snake_case); also found where a decoder converted the
+    /// object's keys to camelCase.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let o) = self else { return nil }
+        if let v = o[key] { return v }
+        let parts = key.split(separator: "_")
+        return o[(parts.first.map(String.init) ?? "") + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()]
+    }
     public var string: String? { if case .string(let s) = self { return s }; return nil }
     public var int: Int64? { if case .number(let n) = self, n == n.rounded() { return Int64(n) }; return nil }
     public var double: Double? { if case .number(let n) = self { return n }; return nil }
