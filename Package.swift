@@ -99,13 +99,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        /** What the test suites share, for tests only: `StoreTestCase` (each test runs on SQLite and on PostgreSQL),
+            the run's throwaway PostgreSQL server, the CLI runner (`CLITestCase`), the terminal drivers, locked
+            values for threads and typed reading of `--json` output into the PetViews types (docs/testing.md). */
+        .target(name: "PetlogTestSupport", dependencies: ["PetModel", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "PetViews"],
+                path: "Tests/PetlogTestSupport", exclude: ["pty"]),
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
-        .testTarget(name: "PetStoreTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "PetModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "petlogTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetModel"], exclude: ["Fixtures", "HostileCorpus"]),
+        .testTarget(name: "PetStoreTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "PetModel", "PetlogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "petlogTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetModel", "PetViews", "PetlogTestSupport"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
-        .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization"]),
+        .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization", "PetlogTestSupport"]),
         .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo", "PetModel", "Localization"], exclude: ["README.md", "Golden"]),

@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
-final class DatabaseFileTests: XCTestCase {
+final class DatabaseFileTests: XCTestCase, OnOneStore {
+    static let onOneStore = "SQLite: the database file itself (its folder, its modes, its damage)"
     var dir: URL!
 
     override func setUpWithError() throws {

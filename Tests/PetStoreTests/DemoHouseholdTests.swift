@@ -1,18 +1,19 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
 /// The demo goes in through the import batch: ids as planned, doses on their own courses, and only into an empty file.
-final class DemoHouseholdTests: XCTestCase {
+final class DemoHouseholdTests: StoreTestCase {
     let now = Date(timeIntervalSince1970: 1_795_395_600)
     let demo = DemoHousehold(seed: 42, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!)
 
     func store() throws -> any PetlogStore {
         let fixed = now
-        return try StoreUnderTest.make(now: { fixed })
+        return try makeStore(now: { fixed })
     }
 
     func testPetsAndRecordsGetTheIdsPlannedAndDosesTheirCourse() throws {

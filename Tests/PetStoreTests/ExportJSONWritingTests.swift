@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
@@ -7,7 +8,7 @@ import PetModel
 
 /// The export's in-place writer (`JSONBytes`) against the Codable encoding the format is defined by,
 /// and the one-pass read of `exportJSON` against `loadRecords`.
-final class ExportJSONWritingTests: XCTestCase {
+final class ExportJSONWritingTests: StoreTestCase {
     let encoder = PetlogJSON.encoder()
 
     func written(_ r: ExportedRecord) throws -> String {
@@ -80,7 +81,7 @@ final class ExportJSONWritingTests: XCTestCase {
     }
 
     func testPetsAreWrittenAsTheEncoderWritesThem() throws {
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         for p in try repo.pets(includeArchived: true) {
             var j = JSONBytes()

@@ -1,12 +1,13 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
 /// The JSON import's weights: read without JSONDecoder when plain, kept as columns, written in file order.
-final class JSONImportStreamingTests: XCTestCase {
+final class JSONImportStreamingTests: StoreTestCase {
     let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
 
     /// Whatever the direct read accepts, it reads as JSONDecoder does; the plain shapes it must accept.
@@ -116,7 +117,7 @@ final class JSONImportStreamingTests: XCTestCase {
         XCTAssertEqual(batch.weights.line, [6, 9])
         XCTAssertEqual(batch.weights.utcOffset, [32400, -18000])
 
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         let summary = try repo.importBatch(batch)
         XCTAssertEqual(summary.recordsAdded, 4)
         let stored = try repo.records(RecordQuery()).sorted { $0.id < $1.id }
@@ -128,7 +129,7 @@ final class JSONImportStreamingTests: XCTestCase {
 
         // Into a database that has them: nothing twice. Into another one: new ids, in file order.
         XCTAssertEqual(try repo.importBatch(batch).recordsAlreadyThere, 4)
-        let other = try StoreUnderTest.make()
+        let other = try makeStore()
         _ = try other.addPet(PetDraft(name: "Coco", species: .cat))
         _ = try other.importBatch(batch)
         XCTAssertEqual(try other.records(RecordQuery()).sorted { $0.id < $1.id }.map(\.kind), [.weight, .diary, .weight, .weight])
@@ -159,13 +160,13 @@ final class JSONImportStreamingTests: XCTestCase {
             #"{"id":\#(id),"pet_id":5,"kind":"dose","at":"2024-01-02T08:00:00+09:00","note":null,"starred":false,"attachments":[],"dose":{"medication_id":\#(medication),"medication":"pill","skipped":false}}"#
         }
         let good = try PetlogJSONReader.read(data: document([weight(1, "2024-01-01T09:00:00+09:00", 4000), med, dose(4, of: 3)]), file: "m.json", options: options)
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         XCTAssertEqual(try repo.importBatch(good).recordsAdded, 3)
         XCTAssertEqual(try repo.records(RecordQuery(kinds: [.dose])).first.map { r -> Int64 in
             if case .dose(let d) = r.detail { return d.medicationId } else { return 0 } }, 3)
         for (records, missing) in [([dose(2, of: 3), med], Int64(3)), ([med, dose(4, of: 9)], 9)] {
             let batch = try PetlogJSONReader.read(data: document(records), file: "m.json", options: options)
-            let empty = try StoreUnderTest.make()
+            let empty = try makeStore()
             XCTAssertThrowsError(try empty.importBatch(batch)) { e in
                 XCTAssertEqual((e as? ImportError)?.problem, .unknownMedication(missing))
             }
@@ -189,7 +190,7 @@ final class JSONImportStreamingTests: XCTestCase {
     func testADuplicateIdIsRefusedAtItsLine() throws {
         let diary = #"{"id":1,"pet_id":5,"kind":"diary","at":"2024-01-01T10:00:00+09:00","note":null,"starred":false,"attachments":[],"diary":{"text":"walk","mood":null}}"#
         let batch = try PetlogJSONReader.read(data: document([diary, weight(1, "2024-01-01T09:00:00+09:00", 4000)]), file: "d.json", options: options)
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         XCTAssertThrowsError(try repo.importBatch(batch)) { e in
             XCTAssertEqual(e as? ImportError, ImportError(file: "d.json", line: 7, problem: .duplicateId(1)))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
@@ -9,7 +10,8 @@ import PetModel
 /// Every shipped schema version has a fixture file in `Fixtures/<version>/`, written by the build that
 /// shipped it (a demo household plus an archived pet, a photo, a star and a deleted record). Each is
 /// upgraded here: backup beside it first, then the current schema, every record kept, `check` clean.
-final class MigrationTests: XCTestCase {
+final class MigrationTests: XCTestCase, OnOneStore {
+    static let onOneStore = "SQLite: each shipped schema version's file upgraded (the server's migrations: PostgresSchemaTests)"
     var dir: URL!
 
     override func setUpWithError() throws {

@@ -1,19 +1,20 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
 /// Spending, splits, budgets and rates in the store.
-final class MoneyRepositoryTests: XCTestCase {
+final class MoneyRepositoryTests: StoreTestCase {
     var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)  // 2026-11-23 10:00 +09:00
     let krw = Currency.krw
     let usd = Currency.named("USD")!  // safe: a known code
 
     override func setUpWithError() throws {
-        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
+        repo = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) })
         for name in ["Coco", "Nabi", "Mochi"] { _ = try repo.addPet(PetDraft(name: name, species: .dog)) }
     }
 
@@ -112,11 +113,11 @@ final class MoneyRepositoryTests: XCTestCase {
 }
 
 /// A budget's name, place and people in the store (both stores by construction).
-final class BudgetTermsRepositoryTests: XCTestCase {
+final class BudgetTermsRepositoryTests: StoreTestCase {
     var repo: (any PetlogStore)!
 
     override func setUpWithError() throws {
-        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
+        repo = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) })
     }
 
     func testNamePlaceAndPeopleAreStoredReplacedKeptAndEdited() throws {

@@ -1,14 +1,15 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
 /// The export's Codable types and the scanner that cuts a document into pets and records.
-final class PetlogJSONTests: XCTestCase {
+final class PetlogJSONTests: StoreTestCase {
     func demoRecords() throws -> (pets: [Pet], records: [PetRecord]) {
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         var records: [PetRecord] = []
         try repo.forEachRecordBatch { records += $0 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
@@ -8,7 +9,8 @@ import XCTest
 /// `forEachRow` on PostgreSQL: rows reach the calling thread (never the event loop), a statement sent
 /// from inside the row closure runs (it deadlocked when the closure ran on the event loop), and an
 /// error thrown by the closure leaves the link usable.
-final class PostgresRowStreamTests: XCTestCase {
+final class PostgresRowStreamTests: XCTestCase, OnOneStore {
+    static let onOneStore = "PostgreSQL: the link streaming rows to the calling thread"
     /// A table of `n` numbered rows on a new database.
     func numbers(_ n: Int) throws -> PostgresLink {
         let link = try connect(try requireServer().newDatabase())

@@ -1,4 +1,5 @@
 import XCTest
+import PetlogTestSupport
 import GRDB
 import PetModel
 @testable import PetFiles
@@ -6,7 +7,8 @@ import PetModel
 @testable import PetStoreSQLite
 
 /// The kind descriptors against the SQLite schema they describe.
-final class RecordKindTableTests: XCTestCase {
+final class RecordKindTableTests: XCTestCase, OnOneStore {
+    static let onOneStore = "SQLite: the descriptors against the file's schema (the server's tables against the same descriptors: PostgresSchemaTests.testTheKindDescriptorsMatchTheServersTables)"
     func testEveryKindHasItsTableAndColumnsInTheSchema() throws {
         let db = try AppDatabase.inMemory()
         XCTAssertEqual(RecordKindTable.all.map(\.kind), RecordKind.allCases)

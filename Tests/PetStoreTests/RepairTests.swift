@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
@@ -9,12 +10,12 @@ import PetModel
 
 /// `check` names a broken record by its id and kind, as data, and `repair` acts on those (never on the text
 /// printed for people), on both stores.
-final class RepairTests: XCTestCase {
+final class RepairTests: StoreTestCase {
     var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
 
     override func setUpWithError() throws {
-        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
+        repo = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) })
     }
 
     /// Runs `sql` on the store's database behind petlog's back (damage made by another program).

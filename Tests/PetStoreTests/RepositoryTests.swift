@@ -1,17 +1,18 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
-final class RepositoryTests: XCTestCase {
+final class RepositoryTests: StoreTestCase {
     var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
 
     override func setUpWithError() throws {
-        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
+        repo = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) })
     }
 
     @discardableResult
@@ -226,7 +227,7 @@ final class RepositoryTests: XCTestCase {
 
     func testDemoIsDeterministicForASeed() throws {
         func snapshot(seed: UInt64) throws -> [String] {
-            let r = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) })
+            let r = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) })
             let counts = try DemoHousehold(seed: seed, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: r)
             XCTAssertEqual(counts.pets, 3)
             let records = try r.records(RecordQuery())

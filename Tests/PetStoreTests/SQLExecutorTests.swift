@@ -1,13 +1,15 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 @testable import PetStorePostgres
 
 /// The same statements, written once with `?`, give the same rows on SQLite and on PostgreSQL.
-final class SQLExecutorTests: XCTestCase {
+final class SQLExecutorTests: XCTestCase, OnOneStore {
+    static let onOneStore = "both, in each test: the same statements on a SQLite and a PostgreSQL executor, compared"
     func testPlaceholdersAreNumberedOutsideLiteralsAndComments() {
         XCTAssertEqual(PlaceholderNumbering.numbered("SELECT ?, '?', \"a?\" FROM t WHERE x = ? -- why?\nAND y = ?"),
                        "SELECT $1, '?', \"a?\" FROM t WHERE x = $2 -- why?\nAND y = $3")

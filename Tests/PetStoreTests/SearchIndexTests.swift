@@ -1,21 +1,27 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
 /// `search_index` (schema v5): what `search` finds through it, and that it follows every write — the
-/// repository's, `undo`'s and another program's — with `check` noticing when it does not.
-final class SearchIndexTests: XCTestCase {
+/// repository's, `undo`'s and another program's — with `check` noticing when it does not. What a user
+/// finds runs on both stores; the index's own rows, and writes past petlog, are SQLite's (the server
+/// searches its own columns, PostgresSupport).
+final class SearchIndexTests: StoreTestCase {
+    /// The SQLite file's database (nil on the server).
     var database: AppDatabase!
-    var repo: SQLiteRepository!
+    var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
 
     override func setUpWithError() throws {
+        let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_395_600) }
+        guard !onServer else { return repo = try makeStore(now: now, undoCommand: "petlog test") }
         database = try AppDatabase.inMemory()
-        repo = SQLiteRepository(database, now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
+        repo = SQLiteRepository(database, now: now, undoCommand: "petlog test")
     }
 
     func draft(_ detail: RecordDetail, note: String? = nil, minutesAgo: Double = 0) -> RecordDraft {
@@ -49,7 +55,7 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(try found("zz"), [])
         XCTAssertFalse(try found("e").isEmpty)
         // Weights without a note have nothing to search and no row.
-        XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index WHERE rowid = ?", arguments: [plain]) }, 0)
+        if !onServer { XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index WHERE rowid = ?", arguments: [plain]) }, 0) }
         XCTAssertEqual(try repo.check(), [])
     }
 
@@ -83,13 +89,14 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(try found("park"), [id])
         _ = try repo.deleteRecord(id: id)
         XCTAssertEqual(try found("collar"), [])
-        XCTAssertEqual(try indexRows(), 1, "the pet's row only")
+        if !onServer { XCTAssertEqual(try indexRows(), 1, "the pet's row only") }
         XCTAssertNotNil(try repo.undo())
         XCTAssertEqual(try found("collar"), [id])
         XCTAssertEqual(try repo.check(), [])
     }
 
     func testAnotherProgramsChangesAreFoundAndCheckRepairsAnIndexOutOfStep() throws {
+        try requireDatabaseFile("SQLite's index tables and the triggers that note a write past petlog")
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
         let id = try repo.addRecord(pets: [.name("Coco")], draft(.diary(Diary(text: "blue collar"))))[0].id
         // Written past the repository (as the sqlite3 shell would): the triggers note it, nothing folds it yet.
@@ -118,6 +125,7 @@ final class SearchIndexTests: XCTestCase {
     /// are found all the same before and after it, writes meanwhile do not index them, `check` does not call
     /// them a problem, and the search that indexes them is not an undoable change.
     func testABacklogOfNotedRowsIsIndexedByTheFirstSearch() throws {
+        try requireDatabaseFile("SQLite's backlog table (search_stale)")
         let pet = try repo.addPet(PetDraft(name: "Coco", species: .dog))
         let kept = try repo.addRecord(pets: [.name("Coco")], draft(.diary(Diary(text: "blue collar")), minutesAgo: 1))[0].id
         let many = SearchIndex.backlogLimit + 10
@@ -156,6 +164,7 @@ final class SearchIndexTests: XCTestCase {
     }
 
     func testCheckFindsARecordWithoutItsDetailInOnePass() throws {
+        try requireDatabaseFile("deletes past petlog through SQLite (the server's: PostgresSchemaTests.testCheckQueriesAreAntiJoinsWithoutASubplanPerRow)")
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
         let ids = try repo.addRecords([(.name("Coco"), draft(.weight(Weight(mass: Mass(grams: 5000))))),
                                        (.name("Coco"), draft(.diary(Diary(text: "x")), minutesAgo: 1))]).map(\.id)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
@@ -8,7 +9,7 @@ import PetModel
 
 /// The pieces under `petlog import`/`export`: the CSV reader and writer, local times, and the
 /// importer's all-or-nothing, duplicate and id rules.
-final class TransferTests: XCTestCase {
+final class TransferTests: StoreTestCase {
     func rows(_ text: String) throws -> [[String?]] {
         var r = CSVReader(bytes: Array(text.utf8), file: "t.csv")
         var out: [[String?]] = []
@@ -77,7 +78,7 @@ final class TransferTests: XCTestCase {
     }
 
     func testImportCountsDuplicatesAndKeepsIdsOnlyIntoAnEmptyDatabase() throws {
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         var s = try repo.importBatch(batch(weights: [(10, 4000), (10, 4000), (20, 4100)], symptom: true))
         XCTAssertEqual(s.recordsAdded, 4, "two identical rows of one file stay two")
         XCTAssertEqual(s.petsAdded, 1)
@@ -91,7 +92,7 @@ final class TransferTests: XCTestCase {
     }
 
     func testAFailingImportWritesNothing() throws {
-        let repo = try StoreUnderTest.make()
+        let repo = try makeStore()
         _ = try repo.importBatch(batch(weights: [(10, 4000)]))
         var b = batch(weights: [(50, 4000)])
         b.records.append(ImportRecord(location: SourceLocation(file: "x.json", line: 9), fileId: 3, pet: 0, at: 60, utcOffset: 0,

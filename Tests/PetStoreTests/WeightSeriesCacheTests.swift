@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
@@ -11,8 +12,8 @@ import PetModel
 /// schema pg6, `PostgresWeightSeries`): the series a chart reads from the packed chunks and the tables after
 /// them is, after every kind of change, the series the tables alone give — two pets, ties at one instant,
 /// weights logged at other offsets, raw SQL from outside petlog — and `check` finds a cache that says
-/// otherwise. Runs on both stores (`StoreUnderTest.make`).
-final class WeightSeriesCacheTests: XCTestCase {
+/// otherwise. Runs on both stores (`StoreTestCase`).
+final class WeightSeriesCacheTests: StoreTestCase {
     var repo: (any PetlogStore)!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
     var coco: Int64 = 0, nabi: Int64 = 0
@@ -21,7 +22,7 @@ final class WeightSeriesCacheTests: XCTestCase {
     var server: PostgresRepository? { repo as? PostgresRepository }
 
     override func setUpWithError() throws {
-        repo = try StoreUnderTest.make(now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
+        repo = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
         coco = try repo.addPet(PetDraft(name: "Coco", species: .dog)).id
         nabi = try repo.addPet(PetDraft(name: "Nabi", species: .cat)).id
     }
@@ -321,11 +322,8 @@ final class WeightSeriesCacheTests: XCTestCase {
         let outsidePid = try XCTUnwrap(try outside.query("SELECT pg_backend_pid()").first?.first?.int)
         let packerPid = try XCTUnwrap(try packer.query("SELECT pg_backend_pid()").first?.first?.int)
         func waitUntilBlocked(_ pid: Int64) throws {
-            for _ in 0..<600 {
-                if try int("SELECT count(*) FROM pg_locks WHERE pid = \(pid) AND NOT granted") ?? 0 > 0 { return }
-                usleep(100_000)
-            }
-            XCTFail("the other side never waited")
+            let blocked = try requireServer().waitUntil(server.target.database, "SELECT count(*) > 0 FROM pg_locks WHERE pid = \(pid) AND NOT granted", is: "true")
+            if !blocked { XCTFail("the other side never waited") }
         }
         // 1. The chart holds the lock first: the writer's trigger waits, then drops what the chart packed.
         try packer.query("BEGIN ISOLATION LEVEL SERIALIZABLE")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import Localization
 import PetCharts
 import PetModel
@@ -7,8 +8,8 @@ import PetStoreCore
 import PetStoreSQLite
 @testable import PetViews
 
-/// The chart composer over a real (in-memory SQLite) store: what it reads, converts, says and draws.
-final class ChartComposerTests: XCTestCase {
+/// The chart composer over a real store (each test on SQLite and on PostgreSQL): what it reads, converts, says and draws.
+final class ChartComposerTests: StoreTestCase {
     let zone = TimeZone(identifier: "Asia/Seoul") ?? .current
     /// 2026-11-23 10:00 in Seoul.
     let now = Date(timeIntervalSince1970: 1_795_395_600)
@@ -22,7 +23,7 @@ final class ChartComposerTests: XCTestCase {
 
     func store() throws -> any PetlogStore {
         let now = self.now
-        return SQLiteRepository(try AppDatabase.inMemory(), now: { now })
+        return try makeStore(now: { now })
     }
 
     func composer(_ store: any PetlogStore, _ language: Language = .en, units: UnitSystem = .metric) -> ChartComposer {

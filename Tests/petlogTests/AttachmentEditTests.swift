@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `edit ID --receipt/--photo/--attach FILE` and `--detach NAME|N` (issue 30): files added to and taken off
 /// existing records, the quarantine of a file no record uses any more, and `undo` both ways; on both stores.

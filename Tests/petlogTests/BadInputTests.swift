@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Bad input: one line on stderr naming the value, a sysexits code, and the database file unchanged.
 final class BadInputTests: CLITestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `budget`, `stats` spending and `calendar --spending`, run as an owner would (Seoul, now 2026-11-23 10:00).
 final class BudgetCommandTests: CLITestCase {
@@ -31,11 +32,11 @@ final class BudgetCommandTests: CLITestCase {
         try ok("expense", "Coco", "500", "JPY", "--category", "treats", "--at", "2026-11-22 09:00")
     }
 
-    func budgets(_ args: String...) throws -> [[String: Any]] {
-        let r = try run(["budget", "show"] + args + ["--json"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["budgets"] as? [[String: Any]])
-    }
+    /// `budget show --json`'s budgets, typed.
+    func budgets(_ args: String...) throws -> [BudgetOut] { try decoded(BudgetShowOut.self, ["budget", "show"] + args).budgets }
+
+    /// `budget list --json`, typed.
+    func budgetList() throws -> [BudgetOut] { try decoded([BudgetOut].self, ["budget", "list"]) }
 
     func minor(_ o: [String: Any], _ key: String) -> Int? { (o[key] as? [String: Any])?["minor_units"] as? Int }
 
@@ -43,16 +44,15 @@ final class BudgetCommandTests: CLITestCase {
         try logAMonth()
         XCTAssertTrue(try ok("budget", "set", "300000", "KRW", "--monthly").contains("Budget #1 set: Household · ₩300,000 · monthly · all categories"))
         let b = try XCTUnwrap(try budgets().first)
-        XCTAssertEqual(b["standing"] as? String, "current")
-        XCTAssertEqual(b["first_day"] as? String, "2026-11-01")
-        XCTAssertEqual(b["last_day"] as? String, "2026-11-30")
-        XCTAssertEqual(minor(b, "spent"), 50_000 + 30_000 + 85_000 + 13_125, "pets', household's and the visit's; not October's; not the yen")
-        XCTAssertEqual(minor(b, "left"), 121_875)
-        XCTAssertEqual(b["days_left"] as? Int, 8, "the 23rd through the 30th")
-        XCTAssertEqual(minor(b, "per_day"), 15_234, "121,875 / 8 rounded down")
-        XCTAssertEqual(b["unconverted"] as? Int, 1)
-        let categories = try XCTUnwrap(b["by_category"] as? [[String: Any]])
-        XCTAssertEqual(categories.map { $0["category"] as? String }, ["vet", "food", "supplies"])
+        XCTAssertEqual(b.standing, "current")
+        XCTAssertEqual(b.firstDay, "2026-11-01")
+        XCTAssertEqual(b.lastDay, "2026-11-30")
+        XCTAssertEqual(b.spent?.minorUnits, 50_000 + 30_000 + 85_000 + 13_125, "pets', household's and the visit's; not October's; not the yen")
+        XCTAssertEqual(b.left?.minorUnits, 121_875)
+        XCTAssertEqual(b.daysLeft, 8, "the 23rd through the 30th")
+        XCTAssertEqual(b.perDay?.minorUnits, 15_234, "121,875 / 8 rounded down")
+        XCTAssertEqual(b.unconverted, 1)
+        XCTAssertEqual(b.byCategory?.map(\.category), ["vet", "food", "supplies"])
         let text = try ok("budget", "show")
         XCTAssertTrue(text.contains("Spent ₩178,125 of ₩300,000 · ₩121,875 left"), text)
         XCTAssertTrue(text.contains("8 days left · ₩15,234 a day"), text)
@@ -60,17 +60,17 @@ final class BudgetCommandTests: CLITestCase {
         XCTAssertFalse(text.contains("\u{1B}["), "no colours in a pipe")
         // Set again: the same scope is replaced, not doubled.
         XCTAssertTrue(try ok("budget", "set", "₩200,000").contains("Budget #1 replaced"))
-        XCTAssertEqual((try json("budget", "list") as? [[String: Any]])?.count, 1)
+        XCTAssertEqual(try budgetList().count, 1)
     }
 
     func testAPetsCategoryBudgetOverIsSaidInWords() throws {
         try logAMonth()
         try ok("budget", "set", "Coco", "60000", "KRW", "--category", "food")
         let b = try XCTUnwrap(try budgets("Coco").first)
-        XCTAssertEqual(b["pet"] as? String, "Coco")
-        XCTAssertEqual(minor(b, "spent"), 63_125, "Coco's food only: not the household's supplies, not Nabi's visit")
-        XCTAssertEqual(b["over"] as? Bool, true)
-        XCTAssertTrue(b["per_day"] is NSNull)
+        XCTAssertEqual(b.pet, "Coco")
+        XCTAssertEqual(b.spent?.minorUnits, 63_125, "Coco's food only: not the household's supplies, not Nabi's visit")
+        XCTAssertEqual(b.over, true)
+        XCTAssertNil(b.perDay)
         let en = try ok("budget", "show", "Coco")
         XCTAssertTrue(en.contains("over by ₩3,125"), en)
         for (lang, words) in [("ko", ["초과", "8일 남음", "3,125"]), ("ja", ["超過", "残り8日", "3,125"])] {
@@ -88,43 +88,23 @@ final class BudgetCommandTests: CLITestCase {
         try logAMonth()
         try ok("budget", "set", "Coco", "10.00", "USD", "--category", "food")
         let b = try XCTUnwrap(try budgets("Coco").first)
-        XCTAssertEqual(b["over"] as? Bool, true)
-        let left = try XCTUnwrap(b["left"] as? [String: Any])
-        let minorLeft = try XCTUnwrap(left["minor_units"] as? Int)
+        XCTAssertEqual(b.over, true)
+        let left = try XCTUnwrap(b.left)
+        let minorLeft = left.minorUnits
         XCTAssertLessThan(minorLeft, 0)
         let magnitude = -minorLeft
-        XCTAssertEqual(left["amount"] as? String, "-\(magnitude / 100).\(String(format: "%02d", magnitude % 100))")
+        XCTAssertEqual(left.amount, "-\(magnitude / 100).\(String(format: "%02d", magnitude % 100))")
         XCTAssertEqual(try run(["budget", "list", "--json"]).status, 0)
     }
 
     func testOverBudgetIsRedOnlyOnATerminal() throws {
         try ok("expense", "Coco", "70000", "KRW", "--category", "food", "--at", "2026-11-20 12:00")
         try ok("budget", "set", "Coco", "60000", "KRW")
-        // petlog on a pseudo-terminal, as an owner sees it; NO_COLOR set or not by the first argument.
-        let script = """
-        import os, subprocess, sys
-        master, slave = os.openpty()
-        env = dict(os.environ)
-        if sys.argv[1] == "nocolor":
-            env["NO_COLOR"] = "1"
-        p = subprocess.Popen(sys.argv[2:], stdout=slave, stderr=subprocess.DEVNULL, env=env)
-        os.close(slave)
-        out = b""
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        p.wait()
-        sys.stdout.write(out.decode())
-        """
+        // petlog on a pseudo-terminal, as an owner sees it, with NO_COLOR and without.
         let args = [Self.binary.path, "--db", dbPath, "budget", "show"]
-        let tty = try python(script, ["color"] + args)
+        let tty = try onTerminal(args)
+        let plain = try onTerminal(args, env: ["NO_COLOR": "1"])
         XCTAssertTrue(tty.stdout.contains("\u{1B}[31mover by ₩10,000\u{1B}[0m"), tty.stdout)
-        let plain = try python(script, ["nocolor"] + args)
         XCTAssertTrue(plain.stdout.contains("over by ₩10,000"), plain.stdout)
         XCTAssertFalse(plain.stdout.contains("\u{1B}["), plain.stdout)
     }
@@ -134,39 +114,39 @@ final class BudgetCommandTests: CLITestCase {
         try ok("budget", "set", "100001", "KRW", "--per-pet")
         try ok("budget", "set", "Nabi", "100001", "KRW", "--per-pet")
         let all = try budgets()
-        let household = try XCTUnwrap(all.first { $0["pet"] is NSNull })
-        XCTAssertEqual(household["pets"] as? Int, 2, "the two active pets")
-        XCTAssertEqual(minor(household, "budget"), 50_000, "100,001 / 2 rounded down")
-        XCTAssertEqual(minor(household, "spent"), 178_125 / 2)
-        let nabi = try XCTUnwrap(all.first { $0["pet"] as? String == "Nabi" })
-        XCTAssertEqual(nabi["pets"] as? Int, 1)
-        XCTAssertEqual(minor(nabi, "budget"), 100_001)
+        let household = try XCTUnwrap(all.first { $0.pet == nil })
+        XCTAssertEqual(household.pets, 2, "the two active pets")
+        XCTAssertEqual(household.budget?.minorUnits, 50_000, "100,001 / 2 rounded down")
+        XCTAssertEqual(household.spent?.minorUnits, 178_125 / 2)
+        let nabi = try XCTUnwrap(all.first { $0.pet == "Nabi" })
+        XCTAssertEqual(nabi.pets, 1)
+        XCTAssertEqual(nabi.budget?.minorUnits, 100_001)
         XCTAssertTrue(try ok("budget", "list").contains("per pet (÷2)"))
         try ok("pet", "archive", "Nabi")
-        XCTAssertEqual(try budgets().first { $0["pet"] is NSNull }?["pets"] as? Int, 1, "an archived pet no longer shares it")
+        XCTAssertEqual(try budgets().first { $0.pet == nil }?.pets, 1, "an archived pet no longer shares it")
     }
 
     func testAStretchOfDaysBeforeDuringAndAfter() throws {
         try ok("budget", "set", "Coco", "500000", "KRW", "--from", "2026-12-01", "--to", "2027-02-28", "--category", "vet")
         let before = try XCTUnwrap(try budgets().first)
-        XCTAssertEqual(before["standing"] as? String, "upcoming")
-        XCTAssertEqual(before["days_left"] as? Int, 90)
+        XCTAssertEqual(before.standing, "upcoming")
+        XCTAssertEqual(before.daysLeft, 90)
         XCTAssertTrue(try ok("budget", "show").contains("starts in 8 days"))
         let later = ["PETLOG_NOW": "2027-01-10T10:00:00+09:00"]
         XCTAssertEqual(try run(["visit", "Coco", "--cost", "450000KRW", "--at", "2027-01-05"], env: later).status, 0)
         XCTAssertEqual(try run(["expense", "Coco", "99000", "KRW", "--category", "vet", "--at", "2026-11-30"], env: later).status, 0)
         let during = try XCTUnwrap(try budgets("--date", "2027-01-10").first)
-        XCTAssertEqual(during["standing"] as? String, "current")
-        XCTAssertEqual(minor(during, "spent"), 450_000, "November is before the stretch")
-        XCTAssertEqual(during["days_left"] as? Int, 50, "Jan 10 through Feb 28")
-        XCTAssertEqual(minor(during, "per_day"), 1_000)
+        XCTAssertEqual(during.standing, "current")
+        XCTAssertEqual(during.spent?.minorUnits, 450_000, "November is before the stretch")
+        XCTAssertEqual(during.daysLeft, 50, "Jan 10 through Feb 28")
+        XCTAssertEqual(during.perDay?.minorUnits, 1_000)
         let ended = try XCTUnwrap(try budgets("--date", "2027-03-05").first)
-        XCTAssertEqual(ended["standing"] as? String, "ended")
-        XCTAssertEqual(ended["days_left"] as? Int, 0)
-        XCTAssertEqual(minor(ended, "spent"), 450_000)
+        XCTAssertEqual(ended.standing, "ended")
+        XCTAssertEqual(ended.daysLeft, 0)
+        XCTAssertEqual(ended.spent?.minorUnits, 450_000)
         XCTAssertTrue(try ok("budget", "show", "--date", "2027-03-05").contains("ended Feb 28, 2027"))
         XCTAssertEqual(try budgets("--date", "2027-04-15").count, 0, "more than 31 days after: only in budget list")
-        XCTAssertEqual((try json("budget", "list") as? [[String: Any]])?.count, 1)
+        XCTAssertEqual(try budgetList().count, 1)
     }
 
     func testMonthEndsALeapFebruaryAndTheLocalDay() throws {
@@ -174,16 +154,14 @@ final class BudgetCommandTests: CLITestCase {
         for (date, last, left) in [("2027-01-31", "2027-01-31", 1), ("2027-02-01", "2027-02-28", 28), ("2028-02-01", "2028-02-29", 29),
                                    ("2028-02-29", "2028-02-29", 1)] {
             let b = try XCTUnwrap(try budgets("--date", date).first)
-            XCTAssertEqual(b["last_day"] as? String, last, date)
-            XCTAssertEqual(b["days_left"] as? Int, left, date)
+            XCTAssertEqual(b.lastDay, last, date)
+            XCTAssertEqual(b.daysLeft, left, date)
         }
         // 23:30 on Oct 31 in New York is Nov 1 in UTC: it is October's spending where the owner lives.
         let ny = ["TZ": "America/New_York", "PETLOG_NOW": "2026-11-23T10:00:00-05:00"]
         XCTAssertEqual(try run(["expense", "Coco", "7000", "KRW", "--category", "food", "--at", "2026-10-31 23:30"], env: ny).status, 0)
-        func spent(_ date: String, _ env: [String: String]) throws -> Int? {
-            let r = try run(["budget", "show", "--date", date, "--json"], env: env)
-            let b = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["budgets"] as? [[String: Any]]
-            return b?.first.flatMap { minor($0, "spent") }
+        func spent(_ date: String, _ env: [String: String]) throws -> Int64? {
+            try decoded(BudgetShowOut.self, ["budget", "show", "--date", date], env: env).budgets.first?.spent?.minorUnits
         }
         XCTAssertEqual(try spent("2026-10-31", ny), 7_000)
         XCTAssertEqual(try spent("2026-11-30", ny), 0)
@@ -205,14 +183,14 @@ final class BudgetCommandTests: CLITestCase {
         try expectRefused(["budget", "set", "300000", "KRW", "--category", "grooming2"], code: 65, mentions: "grooming")
         try expectRefused(["budget", "delete", "9"], code: 66, mentions: "9")
         try expectRefused(["--lang", "ko", "budget", "set", "0", "KRW"], code: 65, mentions: "0보다 커야")
-        XCTAssertEqual((try json("budget", "list") as? [[String: Any]])?.count, 0)
+        XCTAssertEqual(try budgetList().count, 0)
         XCTAssertTrue(try ok("budget", "list").contains("No budgets yet"))
     }
 
     func testDeleteSaysWhatWent() throws {
         try ok("budget", "set", "Coco", "120", "USD")
         XCTAssertTrue(try ok("budget", "delete", "1").contains("Budget #1 deleted: Coco · $120.00 · monthly"))
-        XCTAssertEqual((try json("budget", "list") as? [[String: Any]])?.count, 0)
+        XCTAssertEqual(try budgetList().count, 0)
     }
 
     // MARK: stats
@@ -397,13 +375,13 @@ final class BudgetCommandTests: CLITestCase {
         try ok("budget", "set", "50000", "KRW", "--from", "2026-11-01", "--to", "2026-11-10")
         try ok("budget", "set", "Coco", "90000", "KRW", "--from", "2026-11-20", "--to", "2026-11-25")
         try ok("budget", "set", "Nabi", "10000", "KRW", "--from", "2026-10-01", "--to", "2026-10-05")
-        let list = try XCTUnwrap(try json("budget", "list") as? [[String: Any]])
-        XCTAssertEqual(list.compactMap { ($0["id"] as? NSNumber)?.intValue }, [2, 4, 1, 3, 5])
-        XCTAssertEqual(list.compactMap { $0["standing"] as? String }, ["current", "current", "upcoming", "ended", "ended"])
-        XCTAssertEqual(list[0]["days_left"] as? Int, 8, "Nov 23–30")
-        XCTAssertEqual(list[1]["days_left"] as? Int, 3, "Nov 23–25")
-        XCTAssertEqual(list[2]["starts_in"] as? Int, 27)
-        XCTAssertTrue(list[3]["days_left"] is NSNull)
+        let list = try budgetList()
+        XCTAssertEqual(list.map(\.id), [2, 4, 1, 3, 5])
+        XCTAssertEqual(list.compactMap(\.standing), ["current", "current", "upcoming", "ended", "ended"])
+        XCTAssertEqual(list[0].daysLeft, 8, "Nov 23–30")
+        XCTAssertEqual(list[1].daysLeft, 3, "Nov 23–25")
+        XCTAssertEqual(list[2].startsIn, 27)
+        XCTAssertNil(list[3].daysLeft)
         let en = try run(["budget", "list"], env: ["COLUMNS": "160"]).stdout
         let rows = en.split(separator: "\n").map(String.init)
         XCTAssertTrue(rows[0].hasSuffix("State"), en)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The care answers of issue 42 that went wrong in plain use: each test failed before its fix.
 final class CareAnswersTests: CLITestCase {

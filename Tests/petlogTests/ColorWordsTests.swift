@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Issue 42: a urine or stool colour petlog knows is read in any language, stored as its code, and shown in the
 /// UI language (`yellow` → 노란색, 黄色); a colour it does not know stays as typed.

@@ -1,12 +1,13 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Names from the database are data in every shell: pressing TAB never runs what a pet or medication
 /// name holds, and what completion inserts is the name as one correctly quoted word. Driven through
 /// the real shells: bash's generated function with COMP_WORDS, and bash, zsh and fish typing on a
 /// pseudo-terminal (skipped for a shell that is not installed).
 final class CompletionSafetyTests: CLITestCase {
-    override class var notOnServerPass: String? { "shell completion drives the shells; what the database holds is read the same way on either store (ServerStoreTests completes from a server)" }
+    override class var onOneStoreOnly: String? { "shell completion drives the shells; what the database holds is read the same way on either store (ServerStoreTests completes from a server)" }
     /// Hostile names: each would run `touch` in the trap folder if a shell expanded it.
     var trap: URL { home.appendingPathComponent("trap") }
     var hostile: [String] {
@@ -110,7 +111,7 @@ final class CompletionSafetyTests: CLITestCase {
     /// the words `petlog` then received (nil where it never ran). Completion requests go to the real
     /// binary, reading the database `db`; a run only records its words.
     func typeInShell(_ shell: String, db: String, _ typed: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [[String]?] {
-        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/complete-in-pty.py")
+        let driver = Self.ptyDriver("complete-in-pty.py")
         let wrapperFolder = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: wrapperFolder, withIntermediateDirectories: true)
         let argsFile = home.appendingPathComponent("args")

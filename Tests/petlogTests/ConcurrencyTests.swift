@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import XCTest
+import PetlogTestSupport
 import Glibc
 @testable import PetFiles
 @testable import PetStoreCore
@@ -17,7 +18,7 @@ import Glibc
 /// The second test also SIGKILLs a random writer every 50–250 ms (seeded): the others must not notice.
 /// `PETLOG_CONCURRENCY_SECONDS` changes how long the writers run (default 6 and 5).
 final class ConcurrencyTests: CLITestCase {
-    override class var notOnServerPass: String? { "SQLite's locking between processes (the server's is ServerLoadTests')" }
+    override class var onOneStoreOnly: String? { "SQLite's locking between processes (the server's is ServerLoadTests')" }
     static let writers = 8
 
     /// What one write was meant to put in the file.

@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `config` and the order settings are taken in: flag > environment > config file > locale.
 final class ConfigCommandTests: CLITestCase {
-    override class var notOnServerPass: String? { "about the config file and the order of settings, not the store" }
+    override class var onOneStoreOnly: String? { "about the config file and the order of settings, not the store" }
     var configPath: String { home.appendingPathComponent(".config/petlog/config.toml").path }
 
     func write(_ text: String) throws {

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import XCTest
+import PetlogTestSupport
 import Glibc
 @testable import PetFiles
 @testable import PetStoreCore
@@ -15,7 +16,7 @@ import Glibc
 /// record petlog acknowledged (exit 0 and its `#id` line) must read back with the values written.
 /// `PETLOG_CRASH_SEED` replays a seed; `PETLOG_CRASH_TRIALS` changes the number of trials.
 final class CrashSafetyTests: CLITestCase {
-    override class var notOnServerPass: String? { "SIGKILL against SQLite's commit and WAL recovery (the server's is ServerLoadTests' restart)" }
+    override class var onOneStoreOnly: String? { "SIGKILL against SQLite's commit and WAL recovery (the server's is ServerLoadTests' restart)" }
     struct StoppedAtFailingTrial: Error { var seed: UInt64; var trial: Int }
 
     /// What the trials did, printed at the end so a run shows where its kills landed.

@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// What outside testers did to a real petlog file (issue 27): cut it short, wrote random bytes over pages in
 /// its middle or over its header. `check` names the file and the damage in a few lines (all of it with
 /// `--verbose` or `--json`), and `check --repair` copies what can be read into a new file beside it.
 final class DamagedFileTests: CLITestCase {
-    override class var notOnServerPass: String? { "about a damaged SQLite file" }
+    override class var onOneStoreOnly: String? { "about a damaged SQLite file" }
     func petlog(_ db: String, _ args: String...) throws -> Result { try run(["--db", db] + args, useDefaultDB: true) }
 
     /// A demo household in a file of its own, checkpointed (no -wal beside it), and its page size.

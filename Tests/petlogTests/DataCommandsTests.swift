@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 final class DataCommandsTests: CLITestCase {
     func testCheckIsSilentWhenAllIsWellAndNamesEachProblem() throws {

@@ -1,12 +1,13 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The Debian package `make deb` built (petlog_*.deb at the top of the repository, or $PETLOG_DEB), installed
 /// with dpkg -i onto this machine with the Swift toolchain hidden (an empty tmpfs over it in a private mount
 /// namespace): petlog runs, `man -w petlog` finds the page, bash completes pet names; dpkg -r removes every
 /// file. Skipped without the .deb, without root, unshare or dpkg, or when a petlog package is already installed.
 final class DebInstallTests: CLITestCase {
-    override class var notOnServerPass: String? { "about the Debian package, not the store" }
+    override class var onOneStoreOnly: String? { "about the Debian package, not the store" }
     func testTheDebInstallsRunsWithoutTheToolchainAndRemovesCleanly() throws {
         let fm = FileManager.default
         guard getuid() == 0 else { throw XCTSkip("dpkg -i needs root") }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `diary PET "text" --title TEXT` (issue 42): a diary entry's title, stored, shown, searched, edited,
 /// exported and imported, on both stores.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 final class DueCommandTests: CLITestCase {
     func testWhatIsDueAndTheCronCheck() throws {

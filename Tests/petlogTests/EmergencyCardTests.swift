@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Issue 33, the emergency card: `petlog card PET -o card.pdf|card.png [--paper a4|letter]`. The QR code is read
 /// back with zbarimg from the rendered page, in en, ko and ja.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The wrong answers of issue 32 ("Answers"): each test failed before its fix.
 final class EverydayAnswersTests: CLITestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `chart expenses` on the demo household (its rates are the 23 weekdays before 2026-11-20, newest
 /// 2026-11-19: USD 1.1580, JPY 178.20, KRW 1668.40 per euro): every spending, visit costs as vet,

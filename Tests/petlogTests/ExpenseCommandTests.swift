@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `expense`, `expense list`, and expenses through edit/delete/search/log/export/import/check, as a user runs them.
 final class ExpenseCommandTests: CLITestCase {
@@ -10,33 +11,30 @@ final class ExpenseCommandTests: CLITestCase {
         try ok("pet", "add", "Mochi", "--species", "rabbit")
     }
 
-    func money(_ record: Any) -> (Int64, String)? {
-        guard let r = record as? [String: Any], let e = r["expense"] as? [String: Any], let m = e["money"] as? [String: Any],
-              let minor = (m["minor_units"] as? NSNumber)?.int64Value, let c = m["currency"] as? String else { return nil }
-        return (minor, c)
-    }
+    /// The records an `expense` command saved, typed.
+    func expenses(_ args: String...) throws -> [RecordOut] { try decoded([RecordOut].self, args) }
+
+    /// `expense list --json`, typed.
+    func list(_ args: String...) throws -> ExpenseListOut { try decoded(ExpenseListOut.self, ["expense", "list"] + args) }
 
     func testTheIssuesFormLogsEveryField() throws {
         let receipt = home.appendingPathComponent("r.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 4]).write(to: receipt)
-        let out = try json("expense", "Coco", "12.50", "USD", "--category", "food", "--merchant", "Pet Mart", "--items", "kibble 2kg, chews",
-                           "--card", "--receipt", receipt.path, "--at", "2026-11-20 18:30", "--note", "monthly order")
-        let r = try XCTUnwrap((out as? [[String: Any]])?.first)
-        let e = try XCTUnwrap(r["expense"] as? [String: Any])
-        XCTAssertEqual(money(r)?.0, 1250)
-        XCTAssertEqual(money(r)?.1, "USD")
-        XCTAssertEqual(e["category"] as? String, "food")
-        XCTAssertEqual(e["merchant"] as? String, "Pet Mart")
-        XCTAssertEqual(e["payment"] as? String, "card")
-        XCTAssertEqual(r["pet"] as? String, "Coco")
-        XCTAssertEqual(r["note"] as? String, "monthly order")
-        XCTAssertEqual((r["attachments"] as? [Any])?.count, 1)
-        XCTAssertEqual(r["at"] as? String, "2026-11-20T18:30:00+09:00")
+        let r = try XCTUnwrap(try expenses("expense", "Coco", "12.50", "USD", "--category", "food", "--merchant", "Pet Mart", "--items", "kibble 2kg, chews",
+                                           "--card", "--receipt", receipt.path, "--at", "2026-11-20 18:30", "--note", "monthly order").first)
+        let e = try XCTUnwrap(r.expense)
+        XCTAssertEqual(e.money, MoneyOut(minorUnits: 1250, currency: "USD", amount: "12.50"))
+        XCTAssertEqual(e.category, "food")
+        XCTAssertEqual(e.merchant, "Pet Mart")
+        XCTAssertEqual(e.payment, "card")
+        XCTAssertEqual(r.pet, "Coco")
+        XCTAssertEqual(r.note, "monthly order")
+        XCTAssertEqual(r.attachments.count, 1)
+        XCTAssertEqual(r.at, "2026-11-20T18:30:00+09:00")
         // Items come back in order, from the list and the timeline.
-        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11") as? [String: Any])
-        let entry = try XCTUnwrap(((list["days"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])?.first)
-        XCTAssertEqual(entry["items"] as? [String], ["kibble 2kg", "chews"])
-        XCTAssertEqual(entry["attachments"] as? Int, 1)
+        let entry = try XCTUnwrap(try list("--month", "2026-11").entries.first)
+        XCTAssertEqual(entry.items, ["kibble 2kg", "chews"])
+        XCTAssertEqual(entry.attachments, 1)
         XCTAssertTrue(try ok("log", "--kind", "expense").contains("kibble 2kg, chews"))
     }
 
@@ -47,15 +45,10 @@ final class ExpenseCommandTests: CLITestCase {
         try FileManager.default.copyItem(at: receipt, to: copy)
         let other = home.appendingPathComponent("back.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 1, 1, 1]).write(to: other)
-        let out = try json("expense", "Coco", "12.50", "USD", "--receipt", receipt.path, "--receipt", receipt.path,
-                           "--receipt", other.path, "--receipt", copy.path, "--at", "2026-11-20 18:30")
-        let r = try XCTUnwrap((out as? [[String: Any]])?.first)
-        let files = try XCTUnwrap(r["attachments"] as? [[String: Any]])
-        XCTAssertEqual(files.count, 2, "r.jpg once (its copy has the same bytes), back.jpg once: \(files)")
-        XCTAssertEqual(files.compactMap { $0["name"] as? String }, ["r.jpg", "back.jpg"])
-        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11") as? [String: Any])
-        let entry = try XCTUnwrap(((list["days"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])?.first)
-        XCTAssertEqual(entry["attachments"] as? Int, 2)
+        let r = try XCTUnwrap(try expenses("expense", "Coco", "12.50", "USD", "--receipt", receipt.path, "--receipt", receipt.path,
+                                           "--receipt", other.path, "--receipt", copy.path, "--at", "2026-11-20 18:30").first)
+        XCTAssertEqual(r.attachments.map(\.name), ["r.jpg", "back.jpg"], "r.jpg once (its copy has the same bytes), back.jpg once")
+        XCTAssertEqual(try list("--month", "2026-11").entries.first?.attachments, 2)
         XCTAssertEqual(try run(["check"]).status, 0)
     }
 
@@ -67,11 +60,9 @@ final class ExpenseCommandTests: CLITestCase {
             ("ko", ["12000"], 12000, "KRW"), ("ja", ["1200"], 1200, "JPY"), ("en", ["$0.05"], 5, "USD"), ("ja", ["1万2千円"], 12000, "JPY"),
         ]
         for (lang, amount, minor, currency) in cases {
-            let r = try run(["--lang", lang, "expense", "Coco"] + amount + ["--json"])
-            XCTAssertEqual(r.status, 0, "\(amount): \(r.stderr)")
-            let record = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [Any])?.first
-            XCTAssertEqual(money(record as Any)?.0, minor, "\(amount)")
-            XCTAssertEqual(money(record as Any)?.1, currency, "\(amount)")
+            let money = try decoded([RecordOut].self, ["--lang", lang, "expense", "Coco"] + amount).first?.expense?.money
+            XCTAssertEqual(money?.minorUnits, minor, "\(amount)")
+            XCTAssertEqual(money?.currency, currency, "\(amount)")
         }
     }
 
@@ -88,27 +79,27 @@ final class ExpenseCommandTests: CLITestCase {
     }
 
     func testAHouseholdExpenseHasNoPet() throws {
-        let r = try XCTUnwrap((try json("expense", "45000", "KRW", "--category", "supplies") as? [[String: Any]])?.first)
-        XCTAssertTrue(r["pet_id"] is NSNull)
+        let r = try XCTUnwrap(try expenses("expense", "45000", "KRW", "--category", "supplies").first)
+        XCTAssertNil(r.petId)
         XCTAssertTrue(try ok("expense", "list").contains("household"))
     }
 
     func testASplitIsStoredExactlyAndMovesAsOne() throws {
-        let shares = try XCTUnwrap(try json("expense", "Coco,Nabi,Mochi", "100", "KRW", "--category", "food") as? [[String: Any]])
-        XCTAssertEqual(shares.compactMap { money($0)?.0 }, [34, 33, 33])
-        XCTAssertEqual(shares.compactMap { $0["pet"] as? String }, ["Coco", "Nabi", "Mochi"])
-        let cents = try XCTUnwrap(try json("expense", "10.00", "USD", "--pets", "Coco,Nabi,Mochi") as? [[String: Any]])
-        XCTAssertEqual(cents.compactMap { money($0)?.0 }, [334, 333, 333])
+        let shares = try expenses("expense", "Coco,Nabi,Mochi", "100", "KRW", "--category", "food")
+        XCTAssertEqual(shares.map { $0.expense?.money.minorUnits }, [34, 33, 33])
+        XCTAssertEqual(shares.map(\.pet), ["Coco", "Nabi", "Mochi"])
+        let cents = try expenses("expense", "10.00", "USD", "--pets", "Coco,Nabi,Mochi")
+        XCTAssertEqual(cents.map { $0.expense?.money.minorUnits }, [334, 333, 333])
         XCTAssertTrue(try ok("expense", "Coco,Nabi", "45000", "KRW").contains("Split ₩45,000 among 2 pets") || true)
         // A new total is split again; the time moves for every share.
-        let ids = cents.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        let ids = cents.map(\.id)
         try ok("edit", String(ids[1]), "--amount", "20.00 USD", "--at", "2026-11-22 09:00")
-        let after = try XCTUnwrap(try json("log", "--kind", "expense", "--since", "2026-11-22", "--until", "2026-11-22") as? [[String: Any]])
-        XCTAssertEqual(after.compactMap { money($0)?.0 }, [667, 667, 666])
+        let after = try recordsOut("log", "--kind", "expense", "--since", "2026-11-22", "--until", "2026-11-22")
+        XCTAssertEqual(after.map { $0.expense?.money.minorUnits }, [667, 667, 666])
         // Deleting one share deletes the purchase.
         let out = try ok("delete", String(ids[2]))
         XCTAssertEqual(out.split(separator: "\n").count, 3, out)
-        XCTAssertEqual((try json("log", "--kind", "expense", "--since", "2026-11-22", "--until", "2026-11-22") as? [Any])?.count, 0)
+        XCTAssertEqual(try recordsOut("log", "--kind", "expense", "--since", "2026-11-22", "--until", "2026-11-22").count, 0)
         // Each pet's list shows its own share.
         XCTAssertTrue(try ok("expense", "list", "Mochi").contains("₩33"))
     }
@@ -124,11 +115,8 @@ final class ExpenseCommandTests: CLITestCase {
         try ok("expense", "Coco,Nabi", "45000", "KRW", "--at", "2026-11-20 12:00")
         func minor(_ any: Any?) -> Int64? { ((any as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value }
         func listed(_ pet: [String]) throws -> (entries: [Int64?], total: Int64?) {
-            let r = try run(["expense", "list"] + pet + ["--month", "2026-11", "--currency", "JPY", "--json"])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-            let entries = ((list["days"] as? [[String: Any]]) ?? []).flatMap { ($0["entries"] as? [[String: Any]]) ?? [] }
-            return (entries.map { minor($0["converted"]) }, minor((list["total"] as? [String: Any])?["converted"]))
+            let list = try decoded(ExpenseListOut.self, ["expense", "list"] + pet + ["--month", "2026-11", "--currency", "JPY"])
+            return (list.entries.map { $0.converted?.minorUnits }, list.total.converted.minorUnits)
         }
         // The whole payment converted, then split: the shares add up to it, each pet's own view shows its share.
         let all = try listed([])
@@ -143,14 +131,12 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("calendar", "--spending", "--month", "2026-11", "--currency", "JPY").contains("Month total: ¥4,733 (1 expense)"))
         // A yen trip: its standing and its day-by-day view, where the purchase is one expense.
         try ok("budget", "set", "50000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25")
-        let shown = try XCTUnwrap(try json("budget", "show") as? [String: Any])
-        XCTAssertEqual(minor((shown["budgets"] as? [[String: Any]])?.first?["spent"]), 4733)
+        XCTAssertEqual(try decoded(BudgetShowOut.self, ["budget", "show"]).budgets.first?.spent?.minorUnits, 4733)
         let daily = try XCTUnwrap(try json("budget", "show", "1", "--daily") as? [String: Any])
         let day = try XCTUnwrap((daily["days"] as? [[String: Any]])?.first { $0["day"] as? String == "2026-11-20" })
         XCTAssertEqual(minor(day["spent"]), 4733)
         XCTAssertEqual(day["expenses"] as? Int, 1)
-        let coco = try XCTUnwrap(try json("budget", "set", "Coco", "30000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25") as? [String: Any])
-        let cocoId = try XCTUnwrap((coco["id"] as? NSNumber)?.stringValue)
+        let cocoId = String(try decoded(BudgetOut.self, ["budget", "set", "Coco", "30000", "JPY", "--from", "2026-11-19", "--to", "2026-11-25"]).id)
         let cocoDaily = try XCTUnwrap(try json("budget", "show", cocoId, "--daily") as? [String: Any])
         XCTAssertEqual(minor((cocoDaily["days"] as? [[String: Any]])?.first { $0["day"] as? String == "2026-11-20" }?["spent"]), 2367)
     }
@@ -158,15 +144,13 @@ final class ExpenseCommandTests: CLITestCase {
     func testVisitCostsAreSpendingExactlyOnce() throws {
         try ok("visit", "Coco", "--cost", "85000KRW", "--clinic", "Happy Paws", "--at", "2026-11-10")
         try ok("expense", "Coco", "15000", "KRW", "--category", "food", "--at", "2026-11-10")
-        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--currency", "KRW") as? [String: Any])
-        let total = try XCTUnwrap(list["total"] as? [String: Any])
-        XCTAssertEqual(((total["converted"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value, 100_000)
-        let entries = try XCTUnwrap((list["days"] as? [[String: Any]])?.first?["entries"] as? [[String: Any]])
-        XCTAssertEqual(entries.compactMap { $0["source"] as? String }.sorted(), ["expense", "visit"])
-        XCTAssertEqual(entries.first { $0["source"] as? String == "visit" }?["category"] as? String, "vet")
+        let listed = try list("--month", "2026-11", "--currency", "KRW")
+        XCTAssertEqual(listed.total.converted.minorUnits, 100_000)
+        let entries = try XCTUnwrap(listed.days.first?.entries)
+        XCTAssertEqual(entries.map(\.source).sorted(), ["expense", "visit"])
+        XCTAssertEqual(entries.first { $0.source == "visit" }?.category, "vet")
         // Without visits, only the expense.
-        let only = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--no-visits") as? [String: Any])
-        XCTAssertEqual(((only["days"] as? [[String: Any]])?.first?["entries"] as? [Any])?.count, 1)
+        XCTAssertEqual(try list("--month", "2026-11", "--no-visits").days.first?.entries.count, 1)
     }
 
     func testTheListGroupsByLocalDayWithTotalsAndConvertsAtEachDaysRate() throws {
@@ -183,15 +167,12 @@ final class ExpenseCommandTests: CLITestCase {
         try ok("expense", "Coco", "12.00", "USD", "--at", "2026-11-21 00:30")
         try ok("expense", "Coco", "3000", "KRW", "--at", "2026-11-21 08:00")
         try ok("expense", "Coco", "500", "JPY", "--at", "2026-11-21 09:00")
-        let list = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--currency", "KRW") as? [String: Any])
-        let days = try XCTUnwrap(list["days"] as? [[String: Any]])
-        XCTAssertEqual(days.compactMap { $0["day"] as? String }, ["2026-11-19", "2026-11-21"])
+        let listed = try list("--month", "2026-11", "--currency", "KRW")
+        XCTAssertEqual(listed.days.map(\.day), ["2026-11-19", "2026-11-21"])
         // 10.50 USD on the 19th: 1050 × 1500 / 1.05 / 100 = 15,000 KRW; 12.00 USD on the 21st at the 20th's rate: 15,000 KRW.
-        let converted = days.flatMap { ($0["entries"] as? [[String: Any]]) ?? [] }.map { ($0["converted"] as? [String: Any])?["minor_units"] as? NSNumber }
-        XCTAssertEqual(converted.map { $0?.int64Value }, [15_000, 15_000, 3000, nil])
-        let total = try XCTUnwrap(list["total"] as? [String: Any])
-        XCTAssertEqual(((total["converted"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value, 33_000)
-        XCTAssertEqual(total["unconverted"] as? Int, 1)
+        XCTAssertEqual(listed.entries.map { $0.converted?.minorUnits }, [15_000, 15_000, 3000, nil])
+        XCTAssertEqual(listed.total.converted.minorUnits, 33_000)
+        XCTAssertEqual(listed.total.unconverted, 1)
         let text = try ok("expense", "list", "--month", "2026-11", "--currency", "KRW")
         XCTAssertTrue(text.contains("Nov 19, 2026"), text)
         XCTAssertTrue(text.contains("no rate for that day"), text)
@@ -223,16 +204,15 @@ final class ExpenseCommandTests: CLITestCase {
         for word in ["treats", "간식", "おやつ"] {
             XCTAssertEqual((try json("search", "--category", word) as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.stringValue }, [id, gumId], word)
         }
-        XCTAssertEqual((try json("search", "jerky", "--category", "간식") as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.stringValue }, [id])
-        XCTAssertEqual((try json("search", "jerky", "--category", "food") as? [Any])?.count, 0)
+        XCTAssertEqual(try recordsOut("search", "jerky", "--category", "간식").map { String($0.id) }, [id])
+        XCTAssertEqual(try recordsOut("search", "jerky", "--category", "food").count, 0)
         try expectRefused(["search", "--category", "treets"], code: 65, mentions: "treats")
         try ok("star", id)
         XCTAssertTrue(try ok("expense", "list", "--starred").contains("★"))
-        let edited = try XCTUnwrap(try json("edit", id, "--merchant", "Pet Mart", "--category", "food", "--items", "kibble", "--payment", "cash") as? [String: Any])
-        let e = try XCTUnwrap(edited["expense"] as? [String: Any])
-        XCTAssertEqual(e["merchant"] as? String, "Pet Mart")
-        XCTAssertEqual(e["category"] as? String, "food")
-        XCTAssertEqual(e["payment"] as? String, "cash")
+        let e = try XCTUnwrap(try decoded(RecordOut.self, ["edit", id, "--merchant", "Pet Mart", "--category", "food", "--items", "kibble", "--payment", "cash"]).expense)
+        XCTAssertEqual(e.merchant, "Pet Mart")
+        XCTAssertEqual(e.category, "food")
+        XCTAssertEqual(e.payment, "cash")
         try expectRefused(["edit", id, "--score", "3"], code: 64, mentions: "--score")
         try expectRefused(["edit", id, "--amount", "1.5"], code: 65, mentions: "1.5")
     }
@@ -299,7 +279,7 @@ final class ExpenseCommandTests: CLITestCase {
         try expectRefused(["--lang", "ko", "expense", "Nabi", "45000", "KRW", "USD"], code: 65, mentions: "통화가 두 개")
         try expectRefused(["--lang", "ja", "expense", "45000", "USD", "KRW"], code: 65, mentions: "通貨が2つ")
         // The same currency twice is still one currency.
-        XCTAssertEqual(money((try json("expense", "Coco", "$45", "USD") as? [Any])?.first as Any)?.0, 4500)
+        XCTAssertEqual(try expenses("expense", "Coco", "$45", "USD").first?.expense?.money.minorUnits, 4500)
     }
 
     func testAnExpenseIsMoreThanZero() throws {
@@ -311,7 +291,7 @@ final class ExpenseCommandTests: CLITestCase {
         let id = try XCTUnwrap(((try json("expense", "Coco", "5", "USD") as? [[String: Any]])?.first?["id"] as? NSNumber)?.stringValue)
         try expectRefused(["edit", id, "--amount", "0"], code: 65, mentions: "more than zero")
         try expectRefused(["edit", id, "--amount", "0 KRW"], code: 65, mentions: "more than zero")
-        XCTAssertEqual(money((try json("log", "--kind", "expense") as? [Any])?.first as Any)?.0, 500)
+        XCTAssertEqual(try recordsOut("log", "--kind", "expense").first?.expense?.money.minorUnits, 500)
     }
 
     func testEveryISOCurrencyWithItsOwnDigitsAndANoteWhereTheECBHasNoRate() throws {
@@ -324,9 +304,9 @@ final class ExpenseCommandTests: CLITestCase {
         for (words, minor, code) in cases {
             let r = try run(["expense", "Coco"] + words + ["--json"])
             XCTAssertEqual(r.status, 0, "\(words): \(r.stderr)")
-            let record = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [Any])?.first
-            XCTAssertEqual(money(record as Any)?.0, minor, "\(words)")
-            XCTAssertEqual(money(record as Any)?.1, code, "\(words)")
+            let money = try JSONOutput.decode([RecordOut].self, r.stdout).first?.expense?.money
+            XCTAssertEqual(money?.minorUnits, minor, "\(words)")
+            XCTAssertEqual(money?.currency, code, "\(words)")
             // The ECB publishes THB, INR, PHP, MXN, BRL, ISK; not KWD, VND, CLF, TWD: those are said, not refused.
             let unconvertible = ["KWD", "VND", "CLF", "TWD"].contains(code)
             XCTAssertEqual(r.stderr.contains("no rate for \(code)"), unconvertible, "\(words): \(r.stderr)")
@@ -378,8 +358,12 @@ final class ExpenseCommandTests: CLITestCase {
         func logged(_ args: [String], lang: String, home: String) throws -> (Int64, String)? {
             let r = try run(args + ["--json"], env: ["LANG": lang, "PETLOG_CURRENCY": home])
             XCTAssertEqual(r.status, 0, "\(args) in \(lang)/\(home): \(r.stderr)")
-            let records = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
-            return money((records as? [Any])?.first ?? records)
+            // A new record comes back in a list, an edited one alone.
+            let one: RecordOut
+            if let list = try? JSONOutput.decode([RecordOut].self, r.stdout), let first = list.first { one = first } else {
+                one = try JSONOutput.decode(RecordOut.self, r.stdout)
+            }
+            return one.expense.map { ($0.money.minorUnits, $0.money.currency) }
         }
         // Won in every language and home currency: never $120,000,000.00.
         for (lang, home) in [("C.UTF-8", "USD"), ("en_US.UTF-8", "USD"), ("ko_KR.UTF-8", "KRW"), ("ja_JP.UTF-8", "JPY"), ("en_US.UTF-8", "JPY")] {
@@ -395,8 +379,7 @@ final class ExpenseCommandTests: CLITestCase {
         try expectRefused(["--lang", "ko", "expense", "Coco", "1.5万"], code: 65, mentions: "한자 숫자", env: ["PETLOG_CURRENCY": "KRW"])
         // Every other place an amount is read: a budget, a visit's and a grooming's cost, an edit.
         let usd = ["PETLOG_CURRENCY": "USD"]
-        let budget = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["budget", "set", "50만", "--json"], env: usd).stdout.utf8)) as? [String: Any])
-        XCTAssertEqual((budget["amount"] as? [String: Any])?["currency"] as? String, "KRW")
+        XCTAssertEqual(try decoded(BudgetOut.self, ["budget", "set", "50만"], env: usd).amount.currency, "KRW")
         XCTAssertEqual(try run(["visit", "Coco", "--cost", "8만5천"], env: usd).status, 0)
         let visit = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(try run(["log", "--kind", "visit", "--json"]).stdout.utf8)) as? [[String: Any]])?.last)
         XCTAssertEqual(((visit["visit"] as? [String: Any])?["cost"] as? [String: Any])?["currency"] as? String, "KRW")
@@ -535,11 +518,9 @@ final class ExpenseCommandTests: CLITestCase {
             ("ko", ["3만 5천원"], 35000, "KRW"), ("ja", ["＼１，２００"], 1200, "JPY"),
         ]
         for (lang, amount, minor, currency) in cases {
-            let r = try run(["--lang", lang, "expense", "Coco"] + amount + ["--json"])
-            XCTAssertEqual(r.status, 0, "\(amount): \(r.stderr)")
-            let record = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [Any])?.first
-            XCTAssertEqual(money(record as Any)?.0, minor, "\(amount)")
-            XCTAssertEqual(money(record as Any)?.1, currency, "\(amount)")
+            let money = try decoded([RecordOut].self, ["--lang", lang, "expense", "Coco"] + amount).first?.expense?.money
+            XCTAssertEqual(money?.minorUnits, minor, "\(amount)")
+            XCTAssertEqual(money?.currency, currency, "\(amount)")
         }
         // A number in two kinds of digit, or a backslash with another currency, is refused.
         try expectRefused(["--lang", "ja", "expense", "Coco", "1二00円"], code: 65, mentions: "1二00円")
@@ -571,9 +552,9 @@ final class ExpenseCommandTests: CLITestCase {
         XCTAssertTrue(try ok("--lang", "ko", "expense", "list", "--day", "2026-11-10").contains("2026년 11월 10일 합계: 34,000원"))
         XCTAssertTrue(try ok("--lang", "ja", "expense", "list", "--day", "2026-11-10", "--currency", "KRW").contains("2026年11月10日の合計: ₩34,000"))
         XCTAssertTrue(try ok("expense", "list", "--day", "2026-11-11").contains("No spending on this day."))
-        let dj = try XCTUnwrap(try json("expense", "list", "--day", "2026-11-10", "--currency", "KRW") as? [String: Any])
-        XCTAssertEqual(dj["day"] as? String, "2026-11-10")
-        XCTAssertEqual((dj["days"] as? [Any])?.count, 1)
+        let dj = try list("--day", "2026-11-10", "--currency", "KRW")
+        XCTAssertEqual(dj.day, "2026-11-10")
+        XCTAssertEqual(dj.days.count, 1)
         try expectRefused(["expense", "list", "--day", "2026-11-10", "--month", "2026-11"], code: 64, mentions: "--day")
         try expectRefused(["expense", "list", "--day", "someday"], code: 65, mentions: "someday")
         // --starred alone: every month; with --month, that month.
@@ -588,7 +569,6 @@ final class ExpenseCommandTests: CLITestCase {
         let rev = try ok("expense", "list", "--month", "2026-11", "--reverse", "--currency", "KRW")
         let order = ["Mochi", "Daiso", "Vet Mall"].map { rev.range(of: $0)?.lowerBound }
         XCTAssertTrue(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, rev)
-        let rj = try XCTUnwrap(try json("expense", "list", "--month", "2026-11", "--reverse") as? [String: Any])
-        XCTAssertEqual((rj["days"] as? [[String: Any]])?.compactMap { $0["day"] as? String }, ["2026-11-12", "2026-11-10"])
+        XCTAssertEqual(try list("--month", "2026-11", "--reverse").days.map(\.day), ["2026-11-12", "2026-11-10"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `expense scan` as a user runs it, and its field accuracy on the project's receipt set
 /// (`scripts/make-receipts.py`, `Tests/OCRTests/Fixtures/receipts`).
@@ -63,6 +64,7 @@ final class ExpenseScanTests: CLITestCase {
     /// a Japanese and an English receipt, each also upside down, are saved right under a C locale without
     /// --lang, under --lang ko and under --lang ja.
     func testReceiptsAreReadInTheirOwnLanguageAndTurnWhateverTheUILanguage() throws {
+        try onFirstStoreOnly("OCR: the reading; a scan saved on each store: testAKoreanJapaneseAndEnglishReceiptAreSavedWithTheirPhoto")
         var cases: [(image: String, minor: Int, merchant: String, day: String, turned: Bool)] = []
         for file in ["ko-01.jpg", "ja-02.jpg", "en-04.jpg"] {
             let truth = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt(file.replacingOccurrences(of: ".jpg", with: ".json"))))) as? [String: Any])
@@ -104,6 +106,7 @@ final class ExpenseScanTests: CLITestCase {
     /// Phones save HEIC: read through libheif like any photo, upside down too, under any UI language;
     /// a HEIC libheif cannot decode is one line, exit 65, nothing saved.
     func testHEICReceiptsAreReadAndABrokenOneIsOneLine() throws {
+        try onFirstStoreOnly("OCR: the reading; a scan saved on each store: testAKoreanJapaneseAndEnglishReceiptAreSavedWithTheirPhoto")
         for (image, ui, file) in [(try heic("ko-01.jpg"), [String](), "ko-01"), (try heic(try upsideDown("ja-02.jpg")), ["--lang", "ko"], "ja-02"),
                                   (try heic("en-04.jpg"), ["--lang", "ja"], "en-04")] {
             let truth = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt(file + ".json")))) as? [String: Any])
@@ -134,6 +137,7 @@ final class ExpenseScanTests: CLITestCase {
 
     /// The table says the turn and the language it read with; a bad --ocr-lang is one line before any OCR.
     func testTurnedReceiptIsSaidAndOCRLanguageIsChecked() throws {
+        try onFirstStoreOnly("OCR: reads a turned receipt and checks --ocr-lang; saves nothing")
         let turned = try upsideDown("ja-02.jpg")
         let r = try run(["--lang", "ko", "expense", "scan", turned], env: env)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -253,6 +257,7 @@ final class ExpenseScanTests: CLITestCase {
     /// faded print, EXIF 3 and 8, 12 MP), each with its truth, read under a C locale without --lang: nearly every
     /// field right (docs/ocr.md has the figures per field), the curled strips' total, date and payment all.
     func testPhonePhotosAreReadUnderACLocale() throws {
+        try onFirstStoreOnly("OCR: reads phone photos and saves nothing")
         let folder = home.appendingPathComponent("phone").path
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/make-receipts.py").path
@@ -287,6 +292,7 @@ final class ExpenseScanTests: CLITestCase {
 
     /// The targets on the project's set: total ≥ 95 %, date ≥ 95 %, payment ≥ 90 %, merchant ≥ 80 %.
     func testFieldAccuracyOnTheReceiptSet() throws {
+        try onFirstStoreOnly("OCR: reads the receipt set and saves nothing")
         let truths = try FileManager.default.contentsOfDirectory(atPath: Self.receipts.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertGreaterThanOrEqual(truths.count, 36)
         var right = ["total": 0, "date": 0, "payment": 0, "merchant": 0], n = 0

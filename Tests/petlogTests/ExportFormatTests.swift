@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The JSON export is JSON, not a byte layout: the same content imports however it is formatted or
 /// ordered (jq, Python's json module, one line), and a value of the wrong JSON type is refused with its line.

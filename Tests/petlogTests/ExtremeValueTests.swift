@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Every value the schema's CHECKs allow, written straight into the file (as an import from another tool
 /// or an older petlog could leave it), and every read command run over it: none may trap or hang.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `petlog export --format fhir`: an HL7 FHIR R4 bundle that the `fhir.resources` library (6.5.0, R4)
 /// reads back, whose references resolve inside it, whose resources match the store's counts, and whose
@@ -126,7 +127,7 @@ final class FHIRExportTests: CLITestCase {
     /// addresses; the bundle still validates. On both stores (a second database of the same kind).
     func testAddressesAreTheDatabasesOwnAndSurviveAMove() throws {
         func another(_ name: String) throws -> String {
-            if Self.onServer { return TestServer.url(try TestServer.shared().createDatabase()) }
+            if onServer { return TestServer.url(try TestServer.shared().createDatabase()) }
             return home.appendingPathComponent("data/\(name).sqlite").path
         }
         let second = try another("second"), moved = try another("moved")

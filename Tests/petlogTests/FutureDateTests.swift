@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// What happened cannot be dated in the future (README, Decisions: "Dates"); days counted from a
 /// record's date cannot precede it. Each refusal is one line, exit 65, and the file unchanged.

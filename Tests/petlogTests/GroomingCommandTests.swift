@@ -1,17 +1,15 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `groom`: the grooming kind end to end (issue 28's proof of the kind descriptor), on both stores.
 final class GroomingCommandTests: CLITestCase {
     func path(_ name: String) -> String { home.appendingPathComponent(name).path }
 
-    func records(_ args: String...) throws -> [[String: Any]] {
-        let r = try run(["log", "--json"] + args)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
-    }
+    /// `log --json`, typed.
+    func records(_ args: String...) throws -> [RecordOut] { try decoded([RecordOut].self, ["log"] + args) }
 
-    func tasks(_ record: [String: Any]) -> [String] { (record["grooming"] as? [String: Any])?["tasks"] as? [String] ?? [] }
+    func tasks(_ record: RecordOut) -> [String] { record.detail["tasks"]?.array?.compactMap(\.string) ?? [] }
 
     func testWhatIsTypedInEnglishKoreanAndJapanese() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
@@ -23,7 +21,7 @@ final class GroomingCommandTests: CLITestCase {
         try ok("groom", "Coco", "トリミング", "커트", "haircut", "--at", "2026-11-05 10:00")
         // No task named: a grooming all the same.
         try ok("groom", "Coco", "--at", "2026-11-06 10:00")
-        let byDay = try records("--kind", "grooming").sorted { ($0["at"] as? String ?? "") < ($1["at"] as? String ?? "") }
+        let byDay = try records("--kind", "grooming").sorted { $0.at < $1.at }
         XCTAssertEqual(byDay.map(tasks), [
             ["bath", "nails"], ["bath", "ears", "deshedding"], ["haircut", "nails", "teeth", "brushing"],
             ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"], ["haircut"], [],
@@ -61,9 +59,9 @@ final class GroomingCommandTests: CLITestCase {
         try ok("groom", name, "bath", "--by", groomer, "--note", note, "--cost", "30000KRW")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("pwned")))
         let r = try records().first
-        XCTAssertEqual(r?["pet"] as? String, name)
-        XCTAssertEqual(r?["note"] as? String, note)
-        XCTAssertEqual((r?["grooming"] as? [String: Any])?["groomer"] as? String, groomer)
+        XCTAssertEqual(r?.pet, name)
+        XCTAssertEqual(r?.note, note)
+        XCTAssertEqual(r?.detail["groomer"]?.string, groomer)
         // The spreadsheet export guards the formula; import takes the guard off again.
         try ok("export", "--format", "csv", "-o", path("csv"))
         let csv = try String(contentsOfFile: path("csv/grooming.csv"), encoding: .utf8)
@@ -145,9 +143,9 @@ final class GroomingCommandTests: CLITestCase {
         try ok("export", "-o", path("before.json"))
         let out = try ok("edit", "1", "--what", "목욕 귀 청소", "--by", "Salon B", "--cost", "25000KRW", "--next", "2026-12-24")
         XCTAssertTrue(out.contains("bath, ears · Salon B · ₩25,000 · next 2026-12-24"), out)
-        let g = try records().first?["grooming"] as? [String: Any]
-        XCTAssertEqual(g?["tasks"] as? [String], ["bath", "ears"])
-        XCTAssertEqual((g?["cost"] as? [String: Any])?["minor_units"] as? Int, 25_000)
+        let g = try XCTUnwrap(try records().first)
+        XCTAssertEqual(tasks(g), ["bath", "ears"])
+        XCTAssertEqual(g.detail["cost"]?["minor_units"]?.int, 25_000)
         // An option of another kind is refused, an unknown word too.
         XCTAssertEqual(try run(["edit", "1", "--clinic", "x"]).status, 64)
         XCTAssertEqual(try run(["edit", "1", "--what", "shave"]).status, 65)
@@ -208,10 +206,7 @@ final class GroomingCommandTests: CLITestCase {
         try ok("groom", "Coco", "bath", "--by", "Fluffy Grooming Salon", "--at", "2026-11-20 14:00")
         try ok("groom", "Coco", "nails", "--at", "2026-11-21 14:00")
         func ids(_ query: String) throws -> [Int] {
-            let r = try run(["search", query, "--json"])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
-            return list.compactMap { $0["id"] as? Int }.sorted()
+            try decoded([RecordOut].self, ["search", query]).map { Int($0.id) }.sorted()
         }
         XCTAssertEqual(try ids("목욕"), [1])
         XCTAssertEqual(try ids("シャンプー"), [1])

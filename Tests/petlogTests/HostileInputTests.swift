@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Hostile input end to end: the corpus in HostileCorpus/refusals.jsonl (each case refused with one line,
 /// a sysexits code, no crash, the database byte-identical), then the inputs whose right answer is
@@ -54,7 +55,7 @@ final class HostileInputTests: CLITestCase {
         for (index, text) in lines.enumerated() where !text.hasPrefix("#") && !text.trimmingCharacters(in: .whitespaces).isEmpty {
             let c = try JSONDecoder().decode(Case.self, from: Data(text.utf8))
             // `backup` of a server is pg_dump's (exit 69, said before the path is looked at): a file's case.
-            if Self.onServer && c.args.first == "backup" { continue }
+            if onServer && c.args.first == "backup" { continue }
             let args = (c.lang.map { ["--lang", $0] } ?? []) + c.args.map(expand)
             let r = try expectRefused(args, code: c.code, mentions: expand(c.mentions), line: UInt(index + 1))
             assertTerminalSafe(r, "corpus line \(index + 1)", line: UInt(index + 1))
@@ -120,7 +121,7 @@ final class HostileInputTests: CLITestCase {
                              (["report", "Coco", "-o"], "r\u{1B}[2J.pdf"),
                              (["backup", "-o"], "b\u{1B}[31m.sqlite"),
                              (["export", "-o"], "e\u{1B}[31m.json"),
-                             (["export", "--format", "csv", "-o"], "c\u{1B}[2J")] where !(Self.onServer && args[0] == "backup") {
+                             (["export", "--format", "csv", "-o"], "c\u{1B}[2J")] where !(onServer && args[0] == "backup") {
             let path = dir + "/" + file
             let r = try run(args + [path])
             XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
@@ -161,7 +162,7 @@ final class HostileInputTests: CLITestCase {
         let names = records.compactMap { ($0["attachments"] as? [[String: Any]])?.first?["name"] as? String }
         XCTAssertEqual(names, ["passwd", "new\nline\u{1B}[31m.jpg"])
         // Stored under attachments/<2 hex>/<sha256>, nowhere else (on a server: in the database).
-        if Self.onServer { return }
+        if onServer { return }
         let stored = try FileManager.default.subpathsOfDirectory(atPath: home.appendingPathComponent("data/petlog.sqlite.attachments").path)
         XCTAssertEqual(stored.filter { $0.count == 67 }.count, 2, "\(stored)")
         XCTAssertTrue(stored.allSatisfy { $0.range(of: "^[0-9a-f]{2}(/[0-9a-f]{64})?$", options: .regularExpression) != nil }, "\(stored)")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `petlog import` and `export` as a user runs them: round trips byte for byte, a second import adds
 /// nothing, a bad row names its file and line and writes nothing, weight CSVs from scales, the
@@ -81,12 +82,12 @@ final class ImportCommandTests: CLITestCase {
         try ok("--db", other, "weight", "Nabi", "4kg")
         XCTAssertEqual(try run(["--db", other, "import", path("a.json")], useDefaultDB: true).status, 0)
         let log = try run(["--db", other, "log", "Coco", "--json"], useDefaultDB: true)
-        let records = try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as! [[String: Any]]
+        let records = try JSONOutput.decode([RecordOut].self, log.stdout)
         XCTAssertEqual(records.count, 2)
-        let course = records.first { $0["kind"] as? String == "medication" }!
-        let dose = records.first { $0["kind"] as? String == "dose" }!
-        XCTAssertNotEqual(course["id"] as? Int, 1, "id 1 is Nabi's weight")
-        XCTAssertEqual((dose["dose"] as? [String: Any])?["medication_id"] as? Int, course["id"] as? Int)
+        let course = try XCTUnwrap(records.first { $0.kind == "medication" })
+        let dose = try XCTUnwrap(records.first { $0.kind == "dose" })
+        XCTAssertNotEqual(course.id, 1, "id 1 is Nabi's weight")
+        XCTAssertEqual(dose.detail["medication_id"]?.int, course.id)
         XCTAssertEqual(try run(["--db", other, "check"], useDefaultDB: true).status, 0)
     }
 
@@ -135,10 +136,10 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertTrue(out.contains("Imported 2 records"), out)
         let c = try write("c.csv", "x,2026-11-05,4.25\n")
         out = try ok("import", c, "--pet", "Coco", "--columns", "-,date,weight", "--weight-unit", "kg")
-        let log = try JSONSerialization.jsonObject(with: Data(try run(["log", "Coco", "--json"]).stdout.utf8)) as! [[String: Any]]
-        let weights = log.compactMap { ($0["weight"] as? [String: Any])?["grams"] as? Int }.sorted()
+        let log = try recordsOut("log", "Coco")
+        let weights = log.compactMap { $0.detail["grams"]?.int }.sorted()
         XCTAssertEqual(weights, [4200, 4200, 4210, 4218, 4250], "9.26 lb, 4.2 kg, 4210 g, 9.3 lb, 4.25 kg")
-        let ats = log.compactMap { $0["at"] as? String }
+        let ats = log.map(\.at)
         XCTAssertTrue(ats.contains("2026-11-01T07:30:00+09:00"), "\(ats)")
         XCTAssertTrue(ats.contains("2026-11-05T12:00:00+09:00"), "a day alone is noon: \(ats)")
         // Again: nothing new.
@@ -166,8 +167,7 @@ final class ImportCommandTests: CLITestCase {
         let noColumns = try write("de2.csv", "Datum;Gewicht (kg)\n2026-11-05;4,3\n")
         out = try ok("import", noColumns, "--pet", "Coco")
         XCTAssertTrue(out.contains("Imported 1 record"), out)
-        let log = try JSONSerialization.jsonObject(with: Data(try run(["log", "Coco", "--json"]).stdout.utf8)) as! [[String: Any]]
-        let weights = log.compactMap { ($0["weight"] as? [String: Any])?["grams"] as? Int }.sorted()
+        let weights = try recordsOut("log", "Coco").compactMap { $0.detail["grams"]?.int }.sorted()
         XCTAssertEqual(weights, [4100, 4120, 4200, 4250, 4300], "4,1 kg, 4120 g, 9.26 lb, 4.25 kg, 4,3 kg")
         // A header with no unit still needs --weight-unit.
         let before = try fileHash(dbPath)
@@ -264,10 +264,10 @@ final class ImportCommandTests: CLITestCase {
         let pet = try JSONSerialization.jsonObject(with: Data(try run(["pet", "show", "1", "--json"]).stdout.utf8)) as! [String: Any]
         XCTAssertEqual(pet["name"] as? String, "Penny")
         XCTAssertEqual(pet["microchip"] as? String, "756941761164206")
-        let weights = try JSONSerialization.jsonObject(with: Data(try run(["log", "1", "--kind", "weight", "--json"]).stdout.utf8)) as! [[String: Any]]
+        let weights = try recordsOut("log", "1", "--kind", "weight")
         XCTAssertEqual(weights.count, 1791, "the file's rows of pet 1")
-        XCTAssertEqual((weights.first?["weight"] as? [String: Any])?["grams"] as? Int, 22000, "2020-01-01T06:32:56 22.0 kg")
-        XCTAssertEqual(weights.first?["at"] as? String, "2020-01-01T06:32:56+09:00")
+        XCTAssertEqual(weights.first?.detail["grams"]?.int, 22000, "2020-01-01T06:32:56 22.0 kg")
+        XCTAssertEqual(weights.first?.at, "2020-01-01T06:32:56+09:00")
     }
 
     /// An import bringing more text than a write indexes itself leaves it for the first search (issue 34):
@@ -298,7 +298,7 @@ final class ImportCommandTests: CLITestCase {
         let dir = Self.fixtures.appendingPathComponent("shelter-small").path
         var r = try run(["import", dir])
         // (A server's database exists before petlog: nothing is created, nothing said.)
-        XCTAssertEqual(r.stderr, Self.onServer ? "" : "petlog: created a new petlog database at \(dbPath)\n", "no bar when stderr is not a terminal")
+        XCTAssertEqual(r.stderr, onServer ? "" : "petlog: created a new petlog database at \(dbPath)\n", "no bar when stderr is not a terminal")
         // Under script(1), stderr is a pseudo-terminal.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return XCTFail("script(1) from util-linux is needed") }
         let command = "\(Self.binary.path) --db \(path("tty/petlog.sqlite")) import \(dir)"
@@ -331,7 +331,7 @@ final class ImportCommandTests: CLITestCase {
 
     /// A second, empty database of the store under test: "another machine".
     func otherDatabase(_ name: String = "other") throws -> String {
-        guard Self.onServer else { return path("\(name)/petlog.sqlite") }
+        guard onServer else { return path("\(name)/petlog.sqlite") }
         let database = try TestServer.shared().createDatabase()
         otherServerDatabases.append(database)
         return TestServer.url(database)
@@ -541,7 +541,6 @@ final class ShelterImportTests: CLITestCase {
         XCTAssertEqual(summary["pets_added"] as? Int, 500)
         XCTAssertEqual(summary["records_added"] as? Int, 868_890 + 90_667 - 500)
         XCTAssertEqual(try run(["check"]).status, 0)
-        let stats = try JSONSerialization.jsonObject(with: Data(try run(["log", "42", "--kind", "weight", "--json"]).stdout.utf8)) as! [[String: Any]]
-        XCTAssertGreaterThan(stats.count, 1700)
+        XCTAssertGreaterThan(try recordsOut("log", "42", "--kind", "weight").count, 1700)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Truncated and malicious import files: each is refused with one line naming the file (and the line
 /// when there is one), exit 65 or 66, no crash, and the database file byte-identical.

@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// A value petlog never writes, put into the file with the sqlite3 tool: a read refuses it in one
 /// localized line naming table, id and column (exit 65, nothing changed), and `check` lists it.
 final class InvalidStoredValueCommandTests: CLITestCase {
-    override class var notOnServerPass: String? { "puts the values in with the sqlite3 tool (RepositoryTests covers the server)" }
+    override class var onOneStoreOnly: String? { "puts the values in with the sqlite3 tool (RepositoryTests covers the server)" }
     func sqlite(_ sql: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let r = try launch(URL(fileURLWithPath: "/usr/bin/sqlite3"), [dbPath, sql])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Each language end to end, and the binary finding its tables wherever it is copied.
 final class LanguageTests: CLITestCase {

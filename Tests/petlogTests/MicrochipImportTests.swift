@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Importers check microchips as `pet add --chip` does (one rule, in PetModel).
 final class MicrochipImportTests: CLITestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 final class MonthViewTests: CLITestCase {
     override func setUpWithError() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Nothing half-written, ever (issue 42): a new database on a nearly full disk is refused in one line
 /// naming it (exit 74) and leaves no file, never a short one linked into place; a command that made a new
@@ -195,7 +196,7 @@ final class NothingHalfWrittenTests: CLITestCase {
 
         // Into a new database (a file, or a database of its own on the server), a month later.
         let other: String
-        if Self.onServer {
+        if onServer {
             let name = try TestServer.shared().createDatabase()
             addTeardownBlock { try? TestServer.shared().dropDatabase(name) }
             other = TestServer.url(name)
@@ -219,9 +220,9 @@ final class NothingHalfWrittenTests: CLITestCase {
         try text.replacingOccurrences(of: #","created_at":"[^"]*""#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #","updated_at":"[^"]*""#, with: "", options: .regularExpression)
             .write(toFile: old, atomically: true, encoding: .utf8)
-        let third = Self.onServer ? try TestServer.shared().createDatabase() : ""
-        if Self.onServer { addTeardownBlock { try? TestServer.shared().dropDatabase(third) } }
-        let oldDb = Self.onServer ? TestServer.url(third) : home.appendingPathComponent("old.sqlite").path
+        let third = onServer ? try TestServer.shared().createDatabase() : ""
+        if onServer { addTeardownBlock { try? TestServer.shared().dropDatabase(third) } }
+        let oldDb = onServer ? TestServer.url(third) : home.appendingPathComponent("old.sqlite").path
         XCTAssertEqual(try run(["--db", oldDb, "import", old], env: ["PETLOG_NOW": "2026-11-23T10:00:00+09:00"]).status, 0)
         XCTAssertTrue(try run(["--db", oldDb, "show", "1"]).stdout.contains("Nov 23"))
     }
@@ -247,10 +248,12 @@ final class NothingHalfWrittenTests: CLITestCase {
         }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: (dbPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // The new file is linked into place once it is whole, before any record is written: then Ctrl-C, as
+        // soon as inotify says it is there (or the import ended: its output files are closed).
+        let watch = try DirectoryWatch([(dbPath as NSString).deletingLastPathComponent, home.path], events: UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE))
         let child = try PetlogChild(binary: Self.binary.path, arguments: ["--db", dbPath, "import", file], home: home.path,
                                     outputPrefix: home.appendingPathComponent("import").path)
-        // The new file is linked into place once it is whole, before any record is written: then Ctrl-C.
-        while !child.poll() && !FileManager.default.fileExists(atPath: dbPath) { usleep(500) }
+        _ = watch.wait { child.poll() || FileManager.default.fileExists(atPath: dbPath) }
         XCTAssertFalse(child.poll(), "the import ended before it could be interrupted: \(child.stderr)")
         kill(child.pid, SIGINT)
         child.wait()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Eight petlog processes logging weights for the same pet at once on a busy machine (a CPU burner per
 /// core runs all along): no write is refused as busy, every acknowledged weight is stored exactly once, and
@@ -15,13 +16,14 @@ final class OnePetWritersTests: CLITestCase {
     func testEightWritersLoggingOnePetOnABusyMachineAreNeverRefused() throws {
         let per = Int(ProcessInfo.processInfo.environment["PETLOG_ONE_PET_WRITES"] ?? "") ?? 25
         let o = try writeAtOnce(perWriter: per)
-        print("OnePetWritersTests (\(Self.onServer ? "PostgreSQL" : "SQLite")): " + o.summary)
+        print("OnePetWritersTests (\(onServer ? "PostgreSQL" : "SQLite")): " + o.summary)
     }
 
     /// 8 × 125 weights on a PostgreSQL database (this pass's, or one made on the throwaway server by the
     /// SQLite pass, as `make soak` runs it). In `FAST_SKIP`: only `make soak` runs it.
     func testAThousandWritesFromEightWritersOnABusyServer() throws {
-        if !Self.onServer { serverDatabase = try TestServer.shared().createDatabase() }
+        try onFirstStoreOnly("its database is on the server whichever store the suite runs on")
+        if !onServer { serverDatabase = try TestServer.shared().createDatabase() }
         let o = try writeAtOnce(perWriter: 125)
         let summary = "one pet, 8 writers, busy machine (PostgreSQL): " + o.summary
         print("OnePetWritersTests: " + summary)
@@ -187,11 +189,3 @@ final class Burners {
     deinit { stop() }
 }
 
-/// A value shared by threads, behind a lock.
-final class Locked<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T { lock.lock(); defer { lock.unlock() }; return stored }
-    func update(_ change: (inout T) -> Void) { lock.lock(); change(&stored); lock.unlock() }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The global options anywhere on the line, and choice options that help and completion can list
 /// while a bad value still gets petlog's own line in the user's language.

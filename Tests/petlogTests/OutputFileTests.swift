@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Every file petlog writes (`export` JSON and CSV, `chart`, `report`, `due --ics`,
 /// `export --with-attachments`) goes through one helper: links are followed to their target and stay
@@ -250,16 +251,19 @@ final class OutputFileTests: CLITestCase {
                             "PETLOG_NOW": "2026-11-23T10:00:00+09:00"]
         proc.standardOutput = FileHandle.nullDevice
         proc.standardError = FileHandle.nullDevice
+        // Woken by inotify when a file appears in `dir` (or anything there changes), not by a timer.
+        let watch = try DirectoryWatch([dir], events: UInt32(IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_DELETE))
         try proc.run()
         var seen = false
         while proc.isRunning {
             if !temporaries(dir).isEmpty {
                 seen = true
-                usleep(5_000)
                 kill(proc.processIdentifier, signal)
                 break
             }
-            usleep(300)
+            // A writer that ends without a temporary file changes nothing here: the process's end is looked
+            // for again after a second without a change.
+            watch.next(milliseconds: 1000)
         }
         proc.waitUntilExit()
         return seen ? proc : nil

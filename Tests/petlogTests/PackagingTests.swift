@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Shell completion as bash runs it: the generated script is sourced, `complete -p petlog` finds it, and
 /// scripted completion requests (COMP_WORDS/COMP_CWORD, then the script's own function) answer with
 /// subcommands and with the names in the database (`petlog ---completion …`, run by the script).
 final class PackagingTests: CLITestCase {
-    override class var notOnServerPass: String? { "about the completion scripts and the binary, not the store" }
+    override class var onOneStoreOnly: String? { "about the completion scripts and the binary, not the store" }
     /// The script, sourced; `req WORD…` completes the last word and prints the candidates one per line,
     /// then `---`.
     func bash(_ script: String, env: [String: String] = [:]) throws -> Result {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The terminal chart's axis and legend, the week start of the symptom bars, and what the report
 /// shows of visits and photos.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Issue 33: a pet's allergies, conditions, contacts and insurance as data (`pet add`/`pet edit`), shown,
 /// reported, exported and imported, undone and checked, on both stores.
@@ -118,7 +119,7 @@ final class PetHealthCommandTests: CLITestCase {
         XCTAssertTrue(petCSV.contains("\"chicken\npenicillin\""), petCSV)
 
         for source in [json, csv] {
-            if Self.onServer { serverDatabase = try TestServer.shared().createDatabase() } else {
+            if onServer { serverDatabase = try TestServer.shared().createDatabase() } else {
                 try FileManager.default.removeItem(at: home.appendingPathComponent("data"))
             }
             try ok("import", source)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `--photo` takes images and `--receipt` images or PDFs, judged by content; `--attach` takes any file.
 final class PhotoCheckTests: CLITestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Values that look like typos are saved and said in one line; ordinary ones say nothing.
 final class PlausibilityTests: CLITestCase {

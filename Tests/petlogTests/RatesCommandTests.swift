@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 import PetFiles
 
 /// `scripts/test-http-server.py` serving the recorded ECB files on 127.0.0.1, started and stopped by the test.
@@ -333,20 +334,15 @@ final class RatesCommandTests: CLITestCase {
         for at in ["2026-11-18", "2026-11-19", "2026-11-20", "2026-11-22 12:00", "2026-11-01"] {
             try ok("expense", "Coco", "100", "USD", "--at", at)
         }
-        let json = try XCTUnwrap(try self.json("expense", "list", "--month", "2026-11", "--currency", "KRW") as? [String: Any])
-        let days = try XCTUnwrap(json["days"] as? [[String: Any]])
-        var converted: [String: Int] = [:]
-        for d in days {
-            let entries = try XCTUnwrap(d["entries"] as? [[String: Any]])
-            for e in entries where e["pet"] as? String == "Coco" {
-                converted[d["day"] as? String ?? "?"] = (e["converted"] as? [String: Any])?["minor_units"] as? Int ?? -1
-            }
+        let list = try decoded(ExpenseListOut.self, ["expense", "list", "--month", "2026-11", "--currency", "KRW"])
+        var converted: [String: Int64] = [:]
+        for d in list.days {
+            for e in d.entries where e.pet == "Coco" { converted[d.day] = e.converted?.minorUnits ?? -1 }
         }
         // 100 USD × KRW/USD of the day: 1700.12/1.1624 → 146259.46…, 1697.57/1.1606 → 146266.59…,
         // 1698.42/1.1612 → 146264.21… (also on Sunday the 22nd), none before the first rate (the 2nd).
         XCTAssertEqual(converted, ["2026-11-18": 146_259, "2026-11-19": 146_267, "2026-11-20": 146_264, "2026-11-22": 146_264, "2026-11-01": -1])
-        let total = try XCTUnwrap(json["total"] as? [String: Any])
-        XCTAssertEqual((total["converted"] as? [String: Any])?["minor_units"] as? Int, 146_259 + 146_267 + 146_264 * 2)
-        XCTAssertEqual(total["unconverted"] as? Int, 1)
+        XCTAssertEqual(list.total.converted.minorUnits, 146_259 + 146_267 + 146_264 * 2)
+        XCTAssertEqual(list.total.unconverted, 1)
     }
 }

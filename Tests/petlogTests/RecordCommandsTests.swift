@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 final class RecordCommandsTests: CLITestCase {
     func testTheDailyFlowFromTheIssue() throws {

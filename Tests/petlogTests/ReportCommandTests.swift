@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 final class ReportCommandTests: CLITestCase {
     func pages(_ pdf: String) throws -> Int {

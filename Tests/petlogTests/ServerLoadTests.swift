@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// A shelter's busy half minute on one PostgreSQL database: 8 staff logging weights as fast as petlog
 /// runs, one more reading the timeline, and the server restarted once in the middle. Every weight petlog
@@ -7,7 +8,7 @@ import XCTest
 /// and its writer goes on. Prints p50/p99 of `weight` and writes them to .build/server-load.txt.
 /// In `make soak` (30 s); `PETLOG_LOAD_SECONDS` shortens it. Over loopback TCP (127.0.0.1).
 final class ServerLoadTests: CLITestCase {
-    override class var notOnServerPass: String? { "runs the load against the server itself (make test skips it; run it alone)" }
+    override class var onOneStoreOnly: String? { "runs the load against the server itself (make test skips it; run it alone)" }
     func testEightWritersAndAReaderThroughAServerRestart() throws {
         let seconds = Double(ProcessInfo.processInfo.environment["PETLOG_LOAD_SECONDS"] ?? "") ?? 30
         // Two client hosts and a server host where the machine allows it (root, `ip netns`), else loopback.

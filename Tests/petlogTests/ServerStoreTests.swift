@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The PostgreSQL store beside the SQLite one, as a shelter would use it: the same commands give the same
 /// output, a household moves both ways byte for byte, imports at once add a file once, roles decide who
 /// may write, and a server that is away or refuses is said in one line. Skipped without PostgreSQL 15.
 final class ServerStoreTests: CLITestCase {
-    override class var notOnServerPass: String? { "runs both stores itself, in the first pass" }
+    override class var onOneStoreOnly: String? { "runs both stores itself" }
     var server: TestServer!
 
     override func setUpWithError() throws {
@@ -123,7 +124,7 @@ final class ServerStoreTests: CLITestCase {
         let a = home.appendingPathComponent("a.json").path
         try ok("--db", file, "export", "-o", a)
         try ok("--db", url, "pet", "add", "Dubu", "--species", "dog")
-        let results = LockedList()
+        let results = LockedList<Int32>()
         let binary = Self.binary, env = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             let p = Process()
@@ -136,7 +137,7 @@ final class ServerStoreTests: CLITestCase {
             p.waitUntilExit()
             results.append(p.terminationStatus)
         }
-        XCTAssertEqual(results.all.sorted(), [0, 0])
+        XCTAssertEqual(results.items.sorted(), [0, 0])
         let fileRecords = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: a))) as? [String: Any])?["records"] as? [Any]).count
         XCTAssertEqual(Int(try psql(url, "SELECT count(*) FROM petlog.record").trimmingCharacters(in: .whitespacesAndNewlines)), fileRecords)
     }
@@ -157,6 +158,7 @@ final class ServerStoreTests: CLITestCase {
     /// import's transaction. A staff role may do it, a volunteer may not; the result is the file exactly,
     /// the schema is as before, and an import killed in the middle leaves the schema whole and nothing half-loaded.
     func testABigImportRunsTheBulkPathAndLeavesTheSchemaAsItWas() throws {
+        try TestServer.shared().holdRoles(for: self)
         let file = home.appendingPathComponent("big.sqlite").path
         try ok("--db", file, "pet", "add", "Rex", "--species", "dog")
         var csv = "measured_at,weight_kg\n"
@@ -190,14 +192,10 @@ final class ServerStoreTests: CLITestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: json)), try Data(contentsOf: URL(fileURLWithPath: back)))
         XCTAssertEqual(try schemaShape(url), shape)
         XCTAssertEqual(try psql(url, "SELECT count(*) FROM petlog.bulk_saved").trimmingCharacters(in: .whitespacesAndNewlines), "0")
-        // The bulk path ran: only its end analyzes the record table (the server's statistics arrive within a
-        // second; up to a minute is waited for on a loaded machine).
-        var analyzed = false
-        for _ in 0..<600 where !analyzed {
-            analyzed = try psql(url, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE schemaname = 'petlog' AND relname = 'record'").contains("t")
-            if !analyzed { usleep(100_000) }
-        }
-        XCTAssertTrue(analyzed, "bulk_end analyzed the loaded tables")
+        // The bulk path ran: only its end analyzes the record table (PostgreSQL 15 writes an ANALYZE's time
+        // into the shared statistics as it ends, so it is there once the import has exited).
+        let analyzed = try psql(url, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE schemaname = 'petlog' AND relname = 'record'")
+        XCTAssertTrue(analyzed.contains("t"), "bulk_end analyzed the loaded tables")
         XCTAssertEqual(try run(["--db", url, "check"], useDefaultDB: true).status, 0)
         XCTAssertEqual(try ok("--db", url, "search", "slash"), try ok("--db", file, "search", "slash"))
         XCTAssertEqual(try ok("--db", url, "search", "foam"), try ok("--db", file, "search", "foam"))
@@ -219,22 +217,15 @@ final class ServerStoreTests: CLITestCase {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        var sawLoad = false
-        for _ in 0..<400 where p.isRunning {
-            if try psql(url2, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%' OR query LIKE '%bulk_begin%'").trimmingCharacters(in: .whitespacesAndNewlines) != "0" {
-                sawLoad = true
-                break
-            }
-            usleep(5_000)
-        }
+        // Killed once the server shows the load running in this database.
+        let sawLoad = try server.waitUntil(Self.database(url2),
+            "SELECT count(*) > 0 FROM pg_stat_activity WHERE datname = current_database() AND (query LIKE 'COPY%' OR query LIKE '%bulk_begin%')",
+            is: "true")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         XCTAssertTrue(sawLoad || p.terminationReason == .exit, "the load was seen or the import had finished")
-        // The server ends the killed session's transaction; wait for it to go (up to a minute).
-        for _ in 0..<3000 {
-            if try psql(url2, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'petlog'").trimmingCharacters(in: .whitespacesAndNewlines) == "0" { break }
-            usleep(20_000)
-        }
+        // The server ends the killed session's transaction; wait for it to go.
+        XCTAssertTrue(try server.waitUntil(Self.database(url2), "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'petlog'", is: "0"))
         let count = try psql(url2, "SELECT count(*) FROM petlog.record").trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(count == "0" || count == "60002", count)
         XCTAssertEqual(try schemaShape(url2), shape2)
@@ -252,6 +243,7 @@ final class ServerStoreTests: CLITestCase {
     /// `petlog pg init-roles`: staff write and are named on their records; a volunteer reads everything
     /// and a write is one line, exit 77, nothing written.
     func testRolesDecideWhoMayWrite() throws {
+        try TestServer.shared().holdRoles(for: self)
         let url = try newServerDatabase()
         try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
         let out = try ok("--db", url, "pg", "init-roles")
@@ -299,6 +291,7 @@ final class ServerStoreTests: CLITestCase {
     /// A server that is away, a wrong password, a missing database, a file copy asked of a server: one
     /// line each with the sysexits code, never the password; once the server is back the next command works.
     func testServerFaultsAreOneLineEach() throws {
+        try TestServer.shared().holdRoles(for: self)
         let url = try newServerDatabase()
         try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
         let db = Self.database(url)
@@ -372,13 +365,7 @@ final class ServerStoreTests: CLITestCase {
         try ok("--db", url, "pet", "add", "Coco", "--species", "dog")
         let db = Self.database(url)
         let sleeping = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(db)' AND state = 'active' AND query LIKE 'SELECT pg_sleep%'"
-        func poll(until want: String) throws -> Bool {
-            for _ in 0..<240 {
-                if try psql(url, sleeping).trimmingCharacters(in: .whitespacesAndNewlines) == want { return true }
-                usleep(250_000)
-            }
-            return false
-        }
+        func poll(until want: String) throws -> Bool { try server.waitUntil(db, sleeping, is: want) }
         for sig in [SIGINT, SIGTERM] {
             let p = Process()
             p.executableURL = Self.binary
@@ -420,18 +407,10 @@ final class ServerStoreTests: CLITestCase {
     }
 }
 
-/// Values gathered from several threads.
-final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Int32] = []
-    func append(_ v: Int32) { lock.lock(); values.append(v); lock.unlock() }
-    var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
-}
-
 /// The README's PostgreSQL set-up, followed as written, on a server of its own (roles belong to the whole
 /// cluster, so the shared test server, whose other tests have made them, cannot show a first hour).
 final class ServerSetUpTests: CLITestCase {
-    override class var notOnServerPass: String? { "runs a server of its own, in the first pass" }
+    override class var onOneStoreOnly: String? { "runs a server of its own" }
     func testTheReadmesSetUpWorksAsWrittenAndNamesAMissingPrivilege() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("petlog-pg-setup-\(UUID().uuidString.prefix(8))").path
         let log = folder + ".out"

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Issue 42: `make demo` on a fresh machine printed pip's "ERROR: pip's dependency resolver does not
 /// currently take into account…" while the setup step installed the test-only FHIR library, and pip's

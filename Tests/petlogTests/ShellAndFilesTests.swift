@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Where petlog meets the shell and the file system: command lines it prints paste back word for word,
 /// a redirected standard output is written where the shell put it, undo after a repair brings its files

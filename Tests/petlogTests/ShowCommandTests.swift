@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `show ID` (issue 30): every field of one record, its attachments, `--save-files DIR`, `--open`; on both stores.
 final class ShowCommandTests: CLITestCase {

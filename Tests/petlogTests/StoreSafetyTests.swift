@@ -3,11 +3,12 @@
 import Foundation
 import Glibc
 import XCTest
+import PetlogTestSupport
 
 /// What outsiders did to petlog's files: two databases in one folder, a mistyped --db, a backup restored
 /// elsewhere, a damaged file, a held lock, six first opens of an old file at once, files of another user.
 final class StoreSafetyTests: CLITestCase {
-    override class var notOnServerPass: String? { "about the SQLite file: its folder, its locks, its bytes" }
+    override class var onOneStoreOnly: String? { "about the SQLite file: its folder, its locks, its bytes" }
     static let storeFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("PetStoreTests/Fixtures")
 
@@ -268,11 +269,11 @@ final class StoreSafetyTests: CLITestCase {
         return holder
     }
 
-    /// Waits (polling, without a time limit of its own beyond `patience`) until `child` has said `text` on stderr.
+    /// Waits until `child` has said `text` on stderr: woken by each write to its output files in HOME
+    /// (inotify), and by its exit; `patience` is only a failure guard.
     func waitUntil(_ child: PetlogChild, says text: String, patience: Double = 120, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = PetlogChild.nanoseconds() + UInt64(patience * 1e9)
-        while !child.stderr.contains(text) && PetlogChild.nanoseconds() < deadline { usleep(20_000) }
-        XCTAssertTrue(child.stderr.contains(text), "petlog never said \(text): \(child.stderr)", file: file, line: line)
+        let said = (try? DirectoryWatch([home.path]))?.wait(guardSeconds: patience) { child.stderr.contains(text) || child.poll() }
+        XCTAssertTrue(said == true && child.stderr.contains(text), "petlog never said \(text): \(child.stderr)", file: file, line: line)
     }
 
     func testAHeldLockIsWaitedForWithANoticeAndCtrlCStopsTheWait() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// What petlog lays out for a terminal fits it, measured in display columns (Hangul, kana and kanji
 /// take two), at 80 and 40 columns, in English, Korean and Japanese: petlog runs on a pseudo-terminal
-/// of that width (Fixtures/run-in-pty.py), so the width comes from the terminal itself.
+/// of that width (`onTerminal`, PetlogTestSupport/pty/run-in-pty.py), so the width comes from the terminal itself.
 final class TerminalWidthTests: CLITestCase {
-    override class var notOnServerPass: String? { "about laying text out for a terminal, not the store" }
+    override class var onOneStoreOnly: String? { "about laying text out for a terminal, not the store" }
     static let languages = ["en", "ko", "ja"]
     static let widths = [80, 40]
 
@@ -30,9 +31,7 @@ final class TerminalWidthTests: CLITestCase {
 
     /// petlog's standard output on a terminal `columns` wide.
     func screen(_ args: [String], columns: Int, lang: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/run-in-pty.py")
-        let r = try launch(URL(fileURLWithPath: "/usr/bin/python3"),
-                           [driver.path, String(columns), Self.binary.path, "--db", dbPath, "--lang", lang] + args, env: ["NO_COLOR": "1"])
+        let r = try onTerminal(columns: columns, [Self.binary.path, "--db", dbPath, "--lang", lang] + args, env: ["NO_COLOR": "1"])
         XCTAssertEqual(r.status, 0, "\(args) \(lang) at \(columns): \(r.stderr)", file: file, line: line)
         return r.stdout
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// Issue 29, "Time where it happened": a record keeps the offset of the clock it happened on, and its
 /// day, its exchange rate and its budget follow that clock whoever reads it from wherever. Each test
@@ -18,6 +19,16 @@ final class TimeWhereItHappenedTests: CLITestCase {
         return try JSONSerialization.jsonObject(with: Data(out.utf8))
     }
 
+    /// A command's `--json` output in `zone`, typed.
+    func decodedIn<T: Decodable>(_ type: T.Type, _ zone: String, now: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> T {
+        try JSONOutput.decode(type, try inZone(zone, now: now, args + ["--json"], file: file, line: line))
+    }
+
+    /// The records `log …` prints in `zone`, typed.
+    func logIn(_ zone: String, now: String, _ args: String..., file: StaticString = #filePath, line: UInt = #line) throws -> [RecordOut] {
+        try decodedIn([RecordOut].self, zone, now: now, ["log"] + args, file: file, line: line)
+    }
+
     func importRates() throws {
         // 1 EUR = 1.05 USD and 150 JPY on Nov 19; 1.10 USD and 160 JPY on Nov 20.
         let file = home.appendingPathComponent("rates.json")
@@ -29,9 +40,8 @@ final class TimeWhereItHappenedTests: CLITestCase {
         try ok("import", file.path)
     }
 
-    func lastRecord(_ zone: String, now: String) throws -> [String: Any] {
-        let list = try XCTUnwrap(try jsonIn(zone, now: now, ["log"]) as? [[String: Any]])
-        return try XCTUnwrap(list.max { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) })
+    func lastRecord(_ zone: String, now: String) throws -> RecordOut {
+        try XCTUnwrap(try logIn(zone, now: now).max { $0.id < $1.id })
     }
 
     // MARK: The model
@@ -44,18 +54,16 @@ final class TimeWhereItHappenedTests: CLITestCase {
         _ = try inZone("America/Los_Angeles", now: now, ["expense", "Biscuit", "1980", "JPY", "--category", "transport",
                                                          "--at", "2026-11-20T08:00:00+09:00"])
         let stored = try lastRecord("America/Los_Angeles", now: now)
-        XCTAssertEqual(stored["at"] as? String, "2026-11-20T08:00:00+09:00")
-        XCTAssertEqual(stored["utc_offset_seconds"] as? Int, 32_400)
+        XCTAssertEqual(stored.at, "2026-11-20T08:00:00+09:00")
+        XCTAssertEqual(stored.utcOffsetSeconds, 32_400)
         _ = try inZone("America/Los_Angeles", now: now, ["budget", "set", "Biscuit", "300", "USD", "--from", "2026-11-20", "--to", "2026-11-29"])
         for zone in Self.zones {
-            let list = try XCTUnwrap(try jsonIn(zone, now: now, ["expense", "list", "--month", "2026-11", "--currency", "USD"]) as? [String: Any])
-            let days = try XCTUnwrap(list["days"] as? [[String: Any]])
-            XCTAssertEqual(days.compactMap { $0["day"] as? String }, ["2026-11-20"], zone)
+            let list = try decodedIn(ExpenseListOut.self, zone, now: now, ["expense", "list", "--month", "2026-11", "--currency", "USD"])
+            XCTAssertEqual(list.days.map(\.day), ["2026-11-20"], zone)
             // ¥1,980 at Nov 20's rate (160 JPY, 1.10 USD per euro): $13.61, from everywhere.
-            let converted = days.flatMap { ($0["entries"] as? [[String: Any]]) ?? [] }.map { ($0["converted"] as? [String: Any])?["minor_units"] as? Int }
-            XCTAssertEqual(converted, [1361], zone)
-            let budgets = try XCTUnwrap((try jsonIn(zone, now: now, ["budget", "show"]) as? [String: Any])?["budgets"] as? [[String: Any]])
-            XCTAssertEqual((budgets.first?["spent"] as? [String: Any])?["minor_units"] as? Int, 1361, "the trip's budget counts it, read from \(zone)")
+            XCTAssertEqual(list.entries.map { $0.converted?.minorUnits }, [1361], zone)
+            let budgets = try decodedIn(BudgetShowOut.self, zone, now: now, ["budget", "show"]).budgets
+            XCTAssertEqual(budgets.first?.spent?.minorUnits, 1361, "the trip's budget counts it, read from \(zone)")
         }
         // Shown at its own wall-clock time, with its offset where it differs from the reader's.
         let la = try inZone("America/Los_Angeles", now: now, ["log"])
@@ -72,7 +80,7 @@ final class TimeWhereItHappenedTests: CLITestCase {
             e.merge(env) { _, new in new }
             let r = try run(args, env: e)
             XCTAssertEqual(r.status, 0, r.stderr)
-            return try lastRecord("America/Los_Angeles", now: now)["at"] as? String
+            return try lastRecord("America/Los_Angeles", now: now).at
         }
         XCTAssertEqual(try logged(["--tz", "Asia/Tokyo", "meal", "Biscuit", "kibble", "--at", "today 09:00"]), "2026-11-23T09:00:00+09:00")
         XCTAssertEqual(try logged(["meal", "Biscuit", "kibble", "--at", "today 09:00"]), "2026-11-22T09:00:00-08:00")
@@ -101,8 +109,7 @@ final class TimeWhereItHappenedTests: CLITestCase {
             XCTAssertEqual(kinds("2026-11-22"), ["meal": 1], zone)
             XCTAssertEqual(kinds("2026-11-23"), ["weight": 1], zone)
             XCTAssertEqual(kinds("2026-11-24"), ["stool": 1], zone)
-            let since = try XCTUnwrap(try jsonIn(zone, now: now, ["log", "--since", "2026-11-23", "--until", "2026-11-23"]) as? [[String: Any]])
-            XCTAssertEqual(since.compactMap { $0["kind"] as? String }, ["weight"], zone)
+            XCTAssertEqual(try logIn(zone, now: now, "--since", "2026-11-23", "--until", "2026-11-23").map(\.kind), ["weight"], zone)
         }
         // The timeline reads in days: the 22nd (Los Angeles) before the 23rd (Tokyo), each at its own clock.
         let berlin = try inZone("Europe/Berlin", now: now, ["log"])
@@ -123,23 +130,21 @@ final class TimeWhereItHappenedTests: CLITestCase {
         try Data("date,weight_kg\n2027-03-14 02:30,4.3\n".utf8).write(to: csv)
         XCTAssertEqual(try run(["import", csv.path, "--pet", "Coco"], env: env).status, 0)
         _ = try inZone("America/Chicago", now: now, ["weight", "Coco", "4.4kg", "--at", "2027-03-15 09:00"])
-        let records = try XCTUnwrap(try jsonIn("America/Chicago", now: now, ["log"]) as? [[String: Any]])
-        let third = try XCTUnwrap(records.last?["id"] as? Int)
+        let third = try XCTUnwrap(try logIn("America/Chicago", now: now).last?.id)
         _ = try inZone("America/Chicago", now: now, ["edit", String(third), "--at", "2027-03-14 02:30"])
         // 02:30 never happened in Chicago that night: every path moves it forward by the hour, to 03:30 CDT.
-        let after = try XCTUnwrap(try jsonIn("America/Chicago", now: now, ["log"]) as? [[String: Any]])
-        XCTAssertEqual(after.compactMap { $0["at"] as? String }, Array(repeating: "2027-03-14T03:30:00-05:00", count: 3))
+        XCTAssertEqual(try logIn("America/Chicago", now: now).map(\.at), Array(repeating: "2027-03-14T03:30:00-05:00", count: 3))
         // 01:30 on the night clocks go back happens twice: the earlier, in daylight time, on every path.
         _ = try inZone("America/Chicago", now: "2027-11-10T12:00:00-06:00", ["weight", "Coco", "4.5kg", "--at", "2027-11-07 01:30"])
         let back = home.appendingPathComponent("back.csv")
         try Data("date,weight_kg\n2027-11-07 01:30,4.6\n".utf8).write(to: back)
         XCTAssertEqual(try run(["import", back.path, "--pet", "Coco"], env: ["TZ": "America/Chicago", "PETLOG_NOW": "2027-11-10T12:00:00-06:00"]).status, 0)
-        let overlap = try XCTUnwrap(try jsonIn("America/Chicago", now: "2027-11-10T12:00:00-06:00", ["log", "--since", "2027-11-07"]) as? [[String: Any]])
-        XCTAssertEqual(overlap.compactMap { $0["at"] as? String }, ["2027-11-07T01:30:00-05:00", "2027-11-07T01:30:00-05:00"])
+        XCTAssertEqual(try logIn("America/Chicago", now: "2027-11-10T12:00:00-06:00", "--since", "2027-11-07").map(\.at),
+                       ["2027-11-07T01:30:00-05:00", "2027-11-07T01:30:00-05:00"])
         // Berlin springs forward at 02:00 too: the same rule there.
         _ = try inZone("Europe/Berlin", now: "2027-03-30T12:00:00+02:00", ["weight", "Coco", "4.7kg", "--at", "2027-03-28 02:30"])
-        let berlin = try XCTUnwrap(try jsonIn("Europe/Berlin", now: "2027-03-30T12:00:00+02:00", ["log", "--since", "2027-03-28", "--until", "2027-03-28"]) as? [[String: Any]])
-        XCTAssertEqual(berlin.compactMap { $0["at"] as? String }, ["2027-03-28T03:30:00+02:00"])
+        XCTAssertEqual(try logIn("Europe/Berlin", now: "2027-03-30T12:00:00+02:00", "--since", "2027-03-28", "--until", "2027-03-28").map(\.at),
+                       ["2027-03-28T03:30:00+02:00"])
     }
 
     // MARK: The other answers that depended on time
@@ -177,13 +182,12 @@ final class TimeWhereItHappenedTests: CLITestCase {
         _ = try inZone("Europe/Berlin", now: now, ["vaccine", "Coco", "rabies", "--date", "2026-11-14"])
         _ = try inZone("Europe/Berlin", now: now, ["vaccine", "Coco", "leptospirosis", "--date", "2026-11-14", "--next", "2027-12-01"])
         func nextDue() throws -> [String?] {
-            let list = try XCTUnwrap(try jsonIn("Europe/Berlin", now: now, ["log", "--kind", "vaccination"]) as? [[String: Any]])
-            return list.map { ($0["vaccination"] as? [String: Any])?["next_due"] as? String }
+            try logIn("Europe/Berlin", now: now, "--kind", "vaccination").map { $0.detail["next_due"]?.string }
         }
         let before = try nextDue()
         let computed = try XCTUnwrap(before.first ?? nil)
         XCTAssertTrue(computed.hasSuffix("-11-14"), computed)
-        let ids = try XCTUnwrap(try jsonIn("Europe/Berlin", now: now, ["log", "--kind", "vaccination"]) as? [[String: Any]]).compactMap { $0["id"] as? Int }
+        let ids = try logIn("Europe/Berlin", now: now, "--kind", "vaccination").map(\.id)
         for id in ids { _ = try inZone("Europe/Berlin", now: now, ["edit", String(id), "--at", "2026-11-10"]) }
         let after = try nextDue()
         XCTAssertEqual(after, [String(computed.prefix(8)) + "10", "2027-12-01"], "the computed day moves with the dose; the typed one stays")

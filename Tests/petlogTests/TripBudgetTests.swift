@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// A trip's budget (issue 30): a name, a place and a headcount, its figures per person, day by day
 /// (`budget show ID --daily`), edited, undone, exported and imported; run as a US traveller in Seoul

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `undo`: each command's changes go back, newest first, exactly as they were.
 final class UndoCommandTests: CLITestCase {
@@ -40,7 +41,7 @@ final class UndoCommandTests: CLITestCase {
             XCTAssertEqual(try run(["check"]).status, 0, "check after undoing \(steps[i - 1])")
         }
         // The photo no record uses any more was moved aside, not deleted.
-        if !Self.onServer {
+        if !onServer {
             let quarantine = home.appendingPathComponent("data/petlog.sqlite.quarantine")
             XCTAssertTrue(FileManager.default.fileExists(atPath: quarantine.path))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The vet report's visits table shows each visit's cost, and below it the period's total in the home
 /// currency, foreign costs converted at their day's rate (the demo's rates: 2026-11-19, USD 1.1580, KRW 1668.40).

@@ -1,4 +1,5 @@
 import XCTest
+import PetlogTestSupport
 
 /// Issue 18, "words": Korean and Japanese output without English field names, spans or durations;
 /// `--help` in the user's language; `stats` comparing like with like; numbers typed as people type them.

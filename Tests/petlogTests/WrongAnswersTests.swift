@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The wrong answers outside testers found (issue 12): each test failed before its fix.
 final class WrongAnswersTests: CLITestCase {
