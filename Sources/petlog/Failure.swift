@@ -6,7 +6,7 @@ import PetModel
 import PetReport
 import PetFiles
 import PetStoreCore
-import PetStoreSQLite
+import StoreOpening
 
 /// The one place an error becomes a localized line and a sysexits code
 /// (64 usage, 65 bad data, 66 missing input, 73 cannot create, 74 I/O, 75 busy).
@@ -21,7 +21,7 @@ struct Failure {
 
     init(_ error: Error, databasePath: String = "") {
         self.databasePath = databasePath
-        self.error = SQLiteRepository.storeError(from: error, path: databasePath) ?? error
+        self.error = StoreOpening.storeError(from: error, path: databasePath) ?? error
     }
 
     var exitCode: Int32 {

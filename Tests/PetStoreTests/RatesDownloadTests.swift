@@ -52,7 +52,7 @@ final class RatesDownloadTests: XCTestCase {
 
     /// A fetched file stored, then the rates read back: the day's table and the fetch log.
     func testStoredRatesAndTheFetchLog() throws {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())
+        let repo = Store(SQLiteRepository(try AppDatabase.inMemory()))
         let rates = try ECBRates.parse(try Data(contentsOf: Self.ecb.appendingPathComponent("eurofxref-daily.xml")))
         let day = try XCTUnwrap(LocalDate(year: 2026, month: 11, day: 23))
         let summary = try repo.storeRates(rates, source: "http://mirror/eurofxref-daily.xml", at: Date(timeIntervalSince1970: 1_795_395_600), localDay: day)

@@ -10,12 +10,12 @@ import PetModel
 /// repository's, `undo`'s and another program's — with `check` noticing when it does not.
 final class SearchIndexTests: XCTestCase {
     var database: AppDatabase!
-    var repo: SQLiteRepository!
+    var repo: Store!
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
 
     override func setUpWithError() throws {
         database = try AppDatabase.inMemory()
-        repo = SQLiteRepository(database, now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
+        repo = Store(SQLiteRepository(database, now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test"))
     }
 
     func draft(_ detail: RecordDetail, note: String? = nil, minutesAgo: Double = 0) -> RecordDraft {

@@ -83,8 +83,8 @@ enum StoreUnderTest {
     static var isServer: Bool { ProcessInfo.processInfo.environment["PETLOG_TEST_STORE"] == "postgres" }
 
     static func make(now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws -> any PetlogStore {
-        guard isServer else { return SQLiteRepository(try AppDatabase.inMemory(), now: now, undoCommand: undoCommand) }
+        guard isServer else { return Store(SQLiteRepository(try AppDatabase.inMemory(), now: now, undoCommand: undoCommand)) }
         let url = try requireServer().newDatabase()
-        return try PostgresRepository(PostgresTarget.parse(url, environment: [:]), now: now, undoCommand: undoCommand)
+        return Store(try PostgresRepository(PostgresTarget.parse(url, environment: [:]), now: now, undoCommand: undoCommand))
     }
 }

@@ -22,7 +22,7 @@ final class ChartComposerTests: XCTestCase {
 
     func store() throws -> any PetlogStore {
         let now = self.now
-        return SQLiteRepository(try AppDatabase.inMemory(), now: { now })
+        return Store(SQLiteRepository(try AppDatabase.inMemory(), now: { now }))
     }
 
     func composer(_ store: any PetlogStore, _ language: Language = .en, units: UnitSystem = .metric) -> ChartComposer {
