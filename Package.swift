@@ -61,6 +61,9 @@ let package = Package(
             dependencies: ["PetStoreCore", "PetFiles", "PetModel", .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
+        /** The one place petlog names an engine: `--db` (a file or a server URL) opened as the `Store` over the
+            SQLite or the PostgreSQL engine. The CLI imports this and neither engine. */
+        .target(name: "StoreOpening", dependencies: ["PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "PetFiles", "PetModel"]),
         /** The system's cairo, cairo-pdf, cairo-svg and pangocairo headers; the only place C is included. */
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         /** A small Swift wrapper over cairo and pango: surfaces, drawing context, text layout, errors; knows nothing about pets. */
@@ -95,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
+                "PetModel", "PetFiles", "PetStoreCore", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

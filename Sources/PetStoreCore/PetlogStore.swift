@@ -214,6 +214,13 @@ public protocol TransferRepository: Sendable {
     /// Copies every attachment file the store holds into `directory`, named by SHA-256, after checking
     /// them all (`verifyAttachments`); the folder is made only when there is a file to copy.
     func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String])
+    /// The file of the attachment `sha256` written to `path` (`OutputFile`: whole or not at all), a chunk at
+    /// a time (`show --save`).
+    func writeAttachment(sha256: String, to path: String) throws
+    /// A path the file of the attachment `sha256` can be read at (the report's photos): the store's own file
+    /// where it keeps files (nil when it is missing), else written on first use into the folder `scratch`
+    /// gives (the caller makes it once and removes it).
+    func readableAttachment(sha256: String, scratch: () throws -> String) -> String?
 }
 
 extension TransferRepository {

@@ -2,14 +2,15 @@ import Foundation
 import PetModel
 import PetStoreCore
 
-/// The PostgreSQL implementation of the store protocols (`PetlogStore`): the same logic as the SQLite
-/// store (`StoreCore`, written once over `SQLExecutor`), each call one transaction on one connection.
+/// The PostgreSQL engine of the store (`StoreEngine`; `Store` is the repository protocols written once over
+/// it): each call one transaction on one connection; attachments as chunks in the database, the folded
+/// search text, the packed weight series in one `bytea`, undo by trigger, the bulk path through COPY.
 ///
 /// Isolation, and why: writes are SERIALIZABLE (PostgreSQL's SSI), so two staff adding records, or an
 /// import run twice at once, behave as if one ran after the other; a serialization failure or deadlock is
 /// rolled back and the whole call run again (`PostgresLink.transaction`), so an acknowledged record is in
 /// the database once. Reads are REPEATABLE READ READ ONLY: one snapshot for every query of a command.
-public final class PostgresRepository: PetlogStore {
+public final class PostgresRepository: StoreEngine {
     let link: PostgresLink
     public let now: @Sendable () -> Date
     /// The command line writes are recorded under for `undo`; nil: not recorded.
@@ -97,75 +98,38 @@ public final class PostgresRepository: PetlogStore {
         }
     }
 
-    // MARK: Pets
+    // MARK: Transactions, files and search for the store
 
-    public func addPet(_ draft: PetDraft) throws -> Pet { try write { try $0.addPet(draft) } }
-    public func pets(includeArchived: Bool) throws -> [Pet] { try read { try $0.pets(includeArchived: includeArchived) } }
-    public func pet(_ ref: PetRef) throws -> Pet { try read { try $0.resolve(ref) } }
-    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet { try write { try $0.editPet(ref, draft) } }
-    public func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet {
-        try write { try $0.archivePet(ref, reason: reason, on: day) }
-    }
-    public func unarchivePet(_ ref: PetRef) throws -> Pet { try write { try $0.unarchivePet(ref) } }
-    public func removePet(_ ref: PetRef) throws -> (Pet, Int) { try write { try $0.removePet(ref) } }
-    public func searchPets(_ text: String) throws -> [Pet] { try read { _ in try PostgresSearch.pets(text, link: link) } }
+    public func readTransaction<T>(_ body: (StoreCore) throws -> T) throws -> T { try read(body) }
+    public func writeTransaction<T>(recording: Bool, _ body: (StoreCore) throws -> T) throws -> T { try write(recording: recording, body) }
 
-    // MARK: Records
-
-    public func addRecord(pets named: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
-        try write { core in
-            let (items, linkingSplit) = try core.items(pets: named, draft)
-            return try insert(items, linkingSplit: linkingSplit, core: core)
-        }
-    }
-
-    public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] {
-        try write { core in try insert(items, linkingSplit: false, core: core) }
-    }
-
-    /// The records, with their files stored in the database first (in the same transaction).
-    func insert(_ items: [(PetRef?, RecordDraft)], linkingSplit: Bool, core: StoreCore) throws -> [PetRecord] {
-        var stored: [String: Attachment] = [:]
-        for path in items.flatMap(\.1.attachmentPaths) where stored[path] == nil {
-            stored[path] = try PostgresAttachments.store(path: path, link: link)
-        }
-        return try core.insert(items, linkingSplit: linkingSplit) { p in
-            guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
-            return a
-        }
-    }
-
-    public func record(id: Int64) throws -> PetRecord { try read { try $0.loadRecord(id: id) } }
-    public func records(_ query: RecordQuery) throws -> [PetRecord] { try read { try $0.records(query) } }
-    public func count(_ query: RecordQuery) throws -> Int { try read { try $0.count(query) } }
-    public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
-        try write { try $0.updateRecord(id: id, change) }
-    }
-    /// The files stored in the same transaction; the chunks of detached files no record refers to any more
-    /// move to `attachment_quarantine` in it too.
-    public func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
+    /// The files stored in the same transaction (chunks); the chunks of files set aside move to
+    /// `attachment_quarantine` in it too.
+    public func writeTransaction<T>(storing paths: [String], _ body: (StoreCore, [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T {
         try write { core in
             var stored: [String: Attachment] = [:]
-            for path in files.add where stored[path] == nil { stored[path] = try PostgresAttachments.store(path: path, link: link) }
-            let result = try core.editRecord(id: id, files: files, attachment: { p in
-                guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
-                return a
-            }, change)
-            try PostgresAttachments.quarantine(result.files.setAside, link: link)
-            return result
+            for path in paths where stored[path] == nil { stored[path] = try PostgresAttachments.store(path: path, link: link) }
+            let written = try body(core, stored)
+            try PostgresAttachments.quarantine(written.setAside, link: link)
+            return written.result
         }
     }
-    public func deleteRecord(id: Int64) throws -> PetRecord { try write { try $0.deleteRecord(id: id) } }
-    public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { try $0.setStarred(id: id, starred) } }
-    public func search(_ text: String, limit: Int) throws -> [PetRecord] {
+
+    /// Written on first use into `scratch`; nil when the server holds no chunks of it.
+    public func readableAttachment(sha256: String, scratch: () throws -> String) -> String? {
+        guard let folder = try? scratch() else { return nil }
+        let path = folder + "/" + sha256
+        if !FileManager.default.fileExists(atPath: path) { try? writeAttachment(sha256: sha256, to: path) }
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    public func searchPets(_ text: String) throws -> [Pet] { try read { _ in try PostgresSearch.pets(text, link: link) } }
+    public func searchRecords(_ text: String, limit: Int) throws -> [PetRecord] {
         try read { core in try core.loadRecords(ids: try PostgresSearch.records(text, limit: limit, link: link)) }
     }
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
-        try read { try $0.lastWeights(pets: refs, since: since, until: until, days: days) }
-    }
-    public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
-        try read { try $0.lastWeights(pets: refs, windows: windows) }
-    }
+
+    // MARK: The weight series
+
     /// The series in one row: the server packs each point as two big-endian int8 (`int8send`) into one
     /// `bytea`, in order, so a million points cross the wire as 16 MB in one value instead of a million
     /// rows each decoded by postgres-nio (issue 34: 1.6 s → see docs/benchmarks.md). The same points and
@@ -232,35 +196,4 @@ public final class PostgresRepository: PetlogStore {
         }
         return n
     }
-
-    // MARK: Medications
-
-    public func careRecords(pets ids: [Int64]) throws -> [PetRecord] { try read { try $0.careRecords(pets: ids) } }
-    public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
-        try read { try $0.courses(pets: refs, includeStopped: includeStopped) }
-    }
-    public func giveMedication(pets refs: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord] {
-        try write { try $0.giveMedication(pets: refs, name: name, at: at, utcOffset: utcOffset, note: note, skipped: skipped) }
-    }
-    public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
-        try write { try $0.stopMedication(pet: ref, name: name, at: at) }
-    }
-
-    // MARK: Money
-
-    public func spending(_ query: SpendingQuery) throws -> [SpendingEntry] { try read { try $0.spending(query) } }
-    public func splitShares(of recordId: Int64) throws -> [PetRecord] { try read { try $0.splitShares(of: recordId) } }
-    public func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool) { try write { try $0.setBudget(draft) } }
-    public func budgets() throws -> [StoredBudget] { try read { try $0.loadBudgets(id: nil) } }
-    public func deleteBudget(id: Int64) throws -> StoredBudget { try write { try $0.deleteBudget(id: id) } }
-    public func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget) { try write { try $0.editBudget(id: id, edit) } }
-    public func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary {
-        try write { try $0.storeRates(rates, source: source, at: at, localDay: localDay) }
-    }
-    public func rateTable(currencies: [String], from: LocalDate?, through: LocalDate?) throws -> RateTable {
-        try read { try $0.rateTable(currencies: currencies, from: from, through: through) }
-    }
-    public func rates(on day: LocalDate?) throws -> (day: LocalDate, rates: [EuroRate])? { try read { try $0.rates(on: day) } }
-    public func allRates() throws -> [EuroRate] { try read { try $0.allRates() } }
-    public func lastRatesFetch() throws -> RatesFetch? { try read { try $0.lastRatesFetch() } }
 }

@@ -5,8 +5,10 @@ import PetFiles
 import PetModel
 import PetStoreCore
 
-/// The SQLite implementation of the store protocols (`PetlogStore`): one IMMEDIATE transaction per call.
-public struct SQLiteRepository: PetlogStore {
+/// The SQLite engine of the store (`StoreEngine`; `Store` is the repository protocols written once over it):
+/// one IMMEDIATE transaction per write, attachments as files beside the database, the FTS5 search index,
+/// the packed weight series read by hand, the undo triggers, SQLite's own checks and the bulk import.
+public struct SQLiteRepository: StoreEngine {
     let database: AppDatabase
     public let now: @Sendable () -> Date
 
@@ -107,33 +109,24 @@ public struct SQLiteRepository: PetlogStore {
         try core(db).resolve(ref, activeOnly: activeOnly)
     }
 
-    public func addPet(_ draft: PetDraft) throws -> Pet { try write { db in try core(db).addPet(draft) } }
-    public func pets(includeArchived: Bool) throws -> [Pet] { try read { db in try core(db).pets(includeArchived: includeArchived) } }
-    public func pet(_ ref: PetRef) throws -> Pet { try read { db in try core(db).resolve(ref) } }
-    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet { try write { db in try core(db).editPet(ref, draft) } }
-    public func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet {
-        try write { db in try core(db).archivePet(ref, reason: reason, on: day) }
-    }
-    public func unarchivePet(_ ref: PetRef) throws -> Pet { try write { db in try core(db).unarchivePet(ref) } }
-    public func removePet(_ ref: PetRef) throws -> (Pet, Int) { try write { db in try core(db).removePet(ref) } }
-
     // MARK: Records
 
-    public func addRecord(pets named: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
-        let (items, linkingSplit) = try read { db in try core(db).items(pets: named, draft) }
-        return try addRecords(items, linkingSplit: linkingSplit)
+    func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
+        try core(db).insert(draft, petId: petId, attachments: attachments)
     }
 
-    public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] {
-        try addRecords(items, linkingSplit: false)
+    func loadRecord(id: Int64, db: Database) throws -> PetRecord { try core(db).loadRecord(id: id) }
+
+    public func readTransaction<T>(_ body: (StoreCore) throws -> T) throws -> T { try read { db in try body(core(db)) } }
+    public func writeTransaction<T>(recording: Bool, _ body: (StoreCore) throws -> T) throws -> T {
+        try write(recording: recording) { db in try body(core(db)) }
     }
 
-    /// `linkingSplit`: the records are the shares of one expense; each names the first as `split_of`.
-    func addRecords(_ items: [(PetRef?, RecordDraft)], linkingSplit: Bool) throws -> [PetRecord] {
-        // Files first (content-addressed, so a retry reuses them); removed again if the transaction fails.
+    /// Files first (content-addressed, so a retry reuses them), removed again if the transaction fails;
+    /// after the commit, the files set aside that no record refers to any more move to the quarantine folder.
+    public func writeTransaction<T>(storing paths: [String], _ body: (StoreCore, [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T {
         var stored: [String: Attachment] = [:]
         var created: [URL] = []
-        let paths = items.flatMap(\.1.attachmentPaths)
         if !paths.isEmpty {
             guard let store = attachments else { throw StoreError.io("no attachment directory") }
             do {
@@ -143,71 +136,38 @@ public struct SQLiteRepository: PetlogStore {
                     if let c { created.append(c) }
                 }
             } catch {
-                created.forEach { try? FileManager.default.removeItem(at: $0) }
-                throw error
-            }
-        }
-        do {
-            return try write { db in
-                // Every path was stored above; a miss would be a bug here, not bad input.
-                try core(db).insert(items, linkingSplit: linkingSplit) { p in
-                    guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
-                    return a
-                }
-            }
-        } catch {
-            created.forEach { try? FileManager.default.removeItem(at: $0) }
-            throw error
-        }
-    }
-
-    func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
-        try core(db).insert(draft, petId: petId, attachments: attachments)
-    }
-
-    func loadRecord(id: Int64, db: Database) throws -> PetRecord { try core(db).loadRecord(id: id) }
-
-    public func record(id: Int64) throws -> PetRecord { try read { db in try core(db).loadRecord(id: id) } }
-    public func records(_ query: RecordQuery) throws -> [PetRecord] { try read { db in try core(db).records(query) } }
-    public func count(_ query: RecordQuery) throws -> Int { try read { db in try core(db).count(query) } }
-    public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
-        try write { db in try core(db).updateRecord(id: id, change) }
-    }
-    /// Files first, as `addRecords` stores them (removed again if the transaction fails); after the commit,
-    /// the files of detached attachments no record refers to any more move to the quarantine folder.
-    public func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
-        var stored: [String: Attachment] = [:]
-        var created: [URL] = []
-        if !files.add.isEmpty {
-            guard let store = attachments else { throw StoreError.io("no attachment directory") }
-            do {
-                for path in files.add where stored[path] == nil {
-                    let (a, c) = try store.store(sourcePath: path, position: 0)
-                    stored[path] = a
-                    if let c { created.append(c) }
-                }
-            } catch {
                 Self.removeCreated(created)
                 throw error
             }
         }
-        let result: (record: PetRecord, files: AttachmentEditResult)
+        let written: (result: T, setAside: [String])
         do {
-            result = try write { db in
-                try core(db).editRecord(id: id, files: files, attachment: { p in
-                    guard let a = stored[p] else { throw StoreError.attachmentUnreadable(path: p) }
-                    return a
-                }, change)
-            }
+            written = try write { db in try body(core(db), stored) }
         } catch {
             Self.removeCreated(created)
             throw error
         }
         if let store = attachments, let path = database.path {
-            let aside = result.files.setAside.map { store.url(for: $0).path }.filter { FileManager.default.fileExists(atPath: $0) }
+            let aside = written.setAside.map { store.url(for: $0).path }.filter { FileManager.default.fileExists(atPath: $0) }
             if !aside.isEmpty { _ = try AttachmentStore.quarantine(aside.sorted(), root: store.directory, databasePath: path, now: now()) }
         }
-        return result
+        return written.result
+    }
+
+    /// The file in the attachments folder, copied a chunk at a time.
+    public func writeAttachment(sha256: String, to path: String) throws {
+        guard let source = attachments?.url(for: sha256).path, let input = FileHandle(forReadingAtPath: source) else {
+            throw StoreError.attachmentUnreadable(path: attachments?.url(for: sha256).path ?? sha256)
+        }
+        defer { try? input.close() }
+        try OutputFile.write(to: path) { sink in
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try sink.write(chunk) }
+        }
+    }
+
+    /// The file itself, in the attachments folder (`scratch` is not needed).
+    public func readableAttachment(sha256: String, scratch: () throws -> String) -> String? {
+        attachments?.url(for: sha256).path
     }
 
     /// Files stored for a write that did not happen, and their folder when it is left empty.
@@ -217,8 +177,6 @@ public struct SQLiteRepository: PetlogStore {
             rmdir(url.deletingLastPathComponent().path)
         }
     }
-    public func deleteRecord(id: Int64) throws -> PetRecord { try write { db in try core(db).deleteRecord(id: id) } }
-    public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { db in try core(db).setStarred(id: id, starred) } }
 
     /// Every record in id order, a batch at a time (for export: memory stays flat on big files).
     public func forEachRecordBatch(size: Int = 2000, _ body: ([PetRecord]) throws -> Void) throws {
@@ -251,7 +209,7 @@ public struct SQLiteRepository: PetlogStore {
     /// symptoms and vaccines found by any of their names. An expense's category is matched as written
     /// (its code), never by the category's other words (`껌` does not find every `간식`): a category
     /// search is `search --category`.
-    public func search(_ text: String, limit: Int) throws -> [PetRecord] {
+    public func searchRecords(_ text: String, limit: Int) throws -> [PetRecord] {
         catchUpSearchIndex()
         let needle = TextField.nameKey(text)
         // A listed symptom or vaccine is found by any of its names (`구토` finds records stored as `vomiting`).
@@ -271,13 +229,6 @@ public struct SQLiteRepository: PetlogStore {
                 """, arguments: StatementArguments(arguments))
             return try core(db).loadRecords(ids: ids)
         }
-    }
-
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
-        try read { db in try core(db).lastWeights(pets: refs, since: since, until: until, days: days) }
-    }
-    public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
-        try read { db in try core(db).lastWeights(pets: refs, windows: windows) }
     }
 
     /// Reads the series from its packed chunks (`WeightSeriesCache`, schema v9) and the weights after them
@@ -326,19 +277,6 @@ public struct SQLiteRepository: PetlogStore {
             }
             return columns
         }
-    }
-
-    // MARK: Medications
-
-    public func careRecords(pets ids: [Int64]) throws -> [PetRecord] { try read { db in try core(db).careRecords(pets: ids) } }
-    public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
-        try read { db in try core(db).courses(pets: refs, includeStopped: includeStopped) }
-    }
-    public func giveMedication(pets refs: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord] {
-        try write { db in try core(db).giveMedication(pets: refs, name: name, at: at, utcOffset: utcOffset, note: note, skipped: skipped) }
-    }
-    public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
-        try write { db in try core(db).stopMedication(pet: ref, name: name, at: at) }
     }
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PetModel
-import PetStoreSQLite
+import StoreOpening
 
 /// Shell completion of names from the current database: argument-parser's generated scripts call
 /// `petlog ---completion …` when TAB is pressed on a PET or medication argument, and these closures

@@ -6,7 +6,6 @@ import PetModel
 import PetReport
 import PetFiles
 import PetStoreCore
-import PetStoreSQLite
 import PetViews
 
 /// The preferences file as the command line holds it: where it is, whether it exists, what it says.

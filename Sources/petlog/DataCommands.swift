@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import PetFiles
 import PetStoreCore
-import PetStoreSQLite
 import PetViews
-import PetStorePostgres
+import StoreOpening
 
 struct BackupCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -38,14 +37,9 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let target: String
-            switch s.settings.storeLocation {
-            case .sqliteFile(let path): target = path
-            case .postgres(let url):
-                let server = try s.settings.serverTarget(url)
-                throw StoreError.notOnServer(command: "restore", instead: PostgresRepository.restoreCommand(server, from: backup))
-            }
-            let report = try SQLiteRepository.restore(from: backup, to: target)
+            let location = s.settings.storeLocation
+            let report = try StoreOpening.restore(from: backup, to: location, server: s.settings.serverTarget)
+            let target = location.filePath ?? ""
             if !report.missing.isEmpty { s.terminal.error(s.t(.backupMissing(count: Display.count(report.missing.count)))) }
             s.terminal.line(s.t(.restoreWrote(backup: Terminal.sanitize(backup), path: Terminal.sanitize(target), count: Display.count(report.attachments))))
         }

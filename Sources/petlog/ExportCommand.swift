@@ -3,7 +3,6 @@ import Foundation
 import PetModel
 import PetFiles
 import PetStoreCore
-import PetStoreSQLite
 
 struct ExportCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
@@ -12,7 +11,7 @@ struct ExportCommand: ParsableCommand {
         discussion: Help.s(.helpExportCommandDiscussion)) }
     @Option(name: .shortAndLong, help: ArgumentHelp(Help.s(.helpExportCommandOutput))) var output: String
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandFormat))) var format: Choice<ExportFormat> = Choice(.json)
-    @Option(help: ArgumentHelp(Help.s(.helpExportCommandTable)), completion: .list(SQLiteRepository.csvTableNames)) var table: String?
+    @Option(help: ArgumentHelp(Help.s(.helpExportCommandTable)), completion: .list(CSVExport.tableNames)) var table: String?
     @Option(name: .customLong("pet"), help: ArgumentHelp(Help.s(.helpExportCommandPet)), completion: .petNames) var pets: [String] = []
     /// Kept for scripts from before the attachments went beside the file by default: the folder to put them in instead.
     @Option(help: ArgumentHelp(Help.s(.helpExportCommandWithAttachments))) var withAttachments: String?
@@ -29,11 +28,11 @@ struct ExportCommand: ParsableCommand {
             if bom && !csv { throw UsageError(message: s.t(.errFlagNeedsCSV(flag: "--bom"))) }
             if let t = table {
                 guard csv else { throw UsageError(message: s.t(.errTableNeedsCSV(table: t))) }
-                guard SQLiteRepository.csvTableNames.contains(t) else {
-                    throw ParseError.unknownChoice(field: "--table", value: t, accepted: SQLiteRepository.csvTableNames)
+                guard CSVExport.tableNames.contains(t) else {
+                    throw ParseError.unknownChoice(field: "--table", value: t, accepted: CSVExport.tableNames)
                 }
             } else if csv, OutputFile.isStandardOutput(output) {
-                throw UsageError(message: s.t(.errCSVStdoutNeedsTable(tables: SQLiteRepository.csvTableNames.joined(separator: ", "))))
+                throw UsageError(message: s.t(.errCSVStdoutNeedsTable(tables: CSVExport.tableNames.joined(separator: ", "))))
             }
             if let dir = withAttachments, OutputFile.isStandardOutput(dir) {
                 throw UsageError(message: s.t(.errFolderNotStdout(option: "--with-attachments")))

@@ -2,7 +2,7 @@ import Foundation
 import ArgumentParser
 import PetModel
 import Localization
-import PetStoreSQLite
+import StoreOpening
 
 /// The `petlog` command: every subcommand is one file in this folder.
 struct Petlog: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
-import PetStorePostgres
+import StoreOpening
 
 /// `petlog pg …`: what only a PostgreSQL store has.
 struct PgGroup: ParsableCommand {
@@ -21,18 +21,18 @@ struct PgInitRolesCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             if sql {
-                s.terminal.line(PostgresRoles.sql)
+                s.terminal.line(ServerRoles.sql)
                 return
             }
             guard case .postgres(let url) = s.settings.storeLocation else { throw UsageError(message: s.t(.errPgNeedsServer)) }
             let target = try s.serverTarget(url)
             do {
-                try PostgresRoles.create(target)
-            } catch let e as PostgresRoles.CannotCreateRoles {
+                try ServerRoles.create(target)
+            } catch let e as ServerRoles.CannotCreateRoles {
                 let command = "petlog pg init-roles --sql | sudo -u postgres psql " + ShellWord.quoted(e.database)
                 throw UsageError(message: s.t(.errPgCannotCreateRoles(role: Terminal.sanitize(e.role), missing: e.missing.joined(separator: ", "),
                                                                         command: command)), code: Failure.noPermission)
-            } catch let e as PostgresRoles.NotTheOwner {
+            } catch let e as ServerRoles.NotTheOwner {
                 throw UsageError(message: s.t(.errPgNotTheOwner(owner: Terminal.sanitize(e.owner), role: Terminal.sanitize(e.role))), code: Failure.noPermission)
             }
             s.terminal.line(s.t(.pgRolesCreated(target: Terminal.sanitize(target.redacted))))

@@ -63,10 +63,11 @@ struct ReportCommand: ParsableCommand {
             let rates = currencies.count > 1 && !costs.isEmpty
                 ? try repo.rateTable(currencies: currencies.sorted(), from: costs.map(\.day).min(), through: costs.map(\.day).max())
                 : RateTable([])
-            let attachmentFolder = s.openedServer != nil ? try ServerAttachmentFolder() : nil
+            // A store that keeps no files of its own writes the photos into a private folder, made on first use.
+            let scratch = ScratchFolder()
             let doc = VetReportComposer(format: s.format, labels: s.chartLabels, facts: facts, generated: generated, questions: questions,
                                         costTotal: facts.costTotal(in: currency, rates: rates),
-                                        attachmentPath: s.attachmentFiles(attachmentFolder), keptBy: keptBy).document(paper: paperSize)
+                                        attachmentPath: { repo.readableAttachment(sha256: $0.sha256, scratch: scratch.path) }, keptBy: keptBy).document(paper: paperSize)
             let summary = try s.renderOutput(output) { try ReportRenderer.render(doc, to: $0) }
             s.terminal.line(s.t(.reportWrote(path: Terminal.sanitize(output), pages: Display.count(summary.pageCount))))
         }

@@ -3,8 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
-import PetStoreSQLite
-import PetStorePostgres
+import StoreOpening
 
 /// What every command runs with: settings, translations, the clock, the terminal and the store.
 struct Session {
@@ -18,11 +17,8 @@ struct Session {
     /// Records, codes and intervals in the session's language.
     let wording: RecordWording
 
-    private var openedRepository: (any PetlogStore)?
-    /// The database file this command created, if it did.
-    private(set) var createdDatabase: AppDatabase?
-    /// The same store when it is a PostgreSQL server (`--db postgres://…`).
-    private(set) var openedServer: PostgresRepository?
+    /// The store, once a command has asked for it (`StoreOpening`: the one place an engine is named).
+    private var opened: OpenedStore?
 
     /// Runs a command body, turning every error into one localized stderr line and a sysexits code.
     /// `checkingConfig: false` for the `config` commands, which must run to mend a broken file.
@@ -40,20 +36,19 @@ struct Session {
             do {
                 try body(&session)
             } catch {
-                // A database this command made goes again when nothing was written into it.
-                if let created = session.createdDatabase {
-                    let removed = created.removeIfNeverWritten()
-                    created.keepOnSignal()
-                    if !removed { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
+                // A database file this command made goes again when nothing was written into it; on a
+                // server, the schema this command made (its "new database"), by the same rule.
+                if let opened = session.opened {
+                    let removed = opened.removeIfNeverWritten()
+                    opened.keepOnSignal()
+                    if let created = opened.createdFile, !removed { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created)))) }
                 }
-                // On a server, the schema this command made (its "new database"), by the same rule.
-                if let server = session.openedServer, server.createdSchema { server.removeIfNeverWritten() }
                 // A standard output that could not be written is the failure said, whatever followed it.
                 throw StandardOutput.failed ?? error
             }
-            if let created = session.createdDatabase { created.keepOnSignal() }
+            session.opened?.keepOnSignal()
             try StandardOutput.check()
-            if let created = session.createdDatabase { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created.path ?? "")))) }
+            if let created = session.opened?.createdFile { terminal.error(session.t(.dbCreated(path: Terminal.sanitize(created)))) }
         } catch let e as ExitCode {
             throw e
         } catch {
@@ -96,67 +91,38 @@ struct Session {
     }
 
     mutating func repository(creating: Bool = false) throws -> any PetlogStore {
-        if let r = openedRepository { return r }
-        let path: String
-        switch settings.storeLocation {
-        case .sqliteFile(let file): path = file
-        case .postgres(let url):
-            let target = try serverTarget(url)
-            let server: PostgresRepository
-            if settings.pinnedNow != nil {
-                let now = time.now
-                server = try PostgresRepository(target, now: { now }, undoCommand: Self.commandLine)
-            } else {
-                server = try PostgresRepository(target, undoCommand: Self.commandLine)
-            }
-            openedServer = server
-            openedRepository = server
-            return server
-        }
-        let terminal = self.terminal
-        let waiting = t(.dbWaiting(path: Terminal.sanitize(path), seconds: "30"))
-        let db = try AppDatabase.open(path: path, options: OpenOptions(create: creating, removeOnSignal: creating, onWaiting: { terminal.error(waiting) }))
-        for notice in db.notices {
-            switch notice {
-            // Said when the command has written into it (`run`), else the file is removed again; a Ctrl-C
-            // before the command is done removes it too (`OpenOptions.removeOnSignal`).
-            case .created: createdDatabase = db
-            case .attachmentsMoved(let count, let from, let to):
-                terminal.error(t(.dbAttachmentsMoved(count: Display.count(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
-            case .migrated: break
-            }
-        }
-        return adopt(db)
+        if let opened { return opened.store }
+        return adopt(try StoreOpening.open(settings.storeLocation, openingOptions(creating: creating)))
     }
 
     /// The store for `check`: a file that will not open normally because it is damaged (cut short, its header
-    /// overwritten) is opened only to be read (`AppDatabase.openDamaged`), so that `check` can say what is
+    /// overwritten) is opened only to be read (`StoreOpening.openForCheck`), so that `check` can say what is
     /// wrong and `--repair` copy out what is left, instead of the refusal every other command gives.
     mutating func repositoryForCheck() throws -> any PetlogStore {
-        do {
-            return try repository()
-        } catch {
-            guard let path = settings.storeLocation.filePath,
-                  let refused = (error as? StoreError) ?? SQLiteRepository.storeError(from: error, path: path) else { throw error }
-            switch refused {
-            case .damaged, .notAPetlogDatabase: return adopt(try AppDatabase.openDamaged(path: path, refused: refused))
-            default: throw error
-            }
-        }
+        if let opened { return opened.store }
+        return adopt(try StoreOpening.openForCheck(settings.storeLocation, openingOptions(creating: false)))
     }
 
-    /// The repository over an opened file, kept for the rest of the command.
-    private mutating func adopt(_ db: AppDatabase) -> any PetlogStore {
-        let now = time.now
-        let r: any PetlogStore
-        let command = Self.commandLine
-        if settings.pinnedNow != nil {
-            r = SQLiteRepository(db, now: { now }, undoCommand: command)
-        } else {
-            r = SQLiteRepository(db, undoCommand: command)
+    private func openingOptions(creating: Bool) -> StoreOpening.Options {
+        let terminal = self.terminal
+        let waiting = settings.storeLocation.filePath.map { t(.dbWaiting(path: Terminal.sanitize($0), seconds: "30")) } ?? ""
+        return StoreOpening.Options(creating: creating, now: settings.pinnedNow != nil ? time.now : nil, undoCommand: Self.commandLine,
+                                    onWaiting: { terminal.error(waiting) }, server: { [self] in try serverTarget($0) })
+    }
+
+    /// The opened store, kept for the rest of the command; what opening did is said once.
+    private mutating func adopt(_ store: OpenedStore) -> any PetlogStore {
+        for notice in store.notices {
+            switch notice {
+            // A created file is said when the command has written into it (`run`), else the file is removed
+            // again; a Ctrl-C before the command is done removes it too.
+            case .created, .migrated: break
+            case .attachmentsMoved(let count, let from, let to):
+                terminal.error(t(.dbAttachmentsMoved(count: Display.count(count), to: Terminal.sanitize(to), from: Terminal.sanitize(from))))
+            }
         }
-        openedRepository = r
-        return r
+        opened = store
+        return store.store
     }
 
     func t(_ message: L10n.Message) -> String { l10n.text(message) }
@@ -187,30 +153,20 @@ struct Session {
     }
 }
 
-extension Session {
-    /// Where the report finds an attachment's file: in the folder beside a database file; from a server,
-    /// written on first use into a private temporary folder that `ServerAttachmentFolder` removes again.
-    func attachmentFiles(_ folder: ServerAttachmentFolder? = nil) -> (Attachment) -> String? {
-        if let server = openedServer, let folder {
-            return { a in
-                let path = folder.path + "/" + a.sha256
-                if !FileManager.default.fileExists(atPath: path) { try? server.writeAttachment(sha256: a.sha256, to: path) }
-                return FileManager.default.fileExists(atPath: path) ? path : nil
-            }
-        }
-        let database = settings.resolvedDatabasePath
-        return { AppDatabase.attachmentFile($0, forDatabase: database).path }
-    }
-}
+/// A private (0700) temporary folder made on first use (a server's attachment files while a report is
+/// drawn); removed with this object.
+final class ScratchFolder {
+    private var made: String?
 
-/// A private (0700) temporary folder for a server's attachment files while a report is drawn; removed with this object.
-final class ServerAttachmentFolder {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "petlog-attachments-" + UUID().uuidString
+    func path() throws -> String {
+        if let made { return made }
+        let path = NSTemporaryDirectory() + "petlog-attachments-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        made = path
+        return path
     }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    deinit { if let made { try? FileManager.default.removeItem(atPath: made) } }
 }
 
 /// Passwords in `postgres://` arguments, blanked where `ps` reads them.

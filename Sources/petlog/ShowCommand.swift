@@ -3,7 +3,6 @@ import Foundation
 import PetModel
 import PetFiles
 import PetStoreCore
-import PetStoreSQLite
 import PetViews
 
 /// `show ID`: every field of one record and its attachments; `--save-files DIR` copies the attachments out
@@ -47,7 +46,7 @@ struct ShowCommand: ParsableCommand {
             }
             let written: [String]
             do {
-                written = try save(attachments, into: folder, session: s)
+                written = try save(attachments, into: folder, store: try s.repository(), session: s)
             } catch {
                 if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
                 throw error
@@ -77,7 +76,7 @@ struct ShowCommand: ParsableCommand {
     /// Writes each attachment into `folder` (created if missing) under its original name made safe and
     /// distinct; refuses (writing nothing) when one of those names is already taken there, unless `--force`.
     /// Returns the paths written, in the attachments' order.
-    func save(_ attachments: [Attachment], into folder: String, session s: Session) throws -> [String] {
+    func save(_ attachments: [Attachment], into folder: String, store: any PetlogStore, session s: Session) throws -> [String] {
         let names = SafeFileName.distinct(attachments.enumerated().map { i, a in
             SafeFileName.name(a.originalName, fallback: "attachment-\(i + 1)")
         })
@@ -100,20 +99,7 @@ struct ShowCommand: ParsableCommand {
                 if lstat(path, &st) == 0 { throw UsageError(message: s.t(.showFileExists(path: Terminal.sanitize(path))), code: Failure.cannotCreate) }
             }
         }
-        let server = s.openedServer
-        let database = s.settings.resolvedDatabasePath
-        for (a, path) in zip(attachments, paths) {
-            if let server {
-                try server.writeAttachment(sha256: a.sha256, to: path)
-            } else {
-                let source = AppDatabase.attachmentFile(a, forDatabase: database).path
-                guard let input = FileHandle(forReadingAtPath: source) else { throw StoreError.attachmentUnreadable(path: source) }
-                defer { try? input.close() }
-                try OutputFile.write(to: path) { sink in
-                    while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try sink.write(chunk) }
-                }
-            }
-        }
+        for (a, path) in zip(attachments, paths) { try store.writeAttachment(sha256: a.sha256, to: path) }
         return paths
     }
 }

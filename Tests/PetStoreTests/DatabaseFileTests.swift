@@ -73,7 +73,7 @@ final class DatabaseFileTests: XCTestCase, OnOneStore {
 
     func testAttachmentsAreContentAddressedAndRemovedWhenTheWriteFails() throws {
         let path = dir.appendingPathComponent("p.sqlite").path
-        let repo = SQLiteRepository(try AppDatabase.open(path: path))
+        let repo = Store(SQLiteRepository(try AppDatabase.open(path: path)))
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
         let photo = dir.appendingPathComponent("my photos/name.jpg")
         try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -103,10 +103,10 @@ final class DatabaseFileTests: XCTestCase, OnOneStore {
     func testBackupIsAConsistentPrivateCopy() throws {
         let path = dir.appendingPathComponent("p.sqlite").path
         let db = try AppDatabase.open(path: path)
-        _ = try SQLiteRepository(db).addPet(PetDraft(name: "Coco", species: .dog))
+        _ = try Store(SQLiteRepository(db)).addPet(PetDraft(name: "Coco", species: .dog))
         let copy = dir.appendingPathComponent("copy.sqlite").path
         try db.backup(to: copy)
         XCTAssertEqual(try mode(copy), 0o600)
-        XCTAssertEqual(try SQLiteRepository(try AppDatabase.open(path: copy)).pets(includeArchived: true).map(\.name), ["Coco"])
+        XCTAssertEqual(try Store(SQLiteRepository(try AppDatabase.open(path: copy))).pets(includeArchived: true).map(\.name), ["Coco"])
     }
 }

@@ -92,12 +92,12 @@ final class ExportJSONWritingTests: StoreTestCase {
 
     /// The one-pass read gives the records `forEachRecordBatch` (`loadRecords`) gives, in the same order.
     func testOnePassReadMatchesLoadRecords() throws {
-        let repo = SQLiteRepository(try AppDatabase.inMemory())   // the SQLite store's one-pass reader
+        let repo = Store(SQLiteRepository(try AppDatabase.inMemory()))   // the SQLite store's one-pass reader
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         var batched: [PetRecord] = []
         try repo.forEachRecordBatch { batched += $0 }
         var streamed: [PetRecord] = []
-        try repo.forEachRecordInOrder { streamed.append($0) }
+        try (repo.engine as! SQLiteRepository).forEachRecordInOrder { streamed.append($0) }
         XCTAssertEqual(Set(streamed.map(\.kind)), Set(RecordKind.allCases))
         XCTAssertEqual(streamed.count, batched.count)
         XCTAssertEqual(streamed, batched)

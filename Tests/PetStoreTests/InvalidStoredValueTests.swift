@@ -24,9 +24,9 @@ final class InvalidStoredValueTests: XCTestCase, OnOneStore {
         try? FileManager.default.removeItem(at: dir)
     }
 
-    func store() throws -> SQLiteRepository {
+    func store() throws -> Store {
         let fixed = now
-        return SQLiteRepository(try AppDatabase.open(path: path), now: { fixed })
+        return Store(SQLiteRepository(try AppDatabase.open(path: path), now: { fixed }))
     }
 
     /// Writes with a plain SQLite connection, as a hand edit would; `ignoringChecks` for columns the schema CHECKs.
@@ -39,7 +39,7 @@ final class InvalidStoredValueTests: XCTestCase, OnOneStore {
         }
     }
 
-    func add(_ detail: RecordDetail, to repo: SQLiteRepository) throws -> Int64 {
+    func add(_ detail: RecordDetail, to repo: Store) throws -> Int64 {
         try repo.addRecord(pets: [.name("Coco")], RecordDraft(at: now.addingTimeInterval(-3600), utcOffset: 32_400, detail: detail))[0].id
     }
 

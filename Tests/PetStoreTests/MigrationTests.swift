@@ -46,7 +46,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         for version in Schema.migrator.migrations {
             let database = try AppDatabase.open(path: try fixture(version))
             XCTAssertEqual(try database.appliedMigrations(), Schema.migrator.migrations, version)
-            let repo = SQLiteRepository(database)
+            let repo = Store(SQLiteRepository(database))
             XCTAssertEqual(try repo.check(), [], version)
             // Each fixture holds the demo of the build that made it (v4's has a year of spending).
             XCTAssertEqual(try repo.count(RecordQuery()), Self.fixtureRecords[version] ?? 1957, version)
@@ -81,7 +81,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT max(id) FROM record"), before.3)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check"), 0)
         }
-        let repo = SQLiteRepository(database)
+        let repo = Store(SQLiteRepository(database))
         XCTAssertEqual(try repo.check(), [])
         // The v1 CHECK on kinds still holds after the rebuild, and records still cascade with their pet.
         XCTAssertThrowsError(try database.dbQueue.write { db in
@@ -141,7 +141,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
             XCTAssertThrowsError(try database.dbQueue.write { db in
                 try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
             }, version)
-            let repo = SQLiteRepository(database, undoCommand: "petlog groom Coco bath")
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog groom Coco bath"))
             let coco = try repo.pet(.name("Coco"))
             let added = try repo.addRecord(pets: [.id(coco.id)], RecordDraft(at: Date(timeIntervalSince1970: 1_763_000_000), utcOffset: 32_400,
                 detail: .grooming(Grooming(tasks: [.bath, .nails], groomer: "Zorba Salon", cost: Money(minorUnits: 30_000, currency: .krw)))))
@@ -166,7 +166,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
     func testV6AddsHealthFactsKeepingTheNotes() throws {
         for version in ["v1", "v2", "v3", "v4", "v5"] {
             let database = try AppDatabase.open(path: try fixture(version))
-            let repo = SQLiteRepository(database, undoCommand: "petlog pet edit Coco --allergy chicken")
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog pet edit Coco --allergy chicken"))
             let coco = try repo.pet(.name("Coco"))
             XCTAssertEqual(coco.notes, "Allergic to chicken. Luxating patella (left, grade 1).", version)
             XCTAssertEqual(coco.health, PetHealth(), version)
@@ -185,7 +185,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
     func testV8AddsNamePlaceAndPeopleToEveryEarlierFilesBudgets() throws {
         for version in ["v4", "v5", "v6"] {  // budgets came with v4
             let database = try AppDatabase.open(path: try fixture(version))
-            let repo = SQLiteRepository(database, undoCommand: "petlog budget edit 1 --name Trip")
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog budget edit 1 --name Trip"))
             let budgets = try repo.budgets()
             XCTAssertFalse(budgets.isEmpty, version)
             XCTAssertTrue(budgets.allSatisfy { $0.budget.name == nil && $0.budget.place == nil && $0.budget.people == nil }, version)
@@ -204,9 +204,10 @@ final class MigrationTests: XCTestCase, OnOneStore {
     func testV9PacksTheWeightSeriesOfEveryEarlierFile() throws {
         for version in ["v1", "v4", "v8"] {
             let database = try AppDatabase.open(path: try fixture(version))
-            let repo = SQLiteRepository(database, undoCommand: "petlog edit")
+            let engine = SQLiteRepository(database, undoCommand: "petlog edit")
+            let repo = Store(engine)
             let coco = try repo.pet(.name("Coco"))
-            let tables = { try repo.read { db in try repo.core(db).weightSeries(pet: coco.id, since: nil, until: nil, days: nil) } }
+            let tables = { try engine.read { db in try engine.core(db).weightSeries(pet: coco.id, since: nil, until: nil, days: nil) } }
             let before = try tables()
             XCTAssertGreaterThan(before.times.count, 10, version)
             XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), before, version)
@@ -237,7 +238,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
             }
             XCTAssertEqual(after, before, version)
             XCTAssertFalse(before.isEmpty, "\(version): the fixture has expenses")
-            let repo = SQLiteRepository(database)
+            let repo = Store(SQLiteRepository(database))
             XCTAssertEqual(try repo.check(), [], version)
             let id = try XCTUnwrap(before.first?["record_id"] as Int64?)
             try database.dbQueue.write { db in try db.execute(sql: "UPDATE expense SET payment = 'transfer' WHERE record_id = ?", arguments: [id]) }
@@ -264,7 +265,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
             }
             XCTAssertEqual(after, before, version)
             XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM diary WHERE title IS NOT NULL") }, 0, version)
-            let repo = SQLiteRepository(database, undoCommand: "petlog edit --title")
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog edit --title"))
             let id = try XCTUnwrap(before.first?["record_id"] as Int64?)
             let original = try repo.record(id: id)
             guard case .diary(var d) = original.detail else { return XCTFail("\(version): not a diary entry") }
@@ -285,7 +286,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
     func testV5IndexesTheTextOfEveryEarlierFile() throws {
         for version in ["v1", "v2", "v3", "v4"] {
             let database = try AppDatabase.open(path: try fixture(version))
-            let repo = SQLiteRepository(database)
+            let repo = Store(SQLiteRepository(database))
             // Quotes in the query are text, not FTS5 syntax.
             let sofa = try repo.search("\"VERY\" happy", limit: 10)
             XCTAssertEqual(sofa.count, 1, version)
@@ -298,7 +299,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
                 XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_stale"), 0, version)
             }
             // v4's undo triggers still record, and an undone change comes back into the index.
-            let undoable = SQLiteRepository(database, undoCommand: "petlog diary")
+            let undoable = Store(SQLiteRepository(database, undoCommand: "petlog diary"))
             _ = try undoable.updateRecord(id: sofa[0].id) { r in RecordUpdate(note: .some("garden"), detail: r.detail) }
             XCTAssertEqual(try repo.search("garden", limit: 10).map(\.id), sofa.map(\.id), version)
             XCTAssertNotNil(try undoable.undo(), version)
@@ -309,7 +310,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
 
     func testV2AllowsTwoActivePetsOfTheSameNameAndAsksForTheNumber() throws {
         let database = try AppDatabase.open(path: dir.appendingPathComponent("p.sqlite").path)
-        let repo = SQLiteRepository(database)
+        let repo = Store(SQLiteRepository(database))
         _ = try repo.addPet(PetDraft(name: "Penny", species: .dog))
         try database.dbQueue.write { db in
             try db.execute(sql: "INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Penny', 'penny', 'ferret', 0, 0)")

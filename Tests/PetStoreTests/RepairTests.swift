@@ -20,7 +20,7 @@ final class RepairTests: StoreTestCase {
 
     /// Runs `sql` on the store's database behind petlog's back (damage made by another program).
     func behindTheStore(_ sql: String, _ arguments: [SQLValue]) throws {
-        switch repo {
+        switch (repo as? Store)?.engine {
         case let sqlite as SQLiteRepository:
             try sqlite.database.dbQueue.write { db in _ = try SQLiteExecutor(db).execute(sql, arguments) }
         case let server as PostgresRepository:

@@ -21,7 +21,7 @@ final class SearchIndexTests: StoreTestCase {
         let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_395_600) }
         guard !onServer else { return repo = try makeStore(now: now, undoCommand: "petlog test") }
         database = try AppDatabase.inMemory()
-        repo = SQLiteRepository(database, now: now, undoCommand: "petlog test")
+        repo = Store(SQLiteRepository(database, now: now, undoCommand: "petlog test"))
     }
 
     func draft(_ detail: RecordDetail, note: String? = nil, minutesAgo: Double = 0) -> RecordDraft {

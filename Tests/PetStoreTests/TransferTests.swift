@@ -107,7 +107,7 @@ final class TransferTests: StoreTestCase {
     func testBigLoadsRebuildTheIndexesTheSchemaDefines() throws {
         let database = try AppDatabase.inMemory()
         let before = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") }
-        let repo = SQLiteRepository(database)
+        let repo = Store(SQLiteRepository(database))
         let s = try repo.importBatch(batch(weights: (0..<60_000).map { (Int64($0) * 60, 4000 + $0 % 50) }))
         XCTAssertEqual(s.recordsAdded, 60_000)
         let after = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") }

@@ -18,8 +18,8 @@ final class WeightSeriesCacheTests: StoreTestCase {
     let t0 = Date(timeIntervalSince1970: 1_795_395_600)
     var coco: Int64 = 0, nabi: Int64 = 0
 
-    var sqlite: SQLiteRepository? { repo as? SQLiteRepository }
-    var server: PostgresRepository? { repo as? PostgresRepository }
+    var sqlite: SQLiteRepository? { (repo as? Store)?.engine as? SQLiteRepository }
+    var server: PostgresRepository? { (repo as? Store)?.engine as? PostgresRepository }
 
     override func setUpWithError() throws {
         repo = try makeStore(now: { Date(timeIntervalSince1970: 1_795_395_600) }, undoCommand: "petlog test")
@@ -236,7 +236,7 @@ final class WeightSeriesCacheTests: StoreTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("pets.sqlite").path
         if server == nil {
-            repo = SQLiteRepository(try AppDatabase.open(path: path), now: { Date(timeIntervalSince1970: 1_795_395_600) })
+            repo = Store(SQLiteRepository(try AppDatabase.open(path: path), now: { Date(timeIntervalSince1970: 1_795_395_600) }))
             coco = try repo.addPet(PetDraft(name: "Coco", species: .dog)).id
             nabi = try repo.addPet(PetDraft(name: "Nabi", species: .cat)).id
         }
@@ -255,16 +255,16 @@ final class WeightSeriesCacheTests: StoreTestCase {
             try raw("GRANT USAGE ON SCHEMA petlog TO \(role)")
             try raw("GRANT SELECT ON ALL TABLES IN SCHEMA petlog TO \(role)")
             let url = "postgres://\(role)@/\(database)?host=\(try requireServer().directory)&port=\(try requireServer().port)"
-            readOnly = try PostgresRepository(PostgresTarget.parse(url, environment: [:]))
+            readOnly = Store(try PostgresRepository(PostgresTarget.parse(url, environment: [:])))
         } else {
-            readOnly = SQLiteRepository(try AppDatabase.open(path: path, options: OpenOptions(readOnly: true)))
+            readOnly = Store(SQLiteRepository(try AppDatabase.open(path: path, options: OpenOptions(readOnly: true))))
         }
         XCTAssertEqual(try readOnly.weightSeries(pet: coco, since: nil, until: nil), want)
         XCTAssertEqual(try chunks(coco), 2, "nothing packed through the read-only store")
         XCTAssertEqual(try repo.weightSeries(pet: coco, since: nil, until: nil), want)
         XCTAssertEqual(try chunks(coco), 3, "the writable one packs a chunk of 4,096")
         XCTAssertEqual(try readOnly.weightSeries(pet: coco, since: nil, until: nil), want)
-        (readOnly as? PostgresRepository)?.link.close()
+        ((readOnly as? Store)?.engine as? PostgresRepository)?.link.close()
     }
 
     /// Raw SQL from outside petlog (psql; another program on the file): an UPDATE of grams, of an instant, of

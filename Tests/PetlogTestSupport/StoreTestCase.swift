@@ -118,11 +118,11 @@ open class StoreTestCase: XCTestCase {
 
     /// A store for the test: a SQLite database in memory, or a new database on the run's server.
     public func makeStore(now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws -> any PetlogStore {
-        guard onServer else { return SQLiteRepository(try AppDatabase.inMemory(), now: now, undoCommand: undoCommand) }
+        guard onServer else { return Store(SQLiteRepository(try AppDatabase.inMemory(), now: now, undoCommand: undoCommand)) }
         let server = try TestServer.shared()
         let name = try server.createDatabase()
         addTeardownBlock { try? server.dropDatabase(name) }
-        return try PostgresRepository(PostgresTarget.parse(TestServer.url(name), environment: [:]), now: now, undoCommand: undoCommand)
+        return Store(try PostgresRepository(PostgresTarget.parse(TestServer.url(name), environment: [:]), now: now, undoCommand: undoCommand))
     }
 }
 

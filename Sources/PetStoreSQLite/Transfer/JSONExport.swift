@@ -12,9 +12,10 @@ import PetStoreCore
 /// the rest of petlog reads with.
 extension SQLiteRepository {
     public func exportJSON(to sink: OutputSink) throws -> Int {
-        let writer = try PetlogJSONWriter(sink: sink, pets: try pets(includeArchived: true), namespace: try householdNamespace())
+        let store = Store(self)
+        let writer = try PetlogJSONWriter(sink: sink, pets: try store.pets(includeArchived: true), namespace: try householdNamespace())
         try forEachRecordInOrder { try writer.write($0) }
-        try writer.finish(budgets: try budgets(), rates: try allRates())
+        try writer.finish(budgets: try store.budgets(), rates: try store.allRates())
         return writer.recordCount
     }
 

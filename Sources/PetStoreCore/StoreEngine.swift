@@ -1,0 +1,38 @@
+import Foundation
+import PetFiles
+import PetModel
+
+/// What only an engine does, apart from the store logic (`StoreCore`, written once over `SQLExecutor`):
+/// its transactions, where it keeps attachment files, its search index, its weight series' fast path, its
+/// bulk import and raw exports, its integrity checks and its undo capture. `Store` is the one
+/// implementation of the repository protocols, written over this; `SQLiteRepository` (a file, GRDB) and
+/// `PostgresRepository` (a server, postgres-nio) are the two engines, and only `StoreOpening` names them.
+///
+/// The transfer, maintenance and history requirements are the repository protocols' own (the engine
+/// answers them whole); the demo's too.
+public protocol StoreEngine: TransferRepository, MaintenanceRepository, HistoryRepository, DemoRepository {
+    // MARK: Transactions
+
+    /// One read transaction (one snapshot), the store logic on its connection.
+    func readTransaction<T>(_ body: (StoreCore) throws -> T) throws -> T
+    /// One write transaction: recorded for `undo` under the command line the engine was opened with unless
+    /// `recording` is false; the search index brought up to date with the write's rows before it commits.
+    func writeTransaction<T>(recording: Bool, _ body: (StoreCore) throws -> T) throws -> T
+
+    // MARK: Attachments
+
+    /// A recorded write that first stores the files at `paths` (`stored`: each path's attachment) and after
+    /// it sets the files `body` names aside (`setAside`: detached files no record refers to any more; moved
+    /// to the quarantine, never deleted). Beside a SQLite file the files are copied before the transaction
+    /// and removed again when it fails; on a server they are chunks written inside it.
+    func writeTransaction<T>(storing paths: [String], _ body: (StoreCore, _ stored: [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T
+
+    // MARK: Search index and the weight series
+
+    /// Pets whose name, breed, colour, microchip or profile notes contain `text` (any case), through the index.
+    func searchPets(_ text: String) throws -> [Pet]
+    /// Records whose text contains `text` (any case), newest first, through the index.
+    func searchRecords(_ text: String, limit: Int) throws -> [PetRecord]
+    /// A pet's weights in `[since, until)`, oldest first, from the packed chunks where it can.
+    func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
+}
