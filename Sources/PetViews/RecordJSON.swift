@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// A pet as `pet list`, `pet show`, `pet add` and `pet edit` write it.
 public struct PetJSON: JSONObjectView {
@@ -115,9 +116,22 @@ public struct RecordDetailJSON: JSONObjectView {
         case .expense(let e):
             try c.put("money", MoneyJSON(e.money)); try c.put("category", e.category); try c.put("merchant", e.merchant)
             try c.put("payment", e.payment?.rawValue); try c.put("items", e.items); try c.put("split_of", e.splitOf)
-        case .grooming(let g):
-            try c.put("tasks", g.tasks.map(\.rawValue)); try c.put("groomer", g.groomer); try c.put("cost", g.cost.map(MoneyJSON.init))
-            try c.put("next_due", g.next?.description)
+        case .grooming: try writeColumns(&c)  // `.columns` kinds: the object their descriptor says
+        }
+    }
+
+    /// A later kind's object, from its descriptor (`RecordKindTable.jsonFields`): the export's keys and forms.
+    func writeColumns(_ c: inout KeyedEncodingContainer<JSONKey>) throws {
+        let table = RecordKindTable.of(detail.kind)
+        let values = Dictionary(uniqueKeysWithValues: zip(table.columns, RecordDetailTables.values(detail, id: 0).dropFirst()))
+        for field in table.jsonFields ?? [] {
+            switch field.form {
+            case .text(let column): try c.put(field.key, values[column]?.text)
+            case .codes(let column): try c.put(field.key, values[column]?.text.map { $0.split(separator: ",").map(String.init) } ?? [])
+            case .money(let minor, let currency):
+                let money = values[minor]?.int.flatMap { m in values[currency]?.text.flatMap(Currency.named).map { Money(minorUnits: m, currency: $0) } }
+                try c.put(field.key, money.map(MoneyJSON.init))
+            }
         }
     }
 }

@@ -363,7 +363,7 @@ struct ExportedColumns: Equatable, Encodable {
     var kind: RecordKind
     /// Column → value as text; a NULL column is absent.
     var values: [String: String] = [:]
-    var fields: [RecordKindTable.JSONField] { RecordKindTable.of(kind).json ?? [] }
+    var fields: [RecordKindTable.JSONField] { RecordKindTable.of(kind).jsonFields ?? [] }
 
     init(_ d: RecordDetail) {
         kind = d.kind
@@ -430,6 +430,7 @@ struct ExportedColumns: Equatable, Encodable {
 }
 
 extension ExportedDetail {
+    /// A shipped kind's hand-written object; a later kind's is its descriptor's (`.columns`).
     init(_ d: RecordDetail) {
         switch d {
         case .weight(let w): self = .weight(Weight(grams: Int64(w.mass.grams), bodyCondition: w.bodyCondition.map(Int64.init)))
@@ -452,8 +453,7 @@ extension ExportedDetail {
         case .expense(let e):
             self = .expense(Expense(money: ExportedMoney(e.money), category: e.category, merchant: e.merchant, payment: e.payment?.rawValue,
                                     items: e.items, splitOf: e.splitOf))
-        default:
-            self = .columns(ExportedColumns(d))
+        case .grooming: self = .columns(ExportedColumns(d))  // `.columns` kinds
         }
     }
 
@@ -476,7 +476,14 @@ extension ExportedDetail {
 
     /// The detail of `kind` under `key`, nil when the record has none.
     static func decode<K: CodingKey>(_ kind: RecordKind, from c: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
-        switch kind {
+        let shape: RecordKindTable.Legacy
+        switch RecordKindTable.of(kind).codec {
+        case .legacy(let s, _, _): shape = s
+        case .columns:
+            guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
+            return .columns(try ExportedColumns(kind: kind, from: try c.superDecoder(forKey: key)))
+        }
+        switch shape {
         case .weight: return try c.decodeIfPresent(Weight.self, forKey: key).map(ExportedDetail.weight)
         case .meal: return try c.decodeIfPresent(Meal.self, forKey: key).map(ExportedDetail.meal)
         case .stool: return try c.decodeIfPresent(Stool.self, forKey: key).map(ExportedDetail.stool)
@@ -488,9 +495,6 @@ extension ExportedDetail {
         case .medication: return try c.decodeIfPresent(Medication.self, forKey: key).map(ExportedDetail.medication)
         case .dose: return try c.decodeIfPresent(Dose.self, forKey: key).map(ExportedDetail.dose)
         case .expense: return try c.decodeIfPresent(Expense.self, forKey: key).map(ExportedDetail.expense)
-        default:
-            guard RecordKindTable.of(kind).json != nil, c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
-            return .columns(try ExportedColumns(kind: kind, from: try c.superDecoder(forKey: key)))
         }
     }
 
