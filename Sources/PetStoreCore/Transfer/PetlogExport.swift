@@ -312,6 +312,32 @@ struct ExportedDetail: Equatable, Encodable {
     func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
 }
 
+/// The value of one member of a record's JSON object, typed as the export writes it.
+public enum JSONMemberValue: Equatable {
+    case text(String?), integer(Int64?), boolean(Bool?), number(Double?), list([String]), money(Money?)
+}
+
+public extension RecordDetail {
+    /// The kind's JSON object member by member, keys in sorted order: what the export writes and the
+    /// `--json` views show (`RecordJSON`), from the descriptor's members.
+    var jsonMembers: [(key: String, value: JSONMemberValue)] {
+        let d = ExportedDetail(self)
+        return d.members.map { m in
+            switch m.form {
+            case .text(let col), .integerOrText(let col): return (m.key, .text(d.values[col]))
+            case .integer(let col): return (m.key, .integer(d.values[col].flatMap { Int64($0) }))
+            case .boolean(let col): return (m.key, .boolean(d.values[col].map { $0 == "1" }))
+            case .number(let col): return (m.key, .number(d.values[col].flatMap { Double($0) }))
+            case .codes(let col): return (m.key, .list(d.values[col].map { $0.split(separator: ",").map(String.init) } ?? []))
+            case .items(let col): return (m.key, .list(d.values[col].map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []))
+            case .money(let minor, let currency):
+                let money = d.values[minor].flatMap { Int64($0) }.flatMap { m in d.values[currency].flatMap(Currency.named).map { Money(minorUnits: m, currency: $0) } }
+                return (m.key, .money(money))
+            }
+        }
+    }
+}
+
 private extension RecordKindTable.JSONRead.Form {
     var isItems: Bool { if case .items = self { return true }; return false }
 }
