@@ -32,16 +32,43 @@ public struct RecordKindTable: Sendable {
     /// The column holding the day of the next session a record asks for (`RecordDetail.nextSession`): `due`
     /// reads the kind's records of the pets that have one.
     public let nextSession: String?
-    /// The kind's object in the JSON export, made from its columns (`ExportedColumns`), keys in sorted
-    /// order; nil for the kinds whose shipped shape is written by hand in `ExportedDetail`. The CSV table
-    /// is the columns as they are.
-    public let json: [JSONField]?
+    /// How the kind travels in the export formats: `.legacy` for the eleven kinds shipped before the
+    /// descriptor carried a kind's shape, `.columns` for every later kind. Not optional: a kind without
+    /// its codec does not compile.
+    let codec: Codec
+    /// The `--json` and export object of a later kind (`.columns`), nil for a shipped kind's hand-written one.
+    public var jsonFields: [JSONField]? {
+        if case .columns(let json, _) = codec { return json }
+        return nil
+    }
     /// A column holding listed codes, comma-separated (a grooming's `tasks`), and the codes whose names
     /// in any language contain a query (`목욕` → `bath`): `search` finds the kind's records by them.
     public let listedCodes: (column: String, containing: @Sendable (String) -> [String])?
-    /// The detail from its columns (a JSON object flattened to them, or a CSV row), each value checked as
-    /// the commands check it; with `json`.
-    let read: (@Sendable (Fields) throws -> RecordDetail)?
+    /// How a kind's record travels in the JSON and CSV formats, said with the kind.
+    enum Codec: Sendable {
+        /// One of the eleven kinds shipped before grooming: its JSON object is written by hand in
+        /// `ExportedDetail` (a shape named by `Legacy`, a closed list: no kind is added to it), `keys` are
+        /// the members the JSON import reads and their forms, `read` the detail from the flattened columns.
+        case legacy(Legacy, keys: [JSONRead], read: @Sendable (Fields) throws -> RecordDetail)
+        /// A later kind: its JSON object is `json` (each key and the columns it is made of, keys in sorted
+        /// order; `ExportedColumns` encodes, decodes and byte-writes it from that one list, and `RecordJSON`
+        /// writes the `--json` object from it), `read` the detail from the flattened columns of a JSON
+        /// object or a CSV row, each value checked as the commands check it.
+        case columns(json: [JSONField], read: @Sendable (Fields) throws -> RecordDetail)
+
+        /// The detail from its columns (a JSON object flattened to them, or a CSV row).
+        var read: @Sendable (Fields) throws -> RecordDetail {
+            switch self {
+            case .legacy(_, _, let read), .columns(_, let read): return read
+            }
+        }
+    }
+
+    /// The hand-written JSON objects of the kinds shipped before the descriptor carried a kind's shape
+    /// (`ExportedDetail`'s nested types). Closed: a new kind is `.columns`.
+    public enum Legacy: Sendable, CaseIterable {
+        case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense
+    }
 
     /// How the JSON import reads the kind's object (`JSONRecordReading`): each key, the column it fills and
     /// the JSON type its value must have (another type refuses the record, as the Codable shapes of
@@ -73,7 +100,9 @@ public struct RecordKindTable: Sendable {
         init(_ key: String, _ form: Form) { self.key = key; self.form = form }
 
         static func fields(of t: RecordKindTable) -> [JSONRead] {
-            if let json = t.json {
+            switch t.codec {
+            case .legacy(_, let keys, _): return keys
+            case .columns(let json, _):
                 return json.map { f in
                     switch f.form {
                     case .text(let c): return JSONRead(f.key, .text(c))
@@ -81,30 +110,6 @@ public struct RecordKindTable: Sendable {
                     case .money(let m, let c): return JSONRead(f.key, .money(minor: m, currency: c))
                     }
                 }
-            }
-            // The shipped kinds' objects, as `ExportedDetail`'s Codable shapes write them.
-            func text(_ names: String...) -> [JSONRead] { names.map { JSONRead($0, .text($0)) } }
-            switch t.kind {
-            case .weight: return [JSONRead("grams", .integer("grams")), JSONRead("body_condition", .integer("body_condition"))]
-            case .meal: return text("food", "type") + [JSONRead("amount", .number("amount"))] + text("amount_unit")
-            case .stool: return [JSONRead("score", .integer("score"))] + text("color") + [JSONRead("blood", .boolean("blood")), JSONRead("mucus", .boolean("mucus"))]
-            case .urine: return text("color", "amount") + [JSONRead("straining", .boolean("straining")), JSONRead("blood", .boolean("blood"))]
-            case .symptom:
-                return text("code") + [JSONRead("listed", .boolean("listed")), JSONRead("severity", .integer("severity")),
-                                       JSONRead("duration_minutes", .integer("duration_minutes"))]
-            case .diary: return text("text", "mood", "title")
-            case .visit:
-                return text("clinic", "vet", "reason", "diagnosis", "treatment") + [JSONRead("weight_grams", .integer("weight_grams"))] + text("follow_up")
-                    + [JSONRead("cost", .money(minor: "cost_minor", currency: "cost_currency"))]
-            case .vaccination: return text("vaccine", "product", "lot", "clinic", "next_due")
-            case .medication:
-                return text("name", "dose", "route") + [JSONRead("interval_seconds", .integer("interval_seconds"))] + text("times", "ends_on")
-                    + [JSONRead("stopped_at", .integerOrText("stopped_at"))]
-            case .dose: return [JSONRead("medication_id", .integer("medication_id"))] + text("medication") + [JSONRead("skipped", .boolean("skipped"))]
-            case .expense:
-                return [JSONRead("money", .money(minor: "amount_minor", currency: "currency"))] + text("category", "merchant", "payment")
-                    + [JSONRead("items", .items("items")), JSONRead("split_of", .integer("split_of"))]
-            case .grooming: return []  // has `json`
             }
         }
     }
@@ -134,33 +139,111 @@ public struct RecordKindTable: Sendable {
 
     private static func make(_ kind: RecordKind) -> RecordKindTable {
         func t(_ columns: String, children: [String] = [], search: (@Sendable (String, String) -> String)? = nil, duplicate: String,
-               spending: Spending? = nil, nextSession: String? = nil, json: [JSONField]? = nil,
-               listedCodes: (column: String, containing: @Sendable (String) -> [String])? = nil,
-               read: (@Sendable (Fields) throws -> RecordDetail)? = nil) -> RecordKindTable {
+               spending: Spending? = nil, nextSession: String? = nil,
+               listedCodes: (column: String, containing: @Sendable (String) -> [String])? = nil, codec: Codec) -> RecordKindTable {
             RecordKindTable(kind: kind, columns: columns.components(separatedBy: ", "), children: children, searchText: search, duplicateValue: duplicate,
-                            spending: spending, nextSession: nextSession, json: json, listedCodes: listedCodes, read: read)
+                            spending: spending, nextSession: nextSession, codec: codec, listedCodes: listedCodes)
         }
+        // The shipped kinds' JSON members as the import reads them (`ExportedDetail`'s Codable shapes write them).
+        func text(_ names: String...) -> [JSONRead] { names.map { JSONRead($0, .text($0)) } }
+        func integer(_ name: String) -> JSONRead { JSONRead(name, .integer(name)) }
+        func boolean(_ name: String) -> JSONRead { JSONRead(name, .boolean(name)) }
         switch kind {
-        case .weight: return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)")
-        case .meal: return t("food, type, amount, amount_unit", search: { _, _ in "food" }, duplicate: "d.food || '|' || d.type")
-        case .stool: return t("score, color, blood, mucus", duplicate: "CAST(d.score AS TEXT)")
-        case .urine: return t("color, amount, straining, blood", duplicate: "coalesce(d.amount, '')")
-        case .symptom: return t("code, listed, severity, duration_minutes", search: { _, _ in "code" }, duplicate: "d.code")
-        case .diary: return t("text, mood, title", search: { _, _ in "coalesce(title || ' ', '') || text" }, duplicate: "d.text")
+        case .weight:
+            return t("grams, body_condition", duplicate: "CAST(d.grams AS TEXT)",
+                     codec: .legacy(.weight, keys: [integer("grams"), integer("body_condition")], read: { f in
+                         .weight(Weight(mass: Mass(grams: Int(try f.must(f.int("grams", 1...Int64(Mass.maximumGrams)), "grams"))),
+                                        bodyCondition: try f.score("body_condition", BodyConditionScore.self)))
+                     }))
+        case .meal:
+            return t("food, type, amount, amount_unit", search: { _, _ in "food" }, duplicate: "d.food || '|' || d.type",
+                     codec: .legacy(.meal, keys: text("food", "type") + [JSONRead("amount", .number("amount"))] + text("amount_unit"), read: { f in
+                         let unit = try f.choice("amount_unit", Amount.Unit.self)
+                         var amount: Amount?
+                         if let raw = f.text("amount") {
+                             guard let v = Double(raw), v > 0, v <= 100_000, let unit else { throw ImportError(location: f.location, problem: .value(.badAmount(raw))) }
+                             amount = Amount(value: v, unit: unit)
+                         }
+                         return .meal(Meal(food: try f.must(f.label("food"), "food"), type: try f.choice("type", MealType.self) ?? .meal, amount: amount))
+                     }))
+        case .stool:
+            return t("score, color, blood, mucus", duplicate: "CAST(d.score AS TEXT)",
+                     codec: .legacy(.stool, keys: [integer("score")] + text("color") + [boolean("blood"), boolean("mucus")], read: { f in
+                         .stool(Stool(score: try f.must(f.score("score", StoolScore.self), "score"), color: try f.label("color"),
+                                      blood: try f.bool("blood"), mucus: try f.bool("mucus")))
+                     }))
+        case .urine:
+            return t("color, amount, straining, blood", duplicate: "coalesce(d.amount, '')",
+                     codec: .legacy(.urine, keys: text("color", "amount") + [boolean("straining"), boolean("blood")], read: { f in
+                         .urine(Urine(color: try f.label("color"), amount: try f.choice("amount", UrineAmount.self), straining: try f.bool("straining"),
+                                      blood: try f.bool("blood")))
+                     }))
+        case .symptom:
+            return t("code, listed, severity, duration_minutes", search: { _, _ in "code" }, duplicate: "d.code",
+                     codec: .legacy(.symptom, keys: text("code") + [boolean("listed"), integer("severity"), integer("duration_minutes")], read: { f in
+                         .symptom(Symptom(code: try f.must(f.label("code"), "code"), isListed: try f.bool("listed"),
+                                          severity: try f.score("severity", SymptomSeverity.self) ?? SymptomSeverity(clamping: 3),
+                                          durationMinutes: try f.int("duration_minutes", 0...1_000_000_000).map(Int.init)))
+                     }))
+        case .diary:
+            return t("text, mood, title", search: { _, _ in "coalesce(title || ' ', '') || text" }, duplicate: "d.text",
+                     codec: .legacy(.diary, keys: text("text", "mood", "title"), read: { f in
+                         .diary(Diary(text: try f.must(f.longText("text"), "text"), mood: try f.choice("mood", Mood.self), title: try f.label("title")))
+                     }))
         case .visit:
             return t("clinic, vet, reason, diagnosis, treatment, weight_grams, follow_up, cost_minor, cost_currency",
                      search: { _, _ in "coalesce(clinic, '') || ' ' || coalesce(vet, '') || ' ' || coalesce(reason, '') || ' ' || coalesce(diagnosis, '') || ' ' || coalesce(treatment, '')" },
                      duplicate: "coalesce(d.reason, '') || '|' || coalesce(d.clinic, '')",
-                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "vet", merchant: "clinic"))
+                     spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "vet", merchant: "clinic"),
+                     codec: .legacy(.visit, keys: text("clinic", "vet", "reason", "diagnosis", "treatment") + [integer("weight_grams")] + text("follow_up")
+                                        + [JSONRead("cost", .money(minor: "cost_minor", currency: "cost_currency"))], read: { f in
+                         .visit(Visit(clinic: try f.label("clinic"), vet: try f.label("vet"), reason: try f.label("reason"),
+                                      diagnosis: try f.longText("diagnosis"), treatment: try f.longText("treatment"),
+                                      weight: try f.int("weight_grams", 1...Int64(Mass.maximumGrams)).map { Mass(grams: Int($0)) },
+                                      followUp: try f.day("follow_up"), cost: try f.money("cost_minor", "cost_currency")))
+                     }))
         case .vaccination:
             return t("vaccine, product, lot, clinic, next_due", search: { _, _ in "vaccine || ' ' || coalesce(product, '') || ' ' || coalesce(clinic, '')" },
-                     duplicate: "d.vaccine")
-        case .medication: return t("name, dose, route, interval_seconds, times, ends_on, stopped_at", search: { _, _ in "name" }, duplicate: "d.name")
-        case .dose: return t("medication_id, skipped", duplicate: "CAST(d.medication_id AS TEXT)")
+                     duplicate: "d.vaccine",
+                     codec: .legacy(.vaccination, keys: text("vaccine", "product", "lot", "clinic", "next_due"), read: { f in
+                         .vaccination(Vaccination(vaccine: try f.must(f.label("vaccine"), "vaccine"), product: try f.label("product"), lot: try f.label("lot"),
+                                                  clinic: try f.label("clinic"), nextDue: try f.day("next_due")))
+                     }))
+        case .medication:
+            // `stopped_at`: Unix seconds in a CSV row, an RFC 3339 instant in the JSON export.
+            return t("name, dose, route, interval_seconds, times, ends_on, stopped_at", search: { _, _ in "name" }, duplicate: "d.name",
+                     codec: .legacy(.medication, keys: text("name", "dose", "route") + [integer("interval_seconds")] + text("times", "ends_on")
+                                        + [JSONRead("stopped_at", .integerOrText("stopped_at"))], read: { f in
+                         var stopped: Date?
+                         if let raw = f.text("stopped_at") {
+                             stopped = Date(timeIntervalSince1970: Double(try Int64(raw) ?? f.instant("stopped_at").0))
+                         }
+                         return .medication(Medication(name: try f.must(f.label("name"), "name"), dose: try f.label("dose"), route: try f.choice("route", Route.self),
+                                                       intervalSeconds: try f.int("interval_seconds", 1...Int64(Int32.max)).map(Int.init),
+                                                       times: try f.text("times").map { v in try f.checked { try Medication.parseTimes(v) } } ?? [],
+                                                       endsOn: try f.day("ends_on"), stoppedAt: stopped))
+                     }))
+        case .dose:
+            return t("medication_id, skipped", duplicate: "CAST(d.medication_id AS TEXT)",
+                     codec: .legacy(.dose, keys: [integer("medication_id")] + text("medication") + [boolean("skipped")], read: { f in
+                         .dose(Dose(medicationId: try f.must(f.int("medication_id", 1...Int64.max), "medication_id"), medicationName: f.text("medication") ?? "",
+                                    skipped: try f.bool("skipped")))
+                     }))
         case .expense:
             return t("amount_minor, currency, category, merchant, payment, split_of", children: ["expense_item"],
                      search: { separator, items in "category || ' ' || coalesce(merchant, '') || \(separator) || coalesce(\(items), '')" },
-                     duplicate: "d.amount_minor || '|' || d.currency || '|' || d.category")
+                     duplicate: "d.amount_minor || '|' || d.currency || '|' || d.category",
+                     codec: .legacy(.expense, keys: [JSONRead("money", .money(minor: "amount_minor", currency: "currency"))] + text("category", "merchant", "payment")
+                                        + [JSONRead("items", .items("items")), integer("split_of")], read: { f in
+                         let minor = try f.must(f.int("amount_minor", 0...Money.maximumMinorUnits), "amount_minor")
+                         // Items travel as one text, separated by U+001F (which no item may contain).
+                         let items = try f.text("items").map { all in
+                             try all.split(separator: "\u{1F}", omittingEmptySubsequences: false).map { v in try f.checked { try TextField.label(String(v), field: "items") } }
+                         } ?? []
+                         return .expense(Expense(money: Money(minorUnits: minor, currency: try f.currency("currency")), category: try f.must(f.label("category"), "category"),
+                                                 merchant: try f.label("merchant"), payment: try f.choice("payment", Payment.self),
+                                                 items: items, splitOf: try f.int("split_of", 1...Int64.max)))
+                     }))
         case .grooming:
             // `tasks`: the codes in the order typed, comma-separated (`bath,nails`); `next_due`: the next session's day.
             return t("tasks, groomer, cost_minor, cost_currency, next_due",
@@ -168,12 +251,9 @@ public struct RecordKindTable: Sendable {
                      duplicate: "coalesce(d.tasks, '') || '|' || coalesce(d.groomer, '')",
                      spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"),
                      nextSession: "next_due",
-                     json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency")), JSONField("groomer", .text("groomer")),
-                            JSONField("next_due", .text("next_due")), JSONField("tasks", .codes("tasks"))],
                      listedCodes: ("tasks", { CareNames.shipped.groomingCodes(containing: $0) }),
-                     read: { f in
-                         var cost: Money?
-                         if let minor = try f.int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try f.currency("cost_currency")) }
+                     codec: .columns(json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency")), JSONField("groomer", .text("groomer")),
+                                            JSONField("next_due", .text("next_due")), JSONField("tasks", .codes("tasks"))], read: { f in
                          let tasks = try f.text("tasks").map { raw in
                              try raw.split(separator: ",", omittingEmptySubsequences: false).map { code -> Grooming.Task in
                                  guard let t = Grooming.Task(rawValue: String(code)) else {
@@ -183,8 +263,8 @@ public struct RecordKindTable: Sendable {
                                  return t
                              }
                          } ?? []
-                         return .grooming(Grooming(tasks: tasks, groomer: try f.label("groomer"), cost: cost, next: try f.day("next_due")))
-                     })
+                         return .grooming(Grooming(tasks: tasks, groomer: try f.label("groomer"), cost: try f.money("cost_minor", "cost_currency"), next: try f.day("next_due")))
+                     }))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// A pet as `pet list`, `pet show`, `pet add` and `pet edit` write it.
 public struct PetJSON: JSONObjectView {
@@ -90,34 +91,17 @@ public struct RecordDetailJSON: JSONObjectView {
     public let detail: RecordDetail
     public init(_ detail: RecordDetail) { self.detail = detail }
 
+    /// The members the kind's descriptor lists (`RecordDetail.jsonMembers`), as the export writes them.
     func write(_ c: inout KeyedEncodingContainer<JSONKey>) throws {
-        switch detail {
-        case .weight(let w): try c.put("grams", w.mass.grams); try c.put("body_condition", w.bodyCondition)
-        case .meal(let m):
-            try c.put("food", m.food); try c.put("type", m.type.rawValue); try c.put("amount", m.amount?.value); try c.put("amount_unit", m.amount?.unit.rawValue)
-        case .stool(let s): try c.put("score", s.score); try c.put("color", s.color); try c.put("blood", s.blood); try c.put("mucus", s.mucus)
-        case .urine(let u): try c.put("color", u.color); try c.put("amount", u.amount?.rawValue); try c.put("straining", u.straining); try c.put("blood", u.blood)
-        case .symptom(let s):
-            try c.put("code", s.code); try c.put("listed", s.isListed); try c.put("severity", s.severity); try c.put("duration_minutes", s.durationMinutes)
-        case .diary(let d): try c.put("title", d.title); try c.put("text", d.text); try c.put("mood", d.mood?.rawValue)
-        case .visit(let v):
-            try c.put("clinic", v.clinic); try c.put("vet", v.vet); try c.put("reason", v.reason); try c.put("diagnosis", v.diagnosis)
-            try c.put("treatment", v.treatment); try c.put("weight_grams", v.weight?.grams); try c.put("follow_up", v.followUp?.description)
-            try c.put("cost", v.cost.map(MoneyJSON.init))
-        case .vaccination(let v):
-            try c.put("vaccine", v.vaccine); try c.put("product", v.product); try c.put("lot", v.lot); try c.put("clinic", v.clinic)
-            try c.put("next_due", v.nextDue?.description)
-        case .medication(let m):
-            try c.put("name", m.name); try c.put("dose", m.dose); try c.put("route", m.route?.rawValue); try c.put("interval_seconds", m.intervalSeconds)
-            try c.put("times", m.times.isEmpty ? nil : Medication.formatTimes(m.times))
-            try c.put("ends_on", m.endsOn?.description); try c.put("stopped_at", m.stoppedAt.map { JSONView.instant($0, offset: 0) })
-        case .dose(let d): try c.put("medication_id", d.medicationId); try c.put("medication", d.medicationName); try c.put("skipped", d.skipped)
-        case .expense(let e):
-            try c.put("money", MoneyJSON(e.money)); try c.put("category", e.category); try c.put("merchant", e.merchant)
-            try c.put("payment", e.payment?.rawValue); try c.put("items", e.items); try c.put("split_of", e.splitOf)
-        case .grooming(let g):
-            try c.put("tasks", g.tasks.map(\.rawValue)); try c.put("groomer", g.groomer); try c.put("cost", g.cost.map(MoneyJSON.init))
-            try c.put("next_due", g.next?.description)
+        for (key, value) in detail.jsonMembers {
+            switch value {
+            case .text(let v): try c.put(key, v)
+            case .integer(let v): try c.put(key, v)
+            case .boolean(let v): try c.put(key, v)
+            case .number(let v): try c.put(key, v)
+            case .list(let v): try c.put(key, v)
+            case .money(let v): try c.put(key, v.map(MoneyJSON.init))
+            }
         }
     }
 }

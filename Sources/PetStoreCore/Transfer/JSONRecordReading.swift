@@ -65,8 +65,7 @@ enum JSONRecordReading {
             return Fields(values: f.values, location: location)
         }
 
-        /// The detail's columns, as `ExportedRecord.detailFields` gives them for the hand-written kinds
-        /// and `ExportedColumns` for the descriptor's.
+        /// The detail's columns, as `ExportedRecord.detailFields` gives them.
         func detailFields(_ location: SourceLocation) -> Fields? {
             guard let detail, kind != nil else { return nil }
             var f = FieldValues()

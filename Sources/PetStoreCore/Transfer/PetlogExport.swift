@@ -42,6 +42,7 @@ struct ExportedMoney: Codable, Equatable {
     enum CodingKeys: String, CodingKey { case minorUnits = "minor_units", currency, amount }
 
     init(_ m: Money) { minorUnits = m.minorUnits; currency = m.currency.code; amount = m.decimalString }
+    init(minorUnits: Int64?, currency: String?, amount: String?) { self.minorUnits = minorUnits; self.currency = currency; self.amount = amount }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -196,178 +197,30 @@ struct FieldValues {
     mutating func put(_ key: String, _ v: Double?) { values[key] = v.map { "\($0)" } }
 }
 
-/// The detail of one record, under the key its kind names.
-enum ExportedDetail: Equatable {
-    case weight(Weight), meal(Meal), stool(Stool), urine(Urine), symptom(Symptom), diary(Diary)
-    case visit(Visit), vaccination(Vaccination), medication(Medication), dose(Dose), expense(Expense)
-    /// A kind whose object its descriptor makes from its columns (every kind after the shipped eleven).
-    case columns(ExportedColumns)
-
-    struct Weight: Codable, Equatable {
-        var grams: Int64?, bodyCondition: Int64?
-        enum CodingKeys: String, CodingKey { case grams, bodyCondition = "body_condition" }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(grams, forKey: .grams); try c.encodeOrNull(bodyCondition, forKey: .bodyCondition)
-        }
-        func put(into f: inout FieldValues) { f.put("grams", grams); f.put("body_condition", bodyCondition) }
-    }
-
-    struct Meal: Codable, Equatable {
-        var food: String?, type: String?, amount: Double?, amountUnit: String?
-        enum CodingKeys: String, CodingKey { case food, type, amount, amountUnit = "amount_unit" }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(food, forKey: .food); try c.encodeOrNull(type, forKey: .type)
-            try c.encodeOrNull(amount, forKey: .amount); try c.encodeOrNull(amountUnit, forKey: .amountUnit)
-        }
-        func put(into f: inout FieldValues) { f.put("food", food); f.put("type", type); f.put("amount", amount); f.put("amount_unit", amountUnit) }
-    }
-
-    struct Stool: Codable, Equatable {
-        var score: Int64?, color: String?, blood: Bool?, mucus: Bool?
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(score, forKey: .score); try c.encodeOrNull(color, forKey: .color)
-            try c.encodeOrNull(blood, forKey: .blood); try c.encodeOrNull(mucus, forKey: .mucus)
-        }
-        func put(into f: inout FieldValues) { f.put("score", score); f.put("color", color); f.put("blood", blood); f.put("mucus", mucus) }
-    }
-
-    struct Urine: Codable, Equatable {
-        var color: String?, amount: String?, straining: Bool?, blood: Bool?
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(color, forKey: .color); try c.encodeOrNull(amount, forKey: .amount)
-            try c.encodeOrNull(straining, forKey: .straining); try c.encodeOrNull(blood, forKey: .blood)
-        }
-        func put(into f: inout FieldValues) { f.put("color", color); f.put("amount", amount); f.put("straining", straining); f.put("blood", blood) }
-    }
-
-    struct Symptom: Codable, Equatable {
-        var code: String?, listed: Bool?, severity: Int64?, durationMinutes: Int64?
-        enum CodingKeys: String, CodingKey { case code, listed, severity, durationMinutes = "duration_minutes" }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(code, forKey: .code); try c.encodeOrNull(listed, forKey: .listed)
-            try c.encodeOrNull(severity, forKey: .severity); try c.encodeOrNull(durationMinutes, forKey: .durationMinutes)
-        }
-        func put(into f: inout FieldValues) { f.put("code", code); f.put("listed", listed); f.put("severity", severity); f.put("duration_minutes", durationMinutes) }
-    }
-
-    struct Diary: Codable, Equatable {
-        var text: String?, mood: String?, title: String?
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(text, forKey: .text); try c.encodeOrNull(mood, forKey: .mood); try c.encodeOrNull(title, forKey: .title)
-        }
-        func put(into f: inout FieldValues) { f.put("text", text); f.put("mood", mood); f.put("title", title) }
-    }
-
-    struct Visit: Codable, Equatable {
-        var clinic: String?, vet: String?, reason: String?, diagnosis: String?, treatment: String?
-        var weightGrams: Int64?, followUp: String?, cost: ExportedMoney?
-        enum CodingKeys: String, CodingKey {
-            case clinic, vet, reason, diagnosis, treatment, weightGrams = "weight_grams", followUp = "follow_up", cost
-        }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(clinic, forKey: .clinic); try c.encodeOrNull(vet, forKey: .vet); try c.encodeOrNull(reason, forKey: .reason)
-            try c.encodeOrNull(diagnosis, forKey: .diagnosis); try c.encodeOrNull(treatment, forKey: .treatment)
-            try c.encodeOrNull(weightGrams, forKey: .weightGrams); try c.encodeOrNull(followUp, forKey: .followUp); try c.encodeOrNull(cost, forKey: .cost)
-        }
-        func put(into f: inout FieldValues) {
-            f.put("clinic", clinic); f.put("vet", vet); f.put("reason", reason); f.put("diagnosis", diagnosis); f.put("treatment", treatment)
-            f.put("weight_grams", weightGrams); f.put("follow_up", followUp)
-            f.put("cost_minor", cost?.minorUnits); f.put("cost_currency", cost?.currency)
-        }
-    }
-
-    struct Vaccination: Codable, Equatable {
-        var vaccine: String?, product: String?, lot: String?, clinic: String?, nextDue: String?
-        enum CodingKeys: String, CodingKey { case vaccine, product, lot, clinic, nextDue = "next_due" }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(vaccine, forKey: .vaccine); try c.encodeOrNull(product, forKey: .product); try c.encodeOrNull(lot, forKey: .lot)
-            try c.encodeOrNull(clinic, forKey: .clinic); try c.encodeOrNull(nextDue, forKey: .nextDue)
-        }
-        func put(into f: inout FieldValues) { f.put("vaccine", vaccine); f.put("product", product); f.put("lot", lot); f.put("clinic", clinic); f.put("next_due", nextDue) }
-    }
-
-    struct Medication: Codable, Equatable {
-        var name: String?, dose: String?, route: String?, intervalSeconds: Int64?, times: String?, endsOn: String?
-        /// An RFC 3339 instant; files from before it was one hold Unix seconds, which are still read.
-        var stoppedAt: String?
-        enum CodingKeys: String, CodingKey {
-            case name, dose, route, intervalSeconds = "interval_seconds", times, endsOn = "ends_on", stoppedAt = "stopped_at"
-        }
-        init(name: String?, dose: String?, route: String?, intervalSeconds: Int64?, times: String?, endsOn: String?, stoppedAt: String?) {
-            self.name = name; self.dose = dose; self.route = route; self.intervalSeconds = intervalSeconds
-            self.times = times; self.endsOn = endsOn; self.stoppedAt = stoppedAt
-        }
-        init(from d: Decoder) throws {
-            let c = try d.container(keyedBy: CodingKeys.self)
-            name = try c.decodeIfPresent(String.self, forKey: .name); dose = try c.decodeIfPresent(String.self, forKey: .dose)
-            route = try c.decodeIfPresent(String.self, forKey: .route)
-            intervalSeconds = try c.decodeIfPresent(Int64.self, forKey: .intervalSeconds)
-            times = try c.decodeIfPresent(String.self, forKey: .times); endsOn = try c.decodeIfPresent(String.self, forKey: .endsOn)
-            if let seconds = try? c.decodeIfPresent(Int64.self, forKey: .stoppedAt) { stoppedAt = String(seconds) } else {
-                stoppedAt = try c.decodeIfPresent(String.self, forKey: .stoppedAt)
-            }
-        }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(name, forKey: .name); try c.encodeOrNull(dose, forKey: .dose); try c.encodeOrNull(route, forKey: .route)
-            try c.encodeOrNull(intervalSeconds, forKey: .intervalSeconds); try c.encodeOrNull(times, forKey: .times)
-            try c.encodeOrNull(endsOn, forKey: .endsOn); try c.encodeOrNull(stoppedAt, forKey: .stoppedAt)
-        }
-        func put(into f: inout FieldValues) {
-            f.put("name", name); f.put("dose", dose); f.put("route", route); f.put("interval_seconds", intervalSeconds)
-            f.put("times", times); f.put("ends_on", endsOn); f.put("stopped_at", stoppedAt)
-        }
-    }
-
-    struct Dose: Codable, Equatable {
-        var medicationId: Int64?, medication: String?, skipped: Bool?
-        enum CodingKeys: String, CodingKey { case medicationId = "medication_id", medication, skipped }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(medicationId, forKey: .medicationId); try c.encodeOrNull(medication, forKey: .medication); try c.encodeOrNull(skipped, forKey: .skipped)
-        }
-        func put(into f: inout FieldValues) { f.put("medication_id", medicationId); f.put("medication", medication); f.put("skipped", skipped) }
-    }
-
-    struct Expense: Codable, Equatable {
-        var money: ExportedMoney?, category: String?, merchant: String?, payment: String?
-        /// Added with schema v4; files from before have neither (no items, not split).
-        var items: [String]?, splitOf: Int64?
-        enum CodingKeys: String, CodingKey { case money, category, merchant, payment, items, splitOf = "split_of" }
-        func encode(to e: Encoder) throws {
-            var c = e.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(money, forKey: .money); try c.encodeOrNull(category, forKey: .category)
-            try c.encodeOrNull(merchant, forKey: .merchant); try c.encodeOrNull(payment, forKey: .payment)
-            try c.encode(items ?? [], forKey: .items); try c.encodeOrNull(splitOf, forKey: .splitOf)
-        }
-        func put(into f: inout FieldValues) {
-            f.put("amount_minor", money?.minorUnits); f.put("currency", money?.currency); f.put("category", category); f.put("merchant", merchant); f.put("payment", payment)
-            f.put("split_of", splitOf)
-            // Items travel as one text, separated by U+001F (which no item may contain: control characters are refused).
-            if let items, !items.isEmpty { f.put("items", items.joined(separator: "\u{1F}")) }
-        }
-    }
-}
-
-/// The detail of a kind whose JSON object its descriptor makes from its columns (`RecordKindTable.json`):
-/// the columns' values as text, as `FieldValues` holds them.
-struct ExportedColumns: Equatable, Encodable {
+/// The detail of one record, under the key its kind names: its columns' values as text (as `FieldValues`
+/// holds them: integers in decimal, booleans as 1/0), encoded, decoded and byte-written from the kind's
+/// members (`RecordKindTable.jsonRead`: each key, its JSON type and the columns it fills). That list is the
+/// one place a kind's JSON shape is said; the byte reader (`JSONRecordReading`) reads by it too.
+struct ExportedDetail: Equatable, Encodable {
     var kind: RecordKind
     /// Column → value as text; a NULL column is absent.
     var values: [String: String] = [:]
-    var fields: [RecordKindTable.JSONField] { RecordKindTable.of(kind).json ?? [] }
 
+    /// Each kind's members in the order a sorted-keys encoder writes them.
+    static let sortedMembers: [RecordKind: [RecordKindTable.JSONRead]] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { kind in
+        (kind, RecordKindTable.of(kind).jsonRead.sorted { $0.key < $1.key })
+    })
+    var members: [RecordKindTable.JSONRead] { Self.sortedMembers[kind] ?? [] }
+
+    init(kind: RecordKind, values: [String: String]) { self.kind = kind; self.values = values }
+
+    /// A record's detail as the export writes it: its row's values, a course's name for a dose, an
+    /// expense's items (U+001F between them, which no item may contain), a medication's stop as an
+    /// RFC 3339 instant (older files hold Unix seconds, still read).
     init(_ d: RecordDetail) {
         kind = d.kind
-        for (column, v) in zip(RecordKindTable.of(d.kind).columns, RecordDetailTables.values(d, id: 0).dropFirst()) {
+        let table = RecordKindTable.of(d.kind)
+        for (column, v) in zip(table.columns, RecordDetailTables.values(d, id: 0).dropFirst()) {
             switch v {
             case .text(let t): values[column] = t
             case .int(let i): values[column] = String(i)
@@ -375,141 +228,118 @@ struct ExportedColumns: Equatable, Encodable {
             case .null, .bytes: break
             }
         }
-    }
-
-    init(kind: RecordKind, from decoder: Decoder) throws {
-        self.kind = kind
-        let c = try decoder.container(keyedBy: ExportedRecord.Key.self)
-        for f in fields {
-            let key = ExportedRecord.Key(f.key)
-            switch f.form {
-            case .text(let column): values[column] = try c.decodeIfPresent(String.self, forKey: key)
-            case .codes(let column):
-                if let list = try c.decodeIfPresent([String].self, forKey: key), !list.isEmpty { values[column] = list.joined(separator: ",") }
-            case .money(let minor, let currency):
-                if let m = try c.decodeIfPresent(ExportedMoney.self, forKey: key) {
-                    values[minor] = m.minorUnits.map { String($0) }; values[currency] = m.currency
-                }
-            }
+        for m in members {
+            if case .integerOrText(let c) = m.form, let seconds = values[c].flatMap({ Int64($0) }) { values[c] = RFC3339.format(seconds: seconds, offset: 0) }
         }
+        if case .dose(let dose) = d { values["medication"] = dose.medicationName }
+        if case .expense(let e) = d, !e.items.isEmpty { values["items"] = e.items.joined(separator: "\u{1F}") }
     }
 
-    func money(_ minor: String, _ currency: String) -> ExportedMoney? {
-        guard let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) else { return nil }
-        return ExportedMoney(Money(minorUnits: m, currency: c))
+    private func list(_ column: String, _ separator: Character) -> [String] {
+        values[column].map { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) } ?? []
+    }
+
+    private func money(_ minor: String, _ currency: String) -> ExportedMoney? {
+        guard values[minor] != nil || values[currency] != nil else { return nil }
+        if let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) { return ExportedMoney(Money(minorUnits: m, currency: c)) }
+        return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
     }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: ExportedRecord.Key.self)
-        for f in fields {
-            let key = ExportedRecord.Key(f.key)
-            switch f.form {
-            case .text(let column): try c.encodeOrNull(values[column], forKey: key)
-            case .codes(let column): try c.encode(values[column].map { $0.split(separator: ",").map(String.init) } ?? [], forKey: key)
+        for m in members {
+            let key = ExportedRecord.Key(m.key)
+            switch m.form {
+            case .text(let col), .integerOrText(let col): try c.encodeOrNull(values[col], forKey: key)
+            case .integer(let col): try c.encodeOrNull(values[col].flatMap { Int64($0) }, forKey: key)
+            case .boolean(let col): try c.encodeOrNull(values[col].map { $0 == "1" }, forKey: key)
+            case .number(let col): try c.encodeOrNull(values[col].flatMap { Double($0) }, forKey: key)
+            case .codes(let col): try c.encode(list(col, ","), forKey: key)
+            case .items(let col): try c.encode(list(col, "\u{1F}"), forKey: key)
             case .money(let minor, let currency): try c.encodeOrNull(money(minor, currency), forKey: key)
             }
         }
     }
 
-    /// The members, in the order `fields` lists them (sorted), as `encode` writes them.
-    func write(to j: inout JSONBytes) {
-        for f in fields {
-            j.key(f.key)
-            switch f.form {
-            case .text(let column): j.value(values[column])
-            case .codes(let column):
+    /// The members in sorted order, as `encode` writes them.
+    func write(to j: inout JSONBytes) throws {
+        j.openObject()
+        for m in members {
+            j.key(m.key)
+            switch m.form {
+            case .text(let col), .integerOrText(let col): j.value(values[col])
+            case .integer(let col): j.value(values[col].flatMap { Int64($0) })
+            case .boolean(let col): j.value(values[col].map { $0 == "1" })
+            case .number(let col): try j.value(values[col].flatMap { Double($0) })
+            case .codes(let col), .items(let col):
                 j.openArray()
-                for code in values[column].map({ $0.split(separator: ",").map(String.init) }) ?? [] { j.element(); j.value(code) }
+                for v in list(col, m.form.isItems ? "\u{1F}" : ",") { j.element(); j.value(v) }
                 j.closeArray()
-            case .money(let minor, let currency): if let m = money(minor, currency) { m.write(to: &j) } else { j.null() }
+            case .money(let minor, let currency): if let v = money(minor, currency) { v.write(to: &j) } else { j.null() }
             }
         }
+        j.closeObject()
     }
+
+    /// The detail of `kind` under `key`, nil when the record has none. Each member must have its JSON type
+    /// (a string for a number refuses the record); `stopped_at` is an instant or, in older files, seconds.
+    static func decode<K: CodingKey>(_ kind: RecordKind, from container: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
+        guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
+        let c = try container.nestedContainer(keyedBy: ExportedRecord.Key.self, forKey: key)
+        var d = ExportedDetail(kind: kind, values: [:])
+        for m in d.members {
+            let key = ExportedRecord.Key(m.key)
+            switch m.form {
+            case .text(let col): d.values[col] = try c.decodeIfPresent(String.self, forKey: key)
+            case .integer(let col): d.values[col] = try c.decodeIfPresent(Int64.self, forKey: key).map { String($0) }
+            case .boolean(let col): d.values[col] = try c.decodeIfPresent(Bool.self, forKey: key).map { $0 ? "1" : "0" }
+            case .number(let col): d.values[col] = try c.decodeIfPresent(Double.self, forKey: key).map { "\($0)" }
+            case .integerOrText(let col):
+                if let seconds = try? c.decodeIfPresent(Int64.self, forKey: key) { d.values[col] = String(seconds) } else {
+                    d.values[col] = try c.decodeIfPresent(String.self, forKey: key)
+                }
+            case .codes(let col): if let l = try c.decodeIfPresent([String].self, forKey: key), !l.isEmpty { d.values[col] = l.joined(separator: ",") }
+            case .items(let col): if let l = try c.decodeIfPresent([String].self, forKey: key), !l.isEmpty { d.values[col] = l.joined(separator: "\u{1F}") }
+            case .money(let minor, let currency):
+                if let v = try c.decodeIfPresent(ExportedMoney.self, forKey: key) { d.values[minor] = v.minorUnits.map { String($0) }; d.values[currency] = v.currency }
+            }
+        }
+        return d
+    }
+
+    func encode<K: CodingKey>(into c: inout KeyedEncodingContainer<K>, forKey key: K) throws { try c.encode(self, forKey: key) }
 
     func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
 }
 
-extension ExportedDetail {
-    init(_ d: RecordDetail) {
-        switch d {
-        case .weight(let w): self = .weight(Weight(grams: Int64(w.mass.grams), bodyCondition: w.bodyCondition.map(Int64.init)))
-        case .meal(let m): self = .meal(Meal(food: m.food, type: m.type.rawValue, amount: m.amount?.value, amountUnit: m.amount?.unit.rawValue))
-        case .stool(let s): self = .stool(Stool(score: Int64(s.score), color: s.color, blood: s.blood, mucus: s.mucus))
-        case .urine(let u): self = .urine(Urine(color: u.color, amount: u.amount?.rawValue, straining: u.straining, blood: u.blood))
-        case .symptom(let s):
-            self = .symptom(Symptom(code: s.code, listed: s.isListed, severity: Int64(s.severity), durationMinutes: s.durationMinutes.map(Int64.init)))
-        case .diary(let d): self = .diary(Diary(text: d.text, mood: d.mood?.rawValue, title: d.title))
-        case .visit(let v):
-            self = .visit(Visit(clinic: v.clinic, vet: v.vet, reason: v.reason, diagnosis: v.diagnosis, treatment: v.treatment,
-                                weightGrams: v.weight.map { Int64($0.grams) }, followUp: v.followUp?.description, cost: v.cost.map(ExportedMoney.init)))
-        case .vaccination(let v):
-            self = .vaccination(Vaccination(vaccine: v.vaccine, product: v.product, lot: v.lot, clinic: v.clinic, nextDue: v.nextDue?.description))
-        case .medication(let m):
-            self = .medication(Medication(name: m.name, dose: m.dose, route: m.route?.rawValue, intervalSeconds: m.intervalSeconds.map(Int64.init),
-                                          times: m.times.isEmpty ? nil : PetModel.Medication.formatTimes(m.times), endsOn: m.endsOn?.description,
-                                          stoppedAt: m.stoppedAt.map { RFC3339.format(seconds: $0.unixSeconds(), offset: 0) }))
-        case .dose(let d): self = .dose(Dose(medicationId: d.medicationId, medication: d.medicationName, skipped: d.skipped))
-        case .expense(let e):
-            self = .expense(Expense(money: ExportedMoney(e.money), category: e.category, merchant: e.merchant, payment: e.payment?.rawValue,
-                                    items: e.items, splitOf: e.splitOf))
-        default:
-            self = .columns(ExportedColumns(d))
-        }
-    }
+/// The value of one member of a record's JSON object, typed as the export writes it.
+public enum JSONMemberValue: Equatable {
+    case text(String?), integer(Int64?), boolean(Bool?), number(Double?), list([String]), money(Money?)
+}
 
-    func encode<K: CodingKey>(into c: inout KeyedEncodingContainer<K>, forKey key: K) throws {
-        switch self {
-        case .weight(let b): try c.encode(b, forKey: key)
-        case .meal(let b): try c.encode(b, forKey: key)
-        case .stool(let b): try c.encode(b, forKey: key)
-        case .urine(let b): try c.encode(b, forKey: key)
-        case .symptom(let b): try c.encode(b, forKey: key)
-        case .diary(let b): try c.encode(b, forKey: key)
-        case .visit(let b): try c.encode(b, forKey: key)
-        case .vaccination(let b): try c.encode(b, forKey: key)
-        case .medication(let b): try c.encode(b, forKey: key)
-        case .dose(let b): try c.encode(b, forKey: key)
-        case .expense(let b): try c.encode(b, forKey: key)
-        case .columns(let b): try c.encode(b, forKey: key)
+public extension RecordDetail {
+    /// The kind's JSON object member by member, keys in sorted order: what the export writes and the
+    /// `--json` views show (`RecordJSON`), from the descriptor's members.
+    var jsonMembers: [(key: String, value: JSONMemberValue)] {
+        let d = ExportedDetail(self)
+        return d.members.map { m in
+            switch m.form {
+            case .text(let col), .integerOrText(let col): return (m.key, .text(d.values[col]))
+            case .integer(let col): return (m.key, .integer(d.values[col].flatMap { Int64($0) }))
+            case .boolean(let col): return (m.key, .boolean(d.values[col].map { $0 == "1" }))
+            case .number(let col): return (m.key, .number(d.values[col].flatMap { Double($0) }))
+            case .codes(let col): return (m.key, .list(d.values[col].map { $0.split(separator: ",").map(String.init) } ?? []))
+            case .items(let col): return (m.key, .list(d.values[col].map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []))
+            case .money(let minor, let currency):
+                let money = d.values[minor].flatMap { Int64($0) }.flatMap { m in d.values[currency].flatMap(Currency.named).map { Money(minorUnits: m, currency: $0) } }
+                return (m.key, .money(money))
+            }
         }
     }
+}
 
-    /// The detail of `kind` under `key`, nil when the record has none.
-    static func decode<K: CodingKey>(_ kind: RecordKind, from c: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
-        switch kind {
-        case .weight: return try c.decodeIfPresent(Weight.self, forKey: key).map(ExportedDetail.weight)
-        case .meal: return try c.decodeIfPresent(Meal.self, forKey: key).map(ExportedDetail.meal)
-        case .stool: return try c.decodeIfPresent(Stool.self, forKey: key).map(ExportedDetail.stool)
-        case .urine: return try c.decodeIfPresent(Urine.self, forKey: key).map(ExportedDetail.urine)
-        case .symptom: return try c.decodeIfPresent(Symptom.self, forKey: key).map(ExportedDetail.symptom)
-        case .diary: return try c.decodeIfPresent(Diary.self, forKey: key).map(ExportedDetail.diary)
-        case .visit: return try c.decodeIfPresent(Visit.self, forKey: key).map(ExportedDetail.visit)
-        case .vaccination: return try c.decodeIfPresent(Vaccination.self, forKey: key).map(ExportedDetail.vaccination)
-        case .medication: return try c.decodeIfPresent(Medication.self, forKey: key).map(ExportedDetail.medication)
-        case .dose: return try c.decodeIfPresent(Dose.self, forKey: key).map(ExportedDetail.dose)
-        case .expense: return try c.decodeIfPresent(Expense.self, forKey: key).map(ExportedDetail.expense)
-        default:
-            guard RecordKindTable.of(kind).json != nil, c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
-            return .columns(try ExportedColumns(kind: kind, from: try c.superDecoder(forKey: key)))
-        }
-    }
-
-    func put(into f: inout FieldValues) {
-        switch self {
-        case .weight(let b): b.put(into: &f)
-        case .meal(let b): b.put(into: &f)
-        case .stool(let b): b.put(into: &f)
-        case .urine(let b): b.put(into: &f)
-        case .symptom(let b): b.put(into: &f)
-        case .diary(let b): b.put(into: &f)
-        case .visit(let b): b.put(into: &f)
-        case .vaccination(let b): b.put(into: &f)
-        case .medication(let b): b.put(into: &f)
-        case .dose(let b): b.put(into: &f)
-        case .expense(let b): b.put(into: &f)
-        case .columns(let b): b.put(into: &f)
-        }
-    }
+private extension RecordKindTable.JSONRead.Form {
+    var isItems: Bool { if case .items = self { return true }; return false }
 }
 
 /// A record in the export: the shared columns, its attachments, and its detail under the key its kind names.

@@ -123,73 +123,18 @@ struct Fields {
                          createdAt: try writtenAt("created_at"), updatedAt: try writtenAt("updated_at"))
     }
 
-    /// The detail of `kind` from its columns.
-    func detail(_ kind: RecordKind) throws -> RecordDetail {
-        switch kind {
-        case .weight:
-            return .weight(Weight(mass: Mass(grams: Int(try int("grams", 1...Int64(Mass.maximumGrams)) ?? { throw ImportError(location: location, problem: .missingColumn("grams")) }())),
-                                  bodyCondition: try score("body_condition", BodyConditionScore.self)))
-        case .meal:
-            let unit = try choice("amount_unit", Amount.Unit.self)
-            var amount: Amount?
-            if let raw = text("amount") {
-                guard let v = Double(raw), v > 0, v <= 100_000, let unit else { throw ImportError(location: location, problem: .value(.badAmount(raw))) }
-                amount = Amount(value: v, unit: unit)
-            }
-            return .meal(Meal(food: try label("food") ?? { throw ImportError(location: location, problem: .missingColumn("food")) }(),
-                              type: try choice("type", MealType.self) ?? .meal, amount: amount))
-        case .stool:
-            return .stool(Stool(score: try score("score", StoolScore.self) ?? { throw ImportError(location: location, problem: .missingColumn("score")) }(),
-                                color: try label("color"), blood: try bool("blood"), mucus: try bool("mucus")))
-        case .urine:
-            return .urine(Urine(color: try label("color"), amount: try choice("amount", UrineAmount.self), straining: try bool("straining"), blood: try bool("blood")))
-        case .symptom:
-            return .symptom(Symptom(code: try label("code") ?? { throw ImportError(location: location, problem: .missingColumn("code")) }(),
-                                    isListed: try bool("listed"), severity: try score("severity", SymptomSeverity.self) ?? SymptomSeverity(clamping: 3),
-                                    durationMinutes: try int("duration_minutes", 0...1_000_000_000).map(Int.init)))
-        case .diary:
-            return .diary(Diary(text: try longText("text") ?? { throw ImportError(location: location, problem: .missingColumn("text")) }(),
-                                mood: try choice("mood", Mood.self), title: try label("title")))
-        case .visit:
-            var cost: Money?
-            if let minor = try int("cost_minor", 0...Money.maximumMinorUnits) { cost = Money(minorUnits: minor, currency: try currency("cost_currency")) }
-            return .visit(Visit(clinic: try label("clinic"), vet: try label("vet"), reason: try label("reason"),
-                                diagnosis: try longText("diagnosis"), treatment: try longText("treatment"),
-                                weight: try int("weight_grams", 1...Int64(Mass.maximumGrams)).map { Mass(grams: Int($0)) },
-                                followUp: try day("follow_up"), cost: cost))
-        case .vaccination:
-            return .vaccination(Vaccination(vaccine: try label("vaccine") ?? { throw ImportError(location: location, problem: .missingColumn("vaccine")) }(),
-                                            product: try label("product"), lot: try label("lot"), clinic: try label("clinic"), nextDue: try day("next_due")))
-        case .medication:
-            var stopped: Date?
-            if let raw = text("stopped_at") {
-                if let seconds = Int64(raw) { stopped = Date(timeIntervalSince1970: Double(seconds)) } else {
-                    let (t, _) = try instant("stopped_at")
-                    stopped = Date(timeIntervalSince1970: Double(t))
-                }
-            }
-            return .medication(Medication(name: try label("name") ?? { throw ImportError(location: location, problem: .missingColumn("name")) }(),
-                                          dose: try label("dose"), route: try choice("route", Route.self),
-                                          intervalSeconds: try int("interval_seconds", 1...Int64(Int32.max)).map(Int.init),
-                                          times: try text("times").map { v in try checked { try Medication.parseTimes(v) } } ?? [],
-                                          endsOn: try day("ends_on"), stoppedAt: stopped))
-        case .dose:
-            return .dose(Dose(medicationId: try int("medication_id", 1...Int64.max) ?? { throw ImportError(location: location, problem: .missingColumn("medication_id")) }(),
-                              medicationName: text("medication") ?? "", skipped: try bool("skipped")))
-        case .expense:
-            let minor = try int("amount_minor", 0...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
-            let items = try text("items").map { all in
-                try all.split(separator: "\u{1F}", omittingEmptySubsequences: false).map { v in try checked { try TextField.label(String(v), field: "items") } }
-            } ?? []
-            return .expense(Expense(money: Money(minorUnits: minor, currency: try currency("currency")),
-                                    category: try label("category") ?? { throw ImportError(location: location, problem: .missingColumn("category")) }(),
-                                    merchant: try label("merchant"), payment: try choice("payment", Payment.self),
-                                    items: items, splitOf: try int("split_of", 1...Int64.max)))
-        default:
-            // A kind whose descriptor reads it from its columns.
-            guard let read = RecordKindTable.of(kind).read else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
-            return try read(self)
-        }
+    /// The detail of `kind` from its columns, as its descriptor reads it (`RecordKindTable.Codec`).
+    func detail(_ kind: RecordKind) throws -> RecordDetail { try RecordKindTable.of(kind).codec.read(self) }
+
+    /// An amount in minor units and its currency (both or neither), as a visit's or a grooming's cost.
+    func money(_ minor: String, _ currency: String) throws -> Money? {
+        try int(minor, 0...Money.maximumMinorUnits).map { Money(minorUnits: $0, currency: try self.currency(currency)) }
+    }
+
+    /// A value the record cannot be without, or the column missing.
+    func must<T>(_ value: T?, _ key: String) throws -> T {
+        guard let value else { throw ImportError(location: location, problem: .missingColumn(key)) }
+        return value
     }
 }
 
