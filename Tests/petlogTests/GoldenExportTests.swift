@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// The bytes of every export format, pinned: the JSON export, the CSV folder and the FHIR bundle of one fixed
 /// household (the demo with its seed and clock, plus records that fill the values the demo leaves empty: a
