@@ -27,6 +27,10 @@ extension L10n {
         case errOutOfRange = "err.out_of_range"
         case errUnknownChoice = "err.unknown_choice"
         case errBadAmount = "err.bad_amount"
+        case errWalkMeasure = "err.walk_measure"
+        case errWalkAmbiguous = "err.walk_ambiguous"
+        case errWalkTwice = "err.walk_twice"
+        case errWalkRange = "err.walk_range"
         case errEmptyText = "err.empty_text"
         case errTextTooLong = "err.text_too_long"
         case errControlCharacters = "err.control_characters"
@@ -239,6 +243,10 @@ extension L10n {
         case fieldAttachments = "field.attachments"
         case unitMinutes = "unit.minutes"
         case unitHours = "unit.hours"
+        case unitHoursMinutes = "unit.hours_minutes"
+        case unitMeters = "unit.meters"
+        case unitKilometers = "unit.kilometers"
+        case unitMiles = "unit.miles"
         case unitDays = "unit.days"
         case unitWeeks = "unit.weeks"
         case errChartFormat = "err.chart_format"
@@ -249,6 +257,8 @@ extension L10n {
         case chartNoData = "chart.no_data"
         case chartSymptomsTitle = "chart.symptoms_title"
         case chartSymptomsAxis = "chart.symptoms_axis"
+        case chartActivityTitle = "chart.activity_title"
+        case chartActivityAxis = "chart.activity_axis"
         case chartExpensesTitle = "chart.expenses_title"
         case chartExpensesPetTitle = "chart.expenses_pet_title"
         case chartBudgetDaysTitle = "chart.budget_days_title"
@@ -370,6 +380,9 @@ extension L10n {
         case reportChangeDays = "report.change_days"
         case reportMeals = "report.meals"
         case reportMealsValue = "report.meals_value"
+        case reportWalks = "report.walks"
+        case reportWalksValue = "report.walks_value"
+        case reportWalksValueUntimed = "report.walks_value_untimed"
         case reportStools = "report.stools"
         case reportStoolFlags = "report.stool_flags"
         case reportItem = "report.item"
@@ -455,6 +468,11 @@ extension L10n {
         case statsVisits = "stats.visits"
         case statsVaccines = "stats.vaccines"
         case statsGroomings = "stats.groomings"
+        case statsWalks = "stats.walks"
+        case statsWalkDistance = "stats.walk_distance"
+        case statsWalkTime = "stats.walk_time"
+        case statsWalkAverage = "stats.walk_average"
+        case statsWalkWeek = "stats.walk_week"
         case statsDoses = "stats.doses"
         case statsSpending = "stats.spending"
         case errExclusive = "err.exclusive"
@@ -563,6 +581,7 @@ extension L10n {
         case kindDose = "kind.dose"
         case kindExpense = "kind.expense"
         case kindGrooming = "kind.grooming"
+        case kindWalk = "kind.walk"
         case speciesDog = "species.dog"
         case speciesCat = "species.cat"
         case speciesRabbit = "species.rabbit"
@@ -811,6 +830,8 @@ extension L10n {
         case fieldNameWhat = "fieldname.what"
         case fieldNameGroomer = "fieldname.groomer"
         case fieldNameTasks = "fieldname.tasks"
+        case fieldNameDistance = "fieldname.distance"
+        case fieldNameDuration = "fieldname.duration"
         case showPet = "show.pet"
         case showWhen = "show.when"
         case showStarred = "show.starred"
@@ -882,6 +903,8 @@ extension L10n {
         case helpChartGroupSymptomsPet = "help.chart_group_symptoms_pet"
         case helpChartGroupSymptomsBy = "help.chart_group_symptoms_by"
         case helpChartGroupSymptomsSymptom = "help.chart_group_symptoms_symptom"
+        case helpChartGroupActivityAbstract = "help.chart_group_activity_abstract"
+        case helpChartGroupActivityPet = "help.chart_group_activity_pet"
         case helpChartGroupExpensesAbstract = "help.chart_group_expenses_abstract"
         case helpChartGroupExpensesDiscussion = "help.chart_group_expenses_discussion"
         case helpChartGroupExpensesPet = "help.chart_group_expenses_pet"
@@ -948,6 +971,8 @@ extension L10n {
         case helpEditCommandBy = "help.edit_command_by"
         case helpEditCommandReceipt = "help.edit_command_receipt"
         case helpEditCommandPhoto = "help.edit_command_photo"
+        case helpEditCommandDistance = "help.edit_command_distance"
+        case helpEditCommandDuration = "help.edit_command_duration"
         case helpEditCommandAttach = "help.edit_command_attach"
         case helpEditCommandDetach = "help.edit_command_detach"
         case helpExpenseGroupAbstract = "help.expense_group_abstract"
@@ -1083,6 +1108,11 @@ extension L10n {
         case helpGroomCommandCost = "help.groom_command_cost"
         case helpGroomCommandNext = "help.groom_command_next"
         case helpGroomCommandPhoto = "help.groom_command_photo"
+        case helpWalkCommandAbstract = "help.walk_command_abstract"
+        case helpWalkCommandDiscussion = "help.walk_command_discussion"
+        case helpWalkCommandPet = "help.walk_command_pet"
+        case helpWalkCommandMeasure = "help.walk_command_measure"
+        case helpWalkCommandPhoto = "help.walk_command_photo"
         case helpVaccineCommandAbstract = "help.vaccine_command_abstract"
         case helpVaccineCommandPet = "help.vaccine_command_pet"
         case helpVaccineCommandVaccine = "help.vaccine_command_vaccine"
@@ -1212,7 +1242,7 @@ extension L10n {
 
     /// The codes each group must translate (checked by the tests).
     public static let requiredCodes: [CodeGroup: [String]] = [
-        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense", "grooming"],
+        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense", "grooming", "walk"],
         .species: ["dog", "cat", "rabbit", "ferret", "parrot", "hamster", "guinea-pig", "tortoise", "bird", "reptile", "fish", "other"],
         .sex: ["female", "male", "unknown"],
         .symptom: ["vomiting", "diarrhea", "coughing", "sneezing", "itching", "lethargy", "limping", "appetite-loss", "thirst", "seizure", "breathing", "discharge", "hair-loss", "lump", "pain", "constipation", "regurgitation", "fever"],
@@ -1227,6 +1257,6 @@ extension L10n {
         .checkProblem: ["integrity", "index", "foreign-key", "missing-file", "quarantined-file", "bad-hash", "orphan-file", "orphan-record", "invalid-value", "search-index", "weight-series"],
         .vaccine: ["rabies", "dhpp", "leptospirosis", "bordetella", "canine-influenza", "fvrcp", "felv", "rhdv2", "myxomatosis", "myxo-rhd", "distemper"],
         .groomingTask: ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"],
-        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks"],
+        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks", "distance", "duration"],
     ]
 }

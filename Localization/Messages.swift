@@ -28,6 +28,10 @@ extension L10n.Message {
     public static func errOutOfRange(field: String, value: String, min: String, max: String) -> Self { Self(.errOutOfRange, ["field": field, "value": value, "min": min, "max": max]) }
     public static func errUnknownChoice(field: String, value: String, accepted: String) -> Self { Self(.errUnknownChoice, ["field": field, "value": value, "accepted": accepted]) }
     public static func errBadAmount(value: String) -> Self { Self(.errBadAmount, ["value": value]) }
+    public static func errWalkMeasure(value: String) -> Self { Self(.errWalkMeasure, ["value": value]) }
+    public static func errWalkAmbiguous(value: String, number: String) -> Self { Self(.errWalkAmbiguous, ["value": value, "number": number]) }
+    public static func errWalkTwice(value: String) -> Self { Self(.errWalkTwice, ["value": value]) }
+    public static func errWalkRange(value: String) -> Self { Self(.errWalkRange, ["value": value]) }
     public static func errEmptyText(field: String) -> Self { Self(.errEmptyText, ["field": field]) }
     public static func errTextTooLong(field: String, max: String) -> Self { Self(.errTextTooLong, ["field": field, "max": max]) }
     public static func errControlCharacters(field: String) -> Self { Self(.errControlCharacters, ["field": field]) }
@@ -239,6 +243,10 @@ extension L10n.Message {
     public static func fieldAttachments(count: String) -> Self { Self(.fieldAttachments, ["count": count]) }
     public static func unitMinutes(n: String) -> Self { Self(.unitMinutes, ["n": n]) }
     public static func unitHours(n: String) -> Self { Self(.unitHours, ["n": n]) }
+    public static func unitHoursMinutes(h: String, m: String) -> Self { Self(.unitHoursMinutes, ["h": h, "m": m]) }
+    public static func unitMeters(n: String) -> Self { Self(.unitMeters, ["n": n]) }
+    public static func unitKilometers(n: String) -> Self { Self(.unitKilometers, ["n": n]) }
+    public static func unitMiles(n: String) -> Self { Self(.unitMiles, ["n": n]) }
     public static func unitDays(n: String) -> Self { Self(.unitDays, ["n": n]) }
     public static func unitWeeks(n: String) -> Self { Self(.unitWeeks, ["n": n]) }
     public static func errChartFormat(path: String) -> Self { Self(.errChartFormat, ["path": path]) }
@@ -249,6 +257,8 @@ extension L10n.Message {
     public static let chartNoData = Self(.chartNoData, [:])
     public static func chartSymptomsTitle(pet: String) -> Self { Self(.chartSymptomsTitle, ["pet": pet]) }
     public static let chartSymptomsAxis = Self(.chartSymptomsAxis, [:])
+    public static func chartActivityTitle(pet: String) -> Self { Self(.chartActivityTitle, ["pet": pet]) }
+    public static let chartActivityAxis = Self(.chartActivityAxis, [:])
     public static func chartExpensesTitle(currency: String) -> Self { Self(.chartExpensesTitle, ["currency": currency]) }
     public static func chartExpensesPetTitle(pet: String, currency: String) -> Self { Self(.chartExpensesPetTitle, ["pet": pet, "currency": currency]) }
     public static func chartBudgetDaysTitle(what: String, currency: String) -> Self { Self(.chartBudgetDaysTitle, ["what": what, "currency": currency]) }
@@ -371,6 +381,9 @@ extension L10n.Message {
     public static func reportChangeDays(days: String) -> Self { Self(.reportChangeDays, ["days": days]) }
     public static let reportMeals = Self(.reportMeals, [:])
     public static func reportMealsValue(meals: String, perDay: String, days: String, treats: String) -> Self { Self(.reportMealsValue, ["meals": meals, "perDay": perDay, "days": days, "treats": treats]) }
+    public static let reportWalks = Self(.reportWalks, [:])
+    public static func reportWalksValue(perWeek: String, minutes: String, count: String) -> Self { Self(.reportWalksValue, ["perWeek": perWeek, "minutes": minutes, "count": count]) }
+    public static func reportWalksValueUntimed(perWeek: String, count: String) -> Self { Self(.reportWalksValueUntimed, ["perWeek": perWeek, "count": count]) }
     public static let reportStools = Self(.reportStools, [:])
     public static func reportStoolFlags(count: String) -> Self { Self(.reportStoolFlags, ["count": count]) }
     public static let reportItem = Self(.reportItem, [:])
@@ -455,6 +468,11 @@ extension L10n.Message {
     public static let statsVisits = Self(.statsVisits, [:])
     public static let statsVaccines = Self(.statsVaccines, [:])
     public static let statsGroomings = Self(.statsGroomings, [:])
+    public static let statsWalks = Self(.statsWalks, [:])
+    public static let statsWalkDistance = Self(.statsWalkDistance, [:])
+    public static let statsWalkTime = Self(.statsWalkTime, [:])
+    public static let statsWalkAverage = Self(.statsWalkAverage, [:])
+    public static func statsWalkWeek(day: String, count: String, distance: String, time: String) -> Self { Self(.statsWalkWeek, ["day": day, "count": count, "distance": distance, "time": time]) }
     public static let statsDoses = Self(.statsDoses, [:])
     public static func statsSpending(currency: String) -> Self { Self(.statsSpending, ["currency": currency]) }
     public static func errExclusive(flags: String) -> Self { Self(.errExclusive, ["flags": flags]) }
@@ -561,6 +579,7 @@ extension L10n.Message {
     public static let kindDose = Self(.kindDose, [:])
     public static let kindExpense = Self(.kindExpense, [:])
     public static let kindGrooming = Self(.kindGrooming, [:])
+    public static let kindWalk = Self(.kindWalk, [:])
     public static let speciesDog = Self(.speciesDog, [:])
     public static let speciesCat = Self(.speciesCat, [:])
     public static let speciesRabbit = Self(.speciesRabbit, [:])
@@ -798,6 +817,8 @@ extension L10n.Message {
     public static let fieldNameWhat = Self(.fieldNameWhat, [:])
     public static let fieldNameGroomer = Self(.fieldNameGroomer, [:])
     public static let fieldNameTasks = Self(.fieldNameTasks, [:])
+    public static let fieldNameDistance = Self(.fieldNameDistance, [:])
+    public static let fieldNameDuration = Self(.fieldNameDuration, [:])
     public static let showPet = Self(.showPet, [:])
     public static let showWhen = Self(.showWhen, [:])
     public static let showStarred = Self(.showStarred, [:])
@@ -869,6 +890,8 @@ extension L10n.Message {
     public static let helpChartGroupSymptomsPet = Self(.helpChartGroupSymptomsPet, [:])
     public static let helpChartGroupSymptomsBy = Self(.helpChartGroupSymptomsBy, [:])
     public static let helpChartGroupSymptomsSymptom = Self(.helpChartGroupSymptomsSymptom, [:])
+    public static let helpChartGroupActivityAbstract = Self(.helpChartGroupActivityAbstract, [:])
+    public static let helpChartGroupActivityPet = Self(.helpChartGroupActivityPet, [:])
     public static let helpChartGroupExpensesAbstract = Self(.helpChartGroupExpensesAbstract, [:])
     public static let helpChartGroupExpensesDiscussion = Self(.helpChartGroupExpensesDiscussion, [:])
     public static let helpChartGroupExpensesPet = Self(.helpChartGroupExpensesPet, [:])
@@ -935,6 +958,8 @@ extension L10n.Message {
     public static let helpEditCommandBy = Self(.helpEditCommandBy, [:])
     public static let helpEditCommandReceipt = Self(.helpEditCommandReceipt, [:])
     public static let helpEditCommandPhoto = Self(.helpEditCommandPhoto, [:])
+    public static let helpEditCommandDistance = Self(.helpEditCommandDistance, [:])
+    public static let helpEditCommandDuration = Self(.helpEditCommandDuration, [:])
     public static let helpEditCommandAttach = Self(.helpEditCommandAttach, [:])
     public static let helpEditCommandDetach = Self(.helpEditCommandDetach, [:])
     public static let helpExpenseGroupAbstract = Self(.helpExpenseGroupAbstract, [:])
@@ -1068,6 +1093,11 @@ extension L10n.Message {
     public static let helpGroomCommandCost = Self(.helpGroomCommandCost, [:])
     public static let helpGroomCommandNext = Self(.helpGroomCommandNext, [:])
     public static let helpGroomCommandPhoto = Self(.helpGroomCommandPhoto, [:])
+    public static let helpWalkCommandAbstract = Self(.helpWalkCommandAbstract, [:])
+    public static let helpWalkCommandDiscussion = Self(.helpWalkCommandDiscussion, [:])
+    public static let helpWalkCommandPet = Self(.helpWalkCommandPet, [:])
+    public static let helpWalkCommandMeasure = Self(.helpWalkCommandMeasure, [:])
+    public static let helpWalkCommandPhoto = Self(.helpWalkCommandPhoto, [:])
     public static let helpVaccineCommandAbstract = Self(.helpVaccineCommandAbstract, [:])
     public static let helpVaccineCommandPet = Self(.helpVaccineCommandPet, [:])
     public static let helpVaccineCommandVaccine = Self(.helpVaccineCommandVaccine, [:])

@@ -118,6 +118,7 @@ public struct RecordDetailJSON: JSONObjectView {
         case .grooming(let g):
             try c.put("tasks", g.tasks.map(\.rawValue)); try c.put("groomer", g.groomer); try c.put("cost", g.cost.map(MoneyJSON.init))
             try c.put("next_due", g.next?.description)
+        case .walk(let w): try c.put("distance_m", w.meters); try c.put("duration_min", w.minutes)
         }
     }
 }

@@ -384,6 +384,7 @@ struct ExportedColumns: Equatable, Encodable {
             let key = ExportedRecord.Key(f.key)
             switch f.form {
             case .text(let column): values[column] = try c.decodeIfPresent(String.self, forKey: key)
+            case .integer(let column): values[column] = try c.decodeIfPresent(Int64.self, forKey: key).map { String($0) }
             case .codes(let column):
                 if let list = try c.decodeIfPresent([String].self, forKey: key), !list.isEmpty { values[column] = list.joined(separator: ",") }
             case .money(let minor, let currency):
@@ -405,6 +406,7 @@ struct ExportedColumns: Equatable, Encodable {
             let key = ExportedRecord.Key(f.key)
             switch f.form {
             case .text(let column): try c.encodeOrNull(values[column], forKey: key)
+            case .integer(let column): try c.encodeOrNull(values[column].flatMap { Int64($0) }, forKey: key)
             case .codes(let column): try c.encode(values[column].map { $0.split(separator: ",").map(String.init) } ?? [], forKey: key)
             case .money(let minor, let currency): try c.encodeOrNull(money(minor, currency), forKey: key)
             }
@@ -417,6 +419,7 @@ struct ExportedColumns: Equatable, Encodable {
             j.key(f.key)
             switch f.form {
             case .text(let column): j.value(values[column])
+            case .integer(let column): j.value(values[column].flatMap { Int64($0) })
             case .codes(let column):
                 j.openArray()
                 for code in values[column].map({ $0.split(separator: ",").map(String.init) }) ?? [] { j.element(); j.value(code) }
