@@ -31,6 +31,8 @@ extension L10n {
         case errWalkAmbiguous = "err.walk_ambiguous"
         case errWalkTwice = "err.walk_twice"
         case errWalkRange = "err.walk_range"
+        case errWalkDistance = "err.walk_distance"
+        case errWalkDuration = "err.walk_duration"
         case errEmptyText = "err.empty_text"
         case errTextTooLong = "err.text_too_long"
         case errControlCharacters = "err.control_characters"

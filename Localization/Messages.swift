@@ -32,6 +32,8 @@ extension L10n.Message {
     public static func errWalkAmbiguous(value: String, number: String) -> Self { Self(.errWalkAmbiguous, ["value": value, "number": number]) }
     public static func errWalkTwice(value: String) -> Self { Self(.errWalkTwice, ["value": value]) }
     public static func errWalkRange(value: String) -> Self { Self(.errWalkRange, ["value": value]) }
+    public static func errWalkDistance(value: String) -> Self { Self(.errWalkDistance, ["value": value]) }
+    public static func errWalkDuration(value: String) -> Self { Self(.errWalkDuration, ["value": value]) }
     public static func errEmptyText(field: String) -> Self { Self(.errEmptyText, ["field": field]) }
     public static func errTextTooLong(field: String, max: String) -> Self { Self(.errTextTooLong, ["field": field, "max": max]) }
     public static func errControlCharacters(field: String) -> Self { Self(.errControlCharacters, ["field": field]) }

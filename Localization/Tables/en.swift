@@ -32,6 +32,8 @@ extension L10n {
         case .errWalkAmbiguous: "\"{value}\" could be minutes or metres: write {number}min for minutes or {number} metres (m alone is metres from 100 up)"
         case .errWalkTwice: "\"{value}\": a walk takes one distance and one duration"
         case .errWalkRange: "\"{value}\" is out of range: a walk is up to 200 km and up to 24 h"
+        case .errWalkDistance: "\"{value}\" is not a distance (accepted: 3.2km, 2mi, 800m)"
+        case .errWalkDuration: "\"{value}\" is not a duration (accepted: 45min, 1h10m, 1.5h)"
         case .errEmptyText: "{field} must not be empty"
         case .errTextTooLong: "{field} is too long (at most {max} characters)"
         case .errControlCharacters: "{field} must not contain control characters"

@@ -32,6 +32,8 @@ extension L10n {
         case .errWalkAmbiguous: "「{value}」は分かメートルか判断できません：分なら{number}分、メートルなら{number}メートルと書いてください（m だけなら 100 以上でメートル）"
         case .errWalkTwice: "「{value}」：散歩に書けるのは距離と時間それぞれ1つだけです"
         case .errWalkRange: "「{value}」は範囲外です：散歩は200km、24時間までです"
+        case .errWalkDistance: "「{value}」は距離として認識できません（入力例: 3.2km, 2mi, 800m, 2キロ）"
+        case .errWalkDuration: "「{value}」は時間として認識できません（入力例: 45min, 1h10m, 1時間10分）"
         case .errEmptyText: "{field}は空にできません"
         case .errTextTooLong: "{field}が長すぎます（{max}文字以内）"
         case .errControlCharacters: "{field}に制御文字は使えません"

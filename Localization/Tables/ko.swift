@@ -32,6 +32,8 @@ extension L10n {
         case .errWalkAmbiguous: "\"{value}\"은(는) 분인지 미터인지 알 수 없습니다: 분이면 {number}분, 미터면 {number}미터로 쓰세요 (m만 쓰면 100 이상에서 미터)"
         case .errWalkTwice: "\"{value}\": 산책에는 거리 하나와 시간 하나만 쓸 수 있습니다"
         case .errWalkRange: "\"{value}\"은(는) 범위를 벗어났습니다: 산책은 200km, 24시간까지입니다"
+        case .errWalkDistance: "\"{value}\"은(는) 거리가 아닙니다 (입력 예: 3.2km, 2mi, 800m, 3.2킬로)"
+        case .errWalkDuration: "\"{value}\"은(는) 시간이 아닙니다 (입력 예: 45min, 1h10m, 1시간 10분)"
         case .errEmptyText: "{field} 항목은 비워 둘 수 없습니다"
         case .errTextTooLong: "{field} 항목이 너무 깁니다 (최대 {max}자)"
         case .errControlCharacters: "{field} 항목에는 제어 문자를 넣을 수 없습니다"

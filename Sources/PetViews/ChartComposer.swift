@@ -143,7 +143,7 @@ public struct ChartComposer {
         let weekly = WeeklyWalkMinutes(walks, from: window.firstDay(time) ?? time.today, through: window.lastDay(time) ?? time.today,
                                        weekStartsOnSunday: context.weekStartsOnSunday)
         let title = t(.chartActivityTitle(pet: p.name)), axis = t(.chartActivityAxis)
-        let stacks = [BarStack(label: axis, color: .palette(0), values: weekly.minutes.map(Double.init))]
+        let stacks = [BarStack(label: t(.statsWalks), color: .palette(0), values: weekly.minutes.map(Double.init))]
         let categories = weekly.weeks.map { format.shortDay($0) }
         let l10n = context.l10n
         return ComposedChart(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import PetModel
 import PetStoreCore
 import PetViews
@@ -210,16 +211,16 @@ struct EditCommand: ParsableCommand {
             detail = .grooming(g)
         case .walk(var w):
             // One measure each, as `walk` reads it (`--distance 3.2km`, `--duration 1h10m`); empty clears it.
-            func measure(_ raw: String, _ part: KeyPath<Walk, Int?>) throws -> Int? {
+            func measure(_ raw: String, _ part: KeyPath<Walk, Int?>, _ refusal: L10n.Message) throws -> Int? {
                 guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
                 let typed = try WalkCommand.walk([raw], s)
                 guard let v = typed[keyPath: part], typed.meters == nil || typed.minutes == nil else {
-                    throw UsageError(message: s.t(.errWalkMeasure(value: raw)), code: Failure.dataError)
+                    throw UsageError(message: s.t(refusal), code: Failure.dataError)
                 }
                 return v
             }
-            if let x = try take(distance, "--distance", { try measure($0, \.meters) }) { w.meters = x }
-            if let x = try take(duration, "--duration", { try measure($0, \.minutes) }) { w.minutes = x }
+            if let x = try take(distance, "--distance", { try measure($0, \.meters, .errWalkDistance(value: $0)) }) { w.meters = x }
+            if let x = try take(duration, "--duration", { try measure($0, \.minutes, .errWalkDuration(value: $0)) }) { w.minutes = x }
             detail = .walk(w)
         case .urine, .dose:
             break

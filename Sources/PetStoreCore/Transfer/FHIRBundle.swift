@@ -9,7 +9,7 @@ import PetModel
 /// reference one of those.
 public enum FHIRBundle {
     /// The record kinds the bundle carries.
-    public static let kinds: [RecordKind] = [.weight, .vaccination, .medication, .visit]
+    public static let kinds: [RecordKind] = [.weight, .vaccination, .medication, .visit, .walk]
 
     /// SNOMED CT codes for the species that have one in common use (the HL7 Europe animal species value
     /// set); the others go as text only.
