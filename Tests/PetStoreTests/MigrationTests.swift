@@ -83,7 +83,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try repo.check(), [])
         // The v1 CHECK on kinds still holds after the rebuild, and records still cascade with their pet.
         XCTAssertThrowsError(try database.dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
+            try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'swim', 0, 0, 0, 0)")
         })
         let coco = try repo.pet(.name("Coco"))
         let (_, removed) = try repo.removePet(.id(coco.id))
@@ -137,7 +137,7 @@ final class MigrationTests: XCTestCase {
             }
             // A kind no row of record_kind names is refused.
             XCTAssertThrowsError(try database.dbQueue.write { db in
-                try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
+                try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'swim', 0, 0, 0, 0)")
             }, version)
             let repo = SQLiteRepository(database, undoCommand: "petlog groom Coco bath")
             let coco = try repo.pet(.name("Coco"))
@@ -260,10 +260,10 @@ final class MigrationTests: XCTestCase {
                 XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM record_kind WHERE kind = 'walk'"), 1, version)
             }
             let repo = SQLiteRepository(database, undoCommand: "petlog walk")
-            let draft = RecordDraft(at: Date(timeIntervalSince1970: 1_795_000_000), utcOffset: 32_400, note: "river", detail: .walk(Walk(meters: 2400, minutes: 35)))
+            let draft = RecordDraft(at: Date(timeIntervalSince1970: 1_795_000_000), utcOffset: 32_400, note: "zanzibar trail", detail: .walk(Walk(meters: 2400, minutes: 35)))
             let added = try repo.addRecord(pets: [.name("Coco")], draft)
             XCTAssertEqual(try repo.record(id: added[0].id).detail, .walk(Walk(meters: 2400, minutes: 35)), version)
-            XCTAssertEqual(try repo.search("river", limit: 10).map(\.id), [added[0].id], version)
+            XCTAssertEqual(try repo.search("zanzibar", limit: 10).map(\.id), [added[0].id], version)
             XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE walk SET distance_m = 0") }, version)
             XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE walk SET duration_min = 1441") }, version)
             XCTAssertEqual(try repo.check(), [], version)
