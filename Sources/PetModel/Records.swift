@@ -346,7 +346,7 @@ public struct Walk: Equatable, Sendable {
         let text = words.joined(separator: " ").precomposedStringWithCompatibilityMapping.lowercased()
         var rest = Substring(text)
         var walk = Walk()
-        var hours: (shown: String, value: DecimalText)?  // an hours part waiting for its minutes (`1h` of `1h10m`)
+        var hours: (shown: String, value: DecimalText, from: Substring)?  // an hours part waiting for its minutes (`1h` of `1h10m`)
         // `value` × `per` ÷ `divisor`, exactly, in the unit kept; nil when it is not whole (rounded instead with `round`).
         func whole(_ value: DecimalText, _ per: Int64, divisor: Int64 = 1, round: Bool = false) -> Int? {
             var d = divisor
@@ -379,13 +379,15 @@ public struct Walk: Equatable, Sendable {
             switch unit {
             case "h":
                 try flushHours()
-                hours = (shown, value)
+                hours = (shown, value, start)
             case "min", "m" where hours != nil:
                 if let h = hours {
                     // Minutes after whole hours: `1h10m`, `1시간 10분`.
                     hours = nil
-                    guard h.value.scale == 0, let m = whole(value, 1) else { throw Refusal.notAMeasure(h.shown + shown) }
-                    try setMinutes(whole(h.value, 60).map { $0 + m }, h.shown + shown)
+                    // Both as typed, with what stood between them (`1시간 10분`).
+                    let both = String(h.from.prefix(h.from.count - rest.count))
+                    guard h.value.scale == 0, let m = whole(value, 1) else { throw Refusal.notAMeasure(both) }
+                    try setMinutes(whole(h.value, 60).map { $0 + m }, both)
                 } else {
                     try setMinutes(whole(value, 1), shown)
                 }
