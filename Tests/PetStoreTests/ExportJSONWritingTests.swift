@@ -42,6 +42,7 @@ final class ExportJSONWritingTests: StoreTestCase {
             .expense(Expense(money: Money(minorUnits: 1999, currency: Currency.named("USD") ?? .krw), category: "vet", merchant: nil, payment: nil, items: [], splitOf: nil)),
             .grooming(Grooming(tasks: [.deshedding, .bath], groomer: odd, cost: money, next: LocalDate(year: 2027, month: 2, day: 28))),
             .grooming(Grooming()),
+            .walk(Walk(meters: 200_000, minutes: 1440)), .walk(Walk()),
         ]
         let files = [Attachment(sha256: String(repeating: "ab", count: 32), originalName: odd, mediaType: "image/png", size: 0, position: 0),
                      Attachment(sha256: String(repeating: "0f", count: 32), originalName: "b.pdf", mediaType: "application/pdf", size: 99, position: 1)]
