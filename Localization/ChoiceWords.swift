@@ -68,6 +68,7 @@ public enum ChoiceWords {
             "dose": ["doses", "복용", "服用"],
             "expense": ["expenses", "지출 기록", "出費", "費用"],
             "grooming": ["groom", "그루밍", "グルーミング"],
+            "walk": ["walks", "walking", "산책하기", "さんぽ", "お散歩"],
         ],
         "route": [
             "oral": ["mouth", "by mouth", "먹는 약", "입", "内服", "飲み薬"],

@@ -28,7 +28,7 @@ extension L10n {
 
     /// The codes each group must translate (checked by the tests).
     public static let requiredCodes: [CodeGroup: [String]] = [
-        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense", "grooming"],
+        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense", "grooming", "walk"],
         .species: ["dog", "cat", "rabbit", "ferret", "parrot", "hamster", "guinea-pig", "tortoise", "bird", "reptile", "fish", "other"],
         .sex: ["female", "male", "unknown"],
         .symptom: ["vomiting", "diarrhea", "coughing", "sneezing", "itching", "lethargy", "limping", "appetite-loss", "thirst", "seizure", "breathing", "discharge", "hair-loss", "lump", "pain", "constipation", "regurgitation", "fever"],
@@ -43,6 +43,6 @@ extension L10n {
         .checkProblem: ["integrity", "index", "foreign-key", "missing-file", "quarantined-file", "bad-hash", "orphan-file", "orphan-record", "invalid-value", "search-index", "weight-series"],
         .vaccine: ["rabies", "dhpp", "leptospirosis", "bordetella", "canine-influenza", "fvrcp", "felv", "rhdv2", "myxomatosis", "myxo-rhd", "distemper"],
         .groomingTask: ["bath", "haircut", "nails", "ears", "teeth", "brushing", "deshedding"],
-        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks"],
+        .fieldname: ["name", "note", "notes", "breed", "color", "food", "score", "bcs", "body-condition", "severity", "diary", "search", "question", "items", "symptom", "vaccine", "category", "kind", "sex", "mood", "species", "delimiter", "table", "to", "last-day", "until", "next", "follow-up", "amount", "by", "date-format", "format", "paper", "payment", "reason", "route", "unit", "units", "weight-unit", "clinic", "currency", "database", "description", "diagnosis", "dose", "duration-minutes", "key", "lot", "merchant", "neutered", "product", "treatment", "language", "week-start", "what", "groomer", "tasks", "distance", "duration"],
     ]
 }

@@ -82,12 +82,28 @@ public struct RecordWording: Sendable {
             if let by = g.groomer { parts.append(by) }
             if let c = g.cost { parts.append(format.money(c)) }
             if let n = g.next { parts.append(l10n.text(.fieldNextSession(date: n.description))) }
+        case .walk(let w):
+            parts += [w.meters.map(distance), w.minutes.map(walkTime)].compactMap { $0 }
+            if parts.isEmpty { parts.append(kindName(.walk)) }
         }
         if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: ValueFormatter.count(r.attachments.count)))) }
         return parts.joined(separator: format.listSeparator)
     }
 
     public func interval(_ seconds: Int) -> String { format.duration(seconds: seconds) }
+
+    /// A walk's distance in the view's unit: `800 m`, `3.2 km`; `2 mi` (imperial).
+    public func distance(_ meters: Int) -> String {
+        if format.unitSystem == .imperial { return l10n.text(.unitMiles(n: ValueFormatter.trim(Double(meters) / 1609.344, digits: 2))) }
+        return meters < 1000 ? l10n.text(.unitMeters(n: String(meters))) : l10n.text(.unitKilometers(n: ValueFormatter.trim(Double(meters) / 1000, digits: 2)))
+    }
+
+    /// A walk's length of time: `45 min`, `1 h 10 min` (`1시간 10분`, `1時間10分`).
+    public func walkTime(_ minutes: Int) -> String {
+        guard minutes >= 60 else { return l10n.text(.unitMinutes(n: String(minutes))) }
+        return minutes % 60 == 0 ? l10n.text(.unitHours(n: String(minutes / 60)))
+            : l10n.text(.unitHoursMinutes(h: String(minutes / 60), m: String(minutes % 60)))
+    }
 
     public func sexLabel(_ p: Pet) -> String {
         let base = sexName(p.sex)

@@ -69,6 +69,7 @@ for lang in en ko; do
   run "$lang-chart-weight-json" "${L[@]}" chart weight Coco Nabi --since 1y --json
   run "$lang-chart-symptoms-json" "${L[@]}" chart symptoms Coco --json
   run "$lang-chart-symptoms-kind-json" "${L[@]}" chart symptoms Coco --by kind --json
+  run "$lang-chart-activity-json" "${L[@]}" chart activity Coco --json
   run "$lang-chart-expenses-json" "${L[@]}" chart expenses --json
   run "$lang-check-json" "${L[@]}" check --json
   run "$lang-undo-list-json" "${L[@]}" undo --list --json

@@ -15,6 +15,7 @@ public struct MonthFigures: Equatable, Sendable {
     public var kindCounts: [RecordKind: Int] = [:]
     /// Doses given (skipped ones are not).
     public var doses = 0
+    public var walks = WalkTotals()
     /// Currency code → category → minor units.
     public var spending: [String: [String: Int64]] = [:]
 
@@ -31,6 +32,7 @@ public struct MonthFigures: Equatable, Sendable {
             case .visit: visits += 1
             case .vaccination: vaccines += 1
             case .dose(let d): if !d.skipped { doses += 1 }
+            case .walk(let w): walks.add(w)
             case .expense(let e):
                 spending[e.money.currency.code, default: [:]][e.category, default: 0] =
                     (spending[e.money.currency.code]?[e.category] ?? 0).addingSaturated(e.money.minorUnits)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Every kind of dated record; all share one supertable (id, pet, time, note, star).
 public enum RecordKind: String, CaseIterable, Sendable, Codable {
-    case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense, grooming
+    case weight, meal, stool, urine, symptom, diary, visit, vaccination, medication, dose, expense, grooming, walk
 
     /// A comma-separated list of kinds (`,`, `、` or `，`); `names` reads a word that is not a code or alias
     /// (a kind's name in another language).
@@ -10,7 +10,7 @@ public enum RecordKind: String, CaseIterable, Sendable, Codable {
         try raw.split(whereSeparator: { ",、，".contains($0) }).map { part in
             let p = part.trimmingCharacters(in: .whitespaces).lowercased()
             let alias = ["vaccine": "vaccination", "med": "medication", "meds": "medication", "weights": "weight",
-                         "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal", "groom": "grooming"][p] ?? p
+                         "symptoms": "symptom", "visits": "visit", "expenses": "expense", "meals": "meal", "groom": "grooming", "walks": "walk"][p] ?? p
             guard let k = RecordKind(rawValue: alias) ?? names(p).flatMap(RecordKind.init(rawValue:)) else {
                 throw ParseError.unknownChoice(field: "kind", value: p, accepted: RecordKind.allCases.map(\.rawValue))
             }
@@ -24,7 +24,7 @@ extension RecordKind {
     /// start later and an expense may be booked ahead.
     public var isObservation: Bool {
         switch self {
-        case .weight, .meal, .stool, .urine, .symptom, .diary, .visit, .vaccination, .dose, .grooming: true
+        case .weight, .meal, .stool, .urine, .symptom, .diary, .visit, .vaccination, .dose, .grooming, .walk: true
         case .medication, .expense: false
         }
     }
@@ -44,6 +44,7 @@ extension RecordKind {
         case .dose: "p"
         case .expense: "$"
         case .grooming: "G"
+        case .walk: "k"
         }
     }
 }
@@ -107,6 +108,7 @@ public enum RecordDetail: Equatable, Sendable {
     case dose(Dose)
     case expense(Expense)
     case grooming(Grooming)
+    case walk(Walk)
 
     public var kind: RecordKind {
         switch self {
@@ -122,6 +124,7 @@ public enum RecordDetail: Equatable, Sendable {
         case .dose: .dose
         case .expense: .expense
         case .grooming: .grooming
+        case .walk: .walk
         }
     }
 
@@ -311,6 +314,106 @@ public struct Grooming: Equatable, Sendable {
         }
         return out
     }
+}
+
+/// A walk: how far and how long, either, both or neither (whole metres, whole minutes). `parse` reads what
+/// `walk` is given: `3.2km`, `2mi`, `800m`, `45min`, `1h10m`, `1.5h`, and the Korean and Japanese words
+/// (`3.2킬로`, `45분`, `1시간 10분`, `2キロ`, `1時間10分`). `m` alone is metres from 100 up (`800m`), minutes
+/// right after hours (`1h10m`); below 100 (`90m`) it could be either and is refused (`.ambiguous`).
+public struct Walk: Equatable, Sendable {
+    /// Up to 200 km and up to a day.
+    public static let meterRange = 1...200_000, minuteRange = 1...1440
+    public var meters: Int?
+    public var minutes: Int?
+    public init(meters: Int? = nil, minutes: Int? = nil) { self.meters = meters; self.minutes = minutes }
+
+    /// Why typed words are not a walk's distance and duration; each names the typed word.
+    public enum Refusal: Error, Equatable, Sendable {
+        case notAMeasure(String), ambiguous(String, number: String), twice(String), outOfRange(String)
+    }
+
+    /// Units as typed (after width folding and lowercasing), longest first so `min` is not read as `mi`.
+    static let units: [(word: String, unit: String)] = [
+        ("kilometres", "km"), ("kilometers", "km"), ("kilometre", "km"), ("kilometer", "km"), ("km", "km"), ("킬로미터", "km"), ("킬로", "km"),
+        ("키로", "km"), ("キロメートル", "km"), ("キロ", "km"), ("metres", "metre"), ("meters", "metre"), ("metre", "metre"), ("meter", "metre"),
+        ("미터", "metre"), ("メートル", "metre"), ("miles", "mi"), ("mile", "mi"), ("mi", "mi"), ("마일", "mi"), ("マイル", "mi"),
+        ("minutes", "min"), ("minute", "min"), ("mins", "min"), ("min", "min"), ("분", "min"), ("分間", "min"), ("分", "min"),
+        ("hours", "h"), ("hour", "h"), ("hrs", "h"), ("hr", "h"), ("h", "h"), ("시간", "h"), ("時間", "h"), ("m", "m"),
+    ].sorted { $0.0.count > $1.0.count }
+
+    /// The walk `words` describe (joined with spaces: `3.2 km`, `1시간 10분` may come as several arguments).
+    public static func parse(_ words: [String]) throws -> Walk {
+        let text = words.joined(separator: " ").precomposedStringWithCompatibilityMapping.lowercased()
+        var rest = Substring(text)
+        var walk = Walk()
+        var hours: (shown: String, value: DecimalText, from: Substring)?  // an hours part waiting for its minutes (`1h` of `1h10m`)
+        // `value` × `per` ÷ `divisor`, exactly, in the unit kept; nil when it is not whole (rounded instead with `round`).
+        func whole(_ value: DecimalText, _ per: Int64, divisor: Int64 = 1, round: Bool = false) -> Int? {
+            var d = divisor
+            for _ in 0..<value.scale { d = d.multipliedReportingOverflow(by: 10).partialValue }
+            let (n, overflow) = value.digits.multipliedReportingOverflow(by: per)
+            guard !overflow, d > 0 else { return nil }
+            if round { return Int((n + d / 2) / d) }
+            return n % d == 0 ? Int(n / d) : nil
+        }
+        func setMinutes(_ n: Int?, _ shown: String) throws {
+            guard walk.minutes == nil else { throw Refusal.twice(shown) }
+            guard let n else { throw Refusal.notAMeasure(shown) }  // whole minutes only (`45.5min`)
+            guard minuteRange.contains(n) else { throw Refusal.outOfRange(shown) }
+            walk.minutes = n
+        }
+        func flushHours() throws { if let h = hours { hours = nil; try setMinutes(whole(h.value, 60), h.shown) } }
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "," || $0 == "、" }
+            guard !rest.isEmpty else { break }
+            let start = rest
+            let typed = String(start.prefix { $0 != " " })
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            rest = rest.dropFirst(number.count).drop { $0 == " " }
+            guard let value = DecimalText(number), value.digits > 0,
+                  let (word, unit) = units.first(where: { rest.hasPrefix($0.word) }) else { throw Refusal.notAMeasure(typed) }
+            rest = rest.dropFirst(word.count)
+            // A unit runs into no letters (`10mx`, `45minutes2` are not measures).
+            if let next = rest.first, next.isLetter { throw Refusal.notAMeasure(typed) }
+            let shown = String(start.prefix(start.count - rest.count))
+            switch unit {
+            case "h":
+                try flushHours()
+                hours = (shown, value, start)
+            case "min", "m" where hours != nil:
+                if let h = hours {
+                    // Minutes after whole hours: `1h10m`, `1시간 10분`.
+                    hours = nil
+                    // Both as typed, with what stood between them (`1시간 10분`).
+                    let both = String(h.from.prefix(h.from.count - rest.count))
+                    guard h.value.scale == 0, let m = whole(value, 1) else { throw Refusal.notAMeasure(both) }
+                    try setMinutes(whole(h.value, 60).map { $0 + m }, both)
+                } else {
+                    try setMinutes(whole(value, 1), shown)
+                }
+            default:
+                try flushHours()
+                let meters: Int?
+                switch unit {
+                case "km": meters = whole(value, 1000, round: true)
+                case "mi": meters = whole(value, 1_609_344, divisor: 1000, round: true)
+                case "metre": meters = whole(value, 1)
+                default:
+                    // `m` alone: metres from 100 up; below, minutes are as likely (`90m`).
+                    guard value.digits >= 100 * pow10(value.scale) else { throw Refusal.ambiguous(shown, number: String(number)) }
+                    meters = whole(value, 1)
+                }
+                guard walk.meters == nil else { throw Refusal.twice(shown) }
+                guard let meters else { throw Refusal.notAMeasure(shown) }  // whole metres when typed in metres
+                guard meterRange.contains(meters) else { throw Refusal.outOfRange(shown) }
+                walk.meters = meters
+            }
+        }
+        try flushHours()
+        return walk
+    }
+
+    static func pow10(_ n: Int) -> Int64 { (0..<n).reduce(Int64(1)) { p, _ in p.multipliedReportingOverflow(by: 10).partialValue } }
 }
 
 /// A stored file attached to a record (photo, receipt, lab PDF), addressed by its SHA-256.

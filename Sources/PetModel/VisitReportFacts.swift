@@ -61,6 +61,9 @@ public struct VisitReportFacts: Sendable {
     public let latestWeight: (mass: Mass, at: Date)?
     public let meals: MealCounts
     public let stools: StoolDistribution
+    /// The period's walks, and its length in days (from its first day through the as-of day) to count them a week by.
+    public let walks: WalkTotals
+    public let periodDays: Int
     /// One per kind of symptom in the period, in group-key order.
     public let symptoms: [SymptomSummary]
     /// Episodes per week through the as-of day, by severity; nil with no symptom in the period.
@@ -138,6 +141,8 @@ public struct VisitReportFacts: Sendable {
         }
         meals = MealCounts(inPeriod, context: context)
         stools = StoolDistribution(inPeriod)
+        walks = WalkTotals(inPeriod)
+        periodDays = max(1, context.today.dayNumber - (periodFirstDay ?? context.localDate(of: periodStart)).dayNumber + 1)
         symptoms = Dictionary(grouping: symptomRecords) { $0.symptom.groupKey }.sorted { $0.key < $1.key }.map { _, list in
             SymptomSummary(sample: list[0].symptom, count: list.count, worstSeverity: list.map(\.symptom.severity).max() ?? 0,
                            lastSeen: list.map(\.at).max() ?? list[0].at)

@@ -128,6 +128,13 @@ public struct VetReportComposer {
         if meals.meals + meals.treats > 0 {
             summaryRows.append([t(.reportMeals), t(.reportMealsValue(meals: String(meals.meals), perDay: ValueFormatter.trim(meals.mealsPerDay ?? 0, digits: 1), days: String(meals.mealDays), treats: String(meals.treats)))])
         }
+        // Walks a week over the period, and minutes a walk over the walks timed.
+        let walks = facts.walks
+        if walks.count > 0 {
+            let perWeek = ValueFormatter.trim(walks.perWeek(days: facts.periodDays), digits: 1), count = ValueFormatter.count(walks.count)
+            summaryRows.append([t(.reportWalks), walks.averageMinutes.map { t(.reportWalksValue(perWeek: perWeek, minutes: ValueFormatter.trim($0, digits: 0), count: count)) }
+                                    ?? t(.reportWalksValueUntimed(perWeek: perWeek, count: count))])
+        }
         if !facts.stools.isEmpty {
             let dist = facts.stools.counts.map { "\($0.score): \($0.count)" }.joined(separator: f.listSeparator)
             let flagged = facts.stools.flagged

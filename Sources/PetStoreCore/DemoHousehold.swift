@@ -88,6 +88,17 @@ public struct DemoHousehold {
         }
         var spendingRNG = SeededGenerator(seed: seed ^ 0x5045_544C_4F47)
         seedSpending(ctx: ctx, now: now, rng: &spendingRNG, into: &batch)
+        // Coco's evening walks over the last eight weeks, from a generator of their own and planned last, so
+        // every other record keeps its id and values; a few untimed, a few without a distance.
+        var walkRNG = SeededGenerator(seed: seed ^ 0x5741_4C4B)
+        for back in stride(from: 55, through: 0, by: -1) {
+            let day = end.adding(days: -back)
+            let walked = walkRNG.chance(0.7), minutes = 20 + Int(walkRNG.unit() * 30), pace = 55 + Int(walkRNG.unit() * 20)
+            let minute = Int(walkRNG.unit() * 45), timed = !walkRNG.chance(0.1), measured = !walkRNG.chance(0.15)
+            guard walked, day >= start, ctx.instant(day, hour: 19, minute: minute) <= now else { continue }
+            add(.walk(Walk(meters: measured ? minutes * pace / 10 * 10 : nil, minutes: timed ? minutes : nil)), pet: 1, day: day, hour: 19, minute: minute,
+                ctx: ctx, into: &batch)
+        }
         let summary = try store.seedDemo(batch, budgets: budgets, rates: rates)
         return Counts(pets: summary.petsAdded, records: summary.recordsAdded)
     }

@@ -106,6 +106,7 @@ public struct RecordKindTable: Sendable {
                 return json.map { f in
                     switch f.form {
                     case .text(let c): return JSONRead(f.key, .text(c))
+                    case .integer(let c): return JSONRead(f.key, .integer(c))
                     case .codes(let c): return JSONRead(f.key, .codes(c))
                     case .money(let m, let c): return JSONRead(f.key, .money(minor: m, currency: c))
                     }
@@ -119,6 +120,8 @@ public struct RecordKindTable: Sendable {
         public enum Form: Sendable {
             /// Text or a day, as stored.
             case text(String)
+            /// A whole number, written as a JSON number.
+            case integer(String)
             /// A list of codes, stored comma-separated (`bath,nails`), written as a JSON list.
             case codes(String)
             /// Money: an amount and its currency (both or neither), written as the export's money object.
@@ -265,6 +268,13 @@ public struct RecordKindTable: Sendable {
                          } ?? []
                          return .grooming(Grooming(tasks: tasks, groomer: try f.label("groomer"), cost: try f.money("cost_minor", "cost_currency"), next: try f.day("next_due")))
                      }))
+        case .walk:
+            // Whole metres and whole minutes, either or both; found by its note only.
+            return t("distance_m, duration_min", duplicate: "coalesce(CAST(d.distance_m AS TEXT), '') || '|' || coalesce(CAST(d.duration_min AS TEXT), '')",
+                     codec: .columns(json: [JSONField("distance_m", .integer("distance_m")), JSONField("duration_min", .integer("duration_min"))], read: { f in
+                         func whole(_ key: String, _ r: ClosedRange<Int>) throws -> Int? { try f.int(key, Int64(r.lowerBound)...Int64(r.upperBound)).map(Int.init) }
+                         return .walk(Walk(meters: try whole("distance_m", Walk.meterRange), minutes: try whole("duration_min", Walk.minuteRange)))
+                     }))
         }
     }
 
@@ -317,6 +327,7 @@ public enum RecordDetailTables {
         case .expense(let e): return [.int(id), V(e.money.minorUnits), V(e.money.currency.code), V(e.category), V(e.merchant),
                                       V(e.payment?.rawValue), V(e.splitOf)]
         case .grooming(let g): return [.int(id), V(g.taskList), V(g.groomer), V(g.cost?.minorUnits), V(g.cost?.currency.code), V(g.next?.description)]
+        case .walk(let w): return [.int(id), V(w.meters), V(w.minutes)]
         }
     }
 
@@ -335,6 +346,7 @@ public enum RecordDetailTables {
         case .dose(let d): return String(d.medicationId)
         case .expense(let e): return "\(e.money.minorUnits)|\(e.money.currency.code)|\(e.category)"
         case .grooming(let g): return (g.taskList ?? "") + "|" + (g.groomer ?? "")
+        case .walk(let w): return (w.meters.map(String.init) ?? "") + "|" + (w.minutes.map(String.init) ?? "")
         }
     }
 
@@ -436,6 +448,11 @@ public enum RecordDetailTables {
             let cost: Money? = try row.int64("cost_minor").map { Money(minorUnits: $0, currency: try text("cost_currency", Currency.named)) }
             return .grooming(Grooming(tasks: try optional("tasks", Grooming.parseTaskList) ?? [], groomer: row.text("groomer"), cost: cost,
                                       next: try day("next_due")))
+        case .walk:
+            func whole(_ column: String, _ range: ClosedRange<Int>) throws -> Int? {
+                row.isNull(column) ? nil : try row.required(row.int(column).flatMap { range.contains($0) ? $0 : nil }, column, table: table, id: id)
+            }
+            return .walk(Walk(meters: try whole("distance_m", Walk.meterRange), minutes: try whole("duration_min", Walk.minuteRange)))
         }
     }
 }

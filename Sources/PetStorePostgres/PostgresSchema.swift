@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9), ("pg10", pg10)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -83,7 +83,13 @@ public enum PostgresSchema {
     }
 
     public static func appliedMigrations(_ link: PostgresLink) throws -> [String] {
-        try link.query("SELECT identifier FROM petlog.schema_migration ORDER BY applied_at, identifier").compactMap { $0.first?.text }
+        // Migrations applied in one transaction share its time: those in this build's order (`pg10` after `pg9`,
+        // not after `pg1` as by name), a newer petlog's by name after them.
+        let order = Dictionary(uniqueKeysWithValues: migrations.enumerated().map { ($1.id, $0) })
+        return try link.query("SELECT identifier, dense_rank() OVER (ORDER BY applied_at) FROM petlog.schema_migration")
+            .compactMap { row in row.first?.text.map { ($0, row.count > 1 ? row[1].int ?? 0 : 0) } }
+            .sorted { a, b in (a.1, order[a.0] ?? Int.max, a.0) < (b.1, order[b.0] ?? Int.max, b.0) }
+            .map(\.0)
     }
 
     static func refuseNewer(_ applied: [String], _ link: PostgresLink) throws {
@@ -568,6 +574,34 @@ public enum PostgresSchema {
     /// the search trigger fires on any change, so neither names the column.
     static let pg9 = """
     ALTER TABLE diary ADD COLUMN title text CHECK (title IS NULL OR length(title) BETWEEN 1 AND 200);
+    """
+
+    /// pg10, the walk kind (the SQLite store's v13): its `record_kind` row, its table, its undo trigger, the
+    /// bulk load's table list and the roles' grants (as pg4 for grooming). No text of its own: no search trigger.
+    static let pg10 = """
+    INSERT INTO record_kind (kind) VALUES ('walk');
+    CREATE TABLE walk (
+      record_id    bigint PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE DEFERRABLE,
+      distance_m   integer CHECK (distance_m IS NULL OR distance_m \(SQLRange.between(Walk.meterRange))),
+      duration_min integer CHECK (duration_min IS NULL OR duration_min \(SQLRange.between(Walk.minuteRange)))
+    );
+    CREATE TRIGGER undo_walk AFTER INSERT OR UPDATE OR DELETE ON walk FOR EACH ROW EXECUTE FUNCTION undo_note();
+    CREATE OR REPLACE FUNCTION bulk_tables() RETURNS regclass[] LANGUAGE sql STABLE AS $$
+      SELECT ARRAY['petlog.record', 'petlog.weight', 'petlog.meal', 'petlog.stool', 'petlog.urine', 'petlog.symptom',
+                   'petlog.diary', 'petlog.visit', 'petlog.vaccination', 'petlog.medication', 'petlog.dose',
+                   'petlog.expense', 'petlog.expense_item', 'petlog.grooming', 'petlog.walk']::regclass[]
+    $$;
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
+        GRANT SELECT, INSERT, UPDATE, DELETE ON walk TO petlog_staff;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
+        GRANT SELECT ON walk TO petlog_volunteer;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
+        GRANT ALL ON walk TO petlog_owner;
+      END IF;
+    END $$;
     """
 
     static let pg6 = """

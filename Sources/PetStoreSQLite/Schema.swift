@@ -51,11 +51,15 @@ enum Schema {
             // A file from before v5 had no diary text indexed by v5 (no title column yet): indexed now.
             try SearchIndex.rebuild(db, migrating: true)
         }
+        migrator.registerMigration("v13") { db in
+            try db.execute(sql: v13)
+            try UndoLog.createTriggers(db, tables: ["walk"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v12"
+    static let currentVersion = "v13"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -527,5 +531,16 @@ enum Schema {
     /// text fields. Existing entries have none. The search triggers on `diary` fire on an UPDATE of any column.
     static let v12 = """
     ALTER TABLE diary ADD COLUMN title TEXT CHECK (title IS NULL OR length(title) BETWEEN 1 AND 200);
+    """
+
+    /// v13, the walk kind (issue 43): whole metres and whole minutes, either or both, within `Walk`'s ranges.
+    /// A walk has no text of its own (its note is the record's), so no search triggers.
+    static let v13 = """
+    INSERT INTO record_kind (kind) VALUES ('walk');
+    CREATE TABLE walk (
+      record_id    INTEGER PRIMARY KEY REFERENCES record (id) ON DELETE CASCADE,
+      distance_m   INTEGER CHECK (distance_m IS NULL OR distance_m \(SQLRange.between(Walk.meterRange))),
+      duration_min INTEGER CHECK (duration_min IS NULL OR duration_min \(SQLRange.between(Walk.minuteRange)))
+    );
     """
 }

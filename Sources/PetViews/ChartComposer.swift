@@ -133,6 +133,28 @@ public struct ChartComposer {
             })
     }
 
+    /// `chart activity PET`: minutes walked each week (`WeeklyWalkMinutes`), over the last 26 weeks unless a
+    /// window is given, as one bar a week.
+    public func activity(pet p: Pet, window asked: TimeWindow) throws -> ComposedChart {
+        var window = asked
+        if window.since == nil && window.days?.first == nil { window.since = Span.days(26 * 7).subtracted(from: time.now, in: time) }
+        let records = try store.records(RecordQuery(pets: [.id(p.id)], kinds: [.walk], since: window.since, until: window.until, days: window.days))
+        let walks: [(day: LocalDate, walk: Walk)] = records.compactMap { r in if case .walk(let w) = r.detail { return (r.localDay, w) } else { return nil } }
+        let weekly = WeeklyWalkMinutes(walks, from: window.firstDay(time) ?? time.today, through: window.lastDay(time) ?? time.today,
+                                       weekStartsOnSunday: context.weekStartsOnSunday)
+        let title = t(.chartActivityTitle(pet: p.name)), axis = t(.chartActivityAxis)
+        let stacks = [BarStack(label: t(.statsWalks), color: .palette(0), values: weekly.minutes.map(Double.init))]
+        let categories = weekly.weeks.map { format.shortDay($0) }
+        let l10n = context.l10n
+        return ComposedChart(
+            json: { ChartJSON.Activity(pet: p.name, weeks: weekly.weeks, minutes: weekly.minutes, walks: weekly.walks) },
+            text: { text.bars(title: title, categories: categories, stacks: stacks) },
+            drawing: {
+                .bars(BarChartSpec(title: title, yLabel: axis, categories: categories, stacks: stacks, size: size,
+                                   theme: theme, language: l10n.language.rawValue, noDataText: l10n.text(.chartNoData)))
+            })
+    }
+
     /// The spending stacks of a chart, one per category, coloured by the category's slot among those shown.
     func spendingStacks(_ categories: [(code: String, values: [Double])]) -> [BarStack] {
         let codes = categories.map(\.code)

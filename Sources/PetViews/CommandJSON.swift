@@ -151,6 +151,17 @@ public enum ChartJSON {
         }
     }
 
+    /// `chart activity --json`: the weeks' first days, minutes walked and walks in each.
+    public struct Activity: Encodable {
+        public let pet: String
+        public let weeks: [String]
+        public let minutes: [Int]
+        public let walks: [Int]
+        public init(pet: String, weeks: [LocalDate], minutes: [Int], walks: [Int]) {
+            self.pet = pet; self.weeks = weeks.map(\.description); self.minutes = minutes; self.walks = walks
+        }
+    }
+
     /// `chart expenses --json`: months, minor units per category, and the budget line when one is drawn.
     public struct Expenses: JSONObjectView {
         public struct Stack: Encodable { public let category: String, minor: [Int64] }

@@ -85,6 +85,9 @@ public struct RecordDetailPresenter: ContextPresenter {
             text(.fieldNameGroomer, g.groomer)
             add(.showCost, g.cost.map(format.money))
             add(.fieldNameNext, day(g.next))
+        case .walk(let w):
+            add(.fieldNameDistance, w.meters.map(wording.distance))
+            add(.fieldNameDuration, w.minutes.map(wording.walkTime))
         }
         text(.fieldNameNote, r.note)
         flag(.showStarred, r.starred)

@@ -7,6 +7,8 @@ public struct StatsJSON: JSONObjectView {
     /// One compared value: a count, a weight in grams (null when none), stool scores, minor units.
     public enum Value: Encodable {
         case count(Int), grams(Int?), scores([Int]), minorUnits(Int64)
+        /// A whole number that may be missing (a walk's average minutes in a month with none timed).
+        case number(Int?)
         public func encode(to encoder: Encoder) throws {
             var c = encoder.singleValueContainer()
             switch self {
@@ -14,6 +16,7 @@ public struct StatsJSON: JSONObjectView {
             case .grams(let g): if let g { try c.encode(g) } else { try c.encodeNil() }
             case .scores(let s): try c.encode(s)
             case .minorUnits(let m): try c.encode(m)
+            case .number(let n): if let n { try c.encode(n) } else { try c.encodeNil() }
             }
         }
     }

@@ -20,6 +20,8 @@ public struct StatsFacts {
     public var activePets: Int
     public var asOf: LocalDate
     public var isThisMonth: Bool
+    /// This week's walks and the week's first day, when the month is this one.
+    public var walkWeek: (first: LocalDate, walks: WalkTotals)?
 
     public init(month: LocalDate, periods: ComparedPeriods, comparison: MonthComparison, petNames: [Int64: String], spending: SpendingComparison,
                 home: Currency, monthTotal: Money, ahead: SpendingAhead, budgets: [(budget: StoredBudget, status: BudgetStatus)], activePets: Int,
@@ -51,6 +53,12 @@ public struct StatsPresenter {
         let screen = context.screen
         let head = heading(facts)
         var out = screen.wrapped(screen.styled(head.title, .bold)) + screen.table(header: head.header, rows: rows.map(\.cells))
+        if let week = facts.walkWeek, week.walks.count > 0 {
+            let w = week.walks
+            out += screen.wrapped(l10n.text(.statsWalkWeek(day: format.shortDay(week.first), count: String(w.count),
+                                                           distance: w.meters > 0 ? wording.distance(w.meters) : "—",
+                                                           time: w.minutes > 0 ? wording.walkTime(w.minutes) : "—")))
+        }
         if let total = monthTotalLine(facts) { out += screen.wrapped(total) + context.aheadLines(facts.ahead) }
         let unconverted = facts.spending.unconverted + facts.spending.previousUnconverted
         if unconverted > 0 { out += screen.wrapped(screen.styled(l10n.text(.budgetUnconverted(n: ValueFormatter.count(unconverted))), .yellow)) }
@@ -112,6 +120,22 @@ public struct StatsPresenter {
         // Groomings only in a month pair that had some: a household that keeps none sees no new row.
         let groomA = a.kindCounts[.grooming] ?? 0, groomB = b.kindCounts[.grooming] ?? 0
         if groomA + groomB > 0 { count(l10n.text(.statsGroomings), "groomings", groomA, groomB) }
+        // Walks, likewise only where there were some: how many, how far, how long, and minutes a walk.
+        let walkA = a.walks, walkB = b.walks
+        if walkA.count + walkB.count > 0 {
+            count(l10n.text(.statsWalks), "walks", walkA.count, walkB.count)
+            func change(_ x: Int, _ y: Int, _ show: (Int) -> String) -> String { x == y ? ValueFormatter.noChange : (x > y ? "+" : "−") + show(abs(x - y)) }
+            func shown(_ n: Int, _ show: (Int) -> String) -> String { n > 0 ? show(n) : "—" }
+            add("  " + l10n.text(.statsWalkDistance), "walk_meters", shown(walkA.meters, wording.distance), shown(walkB.meters, wording.distance),
+                change(walkA.meters, walkB.meters, wording.distance), (.count(walkA.meters), .count(walkB.meters)))
+            add("  " + l10n.text(.statsWalkTime), "walk_minutes", shown(walkA.minutes, wording.walkTime), shown(walkB.minutes, wording.walkTime),
+                change(walkA.minutes, walkB.minutes, wording.walkTime), (.count(walkA.minutes), .count(walkB.minutes)))
+            let avgA = walkA.averageMinutes, avgB = walkB.averageMinutes
+            var avgDelta = ""
+            if let x = avgA, let y = avgB { avgDelta = ValueFormatter.signedChange(x.rounded() - y.rounded(), digits: 0) }
+            add("  " + l10n.text(.statsWalkAverage), "walk_average_minutes", avgA.map { ValueFormatter.trim($0, digits: 0) } ?? "—",
+                avgB.map { ValueFormatter.trim($0, digits: 0) } ?? "—", avgDelta, (.number(avgA.map { Int($0.rounded()) }), .number(avgB.map { Int($0.rounded()) })))
+        }
         count(l10n.text(.statsDoses), "doses", a.doses, b.doses)
         // Spending in the home currency, each expense at its day's rate; other currencies also as spent.
         func money(_ label: String, _ key: String, _ x: Int64, _ y: Int64, _ currency: Currency) {

@@ -14,7 +14,7 @@ struct ChartGroup: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "chart", abstract: Help.s(.helpChartGroupAbstract),
-        subcommands: [Weight.self, Symptoms.self, Expenses.self]
+        subcommands: [Weight.self, Symptoms.self, Activity.self, Expenses.self]
     ) }
 
     /// Output options shared by every chart.
@@ -88,6 +88,23 @@ struct ChartGroup: ParsableCommand {
                 let window = try out.window(s)
                 let composer = try out.composer(s, repo)
                 try s.show(try composer.symptoms(pet: p, window: window, byKind: byKind, symptom: symptom), out: out)
+            }
+        }
+    }
+
+    struct Activity: ParsableCommand {
+        @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpChartGroupActivityAbstract)) }
+        @Argument(help: ArgumentHelp(Help.s(.helpChartGroupActivityPet)), completion: .petNames) var pet: String
+        @OptionGroup var out: Output
+
+        func run() throws {
+            try Session.run(global) { s in
+                let repo = try s.repository()
+                let p = try repo.pet(PetRef(pet))
+                let window = try out.window(s)
+                let composer = try out.composer(s, repo)
+                try s.show(try composer.activity(pet: p, window: window), out: out)
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Localization
 import PetModel
 import PetStoreCore
 import PetViews
@@ -38,6 +39,8 @@ struct EditCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(Help.s(.helpExpenseFieldOptionsCash))) var cash = false
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandWhat))) var what: String?
     @Option(name: .customLong("by"), help: ArgumentHelp(Help.s(.helpEditCommandBy))) var groomer: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandDistance))) var distance: String?
+    @Option(help: ArgumentHelp(Help.s(.helpEditCommandDuration))) var duration: String?
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandReceipt)), completion: .file()) var receipt: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandPhoto)), completion: .file()) var photo: [String] = []
     @Option(help: ArgumentHelp(Help.s(.helpEditCommandAttach)), completion: .file()) var attach: [String] = []
@@ -124,7 +127,7 @@ struct EditCommand: ParsableCommand {
     func attachmentPaths(kind: RecordKind, _ s: Session) throws -> [String] {
         let fitting: String? = switch kind {
         case .expense: "--receipt"
-        case .diary, .grooming: "--photo"
+        case .diary, .grooming, .walk: "--photo"
         case .visit: "--attach"
         default: nil
         }
@@ -133,7 +136,7 @@ struct EditCommand: ParsableCommand {
         }
         switch kind {
         case .expense: try s.checkImages(receipt, pdf: true); return receipt
-        case .diary, .grooming: try s.checkImages(photo); return photo
+        case .diary, .grooming, .walk: try s.checkImages(photo); return photo
         default: return attach
         }
     }
@@ -206,6 +209,19 @@ struct EditCommand: ParsableCommand {
             if let x = try take(cost, "--cost", { try s.amount($0, defaultCurrency: try g.cost?.currency ?? s.homeCurrency(nil)) }) { g.cost = x }
             if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { g.next = x }
             detail = .grooming(g)
+        case .walk(var w):
+            // One measure each, as `walk` reads it (`--distance 3.2km`, `--duration 1h10m`); empty clears it.
+            func measure(_ raw: String, _ part: KeyPath<Walk, Int?>, _ refusal: L10n.Message) throws -> Int? {
+                guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+                let typed = try WalkCommand.walk([raw], s)
+                guard let v = typed[keyPath: part], typed.meters == nil || typed.minutes == nil else {
+                    throw UsageError(message: s.t(refusal), code: Failure.dataError)
+                }
+                return v
+            }
+            if let x = try take(distance, "--distance", { try measure($0, \.meters, .errWalkDistance(value: $0)) }) { w.meters = x }
+            if let x = try take(duration, "--duration", { try measure($0, \.minutes, .errWalkDuration(value: $0)) }) { w.minutes = x }
+            detail = .walk(w)
         case .urine, .dose:
             break
         }
@@ -214,7 +230,7 @@ struct EditCommand: ParsableCommand {
             ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
             ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
             ("--category", category), ("--merchant", merchant), ("--items", items), (paymentGiven ?? "--payment", paymentGiven),
-            ("--what", what), ("--by", groomer),
+            ("--what", what), ("--by", groomer), ("--distance", distance), ("--duration", duration),
         ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {
             throw UsageError(message: s.t(.errFlagNotForKind(flag: stray.0, kind: s.wording.kindName(r.kind))))

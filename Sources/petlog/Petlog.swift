@@ -15,7 +15,7 @@ struct Petlog: ParsableCommand {
         subcommands: [
             PetGroup.self,
             WeightCommand.self, MealCommand.self, StoolCommand.self, UrineCommand.self, SymptomCommand.self, DiaryCommand.self,
-            VisitCommand.self, VaccineCommand.self, MedGroup.self, GroomCommand.self, ExpenseGroup.self,
+            VisitCommand.self, VaccineCommand.self, MedGroup.self, GroomCommand.self, WalkCommand.self, ExpenseGroup.self,
             BudgetGroup.self,
             ChartGroup.self, ReportCommand.self, CardCommand.self, DueCommand.self, CalendarCommand.self, StatsCommand.self,
             LogCommand.self, SearchCommand.self, StarCommand.self, UnstarCommand.self, StarredCommand.self,

@@ -67,7 +67,14 @@ struct StatsCommand: ParsableCommand {
         for b in try repo.budgets() where b.budget.period == .monthly && (petIds.isEmpty || b.petId.map(petIds.contains) == true) {
             budgets.append((b, try s.budgetStatus(b, on: asOf, activePets: activePets)))
         }
-        return StatsFacts(month: this, periods: periods, comparison: comparison, petNames: petNames, spending: spending, home: home,
-                          monthTotal: monthTotal, ahead: ahead, budgets: budgets, activePets: activePets, asOf: asOf, isThisMonth: isThisMonth)
+        var facts = StatsFacts(month: this, periods: periods, comparison: comparison, petNames: petNames, spending: spending, home: home,
+                               monthTotal: monthTotal, ahead: ahead, budgets: budgets, activePets: activePets, asOf: asOf, isThisMonth: isThisMonth)
+        // This week's walks (the records read reach back to the previous month's first day, so the whole week).
+        if isThisMonth {
+            let today = s.time.today
+            let first = today.adding(days: -(s.presentation.weekStartsOnSunday ? today.isoWeekday % 7 : today.isoWeekday - 1))
+            facts.walkWeek = (first, WalkTotals(records.filter { $0.localDay >= first && $0.localDay <= today }))
+        }
+        return facts
     }
 }

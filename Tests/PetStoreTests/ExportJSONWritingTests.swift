@@ -6,10 +6,15 @@ import PetModel
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
-/// The export's in-place writer (`JSONBytes`) against the Codable encoding the format is defined by,
-/// and the one-pass read of `exportJSON` against `loadRecords`.
+/// The export's in-place writer (`JSONBytes`) against JSONSerialization's writing of the same values
+/// (sorted keys, slashes as they are: how the format was defined), and the one-pass read of `exportJSON`
+/// against `loadRecords`.
 final class ExportJSONWritingTests: StoreTestCase {
-    let encoder = PetlogJSON.encoder()
+    /// The JSON text JSONSerialization writes for the same document.
+    func reference(_ text: String) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+    }
 
     func written(_ r: ExportedRecord) throws -> String {
         var j = JSONBytes()
@@ -42,6 +47,7 @@ final class ExportJSONWritingTests: StoreTestCase {
             .expense(Expense(money: Money(minorUnits: 1999, currency: Currency.named("USD") ?? .krw), category: "vet", merchant: nil, payment: nil, items: [], splitOf: nil)),
             .grooming(Grooming(tasks: [.deshedding, .bath], groomer: odd, cost: money, next: LocalDate(year: 2027, month: 2, day: 28))),
             .grooming(Grooming()),
+            .walk(Walk(meters: 200_000, minutes: 1440)), .walk(Walk()),
         ]
         let files = [Attachment(sha256: String(repeating: "ab", count: 32), originalName: odd, mediaType: "image/png", size: 0, position: 0),
                      Attachment(sha256: String(repeating: "0f", count: 32), originalName: "b.pdf", mediaType: "application/pdf", size: 99, position: 1)]
@@ -53,12 +59,12 @@ final class ExportJSONWritingTests: StoreTestCase {
         }
     }
 
-    func testRecordsAreWrittenAsTheEncoderWritesThem() throws {
+    func testRecordsAreWrittenAsJSONSerializationWritesThem() throws {
         let records = samples()
         XCTAssertEqual(Set(records.map(\.kind)), Set(RecordKind.allCases))
         for r in records {
             let exported = ExportedRecord(r)
-            XCTAssertEqual(try written(exported), String(decoding: try encoder.encode(exported), as: UTF8.self), "\(r.kind)")
+            XCTAssertEqual(try written(exported), try reference(try written(exported)), "\(r.kind)")
         }
         // Negative and extreme integers, as String(_:) writes them.
         for v: Int64 in [0, 7, 10, -1, -10, 99, 100, Int64.max, Int64.min, -9_223_372_036_854_775_807] {
@@ -80,13 +86,13 @@ final class ExportJSONWritingTests: StoreTestCase {
         XCTAssertEqual(RFC3339.format(seconds: 0, offset: 360_000), "1970-01-05T04:00:00+100:00")
     }
 
-    func testPetsAreWrittenAsTheEncoderWritesThem() throws {
+    func testPetsAreWrittenAsJSONSerializationWritesThem() throws {
         let repo = try makeStore()
         _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
         for p in try repo.pets(includeArchived: true) {
             var j = JSONBytes()
             ExportedPet(p).write(to: &j)
-            XCTAssertEqual(String(decoding: j.bytes, as: UTF8.self), String(decoding: try encoder.encode(ExportedPet(p)), as: UTF8.self))
+            XCTAssertEqual(String(decoding: j.bytes, as: UTF8.self), try reference(String(decoding: j.bytes, as: UTF8.self)))
         }
     }
 
@@ -102,4 +108,13 @@ final class ExportJSONWritingTests: StoreTestCase {
         XCTAssertEqual(streamed.count, batched.count)
         XCTAssertEqual(streamed, batched)
     }
+}
+
+extension ExportedRecord {
+    /// The record as the export writes it.
+    func bytes() throws -> [UInt8] { var j = JSONBytes(); try write(to: &j); return j.bytes }
+}
+
+extension ExportedPet {
+    func bytes() -> [UInt8] { var j = JSONBytes(); write(to: &j); return j.bytes }
 }

@@ -115,9 +115,9 @@ final class InvalidStoredValueTests: XCTestCase, OnOneStore {
         let repo = try store()
         _ = try repo.addPet(PetDraft(name: "Coco", species: .dog))
         let id = try add(.weight(Weight(mass: Mass(grams: 4000))), to: repo)
-        try tamper("UPDATE record SET kind = 'walk' WHERE id = \(id)", ignoringChecks: true)
-        expect(InvalidStoredValue(table: "record", id: id, column: "kind", value: "'walk'")) { _ = try repo.records(RecordQuery()) }
-        XCTAssertTrue(try repo.check().contains(StoreProblem(kind: .invalidValue, detail: "record #\(id) kind: 'walk'")))
+        try tamper("UPDATE record SET kind = 'swim' WHERE id = \(id)", ignoringChecks: true)
+        expect(InvalidStoredValue(table: "record", id: id, column: "kind", value: "'swim'")) { _ = try repo.records(RecordQuery()) }
+        XCTAssertTrue(try repo.check().contains(StoreProblem(kind: .invalidValue, detail: "record #\(id) kind: 'swim'")))
     }
 
     func testALongValueIsCutShortInTheMessage() throws {

@@ -40,7 +40,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -85,7 +85,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         XCTAssertEqual(try repo.check(), [])
         // The v1 CHECK on kinds still holds after the rebuild, and records still cascade with their pet.
         XCTAssertThrowsError(try database.dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
+            try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'swim', 0, 0, 0, 0)")
         })
         let coco = try repo.pet(.name("Coco"))
         let (_, removed) = try repo.removePet(.id(coco.id))
@@ -139,7 +139,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
             }
             // A kind no row of record_kind names is refused.
             XCTAssertThrowsError(try database.dbQueue.write { db in
-                try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'walk', 0, 0, 0, 0)")
+                try db.execute(sql: "INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 'swim', 0, 0, 0, 0)")
             }, version)
             let repo = Store(SQLiteRepository(database, undoCommand: "petlog groom Coco bath"))
             let coco = try repo.pet(.name("Coco"))
@@ -247,6 +247,32 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
             XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
                                       "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
+        }
+    }
+
+    /// v13 adds the walk kind: every earlier file gains an empty `walk` table and its `record_kind` row, keeps
+    /// its records, takes a walk (exported, undone), and the CHECKs hold the ranges `Walk` reads.
+    func testV13AddsTheWalkKindToEveryEarlierFile() throws {
+        for version in ["v1", "v7", "v12"] {
+            let path = try fixture(version)
+            let before = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM record") }
+            let database = try AppDatabase.open(path: path)
+            try database.dbQueue.read { db in
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM record"), before, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM walk"), 0, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM record_kind WHERE kind = 'walk'"), 1, version)
+            }
+            let repo = SQLiteRepository(database, undoCommand: "petlog walk")
+            let draft = RecordDraft(at: Date(timeIntervalSince1970: 1_795_000_000), utcOffset: 32_400, note: "zanzibar trail", detail: .walk(Walk(meters: 2400, minutes: 35)))
+            let added = try repo.addRecord(pets: [.name("Coco")], draft)
+            XCTAssertEqual(try repo.record(id: added[0].id).detail, .walk(Walk(meters: 2400, minutes: 35)), version)
+            XCTAssertEqual(try repo.search("zanzibar", limit: 10).map(\.id), [added[0].id], version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE walk SET distance_m = 0") }, version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE walk SET duration_min = 1441") }, version)
+            XCTAssertEqual(try repo.check(), [], version)
+            XCTAssertEqual(try repo.undo()?.command, "petlog walk", version)
+            XCTAssertEqual(try database.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM walk") }, 0, version)
+            XCTAssertEqual(try repo.check(), [], version)
         }
     }
 

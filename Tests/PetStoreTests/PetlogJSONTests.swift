@@ -6,7 +6,7 @@ import PetModel
 @testable import PetStoreCore
 @testable import PetStoreSQLite
 
-/// The export's Codable types and the scanner that cuts a document into pets and records.
+/// The export's types (written by `JSONBytes`, read by the decoder) and the scanner that cuts a document into pets and records.
 final class PetlogJSONTests: StoreTestCase {
     func demoRecords() throws -> (pets: [Pet], records: [PetRecord]) {
         let repo = try makeStore()
@@ -19,10 +19,10 @@ final class PetlogJSONTests: StoreTestCase {
     func testEveryKindDecodesToWhatWasEncoded() throws {
         let (pets, records) = try demoRecords()
         XCTAssertEqual(Set(records.map(\.kind)), Set(RecordKind.allCases), "the demo should hold every kind")
-        let encoder = PetlogJSON.encoder(), decoder = PetlogJSON.decoder()
+        let decoder = PetlogJSON.decoder()
         for r in records {
             let exported = ExportedRecord(r)
-            let data = Data(try encoder.encode(exported))
+            let data = Data(try exported.bytes())
             XCTAssertEqual(try decoder.decode(ExportedRecord.self, from: data), exported, String(decoding: data, as: UTF8.self))
             // Nulls are written, not left out: every key of the documented shape is there.
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -30,7 +30,7 @@ final class PetlogJSONTests: StoreTestCase {
                                               "created_at", "updated_at", r.kind.rawValue])
         }
         for p in pets {
-            let data = Data(try encoder.encode(ExportedPet(p)))
+            let data = Data(ExportedPet(p).bytes())
             XCTAssertEqual(try decoder.decode(ExportedPet.self, from: data), ExportedPet(p))
             XCTAssertEqual(try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any]).count, 19)
         }
@@ -38,22 +38,21 @@ final class PetlogJSONTests: StoreTestCase {
 
     /// The bytes JSONSerialization wrote before the Codable types (sorted keys, no escaped slashes), for
     /// every demo record and pet and for text that needs escaping: the format did not change under the
-    /// export's own encoder.
+    /// export's own writer.
     func testBytesMatchTheSerializationTheFormatWasDefinedBy() throws {
         let (pets, records) = try demoRecords()
         var r = try XCTUnwrap(records.first { $0.kind == .visit && { if case .visit(let v) = $0.detail { return v.cost != nil } else { return false } }($0) })
         r.note = "a/b \"quoted\" \\ tab\t line\n é 한 \u{2028} \u{7F} 🐕 " + String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
-        let encoder = PetlogJSON.encoder()
         func reference(_ encoded: [UInt8]) throws -> String {
             let object = try JSONSerialization.jsonObject(with: Data(encoded))
             return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
         }
         for record in records + [r] {
-            let encoded = try encoder.encode(ExportedRecord(record))
+            let encoded = try ExportedRecord(record).bytes()
             XCTAssertEqual(String(decoding: encoded, as: UTF8.self), try reference(encoded))
         }
         for pet in pets {
-            let encoded = try encoder.encode(ExportedPet(pet))
+            let encoded = ExportedPet(pet).bytes()
             XCTAssertEqual(String(decoding: encoded, as: UTF8.self), try reference(encoded))
         }
         XCTAssertTrue(records.contains { if case .meal(let m) = $0.detail { return m.amount.map { $0.value != $0.value.rounded() } ?? false } else { return false } },

@@ -218,12 +218,45 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             INSERT INTO diary (record_id, text) VALUES (1, 'first snow');
             """)
         XCTAssertThrowsError(try owner.query("UPDATE petlog.diary SET title = 'Snow'"), "pg8 has no title")
-        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg9"])
+        XCTAssertEqual(try PostgresSchema.migrate(owner), Array(PostgresSchema.migrations.map(\.id).dropFirst(8)))
         XCTAssertEqual(try owner.query("SELECT text FROM petlog.diary").first?.first?.text, "first snow")
         XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.diary WHERE title IS NULL").first?.first?.int, 1)
         try owner.query("UPDATE petlog.diary SET title = 'Snow'")
         XCTAssertEqual(try owner.query("SELECT title FROM petlog.diary").first?.first?.text, "Snow")
         XCTAssertThrowsError(try owner.query("UPDATE petlog.diary SET title = ''"))
+    }
+
+    /// pg10 adds the walk kind to a pg9 database: its `record_kind` row and table, the bulk load's table list
+    /// and the undo trigger; the server refuses values off `Walk`'s ranges. Applied in one transaction with the
+    /// others, the migrations still list in this build's order (pg10 after pg9, not after pg1).
+    func testPg10AddsTheWalkKind() throws {
+        let server = try requireServer()
+        let owner = try link(try server.newDatabase())
+        try migrate(owner, first: 9)
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0);
+            INSERT INTO record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (1, 1, 'diary', 1700000000, 0, 0, 0);
+            INSERT INTO diary (record_id, text) VALUES (1, 'first snow');
+            """)
+        XCTAssertThrowsError(try owner.query("INSERT INTO petlog.record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (2, 1, 'walk', 1700000000, 0, 0, 0)"),
+                             "pg9 has no walk kind")
+        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg10"])
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner).last, "pg10")
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (2, 1, 'walk', 1700000000, 0, 0, 0);
+            INSERT INTO walk (record_id, distance_m, duration_min) VALUES (2, 3200, 45);
+            """)
+        XCTAssertEqual(try owner.query("SELECT distance_m, duration_min FROM petlog.walk").first?.map(\.int), [3200, 45])
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.walk SET distance_m = 200001"))
+        XCTAssertThrowsError(try owner.query("UPDATE petlog.walk SET duration_min = 0"))
+        XCTAssertEqual(try owner.query("SELECT count(*) FROM unnest(petlog.bulk_tables()) AS t WHERE t = 'petlog.walk'::regclass").first?.first?.int, 1)
+        // A fresh database applies every migration in one transaction: they list in this build's order.
+        let fresh = try link(try server.newDatabase())
+        try PostgresSchema.migrate(fresh)
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(fresh), PostgresSchema.migrations.map(\.id))
+        XCTAssertEqual(try PostgresSchema.migrate(fresh), [])
     }
 
     /// The `petlog` schema as a petlog of the first `count` migrations left it: the earlier database a later
@@ -250,7 +283,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         try owner.execute(script: """
             DROP FUNCTION petlog.bulk_begin(); DROP FUNCTION petlog.bulk_end(); DROP FUNCTION petlog.bulk_tables(); DROP FUNCTION petlog.bulk_allowed();
             DROP TABLE petlog.bulk_saved; DELETE FROM petlog.schema_migration WHERE identifier <> 'pg1';
-            DROP TABLE petlog.grooming; ALTER TABLE petlog.record DROP CONSTRAINT record_kind_fkey; DROP TABLE petlog.record_kind;
+            DROP TABLE petlog.grooming; DROP TABLE petlog.walk; ALTER TABLE petlog.record DROP CONSTRAINT record_kind_fkey; DROP TABLE petlog.record_kind;
             ALTER TABLE petlog.record ADD CONSTRAINT record_kind_check CHECK (kind IN ('weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit',
               'vaccination', 'medication', 'dose', 'expense'));
             ALTER TABLE petlog.pet DROP COLUMN allergies, DROP COLUMN conditions, DROP COLUMN vet_contact, DROP COLUMN emergency_contacts, DROP COLUMN insurance;

@@ -20,7 +20,7 @@ final class RecordKindTableTests: XCTestCase, OnOneStore {
             XCTAssertEqual(k.insertSQL.filter { $0 == "?" }.count, columns.count)
             XCTAssertEqual(RecordDetailTables.width(k.kind), columns.count)
         }
-        XCTAssertEqual(RecordKindTable.kindList, "'weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'dose', 'expense', 'grooming'")
+        XCTAssertEqual(RecordKindTable.kindList, "'weight', 'meal', 'stool', 'urine', 'symptom', 'diary', 'visit', 'vaccination', 'medication', 'dose', 'expense', 'grooming', 'walk'")
         XCTAssertEqual(RecordKindTable.searched.map(\.kind), [.meal, .symptom, .diary, .visit, .vaccination, .medication, .expense, .grooming])
         XCTAssertEqual(RecordKindTable.spent.map(\.kind), [.visit, .grooming])
         XCTAssertEqual(RecordKindTable.all.compactMap(\.nextSession), ["next_due"])

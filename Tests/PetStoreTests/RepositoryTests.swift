@@ -59,6 +59,7 @@ final class RepositoryTests: StoreTestCase {
             .medication(Medication(name: "Heartgard", dose: "1 chew", route: .oral, intervalSeconds: 2_592_000)),
             .grooming(Grooming(tasks: [.nails, .bath], groomer: "털복숭이 살롱", cost: Money(minorUnits: 55000, currency: krw),
                                next: LocalDate(year: 2027, month: 1, day: 10))),
+            .walk(Walk(meters: 3219, minutes: 70)),
             .expense(Expense(money: Money(minorUnits: 1250, currency: Currency.named("USD")!), category: "food", merchant: "Shop", payment: .card)),
         ]
         for (i, d) in details.enumerated() {
@@ -73,7 +74,7 @@ final class RepositoryTests: StoreTestCase {
         let dose = try repo.giveMedication(pets: [.name("coco")], name: "heart", at: t0, utcOffset: 32_400, note: nil, skipped: false)
         XCTAssertEqual(dose.first?.kind, .dose)
         let all = try repo.records(RecordQuery(pets: [.name("Coco")]))
-        XCTAssertEqual(all.map(\.kind), RecordKind.allCases.filter { $0 != .dose && $0 != .expense && $0 != .grooming } + [.grooming, .expense, .dose])
+        XCTAssertEqual(all.map(\.kind), RecordKind.allCases.filter { $0 != .dose && $0 != .expense && $0 != .grooming && $0 != .walk } + [.grooming, .walk, .expense, .dose])
         XCTAssertEqual(try repo.records(RecordQuery(kinds: [.weight, .symptom])).count, 2)
     }
 

@@ -11,6 +11,7 @@ final class FHIRExportTests: CLITestCase {
     struct Summary: Decodable {
         var counts: [String: Int]
         var bcs: Int
+        var walks: Int
         var diagnoses: Int
         var weights_kg: [Double]
     }
@@ -49,12 +50,13 @@ final class FHIRExportTests: CLITestCase {
         let vets = pets.filter { $0["vet_contact"] is [String: Any] }.count
         let insured = pets.filter { $0["insurance"] is [String: Any] }.count
         let expected: [String: Int] = [
-            "Patient": pets.count, "Observation": weights.count + bcs, "Immunization": kind("vaccination").count,
+            "Patient": pets.count, "Observation": weights.count + bcs + kind("walk").count, "Immunization": kind("vaccination").count,
             "MedicationStatement": kind("medication").count, "Encounter": kind("visit").count,
             "AllergyIntolerance": allergies, "Condition": conditions + diagnoses, "Organization": vets, "Coverage": insured,
         ].filter { $0.value > 0 }
         XCTAssertEqual(s.counts, expected, file: file, line: line)
         XCTAssertEqual(s.bcs, bcs, file: file, line: line)
+        XCTAssertEqual(s.walks, kind("walk").count, file: file, line: line)
         XCTAssertEqual(s.diagnoses, diagnoses, file: file, line: line)
         let grams = weights.compactMap { ($0["weight"] as? [String: Any])?["grams"] as? Int }
         XCTAssertEqual(s.weights_kg.map { Int(($0 * 1000).rounded()) }, grams, file: file, line: line)

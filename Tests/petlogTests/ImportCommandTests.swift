@@ -48,7 +48,7 @@ final class ImportCommandTests: CLITestCase {
     func testCSVExportGuardsFormulasAndRoundTrips() throws {
         try makeHousehold()
         let out = try ok("export", "--format", "csv", "-o", path("csv1"), "--with-attachments", path("csv1/attachments"))
-        XCTAssertTrue(out.contains("18 CSV files"), out)
+        XCTAssertTrue(out.contains("19 CSV files"), out)
         let diary = try read(path("csv1/diary.csv"))
         XCTAssertTrue(diary.contains("\"'=HYPERLINK(\"\"http://x\"\")\""), diary)
         let record = try read(path("csv1/record.csv"))

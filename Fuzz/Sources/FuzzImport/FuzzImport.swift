@@ -35,7 +35,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             check(r.pet.map { $0 >= 0 && $0 < batch.pets.count } ?? true, "record of pet index \(r.pet!)")
         }
         do {
-            let repo = SQLiteRepository(try AppDatabase.inMemory())
+            let repo = Store(SQLiteRepository(try AppDatabase.inMemory()))
             if batch.pets.contains(where: { $0.existing != nil }) { _ = try repo.addPet(PetDraft(name: "Coco", species: .dog)) }
             let summary = try repo.importBatch(batch)
             check(summary.recordsAdded + summary.recordsAlreadyThere == batch.rowCount, "\(summary) for \(batch.rowCount) rows")

@@ -1,10 +1,10 @@
 import Foundation
 import PetModel
 
-/// JSON bytes written in place for the export's records, pets and their parts: the same bytes as
-/// `ExportJSONEncoder` gives for the Codable types (keys in sorted order, no spaces, absent values as
-/// null), without the Codable machinery, which was most of an export's time. Each type lists its keys
-/// already sorted; `ExportJSONWritingTests` holds every kind against the Codable encoding.
+/// JSON bytes written in place for the export's records, pets, budgets and their parts (keys in sorted
+/// order, no spaces, absent values as null), without the Codable machinery, which was most of an
+/// export's time. Each type lists its keys already sorted; `ExportJSONWritingTests` holds every kind
+/// against JSONSerialization's writing of the same values, and `GoldenExportTests` pins the bytes.
 struct JSONBytes {
     var bytes: [UInt8] = []
     /// A member or element was written at this level: the next one needs a comma.
@@ -186,5 +186,73 @@ extension ExportedRecord {
             }
         }
         j.closeObject()
+    }
+}
+
+extension ExportedBudget {
+    func write(to j: inout JSONBytes) {
+        j.openObject()
+        j.key("category"); j.value(category)
+        j.key("first_day"); j.value(firstDay)
+        j.key("id"); j.value(id)
+        j.key("last_day"); j.value(lastDay)
+        j.key("money"); if let money { money.write(to: &j) } else { j.null() }
+        j.key("name"); j.value(name)
+        j.key("people"); j.value(people)
+        j.key("per_pet"); j.value(perPet)
+        j.key("pet_id"); j.value(petId)
+        j.key("place"); j.value(place)
+        j.closeObject()
+    }
+}
+
+/// JSON text for the scalars the export holds.
+enum JSONText {
+    static func string(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 2)
+        string(s, into: &out)
+        return out
+    }
+
+    /// Quoted, with `"`, `\` and control characters escaped as JSONSerialization escapes them. The
+    /// runs between escapes are copied whole (most text has none).
+    static func string(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = s
+        text.withUTF8 { bytes in
+            var start = 0
+            for i in 0..<bytes.count where bytes[i] < 0x20 || bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                escape(bytes[i], into: &out)
+                start = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func escape(_ b: UInt8, into out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+        default: out.append(b)
+        }
+    }
+
+    /// The shortest text that reads back to `v`, without a trailing `.0` (as JSONEncoder writes it).
+    static func number(_ v: Double) throws -> [UInt8] {
+        guard v.isFinite else { throw EncodingError.invalidValue(v, EncodingError.Context(codingPath: [], debugDescription: "not a JSON number")) }
+        var text = v.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return Array(text.utf8)
     }
 }

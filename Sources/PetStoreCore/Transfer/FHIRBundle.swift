@@ -9,7 +9,7 @@ import PetModel
 /// reference one of those.
 public enum FHIRBundle {
     /// The record kinds the bundle carries.
-    public static let kinds: [RecordKind] = [.weight, .vaccination, .medication, .visit]
+    public static let kinds: [RecordKind] = [.weight, .vaccination, .medication, .visit, .walk]
 
     /// SNOMED CT codes for the species that have one in common use (the HL7 Europe animal species value
     /// set); the others go as text only.
@@ -181,6 +181,23 @@ public enum FHIRBundle {
                     if let t = v.treatment { condition.append(("note", .array([.object([("text", .string("Treatment: " + t))])]))) }
                     entries.append(("Condition", "visit-\(r.id)-diagnosis", condition))
                 }
+            case .walk(let w):
+                // LOINC 73985-4 "Exercise activity" with the activity as its value; the duration (55411-3 "Exercise
+                // duration") and the distance (55412-1 "Exercise distance unspecified time") as components, in UCUM.
+                func measure(_ code: String, _ display: String, _ n: Int, _ unit: String) -> J {
+                    .object([("code", coded(loinc, code, display)),
+                             ("valueQuantity", .object([("value", .number(String(n))), ("unit", .string(unit)), ("system", .string(ucum)), ("code", .string(unit))]))])
+                }
+                var body: [(String, J)] = [
+                    ("status", .string("final")),
+                    ("category", .array([coded("http://terminology.hl7.org/CodeSystem/observation-category", "activity", "Activity")])),
+                    ("code", coded(loinc, "73985-4", "Exercise activity", text: "Walk")), ("subject", patient(petId)),
+                    ("effectiveDateTime", .string(when)), ("valueCodeableConcept", concept("Walking")),
+                ]
+                body += note(r.note)
+                let parts = [w.minutes.map { measure("55411-3", "Exercise duration", $0, "min") }, w.meters.map { measure("55412-1", "Exercise distance unspecified time", $0, "m") }]
+                if !parts.compactMap({ $0 }).isEmpty { body.append(("component", .array(parts.compactMap { $0 }))) }
+                entries.append(("Observation", "walk-\(r.id)", body))
             default:
                 continue
             }

@@ -2,19 +2,18 @@ import Foundation
 import PetFiles
 import PetModel
 
-// The JSON export file (docs/json.md) as Codable types. They are written and read by one
-// encoder/decoder pair (`PetlogJSON`), so a file means the same whatever its whitespace or key order,
-// and the `--json` display shapes of the read commands can change without touching the file format.
+// The JSON export file (docs/json.md): the types it is read into (`Decodable`, by `PetlogJSON.decoder`
+// where the byte reader `JSONRecordReading` leaves a value to it) and written from (`JSONBytes`, in
+// ExportJSONWriting.swift, keys in sorted order), so a file means the same whatever its whitespace or
+// key order, and the `--json` display shapes of the read commands can change without touching the format.
 //
 // Every property is optional so that decoding a hand-written file that leaves a key out reaches the
 // same per-column checks (and the same "missing column" message) as a CSV import; what a wrong type
-// (text where a number belongs, a number for a boolean) gets is the JSON error with the line. Encoding
+// (text where a number belongs, a number for a boolean) gets is the JSON error with the line. The writer
 // writes every key, absent values as null, as the export always has.
 
-/// The one encoder and decoder for the export's pets and records.
+/// The one decoder for the export's pets and records (they are written by `JSONBytes`).
 public enum PetlogJSON {
-    static func encoder() -> ExportJSONEncoder { ExportJSONEncoder() }
-
     static func decoder() -> JSONDecoder { JSONDecoder() }
 
     /// The header's values; the layout around them is `PetlogJSONWriter`'s.
@@ -22,19 +21,9 @@ public enum PetlogJSON {
     public static let schema = "v1"
 }
 
-extension KeyedEncodingContainer {
-    // Written as null when absent (the synthesized encoding would leave the key out). The concrete
-    // overloads reach the encoder's own paths for text, integers and booleans; an Optional passed as
-    // a generic value takes a nested encoder per key.
-    mutating func encodeOrNull(_ v: String?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
-    mutating func encodeOrNull(_ v: Int64?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
-    mutating func encodeOrNull(_ v: Bool?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
-    mutating func encodeOrNull(_ v: Double?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
-    mutating func encodeOrNull<T: Encodable>(_ v: T?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { try encodeNil(forKey: key) } }
-}
 
 /// Money in the export: minor units and an ISO 4217 code; `amount` is decimal text for people and is not read back.
-struct ExportedMoney: Codable, Equatable {
+struct ExportedMoney: Decodable, Equatable {
     var minorUnits: Int64?
     var currency: String?
     var amount: String?
@@ -43,17 +32,10 @@ struct ExportedMoney: Codable, Equatable {
 
     init(_ m: Money) { minorUnits = m.minorUnits; currency = m.currency.code; amount = m.decimalString }
     init(minorUnits: Int64?, currency: String?, amount: String?) { self.minorUnits = minorUnits; self.currency = currency; self.amount = amount }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(minorUnits, forKey: .minorUnits)
-        try c.encodeOrNull(currency, forKey: .currency)
-        try c.encodeOrNull(amount, forKey: .amount)
-    }
 }
 
 /// One attachment of a record, listed by its SHA-256 (the file itself stays in `attachments/`).
-struct ExportedAttachment: Codable, Equatable {
+struct ExportedAttachment: Decodable, Equatable {
     var sha256: String
     var name: String
     var mediaType: String
@@ -65,7 +47,7 @@ struct ExportedAttachment: Codable, Equatable {
 }
 
 /// A pet in the export.
-struct ExportedPet: Codable, Equatable {
+struct ExportedPet: Decodable, Equatable {
     var id: Int64?
     var name: String?
     var species: String?
@@ -117,28 +99,6 @@ struct ExportedPet: Codable, Equatable {
         try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
     }
 
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(id, forKey: .id)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(species, forKey: .species)
-        try c.encodeOrNull(breed, forKey: .breed)
-        try c.encodeOrNull(sex, forKey: .sex)
-        try c.encodeOrNull(neutered, forKey: .neutered)
-        try c.encodeOrNull(born, forKey: .born)
-        try c.encodeOrNull(microchip, forKey: .microchip)
-        try c.encodeOrNull(color, forKey: .color)
-        try c.encodeOrNull(notes, forKey: .notes)
-        try c.encodeOrNull(archivedOn, forKey: .archivedOn)
-        try c.encodeOrNull(archiveReason, forKey: .archiveReason)
-        try c.encode(allergies ?? [], forKey: .allergies)
-        try c.encode(conditions ?? [], forKey: .conditions)
-        try c.encodeOrNull(vetContact, forKey: .vetContact)
-        try c.encode(emergencyContacts ?? [], forKey: .emergencyContacts)
-        try c.encodeOrNull(insurance, forKey: .insurance)
-        try c.encodeOrNull(createdAt, forKey: .createdAt)
-        try c.encodeOrNull(updatedAt, forKey: .updatedAt)
-    }
 
     /// The values by database column name, for the checks every import shares (the health facts in
     /// their stored form, `PetHealth`).
@@ -156,7 +116,7 @@ struct ExportedPet: Codable, Equatable {
 }
 
 /// A vet or emergency contact in the export.
-struct ExportedContact: Codable, Equatable {
+struct ExportedContact: Decodable, Equatable {
     var name: String?
     var phone: String?
 
@@ -164,28 +124,16 @@ struct ExportedContact: Codable, Equatable {
 
     /// `NAME, PHONE`, read back by the shared checks (a missing part makes it refused there).
     var text: String { [name, phone].compactMap { $0 }.joined(separator: ", ") }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(phone, forKey: .phone)
-    }
 }
 
 /// A pet's insurance in the export.
-struct ExportedInsurance: Codable, Equatable {
+struct ExportedInsurance: Decodable, Equatable {
     var insurer: String?
     var policy: String?
 
     init(_ i: PetInsurance) { insurer = i.insurer; policy = i.policy }
 
     var text: String { [insurer, policy].compactMap { $0 }.joined(separator: ", ") }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(insurer, forKey: .insurer)
-        try c.encodeOrNull(policy, forKey: .policy)
-    }
 }
 
 /// Column values as the shared checks read them: text, integers in decimal, booleans as 1/0.
@@ -198,10 +146,10 @@ struct FieldValues {
 }
 
 /// The detail of one record, under the key its kind names: its columns' values as text (as `FieldValues`
-/// holds them: integers in decimal, booleans as 1/0), encoded, decoded and byte-written from the kind's
+/// holds them: integers in decimal, booleans as 1/0), decoded and byte-written from the kind's
 /// members (`RecordKindTable.jsonRead`: each key, its JSON type and the columns it fills). That list is the
 /// one place a kind's JSON shape is said; the byte reader (`JSONRecordReading`) reads by it too.
-struct ExportedDetail: Equatable, Encodable {
+struct ExportedDetail: Equatable {
     var kind: RecordKind
     /// Column → value as text; a NULL column is absent.
     var values: [String: String] = [:]
@@ -245,23 +193,8 @@ struct ExportedDetail: Equatable, Encodable {
         return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
     }
 
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: ExportedRecord.Key.self)
-        for m in members {
-            let key = ExportedRecord.Key(m.key)
-            switch m.form {
-            case .text(let col), .integerOrText(let col): try c.encodeOrNull(values[col], forKey: key)
-            case .integer(let col): try c.encodeOrNull(values[col].flatMap { Int64($0) }, forKey: key)
-            case .boolean(let col): try c.encodeOrNull(values[col].map { $0 == "1" }, forKey: key)
-            case .number(let col): try c.encodeOrNull(values[col].flatMap { Double($0) }, forKey: key)
-            case .codes(let col): try c.encode(list(col, ","), forKey: key)
-            case .items(let col): try c.encode(list(col, "\u{1F}"), forKey: key)
-            case .money(let minor, let currency): try c.encodeOrNull(money(minor, currency), forKey: key)
-            }
-        }
-    }
 
-    /// The members in sorted order, as `encode` writes them.
+    /// The members in sorted order.
     func write(to j: inout JSONBytes) throws {
         j.openObject()
         for m in members {
@@ -307,8 +240,6 @@ struct ExportedDetail: Equatable, Encodable {
         return d
     }
 
-    func encode<K: CodingKey>(into c: inout KeyedEncodingContainer<K>, forKey key: K) throws { try c.encode(self, forKey: key) }
-
     func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
 }
 
@@ -343,7 +274,7 @@ private extension RecordKindTable.JSONRead.Form {
 }
 
 /// A record in the export: the shared columns, its attachments, and its detail under the key its kind names.
-struct ExportedRecord: Codable, Equatable {
+struct ExportedRecord: Decodable, Equatable {
     var id: Int64?
     var petId: Int64?
     /// The pet's name, for people reading the file; the import goes by `pet_id`.
@@ -395,21 +326,6 @@ struct ExportedRecord: Codable, Equatable {
         detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: Key($0.rawValue)) }
     }
 
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encodeOrNull(id, forKey: .id)
-        try c.encodeOrNull(petId, forKey: .petId)
-        try c.encodeOrNull(pet, forKey: .pet)
-        try c.encodeOrNull(kind, forKey: .kind)
-        try c.encodeOrNull(at, forKey: .at)
-        try c.encodeOrNull(utcOffsetSeconds, forKey: .utcOffsetSeconds)
-        try c.encodeOrNull(note, forKey: .note)
-        try c.encodeOrNull(starred, forKey: .starred)
-        try c.encodeOrNull(attachments, forKey: .attachments)
-        try c.encodeOrNull(createdAt, forKey: .createdAt)
-        try c.encodeOrNull(updatedAt, forKey: .updatedAt)
-        if let kind, let detail { try detail.encode(into: &c, forKey: Key(kind)) }
-    }
 
     /// The shared columns by database name (the detail's are `detailFields`).
     func fields(_ location: SourceLocation) -> Fields {
@@ -442,11 +358,10 @@ extension RFC3339 {
 }
 
 /// Writes a petlog JSON export (docs/json.md) into a sink one pet or record at a time: each is
-/// written as bytes on its own (`JSONBytes`, the same bytes as `ExportJSONEncoder`) and appended to the sink's buffer, so memory stays flat however many there are.
+/// written as bytes on its own (`JSONBytes`) and appended to the sink's buffer, so memory stays flat however many there are.
 /// The layout around them (header, one item per line) is fixed, so the same data gives the same bytes.
 public final class PetlogJSONWriter {
     private let sink: OutputSink
-    private let encoder = PetlogJSON.encoder()
     /// Each pet or record is written here in place (`JSONBytes`), then appended to the sink.
     private var json = JSONBytes()
     public private(set) var recordCount = 0
@@ -480,7 +395,9 @@ public final class PetlogJSONWriter {
     public func finish(budgets: [StoredBudget] = [], rates: [EuroRate] = []) throws {
         try sink.write("\n],\n\"budgets\": [\n")
         for (i, b) in budgets.sorted(by: { $0.id < $1.id }).enumerated() {
-            try sink.write(try encoder.encode(ExportedBudget(b)))
+            json.clear()
+            ExportedBudget(b).write(to: &json)
+            try sink.write(json.bytes)
             try sink.write(i < budgets.count - 1 ? ",\n" : "\n")
         }
         try sink.write("],\n\"rates\": [\n")
@@ -496,7 +413,7 @@ public final class PetlogJSONWriter {
 }
 
 /// A budget in the export; `pet_id` is the pet's id in the file (null: the household).
-struct ExportedBudget: Codable, Equatable {
+struct ExportedBudget: Decodable, Equatable {
     var id: Int64?
     var petId: Int64?
     var money: ExportedMoney?
@@ -517,18 +434,10 @@ struct ExportedBudget: Codable, Equatable {
         name = b.budget.name; place = b.budget.place; people = b.budget.people.map(Int64.init)
         if case .days(let f, let l) = b.budget.period { firstDay = f.description; lastDay = l.description }
     }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(id, forKey: .id); try c.encodeOrNull(petId, forKey: .petId); try c.encodeOrNull(money, forKey: .money)
-        try c.encodeOrNull(firstDay, forKey: .firstDay); try c.encodeOrNull(lastDay, forKey: .lastDay)
-        try c.encodeOrNull(category, forKey: .category); try c.encodeOrNull(perPet, forKey: .perPet)
-        try c.encodeOrNull(name, forKey: .name); try c.encodeOrNull(place, forKey: .place); try c.encodeOrNull(people, forKey: .people)
-    }
 }
 
 /// One exchange rate in the export: 1 EUR = `rate` units of `currency` on `day`.
-struct ExportedRate: Codable, Equatable {
+struct ExportedRate: Decodable, Equatable {
     var day: String?
     var currency: String?
     var rate: String?

@@ -2,7 +2,7 @@
 
 Usage: python3 fhir_check.py BUNDLE.json
 Every entry's resource is parsed as its own R4 class (and the bundle as a Bundle); every reference must
-name a fullUrl of the bundle; ids and fullUrls must be unique. Prints {"counts": {type: n}, "bcs": n,
+name a fullUrl of the bundle; ids and fullUrls must be unique. Prints {"counts": {type: n}, "bcs": n, "walks": n,
 "diagnoses": n, "weights_kg": [...]} on success; exits 1 with the first problem otherwise.
 """
 import json
@@ -44,7 +44,7 @@ def main(path):
     assert len(set(urls)) == len(urls), "duplicate fullUrl"
     ids = [(e["resource"]["resourceType"], e["resource"]["id"]) for e in entries]
     assert len(set(ids)) == len(ids), "duplicate id"
-    counts, weights, bcs, diagnoses = {}, [], 0, 0
+    counts, weights, bcs, walks, diagnoses = {}, [], 0, 0, 0
     for e in entries:
         res = e["resource"]
         kind = res["resourceType"]
@@ -66,11 +66,17 @@ def main(path):
                 q = res["valueQuantity"]
                 assert q["system"] == "http://unitsofmeasure.org" and q["code"] in ("kg", "g"), q
                 weights.append(q["value"] if q["code"] == "kg" else q["value"] / 1000)
+            elif coding.get("code") == "73985-4":
+                # A walk: its duration and distance as LOINC-coded components in UCUM minutes and metres.
+                for c in res.get("component", []):
+                    q, code = c["valueQuantity"], c["code"]["coding"][0]["code"]
+                    assert (code, q["code"]) in (("55411-3", "min"), ("55412-1", "m")) and q["system"] == "http://unitsofmeasure.org", c
+                walks += 1
             else:
                 bcs += 1
         if kind == "Condition" and res["id"].startswith("visit-"):
             diagnoses += 1
-    print(json.dumps({"counts": counts, "bcs": bcs, "diagnoses": diagnoses, "weights_kg": weights}, sort_keys=True))
+    print(json.dumps({"counts": counts, "bcs": bcs, "walks": walks, "diagnoses": diagnoses, "weights_kg": weights}, sort_keys=True))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+
+/// `petlog walk PET [DISTANCE] [DURATION]`: how far and how long, in en/ko/ja units; several pets at once.
+struct WalkCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "walk", abstract: Help.s(.helpWalkCommandAbstract),
+                                                                          discussion: Help.s(.helpWalkCommandDiscussion)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpWalkCommandPet)), completion: .petNames) var pet: String
+    @Argument(help: ArgumentHelp(Help.s(.helpWalkCommandMeasure))) var measure: [String] = []
+    @Option(help: ArgumentHelp(Help.s(.helpWalkCommandPhoto))) var photo: [String] = []
+    @OptionGroup var record: RecordOptions
+
+    func run() throws {
+        try Session.run(global) { s in
+            let walk = try Self.walk(measure, s)
+            try s.checkImages(photo)
+            try s.log(pets: pet, record, attachments: photo, detail: .walk(walk))
+        }
+    }
+
+    /// `Walk.parse`, its refusals as one localized line (exit 65).
+    static func walk(_ words: [String], _ s: Session) throws -> Walk {
+        do { return try Walk.parse(words) } catch let r as Walk.Refusal {
+            let message: L10n.Message
+            switch r {
+            case .notAMeasure(let v): message = .errWalkMeasure(value: v)
+            case .ambiguous(let v, let n): message = .errWalkAmbiguous(value: v, number: n)
+            case .twice(let v): message = .errWalkTwice(value: v)
+            case .outOfRange(let v): message = .errWalkRange(value: v)
+            }
+            throw UsageError(message: s.t(message), code: Failure.dataError)
+        }
+    }
+}
