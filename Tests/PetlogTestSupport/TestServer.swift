@@ -55,7 +55,7 @@ public final class TestServer: @unchecked Sendable {
         try port.write(toFile: portFile, atomically: true, encoding: .utf8)
         if env["PETLOG_TEST_PG_RUN"].map({ $0.isEmpty }) ?? true {
             // Stopped and removed when the test run's process ends (`tail --pid` waits for it).
-            _ = try shell(["bash", "-c", "setsid bash -c 'tail --pid=\"$0\" -f /dev/null; bash \"$1\" stop \"$2\"; rm -rf \"$2\" \"$2.lock\" \"$2.port\" \"$2.out\"' \"$0\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 &",
+            _ = try shell(["bash", "-c", "setsid bash -c 'tail --pid=\"$0\" -f /dev/null; bash \"$1\" stop \"$2\"; rm -rf \"$2\" \"$2.lock\" \"$2.port\" \"$2.out\" \"$2.roles.lock\"' \"$0\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 &",
                            String(getppid()), script, folder], capture: false)
         }
         started = TestServer(folder: folder, port: port)
