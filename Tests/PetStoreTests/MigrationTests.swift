@@ -262,7 +262,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
                 XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM walk"), 0, version)
                 XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM record_kind WHERE kind = 'walk'"), 1, version)
             }
-            let repo = SQLiteRepository(database, undoCommand: "petlog walk")
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog walk"))
             let draft = RecordDraft(at: Date(timeIntervalSince1970: 1_795_000_000), utcOffset: 32_400, note: "zanzibar trail", detail: .walk(Walk(meters: 2400, minutes: 35)))
             let added = try repo.addRecord(pets: [.name("Coco")], draft)
             XCTAssertEqual(try repo.record(id: added[0].id).detail, .walk(Walk(meters: 2400, minutes: 35)), version)
