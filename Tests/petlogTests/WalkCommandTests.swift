@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PetlogTestSupport
 
 /// `walk`: the walk kind end to end (issue 43's proof of a new kind), on both stores: the forms of distance
 /// and duration in en/ko/ja, the refusals, show/edit/undo/search, export and import, stats, the calendar,
