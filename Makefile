@@ -1,7 +1,8 @@
 # petlog — what the README runs. `make demo` and `make test` work as root on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus poppler-utils sqlite3 jq \
+APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus fonts-droid-fallback fonts-urw-base35 \
+  poppler-utils sqlite3 jq \
   libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-osd \
   libheif-dev libheif-examples \
   python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base postgresql-15 zsh fish imagemagick \
@@ -11,7 +12,8 @@ APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk font
 # postgresql-15: the throwaway server the PostgreSQL tests start (scripts/pg-test-server.sh; the service is not used).
 # tesseract + leptonica for the OCR module and its language data (osd: the receipt's script and turn);
 # libheif-dev: HEIC photos (the OCR module's CHeif), heif-enc from libheif-examples makes them in the tests; PyGObject, pycairo and Pillow (Debian's,
-# for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py); bc for bench/ocr.sh; groff checks the man page.
+# for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py) and the generated receipts (scripts/receipt-gen.py,
+# which also draws with fonts-droid-fallback and fonts-urw-base35's C059/Nimbus/P052); bc for bench/ocr.sh; groff checks the man page.
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
 # The FHIR export's tests validate bundles with fhir.resources 6.5.0 (FHIR R4), which needs pydantic 1: installed
