@@ -27,7 +27,7 @@ PIP_QUIET := python3 -m pip install -q --disable-pip-version-check --no-warn-con
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
-.PHONY: setup build release demo test soak fuzz install bench bench-ocr receipts clean man static deb
+.PHONY: setup build release demo test soak fuzz install bench bench-ocr bench-receipts receipts clean man static deb
 
 ## setup: install the system packages petlog builds and tests with, when missing (needs root).
 setup:
@@ -181,6 +181,18 @@ bench-ocr: setup
 	  /usr/bin/python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" Tests/OCRTests/Fixtures/receipts && \
 	  /usr/bin/python3 scripts/make-receipts.py --phone .build/receipts-phone && \
 	  /usr/bin/python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" .build/receipts-phone
+
+## bench-receipts: receipts petlog has never seen (scripts/receipt-gen.py, seed 45045, RECEIPTS=400), drawn into .build/receipts-gen
+## and scored (scripts/receipt-score.py): the tuning half, then the held-out half, under a C locale and with petlog in another
+## language, beside the tesseract command (docs/ocr.md, issue 45). RECEIPT_JOBS=2 scans two at once (times less clean).
+RECEIPTS ?= 400
+RECEIPT_JOBS ?= 1
+bench-receipts: setup
+	$(SWIFT) build -c release --product petlog >/dev/null && $(SWIFT) build -c release --product petlog-ocr >/dev/null
+	/usr/bin/python3 scripts/receipt-gen.py --count $(RECEIPTS) --out .build/receipts-gen
+	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	  /usr/bin/python3 scripts/receipt-score.py "$$bin/petlog" .build/receipts-gen/tune --title "tuning half" --jobs $(RECEIPT_JOBS) && \
+	  /usr/bin/python3 scripts/receipt-score.py "$$bin/petlog" .build/receipts-gen/heldout --title "held-out half" --jobs $(RECEIPT_JOBS)
 
 ## bench: petlog beside gnuplot, matplotlib, ReportLab, sqlite3 and the C floors, in one run (docs/benchmarks.md).
 bench: setup

@@ -803,6 +803,11 @@ def families():
 
 def generate(out, count, seed):
     fams = families()
+    for split in ("tune", "heldout"):  # a rerun with another --count leaves no receipt of the last one
+        folder = os.path.join(out, split)
+        for name in os.listdir(folder) if os.path.isdir(folder) else []:
+            if name.startswith("r") and name.endswith((".jpg", ".json")):
+                os.remove(os.path.join(folder, name))
     master = random.Random(seed)
     order = list(range(len(fams)))
     master.shuffle(order)
