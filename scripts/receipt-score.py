@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Scores `petlog expense scan --json` on a folder of generated receipts (scripts/receipt-gen.py; issue 45).
 
-    receipt-score.py PETLOG FOLDER [--title T] [--jobs N] [--no-time] [--misses] [--limit N]
+    receipt-score.py PETLOG FOLDER [--title T] [--jobs N] [--no-time] [--misses] [--limit N] [--modes C,other] [--capture photo|scan]
 
 Each receipt is scanned twice, nothing saved (`expense scan IMAGE --json` without --yes prints the proposal):
   C      under a C locale (LC_ALL=C, LANG=C, no PETLOG_LANG, no --lang): petlog speaks English, home currency USD;
@@ -36,7 +36,7 @@ def norm(s):
 
 
 def parse_args(argv):
-    opts = {"title": None, "jobs": 1, "time": True, "misses": False, "limit": None}
+    opts = {"title": None, "jobs": 1, "time": True, "misses": False, "limit": None, "modes": ["C", "other"], "capture": None}
     pos = []
     i = 0
     while i < len(argv):
@@ -45,6 +45,8 @@ def parse_args(argv):
         elif a == "--jobs": opts["jobs"] = int(argv[i + 1]); i += 2
         elif a == "--limit": opts["limit"] = int(argv[i + 1]); i += 2
         elif a == "--no-time": opts["time"] = False; i += 1
+        elif a == "--modes": opts["modes"] = argv[i + 1].split(","); i += 2
+        elif a == "--capture": opts["capture"] = argv[i + 1]; i += 2
         elif a == "--misses": opts["misses"] = True; i += 1
         else: pos.append(a); i += 1
     if len(pos) != 2:
@@ -107,6 +109,8 @@ def main(argv):
     for name in sorted(os.listdir(folder)):
         if name.endswith(".json") and os.path.exists(os.path.join(folder, name[:-5] + ".jpg")):
             cases.append((name[:-5], os.path.join(folder, name[:-5] + ".jpg"), json.load(open(os.path.join(folder, name), encoding="utf-8"))))
+    if opts["capture"]:
+        cases = [c for c in cases if c[2]["capture"] == opts["capture"]]
     if opts["limit"]:
         cases = cases[:opts["limit"]]
     heldout = any(t.get("split") == "heldout" for _, _, t in cases)
@@ -120,7 +124,7 @@ def main(argv):
     def one(case):
         name, image, truth = case
         res = {}
-        for mode in ("C", "other"):
+        for mode in opts["modes"]:
             ui = "C" if mode == "C" else OTHER_UI[truth["language"]]
             took, r = scan(petlog, image, ui, home)
             try:
@@ -137,7 +141,7 @@ def main(argv):
 
     groups = [("all", lambda t: True)] + [(f"{l} {c}", (lambda l, c: lambda t: t["language"] == l and t["capture"] == c)(l, c))
                                          for l in ("en", "ja", "ko") for c in ("scan", "photo")]
-    for mode in ("C", "other"):
+    for mode in opts["modes"]:
         label = "C locale" if mode == "C" else "petlog in another language (en→ko, ko→ja, ja→en receipts)"
         print(f"\n### {title}, {label}\n")
         print("| receipts | n | " + " | ".join(FIELDS) + " | wrong: asked / unsure / silent |")
@@ -163,7 +167,7 @@ def main(argv):
     if opts["misses"]:
         print("\nMisread (tuning half only):")
         for r, (name, _, t) in zip(results, cases):
-            for mode in ("C", "other"):
+            for mode in opts["modes"]:
                 v, _, out, err = r[mode]
                 bad = [f"{f}:{v[f]}" for f in FIELDS if v[f] != "right"]
                 if bad:
