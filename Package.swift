@@ -70,7 +70,9 @@ let package = Package(
         .executableTarget(name: "ocr-bench", dependencies: ["OCR"], path: "bench/ocr-bench"),
         /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that
             petlog itself links neither tesseract nor leptonica (and their libraries) for every other command. */
-        .executableTarget(name: "petlog-ocr", dependencies: ["OCR"]),
+        .executableTarget(name: "petlog-ocr", dependencies: ["OCR", "OCRWire"]),
+        /** The JSON petlog-ocr prints and petlog reads (a reading or a failure): one Codable type both sides share; Foundation only. */
+        .target(name: "OCRWire"),
         /** `petlog rates update`'s one HTTP(S) GET, in its own process so that petlog links no HTTP library. */
         .executableTarget(name: "petlog-fetch"),
         /** The system's libqrencode header; the only place it is included. */
@@ -91,7 +93,7 @@ let package = Package(
             name: "petlog",
             dependencies: [
                 "PetModel", "PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "OCRWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
@@ -101,7 +103,7 @@ let package = Package(
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
         .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization"]),
-        .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
+        .testTarget(name: "OCRTests", dependencies: ["OCR", "OCRWire"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo", "PetModel", "Localization"], exclude: ["README.md", "Golden"]),
     ]
