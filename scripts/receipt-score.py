@@ -91,7 +91,7 @@ def judge(truth, out):
         elif not value[f]:
             verdict[f] = "asked"
         else:
-            flagged = f in unsure_list
+            flagged = f in unsure_list or (f == "total" and "currency" in unsure_list)
             for key in source[f]:
                 field = out.get(key)
                 if isinstance(field, dict):
