@@ -1,113 +1,151 @@
 import Foundation
 
-/// A line that names the total (or a near relative that is not it).
+/// A line that names the amount to pay (`assets/receipt-words.json`, docs/receipts.md).
 struct TotalLabel {
     let line: Int
+    /// 3 the amount finally paid (`결제금액`, `ご請求額`, `AMOUNT DUE`), 2 a total (`합계`, `合計`, `TOTAL`), 1 weak (`BALANCE`).
     let strength: Int
     /// Where the label ends in the line's normalized characters: the amount stands after it.
     let end: Int
 
-    /// Labels of the amount paid, strongest first within each language; text is matched lowercased
-    /// without spaces. `받은금액`, `お預り`, `cash tendered` and `change` are money handed over and
-    /// back, `소계`, `小計`, `subtotal` and taxes parts of the total: a line with one of those is never
-    /// the total.
-    static let labels: [(String, Int)] = [
-        ("결제금액", 6), ("승인금액", 6), ("청구금액", 6), ("받을금액", 5), ("총금액", 5), ("총액", 5), ("합계금액", 5), ("판매금액", 4), ("합계", 4), ("카드결제", 3),
-        ("税込合計", 6), ("ご請求額", 6), ("ご請求金額", 6), ("ご利用金額", 6), ("総合計", 6), ("お支払金額", 5), ("お支払い金額", 5), ("お支払額", 5),
-        ("お支払い", 4), ("お支払", 4), ("お会計", 5), ("合計", 4),
-        ("amountdue", 6), ("t0tal", 4), ("grandtotal", 6), ("totaldue", 6), ("balancedue", 5), ("total", 4), ("balance", 3),
-    ]
-    static let notTotal: [String] = [
-        "받은금액", "받은돈", "거스름", "잔돈", "소계", "부가세", "과세", "면세", "공급가", "할인", "수량", "포인트",
-        "お預り", "お預かり", "預り", "お釣", "おつり", "釣銭", "小計", "消費税", "内税", "外税", "対象", "点数", "値引", "割引", "ポイント",
-        "subtotal", "sub-total", "tax", "tendered", "change", "saving", "discount", "items", "qty", "points",
-    ]
-
-    /// Every line with a total label, strongest label on the line.
+    /// Every line with a to-pay word and none of the words of money that is not the amount to pay
+    /// (tendered, change, points, savings, tax, subtotal), with the strongest word on the line.
     static func candidates(_ lines: [ScannedLine]) -> [TotalLabel] {
         lines.enumerated().compactMap { i, line in
-            let lower = line.normalized.lowercased()
-            let compact = line.compact
-            guard !notTotal.contains(where: { compact.contains($0) }) else { return nil }
-            // `total` must stand as a word, not in `subtotal`, which `notTotal` already took.
-            guard let (label, strength) = labels.first(where: { compact.contains($0.0) }) else { return nil }
-            return TotalLabel(line: i, strength: strength, end: labelEnd(label, in: lower))
+            ReceiptWords.toPay(line.normalized).map { TotalLabel(line: i, strength: $0.tier, end: $0.end) }
         }
     }
 
-    /// The character offset right after `label` in `text`, spaces allowed between its letters.
-    static func labelEnd(_ label: String, in text: String) -> Int {
-        let chars = Array(text)
-        let wanted = Array(label)
-        for start in chars.indices {
-            var k = start, j = 0
-            while k < chars.count, j < wanted.count {
-                if chars[k] == wanted[j] { j += 1; k += 1 } else if chars[k] == " " && j > 0 { k += 1 } else { break }
-            }
-            if j == wanted.count { return k }
+    /// Whether a line carries a word of the total or of its look-alikes: no item, no store name. With
+    /// `wholeLatinWords` a Latin word counts only as a whole word (`Global Pets` has no `bal`).
+    static func isLabel(_ line: ScannedLine, wholeLatinWords: Bool = false) -> Bool {
+        let folded = ReceiptWords.folded(line.normalized)
+        let words = ReceiptWords.toPayWords.map(\.word) + ReceiptWords.notToPayWords
+        guard wholeLatinWords else { return words.contains { folded.contains($0) } }
+        let tokens = Set(line.normalized.split { $0.isWhitespace }.map { ReceiptWords.folded(String($0)).filter(\.isLetter) })
+        // A word of five letters or more also begins a longer one (`totals`, `subtotal`); a short one must be the word.
+        return words.contains { w in
+            guard w.allSatisfy(\.isASCII) else { return folded.contains(w) }
+            return tokens.contains { $0 == w || (w.count >= 5 && $0.hasPrefix(w)) }
         }
-        return 0
     }
 }
 
 extension ReceiptReading {
-    /// The receipt's currency: a mark beside the total, else the mark most lines carry, else the
-    /// language's (Korean won, Japanese yen), else the home currency; the last two come with a note.
+    /// The receipt's currency and what it was taken from: a mark beside the total, else the mark most
+    /// amounts carry, else a currency sign or code standing anywhere on the receipt; without any mark the
+    /// receipt's language (Korean won, Japanese yen), for English the cents of its amounts (the home
+    /// currency when it has cents, else US dollars), else the home currency.
     static func detectCurrency(_ lines: [ScannedLine], totalLines: [Int], language: ReceiptLanguage,
-                               home: Currency) -> (ReceiptField<Currency>, ReceiptNote?) {
+                               home: Currency) -> (ReceiptField<Currency>, ReceiptCurrencyEvidence) {
         for i in totalLines {
             for j in [i, i + 1] where j < lines.count {
                 if let run = lines[j].runs.last(where: { $0.marker != nil }), let c = run.marker {
-                    return (lines[j].field(c, certainty: run.markerRepaired ? 0.8 : 1.0), nil)
+                    return (lines[j].field(c, certainty: run.markerRepaired ? 0.8 : 1.0), .mark(run.markerText))
                 }
             }
         }
         // code → (weight: 3 a clean mark, 1 a lookalike; any clean mark; line of the first mark)
-        var counts: [String: (weight: Int, clean: Bool, line: Int, currency: Currency)] = [:]
+        var counts: [String: (weight: Int, clean: Bool, line: Int, currency: Currency, text: String)] = [:]
         for (i, line) in lines.enumerated() {
             for run in line.runs {
                 guard let c = run.marker else { continue }
-                let prior = counts[c.code] ?? (0, false, i, c)
-                counts[c.code] = (prior.weight + (run.markerRepaired ? 1 : 3), prior.clean || !run.markerRepaired, prior.line, c)
+                let prior = counts[c.code] ?? (0, false, i, c, run.markerText)
+                counts[c.code] = (prior.weight + (run.markerRepaired ? 1 : 3), prior.clean || !run.markerRepaired, prior.line, c,
+                                  prior.clean || run.markerRepaired ? prior.text : run.markerText)
             }
         }
         if let best = counts.values.max(by: { ($0.weight, -$0.line) < ($1.weight, -$1.line) }) {
-            return (lines[best.line].field(best.currency, certainty: best.clean ? 0.9 : 0.7), nil)
+            return (lines[best.line].field(best.currency, certainty: best.clean ? 0.9 : 0.7), .mark(best.text))
         }
-        let byLanguage: Currency? = switch language {
-        case .korean: .krw
-        case .japanese: Currency.named("JPY")
-        case .english: nil
+        // A sign or a code on its own (`Amount in USD`, `(단위: ₩)`, `金額 (¥)`).
+        for line in lines {
+            let tokens = line.normalized.uppercased().split { !$0.isLetter }.map(String.init)
+            for (mark, code) in NumberRun.standaloneMarks {
+                let seen = mark.count == 1 ? line.normalized.contains(mark) : tokens.contains(mark)
+                if seen, let c = Currency.named(code) { return (line.field(c, certainty: 0.8), .mark(mark)) }
+            }
         }
-        if let byLanguage { return (ReceiptField(value: byLanguage, confidence: 60, source: ""), .currencyAssumed(byLanguage, because: language)) }
-        return (ReceiptField(value: home, confidence: 40, source: ""), .currencyAssumed(home, because: nil))
+        switch language {
+        case .korean: return (ReceiptField(value: .krw, confidence: 60, source: "", unsure: true), .language(.korean))
+        case .japanese:
+            let yen = Currency.named("JPY") ?? home
+            return (ReceiptField(value: yen, confidence: 60, source: "", unsure: true), .language(.japanese))
+        case .english:
+            if hasCents(lines) {
+                let c = home.minorDigits == 2 ? home : (Currency.named("USD") ?? home)
+                return (ReceiptField(value: c, confidence: 50, source: "", unsure: true), .cents)
+            }
+        }
+        return (ReceiptField(value: home, confidence: 40, source: "", unsure: true), .home)
     }
 
-    /// The labelled total: the strongest label wins (the first line among equals), its amount the
-    /// last one after the label on its line, or the first on the next line when the label stands
-    /// alone. No label, no total: never the largest number.
+    /// Whether the receipt's amounts are written with cents: most amounts end in `.` and two digits.
+    static func hasCents(_ lines: [ScannedLine]) -> Bool {
+        var cents = 0, whole = 0
+        for line in lines {
+            for run in line.runs where run.groups.joined().count >= 2 {
+                if run.separators.last == ".", run.groups.last?.count == 2 { cents += 1 } else if !run.separators.isEmpty { whole += 1 }
+            }
+        }
+        return cents > 0 && cents >= whole
+    }
+
+    /// The total: the amount on a line whose words mean "to pay" (never tendered, change, points, savings,
+    /// tax or subtotal), after its label on the line or, the label alone, on the next line when that line
+    /// is only an amount. Of several, the strongest word wins, a line in larger type (a bold or double-height
+    /// total) counts as one step stronger, and among equals the last one (the amount after discounts).
+    /// No to-pay line: the amount on a card line (`VISA ****1234 104.05`), marked unsure; never the largest number.
     static func readTotal(_ lines: [ScannedLine], candidates: [TotalLabel], currency: Currency,
                           notes: inout [ReceiptNote]) -> ReceiptField<Money>? {
-        let ordered = candidates.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }.map(\.element)
-        for label in ordered {
+        let typical = typicalHeight(lines)
+        var best: (score: Int, index: Int, field: ReceiptField<Money>, repair: ReceiptNote?)?
+        for label in candidates {
             let line = lines[label.line]
+            var found: (ReceiptField<Money>, ReceiptNote?, height: Int)?
             let after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative && !$0.isCount(in: line.chars) }
             if let run = after.last, let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
-                if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
-                let certainty = (label.strength >= 4 ? 1.0 : 0.9) * (repaired ? 0.85 : 1.0)
-                return line.field(money, certainty: certainty)
+                let certainty = (label.strength >= 2 ? 1.0 : 0.9) * (repaired ? 0.85 : 1.0)
+                found = (line.field(money, certainty: certainty, unsure: label.strength < 2),
+                         repaired ? .amountRepaired(read: line.text, as: money) : nil, line.height)
+            } else if after.isEmpty, label.line + 1 < lines.count {
+                // The label alone on its line: the amount is the next line, when that line is only an amount.
+                let next = lines[label.line + 1]
+                if let run = next.runs.first, next.runs.count == 1, !run.negative, isOnlyAmount(next, run),
+                   let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
+                    let certainty = (label.strength >= 2 ? 0.9 : 0.8) * (repaired ? 0.85 : 1.0)
+                    let confidence = min(line.confidence, next.confidence) * certainty
+                    found = (ReceiptField(value: money, confidence: (confidence * 10).rounded() / 10, source: line.text + "\n" + next.text,
+                                          unsure: label.strength < 2),
+                             repaired ? .amountRepaired(read: next.text, as: money) : nil, max(line.height, next.height))
+                }
             }
-            // The label alone on its line: the amount is the next line, when that line is only an amount.
-            guard after.isEmpty, label.line + 1 < lines.count else { continue }
-            let next = lines[label.line + 1]
-            guard let run = next.runs.first, next.runs.count == 1, !run.negative, isOnlyAmount(next, run),
-                  let (money, repaired) = run.money(in: currency), money.minorUnits > 0 else { continue }
-            if repaired { notes.append(.amountRepaired(read: next.text, as: money)) }
-            let certainty = (label.strength >= 4 ? 0.9 : 0.8) * (repaired ? 0.85 : 1.0)
-            let confidence = min(line.confidence, next.confidence) * certainty
-            return ReceiptField(value: money, confidence: (confidence * 10).rounded() / 10, source: line.text + "\n" + next.text)
+            guard let (field, repair, height) = found else { continue }
+            let large = typical > 0 && Double(height) >= typical * 1.3
+            let score = label.strength + (large ? 1 : 0)
+            if best == nil || score >= best!.score { best = (score, label.line, field, repair) }
+        }
+        if let best {
+            if let repair = best.repair { notes.append(repair) }
+            return best.field
+        }
+        // No to-pay line: a card pays exactly the total.
+        for line in lines where hasWord(cardLatin, in: line.normalized.lowercased()) || cardWords.contains(where: { line.compact.contains($0) }) {
+            guard !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)), let run = line.runs.last, !run.negative,
+                  run.marker != nil || !run.separators.isEmpty, isOnlyAmountTail(line, run) else { continue }
+            let before = run.range.lowerBound > 0 ? line.chars[run.range.lowerBound - 1] : " "
+            guard !"-*xX".contains(before), let (money, repaired) = run.money(in: currency), money.minorUnits > 0 else { continue }
+            if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
+            return line.field(money, certainty: 0.6, unsure: true)
         }
         return nil
+    }
+
+    /// The median height of the lines' boxes (0 without lines): what "larger type" is measured against.
+    static func typicalHeight(_ lines: [ScannedLine]) -> Double {
+        let heights = lines.map(\.height).filter { $0 > 0 }.sorted()
+        guard !heights.isEmpty else { return 0 }
+        return Double(heights[heights.count / 2])
     }
 
     /// Whether a line holds nothing but one amount and its currency marks.

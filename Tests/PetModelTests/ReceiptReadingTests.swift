@@ -438,7 +438,7 @@ final class ReceiptReadingTests: XCTestCase {
         ])
         check(p, language: .korean, date: day(2026, 11, 21), time: ReceiptTime(hour: 9, minute: 15), merchant: "펫마트 일산점",
               total: won(20000), currency: "KRW", payment: .card, items: [])
-        XCTAssertTrue(p.notes.contains(.currencyAssumed(.krw, because: .korean)))
+        XCTAssertTrue(p.notes.contains(.currencyAssumed(.krw, because: .language(.korean))))
         XCTAssertEqual(try XCTUnwrap(p.date).confidence, 72, accuracy: 0.01)  // two-digit year: 90 × 0.8
     }
 
@@ -498,7 +498,7 @@ final class ReceiptReadingTests: XCTestCase {
               total: cents(9000), currency: "USD", payment: .cash,
               items: [ReceiptItem(name: "Exam", price: cents(6500)), ReceiptItem(name: "Rabies vaccine", price: cents(2500))])
         XCTAssertEqual(p.total?.source, "Amount Due\n90.00")
-        XCTAssertTrue(p.notes.contains(.currencyAssumed(Self.usd, because: nil)))
+        XCTAssertTrue(p.notes.contains(.currencyAssumed(Self.usd, because: .cents)))
     }
 
     func testEnglishReceiptInWonWithAmbiguousDate() throws {
