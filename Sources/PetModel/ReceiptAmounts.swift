@@ -100,6 +100,7 @@ extension ReceiptReading {
                           notes: inout [ReceiptNote]) -> ReceiptField<Money>? {
         let typical = typicalHeight(lines)
         var best: (score: Int, index: Int, field: ReceiptField<Money>, repair: ReceiptNote?)?
+        var totals: [(score: Int, index: Int, field: ReceiptField<Money>, repair: ReceiptNote?)] = []
         for label in candidates {
             let line = lines[label.line]
             var found: (ReceiptField<Money>, ReceiptNote?, height: Int)?
@@ -122,14 +123,23 @@ extension ReceiptReading {
             }
             guard let (field, repair, height) = found else { continue }
             let large = typical > 0 && Double(height) >= typical * 1.3
-            let score = label.strength + (large ? 1 : 0)
-            if best == nil || score >= best!.score { best = (score, label.line, field, repair) }
+            totals.append((label.strength + (large ? 1 : 0), label.line, field, repair))
         }
+        // A total before a discount that another total follows is the amount before the discount.
+        let discounts = lines.indices.filter { i in
+            lines[i].runs.contains(where: \.negative) || (ReceiptWords.isDiscount(ReceiptWords.folded(lines[i].normalized)) && !lines[i].runs.isEmpty)
+        }
+        for k in totals.indices where discounts.contains(where: { d in d > totals[k].index && totals.contains { $0.index > d } }) {
+            totals[k].score -= 3
+        }
+        for candidate in totals where best == nil || candidate.score >= best!.score { best = candidate }
         if let best {
             if let repair = best.repair { notes.append(repair) }
             return best.field
         }
-        // No to-pay line: a card pays exactly the total.
+        // No to-pay line (OCR lost its label): cash handed over less the change, when that amount is printed.
+        if let paid = tenderedLessChange(lines, currency: currency) { return paid }
+        // A card pays exactly the total.
         for line in lines where hasWord(cardLatin, in: line.normalized.lowercased()) || cardWords.contains(where: { line.compact.contains($0) }) {
             guard !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)), let run = line.runs.last, !run.negative,
                   run.marker != nil || !run.separators.isEmpty, isOnlyAmountTail(line, run) else { continue }
@@ -137,6 +147,39 @@ extension ReceiptReading {
             guard !"-*xX".contains(before), let (money, repaired) = run.money(in: currency), money.minorUnits > 0 else { continue }
             if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
             return line.field(money, certainty: 0.6, unsure: true)
+        }
+        // An amount alone on its line in type larger than the rest: how receipts print the total.
+        for line in lines where typical > 0 && Double(line.height) >= typical * 1.4 {
+            guard let run = line.runs.first, line.runs.count == 1, !run.negative, isOnlyAmount(line, run),
+                  !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)),
+                  let (money, _) = run.money(in: currency), money.minorUnits > 0 else { continue }
+            return line.field(money, certainty: 0.5, unsure: true)
+        }
+        return nil
+    }
+
+    /// Money handed over (`CASH 120.00`, `받은금액 60,000`, `お預り ¥2,000`) less the change on a line after
+    /// it (`CHANGE 25.00`), when that difference is printed elsewhere on the receipt (the total whose label OCR lost).
+    static func tenderedLessChange(_ lines: [ScannedLine], currency: Currency) -> ReceiptField<Money>? {
+        func amount(_ line: ScannedLine) -> Money? {
+            guard let run = line.runs.last, !run.negative, let (m, _) = run.money(in: currency) else { return nil }
+            return m
+        }
+        let changeWords = ["거스름", "잔돈", "お釣", "おつり", "釣銭", "change", "chg"]
+        let handed = ["받은금액", "받은돈", "현금", "お預", "預り", "預かり", "現金", "tendered", "cash"]
+        for (i, line) in lines.enumerated() where handed.contains(where: { line.compact.contains($0) }) {
+            guard let given = amount(line), given.minorUnits > 0 else { continue }
+            for j in (i + 1)..<min(lines.count, i + 3) where changeWords.contains(where: { lines[j].compact.contains($0) }) {
+                guard let back = amount(lines[j]), back.minorUnits < given.minorUnits else { continue }
+                let paid = given.minorUnits - back.minorUnits
+                let printed = lines.enumerated().contains { k, other in
+                    k != i && k != j && other.runs.contains { $0.money(in: currency)?.0.minorUnits == paid }
+                }
+                guard printed else { continue }
+                let confidence = min(line.confidence, lines[j].confidence) * 0.8
+                return ReceiptField(value: Money(minorUnits: paid, currency: currency), confidence: (confidence * 10).rounded() / 10,
+                                    source: line.text + "\n" + lines[j].text, unsure: true)
+            }
         }
         return nil
     }

@@ -63,7 +63,9 @@ enum ReceiptPatterns {
 
 extension ReceiptReading {
     /// Every date reading on a line, in the order of the rules; `language` settles `03/04/2026`.
-    static func dateReadings(_ line: ScannedLine, language: ReceiptLanguage, dayFirst: Bool = false) -> [DateReading] {
+    /// `dayFirst`: an English receipt in a day-first country's currency; `orderSettled`: its currency was printed,
+    /// so `03/04/2026` is no longer ambiguous.
+    static func dateReadings(_ line: ScannedLine, language: ReceiptLanguage, dayFirst: Bool = false, orderSettled: Bool = false) -> [DateReading] {
         typealias P = ReceiptPatterns
         var text = line.normalized
         for _ in 0..<2 {
@@ -136,7 +138,7 @@ extension ReceiptReading {
                 // Both could be the month: American English writes month/day, the others (and `£`, `€` receipts) day/month.
                 let monthFirst = language == .english && !dayFirst
                 found.append(DateReading(year: y, month: monthFirst ? a : b, day: monthFirst ? b : a, read: read,
-                                         certainty: a == b ? 0.95 : 0.7, ambiguous: a != b))
+                                         certainty: a == b ? 0.95 : orderSettled ? 0.9 : 0.7, ambiguous: a != b && !orderSettled))
             }
         }
         for g in P.matches(P.shortYear, in: text) {
@@ -170,14 +172,14 @@ extension ReceiptReading {
     /// The first date that is a real day from a year before today to tomorrow (time zones); without one, the
     /// first real day since 2000 in the future or further back, proposed but asked about (unsure, note
     /// `dateAsked`); then the time on the date's line, or else the first time anywhere.
-    static func readDateAndTime(_ lines: [ScannedLine], language: ReceiptLanguage, dayFirst: Bool = false, today: LocalDate,
+    static func readDateAndTime(_ lines: [ScannedLine], language: ReceiptLanguage, dayFirst: Bool = false, orderSettled: Bool = false, today: LocalDate,
                                 notes: inout [ReceiptNote]) -> (ReceiptField<LocalDate>?, ReceiptField<ReceiptTime>?) {
         var date: ReceiptField<LocalDate>?
         var dateLine: Int?
         var asked: (field: ReceiptField<LocalDate>, line: Int, note: ReceiptNote, certainty: Double)?
         var rejected: [ReceiptNote] = []
         search: for (i, line) in lines.enumerated() {
-            for reading in dateReadings(line, language: language, dayFirst: dayFirst) {
+            for reading in dateReadings(line, language: language, dayFirst: dayFirst, orderSettled: orderSettled) {
                 guard let day = LocalDate(year: reading.year, month: reading.month, day: reading.day) else {
                     rejected.append(.dateRejected(read: reading.read, reason: .noSuchDay)); continue
                 }

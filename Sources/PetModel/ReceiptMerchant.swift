@@ -32,9 +32,12 @@ extension ReceiptReading {
             guard !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
             candidates.append((i, name, line.height))
         }
-        // In the receipt's script when there is such a line: OCR noise in a Korean header reads as Latin letters.
+        // In the receipt's script when there is such a line: OCR noise in a Korean header reads as Latin letters;
+        // and read with some confidence when there is such a line (a logo reads as letters at a low one).
         let inScript = candidates.filter { inReceiptScript($0.name, language) }
         if !inScript.isEmpty { candidates = inScript }
+        let clear = candidates.filter { lines[$0.index].confidence >= 70 }
+        if !clear.isEmpty { candidates = clear }
         guard let first = candidates.first else { return nil }
         let typical = typicalHeight(lines)
         let tallest = candidates.max { $0.height < $1.height } ?? first

@@ -48,11 +48,11 @@ extension ReceiptReading {
         case let (a?, b?):
             // Both named and neither shows 0: the larger amount paid decides, a card when that does not.
             let cardMax = card.map(\.1).max() ?? -1, cashMax = cash.map(\.1).max() ?? -1
-            if cashMax > cardMax { return b.0.field(.cash, certainty: 0.5) }
-            return a.0.field(.card, certainty: 0.5)
+            if cashMax > cardMax { return b.0.field(.cash, certainty: 0.5, unsure: true) }
+            return a.0.field(.card, certainty: 0.5, unsure: true)
         case (nil, nil):
             if let other { return other.field(.other, certainty: 0.8) }
-            return tendered.map { $0.field(.cash, certainty: 0.7) }
+            return tendered.map { $0.field(.cash, certainty: 0.7, unsure: true) }
         }
     }
 }

@@ -174,7 +174,11 @@ public enum ReceiptReading {
         let total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
         // English receipts write month/day, unless their currency is one of a day-first country's (`£`, `€`).
         let dayFirst: Bool = if case .mark = evidence { ReceiptPatterns.dayFirstCurrencies.contains(currency.value.code) } else { false }
-        let (date, time) = readDateAndTime(scanned, language: language, dayFirst: dayFirst, today: today, notes: &notes)
+        // `$` settles month/day, `£`/`€` day/month; a won or yen receipt in English leaves `03/04/2026` ambiguous.
+        let orderSettled: Bool = if case .mark = evidence {
+            language == .english && (currency.value.code == "USD" || ReceiptPatterns.dayFirstCurrencies.contains(currency.value.code))
+        } else { false }
+        let (date, time) = readDateAndTime(scanned, language: language, dayFirst: dayFirst, orderSettled: orderSettled, today: today, notes: &notes)
         let header = headerLines(lines, imageHeight: imageHeight)
         let merchant = readMerchant(scanned, header: header, language: language)
         let payment = readPayment(scanned, currency: currency.value)
@@ -185,23 +189,35 @@ public enum ReceiptReading {
     }
 
     /// Hangul makes a receipt Korean, kana (or kanji without Hangul) Japanese, Latin letters alone
-    /// English; a receipt with no letters at all takes the first OCR language.
+    /// English; a receipt with no letters at all takes the first OCR language. A few Hangul or kanji
+    /// among many Latin letters (OCR's noise from a photo's background, lines it read at low confidence)
+    /// do not make an English receipt Korean or Japanese.
     static func detectLanguage(_ lines: [ScannedLine], hints: [String]) -> ReceiptLanguage {
-        var hangul = 0, kana = 0, kanji = 0, latin = 0
-        for line in lines {
-            for scalar in line.normalized.unicodeScalars {
-                switch scalar.value {
-                case 0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F: hangul += 1
-                case 0x3040...0x30FF: kana += 1
-                case 0x4E00...0x9FFF: kanji += 1
-                case 0x41...0x5A, 0x61...0x7A: latin += 1
-                default: break
+        func count(_ lines: [ScannedLine]) -> (hangul: Int, kana: Int, kanji: Int, latin: Int) {
+            var hangul = 0, kana = 0, kanji = 0, latin = 0
+            for line in lines {
+                for scalar in line.normalized.unicodeScalars {
+                    switch scalar.value {
+                    case 0xAC00...0xD7A3: hangul += 1
+                    case 0x3040...0x30FF: kana += 1
+                    case 0x4E00...0x9FFF: kanji += 1
+                    case 0x41...0x5A, 0x61...0x7A: latin += 1
+                    default: break
+                    }
                 }
             }
+            return (hangul, kana, kanji, latin)
         }
-        if hangul > 0 && hangul >= kana { return .korean }
-        if kana > 0 || kanji > 0 { return .japanese }
-        if latin > 0 { return .english }
+        let sure = count(lines.filter { $0.confidence >= 60 })
+        // Korean or Japanese when that script is more than a trace beside the Latin letters.
+        func enough(_ n: Int, _ latin: Int) -> Bool { n >= 3 && n * 6 >= latin }
+        if enough(sure.hangul, sure.latin) && sure.hangul >= sure.kana { return .korean }
+        if enough(sure.kana + sure.kanji, sure.latin) && sure.kana + sure.kanji > sure.hangul { return .japanese }
+        if sure.latin > 0 { return .english }
+        let all = count(lines)
+        if all.hangul > 0 && all.hangul >= all.kana { return .korean }
+        if all.kana > 0 || all.kanji > 0 { return .japanese }
+        if all.latin > 0 { return .english }
         switch hints.first {
         case "kor": return .korean
         case "jpn", "jpn_vert": return .japanese
