@@ -20,7 +20,7 @@ struct TotalLabel {
     /// `wholeLatinWords` a Latin word counts only as a whole word (`Global Pets` has no `bal`).
     static func isLabel(_ line: ScannedLine, wholeLatinWords: Bool = false) -> Bool {
         let folded = ReceiptWords.folded(line.normalized)
-        let words = ReceiptWords.toPayWords.map(\.word) + ReceiptWords.notToPayWords
+        let words = ReceiptWords.labelWords
         guard wholeLatinWords else { return words.contains { folded.contains($0) } }
         let tokens = Set(line.normalized.split { $0.isWhitespace }.map { ReceiptWords.folded(String($0)).filter(\.isLetter) })
         // A word of five letters or more also begins a longer one (`totals`, `subtotal`); a short one must be the word.
@@ -38,6 +38,15 @@ extension ReceiptReading {
     /// currency when it has cents, else US dollars), else the home currency.
     static func detectCurrency(_ lines: [ScannedLine], totalLines: [Int], language: ReceiptLanguage,
                                home: Currency) -> (ReceiptField<Currency>, ReceiptCurrencyEvidence) {
+        // OCR reads `₩` as `\` (Korean fonts draw the backslash as the won sign): on a Korean receipt it is won.
+        if language == .korean {
+            let (field, evidence) = detectCurrency(lines, totalLines: totalLines, language: .english, home: home)
+            if evidence == .mark("\\") {
+                return (ReceiptField(value: .krw, confidence: field.confidence, source: field.source, unsure: field.unsure), .mark("\\"))
+            }
+            if case .mark = evidence { return (field, evidence) }
+            return (ReceiptField(value: .krw, confidence: 60, source: "", unsure: true), .language(.korean))
+        }
         for i in totalLines {
             for j in [i, i + 1] where j < lines.count {
                 if let run = lines[j].runs.last(where: { $0.marker != nil }), let c = run.marker {
@@ -133,12 +142,24 @@ extension ReceiptReading {
             totals[k].score -= 3
         }
         for candidate in totals where best == nil || candidate.score >= best!.score { best = candidate }
+        // The last total stands before discounts and no to-pay line follows them (OCR garbled its label): the total
+        // less the discounts, when that amount is printed after them.
+        if let chosen = best, chosen.index == totals.map(\.index).max() {
+            let after = discounts.filter { $0 > chosen.index }
+            let cut = after.compactMap { lines[$0].runs.first(where: \.negative)?.money(in: currency)?.0.minorUnits }.reduce(Int64(0), +)
+            let net = chosen.field.value.minorUnits - cut
+            if cut > 0, net > 0, let last = after.max(),
+               let k = lines.indices.first(where: { $0 > last && lines[$0].runs.contains { !$0.negative && $0.money(in: currency)?.0.minorUnits == net } }) {
+                return lines[k].field(Money(minorUnits: net, currency: currency), certainty: 0.7, unsure: true)
+            }
+        }
         if let best {
             if let repair = best.repair { notes.append(repair) }
             return best.field
         }
         // No to-pay line (OCR lost its label): cash handed over less the change, when that amount is printed.
         if let paid = tenderedLessChange(lines, currency: currency) { return paid }
+        if let sum = arithmeticTotal(lines, currency: currency) { return sum }
         // A card pays exactly the total.
         for line in lines where hasWord(cardLatin, in: line.normalized.lowercased()) || cardWords.contains(where: { line.compact.contains($0) }) {
             guard !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)), let run = line.runs.last, !run.negative,
@@ -154,6 +175,30 @@ extension ReceiptReading {
                   !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)),
                   let (money, _) = run.money(in: currency), money.minorUnits > 0 else { continue }
             return line.field(money, certainty: 0.5, unsure: true)
+        }
+        return nil
+    }
+
+    /// Below the subtotal, a line whose amount the others make: the subtotal plus the tax after it
+    /// (`小計 ¥44,000`, `消費税 ¥4,400`, `¥48,400`), or handed over less the change on the next two lines
+    /// (`¥48,400`, `¥49,000`, `¥600`), their labels garbled by OCR.
+    static func arithmeticTotal(_ lines: [ScannedLine], currency: Currency) -> ReceiptField<Money>? {
+        func amount(_ i: Int) -> Int64? {
+            guard let run = lines[i].runs.last, !run.negative, let (m, _) = run.money(in: currency), m.minorUnits > 0 else { return nil }
+            return m.minorUnits
+        }
+        let folded = lines.map { ReceiptWords.folded($0.normalized) }
+        let subtotalWords = ["소계", "小計", "小言十", "subtota", "sub-tota"].map(ReceiptWords.folded)
+        let taxWords = ["부가세", "消費税", "tax", "vat", "gst"].map(ReceiptWords.folded)
+        guard let s = lines.indices.first(where: { i in subtotalWords.contains { folded[i].contains($0) } }), let subtotal = amount(s) else { return nil }
+        var sum = subtotal
+        for i in (s + 1)..<lines.count {
+            if taxWords.contains(where: { folded[i].contains($0) }), !folded[i].contains("内"), !folded[i].contains("incl"), let tax = amount(i) { sum += tax; continue }
+            guard !ReceiptWords.isNotToPay(folded[i]), let a = amount(i) else { continue }
+            let tender = i + 2 < lines.count ? (amount(i + 1), amount(i + 2)) : (nil, nil)
+            if a == sum || (tender.0 != nil && tender.1 != nil && tender.0! - tender.1! == a) {
+                return lines[i].field(Money(minorUnits: a, currency: currency), certainty: 0.6, unsure: true)
+            }
         }
         return nil
     }

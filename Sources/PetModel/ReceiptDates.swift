@@ -23,6 +23,10 @@ enum ReceiptPatterns {
     static let yearFirst = make(#"(?<![0-9])(20[0-9]{2}|19[0-9]{2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
     static let cjkYearFirst = make(#"(?<![0-9成和元RrHh])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
     static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
+    /// An era with one of its two characters misread (`令基8年`, `信和8年`, `平戌31年`): the other one and `年月日` anchor it.
+    static let eraMisread = make(#"(令\s*\S|\S\s*和|平\s*\S|\S\s*成)\s*([0-9]{1,2}|元)\s*年\s*([0-9]{1,2})\s*月\s*([0-9]{1,2})\s*日"#)
+    /// Year first with one separator lost or read as a space (`2026 08-16`, `2026.08 16`).
+    static let yearFirstLoose = make(#"(?<![0-9])(20[0-9]{2})\s*[-./ ]\s*([0-9]{1,2})\s*[-./ ]\s*([0-9]{1,2})(?![0-9:])"#)
     /// `2026년 6월 8일` with `년` and `일` misread while `월` was read, which anchors it: `년` as one other
     /// character or as one or two digits before a space (`20264 6 월 8S`, `202614 1월 192!`), `일` as a digit
     /// after the day (`192!`: three digits, the day is the first two). Digits run straight into the month
@@ -88,6 +92,14 @@ extension ReceiptReading {
             }
         }
         if found.isEmpty {
+            // One separator at least: `2026 12 31` is no date.
+            for g in P.matches(P.yearFirstLoose, in: text) where (g[0] ?? "").contains(where: { "-./".contains($0) }) {
+                if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
+                    found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.8))
+                }
+            }
+        }
+        if found.isEmpty {
             for g in P.matches(P.koreanMonthAnchored, in: text) {
                 let dayDigits = g[3] ?? ""
                 if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(dayDigits.count == 3 ? String(dayDigits.prefix(2)) : dayDigits) {
@@ -115,6 +127,15 @@ extension ReceiptReading {
             let n = g[2] == "元" ? 1 : Int(g[2] ?? "")
             if let n, let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
                 found.append(DateReading(year: base + n, month: m, day: d, read: g[0] ?? "", certainty: 1.0))
+            }
+        }
+        if found.isEmpty {
+            for g in P.matches(P.eraMisread, in: text) where !(g[1] ?? "").hasPrefix("令和") && !(g[1] ?? "").hasPrefix("平成") {
+                let base = (g[1] ?? "").contains("令") || (g[1] ?? "").contains("和") ? 2018 : 1988
+                let n = g[2] == "元" ? 1 : Int(g[2] ?? "")
+                if let n, let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
+                    found.append(DateReading(year: base + n, month: m, day: d, read: g[0] ?? "", certainty: 0.8))
+                }
             }
         }
         for g in P.matches(P.monthName, in: text) {

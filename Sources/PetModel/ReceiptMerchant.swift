@@ -27,11 +27,18 @@ extension ReceiptReading {
             }
         }
         var candidates: [(index: Int, name: String, height: Int)] = []
+        // The name stands above the date and the first amount: lines below them in the top part are items.
+        let dateLine = lines.indices.first { ReceiptReading.firstDate(lines[$0]) != nil } ?? lines.count
+        let firstAmount = lines.indices.first { i in lines[i].runs.contains { !$0.separators.isEmpty || $0.marker != nil } } ?? lines.count
+        let above = min(dateLine, firstAmount)
         for i in header.sorted() where i < lines.count {
             let line = lines[i]
-            guard !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
+            // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that.
+            guard line.confidence >= 45, !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
             candidates.append((i, name, line.height))
         }
+        let aboveOnes = candidates.filter { $0.index < above }
+        if !aboveOnes.isEmpty { candidates = aboveOnes }
         // In the receipt's script when there is such a line: OCR noise in a Korean header reads as Latin letters;
         // and read with some confidence when there is such a line (a logo reads as letters at a low one).
         let inScript = candidates.filter { inReceiptScript($0.name, language) }
@@ -165,6 +172,9 @@ extension ReceiptReading {
         if ["市", "区", "町", "都", "県", "丁目", "番地"].contains(where: { text.contains($0) }) { return true }
         // A US state and ZIP code: `Springfield, IL 62701`.
         if !ReceiptPatterns.matches(zipPattern, in: text).isEmpty { return true }
+        // A British or Irish postcode (`Manchester M1 4BT`, OCR's `M1 48T`; `Dublin 2`).
+        if text.range(of: #"\b[A-Z]{1,2}[0-9][0-9A-Z]?\s+[0-9][A-Z0-9]{2}\b"#, options: .regularExpression) != nil { return true }
+        if text.range(of: #"^[A-Z][a-z]+ [0-9]{1,2}$"#, options: .regularExpression) != nil { return true }
         let english: Set<String> = ["st", "st.", "street", "ave", "ave.", "avenue", "rd", "rd.", "road", "blvd", "blvd.", "suite", "ste", "dr", "dr.", "hwy", "ln", "way"]
         return words.contains { english.contains($0.lowercased()) }
     }

@@ -29,6 +29,8 @@ struct ReceiptWords: Decodable {
     }()
     static let notToPayWords: [String] = shipped.notToPay.values.flatMap { $0 }.map(folded)
     static let unlessWords: [String] = shipped.notToPayUnless.values.flatMap { $0 }.map(folded)
+    /// Every word of the total and of its look-alikes.
+    static let labelWords: [String] = toPayWords.map(\.word) + notToPayWords
     static let discountWords: [String] = shipped.discount.values.flatMap { $0 }.map(folded)
     static let notANameWords: [String] = shipped.notAName.values.flatMap { $0 }.map { $0.lowercased() }
 
