@@ -113,7 +113,12 @@ extension ReceiptReading {
         for label in candidates {
             let line = lines[label.line]
             var found: (ReceiptField<Money>, ReceiptNote?, height: Int)?
-            let after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative && !$0.isCount(in: line.chars) }
+            var after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative && !$0.isCount(in: line.chars) }
+            // A bare digit or two after a grouped or marked amount is OCR's noise at the paper's edge (`合計 12,900   7`).
+            if let last = after.last, after.count > 1, last.separators.isEmpty, last.marker == nil, last.groups.joined().count <= 2,
+               after.dropLast().contains(where: { !$0.separators.isEmpty || $0.marker != nil }) {
+                after.removeLast()
+            }
             if let run = after.last, let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
                 let certainty = (label.strength >= 2 ? 1.0 : 0.9) * (repaired ? 0.85 : 1.0)
                 found = (line.field(money, certainty: certainty, unsure: label.strength < 2),
@@ -169,9 +174,11 @@ extension ReceiptReading {
             if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
             return line.field(money, certainty: 0.6, unsure: true)
         }
-        // An amount alone on its line in type larger than the rest: how receipts print the total.
+        // An amount alone on its line in type larger than the rest (or beside a label OCR garbled to a few
+        // letters, `lia $104.05`): how receipts print the total.
         for line in lines where typical > 0 && Double(line.height) >= typical * 1.4 {
-            guard let run = line.runs.first, line.runs.count == 1, !run.negative, isOnlyAmount(line, run),
+            guard let run = line.runs.last, !run.negative, run.marker != nil || !run.separators.isEmpty,
+                  isOnlyAmount(line, run) || (line.normalized.filter(\.isLetter).count <= 4 && isOnlyAmountTail(line, run)),
                   !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)),
                   let (money, _) = run.money(in: currency), money.minorUnits > 0 else { continue }
             return line.field(money, certainty: 0.5, unsure: true)
@@ -190,8 +197,26 @@ extension ReceiptReading {
         let folded = lines.map { ReceiptWords.folded($0.normalized) }
         let subtotalWords = ["소계", "小計", "小言十", "subtota", "sub-tota"].map(ReceiptWords.folded)
         let taxWords = ["부가세", "消費税", "tax", "vat", "gst"].map(ReceiptWords.folded)
-        guard let s = lines.indices.first(where: { i in subtotalWords.contains { folded[i].contains($0) } }), let subtotal = amount(s) else { return nil }
+        // The subtotal: its word, else the first amount that is the sum of the two or more amounts right above it.
+        let bySum = lines.indices.first { k in
+            guard let a = amount(k) else { return false }
+            var total: Int64 = 0, n = 0
+            for j in stride(from: k - 1, through: 0, by: -1) {
+                guard let b = amount(j) else { break }
+                total += b; n += 1
+                if total == a && n >= 2 { return true }
+                if total > a { break }
+            }
+            return false
+        }
+        guard let s = lines.indices.first(where: { i in subtotalWords.contains { folded[i].contains($0) } }) ?? bySum, let subtotal = amount(s) else { return nil }
         var sum = subtotal
+        // The first amount after it a little larger (the tax added), when its line's label is no other money's.
+        let cashWords = ["cash", "현금", "現金", "카드", "カード", "card", "visa"]
+        let nextLarger = ((s + 1)..<lines.count).first { i in
+            guard let a = amount(i), !ReceiptWords.isNotToPay(folded[i]), !cashWords.contains(where: { folded[i].contains($0) }) else { return false }
+            return a > subtotal && a * 4 <= subtotal * 5
+        }
         for i in (s + 1)..<lines.count {
             if taxWords.contains(where: { folded[i].contains($0) }), !folded[i].contains("内"), !folded[i].contains("incl"), let tax = amount(i) { sum += tax; continue }
             guard !ReceiptWords.isNotToPay(folded[i]), let a = amount(i) else { continue }
@@ -200,6 +225,7 @@ extension ReceiptReading {
                 return lines[i].field(Money(minorUnits: a, currency: currency), certainty: 0.6, unsure: true)
             }
         }
+        if let i = nextLarger, let a = amount(i) { return lines[i].field(Money(minorUnits: a, currency: currency), certainty: 0.4, unsure: true) }
         return nil
     }
 
