@@ -23,8 +23,8 @@ let package = Package(
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
         .target(name: "PetModel", dependencies: ["Assets"]),
-        /** The data petlog ships (vaccination schedules, symptom and vaccine names), embedded in the binary at build time. */
-        .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
+        /** The data petlog ships (vaccination schedules, symptom and vaccine names, the words receipts are read by), embedded in the binary at build time. */
+        .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json"), .embedInCode("receipt-words.json")]),
         /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in; one formatter of masses, money and dates per language. */
         .target(name: "Localization", dependencies: ["PetModel"], path: "Localization"),
         /** Files on disk and the programs petlog runs: the one atomic file writer (OutputFile, OutputSink),

@@ -104,8 +104,15 @@ extension L10n.Message {
     public static func errScanMissing(fields: String) -> Self { Self(.errScanMissing, ["fields": fields]) }
     public static func scanNoteDate(read: String, date: String) -> Self { Self(.scanNoteDate, ["read": read, "date": date]) }
     public static func scanNoteCurrency(currency: String) -> Self { Self(.scanNoteCurrency, ["currency": currency]) }
+    public static let scanCurrency = Self(.scanCurrency, [:])
+    public static func scanCurrencyMark(currency: String, mark: String) -> Self { Self(.scanCurrencyMark, ["currency": currency, "mark": mark]) }
+    public static func scanCurrencyKorean(currency: String) -> Self { Self(.scanCurrencyKorean, ["currency": currency]) }
+    public static func scanCurrencyJapanese(currency: String) -> Self { Self(.scanCurrencyJapanese, ["currency": currency]) }
+    public static func scanCurrencyCents(currency: String) -> Self { Self(.scanCurrencyCents, ["currency": currency]) }
     public static func scanNoteAmount(read: String, amount: String) -> Self { Self(.scanNoteAmount, ["read": read, "amount": amount]) }
     public static func scanNoteDateRejected(read: String) -> Self { Self(.scanNoteDateRejected, ["read": read]) }
+    public static func scanNoteDateAsked(read: String, date: String) -> Self { Self(.scanNoteDateAsked, ["read": read, "date": date]) }
+    public static func scanUnsure(fields: String) -> Self { Self(.scanUnsure, ["fields": fields]) }
     public static func scanNoteTurned(degrees: String) -> Self { Self(.scanNoteTurned, ["degrees": degrees]) }
     public static let scanGiven = Self(.scanGiven, [:])
     public static func errImageCorrupt(path: String) -> Self { Self(.errImageCorrupt, ["path": path]) }
