@@ -173,7 +173,7 @@ public struct OCROptions: Sendable, Equatable {
     public init(
         pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, flattenSag: Double? = 0.5, binarization: Binarization = .none,
         textHeight: Double? = 32, osdTextHeight: Double? = nil, osdCharacters: Int? = 30, findPaper: Bool = true,
-        rereadLarge: Bool = true, normalizeBackground: Bool = false, readPaperOnly: Bool = false,
+        rereadLarge: Bool = true, normalizeBackground: Bool = true, readPaperOnly: Bool = true,
         maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
     ) {
         self.rereadLarge = rereadLarge

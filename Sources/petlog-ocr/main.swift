@@ -62,8 +62,8 @@ extension OCRWire.Failure {
 var options = OCROptions()
 let tryOptions = ProcessInfo.processInfo.environment["PETLOG_OCR_TRY"]?.split(separator: ",").map(String.init) ?? []
 if tryOptions.contains("nolarge") { options.rereadLarge = false }
-if tryOptions.contains("norm") { options.normalizeBackground = true }
-if tryOptions.contains("paper") { options.readPaperOnly = true }
+if tryOptions.contains("nonorm") { options.normalizeBackground = false }
+if tryOptions.contains("nopaper") { options.readPaperOnly = false }
 do {
     let result: OCRResult
     if let fallback {
