@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Scores `petlog expense scan --json` on a folder of generated receipts (scripts/receipt-gen.py; issue 45).
 
-    receipt-score.py PETLOG FOLDER [--title T] [--jobs N] [--no-time] [--misses] [--limit N] [--modes C,other] [--capture photo|scan]
+    receipt-score.py PETLOG FOLDER [--title T] [--jobs N] [--no-time] [--misses] [--skip N] [--limit N] [--modes C,other] [--capture photo|scan]
 
 Each receipt is scanned twice, nothing saved (`expense scan IMAGE --json` without --yes prints the proposal):
   C      under a C locale (LC_ALL=C, LANG=C, no PETLOG_LANG, no --lang): petlog speaks English, home currency USD;
@@ -36,7 +36,7 @@ def norm(s):
 
 
 def parse_args(argv):
-    opts = {"title": None, "jobs": 1, "time": True, "misses": False, "limit": None, "modes": ["C", "other"], "capture": None}
+    opts = {"title": None, "jobs": 1, "time": True, "misses": False, "limit": None, "modes": ["C", "other"], "capture": None, "skip": 0}
     pos = []
     i = 0
     while i < len(argv):
@@ -44,6 +44,7 @@ def parse_args(argv):
         if a == "--title": opts["title"] = argv[i + 1]; i += 2
         elif a == "--jobs": opts["jobs"] = int(argv[i + 1]); i += 2
         elif a == "--limit": opts["limit"] = int(argv[i + 1]); i += 2
+        elif a == "--skip": opts["skip"] = int(argv[i + 1]); i += 2
         elif a == "--no-time": opts["time"] = False; i += 1
         elif a == "--modes": opts["modes"] = argv[i + 1].split(","); i += 2
         elif a == "--capture": opts["capture"] = argv[i + 1]; i += 2
@@ -111,6 +112,7 @@ def main(argv):
             cases.append((name[:-5], os.path.join(folder, name[:-5] + ".jpg"), json.load(open(os.path.join(folder, name), encoding="utf-8"))))
     if opts["capture"]:
         cases = [c for c in cases if c[2]["capture"] == opts["capture"]]
+    cases = cases[opts["skip"]:]
     if opts["limit"]:
         cases = cases[:opts["limit"]]
     heldout = any(t.get("split") == "heldout" for _, _, t in cases)
