@@ -1,7 +1,8 @@
 # petlog — what the README runs. `make demo` and `make test` work as root on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus poppler-utils sqlite3 jq \
+APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk fonts-nanum fonts-mplus fonts-droid-fallback fonts-urw-base35 \
+  poppler-utils sqlite3 jq \
   libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-osd \
   libheif-dev libheif-examples \
   python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base postgresql-15 zsh fish imagemagick \
@@ -11,7 +12,8 @@ APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk font
 # postgresql-15: the throwaway server the PostgreSQL tests start (scripts/pg-test-server.sh; the service is not used).
 # tesseract + leptonica for the OCR module and its language data (osd: the receipt's script and turn);
 # libheif-dev: HEIC photos (the OCR module's CHeif), heif-enc from libheif-examples makes them in the tests; PyGObject, pycairo and Pillow (Debian's,
-# for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py); bc for bench/ocr.sh; groff checks the man page.
+# for /usr/bin/python3) draw the receipt test set (scripts/make-receipts.py) and the generated receipts (scripts/receipt-gen.py,
+# which also draws with fonts-droid-fallback and fonts-urw-base35's C059/Nimbus/P052); bc for bench/ocr.sh; groff checks the man page.
 # The tests read petlog's .ics files back with a real iCalendar parser.
 PIP_PACKAGES := icalendar==7.3.0
 # The FHIR export's tests validate bundles with fhir.resources 6.5.0 (FHIR R4), which needs pydantic 1: installed
@@ -25,7 +27,7 @@ PIP_QUIET := python3 -m pip install -q --disable-pip-version-check --no-warn-con
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
-.PHONY: setup build release demo test soak fuzz install bench bench-ocr receipts clean man static deb
+.PHONY: setup build release demo test soak fuzz install bench bench-ocr bench-receipts receipts clean man static deb
 
 ## setup: install the system packages petlog builds and tests with, when missing (needs root).
 setup:
@@ -172,6 +174,18 @@ bench-ocr: setup
 	  /usr/bin/python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" Tests/OCRTests/Fixtures/receipts && \
 	  /usr/bin/python3 scripts/make-receipts.py --phone .build/receipts-phone && \
 	  /usr/bin/python3 bench/receipt-fields.py "$$($(SWIFT) build -c release --show-bin-path)/petlog" .build/receipts-phone
+
+## bench-receipts: receipts petlog has never seen (scripts/receipt-gen.py, seed 45045, RECEIPTS=400), drawn into .build/receipts-gen
+## and scored (scripts/receipt-score.py): the tuning half, then the held-out half, under a C locale and with petlog in another
+## language, beside the tesseract command (docs/ocr.md, issue 45). RECEIPT_JOBS=2 scans two at once (times less clean).
+RECEIPTS ?= 400
+RECEIPT_JOBS ?= 1
+bench-receipts: setup
+	$(SWIFT) build -c release --product petlog >/dev/null && $(SWIFT) build -c release --product petlog-ocr >/dev/null
+	/usr/bin/python3 scripts/receipt-gen.py --count $(RECEIPTS) --out .build/receipts-gen
+	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	  /usr/bin/python3 scripts/receipt-score.py "$$bin/petlog" .build/receipts-gen/tune --title "tuning half" --jobs $(RECEIPT_JOBS) && \
+	  /usr/bin/python3 scripts/receipt-score.py "$$bin/petlog" .build/receipts-gen/heldout --title "held-out half" --jobs $(RECEIPT_JOBS)
 
 ## bench: petlog beside gnuplot, matplotlib, ReportLab, sqlite3 and the C floors, in one run (docs/benchmarks.md).
 bench: setup

@@ -23,8 +23,8 @@ let package = Package(
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
         .target(name: "PetModel", dependencies: ["Assets"]),
-        /** The data petlog ships (vaccination schedules, symptom and vaccine names), embedded in the binary at build time. */
-        .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json")]),
+        /** The data petlog ships (vaccination schedules, symptom and vaccine names, the words receipts are read by), embedded in the binary at build time. */
+        .target(name: "Assets", path: "assets", resources: [.embedInCode("vaccine-schedules.json"), .embedInCode("care-names.json"), .embedInCode("receipt-words.json")]),
         /** Every user-facing string, keyed by one enum, with the en/ko/ja tables compiled in (from the files in Localization/Strings, by L10nPlugin); one formatter of masses, money and dates per language. */
         .target(name: "Localization", dependencies: ["PetModel"], path: "Localization", exclude: ["Strings"], plugins: ["L10nPlugin"]),
         /** Localization's keys, typed constructors and per-language switches, made at build time from
@@ -78,7 +78,9 @@ let package = Package(
         .executableTarget(name: "ocr-bench", dependencies: ["OCR"], path: "bench/ocr-bench"),
         /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that
             petlog itself links neither tesseract nor leptonica (and their libraries) for every other command. */
-        .executableTarget(name: "petlog-ocr", dependencies: ["OCR"]),
+        .executableTarget(name: "petlog-ocr", dependencies: ["OCR", "OCRWire"]),
+        /** The JSON petlog-ocr prints and petlog reads (a reading or a failure): one Codable type both sides share; Foundation only. */
+        .target(name: "OCRWire"),
         /** `petlog rates update`'s one HTTP(S) GET, in its own process so that petlog links no HTTP library. */
         .executableTarget(name: "petlog-fetch"),
         /** The system's libqrencode header; the only place it is included. */
@@ -99,7 +101,7 @@ let package = Package(
             name: "petlog",
             dependencies: [
                 "PetModel", "PetFiles", "PetStoreCore", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "OCRWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         /** What the test suites share, for tests only: `StoreTestCase` (each test runs on SQLite and on PostgreSQL),
@@ -114,7 +116,7 @@ let package = Package(
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
         .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization", "PetlogTestSupport"]),
-        .testTarget(name: "OCRTests", dependencies: ["OCR"], exclude: ["Fixtures"]),
+        .testTarget(name: "OCRTests", dependencies: ["OCR", "OCRWire"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo", "PetModel", "Localization"], exclude: ["README.md", "Golden"]),
     ]

@@ -158,6 +158,14 @@ final class LeptImage {
         return LeptImage(pixGammaTRC(nil, pointer, 1.0, Int32(low), Int32(high))) ?? self
     }
 
+    /// A copy with the paper's uneven light (a shadow, light falling off, yellowed paper) evened out and the ink
+    /// stretched to black: leptonica's background normalization (the local background brought to one gray in
+    /// tiles), then the 1 % stretch. Expects 8-bit gray.
+    func backgroundNormalized() -> LeptImage {
+        guard let flat = LeptImage(pixBackgroundNormSimple(pointer, nil, nil)) else { return self }
+        return flat.contrastStretched()
+    }
+
     /// The mean gray of the outermost pixels, about 256 of them sampled round the frame.
     func edgeGray() -> UInt8 {
         var sum = 0, count = 0, value: UInt32 = 0

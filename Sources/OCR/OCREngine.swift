@@ -107,6 +107,16 @@ public final class OCREngine {
             forDetection = cut
         }
         let stretched = trace.measure("contrast stretch") { forDetection.contrastStretched() }
+        var steps: [String] = []
+        if options.readPaperOnly, options.osdTextHeight == nil, let paper,  // the paper's box is in this image's pixels
+           let cut = image.cropped((paper.x, paper.y, paper.width, paper.height)) {
+            image = cut
+            steps.append("paper")
+        }
+        if options.normalizeBackground {
+            image = trace.measure("normalize background") { image.backgroundNormalized() }
+            steps.append("normalized")
+        }
         let layout = trace.measure("wait for osd", { osd.wait() })?.detect(stretched, trace: trace)
         trace.note("OSD: \(layout.map { "turn \($0.rotation) (\($0.orientationConfidence)), script \($0.script ?? "-") (\($0.scriptConfidence))" } ?? "nothing")")
         let detected = layout?.script.flatMap(PageLayout.language(forScript:))
@@ -133,6 +143,7 @@ public final class OCREngine {
             result.paper = paper
             result.scale = scale
             result.layout?.rotation = q * 90
+            result.steps = steps + result.steps
             return result
         }
         var result = try attempt(turn / 90, chosen)
@@ -204,10 +215,76 @@ public final class OCREngine {
             image = flat
         }
         image = trace.measure("binarize") { image.binarized(options.binarization) }
-        let (words, lines) = try trace.measure("recognize \(language)") { try read(image, segmentation: options.pageSegmentation) }
-        return OCRResult(
+        var (words, lines) = try trace.measure("recognize \(language)") { try read(image, segmentation: options.pageSegmentation) }
+        var steps: [String] = []
+        if options.rereadLarge {
+            let before = lines
+            (words, lines) = try trace.measure("reread large type") { try rereadLargeType(image, words: words, lines: lines) }
+            let changed = lines.filter { !before.contains($0) }.count
+            if changed > 0 { steps.append("reread \(changed) large"); trace.note("large type: \(changed) lines read again or found") }
+        }
+        var result = OCRResult(
             words: words, lines: lines, width: image.width, height: image.height, orientationApplied: orientation, deskewAngle: angle)
+        result.steps = steps
+        return result
     }
+
+    /// Large type read again. Single-block reading (page segmentation 6) expects one size of type: a line printed
+    /// at twice the size (a receipt's shop name, a bold or double-height total) comes out garbled or not at all.
+    /// (1) A read line whose box is over `largeLine` × the median line height is read again alone (segmentation 7),
+    /// scaled to the median height; the new text replaces the old when its confidence is higher. (2) A stretch
+    /// taller than `largeGap` × the median height between read lines (or above the first) is read at half size
+    /// (or the scale that brings its ink to the median height), within the read lines' left and right edges; its
+    /// lines join the page when their confidence is at least 60 and they have three letters or digits.
+    func rereadLargeType(_ image: LeptImage, words: [OCRWord], lines: [OCRLine]) throws -> ([OCRWord], [OCRLine]) {
+        let heights = lines.map(\.box.height).filter { $0 > 0 }.sorted()
+        guard heights.count >= 4 else { return (words, lines) }
+        let median = Double(heights[heights.count / 2])
+        var out = lines
+        for (i, line) in lines.enumerated() where Double(line.box.height) > Self.largeLine * median {
+            let pad = line.box.height / 5
+            let box = (x: max(0, line.box.x - pad), y: max(0, line.box.y - pad), width: min(image.width, line.box.x + line.box.width + pad) - max(0, line.box.x - pad),
+                       height: min(image.height, line.box.y + line.box.height + pad) - max(0, line.box.y - pad))
+            guard box.width > 0, box.height > 0, let crop = image.cropped(box), let small = crop.scaled(by: median / Double(line.box.height)) else { continue }
+            let (_, again) = try read(small, segmentation: .singleLine)
+            let text = again.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            let confidence = again.isEmpty ? 0 : again.map(\.confidence).reduce(0, +) / Double(again.count)
+            if !text.isEmpty, confidence > line.confidence + 3 { out[i].text = text; out[i].confidence = confidence }
+        }
+        // Stretches between read lines (and above the first) tall enough to hold a line of large type.
+        let sorted = lines.sorted { $0.box.y < $1.box.y }
+        let left = lines.map(\.box.x).min() ?? 0, right = lines.map { $0.box.x + $0.box.width }.max() ?? image.width
+        let margin = Int(median)
+        var added: [OCRLine] = []
+        var top = max(0, (sorted.first?.box.y ?? 0) - Int(median * 6))
+        for line in sorted + [OCRLine(text: "", confidence: 0, box: OCRBox(x: 0, y: image.height, width: 0, height: 0), block: 0)] {
+            defer { top = max(top, line.box.y + line.box.height) }
+            let gap = line.box.y - top
+            guard Double(gap) > Self.largeGap * median, line.box.y < image.height || Double(gap) < 8 * median else { continue }
+            let x0 = max(0, left - margin), x1 = min(image.width, right + margin)
+            let box = (x: x0, y: max(0, top - margin / 4), width: x1 - x0, height: min(image.height, line.box.y + margin / 4) - max(0, top - margin / 4))
+            guard box.width > 0, box.height > 0, let crop = image.cropped(box), let small = crop.scaled(by: 0.5) else { continue }
+            let (_, found) = try read(small, segmentation: .singleBlock)
+            for l in found where l.confidence >= 60 && l.text.unicodeScalars.filter({ CharacterSet.alphanumerics.contains($0) }).count >= 3 {
+                let b = OCRBox(x: box.x + l.box.x * 2, y: box.y + l.box.y * 2, width: l.box.width * 2, height: l.box.height * 2)
+                guard Double(b.height) > Self.largeLine * median * 0.9 else { continue }  // only large type: the rest was read already
+                added.append(OCRLine(text: l.text, confidence: l.confidence, box: b, block: line.block))
+            }
+        }
+        guard !added.isEmpty else { return (words, out) }
+        // The page's lines in reading order again, the words' line numbers following them.
+        let all = (out.enumerated().map { ($0.element, Optional($0.offset)) } + added.map { ($0, nil as Int?) })
+            .sorted { $0.0.box.y + $0.0.box.height / 2 < $1.0.box.y + $1.0.box.height / 2 }
+        var renumber: [Int: Int] = [:]
+        for (new, entry) in all.enumerated() { if let old = entry.1 { renumber[old] = new } }
+        let renumbered = words.map { w -> OCRWord in var w = w; w.line = renumber[w.line] ?? w.line; return w }
+        return (renumbered, all.map(\.0))
+    }
+
+    /// A line taller than this many median line heights is large type (a shop name at 1.5–2×, a double-height total).
+    static let largeLine = 1.45
+    /// A stretch between read lines taller than this many median line heights may hold a line of large type.
+    static let largeGap = 1.8
 
     private func read(_ image: LeptImage, segmentation: OCROptions.PageSegmentation) throws -> ([OCRWord], [OCRLine]) {
         Self.letOpenMPFitTheFreeCores()

@@ -67,6 +67,8 @@ public struct OCRResult: Sendable, Equatable, Codable {
     public var paper: OCRBox?
     /// How much the image was scaled before it was read (1 when not; boxes, `width` and `height` are of the scaled image).
     public var scale: Double = 1
+    /// What `recognizeDetecting` did to the image before (and after) tesseract read it, in order (docs/ocr.md).
+    public var steps: [String] = []
 
     public init(words: [OCRWord], lines: [OCRLine], width: Int, height: Int, orientationApplied: ExifOrientation, deskewAngle: Double) {
         self.words = words
@@ -127,7 +129,7 @@ public struct OCROptions: Sendable, Equatable {
     /// each label on one line with its amount (`auto` split them into columns and dropped header
     /// lines: character error 22 % against 5 %; docs/ocr.md).
     public enum PageSegmentation: Int32, Sendable, Equatable, CaseIterable {
-        case auto = 3, singleColumn = 4, singleBlock = 6, sparse = 11
+        case auto = 3, singleColumn = 4, singleBlock = 6, singleLine = 7, sparse = 11
     }
 
     public var pageSegmentation: PageSegmentation
@@ -151,6 +153,14 @@ public struct OCROptions: Sendable, Equatable {
     /// Orientation and script detection sees only the paper of a photo (`LeptImage.paperBox`: a receipt on a
     /// dark table); the reading still covers the whole image.
     public var findPaper: Bool
+    /// Large type read again (`OCREngine.rereadLargeType`, docs/ocr.md "Phone photos"): a line much taller than
+    /// the page's usual line read again at the usual size, and a tall stretch between read lines (a big bold
+    /// shop name or total that single-block reading skipped) read at half size.
+    public var rereadLarge: Bool
+    /// The photo's uneven light and faded ink evened out before reading (`LeptImage.backgroundNormalized`).
+    public var normalizeBackground: Bool
+    /// Tesseract reads only the paper found in a photo (`LeptImage.paperBox`), not the table around it.
+    public var readPaperOnly: Bool
     /// Images above this many pixels are refused before decoding.
     public var maxPixels: Int
     /// Files above this many bytes are refused before reading.
@@ -163,8 +173,12 @@ public struct OCROptions: Sendable, Equatable {
     public init(
         pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, flattenSag: Double? = 0.5, binarization: Binarization = .none,
         textHeight: Double? = 32, osdTextHeight: Double? = nil, osdCharacters: Int? = 30, findPaper: Bool = true,
+        rereadLarge: Bool = true, normalizeBackground: Bool = true, readPaperOnly: Bool = true,
         maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
     ) {
+        self.rereadLarge = rereadLarge
+        self.normalizeBackground = normalizeBackground
+        self.readPaperOnly = readPaperOnly
         self.textHeight = textHeight
         self.flattenSag = flattenSag
         self.osdTextHeight = osdTextHeight

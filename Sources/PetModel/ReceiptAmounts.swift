@@ -1,113 +1,265 @@
 import Foundation
 
-/// A line that names the total (or a near relative that is not it).
+/// A line that names the amount to pay (`assets/receipt-words.json`, docs/receipts.md).
 struct TotalLabel {
     let line: Int
+    /// 3 the amount finally paid (`결제금액`, `ご請求額`, `AMOUNT DUE`), 2 a total (`합계`, `合計`, `TOTAL`), 1 weak (`BALANCE`).
     let strength: Int
     /// Where the label ends in the line's normalized characters: the amount stands after it.
     let end: Int
 
-    /// Labels of the amount paid, strongest first within each language; text is matched lowercased
-    /// without spaces. `받은금액`, `お預り`, `cash tendered` and `change` are money handed over and
-    /// back, `소계`, `小計`, `subtotal` and taxes parts of the total: a line with one of those is never
-    /// the total.
-    static let labels: [(String, Int)] = [
-        ("결제금액", 6), ("승인금액", 6), ("청구금액", 6), ("받을금액", 5), ("총금액", 5), ("총액", 5), ("합계금액", 5), ("판매금액", 4), ("합계", 4), ("카드결제", 3),
-        ("税込合計", 6), ("ご請求額", 6), ("ご請求金額", 6), ("ご利用金額", 6), ("総合計", 6), ("お支払金額", 5), ("お支払い金額", 5), ("お支払額", 5),
-        ("お支払い", 4), ("お支払", 4), ("お会計", 5), ("合計", 4),
-        ("amountdue", 6), ("t0tal", 4), ("grandtotal", 6), ("totaldue", 6), ("balancedue", 5), ("total", 4), ("balance", 3),
-    ]
-    static let notTotal: [String] = [
-        "받은금액", "받은돈", "거스름", "잔돈", "소계", "부가세", "과세", "면세", "공급가", "할인", "수량", "포인트",
-        "お預り", "お預かり", "預り", "お釣", "おつり", "釣銭", "小計", "消費税", "内税", "外税", "対象", "点数", "値引", "割引", "ポイント",
-        "subtotal", "sub-total", "tax", "tendered", "change", "saving", "discount", "items", "qty", "points",
-    ]
-
-    /// Every line with a total label, strongest label on the line.
+    /// Every line with a to-pay word and none of the words of money that is not the amount to pay
+    /// (tendered, change, points, savings, tax, subtotal), with the strongest word on the line.
     static func candidates(_ lines: [ScannedLine]) -> [TotalLabel] {
         lines.enumerated().compactMap { i, line in
-            let lower = line.normalized.lowercased()
-            let compact = line.compact
-            guard !notTotal.contains(where: { compact.contains($0) }) else { return nil }
-            // `total` must stand as a word, not in `subtotal`, which `notTotal` already took.
-            guard let (label, strength) = labels.first(where: { compact.contains($0.0) }) else { return nil }
-            return TotalLabel(line: i, strength: strength, end: labelEnd(label, in: lower))
+            ReceiptWords.toPay(line.normalized).map { TotalLabel(line: i, strength: $0.tier, end: $0.end) }
         }
     }
 
-    /// The character offset right after `label` in `text`, spaces allowed between its letters.
-    static func labelEnd(_ label: String, in text: String) -> Int {
-        let chars = Array(text)
-        let wanted = Array(label)
-        for start in chars.indices {
-            var k = start, j = 0
-            while k < chars.count, j < wanted.count {
-                if chars[k] == wanted[j] { j += 1; k += 1 } else if chars[k] == " " && j > 0 { k += 1 } else { break }
-            }
-            if j == wanted.count { return k }
+    /// Whether a line carries a word of the total or of its look-alikes: no item, no store name. With
+    /// `wholeLatinWords` a Latin word counts only as a whole word (`Global Pets` has no `bal`).
+    static func isLabel(_ line: ScannedLine, wholeLatinWords: Bool = false) -> Bool {
+        let folded = ReceiptWords.folded(line.normalized)
+        let words = ReceiptWords.labelWords
+        guard wholeLatinWords else { return words.contains { folded.contains($0) } }
+        let tokens = Set(line.normalized.split { $0.isWhitespace }.map { ReceiptWords.folded(String($0)).filter(\.isLetter) })
+        // A word of five letters or more also begins a longer one (`totals`, `subtotal`); a short one must be the word.
+        return words.contains { w in
+            guard w.allSatisfy(\.isASCII) else { return folded.contains(w) }
+            return tokens.contains { $0 == w || (w.count >= 5 && $0.hasPrefix(w)) }
         }
-        return 0
     }
 }
 
 extension ReceiptReading {
-    /// The receipt's currency: a mark beside the total, else the mark most lines carry, else the
-    /// language's (Korean won, Japanese yen), else the home currency; the last two come with a note.
+    /// The receipt's currency and what it was taken from: a mark beside the total, else the mark most
+    /// amounts carry, else a currency sign or code standing anywhere on the receipt; without any mark the
+    /// receipt's language (Korean won, Japanese yen), for English the cents of its amounts (the home
+    /// currency when it has cents, else US dollars), else the home currency.
     static func detectCurrency(_ lines: [ScannedLine], totalLines: [Int], language: ReceiptLanguage,
-                               home: Currency) -> (ReceiptField<Currency>, ReceiptNote?) {
+                               home: Currency) -> (ReceiptField<Currency>, ReceiptCurrencyEvidence) {
+        // OCR reads `₩` as `\` (Korean fonts draw the backslash as the won sign): on a Korean receipt it is won.
+        if language == .korean {
+            let (field, evidence) = detectCurrency(lines, totalLines: totalLines, language: .english, home: home)
+            if evidence == .mark("\\") {
+                return (ReceiptField(value: .krw, confidence: field.confidence, source: field.source, unsure: field.unsure), .mark("\\"))
+            }
+            if case .mark = evidence { return (field, evidence) }
+            return (ReceiptField(value: .krw, confidence: 60, source: "", unsure: true), .language(.korean))
+        }
         for i in totalLines {
             for j in [i, i + 1] where j < lines.count {
                 if let run = lines[j].runs.last(where: { $0.marker != nil }), let c = run.marker {
-                    return (lines[j].field(c, certainty: run.markerRepaired ? 0.8 : 1.0), nil)
+                    return (lines[j].field(c, certainty: run.markerRepaired ? 0.8 : 1.0), .mark(run.markerText))
                 }
             }
         }
         // code → (weight: 3 a clean mark, 1 a lookalike; any clean mark; line of the first mark)
-        var counts: [String: (weight: Int, clean: Bool, line: Int, currency: Currency)] = [:]
+        var counts: [String: (weight: Int, clean: Bool, line: Int, currency: Currency, text: String)] = [:]
         for (i, line) in lines.enumerated() {
             for run in line.runs {
                 guard let c = run.marker else { continue }
-                let prior = counts[c.code] ?? (0, false, i, c)
-                counts[c.code] = (prior.weight + (run.markerRepaired ? 1 : 3), prior.clean || !run.markerRepaired, prior.line, c)
+                let prior = counts[c.code] ?? (0, false, i, c, run.markerText)
+                counts[c.code] = (prior.weight + (run.markerRepaired ? 1 : 3), prior.clean || !run.markerRepaired, prior.line, c,
+                                  prior.clean || run.markerRepaired ? prior.text : run.markerText)
             }
         }
         if let best = counts.values.max(by: { ($0.weight, -$0.line) < ($1.weight, -$1.line) }) {
-            return (lines[best.line].field(best.currency, certainty: best.clean ? 0.9 : 0.7), nil)
+            return (lines[best.line].field(best.currency, certainty: best.clean ? 0.9 : 0.7), .mark(best.text))
         }
-        let byLanguage: Currency? = switch language {
-        case .korean: .krw
-        case .japanese: Currency.named("JPY")
-        case .english: nil
+        // A sign or a code on its own (`Amount in USD`, `(단위: ₩)`, `金額 (¥)`).
+        for line in lines {
+            let tokens = line.normalized.uppercased().split { !$0.isLetter }.map(String.init)
+            for (mark, code) in NumberRun.standaloneMarks {
+                let seen = mark.count == 1 ? line.normalized.contains(mark) : tokens.contains(mark)
+                if seen, let c = Currency.named(code) { return (line.field(c, certainty: 0.8), .mark(mark)) }
+            }
         }
-        if let byLanguage { return (ReceiptField(value: byLanguage, confidence: 60, source: ""), .currencyAssumed(byLanguage, because: language)) }
-        return (ReceiptField(value: home, confidence: 40, source: ""), .currencyAssumed(home, because: nil))
+        switch language {
+        case .korean: return (ReceiptField(value: .krw, confidence: 60, source: "", unsure: true), .language(.korean))
+        case .japanese:
+            let yen = Currency.named("JPY") ?? home
+            return (ReceiptField(value: yen, confidence: 60, source: "", unsure: true), .language(.japanese))
+        case .english:
+            if hasCents(lines) {
+                let c = home.minorDigits == 2 ? home : (Currency.named("USD") ?? home)
+                return (ReceiptField(value: c, confidence: 50, source: "", unsure: true), .cents)
+            }
+        }
+        return (ReceiptField(value: home, confidence: 40, source: "", unsure: true), .home)
     }
 
-    /// The labelled total: the strongest label wins (the first line among equals), its amount the
-    /// last one after the label on its line, or the first on the next line when the label stands
-    /// alone. No label, no total: never the largest number.
+    /// Whether the receipt's amounts are written with cents: most amounts end in `.` and two digits.
+    static func hasCents(_ lines: [ScannedLine]) -> Bool {
+        var cents = 0, whole = 0
+        for line in lines {
+            for run in line.runs where run.groups.joined().count >= 2 {
+                if run.separators.last == ".", run.groups.last?.count == 2 { cents += 1 } else if !run.separators.isEmpty { whole += 1 }
+            }
+        }
+        return cents > 0 && cents >= whole
+    }
+
+    /// The total: the amount on a line whose words mean "to pay" (never tendered, change, points, savings,
+    /// tax or subtotal), after its label on the line or, the label alone, on the next line when that line
+    /// is only an amount. Of several, the strongest word wins, a line in larger type (a bold or double-height
+    /// total) counts as one step stronger, and among equals the last one (the amount after discounts).
+    /// No to-pay line: the amount on a card line (`VISA ****1234 104.05`), marked unsure; never the largest number.
     static func readTotal(_ lines: [ScannedLine], candidates: [TotalLabel], currency: Currency,
                           notes: inout [ReceiptNote]) -> ReceiptField<Money>? {
-        let ordered = candidates.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }.map(\.element)
-        for label in ordered {
+        let typical = typicalHeight(lines)
+        var best: (score: Int, index: Int, field: ReceiptField<Money>, repair: ReceiptNote?)?
+        var totals: [(score: Int, index: Int, field: ReceiptField<Money>, repair: ReceiptNote?)] = []
+        for label in candidates {
             let line = lines[label.line]
-            let after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative && !$0.isCount(in: line.chars) }
-            if let run = after.last, let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
-                if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
-                let certainty = (label.strength >= 4 ? 1.0 : 0.9) * (repaired ? 0.85 : 1.0)
-                return line.field(money, certainty: certainty)
+            var found: (ReceiptField<Money>, ReceiptNote?, height: Int)?
+            var after = line.runs.filter { $0.range.lowerBound >= label.end && !$0.negative && !$0.isCount(in: line.chars) }
+            // A bare digit or two after a grouped or marked amount is OCR's noise at the paper's edge (`合計 12,900   7`).
+            if let last = after.last, after.count > 1, last.separators.isEmpty, last.marker == nil, last.groups.joined().count <= 2,
+               after.dropLast().contains(where: { !$0.separators.isEmpty || $0.marker != nil }) {
+                after.removeLast()
             }
-            // The label alone on its line: the amount is the next line, when that line is only an amount.
-            guard after.isEmpty, label.line + 1 < lines.count else { continue }
-            let next = lines[label.line + 1]
-            guard let run = next.runs.first, next.runs.count == 1, !run.negative, isOnlyAmount(next, run),
-                  let (money, repaired) = run.money(in: currency), money.minorUnits > 0 else { continue }
-            if repaired { notes.append(.amountRepaired(read: next.text, as: money)) }
-            let certainty = (label.strength >= 4 ? 0.9 : 0.8) * (repaired ? 0.85 : 1.0)
-            let confidence = min(line.confidence, next.confidence) * certainty
-            return ReceiptField(value: money, confidence: (confidence * 10).rounded() / 10, source: line.text + "\n" + next.text)
+            if let run = after.last, let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
+                let certainty = (label.strength >= 2 ? 1.0 : 0.9) * (repaired ? 0.85 : 1.0)
+                found = (line.field(money, certainty: certainty, unsure: label.strength < 2),
+                         repaired ? .amountRepaired(read: line.text, as: money) : nil, line.height)
+            } else if after.isEmpty, label.line + 1 < lines.count {
+                // The label alone on its line: the amount is the next line, when that line is only an amount.
+                let next = lines[label.line + 1]
+                if let run = next.runs.first, next.runs.count == 1, !run.negative, isOnlyAmount(next, run),
+                   let (money, repaired) = run.money(in: currency), money.minorUnits > 0 {
+                    let certainty = (label.strength >= 2 ? 0.9 : 0.8) * (repaired ? 0.85 : 1.0)
+                    let confidence = min(line.confidence, next.confidence) * certainty
+                    found = (ReceiptField(value: money, confidence: (confidence * 10).rounded() / 10, source: line.text + "\n" + next.text,
+                                          unsure: label.strength < 2),
+                             repaired ? .amountRepaired(read: next.text, as: money) : nil, max(line.height, next.height))
+                }
+            }
+            guard let (field, repair, height) = found else { continue }
+            let large = typical > 0 && Double(height) >= typical * 1.3
+            totals.append((label.strength + (large ? 1 : 0), label.line, field, repair))
+        }
+        // A total before a discount that another total follows is the amount before the discount.
+        let discounts = lines.indices.filter { i in
+            lines[i].runs.contains(where: \.negative) || (ReceiptWords.isDiscount(ReceiptWords.folded(lines[i].normalized)) && !lines[i].runs.isEmpty)
+        }
+        for k in totals.indices where discounts.contains(where: { d in d > totals[k].index && totals.contains { $0.index > d } }) {
+            totals[k].score -= 3
+        }
+        for candidate in totals where best == nil || candidate.score >= best!.score { best = candidate }
+        // The last total stands before discounts and no to-pay line follows them (OCR garbled its label): the total
+        // less the discounts, when that amount is printed after them.
+        if let chosen = best, chosen.index == totals.map(\.index).max() {
+            let after = discounts.filter { $0 > chosen.index }
+            let cut = after.compactMap { lines[$0].runs.first(where: \.negative)?.money(in: currency)?.0.minorUnits }.reduce(Int64(0), +)
+            let net = chosen.field.value.minorUnits - cut
+            if cut > 0, net > 0, let last = after.max(),
+               let k = lines.indices.first(where: { $0 > last && lines[$0].runs.contains { !$0.negative && $0.money(in: currency)?.0.minorUnits == net } }) {
+                return lines[k].field(Money(minorUnits: net, currency: currency), certainty: 0.7, unsure: true)
+            }
+        }
+        if let best {
+            if let repair = best.repair { notes.append(repair) }
+            return best.field
+        }
+        // No to-pay line (OCR lost its label): cash handed over less the change, when that amount is printed.
+        if let paid = tenderedLessChange(lines, currency: currency) { return paid }
+        if let sum = arithmeticTotal(lines, currency: currency) { return sum }
+        // A card pays exactly the total.
+        for line in lines where hasWord(cardLatin, in: line.normalized.lowercased()) || cardWords.contains(where: { line.compact.contains($0) }) {
+            guard !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)), let run = line.runs.last, !run.negative,
+                  run.marker != nil || !run.separators.isEmpty, isOnlyAmountTail(line, run) else { continue }
+            let before = run.range.lowerBound > 0 ? line.chars[run.range.lowerBound - 1] : " "
+            guard !"-*xX".contains(before), let (money, repaired) = run.money(in: currency), money.minorUnits > 0 else { continue }
+            if repaired { notes.append(.amountRepaired(read: line.text, as: money)) }
+            return line.field(money, certainty: 0.6, unsure: true)
+        }
+        // An amount alone on its line in type larger than the rest (or beside a label OCR garbled to a few
+        // letters, `lia $104.05`): how receipts print the total.
+        for line in lines where typical > 0 && Double(line.height) >= typical * 1.4 {
+            guard let run = line.runs.last, !run.negative, run.marker != nil || !run.separators.isEmpty,
+                  isOnlyAmount(line, run) || (line.normalized.filter(\.isLetter).count <= 4 && isOnlyAmountTail(line, run)),
+                  !ReceiptWords.isNotToPay(ReceiptWords.folded(line.normalized)),
+                  let (money, _) = run.money(in: currency), money.minorUnits > 0 else { continue }
+            return line.field(money, certainty: 0.5, unsure: true)
         }
         return nil
+    }
+
+    /// Below the subtotal, a line whose amount the others make: the subtotal plus the tax after it
+    /// (`小計 ¥44,000`, `消費税 ¥4,400`, `¥48,400`), or handed over less the change on the next two lines
+    /// (`¥48,400`, `¥49,000`, `¥600`), their labels garbled by OCR.
+    static func arithmeticTotal(_ lines: [ScannedLine], currency: Currency) -> ReceiptField<Money>? {
+        func amount(_ i: Int) -> Int64? {
+            guard let run = lines[i].runs.last, !run.negative, let (m, _) = run.money(in: currency), m.minorUnits > 0 else { return nil }
+            return m.minorUnits
+        }
+        let folded = lines.map { ReceiptWords.folded($0.normalized) }
+        let subtotalWords = ["소계", "小計", "小言十", "subtota", "sub-tota"].map(ReceiptWords.folded)
+        let taxWords = ["부가세", "消費税", "tax", "vat", "gst"].map(ReceiptWords.folded)
+        // The subtotal: its word, else the first amount that is the sum of the two or more amounts right above it.
+        let bySum = lines.indices.first { k in
+            guard let a = amount(k) else { return false }
+            var total: Int64 = 0, n = 0
+            for j in stride(from: k - 1, through: 0, by: -1) {
+                guard let b = amount(j) else { break }
+                total += b; n += 1
+                if total == a && n >= 2 { return true }
+                if total > a { break }
+            }
+            return false
+        }
+        guard let s = lines.indices.first(where: { i in subtotalWords.contains { folded[i].contains($0) } }) ?? bySum, let subtotal = amount(s) else { return nil }
+        var sum = subtotal
+        // The first amount after it a little larger (the tax added), when its line's label is no other money's.
+        let cashWords = ["cash", "현금", "現金", "카드", "カード", "card", "visa"]
+        let nextLarger = ((s + 1)..<lines.count).first { i in
+            guard let a = amount(i), !ReceiptWords.isNotToPay(folded[i]), !cashWords.contains(where: { folded[i].contains($0) }) else { return false }
+            return a > subtotal && a * 4 <= subtotal * 5
+        }
+        for i in (s + 1)..<lines.count {
+            if taxWords.contains(where: { folded[i].contains($0) }), !folded[i].contains("内"), !folded[i].contains("incl"), let tax = amount(i) { sum += tax; continue }
+            guard !ReceiptWords.isNotToPay(folded[i]), let a = amount(i) else { continue }
+            let tender = i + 2 < lines.count ? (amount(i + 1), amount(i + 2)) : (nil, nil)
+            if a == sum || (tender.0 != nil && tender.1 != nil && tender.0! - tender.1! == a) {
+                return lines[i].field(Money(minorUnits: a, currency: currency), certainty: 0.6, unsure: true)
+            }
+        }
+        if let i = nextLarger, let a = amount(i) { return lines[i].field(Money(minorUnits: a, currency: currency), certainty: 0.4, unsure: true) }
+        return nil
+    }
+
+    /// Money handed over (`CASH 120.00`, `받은금액 60,000`, `お預り ¥2,000`) less the change on a line after
+    /// it (`CHANGE 25.00`), when that difference is printed elsewhere on the receipt (the total whose label OCR lost).
+    static func tenderedLessChange(_ lines: [ScannedLine], currency: Currency) -> ReceiptField<Money>? {
+        func amount(_ line: ScannedLine) -> Money? {
+            guard let run = line.runs.last, !run.negative, let (m, _) = run.money(in: currency) else { return nil }
+            return m
+        }
+        let changeWords = ["거스름", "잔돈", "お釣", "おつり", "釣銭", "change", "chg"]
+        let handed = ["받은금액", "받은돈", "현금", "お預", "預り", "預かり", "現金", "tendered", "cash"]
+        for (i, line) in lines.enumerated() where handed.contains(where: { line.compact.contains($0) }) {
+            guard let given = amount(line), given.minorUnits > 0 else { continue }
+            for j in (i + 1)..<min(lines.count, i + 3) where changeWords.contains(where: { lines[j].compact.contains($0) }) {
+                guard let back = amount(lines[j]), back.minorUnits < given.minorUnits else { continue }
+                let paid = given.minorUnits - back.minorUnits
+                let printed = lines.enumerated().contains { k, other in
+                    k != i && k != j && other.runs.contains { $0.money(in: currency)?.0.minorUnits == paid }
+                }
+                guard printed else { continue }
+                let confidence = min(line.confidence, lines[j].confidence) * 0.8
+                return ReceiptField(value: Money(minorUnits: paid, currency: currency), confidence: (confidence * 10).rounded() / 10,
+                                    source: line.text + "\n" + lines[j].text, unsure: true)
+            }
+        }
+        return nil
+    }
+
+    /// The median height of the lines' boxes (0 without lines): what "larger type" is measured against.
+    static func typicalHeight(_ lines: [ScannedLine]) -> Double {
+        let heights = lines.map(\.height).filter { $0 > 0 }.sorted()
+        guard !heights.isEmpty else { return 0 }
+        return Double(heights[heights.count / 2])
     }
 
     /// Whether a line holds nothing but one amount and its currency marks.

@@ -21,8 +21,12 @@ enum ReceiptPatterns {
     }
 
     static let yearFirst = make(#"(?<![0-9])(20[0-9]{2}|19[0-9]{2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
-    static let cjkYearFirst = make(#"(?<![0-9])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
+    static let cjkYearFirst = make(#"(?<![0-9成和元RrHh])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
     static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
+    /// An era with one of its two characters misread (`令基8年`, `信和8年`, `平戌31年`): the other one and `年月日` anchor it.
+    static let eraMisread = make(#"(令\s*\S|\S\s*和|平\s*\S|\S\s*成)\s*([0-9]{1,2}|元)\s*年\s*([0-9]{1,2})\s*月\s*([0-9]{1,2})\s*日"#)
+    /// Year first with one separator lost or read as a space (`2026 08-16`, `2026.08 16`).
+    static let yearFirstLoose = make(#"(?<![0-9])(20[0-9]{2})\s*[-./ ]\s*([0-9]{1,2})\s*[-./ ]\s*([0-9]{1,2})(?![0-9:])"#)
     /// `2026년 6월 8일` with `년` and `일` misread while `월` was read, which anchors it: `년` as one other
     /// character or as one or two digits before a space (`20264 6 월 8S`, `202614 1월 192!`), `일` as a digit
     /// after the day (`192!`: three digits, the day is the first two). Digits run straight into the month
@@ -32,7 +36,7 @@ enum ReceiptPatterns {
     /// year's first four digits, then two tokens before the clock time whose last character was the unit.
     static let garbledUnits = make(#"(?<![0-9])(20[0-9]{2})[0-9A-Za-z]{0,2}\s+([0-9]{1,2}\S?)\s+([0-9]{1,2}\S?)\s+[0-9]{1,2}:[0-9]{2}"#)
     static let monthName = make(#"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})(?![0-9])"#)
-    static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+([0-9]{4})(?![0-9])"#)
+    static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?[\s-]+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?[\s-]+([0-9]{4})(?![0-9])"#)
     static let yearLast = make(#"(?<![0-9])([0-9]{1,2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{4})(?![0-9])"#)
     /// American month/day/two-digit year with one-digit parts: `1/5/26`, `11-2-26`.
     static let usShortYear = make(#"(?<![0-9.,/-])([0-9]{1,2})([-/.])([0-9]{1,2})\2([0-9]{2})(?![0-9.,/-])"#)
@@ -41,6 +45,11 @@ enum ReceiptPatterns {
     static let meridiemFirst = make(#"(오전|오후|午前|午後|\bam\b|\bpm\b)\s*([0-9]{1,2})\s*[:時시]\s*([0-9]{1,2})"#)
     static let clock = make(#"(?<![0-9])([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?(?![0-9])(?:\s*([ap]\.?[mny]\.?)(?![a-z]))?"#)
     static let cjkClock = make(#"(?<![0-9])([0-9]{1,2})\s*[時시]\s*([0-9]{1,2})\s*[分분]"#)
+
+    /// English receipts in these currencies write day/month (`20/11/2026`); in the others (`$`) month/day.
+    static let dayFirstCurrencies: Set<String> = ["GBP", "EUR", "AUD", "NZD", "INR", "ZAR", "SGD", "HKD", "MYR", "NGN", "KES", "PKR"]
+    /// A look-alike letter between or beside digits (`2O26/1O/31`, `l1/20/26`), read as the digit it stands for.
+    static let digitLookalike = make(#"(?<=[0-9])[Oo](?=[0-9./:-])|(?<=[0-9./:-])[Oo](?=[0-9])|(?<=[0-9])[lI|](?=[0-9./:-])|(?<=[0-9./:-])[lI|](?=[0-9])"#, ignoringCase: false)
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
@@ -58,9 +67,18 @@ enum ReceiptPatterns {
 
 extension ReceiptReading {
     /// Every date reading on a line, in the order of the rules; `language` settles `03/04/2026`.
-    static func dateReadings(_ line: ScannedLine, language: ReceiptLanguage) -> [DateReading] {
+    /// `dayFirst`: an English receipt in a day-first country's currency; `orderSettled`: its currency was printed,
+    /// so `03/04/2026` is no longer ambiguous.
+    static func dateReadings(_ line: ScannedLine, language: ReceiptLanguage, dayFirst: Bool = false, orderSettled: Bool = false) -> [DateReading] {
         typealias P = ReceiptPatterns
-        let text = line.normalized
+        var text = line.normalized
+        for _ in 0..<2 {
+            let ns = text as NSString
+            for m in P.digitLookalike.matches(in: text, range: NSRange(location: 0, length: ns.length)).reversed() {
+                let c = ns.substring(with: m.range)
+                text = (text as NSString).replacingCharacters(in: m.range, with: c == "O" || c == "o" ? "0" : "1")
+            }
+        }
         var found: [DateReading] = []
         for g in P.matches(P.yearFirst, in: text) {
             if let y = Int(g[1] ?? ""), let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
@@ -71,6 +89,14 @@ extension ReceiptReading {
             if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
                 let year = y < 100 ? 2000 + y : y
                 found.append(DateReading(year: year, month: m, day: d, read: g[0] ?? "", certainty: y < 100 ? 0.9 : 1.0))
+            }
+        }
+        if found.isEmpty {
+            // One separator at least: `2026 12 31` is no date.
+            for g in P.matches(P.yearFirstLoose, in: text) where (g[0] ?? "").contains(where: { "-./".contains($0) }) {
+                if let y = Int(g[1] ?? ""), let m = Int(g[2] ?? ""), let d = Int(g[3] ?? "") {
+                    found.append(DateReading(year: y, month: m, day: d, read: g[0] ?? "", certainty: 0.8))
+                }
             }
         }
         if found.isEmpty {
@@ -103,6 +129,15 @@ extension ReceiptReading {
                 found.append(DateReading(year: base + n, month: m, day: d, read: g[0] ?? "", certainty: 1.0))
             }
         }
+        if found.isEmpty {
+            for g in P.matches(P.eraMisread, in: text) where !(g[1] ?? "").hasPrefix("令和") && !(g[1] ?? "").hasPrefix("平成") {
+                let base = (g[1] ?? "").contains("令") || (g[1] ?? "").contains("和") ? 2018 : 1988
+                let n = g[2] == "元" ? 1 : Int(g[2] ?? "")
+                if let n, let m = Int(g[3] ?? ""), let d = Int(g[4] ?? "") {
+                    found.append(DateReading(year: base + n, month: m, day: d, read: g[0] ?? "", certainty: 0.8))
+                }
+            }
+        }
         for g in P.matches(P.monthName, in: text) {
             if let name = g[1]?.lowercased().prefix(3), let m = P.months.firstIndex(of: String(name)), let d = Int(g[2] ?? ""), let y = Int(g[3] ?? "") {
                 found.append(DateReading(year: y, month: m + 1, day: d, read: g[0] ?? "", certainty: 1.0))
@@ -121,16 +156,18 @@ extension ReceiptReading {
             } else if b > 12 && a <= 12 {
                 found.append(DateReading(year: y, month: a, day: b, read: read, certainty: 0.95))
             } else {
-                // Both could be the month: American English writes month/day, the others day/month.
-                let monthFirst = language == .english
+                // Both could be the month: American English writes month/day, the others (and `£`, `€` receipts) day/month.
+                let monthFirst = language == .english && !dayFirst
                 found.append(DateReading(year: y, month: monthFirst ? a : b, day: monthFirst ? b : a, read: read,
-                                         certainty: a == b ? 0.95 : 0.7, ambiguous: a != b))
+                                         certainty: a == b ? 0.95 : orderSettled ? 0.9 : 0.7, ambiguous: a != b && !orderSettled))
             }
         }
         for g in P.matches(P.shortYear, in: text) {
             guard let a = Int(g[1] ?? ""), let b = Int(g[3] ?? ""), let c = Int(g[4] ?? "") else { continue }
             // `26-11-20` is year first in Korea and Japan; English receipts write `11/20/26` (or `20/11/26`).
-            if language == .english, a <= 12 {
+            if language == .english, dayFirst, b <= 12, a <= 31 {
+                found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
+            } else if language == .english, a <= 12 {
                 found.append(DateReading(year: 2000 + c, month: a, day: b, read: g[0] ?? "", certainty: 0.8))
             } else if language == .english, b <= 12 {
                 found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
@@ -141,7 +178,9 @@ extension ReceiptReading {
             // `1/5/26`: one-digit month or day, which the year-first shape above cannot be.
             for g in P.matches(P.usShortYear, in: text) where (g[1]?.count ?? 0) == 1 || (g[3]?.count ?? 0) == 1 {
                 guard let a = Int(g[1] ?? ""), let b = Int(g[3] ?? ""), let c = Int(g[4] ?? "") else { continue }
-                if a <= 12 {
+                if dayFirst, b <= 12 {
+                    found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
+                } else if a <= 12 {
                     found.append(DateReading(year: 2000 + c, month: a, day: b, read: g[0] ?? "", certainty: 0.8))
                 } else if b <= 12 {
                     found.append(DateReading(year: 2000 + c, month: b, day: a, read: g[0] ?? "", certainty: 0.8))
@@ -151,24 +190,44 @@ extension ReceiptReading {
         return found
     }
 
-    /// The first line's first date that is a real day, not in the future (today + 1 day allows for
-    /// time zones) and not before 2000; then the time on that line, or else the first time anywhere.
-    static func readDateAndTime(_ lines: [ScannedLine], language: ReceiptLanguage, today: LocalDate,
+    /// The first date that is a real day from a year before today to tomorrow (time zones); without one, the
+    /// first real day since 2000 in the future or further back, proposed but asked about (unsure, note
+    /// `dateAsked`); then the time on the date's line, or else the first time anywhere.
+    static func readDateAndTime(_ lines: [ScannedLine], language: ReceiptLanguage, dayFirst: Bool = false, orderSettled: Bool = false, today: LocalDate,
                                 notes: inout [ReceiptNote]) -> (ReceiptField<LocalDate>?, ReceiptField<ReceiptTime>?) {
         var date: ReceiptField<LocalDate>?
         var dateLine: Int?
+        var asked: (field: ReceiptField<LocalDate>, line: Int, note: ReceiptNote, certainty: Double)?
+        var rejected: [ReceiptNote] = []
         search: for (i, line) in lines.enumerated() {
-            for reading in dateReadings(line, language: language) {
+            for reading in dateReadings(line, language: language, dayFirst: dayFirst, orderSettled: orderSettled) {
                 guard let day = LocalDate(year: reading.year, month: reading.month, day: reading.day) else {
-                    notes.append(.dateRejected(read: reading.read, reason: .noSuchDay)); continue
+                    rejected.append(.dateRejected(read: reading.read, reason: .noSuchDay)); continue
                 }
-                if day.year < 2000 { notes.append(.dateRejected(read: reading.read, reason: .tooOld)); continue }
-                if day > today.adding(days: 1) { notes.append(.dateRejected(read: reading.read, reason: .future)); continue }
+                if day.year < 2000 { rejected.append(.dateRejected(read: reading.read, reason: .tooOld)); continue }
+                let reason: ReceiptDateRejection? = day > today.adding(days: 1) ? .future : day < today.adding(days: -400) ? .longAgo : nil
+                if let reason {
+                    rejected.append(.dateRejected(read: reading.read, reason: reason))
+                    // Of several, the surest shape (`平成31年` is 2019, not a two-digit 2031), the first among equals.
+                    if reading.certainty > asked?.certainty ?? 0 {
+                        asked = (line.field(day, certainty: reading.certainty * 0.5, unsure: true), i, .dateAsked(read: reading.read, date: day, reason: reason),
+                                 reading.certainty)
+                    }
+                    continue
+                }
                 if reading.ambiguous { notes.append(.ambiguousDate(read: reading.read, chose: day, because: language)) }
-                date = line.field(day, certainty: reading.certainty)
+                date = line.field(day, certainty: reading.certainty, unsure: reading.ambiguous || reading.certainty < 0.7)
                 dateLine = i
                 break search
             }
+        }
+        if date == nil, let asked {
+            date = asked.field
+            dateLine = asked.line
+            notes += rejected.filter { if case .dateRejected(let read, _) = $0, case .dateAsked(let askedRead, _, _) = asked.note { read != askedRead } else { true } }
+            notes.append(asked.note)
+        } else {
+            notes += rejected
         }
         var time: ReceiptField<ReceiptTime>?
         let order = dateLine.map { first in [first] + lines.indices.filter { $0 != first } } ?? Array(lines.indices)

@@ -74,7 +74,7 @@ extension ReceiptReading {
     /// A line that carries a label of some other field: totals, taxes, tendered, payment, dates, numbers.
     static func isLabelLine(_ line: ScannedLine) -> Bool {
         let compact = line.compact
-        if TotalLabel.labels.contains(where: { compact.contains($0.0) }) || TotalLabel.notTotal.contains(where: { compact.contains($0) }) { return true }
+        if TotalLabel.isLabel(line, wholeLatinWords: true) { return true }
         let others = ["카드", "신용", "체크", "현금", "승인", "할부", "가맹", "사업자", "전화", "tel", "クレジット", "カード", "現金", "承認",
                       "電話", "登録番号", "일시", "日時", "번호", "番号", "レジ", "#", "visa", "master", "amex", "card", "cash", "debit", "credit", "approval", "auth", "phone"]
         if others.contains(where: { compact.contains($0) }) || hasWord(["pos"], in: line.normalized.lowercased()) { return true }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The store's name: a labelled line (`상호:`, `店名`, `Store:`), else the first header line that is
-/// nothing else (not a date, phone number, address, receipt title or business number).
+/// The store's name: a labelled line (`상호:`, `店名`, `Store:`), else the most prominent header line that is
+/// nothing else (not a date, phone number, address, receipt title, business number or web address): the one
+/// in the largest type, else the first, in the receipt's script.
 extension ReceiptReading {
     /// Labels in front of a store name; the Latin ones need a colon (`Store hours` is no name).
     static let merchantLabels: [(String, needsColon: Bool)] = [
@@ -15,7 +16,7 @@ extension ReceiptReading {
     static let otherLabels = ["주소", "住所", "address", "fax", "대표", "代表", "登録番号", "사업자", "cashier", "담당", "担当", "レジ", "pos"]
     static let separators = CharacterSet(charactersIn: " \t*-=_~#:|[](){}<>.,·•【】「」『』〔〕/\\")
 
-    static func readMerchant(_ lines: [ScannedLine], header: Set<Int>) -> (field: ReceiptField<String>, line: Int)? {
+    static func readMerchant(_ lines: [ScannedLine], header: Set<Int>, language: ReceiptLanguage = .korean) -> (field: ReceiptField<String>, line: Int)? {
         for (i, line) in lines.enumerated() {
             guard let rest = afterMerchantLabel(line.normalized) else { continue }
             if let name = cleanName(rest) { return (line.field(name, certainty: 1.0), i) }
@@ -25,12 +26,71 @@ extension ReceiptReading {
                 return (ReceiptField(value: name, confidence: (confidence * 10).rounded() / 10, source: line.text + "\n" + lines[i + 1].text), i + 1)
             }
         }
+        var candidates: [(index: Int, name: String, height: Int)] = []
+        // The name stands above the date and the first amount: lines below them in the top part are items.
+        let dateLine = lines.indices.first { ReceiptReading.firstDate(lines[$0]) != nil } ?? lines.count
+        let firstAmount = lines.indices.first { i in lines[i].runs.contains { !$0.separators.isEmpty || $0.marker != nil } } ?? lines.count
+        let above = min(dateLine, firstAmount)
         for i in header.sorted() where i < lines.count {
             let line = lines[i]
-            guard !isNotAName(line), let name = cleanName(line.normalized) else { continue }
-            return (line.field(name, certainty: 0.6), i)
+            // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that.
+            guard line.confidence >= 45, !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
+            candidates.append((i, name, line.height))
         }
-        return nil
+        let aboveOnes = candidates.filter { $0.index < above }
+        if !aboveOnes.isEmpty { candidates = aboveOnes }
+        // In the receipt's script when there is such a line: OCR noise in a Korean header reads as Latin letters;
+        // and read with some confidence when there is such a line (a logo reads as letters at a low one).
+        let inScript = candidates.filter { inReceiptScript($0.name, language) }
+        if !inScript.isEmpty { candidates = inScript }
+        let clear = candidates.filter { lines[$0.index].confidence >= 70 }
+        if !clear.isEmpty { candidates = clear }
+        guard let first = candidates.first else { return nil }
+        let typical = typicalHeight(lines)
+        let tallest = candidates.max { $0.height < $1.height } ?? first
+        if typical > 0, Double(tallest.height) >= typical * 1.25, tallest.height > candidates.filter({ $0.index != tallest.index }).map(\.height).max() ?? 0 {
+            // One line stands out in larger type: that is how shops print their name.
+            return (lines[tallest.index].field(tallest.name, certainty: 0.8), tallest.index)
+        }
+        return (lines[first.index].field(first.name, certainty: 0.6, unsure: true), first.index)
+    }
+
+    /// A header line with the short pieces OCR cut off it on the same baseline (`ポ` `チタマ動物病院` read as two
+    /// lines because of the large type's spacing) put back in their left-to-right order.
+    static func joinedPieces(_ lines: [ScannedLine], _ i: Int) -> String {
+        let box = lines[i].original.box
+        func sameRow(_ other: ReceiptBox) -> Bool {
+            let top = max(box.y, other.y), bottom = min(box.y + box.height, other.y + other.height)
+            return bottom - top >= min(box.height, other.height) / 2 && box.height > 0 && other.height > 0
+        }
+        var pieces = [(x: box.x, text: lines[i].normalized)]
+        for j in [i - 1, i + 1] where j >= 0 && j < lines.count {
+            let other = lines[j]
+            guard sameRow(other.original.box), cleanName(other.normalized) == nil, other.runs.isEmpty,
+                  other.normalized.contains(where: \.isLetter) else { continue }
+            pieces.append((other.original.box.x, other.normalized))
+        }
+        guard pieces.count > 1 else { return lines[i].normalized }
+        return pieces.sorted { $0.x < $1.x }.map(\.text).joined(separator: " ")
+    }
+
+    /// Mostly letters: not OCR's noise from a logo or a rule (`=e a`, `VSS Sa =`).
+    static func looksLikeAName(_ name: String) -> Bool {
+        let visible = name.filter { !$0.isWhitespace }
+        let letters = visible.filter(\.isLetter).count
+        guard visible.count > 0, Double(letters) / Double(visible.count) >= 0.6 else { return false }
+        // Latin noise: at least one word of three letters or more.
+        if name.allSatisfy({ $0.isASCII }) { return name.split(separator: " ").contains { $0.filter(\.isLetter).count >= 3 } }
+        return true
+    }
+
+    /// Whether a name is written in the receipt's script (Hangul for Korean, kana or kanji for Japanese, Latin for English).
+    static func inReceiptScript(_ name: String, _ language: ReceiptLanguage) -> Bool {
+        switch language {
+        case .korean: name.contains(where: ReceiptSpacing.isHangul)
+        case .japanese: name.contains(where: ReceiptSpacing.isKanaOrKanji)
+        case .english: name.contains { $0.isASCII && $0.isLetter }
+        }
     }
 
     /// The text after a merchant label at the start of a line, or nil when the line has none.
@@ -80,9 +140,12 @@ extension ReceiptReading {
         if afterMerchantLabel(line.normalized) != nil { return true }
         if firstDate(line) != nil || readTime(line) != nil || isPhone(line.normalized) || isBusinessNumber(line.normalized) { return true }
         if isAddress(line.normalized) { return true }
+        // Business numbers, web addresses, registers and the like (`assets/receipt-words.json`, `notAName`).
+        let tokens = Set(lower.split { !$0.isLetter }.map(String.init))
+        if ReceiptWords.notANameWords.contains(where: { w in w.allSatisfy { $0.isASCII && $0.isLetter } ? tokens.contains(w) : lower.contains(w) }) { return true }
         // Amounts, card numbers and other long numbers (a store number such as `#1234` may stay).
         if line.runs.contains(where: { !$0.separators.isEmpty || $0.marker != nil || $0.groups.joined().count >= 5 }) { return true }
-        return TotalLabel.labels.contains { compact.contains($0.0) } || TotalLabel.notTotal.contains { compact.contains($0) }
+        return TotalLabel.isLabel(line, wholeLatinWords: true)
     }
 
     static let phonePattern = ReceiptPatterns.make(#"(?<![0-9])\(?0[0-9]{1,3}\)?[-. ][0-9]{3,4}[-. ][0-9]{4}(?![0-9])|(?<![0-9])\(?[0-9]{3}\)?[-. ][0-9]{3}[-. ][0-9]{4}(?![0-9])"#)
@@ -109,6 +172,9 @@ extension ReceiptReading {
         if ["市", "区", "町", "都", "県", "丁目", "番地"].contains(where: { text.contains($0) }) { return true }
         // A US state and ZIP code: `Springfield, IL 62701`.
         if !ReceiptPatterns.matches(zipPattern, in: text).isEmpty { return true }
+        // A British or Irish postcode (`Manchester M1 4BT`, OCR's `M1 48T`; `Dublin 2`).
+        if text.range(of: #"\b[A-Z]{1,2}[0-9][0-9A-Z]?\s+[0-9][A-Z0-9]{2}\b"#, options: .regularExpression) != nil { return true }
+        if text.range(of: #"^[A-Z][a-z]+ [0-9]{1,2}$"#, options: .regularExpression) != nil { return true }
         let english: Set<String> = ["st", "st.", "street", "ave", "ave.", "avenue", "rd", "rd.", "road", "blvd", "blvd.", "suite", "ste", "dr", "dr.", "hwy", "ln", "way"]
         return words.contains { english.contains($0.lowercased()) }
     }

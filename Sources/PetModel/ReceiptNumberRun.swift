@@ -17,6 +17,14 @@ struct NumberRun: Equatable {
     var markerRepaired: Bool
     /// A minus sign stands right before the number (a discount).
     var negative: Bool
+    /// The currency mark as printed (`$`, `W`, `원`, `USD`), empty without one.
+    var markerText: String = ""
+
+    /// Currency signs and codes petlog takes as the receipt's currency wherever they stand on it.
+    static let standaloneMarks: [(String, String)] = [("₩", "KRW"), ("¥", "JPY"), ("$", "USD"), ("€", "EUR"), ("£", "GBP"),
+                                                      ("KRW", "KRW"), ("JPY", "JPY"), ("USD", "USD"), ("EUR", "EUR"), ("GBP", "GBP")]
+    /// Three-letter codes read beside an amount.
+    static let codes: Set<String> = ["KRW", "JPY", "USD", "EUR", "GBP", "CAD", "AUD"]
 
     static let lookalikes: [Character: Character] = ["O": "0", "o": "0", "l": "1", "I": "1"]
 
@@ -90,23 +98,27 @@ struct NumberRun: Equatable {
             case "₩": r.marker = .krw
             case "¥": r.marker = Currency.named("JPY")
             case "$": r.marker = Currency.named("USD")
+            case "€": r.marker = Currency.named("EUR")
+            case "£": r.marker = Currency.named("GBP")
             case "W" where !wordBefore: r.marker = .krw; r.markerRepaired = true
             case "\\": r.marker = Currency.named("JPY"); r.markerRepaired = true
             default:
                 let word = String(chars[max(0, before - 2)...before]).uppercased()
-                if ["KRW", "JPY", "USD"].contains(word), before < 3 || !isASCIILetter(chars[before - 3]) { r.marker = Currency.named(word) }
+                if codes.contains(word), before < 3 || !isASCIILetter(chars[before - 3]) { r.marker = Currency.named(word); r.markerText = word }
             }
+            if r.marker != nil, r.markerText.isEmpty { r.markerText = String(c) }
         }
         var after = r.range.upperBound
         while after < chars.count, chars[after] == " " { after += 1 }
         if r.marker == nil, after < chars.count {
             switch chars[after] {
-            case "원": r.marker = .krw
-            case "円": r.marker = Currency.named("JPY")
+            case "원": r.marker = .krw; r.markerText = "원"
+            case "円": r.marker = Currency.named("JPY"); r.markerText = "円"
             default:
                 let word = String(chars[after..<min(chars.count, after + 3)]).uppercased()
-                if ["KRW", "JPY", "USD"].contains(word), after + 3 >= chars.count || !isASCIILetter(chars[after + 3]) {
+                if codes.contains(word), after + 3 >= chars.count || !isASCIILetter(chars[after + 3]) {
                     r.marker = Currency.named(word)
+                    r.markerText = word
                 }
             }
         }
@@ -137,8 +149,8 @@ struct NumberRun: Equatable {
         var fraction = ""
         var repaired = repairedDigits
         if currency.minorDigits > 0, let last = seps.last, let tail = groups.last, (1...currency.minorDigits).contains(tail.count) {
-            // `12.50`; in dollars `12,50` is a misread `12.50` (groupings have three digits).
-            if last != decimalSep { repaired = true }
+            // `12.50`; in dollars `12,50` is a misread `12.50` (groupings have three digits). Euro receipts write both.
+            if last != decimalSep && !decimalComma { repaired = true }
             fraction = tail
             groups.removeLast()
             seps.removeLast()

@@ -8,7 +8,7 @@ extension ReceiptReading {
     static let cashWords = ["현금", "現金"]
     static let cashLatin = ["cash"]
     /// Money handed over or given back: only cash has those.
-    static let tenderWords = ["받은금액", "거스름", "お預り", "お預かり", "お釣", "おつり", "tendered", "change"]
+    static let tenderWords = ["받은금액", "받은돈", "거스름", "잔돈", "お預り", "お預かり", "お釣", "おつり", "tendered", "change"]
     static let approvalWords = ["승인번호", "승인", "承認番号", "承認", "approval", "authcode", "auth#", "appr"]
     /// Electronic money and QR payments: neither cash nor card (`Payment.other`).
     static let otherWords = ["電子マネー", "交通系", "paypay", "suica", "pasmo", "카카오페이", "네이버페이", "제로페이", "qr"]
@@ -42,17 +42,20 @@ extension ReceiptReading {
             if other == nil, otherWords.contains(where: { compact.contains($0) }) { other = line }
             if tendered == nil, tenderWords.contains(where: { compact.contains($0) }) || hasWord(["change"], in: lower) { tendered = line }
         }
+        // Money handed over and change given back beat a card word on a line without an amount (a slip's title,
+        // `신용카드 매출전표`, printed on cash receipts too).
+        if let tendered, cash.isEmpty, !card.isEmpty, card.allSatisfy({ $0.1 <= 0 }) { return tendered.field(.cash, certainty: 0.7, unsure: true) }
         switch (card.first, cash.first) {
         case let (c?, nil): return c.0.field(.card, certainty: 0.9)
         case let (nil, c?): return c.0.field(.cash, certainty: 0.9)
         case let (a?, b?):
             // Both named and neither shows 0: the larger amount paid decides, a card when that does not.
             let cardMax = card.map(\.1).max() ?? -1, cashMax = cash.map(\.1).max() ?? -1
-            if cashMax > cardMax { return b.0.field(.cash, certainty: 0.5) }
-            return a.0.field(.card, certainty: 0.5)
+            if cashMax > cardMax { return b.0.field(.cash, certainty: 0.5, unsure: true) }
+            return a.0.field(.card, certainty: 0.5, unsure: true)
         case (nil, nil):
             if let other { return other.field(.other, certainty: 0.8) }
-            return tendered.map { $0.field(.cash, certainty: 0.7) }
+            return tendered.map { $0.field(.cash, certainty: 0.7, unsure: true) }
         }
     }
 }

@@ -33,16 +33,19 @@ public struct ReceiptLine: Equatable, Sendable {
 /// `confidence` is the OCR confidence of the source line (the lower of two when a label and its
 /// amount stand on two lines) times the certainty of the rule that read it (docs/receipts.md).
 /// A value not read from any line (a currency taken from the language or the home currency) has an
-/// empty `source`.
+/// empty `source`. `unsure` marks a value petlog guessed (docs/receipts.md, "Unsure"): the proposal
+/// says so, it is never taken silently.
 public struct ReceiptField<Value: Equatable & Sendable>: Equatable, Sendable {
     public var value: Value
     public var confidence: Double
     public var source: String
+    public var unsure: Bool
 
-    public init(value: Value, confidence: Double, source: String) {
+    public init(value: Value, confidence: Double, source: String, unsure: Bool = false) {
         self.value = value
         self.confidence = confidence
         self.source = source
+        self.unsure = unsure
     }
 }
 
@@ -81,6 +84,20 @@ public enum ReceiptDateRejection: String, Equatable, Sendable {
     case future
     /// Before 2000.
     case tooOld
+    /// More than a year before today (asked about, not taken silently).
+    case longAgo
+}
+
+/// What the receipt's currency was taken from.
+public enum ReceiptCurrencyEvidence: Equatable, Sendable {
+    /// A mark printed on the receipt, as printed: `$`, `₩`, `円`, `USD`.
+    case mark(String)
+    /// No mark: the receipt is in Korean (won) or Japanese (yen).
+    case language(ReceiptLanguage)
+    /// No mark: an English receipt whose amounts have cents (the home currency when it has cents, else US dollars).
+    case cents
+    /// Nothing on the receipt: the home currency.
+    case home
 }
 
 /// Something the reader decided that the user should be told about.
@@ -89,10 +106,12 @@ public enum ReceiptNote: Equatable, Sendable {
     case ambiguousDate(read: String, chose: LocalDate, because: ReceiptLanguage)
     /// A date that was read but could not be the purchase day.
     case dateRejected(read: String, reason: ReceiptDateRejection)
+    /// The only date on the receipt is in the future or more than a year back: proposed, but asked about.
+    case dateAsked(read: String, date: LocalDate, reason: ReceiptDateRejection)
     /// The total's digits were repaired from OCR noise (`1O.OOO`, `W12.000`, `12, 000`).
     case amountRepaired(read: String, as: Money)
-    /// No currency was printed: it came from the receipt's language (nil: the home currency).
-    case currencyAssumed(Currency, because: ReceiptLanguage?)
+    /// No currency was printed: it came from the receipt's language, its cents or the home currency.
+    case currencyAssumed(Currency, because: ReceiptCurrencyEvidence)
 }
 
 /// What a receipt says, field by field; nil where nothing could be read with a rule.
@@ -103,22 +122,37 @@ public struct ReceiptProposal: Equatable, Sendable {
     public var merchant: ReceiptField<String>?
     public var total: ReceiptField<Money>?
     public var currency: ReceiptField<Currency>
+    /// What the currency was taken from (said in the proposal).
+    public var currencyEvidence: ReceiptCurrencyEvidence
     public var payment: ReceiptField<Payment>?
     public var items: [ReceiptField<ReceiptItem>]
     public var notes: [ReceiptNote]
 
     public init(language: ReceiptLanguage, date: ReceiptField<LocalDate>? = nil, time: ReceiptField<ReceiptTime>? = nil,
                 merchant: ReceiptField<String>? = nil, total: ReceiptField<Money>? = nil, currency: ReceiptField<Currency>,
-                payment: ReceiptField<Payment>? = nil, items: [ReceiptField<ReceiptItem>] = [], notes: [ReceiptNote] = []) {
+                currencyEvidence: ReceiptCurrencyEvidence = .home, payment: ReceiptField<Payment>? = nil, items: [ReceiptField<ReceiptItem>] = [], notes: [ReceiptNote] = []) {
         self.language = language
         self.date = date
         self.time = time
         self.merchant = merchant
         self.total = total
         self.currency = currency
+        self.currencyEvidence = currencyEvidence
         self.payment = payment
         self.items = items
         self.notes = notes
+    }
+
+    /// The fields read but guessed, in the order the proposal shows them: `date`, `merchant`, `total`,
+    /// `currency`, `payment`.
+    public var unsure: [String] {
+        var out: [String] = []
+        if date?.unsure == true { out.append("date") }
+        if merchant?.unsure == true { out.append("merchant") }
+        if total?.unsure == true { out.append("total") }
+        if currency.unsure { out.append("currency") }
+        if payment?.unsure == true { out.append("payment") }
+        return out
     }
 }
 
@@ -134,38 +168,56 @@ public enum ReceiptReading {
         var notes: [ReceiptNote] = []
         let labelled = TotalLabel.candidates(scanned)
         // The currency beside the strongest total label counts first.
-        let byStrength = labelled.enumerated().sorted { ($0.element.strength, -$0.offset) > ($1.element.strength, -$1.offset) }.map(\.element.line)
-        let (currency, assumed) = detectCurrency(scanned, totalLines: byStrength, language: language, home: homeCurrency)
-        if let assumed { notes.append(assumed) }
+        let byStrength = labelled.enumerated().sorted { ($0.element.strength, $0.offset) > ($1.element.strength, $1.offset) }.map(\.element.line)
+        let (currency, evidence) = detectCurrency(scanned, totalLines: byStrength, language: language, home: homeCurrency)
+        if case .mark = evidence {} else { notes.append(.currencyAssumed(currency.value, because: evidence)) }
         let total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
-        let (date, time) = readDateAndTime(scanned, language: language, today: today, notes: &notes)
+        // English receipts write month/day, unless their currency is one of a day-first country's (`£`, `€`).
+        let dayFirst: Bool = if case .mark = evidence { ReceiptPatterns.dayFirstCurrencies.contains(currency.value.code) } else { false }
+        // `$` settles month/day, `£`/`€` day/month; a won or yen receipt in English leaves `03/04/2026` ambiguous.
+        let orderSettled: Bool = if case .mark = evidence {
+            language == .english && (currency.value.code == "USD" || ReceiptPatterns.dayFirstCurrencies.contains(currency.value.code))
+        } else { false }
+        let (date, time) = readDateAndTime(scanned, language: language, dayFirst: dayFirst, orderSettled: orderSettled, today: today, notes: &notes)
         let header = headerLines(lines, imageHeight: imageHeight)
-        let merchant = readMerchant(scanned, header: header)
+        let merchant = readMerchant(scanned, header: header, language: language)
         let payment = readPayment(scanned, currency: currency.value)
         let items = readItems(scanned, merchantLine: merchant?.line, totalLine: labelled.map(\.line).min(),
                               currency: currency.value)
         return ReceiptProposal(language: language, date: date, time: time, merchant: merchant?.field, total: total,
-                               currency: currency, payment: payment, items: items, notes: notes)
+                               currency: currency, currencyEvidence: evidence, payment: payment, items: items, notes: notes)
     }
 
     /// Hangul makes a receipt Korean, kana (or kanji without Hangul) Japanese, Latin letters alone
-    /// English; a receipt with no letters at all takes the first OCR language.
+    /// English; a receipt with no letters at all takes the first OCR language. A few Hangul or kanji
+    /// among many Latin letters (OCR's noise from a photo's background, lines it read at low confidence)
+    /// do not make an English receipt Korean or Japanese.
     static func detectLanguage(_ lines: [ScannedLine], hints: [String]) -> ReceiptLanguage {
-        var hangul = 0, kana = 0, kanji = 0, latin = 0
-        for line in lines {
-            for scalar in line.normalized.unicodeScalars {
-                switch scalar.value {
-                case 0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F: hangul += 1
-                case 0x3040...0x30FF: kana += 1
-                case 0x4E00...0x9FFF: kanji += 1
-                case 0x41...0x5A, 0x61...0x7A: latin += 1
-                default: break
+        func count(_ lines: [ScannedLine]) -> (hangul: Int, kana: Int, kanji: Int, latin: Int) {
+            var hangul = 0, kana = 0, kanji = 0, latin = 0
+            for line in lines {
+                for scalar in line.normalized.unicodeScalars {
+                    switch scalar.value {
+                    case 0xAC00...0xD7A3: hangul += 1
+                    case 0x3040...0x30FF: kana += 1
+                    case 0x4E00...0x9FFF: kanji += 1
+                    case 0x41...0x5A, 0x61...0x7A: latin += 1
+                    default: break
+                    }
                 }
             }
+            return (hangul, kana, kanji, latin)
         }
-        if hangul > 0 && hangul >= kana { return .korean }
-        if kana > 0 || kanji > 0 { return .japanese }
-        if latin > 0 { return .english }
+        let sure = count(lines.filter { $0.confidence >= 60 })
+        // Korean or Japanese when that script is more than a trace beside the Latin letters.
+        func enough(_ n: Int, _ latin: Int) -> Bool { n >= 3 && n * 6 >= latin }
+        if enough(sure.hangul, sure.latin) && sure.hangul >= sure.kana { return .korean }
+        if enough(sure.kana + sure.kanji, sure.latin) && sure.kana + sure.kanji > sure.hangul { return .japanese }
+        if sure.latin > 0 { return .english }
+        let all = count(lines)
+        if all.hangul > 0 && all.hangul >= all.kana { return .korean }
+        if all.kana > 0 || all.kanji > 0 { return .japanese }
+        if all.latin > 0 { return .english }
         switch hints.first {
         case "kor": return .korean
         case "jpn", "jpn_vert": return .japanese
@@ -203,8 +255,10 @@ struct ScannedLine {
 
     var text: String { original.text }
     var confidence: Double { max(0, min(100, original.confidence)) }
+    /// The height of the line's box: a bold or double-height total, a store name in large type stand taller.
+    var height: Int { original.box.height }
 
-    func field<V>(_ value: V, certainty: Double) -> ReceiptField<V> {
-        ReceiptField(value: value, confidence: (confidence * certainty * 10).rounded() / 10, source: text)
+    func field<V>(_ value: V, certainty: Double, unsure: Bool = false) -> ReceiptField<V> {
+        ReceiptField(value: value, confidence: (confidence * certainty * 10).rounded() / 10, source: text, unsure: unsure)
     }
 }

@@ -17,13 +17,20 @@ public struct ScanJSON: JSONObjectView {
     public let image: Image
     public let languages: String
     public var saved: [PetRecord]?
+    /// What the owner gave (not guessed, so not unsure).
+    public var given: ScanGiven?
 
     public init(_ proposal: ReceiptProposal, _ draft: ReceiptExpense, image: Image, languages: String) {
         self.proposal = proposal; self.draft = draft; self.image = image; self.languages = languages
     }
 
     struct Field<Value: Encodable>: Encodable {
-        let value: Value, confidence: Double, source: String
+        let value: Value, confidence: Double, source: String, unsure: Bool
+    }
+
+    /// The currency, what it was taken from (`mark`, `language`, `cents`, `home`) and the mark as printed.
+    struct CurrencyField: Encodable {
+        let value: String, confidence: Double, source: String, unsure: Bool, from: String, mark: String?
     }
 
     struct Item: Encodable { let name: String, price: MoneyJSON, confidence: Double }
@@ -41,7 +48,7 @@ public struct ScanJSON: JSONObjectView {
 
     func write(_ c: inout KeyedEncodingContainer<JSONKey>) throws {
         func field<T, V: Encodable>(_ f: ReceiptField<T>?, _ value: (T) -> V) -> Field<V>? {
-            f.map { Field(value: value($0.value), confidence: $0.confidence, source: $0.source) }
+            f.map { Field(value: value($0.value), confidence: $0.confidence, source: $0.source, unsure: $0.unsure) }
         }
         let p = proposal
         try c.put("languages", languages); try c.put("language", p.language.rawValue)
@@ -49,7 +56,16 @@ public struct ScanJSON: JSONObjectView {
         try c.put("time", field(p.time, ScanJSON.clock))
         try c.put("merchant", field(p.merchant) { $0 })
         try c.put("total", field(p.total, MoneyJSON.init))
-        try c.put("currency", field(p.currency) { $0.code })
+        let (from, mark): (String, String?) = switch p.currencyEvidence {
+        case .mark(let m): ("mark", m)
+        case .language: ("language", nil)
+        case .cents: ("cents", nil)
+        case .home: ("home", nil)
+        }
+        try c.put("currency", CurrencyField(value: p.currency.value.code, confidence: p.currency.confidence, source: p.currency.source,
+                                            unsure: p.currency.unsure, from: from, mark: mark))
+        // What petlog guessed (docs/receipts.md, "Unsure"): the fields the proposal marks with `?`.
+        try c.put("unsure", given.map { ScanProposalPresenter.unsure(p, given: $0) } ?? p.unsure)
         try c.put("payment", field(p.payment) { $0.rawValue })
         try c.put("items", p.items.map { Item(name: $0.value.name, price: MoneyJSON($0.value.price), confidence: $0.confidence) })
         try c.put("expense", Expense(d: draft))

@@ -32,13 +32,18 @@ public struct ScanProposalPresenter {
     public func lines(_ p: ReceiptProposal, _ d: ReceiptExpense, receiptLines: [String], rotation: Int?, given: ScanGiven = ScanGiven(),
                       pet: String? = nil) -> [String] {
         let screen = context.screen, format = context.format, clean = PlainText.sanitized
-        func confidence(_ c: Double?, given: Bool) -> String { given ? t(.scanGiven) : c.map { "(\(Int($0.rounded())) %)" } ?? "" }
+        // A guessed field's confidence is followed by `?` (docs/receipts.md, "Unsure").
+        func confidence<V>(_ f: ReceiptField<V>?, given: Bool, unsure: Bool? = nil) -> String {
+            given ? t(.scanGiven) : f.map { "(\(Int($0.confidence.rounded())) %)" + ((unsure ?? $0.unsure) ? " ?" : "") } ?? ""
+        }
         var rows: [[String]] = []
-        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date?.confidence, given: given.date)])
-        rows.append([t(.scanTime), d.time.map { context.format.clock(hour: $0.hour, minute: $0.minute) } ?? "—", confidence(p.time?.confidence, given: given.date)])
-        rows.append([t(.scanMerchant), d.merchant.map(clean) ?? "—", confidence(p.merchant?.confidence, given: given.merchant)])
-        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—", confidence(p.total?.confidence, given: given.total)])
-        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment?.confidence, given: given.payment)])
+        rows.append([t(.scanDate), d.day.map { format.longDate($0) } ?? "—", confidence(p.date, given: given.date)])
+        rows.append([t(.scanTime), d.time.map { context.format.clock(hour: $0.hour, minute: $0.minute) } ?? "—", confidence(p.time, given: given.date)])
+        rows.append([t(.scanMerchant), d.merchant.map(clean) ?? "—", confidence(p.merchant, given: given.merchant)])
+        // The total is as unsure as its currency.
+        rows.append([t(.scanTotal), d.money.map(format.money) ?? "—",
+                     confidence(p.total, given: given.total, unsure: p.total.map { $0.unsure || (p.currency.unsure && !given.currency) })])
+        rows.append([t(.scanPayment), d.payment.map(paymentName) ?? "—", confidence(p.payment, given: given.payment)])
         rows.append([t(.scanCategory), context.categoryName(d.category), given.category ? t(.scanGiven) : ""])
         rows.append([t(.scanPet), pet.map(clean) ?? t(.expenseHousehold), ""])
         func fit(_ text: String, _ width: Int) -> String {
@@ -70,14 +75,54 @@ public struct ScanProposalPresenter {
             }
         }
         if let turn = rotation, turn != 0 { out.append(t(.scanNoteTurned(degrees: String(turn)))) }
+        // Which currency and why, unless the owner named it.
+        if !given.currency {
+            let code = p.currency.value.code
+            switch p.currencyEvidence {
+            case .mark(let mark): out.append(t(.scanCurrencyMark(currency: code, mark: clean(mark))))
+            case .language(.korean): out.append(t(.scanCurrencyKorean(currency: code)))
+            case .language(.japanese): out.append(t(.scanCurrencyJapanese(currency: code)))
+            case .cents: out.append(t(.scanCurrencyCents(currency: code)))
+            case .language(.english), .home: out.append(t(.scanNoteCurrency(currency: code)))
+            }
+        }
         for note in p.notes {
             switch note {
             case .ambiguousDate(let read, let chose, _): out.append(t(.scanNoteDate(read: clean(read), date: format.longDate(chose))))
-            case .currencyAssumed(let c, _): if !given.currency { out.append(t(.scanNoteCurrency(currency: c.code))) }
+            case .currencyAssumed: break  // said above
             case .amountRepaired(let read, let m): out.append(t(.scanNoteAmount(read: clean(read), amount: format.money(m))))
             case .dateRejected(let read, _): out.append(t(.scanNoteDateRejected(read: clean(read))))
+            case .dateAsked(let read, let day, _): if !given.date { out.append(t(.scanNoteDateAsked(read: clean(read), date: format.longDate(day)))) }
             }
         }
+        let unsure = Self.unsure(p, given: given)
+        if !unsure.isEmpty { out.append(t(.scanUnsure(fields: unsure.map(fieldName).joined(separator: ", ")))) }
         return out
+    }
+
+    /// The fields petlog guessed that the owner did not give (`date`, `merchant`, `total`, `currency`, `payment`).
+    public static func unsure(_ p: ReceiptProposal, given: ScanGiven) -> [String] {
+        p.unsure.filter { field in
+            switch field {
+            case "date": !given.date
+            case "merchant": !given.merchant
+            case "total": !given.total
+            case "currency": !given.currency
+            case "payment": !given.payment
+            default: true
+            }
+        }
+    }
+
+    /// A proposal field's name as the table shows it.
+    public func fieldName(_ field: String) -> String {
+        switch field {
+        case "date": t(.scanDate)
+        case "merchant": t(.scanMerchant)
+        case "total": t(.scanTotal)
+        case "currency": t(.scanCurrency)
+        case "payment": t(.scanPayment)
+        default: field
+        }
     }
 }

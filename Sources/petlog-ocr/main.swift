@@ -7,13 +7,11 @@
 //        petlog-ocr ... --trace IMAGE                 (also the time of each stage on stderr)
 import Foundation
 import OCR
+import OCRWire
 
-func fail(_ fields: [String: Any], code: Int32) -> Never {
-    if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    }
-    exit(code)
+func fail(_ failure: OCRWire.Failure) -> Never {
+    if let data = try? OCRWire.encode(failure) { FileHandle.standardOutput.write(data) }
+    exit(failure.exitCode)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -26,35 +24,57 @@ let language = option("--lang")
 let fallback = option("--detect")
 let trace: OCRTrace? = arguments.contains("--trace") ? OCRTrace() : nil  // stage times on stderr (docs/ocr.md)
 arguments.removeAll { $0 == "--trace" }
-guard arguments.count == 1 else { fail(["error": "usage", "detail": "petlog-ocr [--detect FALLBACK] [--lang LANGS] [--trace] IMAGE"], code: 64) }
+guard arguments.count == 1 else { fail(OCRWire.Failure("usage", detail: "petlog-ocr [--detect FALLBACK] [--lang LANGS] [--trace] IMAGE")) }
 let path = arguments[0]
 
+extension OCRWire.Box {
+    init(_ b: OCRBox) { self.init(x: b.x, y: b.y, width: b.width, height: b.height) }
+}
+
+extension OCRWire.Reading {
+    init(_ r: OCRResult) {
+        self.init(lines: r.lines.map { OCRWire.Line(text: $0.text, confidence: $0.confidence, box: OCRWire.Box($0.box), block: $0.block) },
+                  width: r.width, height: r.height, deskewAngle: r.deskewAngle, language: r.language,
+                  layout: r.layout.map { OCRWire.Layout(rotation: $0.rotation, orientationConfidence: $0.orientationConfidence, script: $0.script,
+                                                        scriptConfidence: $0.scriptConfidence) },
+                  measuredTextHeight: r.measuredTextHeight, paper: r.paper.map(OCRWire.Box.init), scale: r.scale, steps: r.steps)
+    }
+}
+
+extension OCRWire.Failure {
+    init(_ e: OCRError) {
+        switch e {
+        case .fileNotFound(let p): self.init("fileNotFound", path: p)
+        case .unreadable(let p): self.init("unreadable", path: p)
+        case .emptyFile(let p): self.init("emptyFile", path: p)
+        case .fileTooLarge(let p, let bytes, let limit): self.init("fileTooLarge", path: p, bytes: bytes, limit: limit)
+        case .notAnImage(let p): self.init("notAnImage", path: p)
+        case .unsupportedFormat(let p, let format): self.init("unsupportedFormat", path: p, format: format)
+        case .tooManyPixels(let p, let w, let h, let limit): self.init("tooManyPixels", path: p, limit: limit, width: w, height: h)
+        case .corruptImage(let p): self.init("corruptImage", path: p)
+        case .undecodableHeif(let p, let detail): self.init("undecodableHeif", path: p, detail: detail)
+        case .languageUnavailable(let l, let tessdata): self.init("languageUnavailable", language: l, tessdata: tessdata)
+        case .engineFailure(let detail): self.init("engineFailure", detail: detail)
+        }
+    }
+}
+
+var options = OCROptions()
+let tryOptions = ProcessInfo.processInfo.environment["PETLOG_OCR_TRY"]?.split(separator: ",").map(String.init) ?? []
+if tryOptions.contains("nolarge") { options.rereadLarge = false }
+if tryOptions.contains("nonorm") { options.normalizeBackground = false }
+if tryOptions.contains("nopaper") { options.readPaperOnly = false }
 do {
     let result: OCRResult
     if let fallback {
-        result = try OCREngine.recognizeDetecting(imageAt: path, language: language, fallback: fallback, trace: trace)
+        result = try OCREngine.recognizeDetecting(imageAt: path, language: language, fallback: fallback, options: options, trace: trace)
     } else {
         result = try OCREngine(language: language ?? "eng").recognize(imageAt: path)
     }
     if let trace { FileHandle.standardError.write(Data((trace.report + "\n").utf8)) }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    FileHandle.standardOutput.write(try encoder.encode(result))
-    FileHandle.standardOutput.write(Data("\n".utf8))
+    FileHandle.standardOutput.write(try OCRWire.encode(OCRWire.Reading(result)))
 } catch let e as OCRError {
-    switch e {
-    case .fileNotFound(let p): fail(["error": "fileNotFound", "path": p], code: 66)
-    case .unreadable(let p): fail(["error": "unreadable", "path": p], code: 66)
-    case .emptyFile(let p): fail(["error": "emptyFile", "path": p], code: 65)
-    case .fileTooLarge(let p, let bytes, let limit): fail(["error": "fileTooLarge", "path": p, "bytes": bytes, "limit": limit], code: 65)
-    case .notAnImage(let p): fail(["error": "notAnImage", "path": p], code: 65)
-    case .unsupportedFormat(let p, let format): fail(["error": "unsupportedFormat", "path": p, "format": format], code: 65)
-    case .tooManyPixels(let p, let w, let h, let limit): fail(["error": "tooManyPixels", "path": p, "width": w, "height": h, "limit": limit], code: 65)
-    case .corruptImage(let p): fail(["error": "corruptImage", "path": p], code: 65)
-    case .undecodableHeif(let p, let detail): fail(["error": "undecodableHeif", "path": p, "detail": detail], code: 65)
-    case .languageUnavailable(let l, let tessdata): fail(["error": "languageUnavailable", "language": l, "tessdata": tessdata], code: 69)
-    case .engineFailure(let detail): fail(["error": "engineFailure", "detail": detail], code: 70)
-    }
+    fail(OCRWire.Failure(e))
 } catch {
-    fail(["error": "engineFailure", "detail": "\(error)"], code: 70)
+    fail(OCRWire.Failure("engineFailure", detail: "\(error)"))
 }

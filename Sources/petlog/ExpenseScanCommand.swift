@@ -107,6 +107,7 @@ struct ExpenseScanCommand: ParsableCommand {
             }
             var shape = ScanJSON(proposal, draft, image: ScanJSON.Image(text: result.text, width: result.width, height: result.height, deskewDegrees: result.deskewAngle,
                                                                         rotationDegrees: result.layout?.rotation ?? 0, script: result.layout?.script), languages: languages)
+            shape.given = given
             guard draft.missing.isEmpty, let total = draft.money else {
                 if s.json { try s.terminal.json(shape) }
                 throw missingError()

@@ -184,7 +184,7 @@ final class ReceiptReadingTests: XCTestCase {
             ("H31.4.30", .japanese, day(2019, 4, 30)),
             ("２０２６－１１－２０", .japanese, day(2026, 11, 20)),
             ("2026-02-30", .korean, nil),
-            ("2026-12-25", .korean, nil),   // a month in the future
+            ("2026-12-25", .korean, day(2026, 12, 25)),   // a month in the future: proposed, asked about (unsure)
             ("1999-12-31", .korean, nil),
             ("TEL 02-123-4567", .korean, nil),
             ("123-45-67890", .korean, nil),
@@ -216,9 +216,12 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(p.date?.value, day(2026, 11, 20))
         XCTAssertTrue(p.notes.contains(.dateRejected(read: "2030-01-01", reason: .future)))
         XCTAssertTrue(p.notes.contains(.dateRejected(read: "2026-02-30", reason: .noSuchDay)))
-        // Tomorrow is allowed (time zones), the day after is not.
-        XCTAssertEqual(read(["2026-11-24"]).date?.value, day(2026, 11, 24))
-        XCTAssertNil(read(["2026-11-25"]).date)
+        // Tomorrow is allowed (time zones), the day after is asked about: proposed, unsure, with a note.
+        XCTAssertEqual(read(["2026-11-24"]).date?.unsure, false)
+        let later = read(["2026-11-25"])
+        XCTAssertEqual(later.date?.value, day(2026, 11, 25))
+        XCTAssertEqual(later.date?.unsure, true)
+        XCTAssertTrue(later.notes.contains(.dateAsked(read: "2026-11-25", date: day(2026, 11, 25), reason: .future)))
     }
 
     func testTimeShapes() {
@@ -438,7 +441,7 @@ final class ReceiptReadingTests: XCTestCase {
         ])
         check(p, language: .korean, date: day(2026, 11, 21), time: ReceiptTime(hour: 9, minute: 15), merchant: "펫마트 일산점",
               total: won(20000), currency: "KRW", payment: .card, items: [])
-        XCTAssertTrue(p.notes.contains(.currencyAssumed(.krw, because: .korean)))
+        XCTAssertTrue(p.notes.contains(.currencyAssumed(.krw, because: .language(.korean))))
         XCTAssertEqual(try XCTUnwrap(p.date).confidence, 72, accuracy: 0.01)  // two-digit year: 90 × 0.8
     }
 
@@ -498,7 +501,7 @@ final class ReceiptReadingTests: XCTestCase {
               total: cents(9000), currency: "USD", payment: .cash,
               items: [ReceiptItem(name: "Exam", price: cents(6500)), ReceiptItem(name: "Rabies vaccine", price: cents(2500))])
         XCTAssertEqual(p.total?.source, "Amount Due\n90.00")
-        XCTAssertTrue(p.notes.contains(.currencyAssumed(Self.usd, because: nil)))
+        XCTAssertTrue(p.notes.contains(.currencyAssumed(Self.usd, because: .cents)))
     }
 
     func testEnglishReceiptInWonWithAmbiguousDate() throws {

@@ -1,0 +1,370 @@
+import XCTest
+@testable import PetModel
+
+/// Receipts petlog has never seen (issue 45, docs/receipts.md): each field read from what the words, the
+/// layout and the formats mean. Every test builds its receipts here from words × layouts × amounts × OCR
+/// confusions × type sizes, so no fixed receipt can be what passes it.
+final class ReceiptMeaningTests: XCTestCase {
+    static let today = LocalDate(year: 2026, month: 12, day: 31) ?? LocalDate(dayNumber: 0)
+    static let jpy = Currency.named("JPY") ?? .krw
+    static let usd = Currency.named("USD") ?? .krw
+    static let eur = Currency.named("EUR") ?? .krw
+    static let gbp = Currency.named("GBP") ?? .krw
+
+    /// A line as OCR gives it: its text, the height of its box (30 is body type) and its confidence.
+    struct L { var text: String; var height = 30; var confidence = 90.0 }
+
+    func read(_ rows: [L], _ languages: [String] = ["kor", "eng"], home: Currency = ReceiptMeaningTests.usd, today: LocalDate = ReceiptMeaningTests.today) -> ReceiptProposal {
+        var y = 20
+        let lines = rows.map { row -> ReceiptLine in
+            defer { y += row.height + 12 }
+            return ReceiptLine(text: row.text, confidence: row.confidence, box: ReceiptBox(x: 40, y: y, width: 600, height: row.height))
+        }
+        return ReceiptReading.proposal(lines: lines, imageHeight: y + 40, languages: languages, homeCurrency: home, today: today)
+    }
+
+    /// A small deterministic generator, so a failure names the case that made it.
+    struct Dice {
+        var seed: UInt64
+        mutating func next(_ n: Int) -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int((seed >> 33) % UInt64(n)) }
+        mutating func pick<T>(_ xs: [T]) -> T { xs[next(xs.count)] }
+    }
+
+    /// How an amount is printed in a language: won and yen with thousands commas, dollars with cents.
+    func printed(_ minor: Int64, _ lang: String, mark: Bool) -> String {
+        let grouped: (Int64) -> String = { n in
+            let s = String(n)
+            var out = ""
+            for (i, c) in s.enumerated() { if i > 0 && (s.count - i) % 3 == 0 { out += "," }; out.append(c) }
+            return out
+        }
+        switch lang {
+        case "ko": return grouped(minor) + (mark ? "원" : "")
+        case "ja": return (mark ? "¥" : "") + grouped(minor)
+        default: return (mark ? "$" : "") + grouped(minor / 100) + "." + String(format: "%02d", Int(minor % 100))
+        }
+    }
+
+    func currency(_ lang: String) -> Currency { ["ko": .krw, "ja": Self.jpy][lang] ?? Self.usd }
+
+    static let toPay = [
+        "ko": ["합계", "합 계", "합계금액", "받을금액", "받을 금액", "결제금액", "결 제 금 액", "총액", "판매금액", "청구금액"],
+        "ja": ["合計", "合 計", "お会計", "お 会 計", "ご請求額", "お買上計", "税込合計", "お支払金額"],
+        "en": ["TOTAL", "T0TAL", "TOTA L", "Total", "AMOUNT DUE", "BALANCE DUE", "GRAND TOTAL", "Total Due", "TOTAL USD"],
+    ]
+    /// Lines of money that is not the amount to pay, each with a larger amount than the total so taking one shows.
+    static let notToPay = [
+        "ko": ["받은금액", "받은금액(현금)", "거스름돈", "포인트적립", "적립포인트", "누적포인트", "부가세", "과세물품", "소계", "잔여포인트"],
+        "ja": ["お預り", "お預かり", "お釣り", "ポイント残高", "今回ポイント", "消費税", "小計", "(内消費税等", "お買上小計"],
+        "en": ["CASH TENDERED", "TENDERED", "CHANGE", "CHANGE DUE", "REWARDS BALANCE", "REWARDS PTS EARNED", "POINTS BALANCE",
+               "TOTAL SAVINGS", "SUBTOTAL", "SUB TOTAL", "SALES TAX", "CARD BALANCE", "GIFT CARD BAL"],
+    ]
+    static let languages = ["ko": ["kor", "eng"], "ja": ["jpn", "eng"], "en": ["eng"]]
+    static let headers = ["ko": ["멍멍마트", "2026-11-20 14:32"], "ja": ["わんわん堂", "2026/11/20 14:32"], "en": ["PET STOP", "11/20/26 2:32 PM"]]
+
+    // MARK: Total
+
+    /// The to-pay line's amount whatever its word, its layout (same line, dotted leaders, the next line), its
+    /// type and OCR's confusions; never one of the other money lines around it, which carry larger amounts.
+    func testTotalIsTheToPayLineAmongLookalikes() {
+        var dice = Dice(seed: 45)
+        var checked = 0
+        for lang in ["ko", "ja", "en"] {
+            for label in Self.toPay[lang] ?? [] {
+                for layout in ["spaces", "leaders", "nextLine", "colon"] {
+                    for large in [false, true] {
+                        let total: Int64 = lang == "en" ? Int64(1000 + dice.next(40000)) : Int64(100 * (10 + dice.next(900)))
+                        let mark = dice.next(2) == 0
+                        let amount = printed(total, lang, mark: mark)
+                        var rows = (Self.headers[lang] ?? []).map { L(text: $0) }
+                        rows.append(L(text: "ITEM " + printed(total / 2, lang, mark: mark)))
+                        let decoys = (Self.notToPay[lang] ?? []).dealt(by: &dice)
+                        // Lookalikes before the total (subtotal, tax) and after it (tendered, change, points).
+                        for word in decoys.prefix(2) { rows.append(L(text: word + "  " + printed(total + Int64(100 * (1 + dice.next(50))), lang, mark: mark))) }
+                        let height = large ? 60 : 30
+                        switch layout {
+                        case "spaces": rows.append(L(text: label + "      " + amount, height: height))
+                        case "leaders": rows.append(L(text: label + " ........ " + amount, height: height))
+                        case "colon": rows.append(L(text: label + ": " + amount, height: height))
+                        default: rows += [L(text: label, height: height), L(text: amount, height: height)]
+                        }
+                        for word in decoys.dropFirst(2).prefix(3) { rows.append(L(text: word + " " + printed(total * 3 + 100, lang, mark: mark))) }
+                        let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
+                        let name = rows.map(\.text).joined(separator: " / ")
+                        XCTAssertEqual(p.total?.value, Money(minorUnits: total, currency: currency(lang)), name)
+                        XCTAssertEqual(p.total?.unsure, false, name)
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 200)
+    }
+
+    /// Of several to-pay lines, the last one after a discount and the one in the largest type: `합계금액 54,300`
+    /// (faded) then `행사할인 -1,300` then `받을금액 53,000` (large) is 53,000, in every language and word order.
+    func testTotalIsTheLastAfterDiscountsAndTheLargest() {
+        let cases: [(String, [String], String)] = [
+            ("ko", ["합계금액", "합계", "총 구매액", "판매합계", "합 계"], "행사할인"),
+            ("ja", ["合計", "お買上計", "合 計"], "値引"),
+            ("en", ["TOTAL", "Total", "GRAND TOTAL"], "MEMBER DISCOUNT"),
+        ]
+        var dice = Dice(seed: 7)
+        for (lang, firsts, discount) in cases {
+            for first in firsts {
+                for last in Self.toPay[lang] ?? [] {
+                    let before: Int64 = lang == "en" ? 10_405 : 54_300
+                    let cut: Int64 = lang == "en" ? 500 : 1_300
+                    let rows = [L(text: Self.headers[lang]?[0] ?? "", height: 60), L(text: first + " " + printed(before, lang, mark: false), confidence: 55),
+                                L(text: discount + " -" + printed(cut, lang, mark: false)),
+                                L(text: last + " " + printed(before - cut, lang, mark: dice.next(2) == 0), height: 30 + 30 * dice.next(2))]
+                    let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
+                    XCTAssertEqual(p.total?.value.minorUnits, before - cut, rows.map(\.text).joined(separator: " / "))
+                }
+            }
+        }
+        // Two totals of the same word: the one in larger type wins even when it comes first (a bold TOTAL, then a
+        // TOTAL in a card slip's small print that OCR read wrong).
+        let big = read([L(text: "PET STOP"), L(text: "TOTAL $104.05", height: 64), L(text: "VISA ****1234"), L(text: "TOTAL $10.45")], ["eng"])
+        XCTAssertEqual(big.total?.value.minorUnits, 10_405)
+    }
+
+    /// Lines of other money alone make no total; with OCR's label lost, the total comes from the layout and is unsure.
+    func testWithoutAToPayLineTheTotalIsUnsureOrMissing() {
+        for lang in ["ko", "ja", "en"] {
+            for word in Self.notToPay[lang] ?? [] {
+                let p = read([L(text: Self.headers[lang]?[0] ?? ""), L(text: word + " " + printed(12_000, lang, mark: true))], Self.languages[lang] ?? [],
+                             home: currency(lang))
+                XCTAssertNil(p.total, word)
+            }
+        }
+        // The TOTAL label lost: cash less change, the amount also printed large on its own.
+        let lost = read([L(text: "Riverside Animal Hospital", height: 58), L(text: "SUB TOTAL $95.00"), L(text: "$95.00", height: 69),
+                         L(text: "CASH $120.00"), L(text: "CHANGE DUE $25.00")], ["eng"])
+        XCTAssertEqual(lost.total?.value, Money(minorUnits: 9500, currency: Self.usd))
+        XCTAssertEqual(lost.total?.unsure, true)
+        XCTAssertTrue(lost.unsure.contains("total"))
+        // Only a card line: its amount, unsure; a card number is no amount.
+        let card = read([L(text: "PET STOP"), L(text: "VISA ****1234   104.05")], ["eng"])
+        XCTAssertEqual(card.total?.value.minorUnits, 10_405)
+        XCTAssertEqual(card.total?.unsure, true)
+        XCTAssertNil(read([L(text: "멍멍마트"), L(text: "카드번호 1234-56**-****-1234")]).total)
+        // Only a large amount on its own line.
+        let large = read([L(text: "わんわん堂", height: 64), L(text: "ドッグフード ¥1,480"), L(text: "おやつ ¥500"), L(text: "猫砂 ¥500"),
+                          L(text: "¥2,480", height: 66)], ["jpn"])
+        XCTAssertEqual(large.total?.value, Money(minorUnits: 2480, currency: Self.jpy))
+        XCTAssertEqual(large.total?.unsure, true)
+    }
+
+    // MARK: Dates
+
+    /// Every common form, for days spread over the last year, with the times receipts print.
+    func testDatesInEveryCommonForm() {
+        let days = [(2026, 10, 31), (2026, 1, 5), (2026, 11, 20), (2026, 2, 28), (2026, 7, 4), (2026, 12, 9)]
+        let koWeek = ["일", "월", "화", "수", "목", "금", "토"], jaWeek = ["日", "月", "火", "水", "木", "金", "土"]
+        var dice = Dice(seed: 31)
+        for (y, m, d) in days {
+            guard let day = LocalDate(year: y, month: m, day: d) else { continue }
+            // 1970-01-01 was a Thursday.
+            let wd = ((day.dayNumber % 7) + 11) % 7
+            let hour = 8 + dice.next(14), minute = dice.next(60)
+            let h12 = (hour + 11) % 12 + 1, pm = hour >= 12
+            let e2 = String(format: "%02d", minute), m2 = String(format: "%02d", m), d2 = String(format: "%02d", d), h2 = String(format: "%02d", h12)
+            let forms: [(String, String, [String])] = [
+                ("ko", "\(y)/\(m2)/\(d2)(\(koWeek[wd])) \(pm ? "PM" : "AM") \(h2):\(e2)", ["kor", "eng"]),
+                ("ko", "\(y).\(m2).\(d2) \(pm ? "오후" : "오전") \(h12):\(e2)", ["kor", "eng"]),
+                ("ko", "거래일시 \(y % 100)-\(m2)-\(d2) \(hour):\(e2)", ["kor", "eng"]),
+                ("ko", "\(y)년 \(m)월 \(d)일 \(pm ? "오후" : "오전") \(h12)시 \(e2)분", ["kor", "eng"]),
+                ("ja", "\(y)年\(m)月\(d)日(\(jaWeek[wd])) \(pm ? "午後" : "午前")\(h12):\(e2)", ["jpn", "eng"]),
+                ("ja", "令和\(y - 2018)年\(m)月\(d)日 \(hour)時\(e2)分", ["jpn", "eng"]),
+                ("ja", "R\(y - 2018).\(m).\(d) \(hour):\(e2)", ["jpn", "eng"]),
+                ("en", "\(m2)/\(d2)/\(y % 100) \(h2):\(e2) \(pm ? "PM" : "AM")", ["eng"]),
+                ("en", "\(m)/\(d)/\(y % 100) \(h12):\(e2)\(pm ? "PM" : "AM")", ["eng"]),
+                ("en", "Date: \(m2)/\(d2)/\(y) \(pm ? "PM" : "AM") \(h2):\(e2)", ["eng"]),
+                ("gb", "\(d2)/\(m2)/\(y) \(hour):\(e2)", ["eng"]),
+                ("gb", "\(d)/\(m)/\(y) \(h12):\(e2) \(pm ? "pm" : "am")", ["eng"]),
+            ]
+            for (lang, text, langs) in forms {
+                // A day-first receipt says so with its currency; the others carry theirs or none.
+                let total = ["ko": "합계 12,000", "ja": "合計 ¥1,200", "en": "TOTAL $12.00", "gb": "TOTAL £12.00"][lang] ?? ""
+                let name = ["ko": "멍멍마트", "ja": "わんわん堂", "en": "PET STOP", "gb": "PET STOP"][lang] ?? ""
+                let p = read([L(text: name), L(text: text), L(text: total)], langs)
+                XCTAssertEqual(p.date?.value, day, text)
+                XCTAssertEqual(p.time?.value, ReceiptTime(hour: hour, minute: minute), text)
+                XCTAssertEqual(p.date?.unsure, false, text)
+            }
+        }
+        // Heisei, and OCR's letters among the digits.
+        XCTAssertEqual(read([L(text: "わんわん堂"), L(text: "H31.4.30")], ["jpn"], today: LocalDate(year: 2019, month: 5, day: 1) ?? Self.today).date?.value,
+                       LocalDate(year: 2019, month: 4, day: 30))
+        XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "2O26.1O.31 15:17")]).date?.value, LocalDate(year: 2026, month: 10, day: 31))
+    }
+
+    /// A date in the future or more than a year back is proposed but asked about: unsure, with a note; a date
+    /// inside the year on another line wins over it.
+    func testDatesOutsideTheYearAreAsked() {
+        for (text, y, m, d, reason) in [("2027-03-01", 2027, 3, 1, ReceiptDateRejection.future), ("2024/06/30", 2024, 6, 30, .longAgo),
+                                        ("令和5年1月9日", 2023, 1, 9, .longAgo), ("01/15/27", 2027, 1, 15, .future)] {
+            let lang = text.contains("令") ? ["jpn"] : text.contains("/") && text.count == 8 ? ["eng"] : ["kor"]
+            let name = lang == ["jpn"] ? "わんわん堂" : lang == ["eng"] ? "PET STOP" : "멍멍마트"
+            let p = read([L(text: name), L(text: text)], lang)
+            let day = LocalDate(year: y, month: m, day: d)
+            XCTAssertEqual(p.date?.value, day, text)
+            XCTAssertEqual(p.date?.unsure, true, text)
+            XCTAssertTrue(p.unsure.contains("date"), text)
+            XCTAssertTrue(p.notes.contains { if case .dateAsked(_, let asked, let why) = $0 { asked == day && why == reason } else { false } }, text)
+            let both = read([L(text: name), L(text: "유효기간 " + text), L(text: "2026-12-01")], lang)
+            XCTAssertEqual(both.date?.value, LocalDate(year: 2026, month: 12, day: 1), text)
+            XCTAssertEqual(both.date?.unsure, false, text)
+        }
+    }
+
+    // MARK: Currency
+
+    /// The currency by evidence, and the evidence said: a mark on the receipt, else its language, else cents.
+    func testCurrencyByEvidence() {
+        let marked: [(String, [String], String, String)] = [
+            ("TOTAL $104.05", ["eng"], "USD", "$"), ("합계 54,300원", ["kor"], "KRW", "원"), ("합계 ₩54,300", ["kor"], "KRW", "₩"),
+            ("合計 12,900円", ["jpn"], "JPY", "円"), ("合計 ¥12,900", ["jpn"], "JPY", "¥"), ("TOTAL €12.50", ["eng"], "EUR", "€"),
+            ("TOTAL £8.40", ["eng"], "GBP", "£"), ("TOTAL 12.50 USD", ["eng"], "USD", "USD"), ("TOTAL KRW 12,000", ["eng"], "KRW", "KRW"),
+            ("TOTAL 1,200 JPY", ["eng"], "JPY", "JPY"),
+        ]
+        for home in [Currency.krw, Self.usd, Self.jpy, Self.eur] {
+            for (text, langs, code, mark) in marked {
+                let p = read([L(text: "SHOP"), L(text: "2026-11-20"), L(text: text)], langs, home: home)
+                XCTAssertEqual(p.currency.value.code, code, text)
+                XCTAssertEqual(p.currencyEvidence, .mark(mark), text)
+                XCTAssertFalse(p.currency.unsure, text)
+            }
+            // No mark: the language says it.
+            let ko = read([L(text: "멍멍마트"), L(text: "받을금액 53,000")], ["kor"], home: home)
+            XCTAssertEqual(ko.currency.value, .krw)
+            XCTAssertEqual(ko.currencyEvidence, .language(.korean))
+            let ja = read([L(text: "わんわん堂"), L(text: "合計 12,900")], ["jpn"], home: home)
+            XCTAssertEqual(ja.currency.value, Self.jpy)
+            XCTAssertEqual(ja.currencyEvidence, .language(.japanese))
+            // English with cents: never won or yen; the home currency when it has cents.
+            let en = read([L(text: "PET STOP"), L(text: "DOG FOOD 42.99"), L(text: "TOTAL 104.05")], ["eng"], home: home)
+            XCTAssertEqual(en.currency.value, home.minorDigits == 2 ? home : Self.usd, home.code)
+            XCTAssertEqual(en.currencyEvidence, .cents)
+            XCTAssertEqual(en.total?.value.minorUnits, 10_405)
+            XCTAssertTrue(en.unsure.contains("currency"))
+            // A few Hangul syllables of OCR noise do not make an English receipt Korean.
+            let noisy = read([L(text: "FAMILY DRUG", height: 57), L(text: "DOG FOOD 42.99 때", confidence: 64), L(text: "Tax 4.97 | 해", confidence: 70),
+                              L(text: "TOTAL 104.05 | 불"), L(text: "THANK YOU FOR SHOPPING WITH US")], ["kor", "eng"], home: home)
+            XCTAssertEqual(noisy.language, .english)
+            XCTAssertEqual(noisy.total?.value.minorUnits, 10_405)
+        }
+        // A sign standing alone on the receipt counts.
+        XCTAssertEqual(read([L(text: "SHOP"), L(text: "Amounts in USD"), L(text: "TOTAL 12.50")], ["eng"], home: .krw).currencyEvidence, .mark("USD"))
+    }
+
+    // MARK: Merchant
+
+    /// The most prominent line of the top part, whatever else the header holds and in which order.
+    func testMerchantIsTheMostProminentHeaderLine() {
+        let names = ["ko": ["싱싱마트 서초점", "행복동물병원", "바둑이네 펫마트"], "ja": ["ポチタマ動物病院", "いろはストア", "グルーミング ふわり"],
+                     "en": ["PAWS & CLAWS PET SUPPLY", "Riverside Animal Hospital", "FAMILY DRUG"]]
+        let junk = [
+            "ko": ["영수증", "사업자번호: 123-45-67890", "대표: 김민수", "서울 강남구 테헤란로 123", "TEL 02-555-1234", "2026/10/31(토) PM 03:17", "www.petmart.co.kr"],
+            "ja": ["領収書", "〒124-6626", "東京都新宿区西新宿1丁目2-3", "電話 03-1234-5678", "登録番号 T1234567890123", "2026年10月31日(土)", "レジ7 No.9264"],
+            "en": ["SALES RECEIPT", "4653 Elm Street", "Columbus, OH 43215", "(555) 123-4567", "Store #3350 Reg 2", "Tax ID 12-3456789", "www.pawsclaws.com"],
+        ]
+        var dice = Dice(seed: 4)
+        for lang in ["ko", "ja", "en"] {
+            for name in names[lang] ?? [] {
+                for position in 0..<4 {
+                    var header = Array((junk[lang] ?? []).dealt(by: &dice).prefix(4)).map { L(text: $0) }
+                    header.insert(L(text: name, height: 50 + 10 * dice.next(3)), at: position)
+                    let rows = header + [L(text: "ITEM 1,000"), L(text: "ITEM 2,000"), L(text: "ITEM 3,000"), L(text: "ITEM 4,000"), L(text: "ITEM 5,000")]
+                    let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
+                    XCTAssertEqual(p.merchant?.value.replacingOccurrences(of: " ", with: ""), name.replacingOccurrences(of: " ", with: ""),
+                                   rows.map(\.text).joined(separator: " / "))
+                    XCTAssertEqual(p.merchant?.unsure, false, name)
+                }
+            }
+        }
+        // Same type everywhere: the first plain line, unsure.
+        let flat = read([L(text: "영수증"), L(text: "행복펫샵"), L(text: "TEL 02-555-1234")])
+        XCTAssertEqual(flat.merchant?.value, "행복펫샵")
+        XCTAssertEqual(flat.merchant?.unsure, true)
+        // A logo read as Latin letters at a low confidence, in larger type, above a Korean or English name.
+        XCTAssertEqual(read([L(text: "tay i ij", height: 124, confidence: 56), L(text: "FAMILY DRUG Store 118", height: 57), L(text: "8082 Oak Ave")],
+                            ["eng"]).merchant?.value, "FAMILY DRUG Store 118")
+        XCTAssertEqual(read([L(text: "VSS Sa", height: 90, confidence: 80), L(text: "싱싱마트", height: 60), L(text: "TEL 02-555-1234")]).merchant?.value, "싱싱마트")
+    }
+
+    /// A name in large type that OCR cut into two lines on the same row (`ポ` and `チタマ動物病院`) is read whole.
+    func testMerchantPiecesOnOneRowAreJoined() {
+        for (first, rest, langs) in [("ポ", "チタマ動物病院", ["jpn"]), ("싱", "싱마트 서초점", ["kor"]), ("ペ", "ットショップ桜", ["jpn"])] {
+            let lines = [ReceiptLine(text: first, confidence: 80, box: ReceiptBox(x: 200, y: 40, width: 60, height: 64)),
+                         ReceiptLine(text: rest, confidence: 90, box: ReceiptBox(x: 270, y: 42, width: 400, height: 62)),
+                         ReceiptLine(text: "TEL 03-1234-5678", confidence: 90, box: ReceiptBox(x: 200, y: 140, width: 300, height: 30)),
+                         ReceiptLine(text: "2026/10/31", confidence: 90, box: ReceiptBox(x: 200, y: 190, width: 300, height: 30))]
+            let p = ReceiptReading.proposal(lines: lines, imageHeight: 900, languages: langs, homeCurrency: .krw, today: Self.today)
+            XCTAssertEqual(p.merchant?.value.replacingOccurrences(of: " ", with: ""), (first + rest).replacingOccurrences(of: " ", with: ""))
+        }
+    }
+
+    // MARK: The issue's receipts, as OCR lines with the sizes the issue describes
+
+    func testIssueUSPetStore() {
+        let p = read([
+            L(text: "PAWS & CLAWS PET SUPPLY", height: 58), L(text: "4653 Elm Street"), L(text: "Columbus, OH 43215"), L(text: "(614) 555-0142"),
+            L(text: "11/20/26 06:42 PM"), L(text: "DOG FOOD 30LB $62.99"), L(text: "CHEW TOYS x2 $17.98"), L(text: "CAT LITTER $15.99"),
+            L(text: "SUBTOTAL $96.96"), L(text: "TAX 8.25% $8.00"), L(text: "TOTAL $104.05", height: 64),
+            L(text: "CASH TENDERED $120.00", confidence: 55), L(text: "CHANGE $15.95"), L(text: "REWARDS PTS EARNED 104"), L(text: "REWARDS BALANCE 1,250"),
+        ], ["eng"], home: .krw)
+        XCTAssertEqual(p.total?.value, Money(minorUnits: 10_405, currency: Self.usd))
+        XCTAssertEqual(p.currencyEvidence, .mark("$"))
+        XCTAssertEqual(p.date?.value, LocalDate(year: 2026, month: 11, day: 20))
+        XCTAssertEqual(p.time?.value, ReceiptTime(hour: 18, minute: 42))
+        XCTAssertEqual(p.merchant?.value, "PAWS & CLAWS PET SUPPLY")
+        XCTAssertEqual(p.payment?.value, .cash)
+        XCTAssertEqual(p.unsure, [])
+        // The same without a dollar sign anywhere: dollars from the cents, said as unsure; never won.
+        let bare = read([L(text: "PAWS & CLAWS PET SUPPLY", height: 58), L(text: "11/20/26 06:42 PM"), L(text: "SUBTOTAL 96.96"),
+                         L(text: "TOTAL 104.05", height: 64), L(text: "REWARDS BALANCE 1,250")], ["eng"], home: .krw)
+        XCTAssertEqual(bare.total?.value, Money(minorUnits: 10_405, currency: Self.usd))
+        XCTAssertEqual(bare.currencyEvidence, .cents)
+        XCTAssertEqual(bare.unsure, ["currency"])
+    }
+
+    func testIssueKoreanMarket() {
+        let p = read([
+            L(text: "싱싱마트 서초점", height: 62), L(text: "사업자번호: 214-86-12345"), L(text: "서울 서초구 서초대로 77"), L(text: "TEL 02-534-1234"),
+            L(text: "2026/10/31(토) PM 03:17"), L(text: "한우 불고기 32,000"), L(text: "사과 1봉 12,300"), L(text: "우유 1L 10,000"),
+            L(text: "합계금액 54,300", confidence: 52), L(text: "행사할인 -1,300"), L(text: "받을금액 53,000", height: 60),
+            L(text: "받은금액(현금) 60,000"), L(text: "거스름돈 7,000"), L(text: "과세물품 48,182"), L(text: "부가세 4,818"),
+            L(text: "적립포인트 530"), L(text: "누적포인트 12,530"),
+        ], ["kor", "eng"], home: Self.usd)
+        XCTAssertEqual(p.total?.value, Money(minorUnits: 53_000, currency: .krw))
+        XCTAssertEqual(p.date?.value, LocalDate(year: 2026, month: 10, day: 31))
+        XCTAssertEqual(p.time?.value, ReceiptTime(hour: 15, minute: 17))
+        XCTAssertEqual(p.merchant?.value, "싱싱마트 서초점")
+        XCTAssertEqual(p.payment?.value, .cash)
+        XCTAssertEqual(p.currencyEvidence, .language(.korean))
+    }
+
+    func testIssueJapanesePochitama() {
+        let p = read([
+            L(text: "領収書"), L(text: "ポチタマ動物病院", height: 66), L(text: "東京都世田谷区三軒茶屋1-2-3"), L(text: "TEL 03-1234-5678"),
+            L(text: "2026年10月31日(土) 午前10:05"), L(text: "診察料 ¥3,000"), L(text: "混合ワクチン ¥8,000"), L(text: "小計 ¥11,000"),
+            L(text: "(内消費税等 ¥1,172)"), L(text: "合 計 ¥12,900", height: 60), L(text: "お預り ¥20,000", confidence: 50), L(text: "お釣り ¥7,100"),
+            L(text: "ポイント残高 1,290pt"),
+        ], ["jpn", "eng"], home: .krw)
+        XCTAssertEqual(p.total?.value, Money(minorUnits: 12_900, currency: Self.jpy))
+        XCTAssertEqual(p.date?.value, LocalDate(year: 2026, month: 10, day: 31))
+        XCTAssertEqual(p.time?.value, ReceiptTime(hour: 10, minute: 5))
+        XCTAssertEqual(p.merchant?.value, "ポチタマ動物病院")
+    }
+}
+
+extension Array {
+    /// Shuffled by the test's own dice, so a failing order can be replayed.
+    func dealt(by dice: inout ReceiptMeaningTests.Dice) -> [Element] {
+        var out = self
+        for i in stride(from: out.count - 1, to: 0, by: -1) { out.swapAt(i, dice.next(i + 1)) }
+        return out
+    }
+}
