@@ -65,6 +65,34 @@ final class ScanProposalPresenterTests: XCTestCase {
         }
     }
 
+    /// `--json`: each field's `unsure`, the list of unsure fields (without the given ones), and the currency's evidence.
+    func testTheJSONSaysWhatIsUnsureAndWhereTheCurrencyCameFrom() throws {
+        let image = ScanJSON.Image(text: [], width: 100, height: 100, deskewDegrees: 0, rotationDegrees: 0, script: nil)
+        let cases: [([String], [String], String, String?, [String])] = [
+            (["PAWS & CLAWS", "11/20/26 06:42 PM", "TOTAL 104.05"], ["eng"], "cents", nil, ["merchant", "currency"]),
+            (["PAWS & CLAWS", "11/20/26 06:42 PM", "TOTAL $104.05"], ["eng"], "mark", "$", ["merchant"]),
+            (["싱싱마트", "2026/10/31(토) PM 03:17", "받을금액 53,000"], ["kor"], "language", nil, ["merchant", "currency"]),
+        ]
+        for (texts, langs, from, mark, unsure) in cases {
+            let p = proposal(texts, langs, home: .krw)
+            var view = ScanJSON(p, ReceiptExpense(p), image: image, languages: langs.joined(separator: "+"))
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try JSONView.text(view).utf8)) as? [String: Any])
+            XCTAssertEqual(object["unsure"] as? [String], unsure, texts[2])
+            let currency = try XCTUnwrap(object["currency"] as? [String: Any])
+            XCTAssertEqual(currency["from"] as? String, from)
+            XCTAssertEqual(currency["mark"] as? String, mark)
+            XCTAssertEqual(currency["unsure"] as? Bool, unsure.contains("currency"))
+            XCTAssertEqual((object["merchant"] as? [String: Any])?["unsure"] as? Bool, true)
+            XCTAssertEqual((object["total"] as? [String: Any])?["unsure"] as? Bool, false)
+            var given = ScanGiven()
+            given.merchant = true
+            given.currency = true
+            view.given = given
+            let typed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try JSONView.text(view).utf8)) as? [String: Any])
+            XCTAssertEqual(typed["unsure"] as? [String], [])
+        }
+    }
+
     func testADateAskedAboutIsSaidAndMarked() {
         let p = proposal(["멍멍마트", "2027-03-01 14:32", "합계 12,000원"], ["kor"], home: .krw)
         for ui in [Language.en, .ko, .ja] {
