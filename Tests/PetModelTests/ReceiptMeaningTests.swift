@@ -318,6 +318,11 @@ final class ReceiptMeaningTests: XCTestCase {
         // A logo read as Latin letters at a low confidence, in larger type, above a Korean or English name.
         XCTAssertEqual(read([L(text: "tay i ij", height: 124, confidence: 56), L(text: "FAMILY DRUG Store 118", height: 57), L(text: "8082 Oak Ave")],
                             ["eng"]).merchant?.value, "FAMILY DRUG Store 118")
+        // Marks OCR read at the paper's edge after a Korean or Japanese name go; a tag such as GS25 stays.
+        for (text, name, langs) in [("あおい薬局 ーー oe", "あおい薬局", ["jpn"]), ("デイリーマート : i 1", "デイリーマート", ["jpn"]),
+                                    ("바우와우 MIO}", "바우와우", ["kor"]), ("편의점 GS25", "편의점 GS25", ["kor"]), ("PET STOP 24", "PET STOP 24", ["eng"])] {
+            XCTAssertEqual(read([L(text: text, height: 60), L(text: "TEL 02-555-1234"), L(text: "2026-10-31")], langs).merchant?.value, name, text)
+        }
         XCTAssertEqual(read([L(text: "VSS Sa", height: 90, confidence: 80), L(text: "싱싱마트", height: 60), L(text: "TEL 02-555-1234")]).merchant?.value, "싱싱마트")
     }
 
