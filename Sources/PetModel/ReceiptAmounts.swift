@@ -153,9 +153,14 @@ extension ReceiptReading {
             let after = discounts.filter { $0 > chosen.index }
             let cut = after.compactMap { lines[$0].runs.first(where: \.negative)?.money(in: currency)?.0.minorUnits }.reduce(Int64(0), +)
             let net = chosen.field.value.minorUnits - cut
-            if cut > 0, net > 0, let last = after.max(),
-               let k = lines.indices.first(where: { $0 > last && lines[$0].runs.contains { !$0.negative && $0.money(in: currency)?.0.minorUnits == net } }) {
-                return lines[k].field(Money(minorUnits: net, currency: currency), certainty: 0.7, unsure: true)
+            if cut > 0, net > 0, let last = after.max() {
+                if let k = lines.indices.first(where: { $0 > last && lines[$0].runs.contains { !$0.negative && $0.money(in: currency)?.0.minorUnits == net } }) {
+                    return lines[k].field(Money(minorUnits: net, currency: currency), certainty: 0.7, unsure: true)
+                }
+                // Not printed where OCR could read it: still the total less the discounts named as such, less sure.
+                if after.allSatisfy({ ReceiptWords.isDiscount(ReceiptWords.folded(lines[$0].normalized)) }) {
+                    return lines[last].field(Money(minorUnits: net, currency: currency), certainty: 0.5, unsure: true)
+                }
             }
         }
         if let best {

@@ -35,7 +35,7 @@ extension ReceiptReading {
             let line = lines[i]
             // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that.
             guard line.confidence >= 45, !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
-            candidates.append((i, name, line.height))
+            candidates.append((i, withoutTrailingNoise(name, language), line.height))
         }
         let aboveOnes = candidates.filter { $0.index < above }
         if !aboveOnes.isEmpty { candidates = aboveOnes }
@@ -72,6 +72,24 @@ extension ReceiptReading {
         }
         guard pieces.count > 1 else { return lines[i].normalized }
         return pieces.sorted { $0.x < $1.x }.map(\.text).joined(separator: " ")
+    }
+
+    /// A Korean or Japanese name without the short marks OCR read beside it at the paper's edge
+    /// (`あおい薬局 ーー oe`, `デイリーマート : i 1`); an upper-case tag with digits such as `GS25` stays.
+    static func withoutTrailingNoise(_ name: String, _ language: ReceiptLanguage) -> String {
+        guard language != .english else { return name }
+        var words = name.split(separator: " ").map(String.init)
+        func isCJK(_ c: Character) -> Bool { ReceiptSpacing.isHangul(c) || (ReceiptSpacing.isKanaOrKanji(c) && c != "ー") }
+        while words.count > 1, let last = words.last, !last.contains(where: isCJK), last.count <= 4,
+              !(last.count >= 2 && last.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && last.contains(where: \.isLetter)
+                && last.contains(where: \.isNumber)) {
+            words.removeLast()
+        }
+        var out = words.joined(separator: " ")
+        // A rule of long-vowel marks OCR joined to the name (`あおい薬局ーー`); one `ー` ends names (`センター`).
+        while out.hasSuffix("ーー") { out.removeLast() }
+        if out.hasSuffix("ー"), out.dropLast().last.map({ ReceiptSpacing.isKanaOrKanji($0) && !("\u{30A0}"..."\u{30FF}").contains($0) }) == true { out.removeLast() }
+        return out
     }
 
     /// Mostly letters: not OCR's noise from a logo or a rule (`=e a`, `VSS Sa =`).

@@ -89,7 +89,11 @@ struct NumberRun: Equatable {
         r.range = (run.range.lowerBound + offset)..<(run.range.upperBound + offset)
         var before = r.range.lowerBound - 1
         while before >= 0, chars[before] == " " { before -= 1 }
-        if before >= 0, chars[before] == "-" || chars[before] == "−" { r.negative = true; before -= 1 }
+        // A minus, not a dash inside a card or phone number (`1234-56**-****-7890`, `02-555-1234`).
+        if before >= 0, chars[before] == "-" || chars[before] == "−" {
+            if before == 0 || !(chars[before - 1].isNumber || chars[before - 1] == "*" || chars[before - 1].isLetter) { r.negative = true }
+            before -= 1
+        }
         while before >= 0, chars[before] == " " { before -= 1 }
         if before >= 0 {
             let c = chars[before]
@@ -107,6 +111,12 @@ struct NumberRun: Equatable {
                 if codes.contains(word), before < 3 || !isASCIILetter(chars[before - 3]) { r.marker = Currency.named(word); r.markerText = word }
             }
             if r.marker != nil, r.markerText.isEmpty { r.markerText = String(c) }
+            // A minus before the mark (`-₩900`, `-\\900`, `-$5.00`) is a discount too.
+            if r.marker != nil, !r.negative {
+                var k = before - (r.markerText.count > 1 ? r.markerText.count : 1)
+                while k >= 0, chars[k] == " " { k -= 1 }
+                if k >= 0, chars[k] == "-" || chars[k] == "−" { r.negative = true }
+            }
         }
         var after = r.range.upperBound
         while after < chars.count, chars[after] == " " { after += 1 }

@@ -156,6 +156,33 @@ final class ReceiptMeaningTests: XCTestCase {
         XCTAssertEqual(large.total?.unsure, true)
     }
 
+    /// OCR garbled the final label: the total is read from the arithmetic around it, unsure, in every language.
+    func testGarbledFinalLabelsAreReadFromTheArithmetic() {
+        for (lang, first, discount, garble) in [("ko", "합계금액", "할인금액", "aa"), ("ja", "合計", "値引", "AH"), ("en", "TOTAL", "COUPON", "lia")] {
+            for (sum, cut) in [(Int64(5_800), Int64(900)), (Int64(25_000), Int64(800)), (Int64(104_000), Int64(3_000))] {
+                let gross = lang == "en" ? sum * 10 : sum, off = lang == "en" ? cut * 10 : cut
+                let mark = lang == "ko" ? "\\" : lang == "ja" ? "¥" : "$"
+                // The discount as OCR prints it with the mark after the minus (`-\\900`); the net printed beside noise.
+                let rows = [L(text: Self.headers[lang]?[0] ?? ""), L(text: first + " " + printed(gross, lang, mark: false)),
+                            L(text: discount + " -" + mark + printed(off, lang, mark: false)),
+                            L(text: garble + "   " + printed(gross - off, lang, mark: false)), L(text: "VISA 1234-56**-****-7890")]
+                let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
+                XCTAssertEqual(p.total?.value.minorUnits, gross - off, rows.map(\.text).joined(separator: " / "))
+                XCTAssertEqual(p.total?.unsure, true)
+                // Not printed at all: still the net of the named discount.
+                let bare = read(Array(rows.prefix(3)), Self.languages[lang] ?? [], home: currency(lang))
+                XCTAssertEqual(bare.total?.value.minorUnits, gross - off, lang)
+            }
+        }
+        // The subtotal (the sum of the items above it), then the first amount a little larger: the total with its tax.
+        let sum = read([L(text: "PAWS & CLAWS PET", height: 60), L(text: "6 pu $54.99"), L(text: "oe ie $7.99"), L(text: "해 — $62.98"),
+                        L(text: "TAX 8.254 ape"), L(text: "lia $68.18"), L(text: "REWARDS 1,250")], ["eng"])
+        XCTAssertEqual(sum.total?.value.minorUnits, 6818)
+        XCTAssertEqual(sum.total?.unsure, true)
+        // A card number's dashes are no discount: the total stays the labelled one.
+        XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "합계 49,000"), L(text: "신한카드 1234-56**-****-7890")]).total?.value.minorUnits, 49_000)
+    }
+
     // MARK: Dates
 
     /// Every common form, for days spread over the last year, with the times receipts print.
@@ -291,6 +318,11 @@ final class ReceiptMeaningTests: XCTestCase {
         // A logo read as Latin letters at a low confidence, in larger type, above a Korean or English name.
         XCTAssertEqual(read([L(text: "tay i ij", height: 124, confidence: 56), L(text: "FAMILY DRUG Store 118", height: 57), L(text: "8082 Oak Ave")],
                             ["eng"]).merchant?.value, "FAMILY DRUG Store 118")
+        // Marks OCR read at the paper's edge after a Korean or Japanese name go; a tag such as GS25 stays.
+        for (text, name, langs) in [("あおい薬局 ーー oe", "あおい薬局", ["jpn"]), ("デイリーマート : i 1", "デイリーマート", ["jpn"]),
+                                    ("바우와우 MIO}", "바우와우", ["kor"]), ("편의점 GS25", "편의점 GS25", ["kor"]), ("PET STOP 24", "PET STOP 24", ["eng"])] {
+            XCTAssertEqual(read([L(text: text, height: 60), L(text: "TEL 02-555-1234"), L(text: "2026-10-31")], langs).merchant?.value, name, text)
+        }
         XCTAssertEqual(read([L(text: "VSS Sa", height: 90, confidence: 80), L(text: "싱싱마트", height: 60), L(text: "TEL 02-555-1234")]).merchant?.value, "싱싱마트")
     }
 
