@@ -23,6 +23,7 @@ gi.require_version("Pango", "1.0")
 gi.require_version("PangoCairo", "1.0")
 from gi.repository import Pango, PangoCairo  # noqa: E402
 from PIL import Image, ImageEnhance, ImageFilter  # noqa: E402
+from receipt_image import orientation_exif, perspective_coefficients  # noqa: E402  (scripts/receipt_image.py)
 
 SEED = 20261120
 DPI = 300
@@ -247,14 +248,6 @@ def save_jpeg(image, path, quality, exif=None):
     image.save(path, "JPEG", quality=quality, optimize=True, dpi=(DPI, DPI), **extra)
 
 
-def orientation_exif(value):
-    """A minimal little-endian EXIF block whose only tag is Orientation."""
-    tiff = b"II*\x00" + (8).to_bytes(4, "little") + (1).to_bytes(2, "little")
-    tiff += (0x0112).to_bytes(2, "little") + (3).to_bytes(2, "little") + (1).to_bytes(4, "little")
-    tiff += value.to_bytes(2, "little") + b"\x00\x00" + (0).to_bytes(4, "little")
-    return b"Exif\x00\x00" + tiff
-
-
 def main():
     args = sys.argv[1:]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -297,29 +290,6 @@ def main():
 
 
 PHONE_VARIANTS = ["perspective", "table-and-hand", "shadow", "curl", "faded", "exif-3", "exif-8", "12mp"]
-
-
-def solve(a, b):
-    """x with a·x = b by Gaussian elimination with partial pivoting (8×8 here; no numpy on the system)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(n):
-            if r != c:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
-    return [m[i][n] / m[i][i] for i in range(n)]
-
-
-def perspective_coefficients(dst, src):
-    """PIL's PERSPECTIVE data mapping output points `dst` to input points `src` (four each)."""
-    a, b = [], []
-    for (x, y), (u, v) in zip(dst, src):
-        a.append([x, y, 1, 0, 0, 0, -u * x, -u * y]); b.append(u)
-        a.append([0, 0, 0, x, y, 1, -v * x, -v * y]); b.append(v)
-    return solve(a, b)
 
 
 def table(width, height, rng, base=120):

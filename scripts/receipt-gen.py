@@ -41,6 +41,7 @@ gi.require_version("Pango", "1.0")
 gi.require_version("PangoCairo", "1.0")
 from gi.repository import Pango, PangoCairo  # noqa: E402
 from PIL import Image, ImageChops, ImageDraw, ImageFilter  # noqa: E402
+from receipt_image import orientation_exif, perspective_coefficients  # noqa: E402  (scripts/receipt_image.py)
 
 SEED = 45045
 COUNT = 400
@@ -606,27 +607,6 @@ def thermal(image, rng):
     return image
 
 
-def solve(a, b):
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(n):
-            if r != c:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
-    return [m[i][n] / m[i][i] for i in range(n)]
-
-
-def perspective_coefficients(dst, src):
-    a, b = [], []
-    for (x, y), (u, v) in zip(dst, src):
-        a.append([x, y, 1, 0, 0, 0, -u * x, -u * y]); b.append(u)
-        a.append([0, 0, 0, x, y, 1, -v * x, -v * y]); b.append(v)
-    return solve(a, b)
-
-
 def background(w, h, rng):
     """A table, cloth or counter: a base gray, a texture from seeded noise, a little grain."""
     base = rng.choice([rng.randint(40, 110), rng.randint(110, 170), rng.randint(170, 205)])
@@ -755,13 +735,6 @@ def scan(receipt, rng):
         receipt = receipt.filter(ImageFilter.GaussianBlur(rng.choice([0.6, 1.0])))
         done["blur"] = True
     return receipt, done
-
-
-def orientation_exif(value):
-    tiff = b"II*\x00" + (8).to_bytes(4, "little") + (1).to_bytes(2, "little")
-    tiff += (0x0112).to_bytes(2, "little") + (3).to_bytes(2, "little") + (1).to_bytes(4, "little")
-    tiff += value.to_bytes(2, "little") + b"\x00\x00" + (0).to_bytes(4, "little")
-    return b"Exif\x00\x00" + tiff
 
 
 def write(out, name, image, exif, quality, truth):
