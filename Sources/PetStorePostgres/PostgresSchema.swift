@@ -570,6 +570,25 @@ public enum PostgresSchema {
     ALTER TABLE expense ADD CONSTRAINT expense_payment_check CHECK (payment IN ('cash', 'card', 'transfer', 'other'));
     """
 
+    /// The grants `pg init-roles` gives a table, for a table a later migration makes where the roles
+    /// exist (their default privileges hold only for tables made by the role that set them): staff read
+    /// and write it, volunteers read it, the owner has it all.
+    static func grantsToRoles(_ table: String) -> String {
+        """
+        DO $$ BEGIN
+          IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
+            GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO petlog_staff;
+          END IF;
+          IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
+            GRANT SELECT ON \(table) TO petlog_volunteer;
+          END IF;
+          IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
+            GRANT ALL ON \(table) TO petlog_owner;
+          END IF;
+        END $$;
+        """
+    }
+
     /// pg9, a diary entry's title (the SQLite store's v12). The undo function keeps whole rows as JSON and
     /// the search trigger fires on any change, so neither names the column.
     static let pg9 = """
@@ -591,17 +610,7 @@ public enum PostgresSchema {
                    'petlog.diary', 'petlog.visit', 'petlog.vaccination', 'petlog.medication', 'petlog.dose',
                    'petlog.expense', 'petlog.expense_item', 'petlog.grooming', 'petlog.walk']::regclass[]
     $$;
-    DO $$ BEGIN
-      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
-        GRANT SELECT, INSERT, UPDATE, DELETE ON walk TO petlog_staff;
-      END IF;
-      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
-        GRANT SELECT ON walk TO petlog_volunteer;
-      END IF;
-      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
-        GRANT ALL ON walk TO petlog_owner;
-      END IF;
-    END $$;
+    \(grantsToRoles("walk"))
     """
 
     static let pg6 = """
@@ -689,16 +698,6 @@ public enum PostgresSchema {
       FOR EACH STATEMENT EXECUTE FUNCTION series_record_changed();
     CREATE TRIGGER series_weight_truncate AFTER TRUNCATE ON weight FOR EACH STATEMENT EXECUTE FUNCTION series_truncated();
     CREATE TRIGGER series_record_truncate AFTER TRUNCATE ON record FOR EACH STATEMENT EXECUTE FUNCTION series_truncated();
-    DO $$ BEGIN
-      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
-        GRANT SELECT, INSERT, UPDATE, DELETE ON weight_chunk TO petlog_staff;
-      END IF;
-      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
-        GRANT SELECT ON weight_chunk TO petlog_volunteer;
-      END IF;
-      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
-        GRANT ALL ON weight_chunk TO petlog_owner;
-      END IF;
-    END $$;
+    \(grantsToRoles("weight_chunk"))
     """
 }
