@@ -96,7 +96,7 @@ public struct DemoHousehold {
             let walked = walkRNG.chance(0.7), minutes = 20 + Int(walkRNG.unit() * 30), pace = 55 + Int(walkRNG.unit() * 20)
             let minute = Int(walkRNG.unit() * 45), timed = !walkRNG.chance(0.1), measured = !walkRNG.chance(0.15)
             guard walked, day >= start, ctx.instant(day, hour: 19, minute: minute) <= now else { continue }
-            add(.walk(Walk(meters: measured ? minutes * pace / 10 * 10 : nil, minutes: timed ? minutes : nil)), pet: 1, day: day, hour: 19, minute: minute,
+            add(.walk(Walk(meters: measured ? minutes * pace / 10 * 10 : nil, minutes: timed ? minutes : nil)), pet: 0, day: day, hour: 19, minute: minute,
                 ctx: ctx, into: &batch)
         }
         let summary = try store.seedDemo(batch, budgets: budgets, rates: rates)
