@@ -146,7 +146,7 @@ extension ReceiptReading {
         for k in totals.indices where discounts.contains(where: { d in d > totals[k].index && totals.contains { $0.index > d } }) {
             totals[k].score -= 3
         }
-        for candidate in totals where best == nil || candidate.score >= best!.score { best = candidate }
+        for candidate in totals where candidate.score >= (best?.score ?? Int.min) { best = candidate }
         // The last total stands before discounts and no to-pay line follows them (OCR garbled its label): the total
         // less the discounts, when that amount is printed after them.
         if let chosen = best, chosen.index == totals.map(\.index).max() {
@@ -226,7 +226,8 @@ extension ReceiptReading {
             if taxWords.contains(where: { folded[i].contains($0) }), !folded[i].contains("内"), !folded[i].contains("incl"), let tax = amount(i) { sum += tax; continue }
             guard !ReceiptWords.isNotToPay(folded[i]), let a = amount(i) else { continue }
             let tender = i + 2 < lines.count ? (amount(i + 1), amount(i + 2)) : (nil, nil)
-            if a == sum || (tender.0 != nil && tender.1 != nil && tender.0! - tender.1! == a) {
+            let tendered = tender.0.flatMap { given in tender.1.map { given - $0 } }
+            if a == sum || tendered == a {
                 return lines[i].field(Money(minorUnits: a, currency: currency), certainty: 0.6, unsure: true)
             }
         }
