@@ -31,7 +31,8 @@ public struct AttachmentEditResult: Sendable, Equatable {
     }
 }
 
-extension StoreCore {
+/// A record's files (`RecordsRepository.editRecord`), written once over the engine.
+extension Store {
     /// The index in `list` (sorted by position) that `ref` names: a number from 1 to the count is the number
     /// `show` prints (it wins over a name made of digits), anything else an attachment's name exactly
     /// (canonically equal Unicode, so a decomposed Hangul name matches); nil when none.
@@ -44,7 +45,7 @@ extension StoreCore {
     /// `add` at the end; a file whose content the record already has is not added twice. Positions stay
     /// dense (0, 1, 2, …) in their order. An unknown reference throws `attachmentNotOnRecord`, nothing changed.
     public func editAttachments(id: Int64, add: [Attachment], detach refs: [String]) throws -> AttachmentEditResult {
-        let list = try loadRecord(id: id).attachments.sorted { $0.position < $1.position }
+        let list = try record(id: id).attachments.sorted { $0.position < $1.position }
         var result = AttachmentEditResult()
         var gone = Set<Int>()
         for ref in refs {
@@ -85,31 +86,32 @@ extension StoreCore {
         return result
     }
 
-    /// `updateRecord` and `editAttachments` in one go (the caller's one transaction); the files of `files.add`
-    /// are given by `attachment(path)`, already stored.
-    public func editRecord(id: Int64, files: AttachmentEdit, attachment: (String) throws -> Attachment,
-                           _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
-        // Only files (`edit 1 --receipt r1.jpg`): the record itself is not written, so a file it has
-        // already changes nothing at all (no `updated_at`, no step for `undo`).
-        let update = try change(try loadRecord(id: id))
-        if !update.isEmpty { _ = try updateRecord(id: id) { _ in update } }
-        var seen = Set<String>()
-        // A file given twice (or two copies of one content) is one attachment, as when a record is added.
-        var given: [Attachment] = []
-        var twice: [AttachmentEditResult.Duplicate] = []
-        for path in files.add {
-            let a = try attachment(path)
-            if seen.insert(a.sha256).inserted { given.append(a) } else if let first = given.first(where: { $0.sha256 == a.sha256 }) {
-                twice.append(.init(given: a, existing: first))
+    /// `updateRecord` and `editAttachments` in one write; the files added are stored as `addRecords` stores
+    /// them, and detached files no record refers to any more are set aside in the quarantine, not deleted.
+    public func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
+        try write(storing: files.add) { s, attachment in
+            // Only files (`edit 1 --receipt r1.jpg`): the record itself is not written, so a file it has
+            // already changes nothing at all (no `updated_at`, no step for `undo`).
+            let update = try change(try s.record(id: id))
+            if !update.isEmpty { _ = try s.updateRecord(id: id) { _ in update } }
+            var seen = Set<String>()
+            // A file given twice (or two copies of one content) is one attachment, as when a record is added.
+            var given: [Attachment] = []
+            var twice: [AttachmentEditResult.Duplicate] = []
+            for path in files.add {
+                let a = try attachment(path)
+                if seen.insert(a.sha256).inserted { given.append(a) } else if let first = given.first(where: { $0.sha256 == a.sha256 }) {
+                    twice.append(.init(given: a, existing: first))
+                }
             }
+            var result = try s.editAttachments(id: id, add: given, detach: files.detach)
+            // The second copy names the attachment the first became (or already was).
+            for d in twice {
+                let existing = result.added.first { $0.sha256 == d.existing.sha256 }
+                    ?? result.alreadyAttached.first { $0.given.sha256 == d.existing.sha256 }?.existing ?? d.existing
+                result.alreadyAttached.append(.init(given: d.given, existing: existing))
+            }
+            return ((try s.record(id: id), result), result.setAside)
         }
-        var result = try editAttachments(id: id, add: given, detach: files.detach)
-        // The second copy names the attachment the first became (or already was).
-        for d in twice {
-            let existing = result.added.first { $0.sha256 == d.existing.sha256 }
-                ?? result.alreadyAttached.first { $0.given.sha256 == d.existing.sha256 }?.existing ?? d.existing
-            result.alreadyAttached.append(.init(given: d.given, existing: existing))
-        }
-        return (try loadRecord(id: id), result)
     }
 }

@@ -12,7 +12,7 @@ public protocol DemoRepository: Sendable {
     func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary
 }
 
-extension StoreCore {
+extension Store {
     /// The demo household (an import), its household budgets and the rates, in the caller's transaction.
     public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate], writer: some ImportWriter) throws -> ImportSummary {
         let summary = try importRows(batch, writer: writer, summary: ImportSummary(), progress: nil)

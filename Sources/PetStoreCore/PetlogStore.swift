@@ -165,17 +165,17 @@ public protocol RecordsRepository: Sendable {
     func search(_ text: String, limit: Int) throws -> [PetRecord]
     /// A pet's weights in `[since, until)`, oldest first; with `days`, only those whose own local day is in it.
     func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
-    /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given (the latest
-    /// time, then the highest id), with its name: what `stats` shows, without reading every weight.
-    func lastWeights(pets: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)]
-    /// Each pet's last weight whose own local day is in each of `windows`, in that order, read at once
-    /// (`stats`'s month and the month before).
-    func lastWeights(pets: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]]
+    /// Each pet's last weight in `[since, until)` (nil: unbounded on that side) whose own local day is in
+    /// each of `windows` when given (the latest time, then the highest id), with its name, in the windows'
+    /// order, read at once: what `stats` shows (its month and the month before), without reading every weight.
+    func lastWeights(pets: [PetRef], since: Date?, until: Date?, windows: [DayWindow?]) throws -> [[Int64: (name: String, mass: Mass)]]
 }
 
 /// Medication courses and their doses. Every method is one transaction.
 public protocol CareRepository: Sendable {
-    func medications(pets: [PetRef], includeStopped: Bool) throws -> [MedicationCourse]
+    /// Courses of the pets; without `includeStopped`, only those running at `activeAt` (nil: now): a course
+    /// stopped or past its `--until` day is finished.
+    func medications(pets: [PetRef], includeStopped: Bool, activeAt: Date?) throws -> [MedicationCourse]
     func giveMedication(pets: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord]
     func stopMedication(pet: PetRef, name: String, at: Date) throws -> PetRecord
     /// What `CareAgenda.items` reads for these pets, oldest first: vaccinations, medication courses and
@@ -256,8 +256,21 @@ extension RecordsRepository {
         try weightSeries(pet: pet, since: since, until: until, days: nil)
     }
 
-    /// Each pet's last weight in `[since, until)`.
-    public func lastWeights(pets: [PetRef], since: Date, until: Date) throws -> [Int64: (name: String, mass: Mass)] {
-        try lastWeights(pets: pets, since: since, until: until, days: nil)
+    /// Each pet's last weight in `[since, until)` whose own local day is in `days` when given.
+    public func lastWeights(pets: [PetRef], since: Date, until: Date, days: DayWindow? = nil) throws -> [Int64: (name: String, mass: Mass)] {
+        try lastWeights(pets: pets, since: since, until: until, windows: [days])[0]
+    }
+
+    /// Each pet's last weight whose own local day is in each of `windows`, in that order, read at once
+    /// (`stats`'s month and the month before).
+    public func lastWeights(pets: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
+        try lastWeights(pets: pets, since: nil, until: nil, windows: windows)
+    }
+}
+
+extension CareRepository {
+    /// Courses of the pets; without `includeStopped`, only those running now.
+    public func medications(pets: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
+        try medications(pets: pets, includeStopped: includeStopped, activeAt: nil)
     }
 }

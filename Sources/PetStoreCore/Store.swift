@@ -3,114 +3,76 @@ import PetFiles
 import PetModel
 
 /// The store: every repository protocol (`PetlogStore`) written once, over an engine (`StoreEngine`). Each
-/// method is one transaction of the engine running the store logic (`StoreCore`); what only an engine does
-/// (its search index, weight series, bulk import, exports, attachment files, checks, undo) is the engine's
-/// answer, the same interface for both. The CLI gets one from `StoreOpening` and never names an engine.
+/// method is one transaction of the engine, its statements written here in plain SQL both engines read the
+/// same way (`?` placeholders, no engine's own functions); what only an engine does (its search index,
+/// weight series, bulk import, JSON export, attachment files, checks, undo) is the engine's answer, the same
+/// interface for both. The CLI gets one from `StoreOpening` and never names an engine.
+///
+/// A method opens its transaction with `read` or `write` and writes its logic over the store that
+/// transaction gives (`s`, whose `sql` is the transaction's connection); a method called on that store
+/// runs inside the same transaction, so the logic is written once whether it is a command's whole call or
+/// a step of another (an edit resolves a pet, an export reads the budgets of its snapshot). Split by
+/// subject: Store+Pets, Store+Records, Store+Medications, Store+Money, Store+Exports, Store+Checks,
+/// AttachmentEdit (a record's files) and DemoStore.
 public struct Store: PetlogStore {
     public let engine: any StoreEngine
+    /// The transaction this store runs in (its statements go to `sql`); `.none` outside one, where each
+    /// method opens its own.
+    public let transaction: Transaction
+    /// The connection of `transaction`; outside one, every statement is refused (`NoTransaction`). A store
+    /// in a transaction lives inside the engine's call that holds it open, on its thread, never sent away.
+    nonisolated(unsafe) public let sql: any SQLExecutor
 
-    public init(_ engine: any StoreEngine) { self.engine = engine }
+    public enum Transaction: Sendable { case none, read, write }
 
+    public init(_ engine: any StoreEngine) { self.init(engine, sql: NoTransaction(), transaction: .none) }
+
+    /// The store inside a transaction the engine holds open on `sql` (an engine's bulk paths and checks
+    /// run the store's logic so).
+    public init(_ engine: any StoreEngine, in sql: any SQLExecutor, writing: Bool) {
+        self.init(engine, sql: sql, transaction: writing ? .write : .read)
+    }
+
+    init(_ engine: any StoreEngine, sql: any SQLExecutor, transaction: Transaction) {
+        self.engine = engine
+        self.sql = sql
+        self.transaction = transaction
+    }
+
+    /// The clock writes are stamped with.
     public var now: @Sendable () -> Date { engine.now }
+    public var nowSeconds: Int64 { now().unixSeconds() }
+    /// PostgreSQL's records name the role that wrote them (`written_by`); a SQLite file has no such column.
+    public var rolesWrite: Bool { engine.rolesWrite }
 
-    func read<T>(_ body: (StoreCore) throws -> T) throws -> T { try engine.readTransaction(body) }
-    func write<T>(_ body: (StoreCore) throws -> T) throws -> T { try engine.writeTransaction(recording: true, body) }
-
-    // MARK: Pets
-
-    public func addPet(_ draft: PetDraft) throws -> Pet { try write { try $0.addPet(draft) } }
-    public func pets(includeArchived: Bool) throws -> [Pet] { try read { try $0.pets(includeArchived: includeArchived) } }
-    public func pet(_ ref: PetRef) throws -> Pet { try read { try $0.resolve(ref) } }
-    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet { try write { try $0.editPet(ref, draft) } }
-    public func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet {
-        try write { try $0.archivePet(ref, reason: reason, on: day) }
-    }
-    public func unarchivePet(_ ref: PetRef) throws -> Pet { try write { try $0.unarchivePet(ref) } }
-    public func removePet(_ ref: PetRef) throws -> (Pet, Int) { try write { try $0.removePet(ref) } }
-    public func searchPets(_ text: String) throws -> [Pet] { try engine.searchPets(text) }
-
-    // MARK: Records
-
-    /// The pets are resolved first (a wrong name is said before any file is read), then the files are
-    /// stored and the records written.
-    public func addRecord(pets named: [PetRef], _ draft: RecordDraft) throws -> [PetRecord] {
-        let (items, linkingSplit) = try read { try $0.items(pets: named, draft) }
-        return try addRecords(items, linkingSplit: linkingSplit)
+    /// `body` in one read transaction (one snapshot), or in the transaction this store already runs in.
+    func read<T>(_ body: (Store) throws -> T) throws -> T {
+        if transaction != .none { return try body(self) }
+        return try engine.readTransaction { try body(Store(engine, sql: $0, transaction: .read)) }
     }
 
-    public func addRecords(_ items: [(PetRef?, RecordDraft)]) throws -> [PetRecord] { try addRecords(items, linkingSplit: false) }
-
-    /// `linkingSplit`: the records are the shares of one expense; each names the first as `split_of`.
-    func addRecords(_ items: [(PetRef?, RecordDraft)], linkingSplit: Bool) throws -> [PetRecord] {
-        try engine.writeTransaction(storing: items.flatMap(\.1.attachmentPaths)) { core, stored in
-            (try core.insert(items, linkingSplit: linkingSplit) { try Self.stored($0, in: stored) }, [])
+    /// `body` in one write transaction, recorded for `undo`, or in the write transaction this store runs in.
+    func write<T>(_ body: (Store) throws -> T) throws -> T {
+        switch transaction {
+        case .write: return try body(self)
+        case .read: throw StoreError.constraint("a write inside a read transaction")
+        case .none: return try engine.writeTransaction(recording: true) { try body(Store(engine, sql: $0, transaction: .write)) }
         }
     }
 
-    public func record(id: Int64) throws -> PetRecord { try read { try $0.loadRecord(id: id) } }
-    public func records(_ query: RecordQuery) throws -> [PetRecord] { try read { try $0.records(query) } }
-    public func count(_ query: RecordQuery) throws -> Int { try read { try $0.count(query) } }
-    public func updateRecord(id: Int64, _ change: (PetRecord) throws -> RecordUpdate) throws -> PetRecord {
-        try write { try $0.updateRecord(id: id, change) }
-    }
-    /// The files added are stored as `addRecords` stores them; detached files no record refers to any
-    /// more are set aside in the quarantine, not deleted.
-    public func editRecord(id: Int64, files: AttachmentEdit, _ change: (PetRecord) throws -> RecordUpdate) throws -> (record: PetRecord, files: AttachmentEditResult) {
-        try engine.writeTransaction(storing: files.add) { core, stored in
-            let result = try core.editRecord(id: id, files: files, attachment: { try Self.stored($0, in: stored) }, change)
-            return (result, result.files.setAside)
+    /// `body` in one recorded write that first stores the files at `paths` (`stored`: each path's
+    /// attachment) and after it sets aside the files `body` names (`StoreEngine.writeTransaction(storing:)`).
+    func write<T>(storing paths: [String], _ body: (Store, _ stored: (String) throws -> Attachment) throws -> (result: T, setAside: [String])) throws -> T {
+        try engine.writeTransaction(storing: paths) { sql, stored in
+            try body(Store(engine, sql: sql, transaction: .write)) { path in
+                // Every path was stored before the write; a miss would be a bug here, not bad input.
+                guard let a = stored[path] else { throw StoreError.attachmentUnreadable(path: path) }
+                return a
+            }
         }
     }
-    /// Every path was stored before the write; a miss would be a bug here, not bad input.
-    static func stored(_ path: String, in stored: [String: Attachment]) throws -> Attachment {
-        guard let a = stored[path] else { throw StoreError.attachmentUnreadable(path: path) }
-        return a
-    }
-    public func deleteRecord(id: Int64) throws -> PetRecord { try write { try $0.deleteRecord(id: id) } }
-    public func setStarred(id: Int64, _ starred: Bool) throws -> PetRecord { try write { try $0.setStarred(id: id, starred) } }
-    public func search(_ text: String, limit: Int) throws -> [PetRecord] { try engine.searchRecords(text, limit: limit) }
-    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        try engine.weightSeries(pet: pet, since: since, until: until, days: days)
-    }
-    public func lastWeights(pets refs: [PetRef], since: Date, until: Date, days: DayWindow?) throws -> [Int64: (name: String, mass: Mass)] {
-        try read { try $0.lastWeights(pets: refs, since: since, until: until, days: days) }
-    }
-    public func lastWeights(pets refs: [PetRef], windows: [DayWindow]) throws -> [[Int64: (name: String, mass: Mass)]] {
-        try read { try $0.lastWeights(pets: refs, windows: windows) }
-    }
 
-    // MARK: Medications
-
-    public func careRecords(pets ids: [Int64]) throws -> [PetRecord] { try read { try $0.careRecords(pets: ids) } }
-    public func medications(pets refs: [PetRef], includeStopped: Bool) throws -> [MedicationCourse] {
-        try read { try $0.courses(pets: refs, includeStopped: includeStopped) }
-    }
-    public func giveMedication(pets refs: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord] {
-        try write { try $0.giveMedication(pets: refs, name: name, at: at, utcOffset: utcOffset, note: note, skipped: skipped) }
-    }
-    public func stopMedication(pet ref: PetRef, name: String, at: Date) throws -> PetRecord {
-        try write { try $0.stopMedication(pet: ref, name: name, at: at) }
-    }
-
-    // MARK: Money
-
-    public func spending(_ query: SpendingQuery) throws -> [SpendingEntry] { try read { try $0.spending(query) } }
-    public func splitShares(of recordId: Int64) throws -> [PetRecord] { try read { try $0.splitShares(of: recordId) } }
-    public func setBudget(_ draft: BudgetDraft) throws -> (budget: StoredBudget, replaced: Bool) { try write { try $0.setBudget(draft) } }
-    public func budgets() throws -> [StoredBudget] { try read { try $0.loadBudgets(id: nil) } }
-    public func deleteBudget(id: Int64) throws -> StoredBudget { try write { try $0.deleteBudget(id: id) } }
-    public func editBudget(id: Int64, _ edit: BudgetEdit) throws -> (before: StoredBudget, after: StoredBudget) { try write { try $0.editBudget(id: id, edit) } }
-    public func storeRates(_ rates: [EuroRate], source: String, at: Date, localDay: LocalDate) throws -> RatesStoreSummary {
-        try write { try $0.storeRates(rates, source: source, at: at, localDay: localDay) }
-    }
-    public func rateTable(currencies: [String], from: LocalDate?, through: LocalDate?) throws -> RateTable {
-        try read { try $0.rateTable(currencies: currencies, from: from, through: through) }
-    }
-    public func rates(on day: LocalDate?) throws -> (day: LocalDate, rates: [EuroRate])? { try read { try $0.rates(on: day) } }
-    public func allRates() throws -> [EuroRate] { try read { try $0.allRates() } }
-    public func lastRatesFetch() throws -> RatesFetch? { try read { try $0.lastRatesFetch() } }
-
-    // MARK: Transfer: the engine's bulk path and exports
+    // MARK: What only the engine does: its answer, the same interface for both
 
     public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         try engine.importBatch(consume batch, progress: progress)
@@ -118,15 +80,8 @@ public struct Store: PetlogStore {
     public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary {
         try engine.seedDemo(batch, budgets: budgets, rates: rates)
     }
-    public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws { try engine.forEachRecordBatch(size: size, body) }
     public func exportJSON(to sink: OutputSink) throws -> Int { try engine.exportJSON(to: sink) }
     public func householdNamespace() throws -> String? { try engine.householdNamespace() }
-    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) { try engine.exportCSV(to: directory, bom: bom) }
-    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int { try engine.exportCSVTable(table, to: path, bom: bom) }
-
-    // MARK: Attachment files
-
-    public func attachmentHashes() throws -> [String] { try engine.attachmentHashes() }
     @discardableResult
     public func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory { try engine.verifyAttachments(allowingMissing: allowingMissing) }
     public func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String]) {
@@ -136,12 +91,28 @@ public struct Store: PetlogStore {
     public func readableAttachment(sha256: String, scratch: () throws -> String) -> String? {
         engine.readableAttachment(sha256: sha256, scratch: scratch)
     }
-
-    // MARK: Checks and undo
-
     public func check() throws -> [StoreProblem] { try engine.check() }
     public func repair(_ problems: [StoreProblem]) throws -> RepairReport { try engine.repair(problems) }
     public func backup(to destination: String) throws -> BackupReport { try engine.backup(to: destination) }
     public func undo() throws -> UndoResult? { try engine.undo() }
     public func undoHistory(limit: Int) throws -> [UndoEntry] { try engine.undoHistory(limit: limit) }
 }
+
+/// The connection of a store outside any transaction: a statement there is a bug (a method that forgot
+/// its `read` or `write`), refused rather than run on no transaction.
+public struct NoTransaction: SQLExecutor {
+    public init() {}
+    func refuse() -> StoreError { StoreError.constraint("a statement outside a transaction") }
+    public func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] { throw refuse() }
+    public func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int { throw refuse() }
+    public func insertReturningId(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 { throw refuse() }
+    public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
+        throw refuse()
+    }
+    public func columns(_ sql: String) throws -> [String] { throw refuse() }
+}
+
+/// The transfer code's name for the store's logic inside a transaction (it was a type of its own,
+/// `StoreCore`, until the store was written once over the engine). Kept so the transfer code compiles
+/// while it moves into its own module; new code says `Store`.
+public typealias StoreCore = Store

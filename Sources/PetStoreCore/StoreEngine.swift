@@ -2,22 +2,25 @@ import Foundation
 import PetFiles
 import PetModel
 
-/// What only an engine does, apart from the store logic (`StoreCore`, written once over `SQLExecutor`):
-/// its transactions, where it keeps attachment files, its search index, its weight series' fast path, its
-/// bulk import and raw exports, its integrity checks and its undo capture. `Store` is the one
-/// implementation of the repository protocols, written over this; `SQLiteRepository` (a file, GRDB) and
-/// `PostgresRepository` (a server, postgres-nio) are the two engines, and only `StoreOpening` names them.
+/// What only an engine does, apart from the store's logic (`Store`, written once over this): its
+/// transactions, where it keeps attachment files, its search index, its weight series' fast path, its
+/// bulk import and one-pass JSON export, its integrity checks and its undo capture. `SQLiteRepository` (a
+/// file, GRDB) and `PostgresRepository` (a server, postgres-nio) are the two engines, and only
+/// `StoreOpening` names them.
 ///
-/// The transfer, maintenance and history requirements are the repository protocols' own (the engine
-/// answers them whole); the demo's too.
-public protocol StoreEngine: TransferRepository, MaintenanceRepository, HistoryRepository, DemoRepository {
+/// The maintenance and history requirements are the repository protocols' own (the engine answers them
+/// whole); the demo's too.
+public protocol StoreEngine: MaintenanceRepository, HistoryRepository, DemoRepository {
+    /// PostgreSQL's records name the role that wrote them (`written_by`); a SQLite file has no such column.
+    var rolesWrite: Bool { get }
+
     // MARK: Transactions
 
-    /// One read transaction (one snapshot), the store logic on its connection.
-    func readTransaction<T>(_ body: (StoreCore) throws -> T) throws -> T
+    /// One read transaction (one snapshot): `body` on its connection.
+    func readTransaction<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
     /// One write transaction: recorded for `undo` under the command line the engine was opened with unless
     /// `recording` is false; the search index brought up to date with the write's rows before it commits.
-    func writeTransaction<T>(recording: Bool, _ body: (StoreCore) throws -> T) throws -> T
+    func writeTransaction<T>(recording: Bool, _ body: (any SQLExecutor) throws -> T) throws -> T
 
     // MARK: Attachments
 
@@ -25,7 +28,15 @@ public protocol StoreEngine: TransferRepository, MaintenanceRepository, HistoryR
     /// it sets the files `body` names aside (`setAside`: detached files no record refers to any more; moved
     /// to the quarantine, never deleted). Beside a SQLite file the files are copied before the transaction
     /// and removed again when it fails; on a server they are chunks written inside it.
-    func writeTransaction<T>(storing paths: [String], _ body: (StoreCore, _ stored: [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T
+    func writeTransaction<T>(storing paths: [String], _ body: (any SQLExecutor, _ stored: [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T
+    /// `TransferRepository.verifyAttachments`: the files, or the chunks, read and checked.
+    func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory
+    /// `TransferRepository.copyAttachments`.
+    func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String])
+    /// `TransferRepository.writeAttachment`.
+    func writeAttachment(sha256: String, to path: String) throws
+    /// `TransferRepository.readableAttachment`.
+    func readableAttachment(sha256: String, scratch: () throws -> String) -> String?
 
     // MARK: Search index and the weight series
 
@@ -35,4 +46,13 @@ public protocol StoreEngine: TransferRepository, MaintenanceRepository, HistoryR
     func searchRecords(_ text: String, limit: Int) throws -> [PetRecord]
     /// A pet's weights in `[since, until)`, oldest first, from the packed chunks where it can.
     func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
+
+    // MARK: The bulk paths
+
+    /// `TransferRepository.importBatch`: the engine's prepared statements or COPY, the matching `Store.importRows`.
+    func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary
+    /// `TransferRepository.exportJSON`.
+    func exportJSON(to sink: OutputSink) throws -> Int
+    /// `TransferRepository.householdNamespace` (nil in a file older than the table).
+    func householdNamespace() throws -> String?
 }

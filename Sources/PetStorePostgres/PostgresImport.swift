@@ -172,16 +172,16 @@ extension PostgresRepository {
     /// Attachment files come from the export's folder into the database (chunks), in the same transaction.
     public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         let batch = batch
-        return try write(recording: false) { core in
+        return try write(recording: false) { store in
             var summary = ImportSummary()
             (summary.attachmentsAdded, summary.attachmentsMissing) = try storeAttachments(batch)
-            return try core.importRows(batch, writer: PostgresImportWriter(link: link), summary: summary, progress: progress)
+            return try store.importRows(batch, writer: PostgresImportWriter(link: link), summary: summary, progress: progress)
         }
     }
 
     public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary {
-        try write(recording: false) { core in
-            try core.seedDemo(batch, budgets: budgets, rates: rates, writer: PostgresImportWriter(link: link))
+        try write(recording: false) { store in
+            try store.seedDemo(batch, budgets: budgets, rates: rates, writer: PostgresImportWriter(link: link))
         }
     }
 

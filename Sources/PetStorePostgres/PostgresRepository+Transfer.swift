@@ -6,32 +6,13 @@ import PetStoreCore
 // MARK: Exports, files, checks and undo on PostgreSQL
 
 extension PostgresRepository {
-    public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws {
-        try StoreCore.forEachRecordBatch(size: size, read: { batch in try read(batch) }, body)
-    }
-
     /// From one snapshot (one read transaction), the same bytes as the SQLite store's export of the same data.
     public func exportJSON(to sink: OutputSink) throws -> Int {
-        try read { try $0.exportJSON(to: sink) }
+        try read { try $0.writeJSON(to: sink) }
     }
 
     public func householdNamespace() throws -> String? {
-        try read { try $0.householdNamespace() }
-    }
-
-    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
-        try read { core in try CSVExport.writeFolder(directory) { table, sink in try core.writeCSV(table, to: sink, bom: bom) } }
-    }
-
-    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
-        let t = try CSVExport.table(table)
-        var count = 0
-        try read { core in try OutputFile.write(to: path) { sink in count = try core.writeCSV(t, to: sink, bom: bom) } }
-        return count
-    }
-
-    public func attachmentHashes() throws -> [String] {
-        try read { _ in try link.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap { $0[0].text } }
+        try read { try $0.storedNamespace() }
     }
 
     /// Every attached file's chunks hash to the SHA-256 it is stored under. A row whose file has no chunks
@@ -90,10 +71,10 @@ extension PostgresRepository {
     /// or hash to another SHA-256, chunks no attachment refers to, and search text out of step. The server
     /// keeps its own pages whole (PostgreSQL has no `integrity_check`; `pg_amcheck` is the tool for that).
     public func check() throws -> [StoreProblem] {
-        try read { core in
+        try read { _ in
             var problems: [StoreProblem] = []
-            for r in try core.recordsWithoutDetail() { problems.append(.orphanRecord(r)) }
-            for v in try core.invalidValues() { problems.append(StoreProblem(kind: .invalidValue, detail: v.description)) }
+            for r in try Store.recordsWithoutDetail(in: link) { problems.append(.orphanRecord(r)) }
+            for v in try Store.invalidValues(in: link) { problems.append(StoreProblem(kind: .invalidValue, detail: v.description)) }
             for sha in try link.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap({ $0[0].text }) {
                 switch try PostgresAttachments.storedHash(sha, link: link) {
                 case nil:

@@ -58,12 +58,12 @@ public final class PostgresRepository: StoreEngine {
 
     // MARK: Transactions and errors
 
-    func write<T>(recording: Bool = true, _ body: (StoreCore) throws -> T) throws -> T {
+    func write<T>(recording: Bool = true, _ body: (Store) throws -> T) throws -> T {
         do {
             return try link.transaction(.write) {
-                let core = StoreCore(link, now: now, rolesWrite: true)
-                let group = try recording ? undoCommand.map { try PostgresUndo.open(link, command: $0, at: core.nowSeconds) } : nil
-                let result = try body(core)
+                let store = Store(self, in: link, writing: true)
+                let group = try recording ? undoCommand.map { try PostgresUndo.open(link, command: $0, at: store.nowSeconds) } : nil
+                let result = try body(store)
                 try PostgresSearch.refresh(link)
                 if let group { try PostgresUndo.close(link, group: group) }
                 return result
@@ -73,9 +73,9 @@ public final class PostgresRepository: StoreEngine {
         }
     }
 
-    func read<T>(_ body: (StoreCore) throws -> T) throws -> T {
+    func read<T>(_ body: (Store) throws -> T) throws -> T {
         do {
-            return try link.transaction(.read) { try body(StoreCore(link, now: now, rolesWrite: true)) }
+            return try link.transaction(.read) { try body(Store(self, in: link, writing: false)) }
         } catch {
             throw Self.storeError(error)
         }
@@ -100,16 +100,21 @@ public final class PostgresRepository: StoreEngine {
 
     // MARK: Transactions, files and search for the store
 
-    public func readTransaction<T>(_ body: (StoreCore) throws -> T) throws -> T { try read(body) }
-    public func writeTransaction<T>(recording: Bool, _ body: (StoreCore) throws -> T) throws -> T { try write(recording: recording, body) }
+    /// Records name the role that wrote them (`written_by`).
+    public var rolesWrite: Bool { true }
+
+    public func readTransaction<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read { try body($0.sql) } }
+    public func writeTransaction<T>(recording: Bool, _ body: (any SQLExecutor) throws -> T) throws -> T {
+        try write(recording: recording) { try body($0.sql) }
+    }
 
     /// The files stored in the same transaction (chunks); the chunks of files set aside move to
     /// `attachment_quarantine` in it too.
-    public func writeTransaction<T>(storing paths: [String], _ body: (StoreCore, [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T {
-        try write { core in
+    public func writeTransaction<T>(storing paths: [String], _ body: (any SQLExecutor, [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T {
+        try write { store in
             var stored: [String: Attachment] = [:]
             for path in paths where stored[path] == nil { stored[path] = try PostgresAttachments.store(path: path, link: link) }
-            let written = try body(core, stored)
+            let written = try body(store.sql, stored)
             try PostgresAttachments.quarantine(written.setAside, link: link)
             return written.result
         }
@@ -123,9 +128,9 @@ public final class PostgresRepository: StoreEngine {
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
-    public func searchPets(_ text: String) throws -> [Pet] { try read { _ in try PostgresSearch.pets(text, link: link) } }
+    public func searchPets(_ text: String) throws -> [Pet] { try read { s in try PostgresSearch.pets(text, store: s, link: link) } }
     public func searchRecords(_ text: String, limit: Int) throws -> [PetRecord] {
-        try read { core in try core.loadRecords(ids: try PostgresSearch.records(text, limit: limit, link: link)) }
+        try read { s in try s.loadRecords(ids: try PostgresSearch.records(text, limit: limit, link: link)) }
     }
 
     // MARK: The weight series
@@ -133,7 +138,7 @@ public final class PostgresRepository: StoreEngine {
     /// The series in one row: the server packs each point as two big-endian int8 (`int8send`) into one
     /// `bytea`, in order, so a million points cross the wire as 16 MB in one value instead of a million
     /// rows each decoded by postgres-nio (issue 34: 1.6 s → see docs/benchmarks.md). The same points and
-    /// order as `StoreCore.weightSeries` (`WeightSeriesTests` holds both stores to it).
+    /// order as `Store.weightSeriesFromTables` (`WeightSeriesTests` holds both stores to it).
     ///
     /// Without whole days (`days`), the series comes from its packed chunks (`PostgresWeightSeries`, schema
     /// pg6) and the weights after them; when whole chunks' worth of weights wait after the last chunk and
@@ -155,7 +160,7 @@ public final class PostgresRepository: StoreEngine {
     /// The series from the tables alone, in one row (the read before the chunks; the chunks' tests compare with it).
     func weightSeriesFromTables(pet: Int64, lower: Int64, upper: Int64, days: DayWindow?) throws -> WeightColumns {
         try read { _ in
-            let (dayClauses, dayArgs) = days.map(StoreCore.dayBounds) ?? ([], [])
+            let (dayClauses, dayArgs) = days.map(Store.dayBounds) ?? ([], [])
             // For this read only (SET LOCAL ends with its transaction): a million-point sort in memory
             // instead of on disk (it needs about 90 MB; the default 4 MB spills); no JIT compilation,
             // which costs the query more than it saves (75 ms measured on the bench's 1M-point series);

@@ -93,11 +93,11 @@ enum PostgresSearch {
         return found
     }
 
-    static func pets(_ text: String, link: PostgresLink) throws -> [Pet] {
+    static func pets(_ text: String, store: Store, link: PostgresLink) throws -> [Pet] {
         let ids = try keys(containing: TextField.nameKey(text), sign: -1, link: link).map { -$0 }
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        return try StoreCore(link, now: { Date() }).pets(where: "WHERE id IN (\(marks)) ORDER BY archived_on IS NOT NULL, name_key, id", ids)
+        return try store.pets(where: "WHERE id IN (\(marks)) ORDER BY archived_on IS NOT NULL, name_key, id", ids)
     }
 }
 

@@ -99,32 +99,22 @@ public struct SQLiteRepository: StoreEngine {
 
     var nowSeconds: Int64 { now().unixSeconds() }
 
-    // MARK: Pets
+    // MARK: Transactions for the store
 
-    /// The shared store logic (`StoreCore`) on this transaction's connection.
-    func core(_ db: Database) -> StoreCore { StoreCore(SQLiteExecutor(db), now: now) }
+    /// SQLite keeps no writer's role in its records.
+    public var rolesWrite: Bool { false }
 
-    /// Finds a pet by id, or by name among active pets first, then archived ones; suggests a close name.
-    func resolve(_ ref: PetRef, db: Database, activeOnly: Bool = false) throws -> Pet {
-        try core(db).resolve(ref, activeOnly: activeOnly)
-    }
+    /// The store (`Store`, the logic written once for both engines) on this transaction's connection.
+    func store(_ db: Database, writing: Bool) -> Store { Store(self, in: SQLiteExecutor(db), writing: writing) }
 
-    // MARK: Records
-
-    func insert(_ draft: RecordDraft, petId: Int64?, attachments: [Attachment], db: Database) throws -> Int64 {
-        try core(db).insert(draft, petId: petId, attachments: attachments)
-    }
-
-    func loadRecord(id: Int64, db: Database) throws -> PetRecord { try core(db).loadRecord(id: id) }
-
-    public func readTransaction<T>(_ body: (StoreCore) throws -> T) throws -> T { try read { db in try body(core(db)) } }
-    public func writeTransaction<T>(recording: Bool, _ body: (StoreCore) throws -> T) throws -> T {
-        try write(recording: recording) { db in try body(core(db)) }
+    public func readTransaction<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read { db in try body(SQLiteExecutor(db)) } }
+    public func writeTransaction<T>(recording: Bool, _ body: (any SQLExecutor) throws -> T) throws -> T {
+        try write(recording: recording) { db in try body(SQLiteExecutor(db)) }
     }
 
     /// Files first (content-addressed, so a retry reuses them), removed again if the transaction fails;
     /// after the commit, the files set aside that no record refers to any more move to the quarantine folder.
-    public func writeTransaction<T>(storing paths: [String], _ body: (StoreCore, [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T {
+    public func writeTransaction<T>(storing paths: [String], _ body: (any SQLExecutor, [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T {
         var stored: [String: Attachment] = [:]
         var created: [URL] = []
         if !paths.isEmpty {
@@ -142,7 +132,7 @@ public struct SQLiteRepository: StoreEngine {
         }
         let written: (result: T, setAside: [String])
         do {
-            written = try write { db in try body(core(db), stored) }
+            written = try write { db in try body(SQLiteExecutor(db), stored) }
         } catch {
             Self.removeCreated(created)
             throw error
@@ -178,11 +168,6 @@ public struct SQLiteRepository: StoreEngine {
         }
     }
 
-    /// Every record in id order, a batch at a time (for export: memory stays flat on big files).
-    public func forEachRecordBatch(size: Int = 2000, _ body: ([PetRecord]) throws -> Void) throws {
-        try StoreCore.forEachRecordBatch(size: size, read: { batch in try read { db in try batch(core(db)) } }, body)
-    }
-
     /// Indexes the noted rows when more wait than a write brings up to date (`SearchIndex.backlogLimit`: a big
     /// import leaves its text for the first search), in a write of its own that is not recorded for `undo`.
     /// Where that write cannot happen (a read-only file, a damaged one) the search reads those rows from the
@@ -199,8 +184,8 @@ public struct SQLiteRepository: StoreEngine {
         var arguments: [String: (any DatabaseValueConvertible)?] = ["q": needle]
         let ids = SearchIndex.matching(sign: -1, arguments: &arguments, folded: needle)
         return try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(StoreCore.petColumns) FROM pet WHERE id IN (\(ids)) ORDER BY archived_on IS NOT NULL, name_key, id",
-                             arguments: StatementArguments(arguments)).map(StoreCore.pet)
+            try Row.fetchAll(db, sql: "SELECT \(Store.petColumns) FROM pet WHERE id IN (\(ids)) ORDER BY archived_on IS NOT NULL, name_key, id",
+                             arguments: StatementArguments(arguments)).map(Store.pet)
         }
     }
 
@@ -227,7 +212,7 @@ public struct SQLiteRepository: StoreEngine {
             let ids = try Int64.fetchAll(db, sql: """
                 SELECT r.id FROM record r WHERE r.id IN (\(sources.joined(separator: " UNION "))) ORDER BY r.at DESC, r.id DESC LIMIT \(limit)
                 """, arguments: StatementArguments(arguments))
-            return try core(db).loadRecords(ids: ids)
+            return try store(db, writing: false).loadRecords(ids: ids)
         }
     }
 
@@ -254,7 +239,7 @@ public struct SQLiteRepository: StoreEngine {
         }
         return try read { db in
             // Whole days are each weight's own local day (`RecordClock`).
-            let (dayClauses, dayArgs) = days.map(StoreCore.dayBounds) ?? ([], [])
+            let (dayClauses, dayArgs) = days.map(Store.dayBounds) ?? ([], [])
             let where_ = "r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?" + dayClauses.map { " AND " + $0 }.joined()
             let arguments = StatementArguments([pet, lower, upper] + dayArgs)
             // The columns grow as the rows come: counting them first was a second scan of the index

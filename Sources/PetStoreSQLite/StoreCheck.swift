@@ -53,7 +53,7 @@ extension SQLiteRepository {
                 // One pass over the covering index of (pet, kind, time), one rowid search in the kind's table each.
                 // (The table itself when an index is damaged: REINDEX mends that, and this must not trip on it.)
                 // A correlated NOT EXISTS (a key lookup), never `id IN (SELECT record_id …)`, which is a table
-                // built in memory per kind (StoreCore.recordsWithoutDetailSQL says why, for the server).
+                // built in memory per kind (Store.recordsWithoutDetailSQL says why, for the server).
                 let detailMissing = RecordKind.allCases.map {
                     "WHEN '\($0.rawValue)' THEN NOT EXISTS (SELECT 1 FROM \($0.rawValue) d WHERE d.record_id = record.id)"
                 }.joined(separator: " ")
@@ -130,7 +130,7 @@ extension SQLiteRepository {
     }
 
     static func invalidValues(_ db: Database) throws -> [InvalidStoredValue] {
-        try StoreCore(SQLiteExecutor(db), now: { Date() }).invalidValues()
+        try Store.invalidValues(in: SQLiteExecutor(db))
     }
 
     /// Root page → (name, type) of every table and index, to tell index damage from table damage.

@@ -48,14 +48,14 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         try l.query("INSERT INTO record (pet_id, kind, at, utc_offset, created_at, updated_at) SELECT 1, 'weight', g, 0, 0, 0 FROM generate_series(1, 20000) AS g")
         try l.query("INSERT INTO weight (record_id, grams) SELECT id, 4000 FROM record WHERE id % 1000 <> 0")
         try l.query("ANALYZE")
-        for sql in [StoreCore.recordsWithoutDetailSQL,
+        for sql in [Store.recordsWithoutDetailSQL,
                     "SELECT DISTINCT c.sha256 FROM attachment_chunk c WHERE NOT EXISTS (SELECT 1 FROM attachment a WHERE a.sha256 = c.sha256)"] {
             let plan = try l.query("EXPLAIN " + sql).compactMap { $0[0].text }.joined(separator: "\n")
             XCTAssertFalse(plan.contains("SubPlan"), plan)
             XCTAssertTrue(plan.contains("Anti Join"), plan)
         }
         // And it finds the 20 headers without their weight.
-        XCTAssertEqual(try l.query(StoreCore.recordsWithoutDetailSQL).count, 20)
+        XCTAssertEqual(try l.query(Store.recordsWithoutDetailSQL).count, 20)
     }
 
     /// The kind descriptors (`RecordKindTable`) describe the server's tables as they do the SQLite file's,

@@ -43,7 +43,7 @@ extension SQLiteRepository {
     /// resolved or inserted and record ids it inserted, and skipping SQLite's parent lookups per row saves
     /// a fifth of a big load. Doses and attachments, whose references come from the file, are checked before commit.
     ///
-    /// `rows` is how many rows the write brings: a big load (`StoreCore.bulkLoadMinimum` rows or more) into
+    /// `rows` is how many rows the write brings: a big load (`Store.bulkLoadMinimum` rows or more) into
     /// a file that holds no record yet runs in a rollback journal (`firstLoadJournal`).
     func writeWithoutForeignKeys<T>(loading rows: Int = 0, _ body: (Database) throws -> T) throws -> T {
         try refuseWritesWhenDamaged()
@@ -119,7 +119,7 @@ extension SQLiteRepository {
     }
 
     func importRows(_ batch: consuming ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
-        try core(db).importRows(consume batch, writer: SQLiteImportWriter(repository: self, db: db), summary: start, progress: progress)
+        try store(db, writing: true).importRows(consume batch, writer: SQLiteImportWriter(repository: self, db: db), summary: start, progress: progress)
     }
 
     /// Raw sqlite3: rows go in blocks of `block` per statement (multi-row VALUES, fewer steps and

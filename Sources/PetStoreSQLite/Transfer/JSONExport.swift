@@ -20,7 +20,7 @@ extension SQLiteRepository {
     }
 
     public func householdNamespace() throws -> String? {
-        try read { db in try db.tableExists("household") ? try core(db).householdNamespace() : nil }
+        try read { db in try db.tableExists("household") ? try store(db, writing: false).storedNamespace() : nil }
     }
 
     /// Every record in id order, as `loadRecords` gives them (a record without its detail row is left

@@ -8,31 +8,13 @@ extension SQLiteRepository {
     /// The tables `export --format csv` writes, in order (`--table` takes one of them).
     public static var csvTableNames: [String] { CSVExport.tableNames }
 
-    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
-        try read { db in try CSVExport.writeFolder(directory) { table, sink in try core(db).writeCSV(table, to: sink, bom: bom) } }
-    }
-
-    /// Writes one table as CSV to `path` (`-`: standard output); returns its number of rows.
-    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
-        let t = try CSVExport.table(table)
-        var count = 0
-        try read { db in
-            try OutputFile.write(to: path) { sink in count = try core(db).writeCSV(t, to: sink, bom: bom) }
-        }
-        return count
-    }
-
-    public func attachmentHashes() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
-    }
-
     /// Reads every attachment file the database refers to and checks its SHA-256. A file that no longer
     /// matches is thrown, naming it; so is a missing one, unless `allowingMissing` (then it is listed).
     @discardableResult
     public func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory {
         guard let store = attachments else { return AttachmentInventory() }
         var inventory = AttachmentInventory()
-        for sha in try attachmentHashes() {
+        for sha in try Store(self).attachmentHashes() {
             let source = store.url(for: sha).path
             guard let data = FileManager.default.contents(atPath: source) else {
                 // A file that is there but cannot be read is a problem to name, not a missing photo.

@@ -1,0 +1,86 @@
+import Foundation
+import PetFiles
+import PetModel
+
+/// Exports a batch at a time, CSV and the attachment list (`TransferRepository`), written once over the
+/// engine; the JSON export's one snapshot for an engine without a one-pass reader of its own, and the
+/// weight series from the tables.
+extension Store {
+    /// A pet's weights as two columns, oldest first, from the tables (each engine reads the same rows its
+    /// own faster way; its tests compare with this).
+    public func weightSeriesFromTables(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
+        try read { s in
+            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+            let (dayClauses, dayArgs) = days.map(Self.dayBounds) ?? ([], [])
+            var columns = WeightColumns()
+            try s.sql.forEachRow("""
+                SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
+                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined()) ORDER BY r.at, r.id
+                """, [pet, lower, upper] + dayArgs.map { $0 as any SQLBindable }) { values in
+                columns.append(at: values[0].int ?? 0, grams: values[1].int ?? 0)
+            }
+            return columns
+        }
+    }
+
+    /// Every record in id order, `size` at a time, as `loadRecords` gives them: each batch its own read
+    /// transaction (so `body` may use the store again between batches), or all in the one this store runs in.
+    public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let batch = try read { s in try s.loadRecords("WHERE r.id > ? ORDER BY r.id LIMIT \(size)", [after]) }
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = last.id
+        }
+    }
+
+    /// The household's namespace (32 hex digits, random, made once per database) as stored: the FHIR
+    /// export's addresses are derived from it (`householdNamespace()` asks the engine, which knows whether
+    /// an old file has the table).
+    public func storedNamespace() throws -> String? {
+        try read { s in try s.sql.rows("SELECT namespace FROM household WHERE id = 1", [SQLValue]()).first?[0].text }
+    }
+
+    /// The whole JSON export (docs/json.md) from one snapshot; the records written. The same bytes as
+    /// the SQLite engine's one-pass export of the same data.
+    public func writeJSON(to sink: OutputSink) throws -> Int {
+        try read { s in
+            let writer = try PetlogJSONWriter(sink: sink, pets: try s.pets(includeArchived: true), namespace: try s.storedNamespace())
+            try s.forEachRecordBatch(size: 2000) { batch in for r in batch { try writer.write(r) } }
+            try writer.finish(budgets: try s.budgets(), rates: try s.allRates())
+            return writer.recordCount
+        }
+    }
+
+    /// One table of `CSVExport.tables` as CSV into `sink`; its rows.
+    func writeCSV(_ table: CSVTable, to sink: OutputSink, bom: Bool) throws -> Int {
+        var writer = CSVTableWriter(name: table.name, bom: bom)
+        var columns: [String]?
+        try sql.forEachRow(table.select, [SQLValue](), columns: { columns = $0 }) { values in
+            if !writer.started { try writer.start(columns: columns ?? [], to: sink) }
+            try writer.row(values, to: sink)
+        }
+        if !writer.started { try writer.start(columns: try sql.columns(table.select), to: sink) }
+        return try writer.finish(to: sink)
+    }
+
+    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
+        try read { s in try CSVExport.writeFolder(directory) { table, sink in try s.writeCSV(table, to: sink, bom: bom) } }
+    }
+
+    /// Writes one table as CSV to `path` (`-`: standard output); returns its number of rows.
+    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
+        let t = try CSVExport.table(table)
+        return try read { s in
+            var count = 0
+            try OutputFile.write(to: path) { sink in count = try s.writeCSV(t, to: sink, bom: bom) }
+            return count
+        }
+    }
+
+    public func attachmentHashes() throws -> [String] {
+        try read { s in try s.sql.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap { $0[0].text } }
+    }
+}
