@@ -6,9 +6,9 @@ import PetModel
 /// engine; the JSON export's one snapshot for an engine without a one-pass reader of its own, and the
 /// weight series from the tables.
 extension Store {
-    /// A pet's weights as two columns, oldest first, from the tables (each engine reads the same rows its
-    /// own faster way; its tests compare with this).
-    public func weightSeriesFromTables(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
+    /// A pet's weights as two columns, oldest first, from the tables row by row (each engine reads the same
+    /// rows its own faster way, `StoreEngine.weightSeriesFromTables`; its tests compare with this).
+    public func weightSeriesByRows(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
         try read { s in
             let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
             let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max

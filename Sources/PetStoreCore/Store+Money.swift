@@ -155,35 +155,41 @@ extension Store {
         }
     }
 
-    /// The budgets `clause` keeps (over `budget b`), the household's first, then by pet name, category and
-    /// period (NULLs first on both engines: PostgreSQL would sort them last).
-    func budgets(where clause: String, _ arguments: [any SQLBindable]) throws -> [StoredBudget] {
-        let rows = try sql.rows("""
-            SELECT b.id, b.pet_id, b.amount_minor, b.currency, b.first_day, b.last_day, b.category, b.per_pet, b.name, b.place, b.people, p.name AS pet_name
-            FROM budget b LEFT JOIN pet p ON p.id = b.pet_id
-            \(clause) ORDER BY b.pet_id IS NOT NULL, p.name, b.pet_id, b.category IS NOT NULL, b.category,
-            b.first_day IS NOT NULL, b.first_day, b.id
-            """, arguments)
-        return try rows.map { row in
-            let id = row[0].int ?? 0
-            func day(_ column: String) throws -> LocalDate? {
-                try row.decodeIfPresent(column, table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
-            }
-            let currency = try row.decode("currency", table: "budget", id: id, Currency.named)
-            let period: Budget.Period
-            if let f = try day("first_day"), let l = try day("last_day") { period = .days(from: f, through: l) } else { period = .monthly }
-            return StoredBudget(id: id, petId: row.int64("pet_id"), petName: row.text("pet_name"),
-                                budget: Budget(amount: Money(minorUnits: try row.required(row.int64("amount_minor"), "amount_minor", table: "budget", id: id),
-                                                             currency: currency),
-                                               period: period, category: row.text("category"), perPet: row.bool("per_pet") ?? false,
-                                               name: row.text("name"), place: row.text("place"), people: row.int64("people").map { Int($0) }))
+    /// A budget's columns, with its pet's name, over `budget b`.
+    static let budgetColumns = """
+        SELECT b.id, b.pet_id, b.amount_minor, b.currency, b.first_day, b.last_day, b.category, b.per_pet, b.name, b.place, b.people, p.name AS pet_name
+        FROM budget b LEFT JOIN pet p ON p.id = b.pet_id
+        """
+
+    /// The budget a row of `budgetColumns` describes.
+    static func budget(_ row: SQLRow) throws -> StoredBudget {
+        let id = row[0].int ?? 0
+        func day(_ column: String) throws -> LocalDate? {
+            try row.decodeIfPresent(column, table: "budget", id: id) { LocalDate.parseISO(Substring($0)) }
+        }
+        let currency = try row.decode("currency", table: "budget", id: id, Currency.named)
+        let period: Budget.Period
+        if let f = try day("first_day"), let l = try day("last_day") { period = .days(from: f, through: l) } else { period = .monthly }
+        return StoredBudget(id: id, petId: row.int64("pet_id"), petName: row.text("pet_name"),
+                            budget: Budget(amount: Money(minorUnits: try row.required(row.int64("amount_minor"), "amount_minor", table: "budget", id: id),
+                                                         currency: currency),
+                                           period: period, category: row.text("category"), perPet: row.bool("per_pet") ?? false,
+                                           name: row.text("name"), place: row.text("place"), people: row.int64("people").map { Int($0) }))
+    }
+
+    /// Every budget, the household's first, then by pet name, category and period (NULLs first on both
+    /// engines: PostgreSQL would sort them last).
+    public func budgets() throws -> [StoredBudget] {
+        try read { s in
+            try s.sql.rows(Self.budgetColumns + """
+
+                ORDER BY b.pet_id IS NOT NULL, p.name, b.pet_id, b.category IS NOT NULL, b.category, b.first_day IS NOT NULL, b.first_day, b.id
+                """, [SQLValue]()).map(Self.budget)
         }
     }
 
-    public func budgets() throws -> [StoredBudget] { try read { s in try s.budgets(where: "", [SQLValue]()) } }
-
     /// The budget `id`, if there is one.
-    func budget(id: Int64) throws -> StoredBudget? { try budgets(where: "WHERE b.id = ?", [id]).first }
+    func budget(id: Int64) throws -> StoredBudget? { try sql.rows(Self.budgetColumns + " WHERE b.id = ?", [id]).first.map(Self.budget) }
 
     // MARK: Rates
 

@@ -91,7 +91,8 @@ extension Store {
 
     public func pets(includeArchived: Bool) throws -> [Pet] {
         try read { s in
-            try s.pets(where: (includeArchived ? "" : "WHERE archived_on IS NULL ") + "ORDER BY archived_on IS NOT NULL, name_key, id", [SQLValue]())
+            try s.sql.rows("SELECT \(Self.petColumns) FROM pet \(includeArchived ? "" : "WHERE archived_on IS NULL ")ORDER BY archived_on IS NOT NULL, name_key, id",
+                           [SQLValue]()).map(Self.pet)
         }
     }
 

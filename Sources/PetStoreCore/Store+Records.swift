@@ -339,8 +339,17 @@ extension Store {
 
     /// Through the engine's search index.
     public func search(_ text: String, limit: Int) throws -> [PetRecord] { try engine.searchRecords(text, limit: limit) }
-    /// From the engine's packed chunks where it can.
+    /// From the engine's packed chunks and the weights after them; when whole chunks' worth of weights wait
+    /// after the last chunk and the engine may write them (not a read-only or damaged file, not a role that
+    /// only reads), they are packed in a write of its own that is not recorded for `undo`, and a failure to
+    /// pack leaves the chart as read. Whole days (`days`), and chunks that cannot answer, read the tables.
     public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        try engine.weightSeries(pet: pet, since: since, until: until, days: days)
+        let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+        let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+        if days == nil, let packed = try engine.packedWeightSeries(pet: pet, lower: lower, upper: upper) {
+            if packed.packMore { try? engine.packWeightSeries(pet: pet) }
+            return packed.columns
+        }
+        return try engine.weightSeriesFromTables(pet: pet, lower: lower, upper: upper, days: days)
     }
 }

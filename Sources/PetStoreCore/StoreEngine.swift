@@ -8,9 +8,10 @@ import PetModel
 /// file, GRDB) and `PostgresRepository` (a server, postgres-nio) are the two engines, and only
 /// `StoreOpening` names them.
 ///
-/// The maintenance and history requirements are the repository protocols' own (the engine answers them
-/// whole); the demo's too.
-public protocol StoreEngine: MaintenanceRepository, HistoryRepository, DemoRepository {
+/// The maintenance and history requirements are the repository protocols' own (the engine answers them whole).
+public protocol StoreEngine: MaintenanceRepository, HistoryRepository {
+    /// The clock the engine stamps its writes with (pinned by `PETLOG_NOW`).
+    var now: @Sendable () -> Date { get }
     /// PostgreSQL's records name the role that wrote them (`written_by`); a SQLite file has no such column.
     var rolesWrite: Bool { get }
 
@@ -44,11 +45,23 @@ public protocol StoreEngine: MaintenanceRepository, HistoryRepository, DemoRepos
     func searchPets(_ text: String) throws -> [Pet]
     /// Records whose text contains `text` (any case), newest first, through the index.
     func searchRecords(_ text: String, limit: Int) throws -> [PetRecord]
-    /// A pet's weights in `[since, until)`, oldest first, from the packed chunks where it can.
-    func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns
+    /// A pet's weights in `lower ..< upper` (Unix seconds), oldest first, from the packed chunks and the
+    /// weights after them, in a read transaction; nil when the chunks cannot answer (none to read, or one
+    /// that does not decode). `packMore`: whole chunks' worth wait after the last chunk and this engine may
+    /// pack them.
+    func packedWeightSeries(pet: Int64, lower: Int64, upper: Int64) throws -> (columns: WeightColumns, packMore: Bool)?
+    /// Packs the weights waiting after `pet`'s last chunk, in a write of its own not recorded for `undo`.
+    func packWeightSeries(pet: Int64) throws
+    /// A pet's weights in `lower ..< upper` whose own local day is in `days` (when given), oldest first, from
+    /// the tables, the engine's fastest way (SQLite's raw statement, the server's one packed row).
+    func weightSeriesFromTables(pet: Int64, lower: Int64, upper: Int64, days: DayWindow?) throws -> WeightColumns
 
     // MARK: The bulk paths
 
+    /// One write for a bulk load, not recorded for `undo`: `body` on its connection, with the engine's way of
+    /// writing rows in bulk (`ImportWriter`: SQLite's prepared statements with the foreign keys off, the
+    /// server's COPY).
+    func bulkTransaction<T>(_ body: (any SQLExecutor, any ImportWriter) throws -> T) throws -> T
     /// `TransferRepository.importBatch`: the engine's prepared statements or COPY, the matching `Store.importRows`.
     func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary
     /// `TransferRepository.exportJSON`.

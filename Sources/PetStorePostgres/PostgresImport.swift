@@ -179,10 +179,8 @@ extension PostgresRepository {
         }
     }
 
-    public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary {
-        try write(recording: false) { store in
-            try store.seedDemo(batch, budgets: budgets, rates: rates, writer: PostgresImportWriter(link: link))
-        }
+    public func bulkTransaction<T>(_ body: (any SQLExecutor, any ImportWriter) throws -> T) throws -> T {
+        try write(recording: false) { store in try body(store.sql, PostgresImportWriter(link: link)) }
     }
 
     /// The files the batch's records name, from its attachment folders, each checked against its SHA-256;
@@ -190,20 +188,8 @@ extension PostgresRepository {
     /// `attachmentsRequired`), without chunks, as the SQLite store keeps a row whose file is missing:
     /// `check` lists them, and a later import that finds the files stores them.
     func storeAttachments(_ batch: ImportBatch) throws -> (added: Int, missing: Int) {
-        var needed: [String: SourceLocation] = [:]
-        for r in batch.records { for a in r.attachments where needed[a.sha256] == nil { needed[a.sha256] = r.location } }
-        var added = 0, missing = 0
-        for (sha, location) in needed.sorted(by: { $0.key < $1.key }) {
-            if try link.int("SELECT count(*) FROM attachment_chunk WHERE sha256 = ?", [sha]) ?? 0 > 0 { continue }
-            guard let source = batch.attachmentSource(sha) else {
-                if batch.attachmentsRequired { throw ImportError(location: location, problem: .missingAttachment(sha)) }
-                missing += 1
-                continue
-            }
-            let stored = try PostgresAttachments.store(path: source.path, link: link)
-            guard stored.sha256 == sha else { throw ImportError(location: location, problem: .attachmentHashMismatch(sha)) }
-            added += 1
+        try Store.importAttachments(batch, holds: { try link.int("SELECT count(*) FROM attachment_chunk WHERE sha256 = ?", [$0]) ?? 0 > 0 }) { path in
+            (try PostgresAttachments.store(path: path, link: link).sha256, true)
         }
-        return (added, missing)
     }
 }

@@ -135,30 +135,24 @@ public final class PostgresRepository: StoreEngine {
 
     // MARK: The weight series
 
+    /// The series from its packed chunks (`PostgresWeightSeries`, schema pg6) and the weights after them; a
+    /// role that may not write the chunks (a volunteer) never packs, and reads them from the tables each
+    /// time. A race lost to a writer, or any failure to pack, leaves the chart as read.
+    public func packedWeightSeries(pet: Int64, lower: Int64, upper: Int64) throws -> (columns: WeightColumns, packMore: Bool)? {
+        guard let cached = try read({ _ in try PostgresWeightSeries.read(link, pet: pet, lower: lower, upper: upper) }) else { return nil }
+        return (cached.columns, cached.waiting >= PostgresWeightSeries.chunkPoints && cached.mayPack)
+    }
+
+    public func packWeightSeries(pet: Int64) throws {
+        _ = try write(recording: false) { _ in try PostgresWeightSeries.fill(link, pet: pet) }
+    }
+
     /// The series in one row: the server packs each point as two big-endian int8 (`int8send`) into one
     /// `bytea`, in order, so a million points cross the wire as 16 MB in one value instead of a million
     /// rows each decoded by postgres-nio (issue 34: 1.6 s → see docs/benchmarks.md). The same points and
-    /// order as `Store.weightSeriesFromTables` (`WeightSeriesTests` holds both stores to it).
-    ///
-    /// Without whole days (`days`), the series comes from its packed chunks (`PostgresWeightSeries`, schema
-    /// pg6) and the weights after them; when whole chunks' worth of weights wait after the last chunk and
-    /// the role may write the chunks, a write of its own that is not recorded for `undo` packs them (a
-    /// volunteer's chart reads them from the tables each time). A race lost to a writer, or any failure to
-    /// pack, leaves the chart as read.
-    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
-        let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
-        if days == nil, let cached = try read({ _ in try PostgresWeightSeries.read(link, pet: pet, lower: lower, upper: upper) }) {
-            if cached.waiting >= PostgresWeightSeries.chunkPoints && cached.mayPack {
-                _ = try? write(recording: false) { _ in try PostgresWeightSeries.fill(link, pet: pet) }
-            }
-            return cached.columns
-        }
-        return try weightSeriesFromTables(pet: pet, lower: lower, upper: upper, days: days)
-    }
-
-    /// The series from the tables alone, in one row (the read before the chunks; the chunks' tests compare with it).
-    func weightSeriesFromTables(pet: Int64, lower: Int64, upper: Int64, days: DayWindow?) throws -> WeightColumns {
+    /// order as `Store.weightSeriesByRows` (`WeightSeriesTests` holds both stores to it); the read before
+    /// the chunks, which their tests compare with.
+    public func weightSeriesFromTables(pet: Int64, lower: Int64, upper: Int64, days: DayWindow?) throws -> WeightColumns {
         try read { _ in
             let (dayClauses, dayArgs) = days.map(Store.dayBounds) ?? ([], [])
             // For this read only (SET LOCAL ends with its transaction): a million-point sort in memory

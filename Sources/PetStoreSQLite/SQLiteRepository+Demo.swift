@@ -4,9 +4,8 @@ import PetModel
 import PetStoreCore
 
 extension SQLiteRepository {
-    public func seedDemo(_ batch: ImportBatch, budgets: [Budget], rates: [EuroRate]) throws -> ImportSummary {
-        try writeWithoutForeignKeys { db in
-            try store(db, writing: true).seedDemo(batch, budgets: budgets, rates: rates, writer: SQLiteImportWriter(repository: self, db: db))
-        }
+    /// With the foreign keys off, as an import into an empty file.
+    public func bulkTransaction<T>(_ body: (any SQLExecutor, any ImportWriter) throws -> T) throws -> T {
+        try writeWithoutForeignKeys { db in try body(SQLiteExecutor(db), SQLiteImportWriter(repository: self, db: db)) }
     }
 }

@@ -216,27 +216,25 @@ public struct SQLiteRepository: StoreEngine {
         }
     }
 
-    /// Reads the series from its packed chunks (`WeightSeriesCache`, schema v9) and the weights after them
-    /// from the tables; on a writable file, when whole chunks' worth of weights wait after the last chunk,
-    /// packs them in a write of its own that is not recorded for `undo` (a read-only or damaged file just
-    /// reads them from the tables each time). Whole days (`days`), and a cache that does not decode, read
-    /// the tables: with the raw statement, since a million rows through GRDB's `Row` cost about twice as much.
-    public func weightSeries(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
-        let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
-        if days == nil {
-            let (cached, waiting) = try read { db -> (WeightColumns, Int?) in
-                var columns = WeightColumns()
-                let waiting = try WeightSeriesCache.read(db, pet: pet, lower: lower, upper: upper, into: &columns)
-                return (columns, waiting)
-            }
-            if let waiting {
-                if waiting >= WeightSeriesCache.chunkPoints && database.knownDamage == nil {
-                    _ = try? write(recording: false) { db in try WeightSeriesCache.fill(db, pet: pet) }
-                }
-                return cached
-            }
+    /// The series from its packed chunks (`WeightSeriesCache`, schema v9) and the weights after them from
+    /// the tables; nil without a cache to read (an older schema opened read-only) or with a chunk that does
+    /// not decode. A read-only or damaged file never packs.
+    public func packedWeightSeries(pet: Int64, lower: Int64, upper: Int64) throws -> (columns: WeightColumns, packMore: Bool)? {
+        let (columns, waiting) = try read { db -> (WeightColumns, Int?) in
+            var columns = WeightColumns()
+            let waiting = try WeightSeriesCache.read(db, pet: pet, lower: lower, upper: upper, into: &columns)
+            return (columns, waiting)
         }
+        guard let waiting else { return nil }
+        return (columns, waiting >= WeightSeriesCache.chunkPoints && database.knownDamage == nil)
+    }
+
+    public func packWeightSeries(pet: Int64) throws {
+        _ = try write(recording: false) { db in try WeightSeriesCache.fill(db, pet: pet) }
+    }
+
+    /// With the raw statement: a million rows through GRDB's `Row` cost about twice as much.
+    public func weightSeriesFromTables(pet: Int64, lower: Int64, upper: Int64, days: DayWindow?) throws -> WeightColumns {
         return try read { db in
             // Whole days are each weight's own local day (`RecordClock`).
             let (dayClauses, dayArgs) = days.map(Store.dayBounds) ?? ([], [])

@@ -207,7 +207,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let engine = SQLiteRepository(database, undoCommand: "petlog edit")
             let repo = Store(engine)
             let coco = try repo.pet(.name("Coco"))
-            let tables = { try engine.read { db in try engine.store(db, writing: false).weightSeriesFromTables(pet: coco.id, since: nil, until: nil, days: nil) } }
+            let tables = { try engine.read { db in try engine.store(db, writing: false).weightSeriesByRows(pet: coco.id, since: nil, until: nil, days: nil) } }
             let before = try tables()
             XCTAssertGreaterThan(before.times.count, 10, version)
             XCTAssertEqual(try repo.weightSeries(pet: coco.id, since: nil, until: nil), before, version)

@@ -325,9 +325,9 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.weight_chunk").first?.first?.int, 0)
         let want = try repo.weightSeriesFromTables(pet: 1, lower: .min, upper: .max, days: nil)
         XCTAssertEqual(want.times.count, 9000)
-        XCTAssertEqual(try repo.weightSeries(pet: 1, since: nil, until: nil, days: nil), want)
+        XCTAssertEqual(try Store(repo).weightSeries(pet: 1, since: nil, until: nil, days: nil), want)
         XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.weight_chunk").first?.first?.int, 2, "9,000 points: two chunks of 4,096")
-        XCTAssertEqual(try repo.weightSeries(pet: 1, since: nil, until: nil, days: nil), want)
+        XCTAssertEqual(try Store(repo).weightSeries(pet: 1, since: nil, until: nil, days: nil), want)
         XCTAssertEqual(try repo.check(), [])
     }
 

@@ -45,7 +45,7 @@ final class WeightSeriesCacheTests: StoreTestCase {
                                                      upper: until.map { $0.unixSeconds(.up) } ?? Int64.max, days: days)
         }
         let repo = try XCTUnwrap(sqlite)
-        return try repo.read { db in try repo.store(db, writing: false).weightSeriesFromTables(pet: pet, since: since, until: until, days: days) }
+        return try repo.read { db in try repo.store(db, writing: false).weightSeriesByRows(pet: pet, since: since, until: until, days: days) }
     }
 
     /// A statement as a program other than petlog would run it (psql; the SQLite file's own connection).

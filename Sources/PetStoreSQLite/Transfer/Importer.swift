@@ -98,24 +98,18 @@ extension SQLiteRepository {
     /// The files the batch's records name, copied in from its attachment folders; how many were added,
     /// and how many were in neither place (their rows go in all the same unless `attachmentsRequired`).
     func copyAttachments(_ batch: ImportBatch, created: inout [URL]) throws -> (added: Int, missing: Int) {
-        var needed: [String: SourceLocation] = [:]
-        for r in batch.records { for a in r.attachments where needed[a.sha256] == nil { needed[a.sha256] = r.location } }
-        guard !needed.isEmpty else { return (0, 0) }
-        guard let store = attachments else { throw StoreError.io("no attachment directory") }
-        var added = 0, missing = 0
-        for (sha, location) in needed.sorted(by: { $0.key < $1.key }) {
-            if FileManager.default.fileExists(atPath: store.url(for: sha).path) { continue }
-            guard let source = batch.attachmentSource(sha) else {
-                if batch.attachmentsRequired { throw ImportError(location: location, problem: .missingAttachment(sha)) }
-                missing += 1
-                continue
-            }
-            let (a, c) = try store.store(sourcePath: source.path, position: 0)
-            if let c { created.append(c) }
-            guard a.sha256 == sha else { throw ImportError(location: location, problem: .attachmentHashMismatch(sha)) }
-            if c != nil { added += 1 }
+        let folder = attachments
+        func files() throws -> AttachmentStore {
+            guard let folder else { throw StoreError.io("no attachment directory") }
+            return folder
         }
-        return (added, missing)
+        var made: [URL] = []
+        defer { created += made }
+        return try Store.importAttachments(batch, holds: { FileManager.default.fileExists(atPath: try files().url(for: $0).path) }) { path in
+            let (a, c) = try files().store(sourcePath: path, position: 0)
+            if let c { made.append(c) }
+            return (a.sha256, c != nil)
+        }
     }
 
     func importRows(_ batch: consuming ImportBatch, db: Database, summary start: ImportSummary, progress: ImportProgress?) throws -> ImportSummary {
