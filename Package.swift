@@ -11,6 +11,7 @@ let package = Package(
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
         .library(name: "PetModel", targets: ["PetModel"]),
         .library(name: "PetStoreCore", targets: ["PetStoreCore"]),
+        .library(name: "PetTransfer", targets: ["PetTransfer"]),
         .library(name: "PetStoreSQLite", targets: ["PetStoreSQLite"]),
     ],
     dependencies: [

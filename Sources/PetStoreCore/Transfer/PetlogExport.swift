@@ -87,35 +87,6 @@ package struct ExportedPet: Decodable, Equatable {
         emergencyContacts = p.health.emergencyContacts.map(ExportedContact.init); insurance = p.health.insurance.map(ExportedInsurance.init)
         createdAt = RFC3339.format(seconds: p.createdAt.unixSeconds(), offset: 0); updatedAt = RFC3339.format(seconds: p.updatedAt.unixSeconds(), offset: 0)
     }
-
-    /// A line break or other control character inside one item (a hand-written file): refused, since the
-    /// store keeps a list one item a line.
-    package func checkItems(_ location: SourceLocation) throws {
-        func check(_ items: [String]?, _ field: String) throws {
-            for item in items ?? [] where item.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
-            }
-        }
-        try check(allergies, "allergy"); try check(conditions, "condition")
-        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency-contact")
-        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet-contact")
-        try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
-    }
-
-
-    /// The values by database column name, for the checks every import shares (the health facts in
-    /// their stored form, `PetHealth`).
-    package func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("name", name); f.put("species", species); f.put("breed", breed); f.put("sex", sex); f.put("neutered", neutered)
-        f.put("born", born); f.put("microchip", microchip); f.put("color", color); f.put("notes", notes)
-        f.put("archived_on", archivedOn); f.put("archive_reason", archiveReason)
-        f.put("allergies", allergies.flatMap { PetHealth.storedList($0) }); f.put("conditions", conditions.flatMap { PetHealth.storedList($0) })
-        f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
-        f.put("insurance", insurance?.text)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
 }
 
 /// A vet or emergency contact in the export.
@@ -330,21 +301,6 @@ package struct ExportedRecord: Decodable, Equatable {
         detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: Key($0.rawValue)) }
     }
 
-
-    /// The shared columns by database name (the detail's are `detailFields`).
-    package func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
-
-    package func detailFields(_ location: SourceLocation) -> Fields? {
-        guard let detail else { return nil }
-        var f = FieldValues()
-        detail.put(into: &f)
-        return Fields(values: f.values, location: location)
-    }
 }
 
 extension RFC3339 {
