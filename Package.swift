@@ -11,6 +11,7 @@ let package = Package(
         /** For the fuzz targets in Fuzz/, a separate package that builds with sanitizers. */
         .library(name: "PetModel", targets: ["PetModel"]),
         .library(name: "PetStoreCore", targets: ["PetStoreCore"]),
+        .library(name: "PetTransfer", targets: ["PetTransfer"]),
         .library(name: "PetStoreSQLite", targets: ["PetStoreSQLite"]),
     ],
     dependencies: [
@@ -37,12 +38,17 @@ let package = Package(
         .target(name: "PetFiles"),
         /** The store without an engine: the repository protocols (pets, records, care, money, transfer, maintenance,
             history), the store logic written once over `SQLExecutor`, the record-kind descriptor, the errors, the
-            store location (a SQLite file or a PostgreSQL server, parsed once), the export/import formats (Transfer/)
-            and the demo household. Imports neither GRDB nor PostgresNIO. */
+            store location (a SQLite file or a PostgreSQL server, parsed once), the store's transfer entry points
+            (Transfer/: the import batch and its writing, the JSON and CSV export writers the engines call) and the
+            demo household. Imports neither GRDB nor PostgresNIO, nor PetTransfer. */
         .target(
             name: "PetStoreCore",
             dependencies: ["PetModel", "PetFiles", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        /** The transfer formats read and written outside the store: `petlog import`'s readers (a JSON export, a CSV
+            folder, spreadsheet tables, a scale's CSV) into an `ImportBatch`, the FHIR bundle and the expense sheet; each record kind
+            read by its descriptor. Above the core: the core does not depend on it. */
+        .target(name: "PetTransfer", dependencies: ["PetModel", "PetStoreCore", .product(name: "Crypto", package: "swift-crypto")]),
         /** The store protocols on a SQLite file (GRDB): schema, migrations, the search index, the undo triggers, the
             raw fast paths (weight series, bulk import, JSON export), attachments beside the file, check and repair. */
         .target(
@@ -100,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetFiles", "PetStoreCore", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
+                "PetModel", "PetFiles", "PetStoreCore", "PetTransfer", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
                 "OCRWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -111,7 +117,7 @@ let package = Package(
                 path: "Tests/PetlogTestSupport", exclude: ["pty"]),
         .testTarget(name: "PetModelTests", dependencies: ["PetModel"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "PetModel"]),
-        .testTarget(name: "PetStoreTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetStorePostgres", "PetModel", "PetlogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "PetStoreTests", dependencies: ["PetFiles", "PetStoreCore", "PetTransfer", "PetStoreSQLite", "PetStorePostgres", "PetModel", "PetlogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "petlogTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetModel", "PetViews", "PetlogTestSupport"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),

@@ -24,6 +24,6 @@ let package = Package(
         fuzzer("FuzzMass"),
         fuzzer("FuzzMoney"),
         fuzzer("FuzzDuration"),
-        fuzzer("FuzzImport", [petModel, .product(name: "PetStoreCore", package: "petlog"), .product(name: "PetStoreSQLite", package: "petlog")]),
+        fuzzer("FuzzImport", [petModel, .product(name: "PetStoreCore", package: "petlog"), .product(name: "PetTransfer", package: "petlog"), .product(name: "PetStoreSQLite", package: "petlog")]),
     ]
 )

@@ -3,6 +3,7 @@ import Localization
 import PetModel
 import PetReport
 import PetStoreCore
+import PetTransfer
 
 /// A value an option takes from a fixed list (`--species dog`).
 protocol ChoiceValue: CaseIterable, Sendable {

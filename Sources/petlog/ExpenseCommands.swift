@@ -4,6 +4,7 @@ import Localization
 import PetFiles
 import PetModel
 import PetStoreCore
+import PetTransfer
 import PetViews
 
 /// `petlog expense …`: log an expense (the default subcommand) and list spending by day.

@@ -3,6 +3,7 @@ import Foundation
 import PetModel
 import PetFiles
 import PetStoreCore
+import PetTransfer
 
 struct ExportCommand: ParsableCommand {
     @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions

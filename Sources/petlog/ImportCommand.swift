@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetTransfer
 import PetViews
 
 struct ImportCommand: ParsableCommand {

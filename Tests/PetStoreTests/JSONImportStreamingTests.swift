@@ -4,6 +4,7 @@ import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
+@testable import PetTransfer
 @testable import PetStoreSQLite
 
 /// The JSON import's weights: read without JSONDecoder when plain, kept as columns, written in file order.

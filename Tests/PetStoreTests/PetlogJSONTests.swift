@@ -4,6 +4,7 @@ import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
+@testable import PetTransfer
 @testable import PetStoreSQLite
 
 /// The export's types (written by `JSONBytes`, read by the decoder) and the scanner that cuts a document into pets and records.

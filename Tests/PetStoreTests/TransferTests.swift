@@ -5,6 +5,7 @@ import PetlogTestSupport
 import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
+@testable import PetTransfer
 @testable import PetStoreSQLite
 
 /// The pieces under `petlog import`/`export`: the CSV reader and writer, local times, and the

@@ -3,6 +3,7 @@ import FuzzSupport
 import PetModel
 import PetStoreCore
 import PetStoreSQLite
+import PetTransfer
 
 // The importer's readers (a petlog JSON export, or one pet's weight CSV) and the import itself.
 // Properties: a file is either refused with an ImportError (one line naming file and line, nothing

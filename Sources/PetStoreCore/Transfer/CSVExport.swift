@@ -189,48 +189,73 @@ enum DecimalFormat {
     }
 }
 
-/// `expense list --csv`: the listed spending as one sheet a spreadsheet opens, one row a payment (a
-/// purchase split among pets is one row naming them all, its amount the whole). Amounts are decimals
-/// in their own currency (`12.50`, `45000`) beside the amount converted into `currency` at the day's
-/// rate (empty without a rate); text cells are guarded as every petlog CSV's (`CSVText`). Dates and
-/// times are the payment's own local ones. Round trips keep using `export --format csv`
-/// (`expense.csv`'s `amount_minor`).
-public enum ExpenseSheet {
-    public static let columns = ["id", "date", "time", "amount", "currency", "converted", "converted_currency",
-                                 "merchant", "category", "items", "payment", "pets", "note"]
+/// RFC 4180 writing with spreadsheet formula neutralization: a text cell starting with `=`, `+`, `-`,
+/// `@`, tab or CR gets a leading `'` so a spreadsheet shows it instead of running it. A cell that
+/// starts with `'` before such a cell gets one more, so reading back (`CSVText.restore`) is exact.
+public enum CSVText {
+    static let triggers: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 
-    /// The header and one line per payment, each ending in CRLF (RFC 4180).
-    public static func lines(_ days: SpendingDays) -> [String] {
-        var out = [columns.joined(separator: ",")]
-        for day in days.days {
-            var groups: [(entries: [SpendingEntry], converted: [Money?])] = []
-            for (entry, converted) in zip(day.entries, day.converted) {
-                if let i = groups.firstIndex(where: { $0.entries[0].purchaseId == entry.purchaseId }) {
-                    groups[i].entries.append(entry); groups[i].converted.append(converted)
-                } else {
-                    groups.append(([entry], [converted]))
-                }
+    static func needsGuard(_ s: Substring) -> Bool {
+        guard let f = s.first else { return false }
+        if triggers.contains(f) { return true }
+        return f == "'" && needsGuard(s.dropFirst())
+    }
+
+    /// The cell for a text value.
+    public static func cell(text: String) -> String {
+        let guarded = needsGuard(Substring(text)) ? "'" + text : text
+        return quoteIfNeeded(guarded)
+    }
+
+    /// The cell for a number or other non-text value (never neutralized).
+    public static func quoteIfNeeded(_ s: String) -> String {
+        if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return s
+    }
+
+    /// Undoes `cell(text:)`'s guard.
+    public static func restore(_ s: String) -> String {
+        if s.first == "'" && needsGuard(Substring(s).dropFirst()) { return String(s.dropFirst()) }
+        return s
+    }
+}
+
+extension RFC3339 {
+    /// The local date and time (`YYYY-MM-DD`, `…THH:MM`, `…THH:MM:SS`; a space for the `T` too) in bytes `r` of `b`, as
+    /// seconds since 1970-01-01T00:00 as if it were UTC; nil when not one (or not a real day).
+    public static func localSeconds(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int64? {
+        func num(_ at: Int, _ len: Int) -> Int? {
+            var v = 0
+            for k in at..<(at + len) {
+                let d = b[k] &- 0x30
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
             }
-            for g in groups {
-                let first = g.entries.sorted { $0.recordId < $1.recordId }[0]
-                let total = g.entries.reduce(Int64(0)) { $0.addingSaturated($1.money.minorUnits) }
-                let converted: Money? = g.converted.contains { $0 == nil } ? nil
-                    : Money(minorUnits: g.converted.reduce(Int64(0)) { $0.addingSaturated($1?.minorUnits ?? 0) }, currency: days.currency)
-                let local = first.at.unixSeconds() + Int64(first.utcOffset)
-                let minute = ((local % 86_400) + 86_400) % 86_400 / 60
-                let time = String(format: "%02d:%02d", Int(minute / 60), Int(minute % 60))
-                let pets = g.entries.sorted { $0.recordId < $1.recordId }.compactMap(\.petName)
-                let cells: [String] = [
-                    String(first.purchaseId), first.localDay.description, time,
-                    Money(minorUnits: total, currency: first.money.currency).decimalString, first.money.currency.code,
-                    converted?.decimalString ?? "", days.currency.code,
-                    CSVText.cell(text: first.merchant ?? ""), CSVText.cell(text: first.category),
-                    CSVText.cell(text: first.items.joined(separator: ", ")), first.payment?.rawValue ?? "",
-                    CSVText.cell(text: pets.joined(separator: ", ")), CSVText.cell(text: first.note ?? ""),
-                ]
-                out.append(cells.joined(separator: ","))
+            return v
+        }
+        let s = r.lowerBound, len = r.count
+        guard len == 10 || len == 16 || len == 19, b[s + 4] == 0x2D, b[s + 7] == 0x2D,
+              let y = num(s, 4), let m = num(s + 5, 2), let d = num(s + 8, 2),
+              let day = LocalDate(year: y, month: m, day: d)?.dayNumber else { return nil }
+        var secs = 0
+        if len > 10 {
+            guard b[s + 10] == 0x54 || b[s + 10] == 0x20, b[s + 13] == 0x3A, let h = num(s + 11, 2), let mi = num(s + 14, 2), h < 24, mi < 60 else { return nil }
+            secs = h * 3600 + mi * 60
+            if len == 19 {
+                guard b[s + 16] == 0x3A, let sec = num(s + 17, 2), sec < 60 else { return nil }
+                secs += sec
             }
         }
-        return out
+        return Int64(day) * 86400 + Int64(secs)
+    }
+
+    /// The offset written at the end of an RFC 3339 time, in seconds east of UTC.
+    public static func offset(_ text: String) -> Int? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
+        let tail = text.suffix(6)
+        guard tail.count == 6, let sign = tail.first, sign == "+" || sign == "-", let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return nil }
+        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 }

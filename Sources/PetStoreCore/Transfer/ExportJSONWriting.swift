@@ -207,8 +207,8 @@ extension ExportedBudget {
 }
 
 /// JSON text for the scalars the export holds.
-enum JSONText {
-    static func string(_ s: String) -> [UInt8] {
+package enum JSONText {
+    package static func string(_ s: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 2)
         string(s, into: &out)
@@ -217,7 +217,7 @@ enum JSONText {
 
     /// Quoted, with `"`, `\` and control characters escaped as JSONSerialization escapes them. The
     /// runs between escapes are copied whole (most text has none).
-    static func string(_ s: String, into out: inout [UInt8]) {
+    package static func string(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { bytes in
@@ -249,7 +249,7 @@ enum JSONText {
     }
 
     /// The shortest text that reads back to `v`, without a trailing `.0` (as JSONEncoder writes it).
-    static func number(_ v: Double) throws -> [UInt8] {
+    package static func number(_ v: Double) throws -> [UInt8] {
         guard v.isFinite else { throw EncodingError.invalidValue(v, EncodingError.Context(codingPath: [], debugDescription: "not a JSON number")) }
         var text = v.description
         if text.hasSuffix(".0") { text.removeLast(2) }

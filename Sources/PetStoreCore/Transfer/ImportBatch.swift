@@ -163,7 +163,7 @@ public struct ImportWeights: Sendable {
     public init() {}
 
     /// One weight record of a petlog JSON file (no note, star or attachment: those stay `ImportRecord`s).
-    mutating func append(fileId id: Int64, line l: Int, recordsBefore n: Int, pet p: Int, at t: Int64, utcOffset o: Int, grams g: Int, bodyCondition b: Int?,
+    package mutating func append(fileId id: Int64, line l: Int, recordsBefore n: Int, pet p: Int, at t: Int64, utcOffset o: Int, grams g: Int, bodyCondition b: Int?,
                          createdAt c: Int64? = nil, updatedAt u: Int64? = nil) {
         append(pet: p, at: t, utcOffset: o, grams: g, bodyCondition: b)
         fileId.append(id); line.append(Int32(clamping: l)); recordsBefore.append(Int32(clamping: n))
@@ -178,16 +178,16 @@ public struct ImportWeights: Sendable {
     }
 
     /// The `i`th weight as the record detail it stores.
-    func detail(_ i: Int) -> RecordDetail {
+    package func detail(_ i: Int) -> RecordDetail {
         .weight(Weight(mass: Mass(grams: Int(grams[i])), bodyCondition: BodyConditionScore(Int(bodyCondition[i]))))
     }
 
     /// Where the `i`th weight of a petlog JSON file stands in it.
-    func location(_ i: Int) -> SourceLocation { SourceLocation(file: file, line: Int(line[i])) }
+    package func location(_ i: Int) -> SourceLocation { SourceLocation(file: file, line: Int(line[i])) }
 
     /// Calls `body` with each weight from `next` on that comes before record number `records` of the file
     /// (file order; nothing for the spreadsheet paths), moving `next` past it.
-    func forEach(upTo records: Int, from next: inout Int, _ body: (Int) throws -> Void) rethrows {
+    package func forEach(upTo records: Int, from next: inout Int, _ body: (Int) throws -> Void) rethrows {
         guard inFileOrder else { return }
         while next < count, Int(recordsBefore[next]) <= records {
             let i = next
@@ -250,24 +250,4 @@ public struct ImportSummary: Equatable, Sendable {
     /// Attachment files (by SHA-256) the batch names that were neither in the store nor beside the file.
     public var attachmentsMissing = 0
     public init() {}
-}
-
-/// Local wall-clock seconds (as if UTC) to the instant and its offset in a zone, cached per local day:
-/// a day whose offset is the same at both ends needs no further lookups.
-public struct LocalTimeConverter {
-    let timeZone: TimeZone
-    var cache: [Int64: Int] = [:]  // local day number → offset, for days without a transition
-
-    public init(timeZone: TimeZone) { self.timeZone = timeZone }
-
-    /// The UTC instant and offset for a local time, by `WallClockRule` as every entry path reads one.
-    public mutating func instant(local: Int64) -> (at: Int64, offset: Int) {
-        let day = local >= 0 ? local / 86400 : (local - 86399) / 86400
-        if let o = cache[day] { return (local - Int64(o), o) }
-        let start = WallClockRule.resolve(local: day * 86400, in: timeZone).offset
-        let end = WallClockRule.resolve(local: day * 86400 + 86399, in: timeZone).offset
-        let noon = WallClockRule.resolve(local: day * 86400 + 43200, in: timeZone).offset
-        if start == end && start == noon { cache[day] = start; return (local - Int64(start), start) }
-        return WallClockRule.resolve(local: local, in: timeZone)
-    }
 }

@@ -14,69 +14,72 @@ import PetModel
 
 /// The one decoder for the export's pets and records (they are written by `JSONBytes`).
 public enum PetlogJSON {
-    static func decoder() -> JSONDecoder { JSONDecoder() }
+    package static func decoder() -> JSONDecoder { JSONDecoder() }
 
     /// The header's values; the layout around them is `PetlogJSONWriter`'s.
-    static let format = "petlog"
+    package static let format = "petlog"
     public static let schema = "v1"
 }
 
 
 /// Money in the export: minor units and an ISO 4217 code; `amount` is decimal text for people and is not read back.
-struct ExportedMoney: Decodable, Equatable {
-    var minorUnits: Int64?
-    var currency: String?
-    var amount: String?
+package struct ExportedMoney: Decodable, Equatable {
+    package var minorUnits: Int64?
+    package var currency: String?
+    package var amount: String?
 
-    enum CodingKeys: String, CodingKey { case minorUnits = "minor_units", currency, amount }
+    package enum CodingKeys: String, CodingKey { case minorUnits = "minor_units", currency, amount }
 
-    init(_ m: Money) { minorUnits = m.minorUnits; currency = m.currency.code; amount = m.decimalString }
-    init(minorUnits: Int64?, currency: String?, amount: String?) { self.minorUnits = minorUnits; self.currency = currency; self.amount = amount }
+    package init(_ m: Money) { minorUnits = m.minorUnits; currency = m.currency.code; amount = m.decimalString }
+    package init(minorUnits: Int64?, currency: String?, amount: String?) { self.minorUnits = minorUnits; self.currency = currency; self.amount = amount }
 }
 
 /// One attachment of a record, listed by its SHA-256 (the file itself stays in `attachments/`).
-struct ExportedAttachment: Decodable, Equatable {
-    var sha256: String
-    var name: String
-    var mediaType: String
-    var size: Int64
+package struct ExportedAttachment: Decodable, Equatable {
+    package var sha256: String
+    package var name: String
+    package var mediaType: String
+    package var size: Int64
 
-    enum CodingKeys: String, CodingKey { case sha256, name, mediaType = "media_type", size }
+    package enum CodingKeys: String, CodingKey { case sha256, name, mediaType = "media_type", size }
 
-    init(_ a: Attachment) { sha256 = a.sha256; name = a.originalName; mediaType = a.mediaType; size = a.size }
+    package init(_ a: Attachment) { sha256 = a.sha256; name = a.originalName; mediaType = a.mediaType; size = a.size }
+    package init(sha256: String, name: String, mediaType: String, size: Int64) {
+        self.sha256 = sha256; self.name = name; self.mediaType = mediaType; self.size = size
+    }
 }
 
 /// A pet in the export.
-struct ExportedPet: Decodable, Equatable {
-    var id: Int64?
-    var name: String?
-    var species: String?
-    var breed: String?
-    var sex: String?
-    var neutered: Bool?
-    var born: String?
-    var microchip: String?
-    var color: String?
-    var notes: String?
-    var archivedOn: String?
-    var archiveReason: String?
-    var allergies: [String]?
-    var conditions: [String]?
-    var vetContact: ExportedContact?
-    var emergencyContacts: [ExportedContact]?
-    var insurance: ExportedInsurance?
+package struct ExportedPet: Decodable, Equatable {
+    package var id: Int64?
+    package var name: String?
+    package var species: String?
+    package var breed: String?
+    package var sex: String?
+    package var neutered: Bool?
+    package var born: String?
+    package var microchip: String?
+    package var color: String?
+    package var notes: String?
+    package var archivedOn: String?
+    package var archiveReason: String?
+    package var allergies: [String]?
+    package var conditions: [String]?
+    package var vetContact: ExportedContact?
+    package var emergencyContacts: [ExportedContact]?
+    package var insurance: ExportedInsurance?
     /// When the pet was added and last changed, in UTC (kept by an import).
-    var createdAt: String?
-    var updatedAt: String?
+    package var createdAt: String?
+    package var updatedAt: String?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case id, name, species, breed, sex, neutered, born, microchip, color, notes
         case archivedOn = "archived_on", archiveReason = "archive_reason"
         case allergies, conditions, vetContact = "vet_contact", emergencyContacts = "emergency_contacts", insurance
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
-    init(_ p: Pet) {
+    package init(_ p: Pet) {
         id = p.id; name = p.name; species = p.species.rawValue; breed = p.breed; sex = p.sex.rawValue; neutered = p.neutered
         born = p.born?.description; microchip = p.microchip; color = p.color; notes = p.notes
         archivedOn = p.archivedOn?.description; archiveReason = p.archiveReason?.rawValue
@@ -84,88 +87,60 @@ struct ExportedPet: Decodable, Equatable {
         emergencyContacts = p.health.emergencyContacts.map(ExportedContact.init); insurance = p.health.insurance.map(ExportedInsurance.init)
         createdAt = RFC3339.format(seconds: p.createdAt.unixSeconds(), offset: 0); updatedAt = RFC3339.format(seconds: p.updatedAt.unixSeconds(), offset: 0)
     }
-
-    /// A line break or other control character inside one item (a hand-written file): refused, since the
-    /// store keeps a list one item a line.
-    func checkItems(_ location: SourceLocation) throws {
-        func check(_ items: [String]?, _ field: String) throws {
-            for item in items ?? [] where item.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
-            }
-        }
-        try check(allergies, "allergy"); try check(conditions, "condition")
-        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency-contact")
-        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet-contact")
-        try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
-    }
-
-
-    /// The values by database column name, for the checks every import shares (the health facts in
-    /// their stored form, `PetHealth`).
-    func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("name", name); f.put("species", species); f.put("breed", breed); f.put("sex", sex); f.put("neutered", neutered)
-        f.put("born", born); f.put("microchip", microchip); f.put("color", color); f.put("notes", notes)
-        f.put("archived_on", archivedOn); f.put("archive_reason", archiveReason)
-        f.put("allergies", allergies.flatMap { PetHealth.storedList($0) }); f.put("conditions", conditions.flatMap { PetHealth.storedList($0) })
-        f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
-        f.put("insurance", insurance?.text)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
 }
 
 /// A vet or emergency contact in the export.
-struct ExportedContact: Decodable, Equatable {
-    var name: String?
-    var phone: String?
+package struct ExportedContact: Decodable, Equatable {
+    package var name: String?
+    package var phone: String?
 
-    init(_ c: PetContact) { name = c.name; phone = c.phone }
+    package init(_ c: PetContact) { name = c.name; phone = c.phone }
 
     /// `NAME, PHONE`, read back by the shared checks (a missing part makes it refused there).
-    var text: String { [name, phone].compactMap { $0 }.joined(separator: ", ") }
+    package var text: String { [name, phone].compactMap { $0 }.joined(separator: ", ") }
 }
 
 /// A pet's insurance in the export.
-struct ExportedInsurance: Decodable, Equatable {
-    var insurer: String?
-    var policy: String?
+package struct ExportedInsurance: Decodable, Equatable {
+    package var insurer: String?
+    package var policy: String?
 
-    init(_ i: PetInsurance) { insurer = i.insurer; policy = i.policy }
+    package init(_ i: PetInsurance) { insurer = i.insurer; policy = i.policy }
 
-    var text: String { [insurer, policy].compactMap { $0 }.joined(separator: ", ") }
+    package var text: String { [insurer, policy].compactMap { $0 }.joined(separator: ", ") }
 }
 
 /// Column values as the shared checks read them: text, integers in decimal, booleans as 1/0.
-struct FieldValues {
-    var values: [String: String] = [:]
-    mutating func put(_ key: String, _ v: String?) { values[key] = v }
-    mutating func put(_ key: String, _ v: Int64?) { values[key] = v.map { String($0) } }
-    mutating func put(_ key: String, _ v: Bool?) { values[key] = v.map { $0 ? "1" : "0" } }
-    mutating func put(_ key: String, _ v: Double?) { values[key] = v.map { "\($0)" } }
+package struct FieldValues {
+    package var values: [String: String] = [:]
+    package init() {}
+    package mutating func put(_ key: String, _ v: String?) { values[key] = v }
+    package mutating func put(_ key: String, _ v: Int64?) { values[key] = v.map { String($0) } }
+    package mutating func put(_ key: String, _ v: Bool?) { values[key] = v.map { $0 ? "1" : "0" } }
+    package mutating func put(_ key: String, _ v: Double?) { values[key] = v.map { "\($0)" } }
 }
 
 /// The detail of one record, under the key its kind names: its columns' values as text (as `FieldValues`
 /// holds them: integers in decimal, booleans as 1/0), decoded and byte-written from the kind's
 /// members (`RecordKindTable.jsonRead`: each key, its JSON type and the columns it fills). That list is the
 /// one place a kind's JSON shape is said; the byte reader (`JSONRecordReading`) reads by it too.
-struct ExportedDetail: Equatable {
-    var kind: RecordKind
+package struct ExportedDetail: Equatable {
+    package var kind: RecordKind
     /// Column → value as text; a NULL column is absent.
-    var values: [String: String] = [:]
+    package var values: [String: String] = [:]
 
     /// Each kind's members in the order a sorted-keys encoder writes them.
-    static let sortedMembers: [RecordKind: [RecordKindTable.JSONRead]] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { kind in
+    package static let sortedMembers: [RecordKind: [RecordKindTable.JSONRead]] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { kind in
         (kind, RecordKindTable.of(kind).jsonRead.sorted { $0.key < $1.key })
     })
-    var members: [RecordKindTable.JSONRead] { Self.sortedMembers[kind] ?? [] }
+    package var members: [RecordKindTable.JSONRead] { Self.sortedMembers[kind] ?? [] }
 
-    init(kind: RecordKind, values: [String: String]) { self.kind = kind; self.values = values }
+    package init(kind: RecordKind, values: [String: String]) { self.kind = kind; self.values = values }
 
     /// A record's detail as the export writes it: its row's values, a course's name for a dose, an
     /// expense's items (U+001F between them, which no item may contain), a medication's stop as an
     /// RFC 3339 instant (older files hold Unix seconds, still read).
-    init(_ d: RecordDetail) {
+    package init(_ d: RecordDetail) {
         kind = d.kind
         let table = RecordKindTable.of(d.kind)
         for (column, v) in zip(table.columns, RecordDetailTables.values(d, id: 0).dropFirst()) {
@@ -216,7 +191,7 @@ struct ExportedDetail: Equatable {
 
     /// The detail of `kind` under `key`, nil when the record has none. Each member must have its JSON type
     /// (a string for a number refuses the record); `stopped_at` is an instant or, in older files, seconds.
-    static func decode<K: CodingKey>(_ kind: RecordKind, from container: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
+    package static func decode<K: CodingKey>(_ kind: RecordKind, from container: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
         guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
         let c = try container.nestedContainer(keyedBy: ExportedRecord.Key.self, forKey: key)
         var d = ExportedDetail(kind: kind, values: [:])
@@ -240,7 +215,7 @@ struct ExportedDetail: Equatable {
         return d
     }
 
-    func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
+    package func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
 }
 
 /// The value of one member of a record's JSON object, typed as the export writes it.
@@ -274,43 +249,43 @@ private extension RecordKindTable.JSONRead.Form {
 }
 
 /// A record in the export: the shared columns, its attachments, and its detail under the key its kind names.
-struct ExportedRecord: Decodable, Equatable {
-    var id: Int64?
-    var petId: Int64?
+package struct ExportedRecord: Decodable, Equatable {
+    package var id: Int64?
+    package var petId: Int64?
     /// The pet's name, for people reading the file; the import goes by `pet_id`.
-    var pet: String?
-    var kind: String?
-    var at: String?
+    package var pet: String?
+    package var kind: String?
+    package var at: String?
     /// Written beside `at` for readers without an RFC 3339 parser; the import reads the offset from `at`.
-    var utcOffsetSeconds: Int64?
-    var note: String?
-    var starred: Bool?
-    var attachments: [ExportedAttachment]?
+    package var utcOffsetSeconds: Int64?
+    package var note: String?
+    package var starred: Bool?
+    package var attachments: [ExportedAttachment]?
     /// When the record was first written and last changed, in UTC (kept by an import, so `show` still
     /// says when it was written).
-    var createdAt: String?
-    var updatedAt: String?
-    var detail: ExportedDetail?
+    package var createdAt: String?
+    package var updatedAt: String?
+    package var detail: ExportedDetail?
 
-    struct Key: CodingKey {
-        var stringValue: String
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-        static let id = Key("id"), petId = Key("pet_id"), pet = Key("pet"), kind = Key("kind"), at = Key("at")
-        static let utcOffsetSeconds = Key("utc_offset_seconds"), note = Key("note"), starred = Key("starred"), attachments = Key("attachments")
-        static let createdAt = Key("created_at"), updatedAt = Key("updated_at")
+    package struct Key: CodingKey {
+        package var stringValue: String
+        package init(_ s: String) { stringValue = s }
+        package init?(stringValue: String) { self.stringValue = stringValue }
+        package var intValue: Int? { nil }
+        package init?(intValue: Int) { nil }
+        package static let id = Key("id"), petId = Key("pet_id"), pet = Key("pet"), kind = Key("kind"), at = Key("at")
+        package static let utcOffsetSeconds = Key("utc_offset_seconds"), note = Key("note"), starred = Key("starred"), attachments = Key("attachments")
+        package static let createdAt = Key("created_at"), updatedAt = Key("updated_at")
     }
 
-    init(_ r: PetRecord) {
+    package init(_ r: PetRecord) {
         id = r.id; petId = r.petId; pet = r.petName; kind = r.kind.rawValue
         at = RFC3339.text(r.at, offset: r.utcOffset); utcOffsetSeconds = Int64(r.utcOffset)
         note = r.note; starred = r.starred; attachments = r.attachments.map(ExportedAttachment.init); detail = ExportedDetail(r.detail)
         createdAt = RFC3339.format(seconds: r.createdAt.unixSeconds(), offset: 0); updatedAt = RFC3339.format(seconds: r.updatedAt.unixSeconds(), offset: 0)
     }
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         id = try c.decodeIfPresent(Int64.self, forKey: .id)
         petId = try c.decodeIfPresent(Int64.self, forKey: .petId)
@@ -326,27 +301,12 @@ struct ExportedRecord: Decodable, Equatable {
         detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: Key($0.rawValue)) }
     }
 
-
-    /// The shared columns by database name (the detail's are `detailFields`).
-    func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
-
-    func detailFields(_ location: SourceLocation) -> Fields? {
-        guard let detail else { return nil }
-        var f = FieldValues()
-        detail.put(into: &f)
-        return Fields(values: f.values, location: location)
-    }
 }
 
 extension RFC3339 {
     /// An instant with the offset it happened at. Offsets with seconds (local mean time before 1900)
     /// are written as Foundation's formatter writes them, as the export always has.
-    static func text(_ date: Date, offset: Int) -> String {
+    package static func text(_ date: Date, offset: Int) -> String {
         guard offset % 60 != 0, abs(offset) < 64800, (-6.2e10...2.534e11).contains(date.timeIntervalSince1970) else {
             return format(seconds: date.unixSeconds(), offset: offset)
         }
@@ -413,23 +373,23 @@ public final class PetlogJSONWriter {
 }
 
 /// A budget in the export; `pet_id` is the pet's id in the file (null: the household).
-struct ExportedBudget: Decodable, Equatable {
-    var id: Int64?
-    var petId: Int64?
-    var money: ExportedMoney?
-    var firstDay: String?
-    var lastDay: String?
-    var category: String?
-    var perPet: Bool?
-    var name: String?
-    var place: String?
-    var people: Int64?
+package struct ExportedBudget: Decodable, Equatable {
+    package var id: Int64?
+    package var petId: Int64?
+    package var money: ExportedMoney?
+    package var firstDay: String?
+    package var lastDay: String?
+    package var category: String?
+    package var perPet: Bool?
+    package var name: String?
+    package var place: String?
+    package var people: Int64?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case id, petId = "pet_id", money, firstDay = "first_day", lastDay = "last_day", category, perPet = "per_pet", name, place, people
     }
 
-    init(_ b: StoredBudget) {
+    package init(_ b: StoredBudget) {
         id = b.id; petId = b.petId; money = ExportedMoney(b.budget.amount); category = b.budget.category; perPet = b.budget.perPet
         name = b.budget.name; place = b.budget.place; people = b.budget.people.map(Int64.init)
         if case .days(let f, let l) = b.budget.period { firstDay = f.description; lastDay = l.description }
@@ -437,8 +397,8 @@ struct ExportedBudget: Decodable, Equatable {
 }
 
 /// One exchange rate in the export: 1 EUR = `rate` units of `currency` on `day`.
-struct ExportedRate: Decodable, Equatable {
-    var day: String?
-    var currency: String?
-    var rate: String?
+package struct ExportedRate: Decodable, Equatable {
+    package var day: String?
+    package var currency: String?
+    package var rate: String?
 }

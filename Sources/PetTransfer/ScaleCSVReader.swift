@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// One pet's weights from a smart scale's or a spreadsheet's CSV.
 ///
@@ -126,7 +127,7 @@ enum ScaleCSVReader {
         let text = isoDate(raw, order: order).replacingOccurrences(of: "/", with: "-")
         var bytes = Array(text.utf8)
         if bytes.count == 19 || bytes.count == 16 || bytes.count == 10 {
-            if let local = bytes.withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<bytes.count) }) {
+            if let local = bytes.withUnsafeBufferPointer({ RFC3339.localSeconds($0, 0..<bytes.count) }) {
                 return converter.instant(local: local + (bytes.count == 10 ? 12 * 3600 : 0))
             }
         }
@@ -135,17 +136,9 @@ enum ScaleCSVReader {
         f.formatOptions = [.withInternetDateTime]
         if let date = f.date(from: text.replacingOccurrences(of: " ", with: "T")) {
             bytes = Array(text.utf8)
-            let offset = rfc3339Offset(text) ?? 0
+            let offset = RFC3339.offset(text) ?? 0
             return (date.unixSeconds(), offset)
         }
         throw ImportError(location: r.location, problem: .badTime(raw))
-    }
-
-    /// The offset written at the end of an RFC 3339 time, in seconds east of UTC.
-    static func rfc3339Offset(_ text: String) -> Int? {
-        if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
-        let tail = text.suffix(6)
-        guard tail.count == 6, let sign = tail.first, sign == "+" || sign == "-", let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return nil }
-        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 }

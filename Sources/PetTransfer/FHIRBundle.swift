@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// `petlog export --format fhir`: the pets and their clinical records as one HL7 FHIR R4 (4.0.1) `Bundle`
 /// of type `collection` (docs/fhir.md). Built from values both stores read the same way (pets, records),

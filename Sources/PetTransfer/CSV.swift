@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// An RFC 4180 reader over a file's bytes: quoted fields may hold commas, quotes (doubled) and line
 /// breaks; CRLF or LF ends a row; a UTF-8 byte order mark is skipped. Fields are byte ranges, so the
@@ -180,65 +181,7 @@ public struct CSVReader {
     /// seconds since 1970-01-01T00:00 as if it were UTC; nil when not one (or not a real day).
     public func localDateTime(_ i: Int) -> Int64? {
         let r = fields[i]
-        return bytes.withUnsafeBufferPointer { b in CSVReader.localDateTime(b, r) }
-    }
-
-    static func localDateTime(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int64? {
-        func num(_ at: Int, _ len: Int) -> Int? {
-            var v = 0
-            for k in at..<(at + len) {
-                let d = b[k] &- 0x30
-                guard d < 10 else { return nil }
-                v = v * 10 + Int(d)
-            }
-            return v
-        }
-        let s = r.lowerBound, len = r.count
-        guard len == 10 || len == 16 || len == 19, b[s + 4] == 0x2D, b[s + 7] == 0x2D,
-              let y = num(s, 4), let m = num(s + 5, 2), let d = num(s + 8, 2),
-              let day = LocalDate(year: y, month: m, day: d)?.dayNumber else { return nil }
-        var secs = 0
-        if len > 10 {
-            guard b[s + 10] == 0x54 || b[s + 10] == 0x20, b[s + 13] == 0x3A, let h = num(s + 11, 2), let mi = num(s + 14, 2), h < 24, mi < 60 else { return nil }
-            secs = h * 3600 + mi * 60
-            if len == 19 {
-                guard b[s + 16] == 0x3A, let sec = num(s + 17, 2), sec < 60 else { return nil }
-                secs += sec
-            }
-        }
-        return Int64(day) * 86400 + Int64(secs)
+        return bytes.withUnsafeBufferPointer { b in RFC3339.localSeconds(b, r) }
     }
 }
 
-/// RFC 4180 writing with spreadsheet formula neutralization: a text cell starting with `=`, `+`, `-`,
-/// `@`, tab or CR gets a leading `'` so a spreadsheet shows it instead of running it. A cell that
-/// starts with `'` before such a cell gets one more, so reading back (`CSVText.restore`) is exact.
-public enum CSVText {
-    static let triggers: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
-
-    static func needsGuard(_ s: Substring) -> Bool {
-        guard let f = s.first else { return false }
-        if triggers.contains(f) { return true }
-        return f == "'" && needsGuard(s.dropFirst())
-    }
-
-    /// The cell for a text value.
-    public static func cell(text: String) -> String {
-        let guarded = needsGuard(Substring(text)) ? "'" + text : text
-        return quoteIfNeeded(guarded)
-    }
-
-    /// The cell for a number or other non-text value (never neutralized).
-    public static func quoteIfNeeded(_ s: String) -> String {
-        if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        return s
-    }
-
-    /// Undoes `cell(text:)`'s guard.
-    public static func restore(_ s: String) -> String {
-        if s.first == "'" && needsGuard(Substring(s).dropFirst()) { return String(s.dropFirst()) }
-        return s
-    }
-}

@@ -1,142 +1,6 @@
 import Foundation
 import PetModel
-
-/// Named values of one pet or record, from a JSON object or a CSV row; columns are named as in the
-/// database (docs/json.md, docs/import.md). Every value is checked as the commands check it.
-struct Fields {
-    var values: [String: String]
-    var location: SourceLocation
-
-    func text(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }
-
-    func required(_ key: String) throws -> String {
-        guard let v = text(key) else { throw ImportError(location: location, problem: .missingColumn(key)) }
-        return v
-    }
-
-    func int(_ key: String, _ range: ClosedRange<Int64>) throws -> Int64? {
-        guard let raw = text(key) else { return nil }
-        guard let v = Int64(raw), range.contains(v) else {
-            throw ImportError(location: location, problem: .value(.outOfRange(field: key, value: raw, min: Int(range.lowerBound), max: Int(min(range.upperBound, Int64(Int32.max))))))
-        }
-        return v
-    }
-
-    /// A value on a clinical scale (`score`, `severity`, `body_condition`), refused as `int` refuses.
-    func score<S>(_ key: String, _: Score<S>.Type) throws -> Score<S>? {
-        try int(key, Int64(S.range.lowerBound)...Int64(S.range.upperBound)).flatMap { Score<S>(Int($0)) }
-    }
-
-    func bool(_ key: String) throws -> Bool {
-        switch text(key) {
-        case nil, "0", "false": return false
-        case "1", "true": return true
-        case let v?: throw ImportError(location: location, problem: .value(.unknownChoice(field: key, value: v, accepted: ["true", "false"])))
-        }
-    }
-
-    func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T? where T.RawValue == String {
-        guard let raw = text(key) else { return nil }
-        guard let v = T(rawValue: raw) else {
-            throw ImportError(location: location, problem: .value(.unknownChoice(field: key, value: raw, accepted: T.allCases.map(\.rawValue))))
-        }
-        return v
-    }
-
-    func day(_ key: String) throws -> LocalDate? {
-        guard let raw = text(key) else { return nil }
-        guard let d = LocalDate.parseISO(Substring(raw)) else { throw ImportError(location: location, problem: .badTime(raw)) }
-        return d
-    }
-
-    func checked<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as ParseError {
-            if case .badDate(let raw) = e { throw ImportError(location: location, problem: .badTime(raw)) }
-            throw ImportError(location: location, problem: .value(e))
-        }
-    }
-
-    func label(_ key: String) throws -> String? { try text(key).map { v in try checked { try TextField.label(v, field: key) } } }
-    func longText(_ key: String) throws -> String? { try text(key).map { v in try checked { try TextField.text(v, field: key) } } }
-
-    /// An instant written as RFC 3339 with its offset (`2026-11-20T08:30:00+09:00`).
-    func instant(_ key: String) throws -> (Int64, Int) {
-        let raw = try required(key)
-        guard let instant = Self.instant(raw) else { throw ImportError(location: location, problem: .badTime(raw)) }
-        return instant
-    }
-
-    /// When a row was written or changed (`created_at`, `updated_at`), as Unix seconds; nil when the file
-    /// does not say (files written before petlog kept them: the import's time is taken).
-    func writtenAt(_ key: String) throws -> Int64? {
-        guard let raw = text(key) else { return nil }
-        guard let instant = Self.instant(raw) else { throw ImportError(location: location, problem: .badTime(raw)) }
-        return instant.0
-    }
-
-    /// The instant and offset of RFC 3339 text; nil when it is not one petlog reads.
-    static func instant(_ raw: String) -> (Int64, Int)? {
-        guard raw.utf8.count >= 20, let offset = ScaleCSVReader.rfc3339Offset(raw),
-              let local = Array(raw.utf8.prefix(19)).withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<19) }),
-              (-64800...64800).contains(offset) else { return nil }
-        return (local - Int64(offset), offset)
-    }
-
-    /// `instant(_:)` of text given as its UTF-8 bytes: the forms the export writes (`…Z`, `…+09:00`) read
-    /// from the bytes, anything else as text.
-    static func instant(utf8 b: [UInt8]) -> (Int64, Int)? {
-        let n = b.count
-        guard n >= 20 else { return nil }
-        var offset: Int?
-        let last = b[n - 1]
-        if last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") {
-            offset = 0
-        } else if b[n - 6] == UInt8(ascii: "+") || b[n - 6] == UInt8(ascii: "-") {
-            let d = [b[n - 5], b[n - 4], b[n - 2], b[n - 1]].map { Int($0) - 0x30 }
-            if d.allSatisfy({ (0...9).contains($0) }) {
-                offset = (b[n - 6] == UInt8(ascii: "-") ? -1 : 1) * ((d[0] * 10 + d[1]) * 3600 + (d[2] * 10 + d[3]) * 60)
-            }
-        }
-        guard let offset else { return instant(String(decoding: b, as: UTF8.self)) }
-        guard let local = b.withUnsafeBufferPointer({ CSVReader.localDateTime($0, 0..<19) }), (-64800...64800).contains(offset) else { return nil }
-        return (local - Int64(offset), offset)
-    }
-
-    func currency(_ key: String) throws -> Currency {
-        let code = try required(key)
-        guard let c = Currency.named(code) else { throw ImportError(location: location, problem: .value(.unknownCurrency(code))) }
-        return c
-    }
-
-    func pet() throws -> ImportPet {
-        let species = try choice("species", Species.self) ?? { throw ImportError(location: location, problem: .missingColumn("species")) }()
-        let archivedOn = try day("archived_on")
-        let reason = try choice("archive_reason", ArchiveReason.self)
-        if (archivedOn == nil) != (reason == nil) { throw ImportError(location: location, problem: .missingColumn(archivedOn == nil ? "archived_on" : "archive_reason")) }
-        return ImportPet(location: location, fileId: try int("id", 1...Int64.max), name: try checked { try TextField.name(try required("name")) },
-                         species: species, breed: try label("breed"), sex: try choice("sex", Sex.self) ?? .unknown, neutered: try bool("neutered"),
-                         born: try text("born").map { v in try checked { try PartialDate.parse(v) } }, microchip: try label("microchip").flatMap { v in try checked { try Microchip.normalize(v) } },
-                         color: try label("color"), notes: try longText("notes"), archivedOn: archivedOn, archiveReason: reason,
-                         health: try checked { try PetHealth.fromStored(allergies: text("allergies"), conditions: text("conditions"),
-                                                                         vetContact: text("vet_contact"), emergencyContacts: text("emergency_contacts"),
-                                                                         insurance: text("insurance")) },
-                         createdAt: try writtenAt("created_at"), updatedAt: try writtenAt("updated_at"))
-    }
-
-    /// The detail of `kind` from its columns, as its descriptor reads it (`RecordKindTable.Codec`).
-    func detail(_ kind: RecordKind) throws -> RecordDetail { try RecordKindTable.of(kind).codec.read(self) }
-
-    /// An amount in minor units and its currency (both or neither), as a visit's or a grooming's cost.
-    func money(_ minor: String, _ currency: String) throws -> Money? {
-        try int(minor, 0...Money.maximumMinorUnits).map { Money(minorUnits: $0, currency: try self.currency(currency)) }
-    }
-
-    /// A value the record cannot be without, or the column missing.
-    func must<T>(_ value: T?, _ key: String) throws -> T {
-        guard let value else { throw ImportError(location: location, problem: .missingColumn(key)) }
-        return value
-    }
-}
+import PetStoreCore
 
 extension Fields {
     /// A budget row (`budget.csv`, or a budget of a JSON file); `pet_id` is the file's pet id.
@@ -806,5 +670,54 @@ enum PetlogCSVReader {
             batch.records.sort { ($0.fileId ?? 0) < ($1.fileId ?? 0) }
         }
         return batch
+    }
+}
+
+/// An exported pet or record as the shared checks read it (`Fields`).
+extension ExportedPet {
+    /// A line break or other control character inside one item (a hand-written file): refused, since the
+    /// store keeps a list one item a line.
+    func checkItems(_ location: SourceLocation) throws {
+        func check(_ items: [String]?, _ field: String) throws {
+            for item in items ?? [] where item.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
+            }
+        }
+        try check(allergies, "allergy"); try check(conditions, "condition")
+        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency-contact")
+        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet-contact")
+        try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
+    }
+
+
+    /// The values by database column name, for the checks every import shares (the health facts in
+    /// their stored form, `PetHealth`).
+    func fields(_ location: SourceLocation) -> Fields {
+        var f = FieldValues()
+        f.put("id", id); f.put("name", name); f.put("species", species); f.put("breed", breed); f.put("sex", sex); f.put("neutered", neutered)
+        f.put("born", born); f.put("microchip", microchip); f.put("color", color); f.put("notes", notes)
+        f.put("archived_on", archivedOn); f.put("archive_reason", archiveReason)
+        f.put("allergies", allergies.flatMap { PetHealth.storedList($0) }); f.put("conditions", conditions.flatMap { PetHealth.storedList($0) })
+        f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
+        f.put("insurance", insurance?.text)
+        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
+        return Fields(values: f.values, location: location)
+    }
+}
+
+extension ExportedRecord {
+    /// The shared columns by database name (the detail's are `detailFields`).
+    func fields(_ location: SourceLocation) -> Fields {
+        var f = FieldValues()
+        f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
+        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
+        return Fields(values: f.values, location: location)
+    }
+
+    func detailFields(_ location: SourceLocation) -> Fields? {
+        guard let detail else { return nil }
+        var f = FieldValues()
+        detail.put(into: &f)
+        return Fields(values: f.values, location: location)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// What `petlog import` was told besides the path.
 /// The order of day, month and year in dates written with slashes or dots (`11/03/2026`, `03.11.2026`).
@@ -484,5 +485,25 @@ enum SpreadsheetTables {
     static func count(_ raw: String, field: String) throws -> Int {
         guard let v = Int(raw), v >= 0, v <= 1_000_000_000 else { throw ParseError.outOfRange(field: field, value: raw, min: 0, max: 1_000_000_000) }
         return v
+    }
+}
+
+/// Local wall-clock seconds (as if UTC) to the instant and its offset in a zone, cached per local day:
+/// a day whose offset is the same at both ends needs no further lookups.
+public struct LocalTimeConverter {
+    let timeZone: TimeZone
+    var cache: [Int64: Int] = [:]  // local day number → offset, for days without a transition
+
+    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    /// The UTC instant and offset for a local time, by `WallClockRule` as every entry path reads one.
+    public mutating func instant(local: Int64) -> (at: Int64, offset: Int) {
+        let day = local >= 0 ? local / 86400 : (local - 86399) / 86400
+        if let o = cache[day] { return (local - Int64(o), o) }
+        let start = WallClockRule.resolve(local: day * 86400, in: timeZone).offset
+        let end = WallClockRule.resolve(local: day * 86400 + 86399, in: timeZone).offset
+        let noon = WallClockRule.resolve(local: day * 86400 + 43200, in: timeZone).offset
+        if start == end && start == noon { cache[day] = start; return (local - Int64(start), start) }
+        return WallClockRule.resolve(local: local, in: timeZone)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PetModel
+import PetStoreCore
 
 /// A record of a petlog JSON file read straight from its bytes, every kind alike: the shared keys, the
 /// attachments, and the detail object of the record's kind read by its descriptor's key list
@@ -593,10 +594,4 @@ enum JSONRecordReading {
 
 extension JSONRecordReading.Value {
     var isSet: Bool { if case .absent = self { return false } else { return true } }
-}
-
-extension ExportedAttachment {
-    init(sha256: String, name: String, mediaType: String, size: Int64) {
-        self.sha256 = sha256; self.name = name; self.mediaType = mediaType; self.size = size
-    }
 }
