@@ -1,6 +1,8 @@
 // The groups of stored codes whose display names are strings (`group.code` in Strings/*.txt), and the
 // codes each group must name. Hand-written: the keys and texts themselves are in Strings/.
 
+import PetModel
+
 extension L10n {
     /// Groups of stored codes (species, symptoms, …) whose display names live in the tables as `group.code`.
     public enum CodeGroup: String, CaseIterable, Sendable {
@@ -28,7 +30,7 @@ extension L10n {
 
     /// The codes each group must translate (checked by the tests).
     public static let requiredCodes: [CodeGroup: [String]] = [
-        .kind: ["weight", "meal", "stool", "urine", "symptom", "diary", "visit", "vaccination", "medication", "dose", "expense", "grooming", "walk"],
+        .kind: RecordKind.allCases.map(\.rawValue),
         .species: ["dog", "cat", "rabbit", "ferret", "parrot", "hamster", "guinea-pig", "tortoise", "bird", "reptile", "fish", "other"],
         .sex: ["female", "male", "unknown"],
         .symptom: ["vomiting", "diarrhea", "coughing", "sneezing", "itching", "lethargy", "limping", "appetite-loss", "thirst", "seizure", "breathing", "discharge", "hair-loss", "lump", "pain", "constipation", "regurgitation", "fever"],

@@ -46,6 +46,12 @@ public struct L10n: Sendable {
         L10n.fill(L10n.template(message.key, language), message.args, korean: language == .ko, japanese: language == .ja)
     }
 
+    /// The text of a string without placeholders named by its key (`fieldname.distance`), as a record kind's
+    /// descriptor names `show ID`'s label of a member; nil when no string has that key.
+    public func text(key raw: String) -> String? {
+        L10n.keysByRawValue[raw].map { text(Message($0, [:])) }
+    }
+
     /// The display name of a stored code (`species.dog` → "dog"), or the code itself when it has none
     /// (a symptom or category in the owner's own words).
     public func code(_ group: CodeGroup, _ code: String) -> String {

@@ -83,7 +83,7 @@ public struct RecordWording: Sendable {
             if let c = g.cost { parts.append(format.money(c)) }
             if let n = g.next { parts.append(l10n.text(.fieldNextSession(date: n.description))) }
         case .walk(let w):
-            parts += [w.meters.map(distance), w.minutes.map(walkTime)].compactMap { $0 }
+            parts += [w.meters.map(distance), w.minutes.map(hoursAndMinutes)].compactMap { $0 }
             if parts.isEmpty { parts.append(kindName(.walk)) }
         }
         if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: ValueFormatter.count(r.attachments.count)))) }
@@ -98,8 +98,8 @@ public struct RecordWording: Sendable {
         return meters < 1000 ? l10n.text(.unitMeters(n: String(meters))) : l10n.text(.unitKilometers(n: ValueFormatter.trim(Double(meters) / 1000, digits: 2)))
     }
 
-    /// A walk's length of time: `45 min`, `1 h 10 min` (`1시간 10분`, `1時間10分`).
-    public func walkTime(_ minutes: Int) -> String {
+    /// A length of time in hours and minutes, as a walk's is shown: `45 min`, `1 h 10 min` (`1시간 10분`, `1時間10分`).
+    public func hoursAndMinutes(_ minutes: Int) -> String {
         guard minutes >= 60 else { return l10n.text(.unitMinutes(n: String(minutes))) }
         return minutes % 60 == 0 ? l10n.text(.unitHours(n: String(minutes / 60)))
             : l10n.text(.unitHoursMinutes(h: String(minutes / 60), m: String(minutes % 60)))

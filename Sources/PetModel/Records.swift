@@ -47,6 +47,20 @@ extension RecordKind {
         case .walk: "k"
         }
     }
+
+    /// The files a record of the kind is logged with, and so the files `edit` adds to it.
+    public enum Files: Sendable { case none, receipts, photos, attachments }
+
+    /// An expense's receipts (`--receipt`: images and PDFs), a diary's, grooming's or walk's photos (`--photo`),
+    /// a visit's attachments (`--attach`: any file); other kinds have none.
+    public var files: Files {
+        switch self {
+        case .expense: .receipts
+        case .diary, .grooming, .walk: .photos
+        case .visit: .attachments
+        case .weight, .meal, .stool, .urine, .symptom, .vaccination, .medication, .dose: .none
+        }
+    }
 }
 
 public enum MealType: String, CaseIterable, Sendable, Codable { case meal, snack, treat, water }

@@ -114,7 +114,9 @@ public struct RecordKindTable: Sendable {
         }
     }
 
-    /// A key of the kind's JSON object and the columns it is made of.
+    /// A member of a later kind: a key of its JSON object and the columns it is made of, what its value is,
+    /// the label `show ID` gives it and the `edit` option that changes it. `show ID`'s fields and `edit`'s
+    /// options of a `.columns` kind come from these alone (`RecordDetailPresenter`, `EditCommand`).
     public struct JSONField: Sendable {
         public enum Form: Sendable {
             /// Text or a day, as stored.
@@ -126,9 +128,58 @@ public struct RecordKindTable: Sendable {
             /// Money: an amount and its currency (both or neither), written as the export's money object.
             case money(minor: String, currency: String)
         }
+        /// What the value is: how `show ID` words it and how `edit` reads a typed one.
+        public enum Value: Sendable, Equatable {
+            /// Text, shown as typed (cleaned); `edit` takes a label, an empty one clears it. Form `.text`.
+            case text
+            /// A day, shown long; `edit` takes a day or a span from the record's day. Form `.text`.
+            case day
+            /// Money, shown in its currency; `edit` takes an amount, in the record's currency unless it names one. Form `.money`.
+            case money
+            /// Codes of a code group of the string tables (`groomingTask`), shown by their names; read by the
+            /// kind's command (typed names in any language). Form `.codes`.
+            case codes(group: String)
+            /// Whole metres, shown as a distance in the user's units; read by the kind's command. Form `.integer`.
+            case meters
+            /// Whole minutes, shown as hours and minutes; read by the kind's command. Form `.integer`.
+            case minutes
+        }
         public let key: String
         public let form: Form
-        init(_ key: String, _ form: Form) { self.key = key; self.form = form }
+        public let value: Value
+        /// The key of `show ID`'s label in the string tables (`fieldname.distance`, `show.cost`): a string
+        /// without placeholders (`RecordKindTableTests` and `RecordDetailPresenterTests` check every one).
+        public let label: String
+        /// The `edit` option that changes the member (`--distance`), nil when `edit` does not change it.
+        public let option: String?
+        init(_ key: String, _ form: Form, _ value: Value, label: String, option: String?) {
+            self.key = key; self.form = form; self.value = value; self.label = label; self.option = option
+        }
+
+        /// The columns the member is made of.
+        public var columns: [String] {
+            switch form {
+            case .text(let c), .integer(let c), .codes(let c): return [c]
+            case .money(let minor, let currency): return [minor, currency]
+            }
+        }
+    }
+
+    /// A later kind's members in its columns' order, as `show ID` lists them and `edit` reads them; nil for a
+    /// shipped kind (`.legacy`), whose fields and options are written by hand.
+    public var members: [JSONField]? {
+        jsonFields.map { fields in fields.sorted { (columns.firstIndex(of: $0.columns[0]) ?? 0) < (columns.firstIndex(of: $1.columns[0]) ?? 0) } }
+    }
+
+    /// The detail's columns by name, as the store writes them.
+    public static func columnValues(_ detail: RecordDetail) -> [String: SQLValue] {
+        Dictionary(uniqueKeysWithValues: zip(of(detail.kind).columns, RecordDetailTables.values(detail, id: 0).dropFirst()))
+    }
+
+    /// The detail of this kind that `columns` hold (a missing column is NULL), read as the store reads its row:
+    /// a value petlog never writes is `InvalidStoredValue`. `edit` changes a later kind's members this way.
+    public func detail(_ columns: [String: SQLValue]) throws -> RecordDetail {
+        try RecordDetailTables.detail(kind: kind, row: ColumnValues(values: columns.merging(["record_id": .int(0)]) { a, _ in a }))
     }
 
     public struct Spending: Sendable {
@@ -255,8 +306,10 @@ public struct RecordKindTable: Sendable {
                      spending: Spending(minor: "cost_minor", currency: "cost_currency", category: "grooming", merchant: "groomer"),
                      nextSession: "next_due",
                      listedCodes: ("tasks", { CareNames.shipped.groomingCodes(containing: $0) }),
-                     codec: .columns(json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency")), JSONField("groomer", .text("groomer")),
-                                            JSONField("next_due", .text("next_due")), JSONField("tasks", .codes("tasks"))], read: { f in
+                     codec: .columns(json: [JSONField("cost", .money(minor: "cost_minor", currency: "cost_currency"), .money, label: "show.cost", option: "--cost"),
+                                            JSONField("groomer", .text("groomer"), .text, label: "fieldname.groomer", option: "--by"),
+                                            JSONField("next_due", .text("next_due"), .day, label: "fieldname.next", option: "--next"),
+                                            JSONField("tasks", .codes("tasks"), .codes(group: "groomingTask"), label: "fieldname.tasks", option: "--what")], read: { f in
                          let tasks = try f.text("tasks").map { raw in
                              try raw.split(separator: ",", omittingEmptySubsequences: false).map { code -> Grooming.Task in
                                  guard let t = Grooming.Task(rawValue: String(code)) else {
@@ -271,7 +324,8 @@ public struct RecordKindTable: Sendable {
         case .walk:
             // Whole metres and whole minutes, either or both; found by its note only.
             return t("distance_m, duration_min", duplicate: "coalesce(CAST(d.distance_m AS TEXT), '') || '|' || coalesce(CAST(d.duration_min AS TEXT), '')",
-                     codec: .columns(json: [JSONField("distance_m", .integer("distance_m")), JSONField("duration_min", .integer("duration_min"))], read: { f in
+                     codec: .columns(json: [JSONField("distance_m", .integer("distance_m"), .meters, label: "fieldname.distance", option: "--distance"),
+                                            JSONField("duration_min", .integer("duration_min"), .minutes, label: "fieldname.duration", option: "--duration")], read: { f in
                          func whole(_ key: String, _ r: ClosedRange<Int>) throws -> Int? { try f.int(key, Int64(r.lowerBound)...Int64(r.upperBound)).map(Int.init) }
                          return .walk(Walk(meters: try whole("distance_m", Walk.meterRange), minutes: try whole("duration_min", Walk.minuteRange)))
                      }))
@@ -453,6 +507,24 @@ public enum RecordDetailTables {
                 row.isNull(column) ? nil : try row.required(row.int(column).flatMap { range.contains($0) ? $0 : nil }, column, table: table, id: id)
             }
             return .walk(Walk(meters: try whole("distance_m", Walk.meterRange), minutes: try whole("duration_min", Walk.minuteRange)))
+        }
+    }
+}
+
+/// A detail row held in memory (`RecordKindTable.detail(_:)`): the columns by name.
+private struct ColumnValues: StoredRow {
+    let values: [String: SQLValue]
+    func int64(_ column: String) -> Int64? { values[column]?.int }
+    func double(_ column: String) -> Double? { values[column]?.double }
+    func text(_ column: String) -> String? { values[column]?.text }
+    func isNull(_ column: String) -> Bool { values[column]?.isNull ?? true }
+    func describe(_ column: String) -> String {
+        switch values[column] ?? .null {
+        case .null: return "NULL"
+        case .int(let v): return String(v)
+        case .double(let v): return "\(v)"
+        case .text(let v): return "\"\(v)\""
+        case .bytes(let b): return "\(b.count) bytes"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Localization
 import PetModel
+import PetStoreCore
 
 /// `show ID` on screen: one record's header (id, kind, pet, local day and clock, star), then every field of
 /// its kind as one labelled line each, then its attachments (position, name, media type, size). Values are
@@ -80,14 +81,9 @@ public struct RecordDetailPresenter: ContextPresenter {
             add(.fieldNamePayment, e.payment.map(paymentName))
             add(.fieldNameItems, e.items.isEmpty ? nil : clean(e.items.joined(separator: ", ")))
             add(.showSplitOf, e.splitOf.map { "#\($0)" })
-        case .grooming(let g):
-            add(.fieldNameTasks, g.tasks.isEmpty ? nil : g.tasks.map { l10n.code(.groomingTask, $0.rawValue) }.joined(separator: ", "))
-            text(.fieldNameGroomer, g.groomer)
-            add(.showCost, g.cost.map(format.money))
-            add(.fieldNameNext, day(g.next))
-        case .walk(let w):
-            add(.fieldNameDistance, w.meters.map(wording.distance))
-            add(.fieldNameDuration, w.minutes.map(wording.walkTime))
+        default:
+            // Every kind after the eleven shipped ones: its descriptor's members, with their labels.
+            out += memberFields(r.detail)
         }
         text(.fieldNameNote, r.note)
         flag(.showStarred, r.starred)
@@ -95,6 +91,33 @@ public struct RecordDetailPresenter: ContextPresenter {
         add(.showUpdated, when(r.updatedAt, utcOffset: time.utcOffset(at: r.updatedAt)))
         text(.showWrittenBy, r.writtenBy)
         return out
+    }
+
+    /// A later kind's fields (`RecordKindTable.members`): each member its descriptor lists, in its columns'
+    /// order, labelled as the descriptor says and worded by what its value is; an empty member is left out.
+    public func memberFields(_ detail: RecordDetail) -> [(String, String)] {
+        let columns = RecordKindTable.columnValues(detail)
+        return (RecordKindTable.of(detail.kind).members ?? []).compactMap { m in
+            shown(m, columns).map { (l10n.text(key: m.label) ?? m.label, $0) }
+        }
+    }
+
+    /// A member's value as `show ID` words it, nil when it has none.
+    func shown(_ m: RecordKindTable.JSONField, _ columns: [String: SQLValue]) -> String? {
+        let first = columns[m.columns[0]] ?? .null
+        switch m.value {
+        case .text: return first.text.map(PlainText.sanitized)
+        case .day: return first.text.flatMap { LocalDate.parseISO(Substring($0)) }.map { format.longDate($0) }
+        case .money:
+            guard let minor = first.int, let currency = columns[m.columns[1]]?.text.flatMap(Currency.named) else { return nil }
+            return format.money(Money(minorUnits: minor, currency: currency))
+        case .codes(let group):
+            let codes = first.text.map { $0.split(separator: ",").map(String.init) } ?? []
+            guard !codes.isEmpty else { return nil }
+            return codes.map { code in L10n.CodeGroup(rawValue: group).map { l10n.code($0, code) } ?? code }.map(PlainText.sanitized).joined(separator: ", ")
+        case .meters: return first.int.map { wording.distance(Int($0)) }
+        case .minutes: return first.int.map { wording.hoursAndMinutes(Int($0)) }
+        }
     }
 
     /// The lines on screen: `#ID kind` in bold, the fields aligned by display width, then the attachments.

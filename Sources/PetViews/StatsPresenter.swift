@@ -57,7 +57,7 @@ public struct StatsPresenter {
             let w = week.walks
             out += screen.wrapped(l10n.text(.statsWalkWeek(day: format.shortDay(week.first), count: String(w.count),
                                                            distance: w.meters > 0 ? wording.distance(w.meters) : "—",
-                                                           time: w.minutes > 0 ? wording.walkTime(w.minutes) : "—")))
+                                                           time: w.minutes > 0 ? wording.hoursAndMinutes(w.minutes) : "—")))
         }
         if let total = monthTotalLine(facts) { out += screen.wrapped(total) + context.aheadLines(facts.ahead) }
         let unconverted = facts.spending.unconverted + facts.spending.previousUnconverted
@@ -128,8 +128,8 @@ public struct StatsPresenter {
             func shown(_ n: Int, _ show: (Int) -> String) -> String { n > 0 ? show(n) : "—" }
             add("  " + l10n.text(.statsWalkDistance), "walk_meters", shown(walkA.meters, wording.distance), shown(walkB.meters, wording.distance),
                 change(walkA.meters, walkB.meters, wording.distance), (.count(walkA.meters), .count(walkB.meters)))
-            add("  " + l10n.text(.statsWalkTime), "walk_minutes", shown(walkA.minutes, wording.walkTime), shown(walkB.minutes, wording.walkTime),
-                change(walkA.minutes, walkB.minutes, wording.walkTime), (.count(walkA.minutes), .count(walkB.minutes)))
+            add("  " + l10n.text(.statsWalkTime), "walk_minutes", shown(walkA.minutes, wording.hoursAndMinutes), shown(walkB.minutes, wording.hoursAndMinutes),
+                change(walkA.minutes, walkB.minutes, wording.hoursAndMinutes), (.count(walkA.minutes), .count(walkB.minutes)))
             let avgA = walkA.averageMinutes, avgB = walkB.averageMinutes
             var avgDelta = ""
             if let x = avgA, let y = avgB { avgDelta = ValueFormatter.signedChange(x.rounded() - y.rounded(), digits: 0) }

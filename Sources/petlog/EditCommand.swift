@@ -125,19 +125,19 @@ struct EditCommand: ParsableCommand {
     /// The files of the flag that fits `kind` (`--receipt` for an expense, `--photo` for a diary or a grooming,
     /// `--attach` for a visit), checked as the command that logs the kind checks them; another flag is refused.
     func attachmentPaths(kind: RecordKind, _ s: Session) throws -> [String] {
-        let fitting: String? = switch kind {
-        case .expense: "--receipt"
-        case .diary, .grooming, .walk: "--photo"
-        case .visit: "--attach"
-        default: nil
+        let fitting: String? = switch kind.files {
+        case .receipts: "--receipt"
+        case .photos: "--photo"
+        case .attachments: "--attach"
+        case .none: nil
         }
         for (flag, paths) in [("--receipt", receipt), ("--photo", photo), ("--attach", attach)] where !paths.isEmpty && flag != fitting {
             throw UsageError(message: s.t(.errFlagNotForKind(flag: flag, kind: s.wording.kindName(kind))))
         }
-        switch kind {
-        case .expense: try s.checkImages(receipt, pdf: true); return receipt
-        case .diary, .grooming, .walk: try s.checkImages(photo); return photo
-        default: return attach
+        switch kind.files {
+        case .receipts: try s.checkImages(receipt, pdf: true); return receipt
+        case .photos: try s.checkImages(photo); return photo
+        case .attachments, .none: return attach
         }
     }
 
@@ -157,6 +157,14 @@ struct EditCommand: ParsableCommand {
         var detail = r.detail
         // Spans (`--follow-up 2w`, `--next 1y`) count from the record's day: its new `--at` when that changes too.
         let recordDay = try at.map { s.recordDay(try s.when($0)) } ?? r.localDay
+        // Every value option, as typed (nil: not given).
+        let given: [(String, String?)] = [
+            ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--title", title), ("--food", food),
+            ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
+            ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
+            ("--category", category), ("--merchant", merchant), ("--items", items), (paymentGiven ?? "--payment", paymentGiven),
+            ("--what", what), ("--by", groomer), ("--distance", distance), ("--duration", duration),
+        ]
         switch detail {
         case .weight(var w):
             if let m = try take(weight, "--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }
@@ -200,41 +208,53 @@ struct EditCommand: ParsableCommand {
             if let x = try take(items, "--items", { raw in try Expense.parseItems(raw).map { try TextField.label($0, field: "items") } }) { e.items = x }
             if let x = try take(paymentGiven, paymentGiven ?? "--payment", { _ in try PaymentFlags.value(card: card, cash: cash, payment: payment) }) { e.payment = x }
             detail = .expense(e)
-        case .grooming(var g):
-            // The tasks are replaced by the ones named (`--what "bath nails"`, `--what 목욕,발톱`).
-            if let x = try take(what, "--what", { try GroomCommand.tasks($0.split(whereSeparator: \.isWhitespace).map(String.init), s) }) {
-                g = Grooming(tasks: x, groomer: g.groomer, cost: g.cost, next: g.next)
-            }
-            if let x = try take(groomer, "--by", { try cleared($0) { try TextField.label($0, field: "groomer") } }) { g.groomer = x }
-            if let x = try take(cost, "--cost", { try s.amount($0, defaultCurrency: try g.cost?.currency ?? s.homeCurrency(nil)) }) { g.cost = x }
-            if let x = try take(next, "--next", { try TimeParser.day($0, from: recordDay, context: s.time) }) { g.next = x }
-            detail = .grooming(g)
-        case .walk(var w):
-            // One measure each, as `walk` reads it (`--distance 3.2km`, `--duration 1h10m`); empty clears it.
-            func measure(_ raw: String, _ part: KeyPath<Walk, Int?>, _ refusal: L10n.Message) throws -> Int? {
-                guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-                let typed = try WalkCommand.walk([raw], s)
-                guard let v = typed[keyPath: part], typed.meters == nil || typed.minutes == nil else {
-                    throw UsageError(message: s.t(refusal), code: Failure.dataError)
-                }
-                return v
-            }
-            if let x = try take(distance, "--distance", { try measure($0, \.meters, .errWalkDistance(value: $0)) }) { w.meters = x }
-            if let x = try take(duration, "--duration", { try measure($0, \.minutes, .errWalkDuration(value: $0)) }) { w.minutes = x }
-            detail = .walk(w)
         case .urine, .dose:
             break
+        default:
+            // Every kind after the eleven shipped ones: the options its descriptor's members name, in their order.
+            var columns = RecordKindTable.columnValues(detail)
+            for m in RecordKindTable.of(r.kind).members ?? [] {
+                guard let option = m.option, let typed = given.first(where: { $0.0 == option })?.1 else { continue }
+                used.insert(option)
+                for (column, value) in try memberValue(m, typed, columns, recordDay: recordDay, kind: r.kind, s) { columns[column] = value }
+            }
+            if !used.isEmpty { detail = try RecordKindTable.of(r.kind).detail(columns) }
         }
-        let given: [(String, String?)] = [
-            ("--weight", weight), ("--bcs", bcs), ("--score", score), ("--severity", severity), ("--text", text), ("--title", title), ("--food", food),
-            ("--amount", amount), ("--clinic", clinic), ("--reason", reason), ("--diagnosis", diagnosis), ("--treatment", treatment),
-            ("--follow-up", followUp), ("--cost", cost), ("--next", next), ("--lot", lot), ("--dose", dose),
-            ("--category", category), ("--merchant", merchant), ("--items", items), (paymentGiven ?? "--payment", paymentGiven),
-            ("--what", what), ("--by", groomer), ("--distance", distance), ("--duration", duration),
-        ]
         if let stray = given.first(where: { $0.1 != nil && !used.contains($0.0) }) {
             throw UsageError(message: s.t(.errFlagNotForKind(flag: stray.0, kind: s.wording.kindName(r.kind))))
         }
         return used.isEmpty ? nil : detail
     }
+
+    /// The columns a typed option sets for member `m` of a later kind: text (an empty one clears it), a day (a
+    /// span from the record's day), money (in the record's currency unless it names one) read here; codes and
+    /// measures by the command that logs the kind (`KindCommand`), as it reads them.
+    func memberValue(_ m: RecordKindTable.JSONField, _ raw: String, _ columns: [String: SQLValue], recordDay: LocalDate, kind: RecordKind,
+                     _ s: Session) throws -> [(String, SQLValue)] {
+        let column = m.columns[0]
+        switch m.value {
+        case .text:
+            guard !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [(column, .null)] }
+            return [(column, .text(try TextField.label(raw, field: m.key)))]
+        case .day:
+            return [(column, .text(try TimeParser.day(raw, from: recordDay, context: s.time).description))]
+        case .money:
+            let current = columns[m.columns[1]]?.text.flatMap(Currency.named)
+            let money = try s.amount(raw, defaultCurrency: try current ?? s.homeCurrency(nil))
+            return [(column, .int(money.minorUnits)), (m.columns[1], .text(money.currency.code))]
+        case .codes, .meters, .minutes:
+            guard let command = Petlog.configuration.subcommands.lazy.compactMap({ $0 as? any KindCommand.Type }).first(where: { $0.kind == kind }) else {
+                throw UsageError(message: s.t(.errFlagNotForKind(flag: m.option ?? m.key, kind: s.wording.kindName(kind))))
+            }
+            return [(column, try command.typed(raw, for: m, s))]
+        }
+    }
+}
+
+/// The command that logs a kind whose members `edit` does not read alone (a grooming's tasks, a walk's
+/// distance and duration): `edit` finds it among the registered commands (`Petlog`) by its kind.
+protocol KindCommand: ParsableCommand {
+    static var kind: RecordKind { get }
+    /// The stored value of member `m` from what `edit`'s option was given, read as the command reads it.
+    static func typed(_ raw: String, for m: RecordKindTable.JSONField, _ s: Session) throws -> SQLValue
 }

@@ -58,3 +58,12 @@ struct GroomCommand: ParsableCommand {
         return out
     }
 }
+
+extension GroomCommand: KindCommand {
+    static var kind: RecordKind { .grooming }
+
+    /// `edit --what`: the tasks are replaced by the ones named (`--what "bath nails"`, `--what 목욕,발톱`).
+    static func typed(_ raw: String, for m: RecordKindTable.JSONField, _ s: Session) throws -> SQLValue {
+        SQLValue(Grooming(tasks: try tasks(raw.split(whereSeparator: \.isWhitespace).map(String.init), s)).taskList)
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Localization
 import PetModel
+import PetStoreCore
 
 /// `petlog walk PET [DISTANCE] [DURATION]`: how far and how long, in en/ko/ja units; several pets at once.
 struct WalkCommand: ParsableCommand {
@@ -33,5 +34,20 @@ struct WalkCommand: ParsableCommand {
             }
             throw UsageError(message: s.t(message), code: Failure.dataError)
         }
+    }
+}
+
+extension WalkCommand: KindCommand {
+    static var kind: RecordKind { .walk }
+
+    /// One measure each, as `walk` reads it (`edit --distance 3.2km`, `--duration 1h10m`); empty clears it.
+    static func typed(_ raw: String, for m: RecordKindTable.JSONField, _ s: Session) throws -> SQLValue {
+        guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return .null }
+        let typed = try walk([raw], s)
+        let distance = m.value == .meters
+        guard let v = distance ? typed.meters : typed.minutes, typed.meters == nil || typed.minutes == nil else {
+            throw UsageError(message: s.t(distance ? .errWalkDistance(value: raw) : .errWalkDuration(value: raw)), code: Failure.dataError)
+        }
+        return .int(Int64(v))
     }
 }

@@ -45,6 +45,33 @@ final class RecordKindTableTests: XCTestCase, OnOneStore {
         }
     }
 
+    /// A later kind's members say what `show ID` and `edit` need (issue 43): each value fits its JSON form,
+    /// every column is in one member and the members go in the columns' order, each option is `--` and one
+    /// member's only; a shipped kind has none (its fields and options are written by hand).
+    func testALaterKindsMembersAreWhatShowAndEditRead() throws {
+        for k in RecordKindTable.all {
+            guard let members = k.members else { XCTAssertNil(k.jsonFields, k.table); continue }
+            for m in members {
+                let fits: Bool
+                switch (m.value, m.form) {
+                case (.text, .text), (.day, .text), (.money, .money), (.codes, .codes), (.meters, .integer), (.minutes, .integer): fits = true
+                default: fits = false
+                }
+                XCTAssertTrue(fits, "\(k.table) \(m.key): \(m.value) in \(m.form)")
+                XCTAssertFalse(m.label.isEmpty, "\(k.table) \(m.key)")
+                if let option = m.option { XCTAssertTrue(option.hasPrefix("--") && option.count > 2, "\(k.table) \(option)") }
+            }
+            XCTAssertEqual(members.flatMap(\.columns), k.columns, "\(k.table): every column once, in order")
+            let options = members.compactMap(\.option)
+            XCTAssertEqual(options.count, Set(options).count, "\(k.table): an option of two members")
+        }
+        // Read back as the store reads a row: the values the columns hold, a value petlog never writes refused.
+        let walk = RecordKindTable.of(.walk)
+        XCTAssertEqual(try walk.detail(["distance_m": .int(3200)]), .walk(Walk(meters: 3200, minutes: nil)))
+        XCTAssertEqual(try walk.detail(RecordKindTable.columnValues(.walk(Walk(meters: 10, minutes: 45)))), .walk(Walk(meters: 10, minutes: 45)))
+        XCTAssertThrowsError(try walk.detail(["duration_min": .int(-5)])) { XCTAssertTrue($0 is InvalidStoredValue, "\($0)") }
+    }
+
     /// The two migrations and the descriptor agree on every kind: the kinds `record_kind` lists, each detail
     /// table's columns in order, and which of them may be NULL, on the SQLite file and on the server.
     func testBothMigrationsAgreeWithTheDescriptor() throws {
