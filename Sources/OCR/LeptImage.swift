@@ -124,13 +124,16 @@ final class LeptImage {
     }
 
     /// The image turned so its text lines run level, and the angle in degrees (0 when none was found).
-    /// Leptonica's skew search (on a 1-bit copy, at reduced scale) with its own limits (confidence 3,
+    /// Leptonica's skew search (on a 1-bit copy, at reduced scale, ±12°) with its own limits (confidence 3,
     /// at least 0.1°). The corners the turn uncovers are filled with the gray of the image's edge, not
     /// white: white wedges on a photo's dark table read as junk lines (docs/ocr.md). Expects 8-bit gray.
     func deskewed() -> (LeptImage, Double) {
         guard let binary = LeptImage(pixConvertTo1(pointer, 130)) else { return (self, 0) }
         var angle: Float = 0, confidence: Float = 0
-        guard pixFindSkew(binary.pointer, &angle, &confidence) == 0, confidence >= 3, abs(angle) >= 0.1 else { return (self, 0) }
+        // Leptonica's defaults but the sweep: ±12° instead of ±7° (a phone held at an angle turns the page
+        // further; issue 45's photos up to 12°, whose lines tesseract then read across two rows).
+        guard pixFindSkewSweepAndSearch(binary.pointer, &angle, &confidence, 4, 2, 12, 1, 0.01) == 0, confidence >= 3,
+              abs(angle) >= 0.1 else { return (self, 0) }
         guard let image = LeptImage(pixRotateAMGray(pointer, angle * .pi / 180, edgeGray())) else { return (self, 0) }
         return (image, Double(angle))
     }

@@ -35,7 +35,7 @@ extension ReceiptReading {
             let line = lines[i]
             // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that.
             guard line.confidence >= 45, !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
-            candidates.append((i, withoutTrailingNoise(name, language), line.height))
+            candidates.append((i, withoutLeadingNoise(withoutTrailingNoise(name, language), language), line.height))
         }
         let aboveOnes = candidates.filter { $0.index < above }
         if !aboveOnes.isEmpty { candidates = aboveOnes }
@@ -50,7 +50,9 @@ extension ReceiptReading {
         let tallest = candidates.max { $0.height < $1.height } ?? first
         if typical > 0, Double(tallest.height) >= typical * 1.25, tallest.height > candidates.filter({ $0.index != tallest.index }).map(\.height).max() ?? 0 {
             // One line stands out in larger type: that is how shops print their name.
-            return (lines[tallest.index].field(tallest.name, certainty: 0.8), tallest.index)
+            // Read at under 87.5 (a field under 70), it is often a character off (`벽식자재마트` for 새벽식자재마트): asked about.
+            let field = lines[tallest.index].field(tallest.name, certainty: 0.8)
+            return (ReceiptField(value: field.value, confidence: field.confidence, source: field.source, unsure: field.confidence < 70), tallest.index)
         }
         return (lines[first.index].field(first.name, certainty: 0.6, unsure: true), first.index)
     }

@@ -171,7 +171,7 @@ public enum ReceiptReading {
         let byStrength = labelled.enumerated().sorted { ($0.element.strength, $0.offset) > ($1.element.strength, $1.offset) }.map(\.element.line)
         let (currency, evidence) = detectCurrency(scanned, totalLines: byStrength, language: language, home: homeCurrency)
         if case .mark = evidence {} else { notes.append(.currencyAssumed(currency.value, because: evidence)) }
-        let total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
+        var total = readTotal(scanned, candidates: labelled, currency: currency.value, notes: &notes)
         // English receipts write month/day, unless their currency is one of a day-first country's (`£`, `€`).
         let dayFirst: Bool = if case .mark = evidence { ReceiptPatterns.dayFirstCurrencies.contains(currency.value.code) } else { false }
         // `$` settles month/day, `£`/`€` day/month; a won or yen receipt in English leaves `03/04/2026` ambiguous.
@@ -184,6 +184,13 @@ public enum ReceiptReading {
         let payment = readPayment(scanned, currency: currency.value)
         let items = readItems(scanned, merchantLine: merchant?.line, totalLine: labelled.map(\.line).min(),
                               currency: currency.value)
+        // A total nothing else on the receipt confirms, or that its arithmetic contradicts, is asked about, not taken
+        // silently (issue 45).
+        if var t = total, !t.unsure, !totalConfirmed(t, lines: scanned, items: items, currency: currency.value)
+            || totalContradicted(t, lines: scanned, currency: currency.value) {
+            t.unsure = true
+            total = t
+        }
         return ReceiptProposal(language: language, date: date, time: time, merchant: merchant?.field, total: total,
                                currency: currency, currencyEvidence: evidence, payment: payment, items: items, notes: notes)
     }

@@ -89,6 +89,8 @@ final class ReceiptMeaningTests: XCTestCase {
                         default: rows += [L(text: label, height: height), L(text: amount, height: height)]
                         }
                         for word in decoys.dropFirst(2).prefix(3) { rows.append(L(text: word + " " + printed(total * 3 + 100, lang, mark: mark))) }
+                        // The card slip says the amount again: the total is confirmed (testATotalNothingConfirmsIsUnsure).
+                        rows.append(L(text: "VISA ****1234  " + amount))
                         let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
                         let name = rows.map(\.text).joined(separator: " / ")
                         XCTAssertEqual(p.total?.value, Money(minorUnits: total, currency: currency(lang)), name)
@@ -288,6 +290,46 @@ final class ReceiptMeaningTests: XCTestCase {
 
     // MARK: Merchant
 
+    /// A wrong total is never silent (issue 45): the total is sure only when the receipt says it a second way (printed
+    /// again, before tax plus the tax, handed over less the change, before a discount less it, the items' sum) and its
+    /// arithmetic does not say another amount (`お買上小計 558円`, `値引 -50円`, `合計 568円`: a digit misread).
+    func testATotalNothingConfirmsIsUnsure() {
+        for lang in ["ko", "ja", "en"] {
+            let c = currency(lang)
+            let t: Int64 = lang == "en" ? 10_405 : 53_000
+            func p(_ n: Int64) -> String { printed(n, lang, mark: false) }
+            let head = (Self.headers[lang] ?? []).map { L(text: $0) }
+            let label = Self.toPay[lang]?[0] ?? ""
+            let tax: Int64 = lang == "en" ? 800 : 4_818
+            let confirming: [(String, [L])] = [
+                ("printed again", [L(text: label + " " + p(t), height: 60), L(text: "VISA ****1234 " + p(t))]),
+                ("subtotal and tax", [L(text: (lang == "ko" ? "과세물품 " : lang == "ja" ? "小計 " : "SUBTOTAL ") + p(t - tax)),
+                                      L(text: (lang == "ko" ? "부가세 " : lang == "ja" ? "消費税 " : "SALES TAX ") + p(tax)), L(text: label + " " + p(t), height: 60)]),
+                ("tendered less change", [L(text: label + " " + p(t), height: 60), L(text: (lang == "ko" ? "받은금액 " : lang == "ja" ? "お預り " : "CASH TENDERED ") + p(t + 7_000)),
+                                          L(text: (lang == "ko" ? "거스름돈 " : lang == "ja" ? "お釣り " : "CHANGE ") + p(7_000))]),
+                ("items", [L(text: "ITEM A " + p(t - 3_000)), L(text: "ITEM B " + p(3_000)), L(text: label + " " + p(t), height: 60)]),
+            ]
+            for (why, rows) in confirming {
+                let r = read(head + rows, Self.languages[lang] ?? [], home: c)
+                XCTAssertEqual(r.total?.value, Money(minorUnits: t, currency: c), "\(lang) \(why)")
+                XCTAssertEqual(r.total?.unsure, false, "\(lang) \(why)")
+            }
+            // Nothing says it again: asked about.
+            let alone = read(head + [L(text: "ITEM A " + p(t - 3_000)), L(text: label + " " + p(t), height: 60), L(text: "POINTS 120")], Self.languages[lang] ?? [], home: c)
+            XCTAssertEqual(alone.total?.value, Money(minorUnits: t, currency: c), lang)
+            XCTAssertEqual(alone.total?.unsure, true, lang)
+            XCTAssertTrue(alone.unsure.contains("total"), lang)
+            // Printed again, but the subtotal less the discount is another amount: one of them was misread.
+            let off: Int64 = lang == "en" ? 600 : 60
+            let contradicted = read(head + [L(text: (lang == "ko" ? "소계 " : lang == "ja" ? "お買上小計 " : "SUBTOTAL ") + p(t + 1_000)),
+                                            L(text: (lang == "ko" ? "행사할인 -" : lang == "ja" ? "値引 -" : "DISCOUNT -") + p(1_000)),
+                                            L(text: label + " " + p(t + off), height: 60), L(text: "VISA ****1234 " + p(t + off))],
+                                    Self.languages[lang] ?? [], home: c)
+            XCTAssertEqual(contradicted.total?.value.minorUnits, t + off, lang)
+            XCTAssertEqual(contradicted.total?.unsure, true, lang)
+        }
+    }
+
     /// The most prominent line of the top part, whatever else the header holds and in which order.
     func testMerchantIsTheMostProminentHeaderLine() {
         let names = ["ko": ["싱싱마트 서초점", "행복동물병원", "바둑이네 펫마트"], "ja": ["ポチタマ動物病院", "いろはストア", "グルーミング ふわり"],
@@ -324,6 +366,15 @@ final class ReceiptMeaningTests: XCTestCase {
             XCTAssertEqual(read([L(text: text, height: 60), L(text: "TEL 02-555-1234"), L(text: "2026-10-31")], langs).merchant?.value, name, text)
         }
         XCTAssertEqual(read([L(text: "VSS Sa", height: 90, confidence: 80), L(text: "싱싱마트", height: 60), L(text: "TEL 02-555-1234")]).merchant?.value, "싱싱마트")
+        // A name OCR read at a low confidence is often a character off (`벽식자재마트` for 새벽식자재마트): asked about.
+        let faint = read([L(text: "벽식자재마트 홍대점", height: 60, confidence: 62), L(text: "TEL 02-555-1234"), L(text: "2026-10-31")])
+        XCTAssertEqual(faint.merchant?.unsure, true)
+        XCTAssertTrue(faint.unsure.contains("merchant"))
+        // A rule or the paper's edge read before a Korean or Japanese name (`이 = = |`, `ll`) is no part of it.
+        for (text, name, langs) in [("이 = = | 바우와우펫마트", "바우와우펫마트", ["kor"]), ("llハッピーマート", "ハッピーマート", ["jpn"]),
+                                    ("| 행복동물병원", "행복동물병원", ["kor"])] {
+            XCTAssertEqual(read([L(text: text, height: 60), L(text: "TEL 02-555-1234"), L(text: "2026-10-31")], langs).merchant?.value, name, text)
+        }
     }
 
     /// A name in large type that OCR cut into two lines on the same row (`ポ` and `チタマ動物病院`) is read whole.
@@ -354,12 +405,13 @@ final class ReceiptMeaningTests: XCTestCase {
         XCTAssertEqual(p.merchant?.value, "PAWS & CLAWS PET SUPPLY")
         XCTAssertEqual(p.payment?.value, .cash)
         XCTAssertEqual(p.unsure, [])
-        // The same without a dollar sign anywhere: dollars from the cents, said as unsure; never won.
+        // The same without a dollar sign anywhere: dollars from the cents, said as unsure; never won. Nothing else on
+        // this shorter receipt says 104.05 (no tendered and change, no tax line): the total is asked about too.
         let bare = read([L(text: "PAWS & CLAWS PET SUPPLY", height: 58), L(text: "11/20/26 06:42 PM"), L(text: "SUBTOTAL 96.96"),
                          L(text: "TOTAL 104.05", height: 64), L(text: "REWARDS BALANCE 1,250")], ["eng"], home: .krw)
         XCTAssertEqual(bare.total?.value, Money(minorUnits: 10_405, currency: Self.usd))
         XCTAssertEqual(bare.currencyEvidence, .cents)
-        XCTAssertEqual(bare.unsure, ["currency"])
+        XCTAssertEqual(bare.unsure, ["total", "currency"])
     }
 
     func testIssueKoreanMarket() {
