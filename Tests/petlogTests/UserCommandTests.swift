@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 import PetlogTestSupport
+#if os(Linux)
+import Glibc
+#endif
 
 /// `petlog user add|list|passwd|remove` and `petlog serve`'s refusals before it listens, end to end on both stores.
 final class UserCommandTests: CLITestCase {
@@ -46,4 +49,43 @@ final class UserCommandTests: CLITestCase {
         let ja = try run(["--lang", "ja", "serve", "--listen", "0.0.0.0:8080"])
         XCTAssertTrue(ja.stderr.contains("アカウント"), ja.stderr)
     }
+
+    #if os(Linux)
+    /// A real `petlog serve` on a loopback port: it says where to open it, answers `/healthz` and `/` (to the
+    /// login), writes one line per request, and SIGTERM or SIGINT stops it with exit 0 (`--quiet`: no lines).
+    func testServeAnswersAndStopsCleanlyOnASignal() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        for (signal, quiet) in [(SIGTERM, false), (SIGINT, true)] {
+            var child: PetlogChild?
+            var port = 0
+            // A port another process holds makes petlog fail at once: another is tried.
+            for attempt in 0..<5 where child == nil {
+                port = 20_000 + Int(getpid() % 20_000) + attempt * 977 + (quiet ? 311 : 0)
+                let c = try PetlogChild(binary: Self.binary.path, arguments: ["--db", dbPath, "serve", "--listen", "127.0.0.1:\(port)"] + (quiet ? ["--quiet"] : []),
+                                        home: home.path, outputPrefix: home.appendingPathComponent("serve-\(port)").path)
+                var listening = false
+                for _ in 0..<600 where !listening && !c.poll() {
+                    listening = c.stderr.contains("http://127.0.0.1:\(port)/")
+                    if !listening { usleep(50_000) }
+                }
+                if listening { child = c } else { c.killNow() }
+            }
+            let serve = try XCTUnwrap(child, "serve did not start")
+            XCTAssertEqual(try tool("curl", ["-s", "http://127.0.0.1:\(port)/healthz"]), "ok\n")
+            XCTAssertEqual(try tool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "http://127.0.0.1:\(port)/pets/1?secret=1"]),
+                           "303 http://127.0.0.1:\(port)/login")
+            kill(serve.pid, signal)
+            serve.wait()
+            XCTAssertEqual(serve.exitCode, 0, serve.stderr)
+            let requests = serve.stderr.split(separator: "\n").filter { $0.hasPrefix("GET ") }
+            if quiet {
+                XCTAssertEqual(requests, [], serve.stderr)
+            } else {
+                XCTAssertEqual(requests.count, 2, serve.stderr)
+                XCTAssertTrue(requests[0].hasPrefix("GET /healthz 200 ") && requests[0].hasSuffix("ms -"), serve.stderr)
+                XCTAssertTrue(requests[1].hasPrefix("GET /pets/1 303 "), "the path without its query: \(serve.stderr)")
+            }
+        }
+    }
+    #endif
 }
