@@ -44,7 +44,12 @@ public final class SharedStore: @unchecked Sendable {
 public struct ServeContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var session: WebSession?
-    public init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+    /// The peer's IP address (the login throttle's per-address count); nil where there is no socket (route tests).
+    public let remoteAddress: String?
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
+    }
 }
 
 /// `petlog serve`: the router with its pages, the middleware every request passes (session, security headers,

@@ -79,7 +79,7 @@ extension PetServer {
 
     /// The peer's address for the login throttle (`-` where the channel has none, as in route tests).
     static func clientAddress(_ request: Request, _ context: ServeContext) -> String {
-        context.remoteAddressText ?? "-"
+        context.remoteAddress ?? "-"
     }
 
     /// Every write's checks, in order: the Origin, the session's CSRF token, the role. The form when they pass.
@@ -202,9 +202,4 @@ extension PetServer {
         default: return l.text(.errBadMass(value: text))
         }
     }
-}
-
-extension ServeContext {
-    /// The peer's IP address, when the request came through a socket.
-    var remoteAddressText: String? { nil }
 }

@@ -34,7 +34,8 @@ public struct WebSession: Sendable, Equatable {
 /// site. Not recorded for `undo` and not in the export: they are the site's, not the household's records.
 /// Sessions are found by the SHA-256 of their cookie's token, so the store never holds a usable cookie.
 public protocol AccountStore {
-    func addAccount(name: String, role: AccountRole, passwordHash: String) throws -> Account
+    /// `language`: `en`, `ko` or `ja`, the pages' language for this account (nil: the browser's).
+    func addAccount(name: String, role: AccountRole, passwordHash: String, language: String?) throws -> Account
     func accounts() throws -> [Account]
     func accountCount() throws -> Int
     /// The account of that name (any case, Unicode-normalized) with its password hash.
@@ -50,6 +51,12 @@ public protocol AccountStore {
 }
 
 /// Why an account command or a login was refused.
+extension AccountStore {
+    public func addAccount(name: String, role: AccountRole, passwordHash: String) throws -> Account {
+        try addAccount(name: name, role: role, passwordHash: passwordHash, language: nil)
+    }
+}
+
 public enum AccountError: Error, Equatable {
     case badName(String)
     case exists(String)
@@ -91,15 +98,15 @@ extension Store: AccountStore {
         return n
     }
 
-    public func addAccount(name: String, role: AccountRole, passwordHash: String) throws -> Account {
+    public func addAccount(name: String, role: AccountRole, passwordHash: String, language: String?) throws -> Account {
         let name = try Self.checkedAccountName(name)
         let now = engine.now().unixSeconds()
         return try accountWrite { sql in
             if try sql.row("SELECT id FROM web_account WHERE name_key = ?", [Self.accountKey(name)]) != nil { throw AccountError.exists(name) }
             let id = try sql.insertReturningId("""
-                INSERT INTO web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, [name, Self.accountKey(name), role.rawValue, passwordHash, now, now])
-            return Account(id: id, name: name, role: role, language: nil, createdAt: Date(timeIntervalSince1970: Double(now)))
+                INSERT INTO web_account (name, name_key, role, password_hash, language, created_at, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [name, Self.accountKey(name), role.rawValue, passwordHash, language, now, now])
+            return Account(id: id, name: name, role: role, language: language, createdAt: Date(timeIntervalSince1970: Double(now)))
         }
     }
 

@@ -60,16 +60,20 @@ struct UserAddCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "add", abstract: Help.s(.helpUserAddAbstract)) }
     @Argument(help: ArgumentHelp(Help.s(.helpUserName))) var name: String
     @Option(help: ArgumentHelp(Help.s(.helpUserRole))) var role: String
+    @Option(help: ArgumentHelp(Help.s(.helpUserLanguage))) var language: String?
     @Flag(help: ArgumentHelp(Help.s(.helpUserPasswordStdin))) var passwordStdin = false
 
     func run() throws {
         try Session.run(global) { s in
             guard let role = AccountRole(rawValue: role) else {
-                throw UsageError(message: s.t(.errUnknownChoice(field: "--role", value: Terminal.sanitize(role), accepted: "owner, family, viewer")))
+                throw UsageError(message: s.t(.errUnknownChoice(field: s.l10n.fieldName("--role"), value: Terminal.sanitize(role), accepted: "owner, family, viewer")))
+            }
+            if let language, Language(rawValue: language) == nil {
+                throw UsageError(message: s.t(.errUnknownChoice(field: s.l10n.fieldName("--language"), value: Terminal.sanitize(language), accepted: "en, ko, ja")))
             }
             let checked = try Store.checkedAccountName(name)
             let password = try PasswordInput.read(for: checked, fromStdin: passwordStdin, s)
-            let account = try s.accountStore(creating: true).addAccount(name: checked, role: role, passwordHash: Secrets.hashPassword(password))
+            let account = try s.accountStore(creating: true).addAccount(name: checked, role: role, passwordHash: Secrets.hashPassword(password), language: language)
             if s.json { try s.terminal.json(AccountJSON(account)); return }
             s.terminal.line(s.t(.userAdded(name: Terminal.sanitize(account.name), role: account.role.rawValue)))
         }

@@ -155,6 +155,29 @@ final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
         }
     }
 
+    /// The page's language: the account's, else the browser's `Accept-Language` (by weight), else the config's.
+    func testPagesSpeakTheAccountsOrTheBrowsersLanguage() async throws {
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash, language: "ko")
+        _ = try store.addAccount(name: "jun", role: .family, passwordHash: Self.hash)
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            func home(_ who: String, _ acceptLanguage: String?) async throws -> String {
+                let (cookie, _) = try await self.signIn(client, who)
+                var h = self.headers(cookie: cookie)
+                if let acceptLanguage { h[.acceptLanguage] = acceptLanguage }
+                return String(buffer: try await client.execute(uri: "/", method: .get, headers: h).body)
+            }
+            let korean = try await home("mina", "ja")
+            XCTAssertTrue(korean.contains("<html lang=\"ko\">") && korean.contains(L10n(.ko).text(.webHomeTitle)), korean)
+            let japanese = try await home("jun", "fr, en;q=0.5, ja;q=0.8")
+            XCTAssertTrue(japanese.contains("<html lang=\"ja\">") && japanese.contains(L10n(.ja).text(.webSignOut)), japanese)
+            let english = try await home("jun", nil)
+            XCTAssertTrue(english.contains("<html lang=\"en\">"), english)
+            let login = String(buffer: try await client.execute(uri: "/login", method: .get, headers: [.acceptLanguage: "ko-KR,ko;q=0.9"]).body)
+            XCTAssertTrue(login.contains(L10n(.ko).text(.webPassword)), login)
+        }
+    }
+
     func testJSONIsTheCLIsView() async throws {
         _ = try store.addAccount(name: "mina", role: .viewer, passwordHash: Self.hash)
         let coco = try addPet("Coco")

@@ -11,11 +11,12 @@ final class UserCommandTests: CLITestCase {
         let added = try run(["user", "add", "Mina", "--role", "owner", "--password-stdin"], stdin: "correct horse battery\n")
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stdout.contains("Mina"), added.stdout)
-        XCTAssertEqual(try run(["user", "add", "jun", "--role", "viewer", "--password-stdin"], stdin: "another good one\n").status, 0)
+        XCTAssertEqual(try run(["user", "add", "jun", "--role", "viewer", "--language", "ko", "--password-stdin"], stdin: "another good one\n").status, 0)
         let list = try ok("user", "list")
         XCTAssertTrue(list.contains("Mina") && list.contains("owner") && list.contains("jun") && list.contains("viewer"), list)
         let listed = try XCTUnwrap(try json("user", "list") as? [[String: Any]])
         XCTAssertEqual(listed.map { $0["name"] as? String }, ["jun", "Mina"])
+        XCTAssertEqual(listed.map { $0["language"] as? String }, ["ko", nil])
         XCTAssertFalse(try ok("user", "list", "--json").contains("$2"), "no password hash in any output")
 
         // Refusals: one line, a sysexits code, nothing changed.
@@ -23,6 +24,8 @@ final class UserCommandTests: CLITestCase {
                      code: 65, mentions: "exists", "a name in another case")
         checkRefusal(try run(["user", "add", "kim", "--role", "admin", "--password-stdin"], stdin: "correct horse battery\n"),
                      code: 64, mentions: "admin", "an unknown role")
+        checkRefusal(try run(["user", "add", "kim", "--role", "family", "--language", "fr", "--password-stdin"], stdin: "correct horse battery\n"),
+                     code: 64, mentions: "fr", "a language petlog does not speak")
         checkRefusal(try run(["user", "add", "kim", "--role", "family", "--password-stdin"], stdin: "short\n"),
                      code: 65, mentions: "8", "a short password")
         checkRefusal(try run(["user", "add", "kim", "--role", "family"]), code: 64, mentions: "--password-stdin", "no terminal to ask on")
