@@ -64,6 +64,8 @@ public struct PetServer: Sendable {
 
     public init(store: SharedStore, settings: ServeSettings, throttle: LoginThrottle = LoginThrottle()) {
         self.store = store; self.settings = settings; self.throttle = throttle
+        // Made now, not on the first login for an unknown name (which would then take longer than a wrong password).
+        _ = Secrets.decoyHash
     }
 
     public func router() -> Router<ServeContext> {
@@ -162,7 +164,8 @@ public struct PetServer: Sendable {
     /// The form of a POST: at most 64 KiB of `application/x-www-form-urlencoded`.
     static func form(_ request: Request) async throws -> [String: String] {
         var request = request
-        let body = try await request.collectBody(upTo: 64 * 1024)
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: 64 * 1024) } catch { throw HTTPError(.contentTooLarge) }
         return FormBody.parse(String(buffer: body))
     }
 }

@@ -224,6 +224,9 @@ final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
             XCTAssertEqual(viewerPost.status, .forbidden)
             XCTAssertTrue(String(buffer: viewerPost.body).contains(L10n(.en).text(.webForbidden)))
             XCTAssertEqual(try self.store.count(RecordQuery(pets: [.id(coco.id)])), 0, "nothing written by a refused POST")
+            let huge = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: family.cookie, form: true),
+                                                body: ByteBuffer(string: "kind=weight&weight=4kg&csrf=\(family.csrf)&note=" + String(repeating: "x", count: 70_000)))
+            XCTAssertEqual(huge.status, .contentTooLarge, "a form over 64 KiB")
 
             for bad in ["..", "%2e%2e", "%2E%2E", "..%2f1", "1%2f..", "1..", "-1", "0", "1e3", "%31"] {
                 let r = try await post(family, csrf: family.csrf, uri: "/pets/\(bad)/log")
