@@ -66,11 +66,10 @@ final class UserCommandTests: CLITestCase {
                 port = 20_000 + Int(getpid() % 20_000) + attempt * 977 + (quiet ? 311 : 0)
                 let c = try PetlogChild(binary: Self.binary.path, arguments: ["--db", dbPath, "serve", "--listen", "127.0.0.1:\(port)"] + (quiet ? ["--quiet"] : []),
                                         home: home.path, outputPrefix: home.appendingPathComponent("serve-\(port)").path)
+                // Its stderr (a file in HOME) is looked at after each change inotify reports: no sleep.
+                let changes = try DirectoryWatch([home.path])
                 var listening = false
-                for _ in 0..<600 where !listening && !c.poll() {
-                    listening = c.stderr.contains("http://127.0.0.1:\(port)/")
-                    if !listening { usleep(50_000) }
-                }
+                _ = changes.wait { listening = c.stderr.contains("http://127.0.0.1:\(port)/"); return listening || c.poll() }
                 if listening { child = c } else { c.killNow() }
             }
             let serve = try XCTUnwrap(child, "serve did not start")
