@@ -132,7 +132,7 @@ final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
         var added: [Pet] = []
         for name in Self.hostile {
             var draft = PetDraft()
-            draft.name = name; draft.species = .cat; draft.breed = name; draft.notes = name
+            draft.name = name; draft.species = .cat; draft.breed = "\u{202E}" + name; draft.notes = name + String(repeating: "長", count: 10_000)
             draft.health.addAllergies = [name]
             added.append(try store.addPet(draft))
         }
@@ -152,6 +152,8 @@ final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
             for page in [pages[0], pages[1]] { XCTAssertTrue(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), page) }
             for page in [pages[0], pages[2]] { XCTAssertTrue(page.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"), page) }
             XCTAssertTrue(pages[1].contains("<strong class=\"allergy\"><bdi>&lt;script&gt;"), "allergies marked: \(pages[1])")
+            XCTAssertTrue(pages[1].contains("<bdi>\u{202E}&lt;script&gt;"), "a bidi override stays inside its <bdi>")
+            XCTAssertTrue(pages[1].contains(String(repeating: "長", count: 10_000)), "10,000 characters of notes shown whole")
         }
     }
 
@@ -278,6 +280,10 @@ final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
             XCTAssertEqual(String(buffer: noAccount.body).replacingOccurrences(of: "nobody", with: "mina").components(separatedBy: "csrf\" value=\"").first,
                            String(buffer: wrongPassword.body).components(separatedBy: "csrf\" value=\"").first, "the same page but for the name typed")
             XCTAssertNil(self.setCookies(wrongPassword)[PetServer.sessionCookie])
+            // The name typed comes back in the form's value attribute, escaped.
+            let hostile = String(buffer: try await attempt("\"><script>alert(1)</script>", "x").body)
+            XCTAssertTrue(hostile.contains("value=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\""), hostile)
+            XCTAssertFalse(hostile.contains("<script>"), hostile)
             // The address's second failure used its free tries: the right password now waits too.
             let waiting = try await attempt("mina", Self.password)
             XCTAssertEqual(waiting.status, .tooManyRequests)
