@@ -643,6 +643,10 @@ public enum PostgresSchema {
       IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
         GRANT ALL ON web_account, web_session TO petlog_owner;
       END IF;
+      -- init-roles' default privileges gave the volunteer SELECT on every new table: not on these.
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
+        REVOKE ALL ON web_account, web_session FROM petlog_volunteer;
+      END IF;
     END $$;
     """
 

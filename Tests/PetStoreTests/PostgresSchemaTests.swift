@@ -281,6 +281,30 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.web_session").first?.first?.int, 0, "sessions go with their account")
     }
 
+    /// A volunteer reads every record but no account's password hash and no session, whether `init-roles`
+    /// ran before pg11 (its default privileges reach the new tables) or after (its grants on all tables).
+    func testVolunteersReadNoAccountOrSession() throws {
+        try TestServer.shared().holdRoles(for: self)
+        let server = try requireServer()
+        for rolesFirst in [true, false] {
+            let owner = try link(try server.newDatabase())
+            if rolesFirst {
+                try migrate(owner, first: 10)
+                try owner.execute(script: PostgresRoles.sql)
+                XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11"])
+            } else {
+                _ = try PostgresSchema.migrate(owner)
+                try owner.execute(script: PostgresRoles.sql)
+            }
+            func may(_ table: String) throws -> Int64? {
+                try owner.query("SELECT has_table_privilege('petlog_volunteer', 'petlog.\(table)', 'SELECT')").first?.first?.int
+            }
+            XCTAssertEqual(try may("pet"), 1, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("web_account"), 0, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("web_session"), 0, "roles first: \(rolesFirst)")
+        }
+    }
+
     /// The `petlog` schema as a petlog of the first `count` migrations left it: the earlier database a later
     /// migration upgrades.
     func migrate(_ owner: PostgresLink, first count: Int) throws {
