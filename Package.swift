@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // `petlog serve` (docs/serve.md); no traits: neither swift-configuration nor the full-Foundation form coder is used
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),  // Hummingbird's own logger, silenced
     ],
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
@@ -100,13 +104,27 @@ let package = Package(
         /** What commands show, apart from the terminal: every `--json` view as an `Encodable` type written by one
             encoder (`JSONView`), and the presenters that turn facts into translated lines. */
         .target(name: "PetViews", dependencies: ["PetModel", "PetStoreCore", "Localization", "PetCharts", "PetReport"]),
+        /** `petlog serve`: the web face (Hummingbird). Routes, sessions, CSRF and the security headers, and pages
+            written as typed HTML from the PetViews views, every text through one escaping function; accounts' passwords
+            with bcrypt. Knows the store only through its protocols (`PetlogStore`, `AccountStore`), never an engine. */
+        .target(
+            name: "PetServe",
+            dependencies: [
+                "PetModel", "PetStoreCore", "Localization", "PetViews",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.embedInCode("Static/petlog.css")]
+        ),
         /** The user's preferences file ($XDG_CONFIG_HOME/petlog/config.toml): reading, checking and writing its keys. */
         .target(name: "PetConfig", dependencies: ["PetModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         /** The command-line tool: argv, terminal output, exit codes; nothing else knows about them. */
         .executableTarget(
             name: "petlog",
             dependencies: [
-                "PetModel", "PetFiles", "PetStoreCore", "PetTransfer", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews",
+                "PetModel", "PetFiles", "PetStoreCore", "PetTransfer", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews", "PetServe",
                 "OCRWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -122,6 +140,8 @@ let package = Package(
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
         .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization", "PetlogTestSupport"]),
+        .testTarget(name: "PetServeTests", dependencies: ["PetServe", "PetViews", "PetModel", "PetStoreCore", "Localization", "PetlogTestSupport",
+                                                      .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "OCRTests", dependencies: ["OCR", "OCRWire"], exclude: ["Fixtures"]),
         .testTarget(name: "PetChartsTests", dependencies: ["PetCharts", "Cairo"], exclude: ["README.md", "Golden"]),
         .testTarget(name: "PetReportTests", dependencies: ["PetReport", "PetCharts", "Cairo", "PetModel", "Localization"], exclude: ["README.md", "Golden"]),

@@ -26,7 +26,8 @@ public enum PostgresRoles {
     """
 
     /// The grants on the schema's tables; run by the database's owner (who owns them), after the schema.
-    /// The volunteer may read the sequences too: `pg_dump` reads every sequence it dumps.
+    /// The volunteer may read the sequences too: `pg_dump` reads every sequence it dumps. The volunteer reads
+    /// every record but not `petlog serve`'s accounts (their password hashes) and sessions.
     public static let grantsSQL = """
     GRANT USAGE ON SCHEMA petlog TO petlog_staff, petlog_volunteer;
     GRANT ALL ON SCHEMA petlog TO petlog_owner;
@@ -37,6 +38,11 @@ public enum PostgresRoles {
     GRANT SELECT ON ALL TABLES IN SCHEMA petlog TO petlog_volunteer;
     GRANT SELECT ON ALL SEQUENCES IN SCHEMA petlog TO petlog_volunteer;
     GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA petlog TO petlog_staff, petlog_volunteer;
+    DO $revoke$ BEGIN
+      IF to_regclass('petlog.web_account') IS NOT NULL THEN
+        REVOKE ALL ON petlog.web_account, petlog.web_session FROM petlog_volunteer;
+      END IF;
+    END $revoke$;
     """
 
     /// What tables and sequences made later (by a migration, as the schema's owner) grant. Always set

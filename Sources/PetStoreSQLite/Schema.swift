@@ -55,11 +55,12 @@ enum Schema {
             try db.execute(sql: v13)
             try UndoLog.createTriggers(db, tables: ["walk"])
         }
+        migrator.registerMigration("v14") { db in try db.execute(sql: v14) }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v13"
+    static let currentVersion = "v14"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -542,5 +543,28 @@ enum Schema {
       distance_m   INTEGER CHECK (distance_m IS NULL OR distance_m \(SQLRange.between(Walk.meterRange))),
       duration_min INTEGER CHECK (duration_min IS NULL OR duration_min \(SQLRange.between(Walk.minuteRange)))
     );
+    """
+
+    /// v14, the accounts and sessions of `petlog serve` (issue 41; `AccountStore`). Not the household's records:
+    /// no undo triggers, no search triggers, not in the export. A session is found by its token's SHA-256 (hex).
+    static let v14 = """
+    CREATE TABLE web_account (
+      id                  INTEGER PRIMARY KEY,
+      name                TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+      name_key            TEXT NOT NULL UNIQUE,
+      role                TEXT NOT NULL CHECK (role IN ('owner', 'family', 'viewer')),
+      password_hash       TEXT NOT NULL CHECK (length(password_hash) = 60),
+      language            TEXT CHECK (language IS NULL OR language IN ('en', 'ko', 'ja')),
+      created_at          INTEGER NOT NULL,
+      password_changed_at INTEGER NOT NULL
+    );
+    CREATE TABLE web_session (
+      token_hash TEXT PRIMARY KEY CHECK (length(token_hash) = 64),
+      account_id INTEGER NOT NULL REFERENCES web_account (id) ON DELETE CASCADE,
+      csrf       TEXT NOT NULL CHECK (length(csrf) BETWEEN 32 AND 128),
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL CHECK (expires_at > created_at)
+    );
+    CREATE INDEX web_session_account ON web_session (account_id);
     """
 }

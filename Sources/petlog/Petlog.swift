@@ -20,7 +20,7 @@ struct Petlog: ParsableCommand {
             ChartGroup.self, ReportCommand.self, CardCommand.self, DueCommand.self, CalendarCommand.self, StatsCommand.self,
             LogCommand.self, SearchCommand.self, StarCommand.self, UnstarCommand.self, StarredCommand.self,
             ShowCommand.self, EditCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, CheckCommand.self, DemoCommand.self,
-            RatesGroup.self, ConfigGroup.self, UndoCommand.self, PgGroup.self,
+            RatesGroup.self, ConfigGroup.self, UndoCommand.self, PgGroup.self, ServeCommand.self, UserGroup.self,
         ]
     ) }
 }

@@ -40,7 +40,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -247,6 +247,33 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
             XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
                                       "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
+        }
+    }
+
+    /// v14 adds the accounts and sessions of `petlog serve`: every earlier file gains the empty tables; an account
+    /// and its session are kept outside `undo` (an undo after them reverts the household's last change, not them),
+    /// a password change ends the sessions, and `check` stays clean.
+    func testV14AddsAccountsAndSessionsToEveryEarlierFile() throws {
+        for version in ["v1", "v13"] {
+            let database = try AppDatabase.open(path: try fixture(version))
+            try database.dbQueue.read { db in
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM web_account"), 0, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM web_session"), 0, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'web\\_%' ESCAPE '\\'"), 0, version)
+            }
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog user add"))
+            let hash = "$2b$12$" + String(repeating: "a", count: 53)
+            let mina = try repo.addAccount(name: "Mina", role: .owner, passwordHash: hash)
+            try repo.createSession(tokenHash: String(repeating: "0", count: 64), account: mina.id, csrf: String(repeating: "1", count: 64),
+                                   expiresAt: Date().addingTimeInterval(3600))
+            XCTAssertEqual(try repo.session(tokenHash: String(repeating: "0", count: 64))?.account, mina, version)
+            XCTAssertThrowsError(try repo.addAccount(name: "mina", role: .viewer, passwordHash: hash), version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE web_account SET role = 'admin'") }, version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE web_account SET password_hash = 'plain'") }, version)
+            XCTAssertEqual(try repo.check(), [], version)
+            XCTAssertNotEqual(try repo.undoHistory(limit: 1).first?.command, "petlog user add", "\(version): accounts are not undone")
+            _ = try repo.setPassword(name: "MINA", passwordHash: hash)
+            XCTAssertNil(try repo.session(tokenHash: String(repeating: "0", count: 64)), version)
         }
     }
 

@@ -241,8 +241,8 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             """)
         XCTAssertThrowsError(try owner.query("INSERT INTO petlog.record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (2, 1, 'walk', 1700000000, 0, 0, 0)"),
                              "pg9 has no walk kind")
-        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg10"])
-        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner).last, "pg10")
+        XCTAssertEqual(try PostgresSchema.migrate(owner), Array(PostgresSchema.migrations.map(\.id).dropFirst(9)))
+        XCTAssertEqual(try PostgresSchema.appliedMigrations(owner).dropLast(PostgresSchema.migrations.count - 10).last, "pg10")
         try owner.execute(script: """
             SET search_path = petlog;
             INSERT INTO record (id, pet_id, kind, at, utc_offset, created_at, updated_at) VALUES (2, 1, 'walk', 1700000000, 0, 0, 0);
@@ -257,6 +257,52 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         try PostgresSchema.migrate(fresh)
         XCTAssertEqual(try PostgresSchema.appliedMigrations(fresh), PostgresSchema.migrations.map(\.id))
         XCTAssertEqual(try PostgresSchema.migrate(fresh), [])
+    }
+
+    /// pg11 adds the accounts and sessions of `petlog serve` to a pg10 database: names unique by their key, a
+    /// bcrypt hash's length, a session gone with its account; no undo trigger (they are not the household's records).
+    func testPg11AddsAccountsAndSessions() throws {
+        let server = try requireServer()
+        let owner = try link(try server.newDatabase())
+        try migrate(owner, first: 10)
+        XCTAssertThrowsError(try owner.query("SELECT 1 FROM petlog.web_account"), "pg10 has no accounts")
+        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11"])
+        let hash = "$2b$12$" + String(repeating: "a", count: 53)
+        try owner.execute(script: """
+            SET search_path = petlog;
+            INSERT INTO web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES ('Mina', 'mina', 'owner', '\(hash)', 0, 0);
+            INSERT INTO web_session (token_hash, account_id, csrf, created_at, expires_at) VALUES ('\(String(repeating: "0", count: 64))', 1, '\(String(repeating: "1", count: 64))', 0, 10);
+            """)
+        XCTAssertThrowsError(try owner.query("INSERT INTO petlog.web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES ('MINA', 'mina', 'viewer', '\(hash)', 0, 0)"))
+        XCTAssertThrowsError(try owner.query("INSERT INTO petlog.web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES ('Jun', 'jun', 'admin', '\(hash)', 0, 0)"))
+        XCTAssertThrowsError(try owner.query("INSERT INTO petlog.web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES ('Jun', 'jun', 'viewer', 'plain', 0, 0)"))
+        XCTAssertEqual(try owner.query("SELECT count(*) FROM pg_trigger WHERE tgrelid IN ('petlog.web_account'::regclass, 'petlog.web_session'::regclass) AND NOT tgisinternal").first?.first?.int, 0)
+        try owner.query("DELETE FROM petlog.web_account")
+        XCTAssertEqual(try owner.query("SELECT count(*) FROM petlog.web_session").first?.first?.int, 0, "sessions go with their account")
+    }
+
+    /// A volunteer reads every record but no account's password hash and no session, whether `init-roles`
+    /// ran before pg11 (its default privileges reach the new tables) or after (its grants on all tables).
+    func testVolunteersReadNoAccountOrSession() throws {
+        try TestServer.shared().holdRoles(for: self)
+        let server = try requireServer()
+        for rolesFirst in [true, false] {
+            let owner = try link(try server.newDatabase())
+            if rolesFirst {
+                try migrate(owner, first: 10)
+                try owner.execute(script: PostgresRoles.sql)
+                XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11"])
+            } else {
+                _ = try PostgresSchema.migrate(owner)
+                try owner.execute(script: PostgresRoles.sql)
+            }
+            func may(_ table: String) throws -> Int64? {
+                try owner.query("SELECT has_table_privilege('petlog_volunteer', 'petlog.\(table)', 'SELECT')").first?.first?.int
+            }
+            XCTAssertEqual(try may("pet"), 1, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("web_account"), 0, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("web_session"), 0, "roles first: \(rolesFirst)")
+        }
     }
 
     /// The `petlog` schema as a petlog of the first `count` migrations left it: the earlier database a later
@@ -290,7 +336,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
             DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
             DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
-            DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title;
+            DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title; DROP TABLE petlog.web_session; DROP TABLE petlog.web_account;
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")

@@ -97,7 +97,8 @@ final class StoreSafetyTests: CLITestCase {
         for args in [["pet", "list"], ["pet", "show", "Coco"], ["log"], ["due"], ["due", "--check"], ["check"], ["search", "walk"],
                      ["stats"], ["calendar"], ["starred"], ["chart", "weight", "Coco"], ["report", "Coco", "-o", out + ".pdf"],
                      ["export", "-o", out + ".json"], ["backup", "-o", out + ".sqlite"], ["med", "list"],
-                     ["weight", "Coco", "4kg"], ["edit", "1", "--note", "x"], ["delete", "1"], ["star", "1"]] {
+                     ["weight", "Coco", "4kg"], ["edit", "1", "--note", "x"], ["delete", "1"], ["star", "1"],
+                     ["user", "list"], ["user", "remove", "mina"], ["serve", "--listen", "0.0.0.0:8080"]] {
             let r = try run(["--db", missing] + args, useDefaultDB: true)
             checkRefusal(r, code: 66, mentions: missing, "\(args)")
             XCTAssertTrue(r.stderr.contains(defaultPath), "says where the default lives: \(r.stderr)")

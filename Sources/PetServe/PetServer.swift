@@ -1,0 +1,227 @@
+import Foundation
+import Hummingbird
+import Localization
+import Logging
+import PetModel
+import PetStoreCore
+import PetViews
+
+/// How `petlog serve` runs: what the CLI read from its options, config and clock.
+public struct ServeSettings: Sendable {
+    /// The config's language: the last choice after the account's and the browser's `Accept-Language`.
+    public var language: Language
+    public var unitSystem: UnitSystem
+    public var timeZone: TimeZone
+    /// Cookies marked `Secure` (the server is reached over TLS).
+    public var secureCookies: Bool
+    public var sessionLifetime: TimeInterval
+    public var now: @Sendable () -> Date
+    /// Where the request lines go (stderr in the CLI); nil: `--quiet`.
+    public var log: (@Sendable (String) -> Void)?
+
+    public init(language: Language = .en, unitSystem: UnitSystem = .metric, timeZone: TimeZone = .current, secureCookies: Bool = false,
+                sessionLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() },
+                log: (@Sendable (String) -> Void)? = nil) {
+        self.language = language; self.unitSystem = unitSystem; self.timeZone = timeZone; self.secureCookies = secureCookies
+        self.sessionLifetime = sessionLifetime; self.now = now; self.log = log
+    }
+}
+
+/// The store the handlers share, one call at a time: the store's calls block their thread (a PostgreSQL store is
+/// one connection), so they are serialized here rather than run side by side on one connection.
+public final class SharedStore: @unchecked Sendable {
+    public typealias Served = any PetlogStore & AccountStore
+    private let store: Served
+    private let lock = NSLock()
+    public init(_ store: Served) { self.store = store }
+    func run<T>(_ body: (Served) throws -> T) throws -> T {
+        lock.lock(); defer { lock.unlock() }
+        return try body(store)
+    }
+}
+
+/// Each request's context: Hummingbird's own, and the signed-in session if the cookie names a live one.
+public struct ServeContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var session: WebSession?
+    /// The peer's IP address (the login throttle's per-address count); nil where there is no socket (route tests).
+    public let remoteAddress: String?
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
+    }
+}
+
+/// `petlog serve`: the router with its pages, the middleware every request passes (session, security headers,
+/// the request's log line) and the application that listens. Addresses: docs/serve.md.
+public struct PetServer: Sendable {
+    public static let sessionCookie = "petlog_session"
+    public static let loginCookie = "petlog_login"
+
+    let store: SharedStore
+    let settings: ServeSettings
+    let throttle: LoginThrottle
+
+    public init(store: SharedStore, settings: ServeSettings, throttle: LoginThrottle = LoginThrottle()) {
+        self.store = store; self.settings = settings; self.throttle = throttle
+        // Made now, not on the first login for an unknown name (which would then take longer than a wrong password).
+        _ = Secrets.decoyHash
+    }
+
+    public func router() -> Router<ServeContext> {
+        let router = Router(context: ServeContext.self)
+        router.add(middleware: ServeMiddleware(server: self))
+        router.get("/healthz") { _, _ in try healthz() }
+        router.get("/static/petlog.css") { _, _ in stylesheet() }
+        router.get("/login") { request, context in loginPage(request, context) }
+        router.post("/login") { request, context in try await login(request, context) }
+        router.post("/logout") { request, context in try await logout(request, context) }
+        router.get("/") { request, context in try home(request, context) }
+        router.get("/pets/:id") { request, context in try petPage(request, context) }
+        router.post("/pets/:id/log") { request, context in try await logRecord(request, context) }
+        return router
+    }
+
+    /// The application listening on `address`; `onRunning` hears once it listens.
+    public func application(_ address: ListenAddress, onRunning: @escaping @Sendable () async -> Void = {}) -> some ApplicationProtocol {
+        var logger = Logger(label: "petlog-serve")
+        logger.logLevel = .critical
+        return Application(router: router(), configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+                           onServerRunning: { _ in await onRunning() }, logger: logger)
+    }
+
+    // MARK: What every page needs
+
+    /// The page's language: the account's, else the browser's first of en/ko/ja, else the config's.
+    func language(_ request: Request, _ context: ServeContext) -> Language {
+        if let l = context.session?.account.language.flatMap(Language.init(rawValue:)) { return l }
+        if let header = request.headers[.acceptLanguage] {
+            let tags = header.split(separator: ",").compactMap { part -> (Language, Double)? in
+                let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard let tag = pieces.first, let l = Language.parse(tag) else { return nil }
+                let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+                return q > 0 ? (l, q) : nil
+            }
+            if let best = tags.enumerated().max(by: { ($0.element.1, -$0.offset) < ($1.element.1, -$1.offset) }) { return best.element.0 }
+        }
+        return settings.language
+    }
+
+    func presentation(_ language: Language) -> PresentationContext {
+        let l10n = L10n(language)
+        let time = TimeContext(now: settings.now(), timeZone: settings.timeZone)
+        let format = ValueFormatter(l10n, unitSystem: settings.unitSystem)
+        return PresentationContext(screen: TextScreen(colors: false, columns: 80), l10n: l10n, format: format,
+                                   wording: RecordWording(format, time: time), time: time)
+    }
+
+    static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.lowercased().contains("application/json") == true
+    }
+
+    // MARK: Responses
+
+    static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: page.raw)))
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    func refusal(_ status: HTTPResponse.Status, _ message: L10n.Message, _ request: Request, _ context: ServeContext) -> Response {
+        let p = presentation(language(request, context))
+        if Self.wantsJSON(request) { return Self.json((try? JSONView.text(["error": p.t(message)])) ?? "{}", status: status) }
+        return Self.html(Pages(p).layout(title: p.t(message), session: context.session, body: "<p class=\"notice\">\(p.t(message))</p>"), status: status)
+    }
+
+    func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: settings.secureCookies, httpOnly: true, sameSite: .lax)
+    }
+
+    // MARK: Refusals every write checks
+
+    /// A POST is refused when its `Origin` (or, without one, its `Referer`) names another site than the one
+    /// it was sent to (its authority: HTTP/1's `Host`); a request with neither (not a browser's) is left to the CSRF token.
+    static func sameOrigin(_ request: Request) -> Bool {
+        guard let host = request.head.authority else { return false }
+        func hostOf(_ url: String) -> String? {
+            guard let c = URLComponents(string: url), let h = c.host, c.scheme == "http" || c.scheme == "https" else { return nil }
+            let hostText = h.contains(":") && !h.hasPrefix("[") ? "[\(h)]" : h
+            return c.port.map { "\(hostText):\($0)" } ?? hostText
+        }
+        if let origin = request.headers[.origin] { return hostOf(origin)?.lowercased() == host.lowercased() }
+        if let referer = request.headers[.referer] { return hostOf(referer)?.lowercased() == host.lowercased() }
+        return true
+    }
+
+    /// The form of a POST: at most 64 KiB of `application/x-www-form-urlencoded`.
+    static func form(_ request: Request) async throws -> [String: String] {
+        var request = request
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: 64 * 1024) } catch { throw HTTPError(.contentTooLarge) }
+        return FormBody.parse(String(buffer: body))
+    }
+}
+
+/// What every request passes: the session looked up from its cookie, the security headers on every answer
+/// (pages, refusals, errors), and one line on stderr (method, path without its query, status, ms, account).
+struct ServeMiddleware: RouterMiddleware {
+    typealias Context = ServeContext
+    let server: PetServer
+
+    func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        var context = context
+        if let token = request.cookies[PetServer.sessionCookie]?.value, token.count == 64, token.allSatisfy(\.isHexDigit) {
+            context.session = try? server.store.run { try $0.session(tokenHash: Secrets.digest(token)) }
+        }
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let e as HTTPError where e.status == .notFound || e.status == .methodNotAllowed {
+            response = server.refusal(e.status, .webNotFound, request, context)
+        } catch let e as HTTPError where e.status == .contentTooLarge {
+            response = server.refusal(e.status, .webBadForm, request, context)
+        } catch {
+            let p = server.presentation(server.language(request, context))
+            let line = p.t(.errUnexpected(detail: String(describing: type(of: error))))
+            response = PetServer.html(Pages(p).layout(title: line, session: context.session, body: "<p class=\"notice\">\(line)</p>"),
+                                      status: .internalServerError)
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if let log = server.settings.log {
+            let ms = started.duration(to: .now).components
+            let millis = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
+            let path = PlainText.sanitized(request.uri.path)
+            let user = context.session.map { PlainText.sanitized($0.account.name) } ?? "-"
+            log("\(request.method.rawValue) \(path) \(response.status.code) \(millis)ms \(user)")
+        }
+        return response
+    }
+}
+
+/// `application/x-www-form-urlencoded`: `a=1&b=x+y%21`; a name given twice keeps its first value.
+enum FormBody {
+    static func parse(_ text: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let k = decode(kv[0]) else { continue }
+            let v = kv.count > 1 ? decode(kv[1]) : ""
+            if out[k] == nil, let v { out[k] = v }
+        }
+        return out
+    }
+
+    static func decode(_ s: Substring) -> String? {
+        String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Hummingbird
+import Localization
+import PetModel
+import PetStoreCore
+import PetViews
+
+/// The handlers, one per address (docs/serve.md).
+extension PetServer {
+    /// `GET /healthz`: `ok` when the store answers (no session needed, nothing about the household said).
+    func healthz() throws -> Response {
+        let ok = (try? store.run { try $0.accountCount() }) != nil
+        return Response(status: ok ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: ok ? "ok\n" : "unavailable\n")))
+    }
+
+    /// `GET /static/petlog.css`, from the binary.
+    func stylesheet() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=3600"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.petlog_css)))
+    }
+
+    // MARK: Signing in and out
+
+    /// `GET /login`: the form, with a fresh token in a cookie and in the form (the login's CSRF pair).
+    func loginPage(_ request: Request, _ context: ServeContext, name: String = "", notice: String? = nil,
+                   status: HTTPResponse.Status = .ok) -> Response {
+        if context.session != nil, notice == nil { return Self.redirect("/") }
+        let token = Secrets.token()
+        var response = Self.html(Pages(presentation(language(request, context))).login(csrf: token, name: name, notice: notice), status: status)
+        response.setCookie(cookie(Self.loginCookie, token, maxAge: 3600))
+        return response
+    }
+
+    /// `POST /login` (`name`, `password`, `csrf`): a session and its cookie, then home. A wrong name and a
+    /// wrong password get the same answer after the same work (a decoy hash is verified for an unknown name);
+    /// after repeated failures per name and per address each try waits longer, said on the page.
+    func login(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard Self.sameOrigin(request) else { return refusal(.forbidden, .webBadForm, request, context) }
+        let form = try await Self.form(request)
+        guard let sent = form["csrf"], let expected = request.cookies[Self.loginCookie]?.value, Secrets.same(sent, expected) else {
+            return refusal(.forbidden, .webBadForm, request, context)
+        }
+        let p = presentation(language(request, context))
+        let name = form["name"] ?? "", password = form["password"] ?? ""
+        let keys = ["name:" + Store.accountKey(name), "address:" + Self.clientAddress(request, context)]
+        let now = settings.now()
+        let wait = throttle.wait(keys: keys, now: now)
+        if wait > 0 {
+            return loginPage(request, context, name: name, notice: p.t(.webLoginWait(seconds: String(wait))), status: .tooManyRequests)
+        }
+        let found = try store.run { try $0.account(named: name) }
+        let verified = Secrets.verify(password, hash: found?.passwordHash ?? Secrets.decoyHash)
+        guard let account = found?.account, verified, !password.isEmpty else {
+            throttle.failed(keys: keys, now: now)
+            return loginPage(request, context, name: name, notice: p.t(.webLoginFailed), status: .unauthorized)
+        }
+        throttle.succeeded(key: keys[0])
+        let token = Secrets.token()
+        try store.run {
+            try $0.createSession(tokenHash: Secrets.digest(token), account: account.id, csrf: Secrets.token(),
+                                 expiresAt: now.addingTimeInterval(settings.sessionLifetime))
+        }
+        var response = Self.redirect("/")
+        response.setCookie(cookie(Self.sessionCookie, token, maxAge: Int(settings.sessionLifetime)))
+        response.setCookie(cookie(Self.loginCookie, "", maxAge: 0))
+        return response
+    }
+
+    /// `POST /logout` (`csrf`): the session ends in the store, the cookie is cleared.
+    func logout(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard let session = context.session else { return Self.redirect("/login") }
+        if let refused = try await checkedWrite(request, context, session, needsWriter: false).refusal { return refused }
+        if let token = request.cookies[Self.sessionCookie]?.value { try store.run { try $0.endSession(tokenHash: Secrets.digest(token)) } }
+        var response = Self.redirect("/login")
+        response.setCookie(cookie(Self.sessionCookie, "", maxAge: 0))
+        return response
+    }
+
+    /// The peer's address for the login throttle (`-` where the channel has none, as in route tests).
+    static func clientAddress(_ request: Request, _ context: ServeContext) -> String {
+        context.remoteAddress ?? "-"
+    }
+
+    /// Every write's checks, in order: the Origin, the session's CSRF token, the role. The form when they pass.
+    func checkedWrite(_ request: Request, _ context: ServeContext, _ session: WebSession, needsWriter: Bool) async throws
+        -> (form: [String: String], refusal: Response?) {
+        guard Self.sameOrigin(request) else { return ([:], refusal(.forbidden, .webBadForm, request, context)) }
+        let form = try await Self.form(request)
+        guard let sent = form["csrf"], Secrets.same(sent, session.csrf) else { return ([:], refusal(.forbidden, .webBadForm, request, context)) }
+        if needsWriter && !session.account.role.writes { return ([:], refusal(.forbidden, .webForbidden, request, context)) }
+        return (form, nil)
+    }
+
+    /// The answer for a browser without a session: to `/login` (JSON: 401).
+    func notSignedIn(_ request: Request, _ context: ServeContext) -> Response {
+        if Self.wantsJSON(request) { return refusal(.unauthorized, .webLoginTitle, request, context) }
+        return Self.redirect("/login")
+    }
+
+    /// A pet id from the path: digits only (`pet list --json`'s ids); anything else (`..`, `%2e%2e`) is not found.
+    func petId(_ context: ServeContext) -> Int64? {
+        guard let text = context.parameters.get("id"), !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let id = Int64(text), id > 0 else { return nil }
+        return id
+    }
+
+    // MARK: Pages
+
+    /// `GET /`: each active pet with its last weight and trend, and what is overdue or due in 30 days.
+    /// JSON: `pet list --json`.
+    func home(_ request: Request, _ context: ServeContext) throws -> Response {
+        guard let session = context.session else { return notSignedIn(request, context) }
+        let p = presentation(language(request, context))
+        if Self.wantsJSON(request) {
+            return Self.json(try JSONView.text(try store.run { try $0.pets(includeArchived: false) }.map(PetJSON.init)))
+        }
+        let (pets, due) = try store.run { s -> ([Pages.HomePet], [DueItem]) in
+            let pets = try s.pets(includeArchived: false)
+            let homes = try pets.map { pet -> Pages.HomePet in
+                let w = try s.records(RecordQuery(pets: [.id(pet.id)], kinds: [.weight], limit: 2, newestFirst: true))
+                return Pages.HomePet(pet: pet, latest: w.first, before: w.dropFirst().first)
+            }
+            return (homes, try Self.due(s, pets, p.time))
+        }
+        return Self.html(Pages(p).home(pets, due: due, session: session))
+    }
+
+    /// `GET /pets/ID`: the profile, health facts, latest weights and what is due. JSON: `pet show --json`.
+    func petPage(_ request: Request, _ context: ServeContext) throws -> Response {
+        guard let session = context.session else { return notSignedIn(request, context) }
+        guard let id = petId(context) else { return refusal(.notFound, .webNotFound, request, context) }
+        let p = presentation(language(request, context))
+        do {
+            if Self.wantsJSON(request) {
+                let view = try store.run { s -> PetShowJSON in
+                    let pet = try s.pet(.id(id))
+                    let latest = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 1, newestFirst: true)).first
+                    let meds = try s.medications(pets: [.id(id)], includeStopped: false)
+                    return PetShowJSON(pet: pet, latestWeight: latest, currentMedications: meds.map(\.record), recordCount: try s.count(RecordQuery(pets: [.id(id)])))
+                }
+                return Self.json(try JSONView.text(view))
+            }
+            let page = try store.run { s -> HTML in
+                let pet = try s.pet(.id(id))
+                let weights = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 5, newestFirst: true))
+                let meds = try s.medications(pets: [.id(id)], includeStopped: false)
+                return Pages(p).pet(pet, weights: weights, medications: meds, due: try Self.due(s, [pet], p.time), session: session)
+            }
+            return Self.html(page)
+        } catch let e as StoreError {
+            if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
+            throw e
+        }
+    }
+
+    /// What is overdue or due within 30 days, as `due` finds it.
+    static func due(_ s: SharedStore.Served, _ pets: [Pet], _ time: TimeContext) throws -> [DueItem] {
+        let records = try s.careRecords(pets: pets.map(\.id))
+        let horizon = time.today.adding(days: 30)
+        return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time).filter { $0.dueDay <= horizon }
+    }
+
+    // MARK: Writes
+
+    /// `POST /pets/ID/log` (`kind=weight`, `weight`, `csrf`): a weight now, read by the CLI's parser
+    /// (`Mass.parse`: `4.2kg`, `9lb 4oz`); back to the pet's page.
+    func logRecord(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard let session = context.session else { return Self.redirect("/login") }
+        let checked = try await checkedWrite(request, context, session, needsWriter: true)
+        if let refused = checked.refusal { return refused }
+        guard let id = petId(context) else { return refusal(.notFound, .webNotFound, request, context) }
+        let p = presentation(language(request, context))
+        guard checked.form["kind"] == "weight", let text = checked.form["weight"] else { return refusal(.badRequest, .webBadForm, request, context) }
+        let mass: Mass
+        do { mass = try Mass.parse(text, defaultUnit: settings.unitSystem == .imperial ? .pound : .kilogram) } catch let e as ParseError {
+            let line = Self.massMessage(e, text, p.l10n)
+            return Self.html(Pages(p).layout(title: line, session: session,
+                                             body: "<p class=\"notice\">\(line)</p><p><a class=\"button\" href=\"/pets/\(id)\">\(p.t(.webHomeTitle))</a></p>"),
+                             status: .badRequest)
+        }
+        let now = settings.now()
+        do {
+            _ = try store.run { try $0.addRecord(pets: [.id(id)], RecordDraft(at: now, utcOffset: settings.timeZone.secondsFromGMT(for: now),
+                                                                               detail: .weight(Weight(mass: mass)))) }
+        } catch let e as StoreError {
+            if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
+            throw e
+        }
+        return Self.redirect("/pets/\(id)")
+    }
+}
+
+extension PetServer {
+    /// The weight parser's refusal in the page's language (the CLI's words for the same errors).
+    static func massMessage(_ e: ParseError, _ text: String, _ l: L10n) -> String {
+        switch e {
+        case .notANumber(let v): return l.text(.errNotANumber(value: v))
+        case .negative(let v): return l.text(.errNegativeValue(value: v))
+        case .massOutOfRange(let v): return l.text(.errMassRange(value: v))
+        case .massTooFine(let v, let grams): return l.text(.errMassTooFine(value: v, grams: String(grams)))
+        default: return l.text(.errBadMass(value: text))
+        }
+    }
+}

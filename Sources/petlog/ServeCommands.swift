@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import Localization
+import PetModel
+import PetServe
+import PetStoreCore
+import PetViews
+
+/// `petlog serve [--listen ADDR:PORT] [--quiet]`: the web face on the store `--db` names (docs/serve.md).
+/// Loopback by default; another address is refused while no account exists. Ctrl-C or SIGTERM stops it
+/// after the requests in flight.
+struct ServeCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "serve", abstract: Help.s(.helpServeAbstract)) }
+    @Option(help: ArgumentHelp(Help.s(.helpServeListen))) var listen = ListenAddress.default.description
+    @Flag(help: ArgumentHelp(Help.s(.helpServeQuiet))) var quiet = false
+
+    func run() throws {
+        try Session.run(global) { s in try serve(&s) }
+    }
+
+    func serve(_ s: inout Session) throws {
+        guard let address = ListenAddress.parse(listen) else {
+            throw UsageError(message: s.t(.errServeBadListen(value: Terminal.sanitize(listen))))
+        }
+        let store = try s.accountStore()
+        if !address.isLoopback, try store.accountCount() == 0 {
+            throw UsageError(message: s.t(.errServeNoAccount(address: address.description)), code: Failure.noPermission)
+        }
+        var log: (@Sendable (String) -> Void)?
+        if !quiet { log = { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+        let settings = ServeSettings(language: s.l10n.language, unitSystem: s.unitSystem, timeZone: s.time.timeZone, log: log)
+        let server = PetServer(store: SharedStore(store), settings: settings)
+        let listening = s.t(.serveListening(address: address.description)) + "\n"
+        let outcome = ServeOutcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await server.application(address, onRunning: { FileHandle.standardError.write(Data(listening.utf8)) }).runService()
+            } catch { outcome.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
+    }
+}
+
+/// The server task's error, read once the task is done.
+private final class ServeOutcome: @unchecked Sendable { var error: (any Error)? }
+
+/// `petlog user add|list|passwd|remove`: the accounts of `petlog serve`, kept in the store.
+struct UserGroup: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "user", abstract: Help.s(.helpUserGroupAbstract),
+        subcommands: [UserAddCommand.self, UserListCommand.self, UserPasswdCommand.self, UserRemoveCommand.self]) }
+}
+
+struct UserAddCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "add", abstract: Help.s(.helpUserAddAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUserName))) var name: String
+    @Option(help: ArgumentHelp(Help.s(.helpUserRole))) var role: String
+    @Option(help: ArgumentHelp(Help.s(.helpUserLanguage))) var language: String?
+    @Flag(help: ArgumentHelp(Help.s(.helpUserPasswordStdin))) var passwordStdin = false
+
+    func run() throws {
+        try Session.run(global) { s in
+            guard let role = AccountRole(rawValue: role) else {
+                throw UsageError(message: s.t(.errUnknownChoice(field: s.l10n.fieldName("--role"), value: Terminal.sanitize(role), accepted: "owner, family, viewer")))
+            }
+            if let language, Language(rawValue: language) == nil {
+                throw UsageError(message: s.t(.errUnknownChoice(field: s.l10n.fieldName("--language"), value: Terminal.sanitize(language), accepted: "en, ko, ja")))
+            }
+            let checked = try Store.checkedAccountName(name)
+            let password = try PasswordInput.read(for: checked, fromStdin: passwordStdin, s)
+            let account = try s.accountStore(creating: true).addAccount(name: checked, role: role, passwordHash: Secrets.hashPassword(password), language: language)
+            if s.json { try s.terminal.json(AccountJSON(account)); return }
+            s.terminal.line(s.t(.userAdded(name: Terminal.sanitize(account.name), role: account.role.rawValue)))
+        }
+    }
+}
+
+struct UserListCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "list", abstract: Help.s(.helpUserListAbstract)) }
+
+    func run() throws {
+        try Session.run(global) { s in
+            let accounts = try s.accountStore().accounts()
+            if s.json { try s.terminal.json(accounts.map(AccountJSON.init)); return }
+            if accounts.isEmpty { s.terminal.line(s.t(.userNone)); return }
+            s.terminal.lines(s.terminal.screen.table(header: [s.t(.colName), s.t(.colRole)],
+                                                     rows: accounts.map { [Terminal.sanitize($0.name), $0.role.rawValue] }))
+        }
+    }
+}
+
+struct UserPasswdCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "passwd", abstract: Help.s(.helpUserPasswdAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUserName))) var name: String
+    @Flag(help: ArgumentHelp(Help.s(.helpUserPasswordStdin))) var passwordStdin = false
+
+    func run() throws {
+        try Session.run(global) { s in
+            let store = try s.accountStore()
+            guard let found = try store.account(named: name) else { throw AccountError.unknown(name) }
+            let password = try PasswordInput.read(for: found.account.name, fromStdin: passwordStdin, s)
+            let account = try store.setPassword(name: name, passwordHash: Secrets.hashPassword(password))
+            s.terminal.line(s.t(.userPasswordChanged(name: Terminal.sanitize(account.name))))
+        }
+    }
+}
+
+struct UserRemoveCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "remove", abstract: Help.s(.helpUserRemoveAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUserName))) var name: String
+
+    func run() throws {
+        try Session.run(global) { s in
+            let account = try s.accountStore().removeAccount(name: name)
+            s.terminal.line(s.t(.userRemoved(name: Terminal.sanitize(account.name))))
+        }
+    }
+}
+
+extension Session {
+    /// The store's accounts (`AccountStore`: the same store, its account tables).
+    mutating func accountStore(creating: Bool = false) throws -> any PetlogStore & AccountStore {
+        guard let store = try repository(creating: creating) as? any PetlogStore & AccountStore else {
+            throw UsageError(message: t(.errUnexpected(detail: "store without accounts")), code: Failure.software)
+        }
+        return store
+    }
+}
+
+/// A password typed twice on the terminal with echo off, or the first line of standard input (`--password-stdin`).
+enum PasswordInput {
+    static func read(for name: String, fromStdin: Bool, _ s: Session) throws -> String {
+        let password: String
+        if fromStdin {
+            password = readLine(strippingNewline: true) ?? ""
+        } else {
+            guard isatty(STDIN_FILENO) == 1 else { throw UsageError(message: s.t(.errUserPasswordNoTerminal)) }
+            password = try prompt(s.t(.userPasswordPrompt(name: Terminal.sanitize(name))))
+            let again = try prompt(s.t(.userPasswordAgain))
+            guard again == password else { throw UsageError(message: s.t(.errUserPasswordsDiffer), code: Failure.dataError) }
+        }
+        guard password.count >= Secrets.minimumPasswordLength else {
+            throw UsageError(message: s.t(.errUserPasswordShort(n: String(Secrets.minimumPasswordLength))), code: Failure.dataError)
+        }
+        return password
+    }
+
+    /// One line read with the terminal's echo off (restored after, on every path).
+    static func prompt(_ text: String) throws -> String {
+        FileHandle.standardError.write(Data(text.utf8))
+        var saved = termios()
+        let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true) ?? ""
+    }
+}
+
+extension AccountError: UserFacingError {
+    var exitCode: Int32 {
+        switch self {
+        case .badName: return Failure.usage
+        case .exists, .lastOwner: return Failure.dataError
+        case .unknown: return Failure.noInput
+        }
+    }
+    func message(_ l: L10n, database: String) -> String {
+        switch self {
+        case .badName(let n): return l.text(.errUserBadName(name: Terminal.sanitize(n)))
+        case .exists(let n): return l.text(.errUserExists(name: Terminal.sanitize(n)))
+        case .unknown(let n): return l.text(.errUserUnknown(name: Terminal.sanitize(n)))
+        case .lastOwner(let n): return l.text(.errUserLastOwner(name: Terminal.sanitize(n)))
+        }
+    }
+}
