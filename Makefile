@@ -69,9 +69,10 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 ## A failure names its store ("[on PostgreSQL] …").
 test: build
 	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete" ; \
-	rm -f .build/test.xml; set -o pipefail; PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
+	rm -f .build/test.xml .build/test-times.tsv; set -o pipefail; PETLOG_TEST_TIMES=$(CURDIR)/.build/test-times.tsv \
+	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
 	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)' 2>&1 | tee .build/test.log; status=$$?; \
-	$(call xunit_summary,.build/test.xml); \
+	$(call xunit_summary,.build/test.xml); python3 scripts/test-times.py .build/test.xml .build/test-times.tsv; \
 	if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	  echo "each store suite ran on SQLite and on PostgreSQL: $$(grep -c 'error: .*\[on SQLite\]' .build/test.log) failures on SQLite, $$(grep -c 'error: .*\[on PostgreSQL\]' .build/test.log) on PostgreSQL"; \
 	else echo "PostgreSQL store: not tested (postgresql-15 is not installed; make setup installs it)"; fi; \

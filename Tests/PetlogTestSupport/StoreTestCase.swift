@@ -66,6 +66,20 @@ open class StoreTestCase: XCTestCase {
         return [.sqlite]
     }
 
+    /// Tests of this suite that run on the first store only, by method name, each with why: their subject
+    /// is how petlog draws, words or parses something (a PDF's layout, the same bytes twice, help text,
+    /// argument order), not what a store keeps or gives back; what the store gives those views is run on
+    /// both stores by the suite's other tests and compared across stores by `ServerStoreTests`. No second
+    /// instance is made for them (no second database, no second setUp). `StoreSuitesTests` checks that
+    /// each name is a test of the suite with a reason, and that docs/testing.md lists the suite.
+    open class var firstStoreOnly: [String: String] { [:] }
+
+    /// The stores the test `method` runs on.
+    static func stores(for method: String) -> [TestStore] {
+        let test = method.split(separator: ".").last.map(String.init) ?? method
+        return firstStoreOnly[test] == nil ? stores : Array(stores.prefix(1))
+    }
+
     open override func setUpWithError() throws {
         try super.setUpWithError()
         if let reason = Self.onOneStoreOnly, TestStore.chosen == [.postgres] {
@@ -75,9 +89,11 @@ open class StoreTestCase: XCTestCase {
 
     open override func invokeTest() {
         if reportsTo != nil { return super.invokeTest() }
-        let stores = Self.stores
+        let stores = Self.stores(for: method)
         testStore = stores[0]
+        var start = Date()
         super.invokeTest()
+        Self.noteTime(name, testStore, since: start)
         // A test skipped on the first store may be about the second one (a race only a server has): it
         // runs there all the same; a skip there (a tool not installed) is said in the log.
         for store in stores.dropFirst() {
@@ -85,9 +101,23 @@ open class StoreTestCase: XCTestCase {
             again.testStore = store
             again.reportsTo = self
             secondStore = store
+            start = Date()
             again.invokeTest()
+            Self.noteTime(name, store, since: start)
             secondStore = nil
         }
+    }
+
+    /// With `PETLOG_TEST_TIMES=FILE` (`make test` sets it): one line per test and store, `test<TAB>store<TAB>seconds`,
+    /// appended (each test process writes its own lines in one `write`), for the time each store takes
+    /// (`swift test --parallel` shows no output of a test that passed, and its xUnit time is both stores').
+    static func noteTime(_ test: String, _ store: TestStore, since start: Date) {
+        guard let path = ProcessInfo.processInfo.environment["PETLOG_TEST_TIMES"], !path.isEmpty else { return }
+        let line = "\(test)\t\(store.rawValue)\t\(String(format: "%.3f", Date().timeIntervalSince(start)))\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { return }
+        _ = line.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
     }
 
     open override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
@@ -110,6 +140,7 @@ open class StoreTestCase: XCTestCase {
 
     /// Runs the test once, on the first store only: for a test that picks its store itself (a load on a
     /// server database whichever store the suite runs on), where a second run would prove nothing new.
+    /// (A test about drawing or wording is named in `firstStoreOnly` instead: no second setUp at all.)
     public func onFirstStoreOnly(_ why: String) throws {
         guard reportsTo != nil else { return }
         print("\(name) on \(testStore.name): not run again, \(why)")

@@ -3,6 +3,12 @@ import XCTest
 import PetlogTestSupport
 
 final class ChartCommandsTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testWeightChartInEveryFormat": "the chart in each file format",
+        "testChartsAreDeterministic": "the same chart drawn twice is the same bytes",
+        "testKoreanAndJapaneseChartTextIsInThePDF": "Korean and Japanese text in the PDF's fonts",
+    ] }
+
     override func setUpWithError() throws {
         try super.setUpWithError()
         try ok("demo", "--end", "2026-11-20")

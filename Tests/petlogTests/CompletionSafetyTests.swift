@@ -115,11 +115,12 @@ final class CompletionSafetyTests: CLITestCase {
         let wrapperFolder = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: wrapperFolder, withIntermediateDirectories: true)
         let argsFile = home.appendingPathComponent("args")
-        // `petlog` as the shell finds it: completion requests go to the real binary, a run records its words.
+        // `petlog` as the shell finds it: completion requests go to the real binary (and say when they are
+        // answered, for the driver to wait on), a run records its words.
         let wrapper = wrapperFolder.appendingPathComponent("petlog")
         try """
             #!/bin/sh
-            case "$1" in ---completion) exec '\(Self.binary.path)' "$@";; esac
+            case "$1" in ---completion) '\(Self.binary.path)' "$@"; s=$?; : > '\(argsFile.path).completed'; exit $s;; esac
             printf '%s\\0' "$@" > '\(argsFile.path)'
             """.write(to: wrapper, atomically: true, encoding: .utf8)
         chmod(wrapper.path, 0o755)

@@ -5,6 +5,13 @@ import PetlogTestSupport
 /// Issue 33, the emergency card: `petlog card PET -o card.pdf|card.png [--paper a4|letter]`. The QR code is read
 /// back with zbarimg from the rendered page, in en, ko and ja.
 final class EmergencyCardTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testA4SheetHasFrontsThenBacksWithCutMarks": "the sheet's layout and cut marks",
+        "testHostileTextIsDrawnAndEncodedButNeverRunOrOverflowing": "drawing and encoding hostile text on the card",
+        "testTwelveAllergiesAndSixMedicationsAreAllOnTheCardAndTheReport": "fitting long lists on the card and the report",
+        "testSameDataSameBytes": "the same card drawn twice is the same bytes",
+    ] }
+
     func path(_ name: String) -> String { home.appendingPathComponent(name).path }
 
     /// What zbarimg reads from an image (the test is skipped where zbar-tools is not installed).

@@ -4,6 +4,11 @@ import PetlogTestSupport
 
 /// The wrong answers of issue 32 ("Answers"): each test failed before its fix.
 final class EverydayAnswersTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testVersionPrintsThePackagesVersionAndExitsZero": "--version; no store is opened",
+        "testWeightHelpSaysABareNumberIsTheDisplayUnit": "help text; no store is opened",
+    ] }
+
     static let american = ["LANG": "en_US.UTF-8"], british = ["LANG": "en_GB.UTF-8"]
     static let korean = ["LANG": "ko_KR.UTF-8"], japanese = ["LANG": "ja_JP.UTF-8"]
 

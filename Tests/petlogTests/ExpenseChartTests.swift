@@ -6,6 +6,11 @@ import PetlogTestSupport
 /// 2026-11-19: USD 1.1580, JPY 178.20, KRW 1668.40 per euro): every spending, visit costs as vet,
 /// converted to one currency at each entry's day's rate, the budget as a line.
 final class ExpenseChartTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testPNGAndSVG": "the chart in each file format",
+        "testKoreanCategoryNamesAndTheBudgetLineInThePDF": "Korean words and the budget line in the PDF",
+    ] }
+
     override func setUpWithError() throws {
         try super.setUpWithError()
         try ok("demo", "--end", "2026-11-20")

@@ -4,6 +4,11 @@ import PetlogTestSupport
 
 /// Each language end to end, and the binary finding its tables wherever it is copied.
 final class LanguageTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testJSONOutputIsTheSameInEveryLanguage": "JSON output does not depend on the UI language",
+        "testACopiedBinaryStillSpeaksEveryLanguage": "the binary finding its strings where it is copied",
+    ] }
+
     func testKoreanAndJapaneseEndToEnd() throws {
         try ok("pet", "add", "Coco", "--species", "dog", "--sex", "f")
         let ko = try run(["weight", "Coco", "4.2kg"], env: ["LANG": "ko_KR.UTF-8"])

@@ -5,6 +5,11 @@ import PetlogTestSupport
 /// The global options anywhere on the line, and choice options that help and completion can list
 /// while a bad value still gets petlog's own line in the user's language.
 final class OptionTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testGlobalOptionsBeforeBetweenAndAfterTheSubcommand": "where the command line takes its options",
+        "testChoicesAreListedInHelpAndCompletionAndRefusedInTheUsersLanguage": "help, completion and the refusal's words",
+    ] }
+
     func testGlobalOptionsBeforeBetweenAndAfterTheSubcommand() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
         let db = dbPath

@@ -3,6 +3,11 @@ import XCTest
 import PetlogTestSupport
 
 final class ReportCommandTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testKoreanAndJapaneseReports": "the report's Korean and Japanese text and fonts",
+        "testSameDataSameBytes": "the same report drawn twice is the same bytes",
+    ] }
+
     func pages(_ pdf: String) throws -> Int {
         let info = try tool("pdfinfo", [pdf])
         let line = try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("Pages:") })

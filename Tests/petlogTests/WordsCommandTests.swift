@@ -4,6 +4,12 @@ import PetlogTestSupport
 /// Issue 18, "words": Korean and Japanese output without English field names, spans or durations;
 /// `--help` in the user's language; `stats` comparing like with like; numbers typed as people type them.
 final class WordsCommandTests: CLITestCase {
+    override class var firstStoreOnly: [String: String] { [
+        "testHelpIsInKoreanAndJapanese": "help text; no store is opened",
+        "testManualAndCompletionsStayEnglish": "the manual and completion scripts; no store is opened",
+        "testKoreanAndJapaneseMessagesNameFieldsSpansAndDurationsInTheirOwnWords": "the words of messages in Korean and Japanese",
+    ] }
+
     static let korean = ["LANG": "ko_KR.UTF-8"], japanese = ["LANG": "ja_JP.UTF-8"]
 
     /// English input and unit names a Korean or Japanese message must not show (an option a message tells

@@ -6,9 +6,14 @@ shell quoted it.
     complete-in-pty.py SHELL SETUP_FILE ARGS_FILE TYPED…
 
 SHELL is bash, zsh or fish; SETUP_FILE is sourced first (it loads the completion script and puts a
-`petlog` on PATH that writes its arguments, NUL-separated, to ARGS_FILE unless asked to complete);
+`petlog` on PATH that writes its arguments, NUL-separated, to ARGS_FILE unless asked to complete, and
+touches ARGS_FILE.completed each time a completion request has been answered);
 each TYPED is what the user types before TAB (a TAB in it is pressed there too), one command line each, in one shell session. Prints a
 JSON list with, for each, the list of arguments the command received (null when it never ran).
+
+After each TAB the driver waits for the answer (ARGS_FILE.completed) and for the shell to finish drawing
+it (its output quiet for a moment), not a fixed time: what is typed next waits in the terminal's queue
+anyway, so the wait only keeps the transcript readable; a TAB no request answers waits at most 1.2 s.
 """
 import json, os, pty, select, sys, time
 
@@ -52,7 +57,7 @@ def read_for(seconds, until=None):
             except OSError:
                 return False
             output += chunk
-            if until and until in output.decode("utf-8", "replace"):
+            if until is not None and until in output.decode("utf-8", "replace"):
                 return True
     return False
 
@@ -61,7 +66,37 @@ def send(text):
     os.write(fd, text.encode("utf-8"))
 
 
-read_for(1.5)
+def read_until_quiet(quiet, longest):
+    """Reads until the shell has written nothing for `quiet` seconds (at most `longest`)."""
+    global output
+    end = time.time() + longest
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], quiet)
+        if not r:
+            return
+        try:
+            output += os.read(fd, 65536)
+        except OSError:
+            return
+
+
+answered = args_file + ".completed"
+
+
+def wait_for_answer(longest):
+    """Waits until a completion request has been answered (the wrapper touches the file), at most `longest`."""
+    end = time.time() + longest
+    while time.time() < end:
+        if os.path.exists(answered):
+            os.unlink(answered)
+            return True
+        read_for(0.02)
+    return False
+
+
+# The shell's first words (a prompt, a terminal query), then the setup line.
+read_for(1.5, until="")
+read_until_quiet(0.1, 1.0)
 send(init())
 # Twice the prompt: the one after the setup line.
 deadline = time.time() + 10
@@ -73,10 +108,13 @@ for typed in lines:
         os.unlink(args_file)
     # A TAB inside TYPED is pressed there too (`petlog log \t\t`: complete, then complete again).
     for piece in typed.split("\t"):
+        if os.path.exists(answered):
+            os.unlink(answered)
         send(piece)
-        read_for(0.2)
+        read_until_quiet(0.05, 0.2)
         send("\t")
-        read_for(1.2)
+        if wait_for_answer(1.2):
+            read_until_quiet(0.1, 1.0)
     send("\r")
     deadline = time.time() + 8
     ran = False
@@ -92,7 +130,7 @@ for typed in lines:
     else:
         results.append(None)
         send("\x03")
-    read_for(0.3)
+    read_until_quiet(0.05, 0.3)
 send("exit\r")
 read_for(0.5)
 try:
