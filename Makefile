@@ -48,7 +48,8 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-## demo: a demo household in a fresh temporary database, a weight chart and a vet report, then a look at it.
+## demo: a demo household in a fresh temporary database, a weight chart and a vet report, then a look at it,
+## and a demo account (a fresh random password) to open it in a browser with `petlog serve`.
 demo: build
 	@bin=$$($(SWIFT) build --show-bin-path)/petlog; dir="$(DEMO_DIR)"; db="$$dir/petlog.sqlite"; \
 	$$bin demo --db "$$db" && \
@@ -58,7 +59,10 @@ demo: build
 	echo && $$bin --db "$$db" chart weight Coco Nabi Mochi --since 1y -o "$$dir/weight.png" && \
 	$$bin --db "$$db" report Coco --since 1y -o "$$dir/coco-report.pdf" --question "Is the weight change a concern?" && \
 	echo && echo "Demo database: $$db" && echo "Weight chart:  $$dir/weight.png" && echo "Vet report:    $$dir/coco-report.pdf" && \
-	echo "Try: $$bin --db $$db log --kind visit,vaccination"
+	echo "Try: $$bin --db $$db log --kind visit,vaccination" && \
+	pw=$$(head -c 12 /dev/urandom | base64 | tr -d '/+=') && \
+	printf '%s\n' "$$pw" | $$bin --db "$$db" user add demo --role owner --password-stdin > /dev/null && \
+	echo && echo "In a browser: $$bin --db $$db serve" && echo "  then open http://127.0.0.1:8080/ and sign in as demo, password $$pw"
 
 ## test: every unit test and the fast end-to-end tests, with fixed seeds (a short crash run included), two at a
 ## time (one per core); the long soaks are `make soak`. Summary: "N passed, M failed".
