@@ -129,14 +129,18 @@ extension PostgresRepository {
     }
 
     /// A database on a server is copied with the server's own tool, not by petlog.
+    /// A role that may not read `petlog serve`'s accounts (a volunteer: no password hash is theirs) is given
+    /// the line without them, so its dump still works.
     public func backup(to destination: String) throws -> BackupReport {
-        throw StoreError.notOnServer(command: "backup", instead: Self.dumpCommand(target, to: destination))
+        let readsAccounts = (try? link.row("SELECT CASE WHEN has_table_privilege('petlog.web_account', 'SELECT') THEN 1 ELSE 0 END", [SQLValue]()))??[0].int != 0
+        throw StoreError.notOnServer(command: "backup", instead: Self.dumpCommand(target, to: destination, withoutAccounts: !readsAccounts))
     }
 
     /// `pg_dump` of the `petlog` schema in the custom format (`pg_restore` reads it back), password left to
-    /// PGPASSWORD or ~/.pgpass as for petlog.
-    public static func dumpCommand(_ target: PostgresTarget, to destination: String) -> String {
+    /// PGPASSWORD or ~/.pgpass as for petlog; `withoutAccounts`: without the accounts and sessions of `serve`.
+    public static func dumpCommand(_ target: PostgresTarget, to destination: String, withoutAccounts: Bool = false) -> String {
         var parts = ["pg_dump", "--format=custom", "--schema=petlog", "--file=\(ShellWord.quoted(destination))"]
+        if withoutAccounts { parts += ["--exclude-table=petlog.web_account", "--exclude-table=petlog.web_session"] }
         if let socket = target.socketDirectory { parts.append("--host=\(ShellWord.quoted(socket))") } else if let host = target.host { parts.append("--host=\(ShellWord.quoted(host))") }
         parts += ["--port=\(target.port)", "--username=\(ShellWord.quoted(target.user))", ShellWord.quoted(target.database)]
         return parts.joined(separator: " ")

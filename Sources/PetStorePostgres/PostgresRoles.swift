@@ -38,11 +38,6 @@ public enum PostgresRoles {
     GRANT SELECT ON ALL TABLES IN SCHEMA petlog TO petlog_volunteer;
     GRANT SELECT ON ALL SEQUENCES IN SCHEMA petlog TO petlog_volunteer;
     GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA petlog TO petlog_staff, petlog_volunteer;
-    DO $revoke$ BEGIN
-      IF to_regclass('petlog.web_account') IS NOT NULL THEN
-        REVOKE ALL ON petlog.web_account, petlog.web_session FROM petlog_volunteer;
-      END IF;
-    END $revoke$;
     """
 
     /// What tables and sequences made later (by a migration, as the schema's owner) grant. Always set
@@ -75,12 +70,17 @@ public enum PostgresRoles {
             EXECUTE $grants$
         \(grantsSQL.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
             $grants$;
+        IF to_regclass('petlog.web_account') IS NOT NULL THEN EXECUTE $revoke$\(volunteersReadNoAccountsSQL)$revoke$; END IF;
             SELECT pg_get_userbyid(nspowner) INTO schema_owner FROM pg_namespace WHERE nspname = 'petlog';
         \(defaultPrivileges.map { "    EXECUTE format('ALTER DEFAULT PRIVILEGES FOR ROLE %I IN SCHEMA petlog \($0)', schema_owner);" }.joined(separator: "\n"))
           END IF;
         END $$;
         """
     }
+
+    /// After the grants, where the schema has `petlog serve`'s accounts (pg11 on): the volunteer reads no
+    /// password hash and no session.
+    static let volunteersReadNoAccountsSQL = "REVOKE ALL ON petlog.web_account, petlog.web_session FROM petlog_volunteer;"
 
     /// Why `init-roles` refuses: only the database's owner (or a superuser) changes roles and grants. A staff
     /// role's grants and default privileges would be its own, and would break the owner's restore.
@@ -122,6 +122,7 @@ public enum PostgresRoles {
             try link.transaction(.migration) {
                 if !missing.isEmpty { try link.execute(script: rolesSQL) }
                 try link.execute(script: grantsSQL)
+                try link.execute(script: volunteersReadNoAccountsSQL)   // the schema was migrated just above
                 let owner = try link.row("SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace WHERE nspname = 'petlog'", [SQLValue]())?[0].text ?? target.user
                 try link.execute(script: defaultPrivilegesSQL(owner: owner))
             }

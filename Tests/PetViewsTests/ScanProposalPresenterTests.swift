@@ -69,9 +69,10 @@ final class ScanProposalPresenterTests: XCTestCase {
     func testTheJSONSaysWhatIsUnsureAndWhereTheCurrencyCameFrom() throws {
         let image = ScanJSON.Image(text: [], width: 100, height: 100, deskewDegrees: 0, rotationDegrees: 0, script: nil)
         let cases: [([String], [String], String, String?, [String])] = [
-            (["PAWS & CLAWS", "11/20/26 06:42 PM", "TOTAL 104.05"], ["eng"], "cents", nil, ["merchant", "currency"]),
-            (["PAWS & CLAWS", "11/20/26 06:42 PM", "TOTAL $104.05"], ["eng"], "mark", "$", ["merchant"]),
-            (["싱싱마트", "2026/10/31(토) PM 03:17", "받을금액 53,000"], ["kor"], "language", nil, ["merchant", "currency"]),
+            // Each total is printed again on a card line: a total nothing confirms would be unsure itself.
+            (["PAWS & CLAWS", "11/20/26 06:42 PM", "TOTAL 104.05", "VISA 104.05"], ["eng"], "cents", nil, ["merchant", "currency"]),
+            (["PAWS & CLAWS", "11/20/26 06:42 PM", "TOTAL $104.05", "VISA $104.05"], ["eng"], "mark", "$", ["merchant"]),
+            (["싱싱마트", "2026/10/31(토) PM 03:17", "받을금액 53,000", "신용카드 53,000"], ["kor"], "language", nil, ["merchant", "currency"]),
         ]
         for (texts, langs, from, mark, unsure) in cases {
             let p = proposal(texts, langs, home: .krw)

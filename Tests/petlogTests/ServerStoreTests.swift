@@ -249,6 +249,7 @@ final class ServerStoreTests: CLITestCase {
         let out = try ok("--db", url, "pg", "init-roles")
         XCTAssertTrue(out.contains("petlog_volunteer"), out)
         XCTAssertEqual(try run(["--db", url, "pg", "init-roles"], useDefaultDB: true).status, 0, "runs again safely")
+        XCTAssertEqual(try psql(url, "SELECT has_table_privilege('petlog_volunteer', 'petlog.web_account', 'SELECT')"), "f\n", "no password hash is a volunteer's to read")
         _ = try psql(url, "DROP ROLE IF EXISTS mina; DROP ROLE IF EXISTS jun; CREATE ROLE mina LOGIN IN ROLE petlog_staff; CREATE ROLE jun LOGIN IN ROLE petlog_volunteer")
         let staff = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://mina@")
         let volunteer = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://jun@")
