@@ -1,9 +1,10 @@
+import Crypto
 import Foundation
 import PetFiles
 import PetModel
 
-/// Exports a batch at a time, CSV and the attachment list (`TransferRepository`), written once over the
-/// engine; the JSON export's one snapshot for an engine without a one-pass reader of its own, and the
+/// Exports a batch at a time, CSV, the attachment list and the attachment files checked and copied
+/// (`TransferRepository`), written once over the engine; the JSON export's one snapshot for an engine without a one-pass reader of its own, and the
 /// weight series from the tables.
 extension Store {
     /// A pet's weights as two columns, oldest first, from the tables row by row (each engine reads the same
@@ -82,5 +83,71 @@ extension Store {
 
     public func attachmentHashes() throws -> [String] {
         try read { s in try s.sql.rows("SELECT DISTINCT sha256 FROM attachment ORDER BY sha256", [SQLValue]()).compactMap { $0[0].text } }
+    }
+
+    // MARK: Attachment files, over the engine's one read of a file's bytes (`StoreEngine.readAttachment`)
+
+    /// Reads every attachment file the records name and checks its SHA-256. A file that no longer matches
+    /// is thrown, naming it; so is one the store does not hold, unless `allowingMissing` (then it is listed).
+    /// A file that is there but cannot be read is thrown either way: a problem to name, not a missing photo.
+    @discardableResult
+    public func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory {
+        var inventory = AttachmentInventory()
+        for sha in try attachmentHashes() {
+            guard try checkedRead(sha, allowingMissing: allowingMissing, { _ in }) else { inventory.missing.append(sha); continue }
+            inventory.present.append(sha)
+        }
+        return inventory
+    }
+
+    /// Copies the attachment files the records name into the folder `directory` as `<sha256>` (0600, each
+    /// whole or not at all, through `OutputFile`). Every stored file is read and its SHA-256 checked first
+    /// (`verifyAttachments`): a file that no longer matches refuses the whole copy, naming it, before
+    /// anything is written; each is checked again as it is copied. Files already in the folder are kept;
+    /// files the records name but the store does not hold are left out (listed) when `allowingMissing`.
+    public func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String]) {
+        let inventory = try verifyAttachments(allowingMissing: allowingMissing)
+        guard !inventory.present.isEmpty else { return (0, inventory.missing) }
+        let batch = OutputFile.Batch()
+        var copied = 0
+        do {
+            try batch.prepareFolder(directory)
+            let folder = directory.hasSuffix("/") ? directory : directory + "/"
+            for sha in inventory.present where !FileManager.default.fileExists(atPath: folder + sha) {
+                try batch.add(folder + sha) { sink in _ = try checkedRead(sha, allowingMissing: false) { try sink.write($0) } }
+                try batch.commit()
+                copied += 1
+            }
+        } catch {
+            batch.discard()
+            throw error
+        }
+        return (copied, inventory.missing)
+    }
+
+    /// The file of the attachment `sha256` written to `path` (`OutputFile`: whole or not at all), a piece at
+    /// a time; one the store does not hold is thrown.
+    public func writeAttachment(sha256: String, to path: String) throws {
+        try OutputFile.write(to: path) { sink in
+            let read = try engine.readAttachment(sha256: sha256) { try sink.write($0) }
+            if !read.held { throw StoreError.attachmentUnreadable(path: read.name) }
+        }
+    }
+
+    /// The bytes of `sha` through `body`, their SHA-256 checked at the end; false when the store does not
+    /// hold the file and `allowingMissing` (else that is thrown, as a file whose bytes hash to another is).
+    private func checkedRead(_ sha: String, allowingMissing: Bool, _ body: (Data) throws -> Void) throws -> Bool {
+        var hasher = SHA256()
+        let read = try engine.readAttachment(sha256: sha) { data in
+            hasher.update(data: data)
+            try body(data)
+        }
+        guard read.held else {
+            if allowingMissing { return false }
+            throw StoreError.attachmentUnreadable(path: read.name)
+        }
+        let found = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        if found != sha { throw AttachmentHashMismatch(path: read.name, expected: sha, found: found) }
+        return true
     }
 }

@@ -79,12 +79,6 @@ public struct Store: PetlogStore {
     }
     public func exportJSON(to sink: OutputSink) throws -> Int { try engine.exportJSON(to: sink) }
     public func householdNamespace() throws -> String? { try engine.householdNamespace() }
-    @discardableResult
-    public func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory { try engine.verifyAttachments(allowingMissing: allowingMissing) }
-    public func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String]) {
-        try engine.copyAttachments(to: directory, allowingMissing: allowingMissing)
-    }
-    public func writeAttachment(sha256: String, to path: String) throws { try engine.writeAttachment(sha256: sha256, to: path) }
     public func readableAttachment(sha256: String, scratch: () throws -> String) -> String? {
         engine.readableAttachment(sha256: sha256, scratch: scratch)
     }

@@ -30,12 +30,13 @@ public protocol StoreEngine: MaintenanceRepository, HistoryRepository {
     /// to the quarantine, never deleted). Beside a SQLite file the files are copied before the transaction
     /// and removed again when it fails; on a server they are chunks written inside it.
     func writeTransaction<T>(storing paths: [String], _ body: (any SQLExecutor, _ stored: [String: Attachment]) throws -> (result: T, setAside: [String])) throws -> T
-    /// `TransferRepository.verifyAttachments`: the files, or the chunks, read and checked.
-    func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory
-    /// `TransferRepository.copyAttachments`.
-    func copyAttachments(to directory: String, allowingMissing: Bool) throws -> (copied: Int, missing: [String])
-    /// `TransferRepository.writeAttachment`.
-    func writeAttachment(sha256: String, to path: String) throws
+    /// The bytes of the attachment `sha256` as the engine holds them, handed to `body` in order a piece at a
+    /// time (the file beside a SQLite database, 1 MiB at a time; a server's chunks, in one read
+    /// transaction), and how an error names it (`name`: the file's path, or the server and the hash).
+    /// `held` is false, and `body` is not called, when the engine has none of it (no file, no chunk); a file
+    /// that is there but cannot be read throws. `Store.verifyAttachments`, `copyAttachments` and
+    /// `writeAttachment` are written once over this.
+    func readAttachment(sha256: String, _ body: (Data) throws -> Void) throws -> (held: Bool, name: String)
     /// `TransferRepository.readableAttachment`.
     func readableAttachment(sha256: String, scratch: () throws -> String) -> String?
 

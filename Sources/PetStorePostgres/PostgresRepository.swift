@@ -124,7 +124,7 @@ public final class PostgresRepository: StoreEngine {
     public func readableAttachment(sha256: String, scratch: () throws -> String) -> String? {
         guard let folder = try? scratch() else { return nil }
         let path = folder + "/" + sha256
-        if !FileManager.default.fileExists(atPath: path) { try? writeAttachment(sha256: sha256, to: path) }
+        if !FileManager.default.fileExists(atPath: path) { try? Store(self).writeAttachment(sha256: sha256, to: path) }
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 

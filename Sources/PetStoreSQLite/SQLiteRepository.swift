@@ -144,14 +144,22 @@ public struct SQLiteRepository: StoreEngine {
         return written.result
     }
 
-    /// The file in the attachments folder, copied a chunk at a time.
-    public func writeAttachment(sha256: String, to path: String) throws {
-        guard let source = attachments?.url(for: sha256).path, let input = FileHandle(forReadingAtPath: source) else {
-            throw StoreError.attachmentUnreadable(path: attachments?.url(for: sha256).path ?? sha256)
+    /// The file in the attachments folder, read 1 MiB at a time; not held when nothing is at its path (a
+    /// database without a folder holds none). Something there that is not a regular file, or that cannot be
+    /// read, is thrown: a problem to name, not a missing photo.
+    public func readAttachment(sha256: String, _ body: (Data) throws -> Void) throws -> (held: Bool, name: String) {
+        guard let source = attachments?.url(for: sha256).path else { return (false, sha256) }
+        guard FileSecurity.exists(source) else { return (false, source) }
+        var info = stat()
+        guard stat(source, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let input = FileHandle(forReadingAtPath: source) else {
+            throw StoreError.attachmentUnreadable(path: source)
         }
         defer { try? input.close() }
-        try OutputFile.write(to: path) { sink in
-            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try sink.write(chunk) }
+        while true {
+            let piece: Data
+            do { piece = try input.read(upToCount: 1 << 20) ?? Data() } catch { throw StoreError.attachmentUnreadable(path: source) }
+            if piece.isEmpty { return (true, source) }
+            try body(piece)
         }
     }
 

@@ -31,6 +31,23 @@ final class StoreCountsTests: XCTestCase, OnOneStore {
         XCTAssertEqual(Set(names), ["read", "write", "storeError"], "a method both engines define beyond StoreEngine's: write it once in Store")
     }
 
+    /// Attachment files are read, checked and copied once, in `Store` (`verifyAttachments`, `copyAttachments`,
+    /// `writeAttachment`), over the engine's one primitive (`StoreEngine.readAttachment`: a file beside the
+    /// database, or a server's chunks): none is an engine's answer, and no line of them is in both engines.
+    func testAttachmentFilesAreCheckedAndCopiedOnceOverTheEnginesRead() throws {
+        let lines = try counts(root: TestServer.repoRoot)
+        func listed(_ heading: String) throws -> [String] {
+            let at = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(heading) }, lines.joined(separator: "\n"))
+            return lines[(at + 1)...].prefix { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let once: Set = ["verifyAttachments", "copyAttachments", "writeAttachment"]
+        XCTAssertTrue(once.isDisjoint(with: try listed("engine answers in Store")), lines.joined(separator: "\n"))
+        let engines = try listed("methods both engines define for")
+        XCTAssertTrue(once.isDisjoint(with: engines) && engines.contains("readAttachment"), engines.joined(separator: "\n"))
+        let twice = try listed("statements in both engines")
+        XCTAssertFalse(twice.contains { $0.contains("inventory") || $0.contains("directory") }, twice.joined(separator: "\n"))
+    }
+
     func testTheScriptCountsAForwardingLine() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("store-counts-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

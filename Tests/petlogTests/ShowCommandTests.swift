@@ -158,6 +158,30 @@ final class ShowCommandTests: CLITestCase {
         XCTAssertEqual(try run(["show", id, "--save-files", path("plain")]).status, 73)
     }
 
+    /// A file the store no longer holds (gone from beside the database file, its chunks gone from the server)
+    /// is refused in one line and nothing is saved: the server's store once wrote an empty file for it and
+    /// said nothing (`Store.writeAttachment`, written once over the engine's `readAttachment`).
+    func testAFileTheStoreNoLongerHoldsIsRefusedAndNothingIsSaved() throws {
+        try ok("pet", "add", "Coco", "--species", "dog")
+        try ok("diary", "Coco", "walk", "--photo", try file("photo.jpg", jpeg(1)), "--at", "2026-11-20 10:00")
+        let id = String(try lastId())
+        if let db = serverDatabase {
+            XCTAssertEqual(try TestServer.shared().psql(db, "DELETE FROM petlog.attachment_chunk").status, 0)
+        } else {
+            let folder = dbPath + ".attachments"
+            let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.count == 67 }
+            XCTAssertEqual(files.count, 1, "\(files)")
+            for f in files { try FileManager.default.removeItem(atPath: folder + "/" + f) }
+        }
+        let out = path("out")
+        for lang in ["en", "ko", "ja"] {
+            let r = try run(["--lang", lang, "show", id, "--save-files", out])
+            XCTAssertEqual(r.status, 66, r.stdout + r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [], [])
+    }
+
     func testOpenHandsEachFileToXdgOpenAndRefusesWithoutOne() throws {
         try ok("pet", "add", "Coco", "--species", "dog")
         try ok("expense", "Coco", "5", "USD", "--receipt", try file("r 1.jpg", jpeg(1)), "--receipt", try file("r2.jpg", jpeg(2)), "--at", "2026-11-20 18:30")
