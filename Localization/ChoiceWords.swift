@@ -15,11 +15,17 @@ public enum ChoiceWords {
         return codes.first { code in words(group, code).contains { CareNames.key($0) == k } }
     }
 
-    /// Every word `code` of `group` is read from: the code, its name in en/ko/ja, its short forms.
+    /// Every word `code` of `group` is read from: the code, its name in en/ko/ja, its short forms (the
+    /// tables' `groupWords.code` line in en/ko/ja, comma-separated, e.g. `kindWords.walk = walks, walking`,
+    /// and the ones below).
     public static func words(_ group: String, _ code: String) -> [String] {
         var out = [code]
         if let key = L10n.keysByRawValue["\(group).\(code)"] {
             out += Language.allCases.map { L10n.template(key, $0) }
+        }
+        if let key = L10n.keysByRawValue["\(group)Words.\(code)"] {
+            out += Language.allCases.flatMap { L10n.template(key, $0).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                .filter { !$0.isEmpty }
         }
         return out + (shortForms[group]?[code] ?? [])
     }
@@ -36,7 +42,8 @@ public enum ChoiceWords {
         "color": L10n.requiredCodes[.color] ?? [],
     ]
 
-    /// Short forms people type beside the names the tables show, by group and code.
+    /// Short forms people type beside the names the tables show, by group and code. A record kind's are its
+    /// `kindWords.*` lines in the tables (said with its name there, so a new kind touches no code here).
     static let shortForms: [String: [String: [String]]] = [
         "species": [
             "dog": ["dogs", "puppy", "강아지", "멍멍이", "댕댕이", "いぬ", "イヌ", "子犬", "わんちゃん", "ワンちゃん"],
@@ -55,20 +62,6 @@ public enum ChoiceWords {
             "female": ["f", "♀", "girl", "암", "여아", "メス", "めす", "雌", "女の子"],
             "male": ["m", "♂", "boy", "수", "남아", "オス", "おす", "雄", "男の子"],
             "unknown": ["u", "?", "모름", "わからない"],
-        ],
-        "kind": [
-            "weight": ["weights", "몸무게"],
-            "meal": ["meals", "food", "밥", "ごはん", "ご飯"],
-            "stool": ["poop", "poo", "똥", "うんち", "うんこ"],
-            "urine": ["pee", "오줌", "おしっこ"],
-            "symptom": ["symptoms"],
-            "visit": ["visits", "vet", "병원", "동물병원", "病院"],
-            "vaccination": ["vaccine", "vaccines", "vaccinations", "백신", "접종", "ワクチン", "接種"],
-            "medication": ["med", "meds", "medications", "medicine", "투약 계획", "お薬"],
-            "dose": ["doses", "복용", "服用"],
-            "expense": ["expenses", "지출 기록", "出費", "費用"],
-            "grooming": ["groom", "그루밍", "グルーミング"],
-            "walk": ["walks", "walking", "산책하기", "さんぽ", "お散歩"],
         ],
         "route": [
             "oral": ["mouth", "by mouth", "먹는 약", "입", "内服", "飲み薬"],

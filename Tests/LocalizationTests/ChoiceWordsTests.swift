@@ -64,6 +64,28 @@ final class ChoiceWordsTests: XCTestCase {
         XCTAssertNil(ChoiceWords.code("lemon chiffon", group: "color", codes: codes))
     }
 
+    /// A record kind's short forms are its `kindWords.*` lines in the three tables (issue 43: a new kind says
+    /// them beside its name and touches no code): each language's words are read in any language, and no
+    /// kind's are listed in code.
+    func testAKindsShortFormsAreItsTableLines() {
+        let kinds = ChoiceWords.known["kind"]!
+        XCTAssertNil(ChoiceWords.shortForms["kind"], "a kind's short forms go in Strings/*.txt as kindWords.KIND")
+        for kind in kinds {
+            guard let key = L10n.Key(rawValue: "kindWords.\(kind)") else { continue }
+            for language in Language.allCases {
+                for word in L10n.template(key, language).split(separator: ",") {
+                    let w = word.trimmingCharacters(in: .whitespaces)
+                    XCTAssertFalse(w.isEmpty, "kindWords.\(kind) in \(language)")
+                    XCTAssertEqual(ChoiceWords.code(w, group: "kind", codes: kinds), kind, "\(language): \(w)")
+                }
+            }
+        }
+        for (word, kind) in ["walks": "walk", "산책하기": "walk", "お散歩": "walk", "groom": "grooming", "グルーミング": "grooming", "poop": "stool",
+                             "투약 계획": "medication", "費用": "expense"] {
+            XCTAssertEqual(ChoiceWords.code(word, group: "kind", codes: kinds), kind, word)
+        }
+    }
+
     func testCommonShortForms() {
         let species = ChoiceWords.known["species"]!
         for word in ["고양이", "猫", "ねこ", "ネコ", "냥이", "kitten", "Cat"] {

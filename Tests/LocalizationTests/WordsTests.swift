@@ -27,7 +27,8 @@ final class WordsTests: XCTestCase {
         let tables = L10n.tables
         for row in rows {
             for (language, chosen, ruledOut) in [(Language.ko, row.ko, row.koNot), (.ja, row.ja, row.jaNot)] {
-                let table = tables[language] ?? [:]
+                // A kind's short forms (`kindWords.*`) are words petlog reads, never says: 똥 and おしっこ are typed.
+                let table = (tables[language] ?? [:]).filter { !$0.key.contains("Words.") }
                 XCTAssertTrue(table.values.contains { $0.contains(chosen) }, "\(language): \"\(chosen)\" (\(row.concept)) is used nowhere")
                 for word in ruledOut {
                     let users = table.filter { $0.value.contains(word) }.keys.sorted()
