@@ -77,17 +77,30 @@ public struct RecordWording: Sendable {
             parts.append(l10n.code(.category, e.category))
             if let m = e.merchant { parts.append(m) }
             if !e.items.isEmpty { parts.append(e.items.joined(separator: ", ")) }
-        case .grooming(let g):
-            parts.append(g.tasks.isEmpty ? kindName(.grooming) : g.tasks.map { l10n.code(.groomingTask, $0.rawValue) }.joined(separator: ", "))
-            if let by = g.groomer { parts.append(by) }
-            if let c = g.cost { parts.append(format.money(c)) }
-            if let n = g.next { parts.append(l10n.text(.fieldNextSession(date: n.description))) }
-        case .walk(let w):
-            parts += [w.meters.map(distance), w.minutes.map(hoursAndMinutes)].compactMap { $0 }
-            if parts.isEmpty { parts.append(kindName(.walk)) }
+        default:
+            // Every kind after the eleven above: the parts its model says (`RecordDetail.summary`).
+            if let summary = r.detail.summary { parts += words(summary, kind: r.kind) }
         }
         if !r.attachments.isEmpty { parts.append(l10n.text(.fieldAttachments(count: ValueFormatter.count(r.attachments.count)))) }
         return parts.joined(separator: format.listSeparator)
+    }
+
+    /// A later kind's line (`RecordSummary`): its headline parts, or its name when it has none, then the rest.
+    func words(_ summary: RecordSummary, kind: RecordKind) -> [String] {
+        let headline = summary.headline.map(word)
+        return (headline.isEmpty ? [kindName(kind)] : headline) + summary.rest.map(word)
+    }
+
+    /// One part of a later kind's line, worded by what it is.
+    func word(_ part: RecordSummary.Part) -> String {
+        switch part {
+        case .text(let text): text
+        case .money(let money): format.money(money)
+        case .codes(let group, let codes): codes.map { c in L10n.CodeGroup(rawValue: group).map { l10n.code($0, c) } ?? c }.joined(separator: ", ")
+        case .meters(let meters): distance(meters)
+        case .minutes(let minutes): hoursAndMinutes(minutes)
+        case .nextSession(let day): l10n.text(.fieldNextSession(date: day.description))
+        }
     }
 
     public func interval(_ seconds: Int) -> String { format.duration(seconds: seconds) }

@@ -148,6 +148,20 @@ public enum RecordDetail: Equatable, Sendable {
         if case .grooming(let g) = self { return g.next }
         return nil
     }
+
+    /// How a record of a kind after the eleven shipped ones reads in one line (`RecordWording.summary` words
+    /// it); nil for those eleven, whose lines are written by hand there. A new kind's case is asked for here.
+    public var summary: RecordSummary? {
+        typealias P = RecordSummary.Part
+        switch self {
+        case .weight, .meal, .stool, .urine, .symptom, .diary, .visit, .vaccination, .medication, .dose, .expense: return nil
+        case .grooming(let g):
+            return RecordSummary(headline: [g.tasks.isEmpty ? nil : P.codes(group: "groomingTask", g.tasks.map(\.rawValue))],
+                                 rest: [g.groomer.map(P.text), g.cost.map(P.money), g.next.map(P.nextSession)])
+        case .walk(let w):
+            return RecordSummary(headline: [w.meters.map(P.meters), w.minutes.map(P.minutes)])
+        }
+    }
 }
 
 public struct Weight: Equatable, Sendable {

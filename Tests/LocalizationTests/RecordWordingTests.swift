@@ -28,6 +28,23 @@ final class RecordWordingTests: XCTestCase {
         XCTAssertEqual(wording(.en).summary(record(.medication(med))), "Apoquel · " + en.text(.fieldStopped(date: "2026-11-22")))
     }
 
+    /// The later kinds' lines, worded from the parts their model gives (`RecordDetail.summary`): the headline
+    /// parts or the kind's name when none has a value, then the rest; the same words as when each kind's
+    /// line was written out by hand in `RecordWording`.
+    func testLaterKindsReadAsTheirModelsPartsSay() {
+        let groomed = Grooming(tasks: [.bath, .nails], groomer: "Kim's", cost: Money(minorUnits: 55_000, currency: .krw),
+                               next: LocalDate(clamping: 2026, month: 12, day: 20))
+        XCTAssertEqual(wording(.en).summary(record(.grooming(groomed))), "bath, nails · Kim's · ₩55,000 · next 2026-12-20")
+        XCTAssertEqual(wording(.ko).summary(record(.grooming(Grooming(tasks: [.bath], next: LocalDate(clamping: 2026, month: 12, day: 20))))),
+                       "목욕 · 다음 2026-12-20")
+        XCTAssertEqual(wording(.ja).summary(record(.grooming(Grooming(tasks: [], groomer: "Kim's")))), "トリミング・Kim's")
+        XCTAssertEqual(wording(.en).summary(record(.walk(Walk(meters: 3200, minutes: 70)))), "3.2 km · 1 h 10 min")
+        XCTAssertEqual(wording(.ko).summary(record(.walk(Walk(meters: nil, minutes: 45)))), "45분")
+        XCTAssertEqual(wording(.ja).summary(record(.walk(Walk()))), "散歩")
+        XCTAssertEqual(wording(.en, .imperial).summary(record(.walk(Walk(meters: 3219, minutes: nil)))), "2 mi")
+        XCTAssertNil(RecordDetail.weight(Weight(mass: Mass(grams: 1))).summary, "a shipped kind's line is written by hand")
+    }
+
     func testIntervalsAndAdherence() {
         let w = wording(.en), en = L10n(.en)
         XCTAssertEqual(w.everyText(Medication(name: "x", intervalSeconds: 14 * 86_400)), en.text(.unitWeeks(n: "2")))
