@@ -1,4 +1,5 @@
 import Foundation
+import PetModel
 import PetStoreCore
 
 /// `user list --json` (and `user add --json`): an account of `petlog serve`, never its password hash.

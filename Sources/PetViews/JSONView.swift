@@ -46,15 +46,6 @@ public enum JSONView {
     public static func month(_ first: LocalDate) -> String { String(first.description.prefix(7)) }
 }
 
-/// A view's key: the documented snake_case names are written where the view encodes itself.
-public struct JSONKey: CodingKey {
-    public let stringValue: String
-    public init(_ name: String) { stringValue = name }
-    public init?(stringValue: String) { self.stringValue = stringValue }
-    public var intValue: Int? { nil }
-    public init?(intValue: Int) { nil }
-}
-
 extension KeyedEncodingContainer where K == JSONKey {
     /// One key of a view; an optional value without one is written as `null` (the documented shapes
     /// keep every key, so a script can tell "none" from "not asked").

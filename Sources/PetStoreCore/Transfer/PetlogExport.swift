@@ -193,10 +193,10 @@ package struct ExportedDetail: Equatable {
     /// (a string for a number refuses the record); `stopped_at` is an instant or, in older files, seconds.
     package static func decode<K: CodingKey>(_ kind: RecordKind, from container: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
         guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
-        let c = try container.nestedContainer(keyedBy: ExportedRecord.Key.self, forKey: key)
+        let c = try container.nestedContainer(keyedBy: JSONKey.self, forKey: key)
         var d = ExportedDetail(kind: kind, values: [:])
         for m in d.members {
-            let key = ExportedRecord.Key(m.key)
+            let key = JSONKey(m.key)
             switch m.form {
             case .text(let col): d.values[col] = try c.decodeIfPresent(String.self, forKey: key)
             case .integer(let col): d.values[col] = try c.decodeIfPresent(Int64.self, forKey: key).map { String($0) }
@@ -267,17 +267,6 @@ package struct ExportedRecord: Decodable, Equatable {
     package var updatedAt: String?
     package var detail: ExportedDetail?
 
-    package struct Key: CodingKey {
-        package var stringValue: String
-        package init(_ s: String) { stringValue = s }
-        package init?(stringValue: String) { self.stringValue = stringValue }
-        package var intValue: Int? { nil }
-        package init?(intValue: Int) { nil }
-        package static let id = Key("id"), petId = Key("pet_id"), pet = Key("pet"), kind = Key("kind"), at = Key("at")
-        package static let utcOffsetSeconds = Key("utc_offset_seconds"), note = Key("note"), starred = Key("starred"), attachments = Key("attachments")
-        package static let createdAt = Key("created_at"), updatedAt = Key("updated_at")
-    }
-
     package init(_ r: PetRecord) {
         id = r.id; petId = r.petId; pet = r.petName; kind = r.kind.rawValue
         at = RFC3339.text(r.at, offset: r.utcOffset); utcOffsetSeconds = Int64(r.utcOffset)
@@ -286,19 +275,19 @@ package struct ExportedRecord: Decodable, Equatable {
     }
 
     package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: Key.self)
-        id = try c.decodeIfPresent(Int64.self, forKey: .id)
-        petId = try c.decodeIfPresent(Int64.self, forKey: .petId)
-        pet = try c.decodeIfPresent(String.self, forKey: .pet)
-        kind = try c.decodeIfPresent(String.self, forKey: .kind)
-        at = try c.decodeIfPresent(String.self, forKey: .at)
-        utcOffsetSeconds = try c.decodeIfPresent(Int64.self, forKey: .utcOffsetSeconds)
-        note = try c.decodeIfPresent(String.self, forKey: .note)
-        starred = try c.decodeIfPresent(Bool.self, forKey: .starred)
-        attachments = try c.decodeIfPresent([ExportedAttachment].self, forKey: .attachments)
-        createdAt = try c.decodeIfPresent(String.self, forKey: .createdAt)
-        updatedAt = try c.decodeIfPresent(String.self, forKey: .updatedAt)
-        detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: Key($0.rawValue)) }
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        id = try c.decodeIfPresent(Int64.self, forKey: JSONKey("id"))
+        petId = try c.decodeIfPresent(Int64.self, forKey: JSONKey("pet_id"))
+        pet = try c.decodeIfPresent(String.self, forKey: JSONKey("pet"))
+        kind = try c.decodeIfPresent(String.self, forKey: JSONKey("kind"))
+        at = try c.decodeIfPresent(String.self, forKey: JSONKey("at"))
+        utcOffsetSeconds = try c.decodeIfPresent(Int64.self, forKey: JSONKey("utc_offset_seconds"))
+        note = try c.decodeIfPresent(String.self, forKey: JSONKey("note"))
+        starred = try c.decodeIfPresent(Bool.self, forKey: JSONKey("starred"))
+        attachments = try c.decodeIfPresent([ExportedAttachment].self, forKey: JSONKey("attachments"))
+        createdAt = try c.decodeIfPresent(String.self, forKey: JSONKey("created_at"))
+        updatedAt = try c.decodeIfPresent(String.self, forKey: JSONKey("updated_at"))
+        detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: JSONKey($0.rawValue)) }
     }
 
 }
