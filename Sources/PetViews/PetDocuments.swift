@@ -72,10 +72,12 @@ public struct PetDocuments {
     /// Axis labels and symptom bars in the context's language.
     public var labels: ChartLabels { ChartLabels(format: context.format, wording: context.wording, timeZone: context.time.timeZone) }
 
-    /// Where the pet's profile photo is readable as a file (nil: none, or not readable).
+    /// The pet's profile photo written into the private folder `scratch` hands out (nil: none, or not written).
     func profilePhotoPath(_ p: Pet, scratch: @escaping () throws -> String) -> String? {
-        guard let photo = p.photo else { return nil }
-        return store.readableAttachment(sha256: photo.sha256, scratch: scratch)
+        guard p.photo != nil, let photo = try? store.petPhoto(id: p.id), let folder = try? scratch() else { return nil }
+        let path = folder + "/profile-photo-\(p.id)"
+        guard FileManager.default.createFile(atPath: path, contents: photo.data, attributes: [.posixPermissions: 0o600]) else { return nil }
+        return path
     }
 }
 
