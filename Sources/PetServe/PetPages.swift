@@ -32,7 +32,7 @@ struct PetPages {
             \(photo)
             <h2 id="weight">\(t(.webWeightChart))</h2>
             <nav class="periods">\(links)</nav>
-            <picture><source srcset="\(chart)&amp;theme=dark" media="(prefers-color-scheme: dark)">\
+            <picture><source srcset="\(chart)&amp;theme=dark" media="(prefers-color-scheme: dark)">
             <img class="chart" src="\(chart)" alt="\(t(.webWeightChart))" width="960" height="540"></picture>
             <h2>\(t(.webDocuments))</h2>
             <form method="get" action="/pets/\(p.id)/report.pdf" class="stack">

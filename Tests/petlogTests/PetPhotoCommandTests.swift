@@ -51,7 +51,7 @@ final class PetPhotoCommandTests: CLITestCase {
     }
 
     func testProfilePhotoIsSetShownDrawnUndoneAndRemoved() throws {
-        try ok("pet", "add", "Coco", "--species", "dog", "--microchip", "900123456789012")
+        try ok("pet", "add", "Coco", "--species", "dog")
         let photo = try file("coco.png", Self.png(64))
         XCTAssertFalse(try ok("pet", "show", "Coco").contains("Photo"), "no photo yet")
         let report0 = home.appendingPathComponent("r0.pdf").path, card0 = home.appendingPathComponent("c0.pdf").path
