@@ -369,6 +369,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
             DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
             DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title; DROP TABLE petlog.web_session; DROP TABLE petlog.web_account;
+            ALTER TABLE petlog.pet DROP COLUMN photo, DROP COLUMN photo_type, DROP COLUMN photo_size, DROP COLUMN photo_sha256;
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")
