@@ -111,6 +111,7 @@ let package = Package(
             name: "PetServe",
             dependencies: [
                 "PetModel", "PetStoreCore", "Localization", "PetViews",
+                "PetCharts", "PetReport", "PetTransfer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

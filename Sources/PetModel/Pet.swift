@@ -42,18 +42,39 @@ public struct Pet: Equatable, Sendable, Codable {
     public var health: PetHealth
     public var createdAt: Date
     public var updatedAt: Date
+    /// The profile photo, if one was given (`pet edit --photo`, schema v15); its bytes are read on their own.
+    public var photo: PetPhoto?
 
     public init(id: Int64, name: String, species: Species, breed: String? = nil, sex: Sex = .unknown,
                 neutered: Bool = false, born: PartialDate? = nil, microchip: String? = nil, color: String? = nil,
                 notes: String? = nil, archivedOn: LocalDate? = nil, archiveReason: ArchiveReason? = nil,
-                health: PetHealth = PetHealth(), createdAt: Date, updatedAt: Date) {
+                health: PetHealth = PetHealth(), createdAt: Date, updatedAt: Date, photo: PetPhoto? = nil) {
         self.id = id; self.name = name; self.species = species; self.breed = breed; self.sex = sex
         self.neutered = neutered; self.born = born; self.microchip = microchip; self.color = color
         self.notes = notes; self.archivedOn = archivedOn; self.archiveReason = archiveReason; self.health = health
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+        self.createdAt = createdAt; self.updatedAt = updatedAt; self.photo = photo
     }
 
     public var isArchived: Bool { archivedOn != nil }
+}
+
+/// A pet's profile photo as the pet row describes it: its type by content (`MediaSniffer`), its size and
+/// SHA-256 (hex). The image itself is kept in the store with the pet (`PetsRepository.petPhoto`).
+public struct PetPhoto: Equatable, Sendable, Codable {
+    public var mediaType: String
+    public var size: Int64
+    public var sha256: String
+    public init(mediaType: String, size: Int64, sha256: String) { self.mediaType = mediaType; self.size = size; self.sha256 = sha256 }
+
+    /// The largest profile photo taken (a phone's photo fits many times over).
+    public static let maxBytes = 25 * 1024 * 1024
+}
+
+/// What `pet edit --photo FILE` / `--no-photo` does to the profile photo.
+public enum PetPhotoChange: Equatable, Sendable {
+    /// The file's bytes and their type by content.
+    case set(Data, mediaType: String)
+    case remove
 }
 
 /// The fields of a new pet or of an edit (nil = leave as is).

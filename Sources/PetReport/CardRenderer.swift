@@ -329,6 +329,19 @@ struct CardPainter {
     let card: EmergencyCard
     let plan: CardPlan
     let context: Context
+    /// The profile photo (a PNG, as a thumbnail, or a JPEG embedded as it is), read once for every copy on a sheet.
+    let photo: Surface?
+
+    init(card: EmergencyCard, plan: CardPlan, context: Context) {
+        self.card = card; self.plan = plan; self.context = context
+        photo = card.photoPath.flatMap { path in
+            (try? Surface.image(readingPNG: path)).flatMap { try? $0.thumbnail(maxWidth: 240, maxHeight: 240) }
+                ?? (try? Surface.image(embeddingJPEG: path))
+        }
+    }
+
+    /// The photo's square at the band's right.
+    static var photoSide: Double { band - mm(2) }
 
     static let text = Color(hex: 0x1F2328)
     static let muted = Color(hex: 0x5E6670)
@@ -375,11 +388,26 @@ struct CardPainter {
     }
 
     /// A coloured band across the top holding a bold title and an optional subtitle.
-    private func band(x: Double, y: Double, title: String, titleSize: Double, subtitle: String?) {
-        let W = CardGeometry.width, m = CardGeometry.margin
+    private func band(x: Double, y: Double, title: String, titleSize: Double, subtitle: String?, photo: Surface? = nil) {
+        var W = CardGeometry.width
+        let m = CardGeometry.margin
         context.setSource(Self.accent)
         context.rectangle(x: x, y: y, width: W, height: Self.band)
         context.fill()
+        if let photo {
+            // Scaled to cover its square, centred, clipped to it; the name and subtitle keep left of it.
+            let side = Self.photoSide, px = x + W - Self.mm(1) - side, py = y + Self.mm(1)
+            let s = max(side / photo.width, side / photo.height)
+            context.save()
+            context.rectangle(x: px, y: py, width: side, height: side)
+            context.clip()
+            context.translate(x: px + (side - photo.width * s) / 2, y: py + (side - photo.height * s) / 2)
+            context.scale(x: s, y: s)
+            context.setSource(photo, x: 0, y: 0)
+            context.paint()
+            context.restore()
+            W -= side + Self.mm(1.5)
+        }
         // A long name is set smaller (down to 5.5 pt) rather than run out of the band.
         let sub = subtitle.map { layout($0, size: 6.5, width: W - 2 * m) }
         let subHeight = sub.map { $0.extents.height + 0.5 } ?? 0
@@ -401,7 +429,7 @@ struct CardPainter {
         context.save()
         cardPath(x: x, y: y)
         context.clip()
-        band(x: x, y: y, title: card.name, titleSize: 12, subtitle: card.subtitle.isEmpty ? nil : card.subtitle)
+        band(x: x, y: y, title: card.name, titleSize: 12, subtitle: card.subtitle.isEmpty ? nil : card.subtitle, photo: photo)
         let type = CardType(context: context)
         var top = y + CardPlan.frontTop
         for row in plan.front {

@@ -39,6 +39,8 @@ public struct EmergencyCard: Sendable, Equatable {
     public var qrText: String
     /// BCP 47 tag of the card's language (Pango's font choice: Korean and Japanese in their own family).
     public var language: String
+    /// The pet's profile photo (a PNG or JPEG file; nil: none, or another type), drawn at the front band's right.
+    public var photoPath: String?
 
     public init(name: String, subtitle: String, front: [Row], backTitle: String, back: [Row],
                 scanCaption: String, qrText: String, language: String) {

@@ -68,7 +68,7 @@ public enum ReportBlock {
     case paragraph(String)
     /// A tinted box with a coloured left bar: allergies, chronic conditions, warnings.
     case alerts([String])
-    /// Label/value grid (profile), with an optional photo at the right. Only PNG photos are
+    /// Label/value grid (profile), with an optional photo at the right. Only PNG and JPEG photos are
     /// drawn; any other file is skipped and reported in `ReportSummary.skippedPhotos`.
     case keyValues([(String, String)], photoPNG: String? = nil)
     /// A table that flows across pages with its header row repeated; rows are never cut.

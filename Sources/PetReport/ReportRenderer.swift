@@ -136,7 +136,8 @@ enum ReportFlow {
                 guard !pairs.isEmpty || photoPath != nil else { continue }
                 var photo: Surface?
                 if let photoPath {
-                    photo = try? Surface.image(readingPNG: photoPath)
+                    // The profile photo: a PNG, else a JPEG embedded as it is (any other type is skipped).
+                    photo = (try? Surface.image(readingPNG: photoPath)) ?? (try? Surface.image(embeddingJPEG: photoPath))
                     if photo == nil { skippedPhotos.append(photoPath) }
                 }
                 flow.append(KeyValuesFlowable(pairs, photo: photo, width: width, spaceBefore: 8, typesetter: typesetter))

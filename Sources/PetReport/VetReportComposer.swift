@@ -16,14 +16,17 @@ public struct VetReportComposer {
     let attachmentPath: ((Attachment) -> String?)?
     /// Who wrote the period's records and how many each (a PostgreSQL store's roles; empty for a file).
     let keptBy: [(name: String, records: Int)]
+    /// Where the pet's profile photo is (a PNG or JPEG file; nil: none), drawn beside the profile.
+    let profilePhotoPath: String?
 
     public init(format: ValueFormatter, labels: ChartLabels, facts: VisitReportFacts, generated: LocalDate, questions: [String],
                 costTotal: VisitReportFacts.CostTotal? = nil, attachmentPath: ((Attachment) -> String?)? = nil,
-                keptBy: [(name: String, records: Int)] = []) {
+                keptBy: [(name: String, records: Int)] = [], profilePhotoPath: String? = nil) {
         self.f = format; self.labels = labels; self.facts = facts; self.generated = generated; self.questions = questions
         self.costTotal = costTotal
         self.attachmentPath = attachmentPath
         self.keptBy = keptBy
+        self.profilePhotoPath = profilePhotoPath
     }
 
     var l10n: L10n { f.l10n }
@@ -110,7 +113,7 @@ public struct VetReportComposer {
         for c in h.emergencyContacts { profile.append((t(.colEmergencyContact), c.text)) }
         if let i = h.insurance { profile.append((t(.colInsurance), i.text)) }
         blocks.append(.heading(t(.reportProfile)))
-        blocks.append(.keyValues(profile, photoPNG: nil))
+        blocks.append(.keyValues(profile, photoPNG: profilePhotoPath))
 
         // Summary of the period.
         blocks.append(.heading(t(.reportSummary)))

@@ -83,7 +83,7 @@ struct Pages {
     func home(_ pets: [HomePet], due: [DueItem], session: WebSession) -> HTML {
         let cards = pets.map { h -> HTML in
             """
-            <li class="card"><a class="title" href="/pets/\(h.pet.id)"><bdi>\(h.pet.name)</bdi></a>\
+            <li class="card">\(PetPages(context).thumbnail(h.pet))<a class="title" href="/pets/\(h.pet.id)"><bdi>\(h.pet.name)</bdi></a>\
             <span class="muted">\(wording.speciesName(h.pet.species))</span><div>\(weightLine(h.latest, h.before))</div></li>
             """
         }
@@ -93,12 +93,13 @@ struct Pages {
             \(list)
             <h2>\(t(.webDue))</h2>
             \(dueList(due, showPet: true))
+            \(PetPages(context).feedForm(session))
             """)
     }
 
     /// The pet's page: the profile's facts under `pet show`'s labels (allergies marked), the latest weights,
     /// what is due and, for an account that writes, the weight form.
-    func pet(_ p: Pet, weights: [PetRecord], medications: [MedicationCourse], due: [DueItem], session: WebSession) -> HTML {
+    func pet(_ p: Pet, weights: [PetRecord], medications: [MedicationCourse], due: [DueItem], session: WebSession, chartSince: String? = nil) -> HTML {
         let h = p.health
         var facts: [(L10n.Message, HTML)] = [(.colSpecies, "\(wording.speciesName(p.species))"), (.colSex, "\(wording.sexLabel(p))")]
         if let b = p.breed { facts.append((.colBreed, "<bdi>\(b)</bdi>")) }
@@ -137,6 +138,7 @@ struct Pages {
             \(form)
             <h2>\(t(.webDue))</h2>
             \(dueList(due, showPet: false))
+            \(PetPages(context).views(p, since: chartSince))
             """)
     }
 }

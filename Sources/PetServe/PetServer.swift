@@ -18,6 +18,8 @@ public struct ServeSettings: Sendable {
     public var now: @Sendable () -> Date
     /// Where the request lines go (stderr in the CLI); nil: `--quiet`.
     public var log: (@Sendable (String) -> Void)?
+    /// The home currency (the CLI's `--currency`/`PETLOG_CURRENCY`/config); nil: the page language's.
+    public var currency: Currency?
 
     public init(language: Language = .en, unitSystem: UnitSystem = .metric, timeZone: TimeZone = .current, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() },
@@ -79,6 +81,14 @@ public struct PetServer: Sendable {
         router.get("/") { request, context in try home(request, context) }
         router.get("/pets/:id") { request, context in try petPage(request, context) }
         router.post("/pets/:id/log") { request, context in try await logRecord(request, context) }
+        router.get("/pets/:id/weight.svg") { request, context in try weightChart(request, context, format: .svg) }
+        router.get("/pets/:id/weight.png") { request, context in try weightChart(request, context, format: .png) }
+        router.get("/pets/:id/report.pdf") { request, context in try reportPDF(request, context) }
+        router.get("/pets/:id/card.pdf") { request, context in try cardPDF(request, context) }
+        router.get("/pets/:id/fhir.json") { request, context in try fhirJSON(request, context) }
+        router.get("/pets/:id/photo") { request, context in try petPhoto(request, context) }
+        router.get("/feeds/:token") { request, context in try feed(request, context) }
+        router.post("/account/feed") { request, context in try await resetFeed(request, context) }
         return router
     }
 

@@ -145,7 +145,8 @@ extension PetServer {
                 let pet = try s.pet(.id(id))
                 let weights = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 5, newestFirst: true))
                 let meds = try s.medications(pets: [.id(id)], includeStopped: false)
-                return Pages(p).pet(pet, weights: weights, medications: meds, due: try Self.due(s, [pet], p.time), session: session)
+                return Pages(p).pet(pet, weights: weights, medications: meds, due: try Self.due(s, [pet], p.time), session: session,
+                                    chartSince: request.uri.queryParameters.get("since"))
             }
             return Self.html(page)
         } catch let e as StoreError {

@@ -48,6 +48,10 @@ public protocol AccountStore {
     /// The session of that token hash while it has not expired.
     func session(tokenHash: String) throws -> WebSession?
     func endSession(tokenHash: String) throws
+    /// The account's calendar feed gets a new token (only its SHA-256 is kept; the old token stops working).
+    func setFeedToken(name: String, tokenHash: String) throws -> Account
+    /// The account whose calendar feed token has that SHA-256 (nil: none).
+    func account(feedTokenHash: String) throws -> Account?
 }
 
 /// Why an account command or a login was refused.
@@ -181,5 +185,22 @@ extension Store: AccountStore {
 
     public func endSession(tokenHash: String) throws {
         try accountWrite { try $0.execute("DELETE FROM web_session WHERE token_hash = ?", [tokenHash]) }
+    }
+
+    public func setFeedToken(name: String, tokenHash: String) throws -> Account {
+        try accountWrite { sql in
+            guard let row = try sql.row("SELECT \(Self.accountColumns) FROM web_account WHERE name_key = ?", [Self.accountKey(name)]) else {
+                throw AccountError.unknown(name)
+            }
+            let account = try Self.account(row)
+            try sql.execute("UPDATE web_account SET feed_token_hash = ? WHERE id = ?", [tokenHash, account.id])
+            return account
+        }
+    }
+
+    public func account(feedTokenHash: String) throws -> Account? {
+        try accountRead { sql in
+            try sql.row("SELECT \(Self.accountColumns) FROM web_account WHERE feed_token_hash = ?", [feedTokenHash]).map(Self.account)
+        }
     }
 }

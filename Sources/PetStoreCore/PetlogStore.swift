@@ -140,6 +140,10 @@ public protocol PetsRepository: Sendable {
     func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet
     func archivePet(_ ref: PetRef, reason: ArchiveReason, on day: LocalDate) throws -> Pet
     func unarchivePet(_ ref: PetRef) throws -> Pet
+    /// `editPet` and a new profile photo (its bytes, its type by content) or none, in one write (one `undo` step).
+    func editPet(_ ref: PetRef, _ draft: PetDraft, photo: PetPhotoChange?) throws -> Pet
+    /// The pet's profile photo (nil: none).
+    func petPhoto(id: Int64) throws -> (mediaType: String, data: Data)?
     /// Deletes the pet and every record of it; returns the pet and how many records went with it.
     func removePet(_ ref: PetRef) throws -> (Pet, Int)
     /// Pets whose name, breed, colour, microchip or profile notes (allergies, conditions) contain `text`, any case.

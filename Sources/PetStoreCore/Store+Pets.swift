@@ -1,10 +1,11 @@
+import Crypto
 import Foundation
 import PetFiles
 import PetModel
 
 /// The pets of a household (`PetsRepository`), written once over the engine.
 extension Store {
-    public static let petColumns = "id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, allergies, conditions, vet_contact, emergency_contacts, insurance"
+    public static let petColumns = "id, name, name_key, species, breed, sex, neutered, born, microchip, color, notes, archived_on, archive_reason, created_at, updated_at, allergies, conditions, vet_contact, emergency_contacts, insurance, photo_type, photo_size, photo_sha256"
 
     /// The pet a row of `pet` describes; a value petlog never writes is thrown as `InvalidStoredValue`, never replaced.
     public static func pet<R: StoredRow>(_ row: R) throws -> Pet {
@@ -26,7 +27,10 @@ extension Store {
                                      vetContact: try optional("vet_contact", PetHealth.parseContact),
                                      emergencyContacts: try optional("emergency_contacts", PetHealth.parseContacts) ?? [],
                                      insurance: try optional("insurance", PetHealth.parseInsurance)),
-                   createdAt: try seconds("created_at"), updatedAt: try seconds("updated_at"))
+                   createdAt: try seconds("created_at"), updatedAt: try seconds("updated_at"),
+                   photo: try optional("photo_type") { $0 }.map { type in
+                       PetPhoto(mediaType: type, size: row.int64("photo_size") ?? 0, sha256: row.text("photo_sha256") ?? "")
+                   })
     }
 
     /// The pets `clause` keeps, in this store's transaction.
@@ -112,7 +116,9 @@ extension Store {
          PetHealth.storedList(h.emergencyContacts.map(\.text)), h.insurance?.text]
     }
 
-    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet {
+    public func editPet(_ ref: PetRef, _ draft: PetDraft) throws -> Pet { try editPet(ref, draft, photo: nil) }
+
+    public func editPet(_ ref: PetRef, _ draft: PetDraft, photo: PetPhotoChange?) throws -> Pet {
         try write { s in
             var pet = try s.pet(ref)
             if let n = draft.name {
@@ -129,7 +135,25 @@ extension Store {
             if let v = draft.notes { pet.notes = v }
             pet.health = try draft.health.applied(to: pet.health)
             try s.store(pet)
+            switch photo {
+            case .set(let data, let mediaType):
+                let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+                try s.sql.execute("UPDATE pet SET photo = ?, photo_type = ?, photo_size = ?, photo_sha256 = ? WHERE id = ?",
+                                  [SQLValue.bytes([UInt8](data)), .text(mediaType), .int(Int64(data.count)), .text(hash), .int(pet.id)])
+            case .remove:
+                try s.sql.execute("UPDATE pet SET photo = NULL, photo_type = NULL, photo_size = NULL, photo_sha256 = NULL WHERE id = ?", [SQLValue.int(pet.id)])
+            case nil: break
+            }
             return try s.pet(.id(pet.id))
+        }
+    }
+
+    /// The pet's profile photo: its type and bytes (nil when it has none).
+    public func petPhoto(id: Int64) throws -> (mediaType: String, data: Data)? {
+        try read { s in
+            guard let row = try s.sql.row("SELECT photo_type, photo FROM pet WHERE id = ?", [.int(id)]),
+                  let type = row[0].text, case .bytes(let bytes) = row[1] else { return nil }
+            return (type, Data(bytes))
         }
     }
 

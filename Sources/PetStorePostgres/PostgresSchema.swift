@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9), ("pg10", pg10), ("pg11", pg11)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9), ("pg10", pg10), ("pg11", pg11), ("pg12", pg12)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -646,6 +646,22 @@ public enum PostgresSchema {
       -- init-roles' default privileges gave the volunteer SELECT on every new table: not on these.
       IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
         REVOKE ALL ON web_account, web_session FROM petlog_volunteer;
+      END IF;
+    END $$;
+    """
+
+    /// pg12, the SQLite store's v15: the pet's profile photo in its row (undo's trigger on `pet` records it
+    /// with the rest of the row), and an account's calendar feed token, only its SHA-256. A server run as
+    /// staff may change that one column (an account's "new calendar link"), nothing else of the accounts.
+    static let pg12 = """
+    ALTER TABLE pet ADD COLUMN photo bytea,
+      ADD COLUMN photo_type text CHECK (photo_type IS NULL OR photo_type ~ '^image/[a-z]'),
+      ADD COLUMN photo_size bigint CHECK (photo_size IS NULL OR photo_size > 0),
+      ADD COLUMN photo_sha256 text CHECK (photo_sha256 IS NULL OR length(photo_sha256) = 64);
+    ALTER TABLE web_account ADD COLUMN feed_token_hash text UNIQUE CHECK (feed_token_hash IS NULL OR length(feed_token_hash) = 64);
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
+        GRANT UPDATE (feed_token_hash) ON web_account TO petlog_staff;
       END IF;
     END $$;
     """

@@ -56,11 +56,17 @@ enum Schema {
             try UndoLog.createTriggers(db, tables: ["walk"])
         }
         migrator.registerMigration("v14") { db in try db.execute(sql: v14) }
+        migrator.registerMigration("v15") { db in
+            try db.execute(sql: v15)
+            // The undo triggers list the pet's columns: made anew with the photo's.
+            try db.execute(sql: "DROP TRIGGER undo_pet_insert; DROP TRIGGER undo_pet_update; DROP TRIGGER undo_pet_delete")
+            try UndoLog.createTriggers(db, tables: ["pet"])
+        }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v14"
+    static let currentVersion = "v15"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -566,5 +572,17 @@ enum Schema {
       expires_at INTEGER NOT NULL CHECK (expires_at > created_at)
     );
     CREATE INDEX web_session_account ON web_session (account_id);
+    """
+
+    /// v15 (issue 41): the pet's profile photo (`pet edit --photo`), kept in the pet's row with its type by
+    /// content, size and SHA-256, so `undo`, `backup` and the checks see it with the pet; and an account's
+    /// calendar feed (`user feed-reset`): only the SHA-256 (hex) of its secret token, unique.
+    static let v15 = """
+    ALTER TABLE pet ADD COLUMN photo BLOB;
+    ALTER TABLE pet ADD COLUMN photo_type TEXT CHECK (photo_type IS NULL OR photo_type GLOB 'image/[a-z]*');
+    ALTER TABLE pet ADD COLUMN photo_size INTEGER CHECK (photo_size IS NULL OR photo_size > 0);
+    ALTER TABLE pet ADD COLUMN photo_sha256 TEXT CHECK (photo_sha256 IS NULL OR length(photo_sha256) = 64);
+    ALTER TABLE web_account ADD COLUMN feed_token_hash TEXT CHECK (feed_token_hash IS NULL OR length(feed_token_hash) = 64);
+    CREATE UNIQUE INDEX web_account_feed ON web_account (feed_token_hash) WHERE feed_token_hash IS NOT NULL;
     """
 }

@@ -48,6 +48,7 @@ public struct PetPresenter {
         if let i = h.insurance { rows.append((.colInsurance, i.text)) }
         rows += [
             (.colNotes, p.notes),
+            (.colPhoto, p.photo.map { "\($0.mediaType), " + ($0.size < 1_048_576 ? "\(($0.size + 1023) / 1024) KiB" : String(format: "%.1f MiB", Double($0.size) / 1_048_576)) }),
             (.colStatus, p.archiveReason.map { context.l10n.code(.archiveReason, $0.rawValue) + " " + (p.archivedOn?.description ?? "") }),
             (.colLatestWeight, latestWeight.map { wording.summary($0) + " (" + time.localDate(of: $0.at).description + ")" }),
             (.colMedications, meds.isEmpty ? nil : meds.map { [$0.medication.name, $0.medication.dose].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", ")),

@@ -4,6 +4,7 @@ import Localization
 import PetModel
 import PetReport
 import PetFiles
+import PetViews
 
 /// The sizes `card --paper` takes: the card alone, or a sheet of cards.
 enum CardPaper: String, ChoiceValue {
@@ -46,12 +47,8 @@ struct CardCommand: ParsableCommand {
             if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let secs = Double(epoch) {
                 today = s.localDay(Date(timeIntervalSince1970: secs))
             }
-            let repo = try s.repository()
-            let p = try repo.pet(PetRef(pet))
-            // The current medications as `med list` shows them: courses not stopped and not ended.
-            let medications = try repo.medications(pets: [.id(p.id)], includeStopped: false)
-                .map(\.medication).filter { CareAgenda.isActive($0, at: s.time.now, context: s.time) }
-            let card = EmergencyCardComposer(format: s.format, wording: s.wording, pet: p, medications: medications, today: today).card()
+            let scratch = ScratchFolder()
+            let (p, card) = try PetDocuments(store: try s.repository(), context: s.presentation).emergencyCard(pet: PetRef(pet), today: today, scratch: scratch.path)
             // A card that would leave out a fact is refused before any file is touched.
             do {
                 try CardRenderer.fit(card)

@@ -51,15 +51,10 @@ extension Session {
     }
 
     func writeICS(_ items: [DueItem], to path: String) throws {
-        let events = items.map { i in
-            ICalendar.Event(uid: i.uid, summary: t(.icsSummary(pet: i.petName, what: wording.dueWhat(i))),
-                            description: i.lastDone.map { t(.icsLastDone(date: localDay($0).description)) },
-                            day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
-        }
-        let text = ICalendar.document(events, stamp: time.now)
+        let text = DueCalendar.document(items, presentation)
         try OutputFile.write(Data(text.utf8), to: path)
         if !OutputFile.isStandardOutput(path) {
-            terminal.error(t(.icsWrote(count: Display.count(events.count), path: Terminal.sanitize(path))))
+            terminal.error(t(.icsWrote(count: Display.count(items.count), path: Terminal.sanitize(path))))
         }
     }
 }

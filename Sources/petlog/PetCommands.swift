@@ -112,13 +112,18 @@ struct PetGroup: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Help.s(.helpPetGroupEditAbstract)) }
         @Argument(help: ArgumentHelp(Help.s(.helpPetGroupEditPet)), completion: .petNames) var pet: String
         @Option(help: ArgumentHelp(Help.s(.helpPetGroupEditName))) var name: String?
+        @Option(help: ArgumentHelp(Help.s(.helpPetGroupEditPhoto)), completion: .file()) var photo: String?
+        @Flag(help: ArgumentHelp(Help.s(.helpPetGroupEditNoPhoto))) var noPhoto = false
         @OptionGroup var profile: ProfileOptions
 
         func run() throws {
             try Session.run(global) { s in
+                if photo != nil && noPhoto { throw UsageError(message: s.t(.errExclusive(flags: "--photo, --no-photo"))) }
                 var draft = try profile.draft(s.time)
                 draft.name = try name.map(TextField.name)
-                let p = try s.repository().editPet(PetRef(pet), draft)
+                // The photo read and checked (an image by its content, the size cap) before anything is written.
+                let change: PetPhotoChange? = try photo.map { try s.profilePhoto($0) } ?? (noPhoto ? .remove : nil)
+                let p = try s.repository().editPet(PetRef(pet), draft, photo: change)
                 if s.json { try s.terminal.json(PetJSON(p)); return }
                 s.terminal.line(s.t(.petUpdated(name: Terminal.sanitize(p.name), id: String(p.id))))
             }
@@ -168,5 +173,31 @@ struct PetGroup: ParsableCommand {
                 s.terminal.line(s.t(.petRemoved(name: Terminal.sanitize(p.name), count: Display.count(n))))
             }
         }
+    }
+}
+
+extension Session {
+    /// `pet edit --photo FILE`: the file's bytes and their type, checked as `--photo` checks a record's
+    /// (an image by its content; HEIC kept as it is) and no larger than `PetPhoto.maxBytes`.
+    func profilePhoto(_ path: String) throws -> PetPhotoChange {
+        try checkImages([path])
+        guard let head = MediaSniffer.head(of: path) else { throw StoreError.attachmentUnreadable(path: path) }
+        guard let type = MediaSniffer.imageType(head) else { throw ParseError.notAnImage(path: Terminal.sanitize(path), pdfAllowed: false) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        if size > PetPhoto.maxBytes { throw PhotoTooLarge(path: path, bytes: size) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw StoreError.attachmentUnreadable(path: path) }
+        if data.count > PetPhoto.maxBytes { throw PhotoTooLarge(path: path, bytes: data.count) }
+        return .set(data, mediaType: type)
+    }
+}
+
+/// A profile photo over `PetPhoto.maxBytes`: refused before anything is written.
+struct PhotoTooLarge: Error, UserFacingError {
+    let path: String
+    let bytes: Int
+    var exitCode: Int32 { Failure.dataError }
+    func message(_ l: L10n, database: String) -> String {
+        l.text(.errPhotoTooLarge(path: Terminal.sanitize(path), size: String(format: "%.1f", Double(bytes) / 1_048_576),
+                                 max: String(PetPhoto.maxBytes / 1_048_576)))
     }
 }

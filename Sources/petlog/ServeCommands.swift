@@ -29,7 +29,8 @@ struct ServeCommand: ParsableCommand {
         }
         var log: (@Sendable (String) -> Void)?
         if !quiet { log = { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
-        let settings = ServeSettings(language: s.l10n.language, unitSystem: s.unitSystem, timeZone: s.time.timeZone, log: log)
+        var settings = ServeSettings(language: s.l10n.language, unitSystem: s.unitSystem, timeZone: s.time.timeZone, log: log)
+        settings.currency = try s.homeCurrency(nil)
         let server = PetServer(store: SharedStore(store), settings: settings)
         let listening = s.t(.serveListening(address: address.description)) + "\n"
         let outcome = ServeOutcome()
@@ -52,7 +53,7 @@ private final class ServeOutcome: @unchecked Sendable { var error: (any Error)? 
 struct UserGroup: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "user", abstract: Help.s(.helpUserGroupAbstract),
-        subcommands: [UserAddCommand.self, UserListCommand.self, UserPasswdCommand.self, UserRemoveCommand.self]) }
+        subcommands: [UserAddCommand.self, UserListCommand.self, UserPasswdCommand.self, UserRemoveCommand.self, UserFeedResetCommand.self]) }
 }
 
 struct UserAddCommand: ParsableCommand {
@@ -121,6 +122,25 @@ struct UserRemoveCommand: ParsableCommand {
         try Session.run(global) { s in
             let account = try s.accountStore().removeAccount(name: name)
             s.terminal.line(s.t(.userRemoved(name: Terminal.sanitize(account.name))))
+        }
+    }
+}
+
+/// `petlog user feed-reset NAME`: a new secret token for the account's calendar feed (`/feeds/TOKEN.ics`);
+/// the store keeps only its SHA-256, so the path is printed this once. The old token stops working.
+struct UserFeedResetCommand: ParsableCommand {
+    @OptionGroup(title: Help.s(.helpGlobalOptionsTitle)) var global: GlobalOptions
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "feed-reset", abstract: Help.s(.helpUserFeedResetAbstract)) }
+    @Argument(help: ArgumentHelp(Help.s(.helpUserName))) var name: String
+
+    func run() throws {
+        try Session.run(global) { s in
+            let token = Secrets.token()
+            let account = try s.accountStore().setFeedToken(name: name, tokenHash: Secrets.digest(token))
+            let path = PetServer.feedPath(token)
+            if s.json { try s.terminal.json(["name": account.name, "path": path]); return }
+            s.terminal.error(s.t(.userFeedReset(name: Terminal.sanitize(account.name))))
+            s.terminal.line(path)
         }
     }
 }

@@ -153,22 +153,6 @@ struct Session {
     }
 }
 
-/// A private (0700) temporary folder made on first use (a server's attachment files while a report is
-/// drawn); removed with this object.
-final class ScratchFolder {
-    private var made: String?
-
-    func path() throws -> String {
-        if let made { return made }
-        let path = NSTemporaryDirectory() + "petlog-attachments-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        made = path
-        return path
-    }
-
-    deinit { if let made { try? FileManager.default.removeItem(atPath: made) } }
-}
-
 /// Passwords in `postgres://` arguments, blanked where `ps` reads them.
 enum ServerPassword {
     static func blankInArguments() {

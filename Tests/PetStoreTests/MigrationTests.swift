@@ -40,7 +40,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061, "v15": 2061]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -105,7 +105,8 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let database = try AppDatabase.open(path: path)
             try database.dbQueue.read { db in
                 XCTAssertEqual(try db.columns(in: "pet").map(\.name),
-                               before.0.filter { $0 != "photo_sha256" } + ["allergies", "conditions", "vet_contact", "emergency_contacts", "insurance"], version)
+                               before.0.filter { $0 != "photo_sha256" } + ["allergies", "conditions", "vet_contact", "emergency_contacts", "insurance"]
+                                   + ["photo", "photo_type", "photo_size", "photo_sha256"], "\(version) (v15 gave the photo back its column, and the photo)")
                 XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT id, name, species, born, archived_on FROM pet ORDER BY id"), before.1, version)
             }
             // The CHECKs that stay still hold.
@@ -247,6 +248,34 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
             XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
                                       "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
+        }
+    }
+
+    /// v15 adds the pet's profile photo (in its row, with its type, size and SHA-256) and an account's calendar
+    /// feed token hash: an earlier file's pets have none; a photo set is one `undo` step (the pet's undo triggers
+    /// were made anew with the new columns), its CHECKs hold, a feed token is found by its hash only, `check` stays clean.
+    func testV15AddsThePetPhotoAndTheFeedTokenToEveryEarlierFile() throws {
+        for version in ["v1", "v6", "v14"] {
+            let database = try AppDatabase.open(path: try fixture(version))
+            let repo = Store(SQLiteRepository(database, undoCommand: "petlog pet edit Coco --photo coco.png"))
+            XCTAssertEqual(try repo.pets(includeArchived: true).compactMap(\.photo), [], version)
+            let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+            let coco = try repo.editPet(.name("Coco"), PetDraft(), photo: .set(bytes, mediaType: "image/png"))
+            XCTAssertEqual(coco.photo?.mediaType, "image/png", version)
+            XCTAssertEqual(coco.photo?.size, 11, version)
+            XCTAssertEqual(coco.photo?.sha256.count, 64, version)
+            XCTAssertEqual(try repo.petPhoto(id: coco.id)?.data, bytes, version)
+            XCTAssertEqual(try repo.check(), [], version)
+            XCTAssertNotNil(try repo.undo(), version)
+            XCTAssertNil(try repo.pet(.id(coco.id)).photo, "\(version): undone")
+            XCTAssertNil(try repo.petPhoto(id: coco.id), version)
+            XCTAssertThrowsError(try database.dbQueue.write { db in try db.execute(sql: "UPDATE pet SET photo_type = 'text/html'") }, version)
+            if version != "v14" { _ = try repo.addAccount(name: "Mina", role: .owner, passwordHash: "$2b$12$" + String(repeating: "a", count: 53)) }
+            let hash = String(repeating: "ab", count: 32)
+            XCTAssertNil(try repo.account(feedTokenHash: hash), version)
+            _ = try repo.setFeedToken(name: "mina", tokenHash: hash)
+            XCTAssertEqual(try repo.account(feedTokenHash: hash)?.name, "Mina", version)
+            XCTAssertThrowsError(try repo.setFeedToken(name: "nobody", tokenHash: hash), version)
         }
     }
 

@@ -266,7 +266,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         let owner = try link(try server.newDatabase())
         try migrate(owner, first: 10)
         XCTAssertThrowsError(try owner.query("SELECT 1 FROM petlog.web_account"), "pg10 has no accounts")
-        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11"])
+        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11", "pg12"])
         let hash = "$2b$12$" + String(repeating: "a", count: 53)
         try owner.execute(script: """
             SET search_path = petlog;
@@ -291,7 +291,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             if rolesFirst {
                 try migrate(owner, first: 10)
                 try owner.execute(script: PostgresRoles.sql)
-                XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11"])
+                XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11", "pg12"])
             } else {
                 _ = try PostgresSchema.migrate(owner)
                 try owner.execute(script: PostgresRoles.sql)
@@ -302,6 +302,38 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             XCTAssertEqual(try may("pet"), 1, "roles first: \(rolesFirst)")
             XCTAssertEqual(try may("web_account"), 0, "roles first: \(rolesFirst)")
             XCTAssertEqual(try may("web_session"), 0, "roles first: \(rolesFirst)")
+        }
+    }
+
+    /// pg12 adds the pet's profile photo to a pg11 database (its type checked, the row's undo trigger kept) and an
+    /// account's feed token hash (unique, 64 hex); staff may change it (a server's "new calendar address"),
+    /// whether `init-roles` ran before pg12 or after; a volunteer still reads no account.
+    func testPg12AddsThePetPhotoAndTheFeedToken() throws {
+        try TestServer.shared().holdRoles(for: self)
+        let server = try requireServer()
+        for rolesFirst in [true, false] {
+            let owner = try link(try server.newDatabase())
+            try migrate(owner, first: 11)
+            if rolesFirst { try owner.execute(script: PostgresRoles.sql) }
+            XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg12"])
+            if !rolesFirst { try owner.execute(script: PostgresRoles.sql) }
+            let hash = "$2b$12$" + String(repeating: "a", count: 53)
+            try owner.execute(script: """
+                SET search_path = petlog;
+                INSERT INTO pet (name, name_key, species, created_at, updated_at) VALUES ('Coco', 'coco', 'dog', 0, 0);
+                UPDATE pet SET photo = '\\x89504e47', photo_type = 'image/png', photo_size = 4, photo_sha256 = '\(String(repeating: "0", count: 64))';
+                INSERT INTO web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES ('Mina', 'mina', 'owner', '\(hash)', 0, 0);
+                UPDATE web_account SET feed_token_hash = '\(String(repeating: "1", count: 64))';
+                """)
+            XCTAssertEqual(try owner.query("SELECT octet_length(photo) FROM petlog.pet").first?.first?.int, 4)
+            XCTAssertThrowsError(try owner.query("UPDATE petlog.pet SET photo_type = 'text/html'"))
+            XCTAssertThrowsError(try owner.query("UPDATE petlog.web_account SET feed_token_hash = 'short'"))
+            func may(_ role: String, _ column: String, _ what: String) throws -> Int64? {
+                try owner.query("SELECT has_column_privilege('\(role)', 'petlog.web_account', '\(column)', '\(what)')").first?.first?.int
+            }
+            XCTAssertEqual(try may("petlog_staff", "feed_token_hash", "UPDATE"), 1, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("petlog_staff", "feed_token_hash", "SELECT"), 1, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("petlog_volunteer", "feed_token_hash", "SELECT"), 0, "roles first: \(rolesFirst)")
         }
     }
 
@@ -337,6 +369,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
             DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
             DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title; DROP TABLE petlog.web_session; DROP TABLE petlog.web_account;
+            ALTER TABLE petlog.pet DROP COLUMN photo, DROP COLUMN photo_type, DROP COLUMN photo_size, DROP COLUMN photo_sha256;
             """)
         try owner.execute(script: PostgresRoles.sql)
         try owner.query("DROP ROLE IF EXISTS schemastaff")

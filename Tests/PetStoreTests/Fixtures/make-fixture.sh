@@ -14,6 +14,8 @@ $B $D med start Nabi Amoxicillin --times 08:00,20:00 --dose "50 mg" >/dev/null
 $B $D med give Nabi Amoxicillin >/dev/null
 $B $D walk Coco 2.4km 35min --note "river path" >/dev/null
 echo "correct horse battery" | $B $D user add Mina --role owner --password-stdin >/dev/null
+$B $D pet edit Coco --photo $tmp/photo.ppm >/dev/null
+$B $D user feed-reset Mina >/dev/null 2>&1
 $B $D star 1 >/dev/null
 $B $D delete 7 >/dev/null
 rm $tmp/photo.ppm
