@@ -89,6 +89,9 @@ let package = Package(
         /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that
             petlog itself links neither tesseract nor leptonica (and their libraries) for every other command. */
         .executableTarget(name: "petlog-ocr", dependencies: ["OCR", "OCRWire"]),
+        /** Reading a receipt photo through petlog-ocr (OCRClient: the helper run, its failures in words) into the
+            proposal `expense scan` and `petlog serve`'s receipt form show (ReceiptScan); links no OCR library. */
+        .target(name: "ReceiptScan", dependencies: ["OCRWire", "PetFiles", "PetModel", "Localization"]),
         /** The JSON petlog-ocr prints and petlog reads (a reading or a failure): one Codable type both sides share; Foundation only. */
         .target(name: "OCRWire"),
         /** `petlog rates update`'s one HTTP(S) GET, in its own process so that petlog links no HTTP library. */
@@ -111,6 +114,7 @@ let package = Package(
             name: "PetServe",
             dependencies: [
                 "PetModel", "PetStoreCore", "Localization", "PetViews",
+                "PetCharts", "ReceiptScan", "PetFiles",  // the trip's chart as SVG; receipts read as `expense scan` reads them
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -125,7 +129,7 @@ let package = Package(
             name: "petlog",
             dependencies: [
                 "PetModel", "PetFiles", "PetStoreCore", "PetTransfer", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews", "PetServe",
-                "OCRWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "OCRWire", "ReceiptScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         /** What the test suites share, for tests only: `StoreTestCase` (each test runs on SQLite and on PostgreSQL),

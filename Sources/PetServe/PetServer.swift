@@ -12,6 +12,8 @@ public struct ServeSettings: Sendable {
     public var language: Language
     public var unitSystem: UnitSystem
     public var timeZone: TimeZone
+    /// The currency money pages total in (the CLI's `--currency` fallbacks); nil: the page language's.
+    public var currency: Currency?
     /// Cookies marked `Secure` (the server is reached over TLS).
     public var secureCookies: Bool
     public var sessionLifetime: TimeInterval
@@ -21,9 +23,9 @@ public struct ServeSettings: Sendable {
 
     public init(language: Language = .en, unitSystem: UnitSystem = .metric, timeZone: TimeZone = .current, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() },
-                log: (@Sendable (String) -> Void)? = nil) {
+                log: (@Sendable (String) -> Void)? = nil, currency: Currency? = nil) {
         self.language = language; self.unitSystem = unitSystem; self.timeZone = timeZone; self.secureCookies = secureCookies
-        self.sessionLifetime = sessionLifetime; self.now = now; self.log = log
+        self.sessionLifetime = sessionLifetime; self.now = now; self.log = log; self.currency = currency
     }
 }
 
@@ -57,10 +59,14 @@ public struct ServeContext: RequestContext {
 public struct PetServer: Sendable {
     public static let sessionCookie = "petlog_session"
     public static let loginCookie = "petlog_login"
+    /// The language chosen on the pages without an account (`POST /language`).
+    public static let languageCookie = "petlog_lang"
 
     let store: SharedStore
     let settings: ServeSettings
     let throttle: LoginThrottle
+    /// Receipt photos between `POST /receipts` and `POST /expenses`.
+    let receipts = StagedReceipts()
 
     public init(store: SharedStore, settings: ServeSettings, throttle: LoginThrottle = LoginThrottle()) {
         self.store = store; self.settings = settings; self.throttle = throttle
@@ -79,6 +85,10 @@ public struct PetServer: Sendable {
         router.get("/") { request, context in try home(request, context) }
         router.get("/pets/:id") { request, context in try petPage(request, context) }
         router.post("/pets/:id/log") { request, context in try await logRecord(request, context) }
+        router.get("/money") { request, context in try moneyPage(request, context) }
+        router.get("/budgets/:id/chart.svg") { request, context in try budgetChart(request, context) }
+        router.post("/expenses") { request, context in try await addExpense(request, context) }
+        router.post("/language") { request, context in try await setLanguage(request, context) }
         return router
     }
 
@@ -92,9 +102,11 @@ public struct PetServer: Sendable {
 
     // MARK: What every page needs
 
-    /// The page's language: the account's, else the browser's first of en/ko/ja, else the config's.
+    /// The page's language: the account's, else the one chosen on the pages (a cookie), else the browser's first
+    /// of en/ko/ja, else the config's.
     func language(_ request: Request, _ context: ServeContext) -> Language {
         if let l = context.session?.account.language.flatMap(Language.init(rawValue:)) { return l }
+        if let l = request.cookies[Self.languageCookie].flatMap({ Language(rawValue: $0.value) }) { return l }
         if let header = request.headers[.acceptLanguage] {
             let tags = header.split(separator: ",").compactMap { part -> (Language, Double)? in
                 let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

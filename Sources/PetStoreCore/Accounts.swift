@@ -48,6 +48,8 @@ public protocol AccountStore {
     /// The session of that token hash while it has not expired.
     func session(tokenHash: String) throws -> WebSession?
     func endSession(tokenHash: String) throws
+    /// The pages' language of the account (`en`, `ko`, `ja`; nil: the browser's), as `POST /language` saves it.
+    func setLanguage(account: Int64, language: String?) throws
 }
 
 /// Why an account command or a login was refused.
@@ -181,5 +183,9 @@ extension Store: AccountStore {
 
     public func endSession(tokenHash: String) throws {
         try accountWrite { try $0.execute("DELETE FROM web_session WHERE token_hash = ?", [tokenHash]) }
+    }
+
+    public func setLanguage(account: Int64, language: String?) throws {
+        try accountWrite { try $0.execute("UPDATE web_account SET language = ? WHERE id = ?", [language, account]) }
     }
 }
