@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),  // Hummingbird's own logger, silenced
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),  // `serve --tls-cert/--tls-key` (HummingbirdTLS)
     ],
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
@@ -117,6 +118,8 @@ let package = Package(
                 "PetCharts", "ReceiptScan", "PetFiles",  // the trip's chart as SVG; receipts read as `expense scan` reads them
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

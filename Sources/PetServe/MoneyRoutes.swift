@@ -145,6 +145,39 @@ extension PetServer {
         return Self.redirect("/money")
     }
 
+    /// `POST /receipts` (multipart: `receipt`, a photo, and `csrf`): the photo read as `expense scan` reads it, answered
+    /// with the proposal as an editable form; the photo waits (staged under a random token) for `POST /expenses`.
+    func readReceipt(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard let session = context.session else { return Self.redirect("/login") }
+        guard Self.sameOrigin(request) else { return refusal(.forbidden, .webBadForm, request, context) }
+        let p = presentation(language(request, context))
+        let upload: Upload
+        do { upload = try await Upload.read(request) } catch let e as Upload.Failure {
+            return e == .tooLarge ? refusal(.contentTooLarge, .webUploadTooLarge(mb: String(Upload.fileLimit / 1_048_576)), request, context)
+                : refusal(.badRequest, .webBadForm, request, context)
+        }
+        defer { upload.discard() }
+        guard let sent = upload.fields["csrf"], Secrets.same(sent, session.csrf) else { return refusal(.forbidden, .webBadForm, request, context) }
+        guard session.account.role.writes else { return refusal(.forbidden, .webForbidden, request, context) }
+        guard let file = upload.files(named: "receipt").first, file.imageType != nil else {
+            return refusal(.unsupportedMediaType, .webUploadNotImage, request, context)
+        }
+        let token = try receipts.stage(file.path, type: file.imageType ?? "image/jpeg", now: settings.now())
+        let scan: ReceiptScan
+        do {
+            scan = try ReceiptScan.read(image: receipts.path(token) ?? file.path, fixed: nil, uiLanguage: p.l10n.language.rawValue,
+                                        homeCurrency: homeCurrency(p), today: p.time.today)
+        } catch let e as ScanFailure {
+            receipts.remove(token)
+            let line = e.message(p.l10n)
+            return Self.html(Pages(p).layout(title: line, session: session, body: "<p class=\"notice\">\(line)</p>"),
+                             status: e.exitCode == 65 ? .unprocessableContent : .serviceUnavailable)
+        }
+        let draft = ReceiptExpense(scan.proposal)
+        let pets = try store.run { try $0.pets(includeArchived: false) }
+        return Self.html(Pages(p).receiptProposal(draft, proposal: scan.proposal, token: token, pets: pets, session: session, lines: scan.reading.text))
+    }
+
     /// `POST /language` (`language`: en, ko or ja; `csrf` for a signed-in account): saved on the account, and in a
     /// cookie (a year) for the pages without one; back to the page it came from (its `Referer`, this site's), else home.
     func setLanguage(_ request: Request, _ context: ServeContext) async throws -> Response {
@@ -204,7 +237,8 @@ public final class StagedReceipts: @unchecked Sendable {
             }
         }
         let token = Secrets.token()
-        let ext = ["jpeg": "jpg", "png": "png", "heic": "heic", "heif": "heif", "webp": "webp", "gif": "gif", "tiff": "tiff"][type.lowercased()] ?? "jpg"
+        let ext = ["image/jpeg": "jpg", "image/png": "png", "image/heic": "heic", "image/webp": "webp", "image/gif": "gif", "image/tiff": "tiff",
+                   "image/avif": "avif", "image/bmp": "bmp"][type.lowercased()] ?? "jpg"
         try fm.createDirectory(atPath: folder + "/" + token, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try fm.copyItem(atPath: path, toPath: folder + "/" + token + "/receipt." + ext)
         return token

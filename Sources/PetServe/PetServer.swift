@@ -88,15 +88,18 @@ public struct PetServer: Sendable {
         router.get("/money") { request, context in try moneyPage(request, context) }
         router.get("/budgets/:id/chart.svg") { request, context in try budgetChart(request, context) }
         router.post("/expenses") { request, context in try await addExpense(request, context) }
+        router.post("/receipts") { request, context in try await readReceipt(request, context) }
         router.post("/language") { request, context in try await setLanguage(request, context) }
         return router
     }
 
     /// The application listening on `address`; `onRunning` hears once it listens.
-    public func application(_ address: ListenAddress, onRunning: @escaping @Sendable () async -> Void = {}) -> some ApplicationProtocol {
+    /// With `tls`, HTTPS only (`--tls-cert/--tls-key`).
+    public func application(_ address: ListenAddress, tls: ServeTLS? = nil, onRunning: @escaping @Sendable () async -> Void = {}) throws -> some ApplicationProtocol {
         var logger = Logger(label: "petlog-serve")
         logger.logLevel = .critical
-        return Application(router: router(), configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+        return Application(router: router(), server: try tls.map { try .tls(.http1(), tlsConfiguration: $0.configuration) } ?? .http1(),
+                           configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
                            onServerRunning: { _ in await onRunning() }, logger: logger)
     }
 
