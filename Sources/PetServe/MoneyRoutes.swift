@@ -87,7 +87,7 @@ extension PetServer {
     // MARK: Writes
 
     /// `POST /expenses` (`amount`, `pet`, `category`, `merchant`, `payment`, `items`, `at`, `note`, `csrf`, and from
-    /// a receipt's proposal `receipt`): an expense read by `expense`'s parsers, the receipt photo attached; to `/money`.
+    /// a receipt's proposal `receipt`): an expense read by `expense`'s parsers, the receipt photo attached; to its month's `/money`.
     func addExpense(_ request: Request, _ context: ServeContext) async throws -> Response {
         guard let session = context.session else { return Self.redirect("/login") }
         let checked = try await checkedWrite(request, context, session, needsWriter: true)
@@ -142,7 +142,9 @@ extension PetServer {
             throw e
         }
         if let token { receipts.remove(token) }
-        return Self.redirect("/money")
+        // To the month the expense is in (a receipt's day may be months back).
+        let day = TimeContext(now: settings.now(), timeZone: settings.timeZone).localDate(of: draft.at)
+        return Self.redirect("/money?month=" + String(day.description.prefix(7)))
     }
 
     /// `POST /receipts` (multipart: `receipt`, a photo, and `csrf`): the photo read as `expense scan` reads it, answered

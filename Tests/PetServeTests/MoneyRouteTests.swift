@@ -209,7 +209,7 @@ final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
 
             let saved = try await post(family, form)
             XCTAssertEqual(saved.status, .seeOther)
-            XCTAssertEqual(saved.headers[.location], "/money")
+            XCTAssertEqual(saved.headers[.location], "/money?month=" + String(self.today.description.prefix(7)), "to the expense's month")
             let yen = try await post(family, ["amount": "¥3,200", "pet": String(coco.id), "at": "yesterday 18:00", "note": "<b>vet</b>", "items": "chews, shampoo"])
             XCTAssertEqual(yen.status, .seeOther)
             let all = try self.expenses()
