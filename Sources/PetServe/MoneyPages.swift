@@ -37,7 +37,7 @@ extension Pages {
                 : "<bdi>\(presenter.describe(b, activePets: activePets))</bdi>"
             let share = st.amount.minorUnits > 0 ? min(100, max(0, Int(Double(st.spent.minorUnits) * 100 / Double(st.amount.minorUnits)))) : 0
             return """
-            <li class="card\(st.isOver ? " over" : "")" id="budget-\(b.id)"><div class="title">#\(b.id) \(title)</div>\
+            <li class="card\(st.isOver ? " over" : "")" id="budget-\(b.id)"><div class="budget-title">#\(b.id) \(title)</div>\
             <meter min="0" max="100" low="80" high="99" optimum="0" value="\(share)">\(share)%</meter><ul class="plain">\(lines)</ul></li>
             """
         }

@@ -74,7 +74,7 @@ extension PetServer {
         let path = folder + "/chart.svg"
         let found = try store.run { s -> Bool in
             guard let b = try s.budgets().first(where: { $0.id == id }) else { return false }
-            let composer = ChartComposer(store: s, context: p, size: ChartSize(width: 720, height: 420), theme: theme)
+            let composer = ChartComposer(store: s, context: p, size: ChartSize(width: 480, height: 360), theme: theme)
             guard case .bars(let spec) = try composer.budget(b, currency: b.budget.amount.currency).drawing() else { return false }
             try ChartRenderer.render(spec, to: path, format: .svg)
             return true

@@ -69,6 +69,9 @@ def main():
     env = dict(os.environ, HOME=work, LANG="C.UTF-8", PETLOG_CURRENCY="KRW")
     env.pop("PETLOG_DB", None)
     subprocess.run([args.petlog, "--db", db, "demo"], env=env, check=True, stdout=subprocess.DEVNULL)
+    # A trip under way (a budget for a stretch of days): its day-by-day view and chart on /money, and on home.
+    subprocess.run([args.petlog, "--db", db, "budget", "set", "500000", "KRW", "--from=-2d", "--to", "3d", "--name", "Jeju", "--place", "Jeju"],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
     password = secrets.token_urlsafe(12)
     subprocess.run([args.petlog, "--db", db, "user", "add", "mina", "--role", "owner", "--password-stdin"],
                    input=password + "\n", text=True, env=env, check=True, stdout=subprocess.DEVNULL)
@@ -101,7 +104,11 @@ def run(base, password, shots):
                                       locale="en-US", is_mobile=True, has_touch=True)
         page = context.new_page()
         errors = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)
+        # Every answer the pages load is a success, but for the probe of a form this build may not have and the browser's favicon.
+        bad = []
+        page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 and "kind=diary" not in r.url
+                and not r.url.endswith("/favicon.ico") else None)
 
         # Sign in.
         page.goto(base + "/")
@@ -111,6 +118,7 @@ def run(base, password, shots):
         page.fill("#password", password)
         page.click("form[action='/login'] button[type=submit]")
         check("signed in: home lists the pets", page.url == base + "/" and page.locator("li.card a.title").count() > 0, page.url)
+        check("home: this month's spending and the trip under way", "Spent this month" in page.content() and "Jeju" in page.content())
         no_sideways_scroll(page, "home")
         coco = page.locator("li.card a.title", has_text="Coco").first
         pet_path = coco.get_attribute("href")
@@ -163,11 +171,15 @@ def run(base, password, shots):
         # The month list, the spending calendar, budgets and trips with their charts.
         page.goto(base + "/money")
         check("the spending calendar", page.locator("ol.calendar li.day").count() >= 28)
+        check("the trip day by day", page.locator("table.daily tbody tr").count() == 6, page.locator("table.daily tbody tr").count())
+        check("the trip's chart", page.locator("img.chart").count() == 1)
         for img in page.locator("img.chart").all():
             img.scroll_into_view_if_needed()
         page.wait_for_function("() => [...document.querySelectorAll('img.chart')].every(i => i.complete && i.naturalWidth > 0)")
         check("the trip charts are drawn", True)
         no_sideways_scroll(page, "money, this month")
+        top = page.locator("img.chart").bounding_box()["y"] + page.evaluate("window.scrollY") - 120
+        page.screenshot(path=os.path.join(shots, "trip-en-light.png"), full_page=True, clip={"x": 0, "y": top, "width": 390, "height": 700})
 
         # Every language, light and dark: no sideways scroll on any page; screenshots.
         for language, code in [("English", "en"), ("한국어", "ko"), ("日本語", "ja")]:
@@ -193,6 +205,7 @@ def run(base, password, shots):
         page.goto(base + "/money")
         check("the money page needs a session again", page.url.endswith("/login"), page.url)
         check("no errors in the browser's console", not errors, errors)
+        check("every page and image loaded", not bad, bad)
         browser.close()
 
 
