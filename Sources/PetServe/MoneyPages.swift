@@ -19,6 +19,8 @@ extension Pages {
         /// The trips (budgets for a stretch of days) shown, day by day.
         let trips: [Int64: BudgetDays]
         let pets: [Pet]
+        /// The pet the expense form starts with (`?pet=ID`, from the pet's page).
+        var pet: String? = nil
     }
 
     /// Home's part: this month's spending against the household's monthly budgets, and a trip under way.
@@ -66,7 +68,7 @@ extension Pages {
         var body: HTML = "<h1>\(title)</h1>\(nav)"
         body += "<h2>\(t(.webSpendingCalendar))</h2>" + spendingCalendar(m)
         body += dayList(m.days, first: m.first)
-        if session.account.role.writes { body += expenseForm(session: session, pets: m.pets) }
+        if session.account.role.writes { body += expenseForm(session: session, pets: m.pets, pet: m.pet) }
         body += "<h2>\(t(.webBudgetsTitle))</h2>"
         body += others.isEmpty && trips.isEmpty ? "<p class=\"muted\">\(t(.budgetNoneOn(date: format.longDate(time.today))))</p>"
             : budgets(others, activePets: m.activePets, link: false)
@@ -150,6 +152,12 @@ extension Pages {
             <div class="scroll"><table class="daily"><thead><tr><th>\(t(.budgetColDay))</th><th>\(t(.budgetColSpent))</th><th>\(t(.budgetColTotal))</th>\
             <th>\(t(.budgetColLeft))</th></tr></thead><tbody>\(rows)</tbody></table></div>
             """
+    }
+
+    /// The pet page's way to the expense form, with the pet chosen (an account that writes).
+    func expenseLink(_ p: Pet, session: WebSession) -> HTML {
+        guard session.account.role.writes else { return "" }
+        return "<p><a class=\"button\" href=\"/money?pet=\(p.id)#add-expense\">\(t(.webAddExpense))</a></p>"
     }
 
     /// The pet choice of the expense forms: the household, or one pet (`expense`'s PET).

@@ -29,7 +29,8 @@ extension PetServer {
         }
         let home = homeCurrency(p)
         let today = p.time.today
-        let page = try store.run { s -> Pages.MoneyMonth in
+        let pet = request.uri.queryParameters.get("pet").map { String($0) }.flatMap { $0.count <= 18 && $0.allSatisfy { $0.isASCII && $0.isNumber } ? $0 : nil }
+        var page = try store.run { s -> Pages.MoneyMonth in
             let month = try MoneyViews.month(s, first: first, home: home, time: p.time)
             let (shown, activePets) = try MoneyViews.shownBudgets(s, on: today, time: p.time)
             var trips: [Int64: BudgetDays] = [:]
@@ -40,6 +41,7 @@ extension PetServer {
             return Pages.MoneyMonth(first: first, days: month.days, daily: month.daily, ahead: month.ahead, budgets: shown,
                                     activePets: activePets, trips: trips, pets: try s.pets(includeArchived: false))
         }
+        page.pet = pet
         if Self.wantsJSON(request) {
             return Self.json(try JSONView.text(MoneyPageJSON(
                 expenses: ExpenseListJSON(page.days, now: p.time.now, ahead: page.ahead, span: .month(first)),

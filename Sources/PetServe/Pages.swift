@@ -149,6 +149,7 @@ struct Pages {
             \(form)
             <h2>\(t(.webDue))</h2>
             \(dueList(due, showPet: false))
+            \(expenseLink(p, session: session))
             """)
     }
 }

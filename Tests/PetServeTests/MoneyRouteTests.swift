@@ -206,6 +206,13 @@ final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
             let noPet = try await post(family, form.merging(["pet": "999"]) { $1 })
             XCTAssertEqual(noPet.status, .notFound)
             XCTAssertEqual(try self.expenses().count, 0, "nothing written by a refused POST")
+            // The pet page links to the form with the pet chosen; the viewer's page has no link.
+            let petPage = String(buffer: try await client.execute(uri: "/pets/\(coco.id)", method: .get, headers: self.headers(cookie: family.cookie)).body)
+            XCTAssertTrue(petPage.contains("href=\"/money?pet=\(coco.id)#add-expense\""), petPage)
+            let viewerPet = String(buffer: try await client.execute(uri: "/pets/\(coco.id)", method: .get, headers: self.headers(cookie: viewer.cookie)).body)
+            XCTAssertFalse(viewerPet.contains("#add-expense"))
+            let money = String(buffer: try await client.execute(uri: "/money?pet=\(coco.id)", method: .get, headers: self.headers(cookie: family.cookie)).body)
+            XCTAssertTrue(money.contains("<option value=\"\(coco.id)\" selected>Coco</option>"), money)
 
             let saved = try await post(family, form)
             XCTAssertEqual(saved.status, .seeOther)
