@@ -6,7 +6,9 @@ APT_PACKAGES := libsqlite3-dev libcairo2-dev libpango1.0-dev fonts-noto-cjk font
   libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-jpn tesseract-ocr-osd \
   libheif-dev libheif-examples \
   python3-gi python3-gi-cairo gir1.2-pango-1.0 python3-pil bc groff-base postgresql-15 zsh fish imagemagick \
-  libqrencode-dev zbar-tools
+  libqrencode-dev zbar-tools chromium python3-venv
+# chromium: Debian's, the headless browser the serve test drives (Tests/browser, Playwright launches it by its path);
+# python3-venv: the folder Playwright is installed into (.build/browser-venv, never system-wide).
 # libqrencode-dev: the emergency card's QR code (Sources/CQRencode); zbar-tools: the tests decode it with zbarimg.
 # zsh, fish: the completion tests drive them on a pseudo-terminal beside bash. imagemagick: the report tests make JPEGs.
 # postgresql-15: the throwaway server the PostgreSQL tests start (scripts/pg-test-server.sh; the service is not used).
@@ -20,6 +22,10 @@ PIP_PACKAGES := icalendar==7.3.0
 # into a folder of their own (.build/python-fhir, on PYTHONPATH in FHIRExportTests only), so that the machine's
 # pydantic 2, which other Python tools need, stays as it is.
 PIP_FHIR_PACKAGES := fhir.resources==6.5.0 pydantic==1.10.17
+# Playwright for Python drives Debian's chromium in the browser test (Tests/browser/serve_browser.py, docs/testing.md): in a
+# venv of its own under .build, its bundled driver only (no browser download: the test launches /usr/bin/chromium).
+PIP_BROWSER_PACKAGES := playwright==1.65.2
+BROWSER_VENV := .build/browser-venv
 # Test tools install silently: pip's output goes to .build/pip*.log and is shown only when pip fails; no
 # warning about running as root, and no check of the target folder against the machine's other packages
 # (the FHIR folder's pydantic 1 is meant to differ from the system's pydantic 2).
@@ -41,6 +47,9 @@ setup:
 	  $(PIP_QUIET) --break-system-packages $(PIP_PACKAGES) > .build/pip.log 2>&1 || { cat .build/pip.log; exit 1; }; }
 	@PYTHONPATH=.build/python-fhir python3 -c 'import fhir.resources' 2>/dev/null || { mkdir -p .build; \
 	  $(PIP_QUIET) --upgrade --target .build/python-fhir $(PIP_FHIR_PACKAGES) > .build/pip-fhir.log 2>&1 || { cat .build/pip-fhir.log; exit 1; }; }
+	@$(BROWSER_VENV)/bin/python -c 'import playwright' 2>/dev/null || { mkdir -p .build; rm -rf $(BROWSER_VENV); \
+	  { python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/python -m pip install -q --disable-pip-version-check $(PIP_BROWSER_PACKAGES); } \
+	  > .build/pip-browser.log 2>&1 || { cat .build/pip-browser.log; exit 1; }; }
 
 build: setup
 	$(SWIFT) build
@@ -76,7 +85,11 @@ test: build
 	rm -f .build/test.xml .build/test-times.tsv; set -o pipefail; PETLOG_TEST_TIMES=$(CURDIR)/.build/test-times.tsv \
 	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
 	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)' 2>&1 | tee .build/test.log; status=$$?; \
-	$(call xunit_summary,.build/test.xml); python3 scripts/test-times.py .build/test.xml .build/test-times.tsv; \
+	echo "browser test (Tests/browser/serve_browser.py, headless chromium):"; \
+	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$($(SWIFT) build --show-bin-path)/petlog" \
+	  --screenshots .build/screenshots 2>&1 | tee .build/browser.log || status=1; \
+	else echo "not run: Playwright is not installed (make setup installs it into $(BROWSER_VENV))" | tee .build/browser.log; fi; \
+	$(call xunit_summary,.build/test.xml,.build/browser.log); python3 scripts/test-times.py .build/test.xml .build/test-times.tsv; \
 	if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	  echo "each store suite ran on SQLite and on PostgreSQL: $$(grep -c 'error: .*\[on SQLite\]' .build/test.log) failures on SQLite, $$(grep -c 'error: .*\[on PostgreSQL\]' .build/test.log) on PostgreSQL"; \
 	else echo "PostgreSQL store: not tested (postgresql-15 is not installed; make setup installs it)"; fi; \
@@ -93,8 +106,11 @@ soak: build
 	exit $$status
 
 # "N passed, M failed" from the xUnit file `swift test --parallel` writes.
+# With a second file (the browser test's log), its "N passed, N failed" is added in.
 define xunit_summary
-python3 -c 'import sys; t=open(sys.argv[1]).read(); n=t.count("<testcase "); f=t.count("<failure"); k=t.count("<skipped"); print(f"{n-f-k} passed, {f} failed" + (f" ({k} skipped)" if k else ""))' $(1)
+python3 -c 'import re,sys; t=open(sys.argv[1]).read(); n=t.count("<testcase "); f=t.count("<failure"); k=t.count("<skipped"); \
+b=re.findall(r"^(\d+) passed, (\d+) failed", open(sys.argv[2]).read() if len(sys.argv) > 2 else "", re.M); \
+p=n-f-k+(int(b[-1][0]) if b else 0); f+=int(b[-1][1]) if b else 0; print(f"{p} passed, {f} failed" + (f" ({k} skipped)" if k else ""))' $(1) $(2)
 endef
 
 ## fuzz: each libFuzzer target in Fuzz/ (the parsers) for FUZZ_SECONDS, built with -sanitize=fuzzer,address

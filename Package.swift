@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),  // Hummingbird's own logger, silenced
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),  // `serve --tls-cert/--tls-key` (HummingbirdTLS)
     ],
     targets: [
         /** Values and pure rules: pets, records, units, money and the strict parsers that build them, and the facts commands show. */
@@ -89,6 +90,9 @@ let package = Package(
         /** `petlog expense scan`'s reader: one image in, the OCR result as JSON out, in its own process so that
             petlog itself links neither tesseract nor leptonica (and their libraries) for every other command. */
         .executableTarget(name: "petlog-ocr", dependencies: ["OCR", "OCRWire"]),
+        /** Reading a receipt photo through petlog-ocr (OCRClient: the helper run, its failures in words) into the
+            proposal `expense scan` and `petlog serve`'s receipt form show (ReceiptScan); links no OCR library. */
+        .target(name: "ReceiptScan", dependencies: ["OCRWire", "PetFiles", "PetModel", "Localization"]),
         /** The JSON petlog-ocr prints and petlog reads (a reading or a failure): one Codable type both sides share; Foundation only. */
         .target(name: "OCRWire"),
         /** `petlog rates update`'s one HTTP(S) GET, in its own process so that petlog links no HTTP library. */
@@ -112,8 +116,11 @@ let package = Package(
             dependencies: [
                 "PetModel", "PetStoreCore", "Localization", "PetViews",
                 "PetCharts", "PetReport", "PetTransfer",
+                "ReceiptScan", "PetFiles",  // the trip's chart as SVG; receipts read as `expense scan` reads them
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -126,7 +133,7 @@ let package = Package(
             name: "petlog",
             dependencies: [
                 "PetModel", "PetFiles", "PetStoreCore", "PetTransfer", "StoreOpening", "Localization", "PetCharts", "PetReport", "PetConfig", "PetViews", "PetServe",
-                "OCRWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "OCRWire", "ReceiptScan", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         /** What the test suites share, for tests only: `StoreTestCase` (each test runs on SQLite and on PostgreSQL),

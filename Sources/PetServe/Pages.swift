@@ -21,7 +21,7 @@ struct Pages {
         var nav: HTML = ""
         if let session {
             nav = """
-            <nav><a class="button" href="/">\(t(.webHomeTitle))</a><span class="who"><bdi>\(session.account.name)</bdi></span>\
+            <nav><a class="button" href="/">\(t(.webHomeTitle))</a><a class="button" href="/money">\(t(.webMoneyTitle))</a><span class="who"><bdi>\(session.account.name)</bdi></span>\
             <form method="post" action="/logout"><input type="hidden" name="csrf" value="\(session.csrf)">\
             <button type="submit">\(t(.webSignOut))</button></form></nav>
             """
@@ -34,9 +34,20 @@ struct Pages {
         <link rel="stylesheet" href="/static/petlog.css"></head>
         <body><header>\(nav)</header><main>
         \(body)
-        </main></body></html>
+        </main><footer>\(languageSwitcher(session))</footer></body></html>
 
         """
+    }
+
+    /// The language switcher on every page: a form per choice of en / 한국어 / 日本語 (`POST /language`; an account's
+    /// choice is saved on the account, else in a cookie), each language named in itself.
+    func languageSwitcher(_ session: WebSession?) -> HTML {
+        let token: HTML = session.map { "<input type=\"hidden\" name=\"csrf\" value=\"\($0.csrf)\">" } ?? ""
+        let buttons = [(Language.en, "English"), (.ko, "한국어"), (.ja, "日本語")].map { l, name -> HTML in
+            let current: HTML = l == context.l10n.language ? " aria-current=\"true\" disabled" : ""
+            return "<button type=\"submit\" name=\"language\" value=\"\(l.rawValue)\" lang=\"\(l.rawValue)\"\(current)>\(name)</button>"
+        }
+        return "<form method=\"post\" action=\"/language\" class=\"languages\" aria-label=\"\(t(.webLanguage))\">\(token)\(buttons)</form>"
     }
 
     func login(csrf: String, name: String, notice: String?) -> HTML {
@@ -80,7 +91,7 @@ struct Pages {
 
     struct HomePet { let pet: Pet; let latest: PetRecord?; let before: PetRecord? }
 
-    func home(_ pets: [HomePet], due: [DueItem], session: WebSession) -> HTML {
+    func home(_ pets: [HomePet], due: [DueItem], session: WebSession, money: HomeMoney? = nil) -> HTML {
         let cards = pets.map { h -> HTML in
             """
             <li class="card">\(PetPages(context).thumbnail(h.pet))<a class="title" href="/pets/\(h.pet.id)"><bdi>\(h.pet.name)</bdi></a>\
@@ -94,6 +105,7 @@ struct Pages {
             <h2>\(t(.webDue))</h2>
             \(dueList(due, showPet: true))
             \(PetPages(context).feedForm(session))
+            \(homeMoney(money))
             """)
     }
 
@@ -139,6 +151,7 @@ struct Pages {
             <h2>\(t(.webDue))</h2>
             \(dueList(due, showPet: false))
             \(PetPages(context).views(p, since: chartSince))
+            \(expenseLink(p, session: session))
             """)
     }
 }

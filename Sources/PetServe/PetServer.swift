@@ -23,9 +23,9 @@ public struct ServeSettings: Sendable {
 
     public init(language: Language = .en, unitSystem: UnitSystem = .metric, timeZone: TimeZone = .current, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() },
-                log: (@Sendable (String) -> Void)? = nil) {
+                log: (@Sendable (String) -> Void)? = nil, currency: Currency? = nil) {
         self.language = language; self.unitSystem = unitSystem; self.timeZone = timeZone; self.secureCookies = secureCookies
-        self.sessionLifetime = sessionLifetime; self.now = now; self.log = log
+        self.sessionLifetime = sessionLifetime; self.now = now; self.log = log; self.currency = currency
     }
 }
 
@@ -59,10 +59,14 @@ public struct ServeContext: RequestContext {
 public struct PetServer: Sendable {
     public static let sessionCookie = "petlog_session"
     public static let loginCookie = "petlog_login"
+    /// The language chosen on the pages without an account (`POST /language`).
+    public static let languageCookie = "petlog_lang"
 
     let store: SharedStore
     let settings: ServeSettings
     let throttle: LoginThrottle
+    /// Receipt photos between `POST /receipts` and `POST /expenses`.
+    let receipts = StagedReceipts()
 
     public init(store: SharedStore, settings: ServeSettings, throttle: LoginThrottle = LoginThrottle()) {
         self.store = store; self.settings = settings; self.throttle = throttle
@@ -89,22 +93,31 @@ public struct PetServer: Sendable {
         router.get("/pets/:id/photo") { request, context in try petPhoto(request, context) }
         router.get("/feeds/:token") { request, context in try feed(request, context) }
         router.post("/account/feed") { request, context in try await resetFeed(request, context) }
+        router.get("/money") { request, context in try moneyPage(request, context) }
+        router.get("/budgets/:id/chart.svg") { request, context in try budgetChart(request, context) }
+        router.post("/expenses") { request, context in try await addExpense(request, context) }
+        router.post("/receipts") { request, context in try await readReceipt(request, context) }
+        router.post("/language") { request, context in try await setLanguage(request, context) }
         return router
     }
 
     /// The application listening on `address`; `onRunning` hears once it listens.
-    public func application(_ address: ListenAddress, onRunning: @escaping @Sendable () async -> Void = {}) -> some ApplicationProtocol {
+    /// With `tls`, HTTPS only (`--tls-cert/--tls-key`).
+    public func application(_ address: ListenAddress, tls: ServeTLS? = nil, onRunning: @escaping @Sendable () async -> Void = {}) throws -> some ApplicationProtocol {
         var logger = Logger(label: "petlog-serve")
         logger.logLevel = .critical
-        return Application(router: router(), configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+        return Application(router: router(), server: try tls.map { try .tls(.http1(), tlsConfiguration: $0.configuration) } ?? .http1(),
+                           configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
                            onServerRunning: { _ in await onRunning() }, logger: logger)
     }
 
     // MARK: What every page needs
 
-    /// The page's language: the account's, else the browser's first of en/ko/ja, else the config's.
+    /// The page's language: the account's, else the one chosen on the pages (a cookie), else the browser's first
+    /// of en/ko/ja, else the config's.
     func language(_ request: Request, _ context: ServeContext) -> Language {
         if let l = context.session?.account.language.flatMap(Language.init(rawValue:)) { return l }
+        if let l = request.cookies[Self.languageCookie].flatMap({ Language(rawValue: $0.value) }) { return l }
         if let header = request.headers[.acceptLanguage] {
             let tags = header.split(separator: ",").compactMap { part -> (Language, Double)? in
                 let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -123,7 +123,8 @@ extension PetServer {
             }
             return (homes, try Self.due(s, pets, p.time))
         }
-        return Self.html(Pages(p).home(pets, due: due, session: session))
+        let money = try store.run { try homeMoney($0, p) }
+        return Self.html(Pages(p).home(pets, due: due, session: session, money: money))
     }
 
     /// `GET /pets/ID`: the profile, health facts, latest weights and what is due. JSON: `pet show --json`.

@@ -52,6 +52,8 @@ public protocol AccountStore {
     func setFeedToken(name: String, tokenHash: String) throws -> Account
     /// The account whose calendar feed token has that SHA-256 (nil: none).
     func account(feedTokenHash: String) throws -> Account?
+    /// The pages' language of the account (`en`, `ko`, `ja`; nil: the browser's), as `POST /language` saves it.
+    func setLanguage(account: Int64, language: String?) throws
 }
 
 /// Why an account command or a login was refused.
@@ -202,5 +204,7 @@ extension Store: AccountStore {
         try accountRead { sql in
             try sql.row("SELECT \(Self.accountColumns) FROM web_account WHERE feed_token_hash = ?", [feedTokenHash]).map(Self.account)
         }
+    public func setLanguage(account: Int64, language: String?) throws {
+        try accountWrite { try $0.execute("UPDATE web_account SET language = ? WHERE id = ?", [language, account]) }
     }
 }

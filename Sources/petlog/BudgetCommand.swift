@@ -208,14 +208,7 @@ extension Session {
     /// Where `b` stands on `day`: its spending (the pet's records for a pet's budget; everything, the
     /// household's own expenses included, for the household's) converted at each expense's day's rate.
     mutating func budgetStatus(_ b: StoredBudget, on day: LocalDate, activePets: Int) throws -> BudgetStatus {
-        let (first, last) = b.budget.span(asOf: day)
-        let through = min(last, day)
-        let pets = Budget.headcount(petBudget: b.petId != nil, activePets: activePets)
-        guard through >= first else { return BudgetStatus(budget: b.budget, items: [], asOf: day, pets: pets) }
-        let query = SpendingQuery(pets: b.petId.map { [PetRef.id($0)] } ?? [], days: DayWindow(first: first, end: through.adding(days: 1)))
-        let entries = try repository().spending(query)
-        let rates = try rates(for: entries, to: b.budget.amount.currency)
-        return BudgetStatus(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)
+        try MoneyViews.budgetStatus(repository(), b, on: day, activePets: activePets, time: time)
     }
 
     /// Budgets in the session's words (`BudgetPresenter`).

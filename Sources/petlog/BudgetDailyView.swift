@@ -16,10 +16,7 @@ extension Session {
         let (first, last) = try dailySpan(b, asOf: day)
         let activePets = try repo.pets(includeArchived: false).count
         let pets = Budget.headcount(petBudget: b.petId != nil, activePets: activePets)
-        let query = SpendingQuery(pets: b.petId.map { [PetRef.id($0)] } ?? [], days: DayWindow(first: first, end: last.adding(days: 1)))
-        let entries = try repo.spending(query)
-        let rates = try rates(for: entries, to: b.budget.amount.currency)
-        let days = BudgetDays(budget: b.budget, items: entries.map { $0.item(time) }, asOf: day, pets: pets, rates: rates)
+        let days = try MoneyViews.budgetDays(repo, b, first: first, last: last, on: day, activePets: activePets, time: time)
         if json { try terminal.json(BudgetDailyJSON(b, days, on: day, pets: pets)); return }
         terminal.lines(budgetText.daily(b, days, activePets: activePets, on: day))
     }

@@ -4,6 +4,7 @@ import Localization
 import PetModel
 import PetStoreCore
 import PetViews
+import ReceiptScan
 
 /// `petlog expense scan RECEIPT [PET]`: read a receipt photo, show what was read, save it as an expense.
 struct ExpenseScanCommand: ParsableCommand {
@@ -51,12 +52,8 @@ struct ExpenseScanCommand: ParsableCommand {
             let typedAt = try record.at.map { try s.when($0, for: .expense) }
             let merchant = try fields.merchantText(), category = try fields.categoryCode(), note = try record.noteText()
             // The UI language only breaks ties: the receipt's own script decides (docs/ocr.md).
-            let fallback = ["en": "eng", "ko": "kor+eng", "ja": "jpn+eng"][s.l10n.language.rawValue] ?? "eng"
-            let result = try OCRClient.read(image: receipt, languages: fixed, fallback: fallback)
-            let languages = result.language ?? fixed ?? fallback
-            let proposal = ReceiptReading.proposal(lines: result.receiptLines, imageHeight: result.height,
-                                                   languages: languages.split(separator: "+").map(String.init),
-                                                   homeCurrency: home, today: s.time.today)
+            let scan = try ReceiptScan.read(image: receipt, fixed: fixed, uiLanguage: s.l10n.language.rawValue, homeCurrency: home, today: s.time.today)
+            let (result, languages, proposal) = (scan.reading, scan.languages, scan.proposal)
             let typedAmount = try amount.map { try s.amount($0, defaultCurrency: proposal.currency.value) }
             var draft = ReceiptExpense(proposal, amount: typedAmount, merchant: merchant, payment: try fields.paymentValue(), category: category,
                                        timeGiven: typedAt != nil)

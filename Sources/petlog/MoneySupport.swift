@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `--currency`, for every command that shows money in one currency.
 struct CurrencyOption: ParsableArguments {
@@ -30,10 +31,7 @@ extension Session {
 
     /// The rates needed to convert `entries` into `target` (only their currencies and their own local days).
     mutating func rates(for entries: [SpendingEntry], to target: Currency) throws -> RateTable {
-        let currencies = Set(entries.map(\.money.currency.code)).union([target.code])
-        let days = entries.map(\.localDay)
-        guard currencies.count > 1, let first = days.min(), let last = days.max() else { return RateTable([]) }
-        return try repository().rateTable(currencies: currencies.sorted(), from: first, through: last)
+        try MoneyViews.rates(repository(), for: entries, to: target)
     }
 
     /// A note on stderr when money was saved in a currency the ECB publishes no rate for (`TWD`,

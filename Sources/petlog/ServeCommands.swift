@@ -14,6 +14,8 @@ struct ServeCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "serve", abstract: Help.s(.helpServeAbstract)) }
     @Option(help: ArgumentHelp(Help.s(.helpServeListen))) var listen = ListenAddress.default.description
     @Flag(help: ArgumentHelp(Help.s(.helpServeQuiet))) var quiet = false
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(Help.s(.helpServeTlsCert))) var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp(Help.s(.helpServeTlsKey))) var tlsKey: String?
 
     func run() throws {
         try Session.run(global) { s in try serve(&s) }
@@ -23,26 +25,52 @@ struct ServeCommand: ParsableCommand {
         guard let address = ListenAddress.parse(listen) else {
             throw UsageError(message: s.t(.errServeBadListen(value: Terminal.sanitize(listen))))
         }
+        let tls = try loadTLS(s)
         let store = try s.accountStore()
         if !address.isLoopback, try store.accountCount() == 0 {
             throw UsageError(message: s.t(.errServeNoAccount(address: address.description)), code: Failure.noPermission)
         }
         var log: (@Sendable (String) -> Void)?
         if !quiet { log = { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
-        var settings = ServeSettings(language: s.l10n.language, unitSystem: s.unitSystem, timeZone: s.time.timeZone, log: log)
-        settings.currency = try s.homeCurrency(nil)
+        let settings = ServeSettings(language: s.l10n.language, unitSystem: s.unitSystem, timeZone: s.time.timeZone, secureCookies: tls != nil,
+                                     log: log, currency: try s.homeCurrency(nil))
         let server = PetServer(store: SharedStore(store), settings: settings)
-        let listening = s.t(.serveListening(address: address.description)) + "\n"
+        let listening = (tls == nil ? s.t(.serveListening(address: address.description))
+                                    : s.t(.serveListening(address: address.description)).replacingOccurrences(of: "http://", with: "https://")) + "\n"
+        let app = try server.application(address, tls: tls, onRunning: { FileHandle.standardError.write(Data(listening.utf8)) })
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                try await server.application(address, onRunning: { FileHandle.standardError.write(Data(listening.utf8)) }).runService()
+                try await app.runService()
             } catch { outcome.error = error }
             done.signal()
         }
         done.wait()
         if let error = outcome.error { throw error }
+    }
+}
+
+extension ServeCommand {
+    /// `--tls-cert` and `--tls-key`, both or neither; read and checked before anything listens: unreadable 66, not PEM
+    /// or a key that is not the certificate's 78.
+    func loadTLS(_ s: Session) throws -> ServeTLS? {
+        switch (tlsCert, tlsKey) {
+        case (nil, nil): return nil
+        case (let cert?, let key?):
+            do { return try ServeTLS.load(certificate: cert, key: key) } catch let p as ServeTLS.Problem {
+                switch p {
+                case .unreadable(let path, let detail):
+                    throw UsageError(message: s.t(.errServeTlsUnreadable(path: Terminal.sanitize(path), detail: Terminal.sanitize(detail))), code: Failure.noInput)
+                case .invalid(let path, let detail):
+                    throw UsageError(message: s.t(.errServeTlsInvalid(path: Terminal.sanitize(path), detail: Terminal.sanitize(String(detail.prefix(200))))),
+                                     code: Failure.config)
+                case .mismatch(let cert, let key):
+                    throw UsageError(message: s.t(.errServeTlsMismatch(key: Terminal.sanitize(key), cert: Terminal.sanitize(cert))), code: Failure.config)
+                }
+            }
+        default: throw UsageError(message: s.t(.errServeTlsBoth))
+        }
     }
 }
 

@@ -155,6 +155,12 @@ open class StoreTestCase: XCTestCase {
         addTeardownBlock { try? server.dropDatabase(name) }
         return Store(try PostgresRepository(PostgresTarget.parse(TestServer.url(name), environment: [:]), now: now, undoCommand: undoCommand))
     }
+
+    /// A store that keeps attachments: on SQLite a file in `folder` (its attachments beside it), on PostgreSQL as `makeStore`.
+    public func makeStoreKeepingFiles(in folder: String) throws -> any PetlogStore {
+        guard onServer else { return Store(SQLiteRepository(try AppDatabase.open(path: folder + "/petlog.sqlite"))) }
+        return try makeStore()
+    }
 }
 
 /// A suite that opens a store itself but is not a `StoreTestCase`: it is about one engine (the SQLite

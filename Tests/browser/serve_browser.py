@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""petlog serve in a real browser: Debian's headless Chromium driven by Playwright for Python (docs/testing.md).
+
+Starts `petlog serve` on a free loopback port with a fresh demo household and an account, then on a phone-sized
+viewport (390 x 844): signs in, adds a weight, logs a diary entry with a photo (once the diary form is there),
+uploads a receipt photo and saves the proposal, sees the timeline, the month list and the charts, switches to
+Korean and Japanese, checks that no page scrolls sideways (scrollWidth <= innerWidth) in light and dark, and
+signs out. Saves screenshots (en, ko, ja; light and dark) into --screenshots. Needs no internet.
+
+    .build/browser-venv/bin/python Tests/browser/serve_browser.py --petlog .build/debug/petlog [--screenshots DIR]
+
+Prints one line per check and ends with "N passed, N failed"; exits 1 on a failure.
+"""
+import argparse
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECEIPT = os.path.join(HERE, "..", "OCRTests", "Fixtures", "receipts", "ko-01.jpg")
+CHROMIUM = os.environ.get("PETLOG_CHROMIUM", "/usr/bin/chromium")
+
+passed, failed, skipped = [], [], []
+
+
+def check(name, ok, detail=""):
+    (passed if ok else failed).append(name)
+    print(("ok    " if ok else "FAIL  ") + name + ("" if ok or not detail else ": " + str(detail)[:400]), flush=True)
+
+
+def skip(name, why):
+    skipped.append(name)
+    print("skip  " + name + ": " + why, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def no_sideways_scroll(page, what):
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    check(f"no horizontal overflow: {what} ({width[0]} <= {width[1]})", width[0] <= width[1], width)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--petlog", required=True)
+    ap.add_argument("--screenshots", default=None)
+    args = ap.parse_args()
+    if not os.access(CHROMIUM, os.X_OK):
+        print(f"skip  the browser test: {CHROMIUM} is not installed (make setup installs Debian's chromium)")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    shots = args.screenshots or tempfile.mkdtemp(prefix="petlog-shots-")
+    os.makedirs(shots, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="petlog-browser-")
+    db = os.path.join(work, "petlog.sqlite")
+    env = dict(os.environ, HOME=work, LANG="C.UTF-8", PETLOG_CURRENCY="KRW")
+    env.pop("PETLOG_DB", None)
+    subprocess.run([args.petlog, "--db", db, "demo"], env=env, check=True, stdout=subprocess.DEVNULL)
+    # A trip under way (a budget for a stretch of days): its day-by-day view and chart on /money, and on home.
+    subprocess.run([args.petlog, "--db", db, "budget", "set", "500000", "KRW", "--from=-2d", "--to", "3d", "--name", "Jeju", "--place", "Jeju"],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    password = secrets.token_urlsafe(12)
+    subprocess.run([args.petlog, "--db", db, "user", "add", "mina", "--role", "owner", "--password-stdin"],
+                   input=password + "\n", text=True, env=env, check=True, stdout=subprocess.DEVNULL)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([args.petlog, "--db", db, "serve", "--listen", f"127.0.0.1:{port}", "--quiet"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(300):
+            try:
+                if urllib.request.urlopen(base + "/healthz", timeout=1).read() == b"ok\n":
+                    break
+            except OSError:
+                if server.poll() is not None:
+                    raise SystemExit("petlog serve stopped: " + server.stderr.read())
+                time.sleep(0.1)
+        run(base, password, shots)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(passed)} passed, {len(failed)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
+    return 1 if failed else 0
+
+
+def run(base, password, shots):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, color_scheme="light",
+                                      locale="en-US", is_mobile=True, has_touch=True)
+        page = context.new_page()
+        errors = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)
+        # Every answer the pages load is a success, but for the probe of a form this build may not have and the browser's favicon.
+        bad = []
+        page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 and "kind=diary" not in r.url
+                and not r.url.endswith("/favicon.ico") else None)
+
+        # Sign in.
+        page.goto(base + "/")
+        check("signed out: the login page", page.url.endswith("/login"), page.url)
+        no_sideways_scroll(page, "login")
+        page.fill("#name", "mina")
+        page.fill("#password", password)
+        page.click("form[action='/login'] button[type=submit]")
+        check("signed in: home lists the pets", page.url == base + "/" and page.locator("li.card a.title").count() > 0, page.url)
+        check("home: this month's spending and the trip under way", "Spent this month" in page.content() and "Jeju" in page.content())
+        no_sideways_scroll(page, "home")
+        coco = page.locator("li.card a.title", has_text="Coco").first
+        pet_path = coco.get_attribute("href")
+        check("Coco is on home", bool(pet_path and re.fullmatch(r"/pets/\d+", pet_path)), pet_path)
+
+        # A weight, read by the CLI's parser.
+        page.goto(base + pet_path)
+        no_sideways_scroll(page, "pet page")
+        weight = page.locator("input[name=weight]").first
+        weight.fill("4.37kg")
+        weight.locator("xpath=ancestor::form").locator("button[type=submit]").click()
+        check("the weight is saved and shown", "4.37" in page.content(), page.url)
+
+        # A diary entry with a photo (helper B's form: GET /pets/ID/log?kind=diary).
+        response = page.goto(base + pet_path + "/log?kind=diary")
+        if response is None or response.status != 200 or page.locator("input[type=file][name=photo]").count() == 0:
+            skip("a diary entry with a photo", "the diary form is not in this build")
+        else:
+            no_sideways_scroll(page, "diary form")
+            page.fill("textarea[name=text]", "A walk by the river")
+            page.set_input_files("input[type=file][name=photo]", RECEIPT)
+            page.locator("form[enctype='multipart/form-data'] button[type=submit]").first.click()
+            page.goto(base + pet_path)
+            check("the diary entry is on the timeline with its photo",
+                  "A walk by the river" in page.content() and page.locator("main img").count() > 0, page.url)
+
+        # The weight chart, when the pet page has one (helper A's weight.svg).
+        charts = page.locator("img[src*='weight.svg']")
+        if charts.count() == 0:
+            skip("the weight chart", "the pet page has no chart in this build")
+        else:
+            charts.first.scroll_into_view_if_needed()
+            page.wait_for_function("() => [...document.images].filter(i => i.src.includes('weight.svg')).every(i => i.complete && i.naturalWidth > 0)")
+            check("the weight chart is drawn", True)
+
+        # A receipt photo: the same proposal as `expense scan`, saved with the photo.
+        page.goto(base + "/money")
+        no_sideways_scroll(page, "money")
+        page.set_input_files("#receipt", RECEIPT)
+        page.locator("form[action='/receipts'] button[type=submit]").click()
+        amount = page.locator("#amount").input_value() if page.locator("#amount").count() else ""
+        check("the receipt's proposal is prefilled", amount == "93100 KRW", amount or page.content()[:400])
+        no_sideways_scroll(page, "receipt proposal")
+        page.screenshot(path=os.path.join(shots, "receipt-en-light.png"))
+        page.locator("form[action='/expenses'] button[type=submit]").click()
+        check("saved: the month list shows it", "/money?month=2026-08" in page.url and "₩93,100" in page.content(), page.url)
+        line = page.locator("ul.days ul.plain li", has_text="₩93,100").first
+        check("the receipt photo is kept with the expense", line.count() > 0 and "1 receipt" in line.inner_text(), line.inner_text() if line.count() else "")
+
+        # The month list, the spending calendar, budgets and trips with their charts.
+        page.goto(base + "/money")
+        check("the spending calendar", page.locator("ol.calendar li.day").count() >= 28)
+        check("the trip day by day", page.locator("table.daily tbody tr").count() == 6, page.locator("table.daily tbody tr").count())
+        check("the trip's chart", page.locator("img.chart").count() == 1)
+        for img in page.locator("img.chart").all():
+            img.scroll_into_view_if_needed()
+        page.wait_for_function("() => [...document.querySelectorAll('img.chart')].every(i => i.complete && i.naturalWidth > 0)")
+        check("the trip charts are drawn", True)
+        no_sideways_scroll(page, "money, this month")
+        top = page.locator("img.chart").bounding_box()["y"] + page.evaluate("window.scrollY") - 120
+        page.screenshot(path=os.path.join(shots, "trip-en-light.png"), full_page=True, clip={"x": 0, "y": top, "width": 390, "height": 700})
+
+        # Every language, light and dark: no sideways scroll on any page; screenshots.
+        for language, code in [("English", "en"), ("한국어", "ko"), ("日本語", "ja")]:
+            page.goto(base + "/")
+            button = page.locator(f"footer form.languages button[value={code}]")
+            if button.is_enabled():
+                button.click()
+            check(f"switched to {language}", page.locator(f"html[lang={code}]").count() == 1, page.url)
+            for scheme in ["light", "dark"]:
+                page.emulate_media(color_scheme=scheme)
+                for path, name in [("/", "home"), (pet_path, "pet"), ("/money", "money")]:
+                    page.goto(base + path)
+                    no_sideways_scroll(page, f"{name} in {code}, {scheme}")
+                    if name != "pet" or code == "en":
+                        page.screenshot(path=os.path.join(shots, f"{name}-{code}-{scheme}.png"))
+            page.emulate_media(color_scheme="light")
+        page.goto(base + "/")
+        page.locator("footer form.languages button[value=en]").click()
+
+        # Sign out.
+        page.locator("form[action='/logout'] button").click()
+        check("signed out", page.url.endswith("/login"), page.url)
+        page.goto(base + "/money")
+        check("the money page needs a session again", page.url.endswith("/login"), page.url)
+        check("no errors in the browser's console", not errors, errors)
+        check("every page and image loaded", not bad, bad)
+        browser.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
