@@ -204,6 +204,8 @@ extension Store: AccountStore {
         try accountRead { sql in
             try sql.row("SELECT \(Self.accountColumns) FROM web_account WHERE feed_token_hash = ?", [feedTokenHash]).map(Self.account)
         }
+    }
+
     public func setLanguage(account: Int64, language: String?) throws {
         try accountWrite { try $0.execute("UPDATE web_account SET language = ? WHERE id = ?", [language, account]) }
     }
