@@ -77,7 +77,6 @@ public struct Store: PetlogStore {
     public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         try engine.importBatch(consume batch, progress: progress)
     }
-    public func exportJSON(to sink: OutputSink) throws -> Int { try engine.exportJSON(to: sink) }
     public func householdNamespace() throws -> String? { try engine.householdNamespace() }
     @discardableResult
     public func verifyAttachments(allowingMissing: Bool) throws -> AttachmentInventory { try engine.verifyAttachments(allowingMissing: allowingMissing) }

@@ -6,11 +6,6 @@ import PetStoreCore
 // MARK: Exports and attachment files on PostgreSQL (checks, backup and undo: +Maintenance)
 
 extension PostgresRepository {
-    /// From one snapshot (one read transaction), the same bytes as the SQLite store's export of the same data.
-    public func exportJSON(to sink: OutputSink) throws -> Int {
-        try read { try $0.writeJSON(to: sink) }
-    }
-
     public func householdNamespace() throws -> String? {
         try read { try $0.storedNamespace() }
     }

@@ -8,6 +8,11 @@ extension SQLiteRepository {
     /// The tables `export --format csv` writes, in order (`--table` takes one of them).
     public static var csvTableNames: [String] { CSVExport.tableNames }
 
+    /// The household's namespace (nil in a file older than its table): the JSON and FHIR exports name it.
+    public func householdNamespace() throws -> String? {
+        try read { db in try db.tableExists("household") ? try store(db, writing: false).storedNamespace() : nil }
+    }
+
     /// Reads every attachment file the database refers to and checks its SHA-256. A file that no longer
     /// matches is thrown, naming it; so is a missing one, unless `allowingMissing` (then it is listed).
     @discardableResult
