@@ -3,9 +3,8 @@ import Foundation
 import PetFiles
 import PetModel
 
-/// Exports a batch at a time, CSV, the attachment list and the attachment files checked and copied
-/// (`TransferRepository`), written once over the engine; the JSON export's one snapshot for an engine without a one-pass reader of its own, and the
-/// weight series from the tables.
+/// Exports a batch at a time: JSON, CSV, the attachment list and the attachment files checked and copied
+/// (`TransferRepository`), written once over the engine for both; and the weight series from the tables.
 extension Store {
     /// A pet's weights as two columns, oldest first, from the tables row by row (each engine reads the same
     /// rows its own faster way, `StoreEngine.weightSeriesFromTables`; its tests compare with this).
@@ -44,11 +43,11 @@ extension Store {
         try read { s in try s.sql.rows("SELECT namespace FROM household WHERE id = 1", [SQLValue]()).first?[0].text }
     }
 
-    /// The whole JSON export (docs/json.md) from one snapshot; the records written. The same bytes as
-    /// the SQLite engine's one-pass export of the same data.
-    public func writeJSON(to sink: OutputSink) throws -> Int {
-        try read { s in
-            let writer = try PetlogJSONWriter(sink: sink, pets: try s.pets(includeArchived: true), namespace: try s.storedNamespace())
+    /// The whole JSON export (docs/json.md) from one snapshot, one path for both engines; the records written.
+    public func exportJSON(to sink: OutputSink) throws -> Int {
+        let namespace = try engine.householdNamespace()  // the engine knows whether an older file has the table
+        return try read { s in
+            let writer = try PetlogJSONWriter(sink: sink, pets: try s.pets(includeArchived: true), namespace: namespace)
             try s.forEachRecordBatch(size: 2000) { batch in for r in batch { try writer.write(r) } }
             try writer.finish(budgets: try s.budgets(), rates: try s.allRates())
             return writer.recordCount

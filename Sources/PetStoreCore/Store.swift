@@ -77,7 +77,6 @@ public struct Store: PetlogStore {
     public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         try engine.importBatch(consume batch, progress: progress)
     }
-    public func exportJSON(to sink: OutputSink) throws -> Int { try engine.exportJSON(to: sink) }
     public func householdNamespace() throws -> String? { try engine.householdNamespace() }
     public func readableAttachment(sha256: String, scratch: () throws -> String) -> String? {
         engine.readableAttachment(sha256: sha256, scratch: scratch)

@@ -65,8 +65,6 @@ public protocol StoreEngine: MaintenanceRepository, HistoryRepository {
     func bulkTransaction<T>(_ body: (any SQLExecutor, any ImportWriter) throws -> T) throws -> T
     /// `TransferRepository.importBatch`: the engine's prepared statements or COPY, the matching `Store.importRows`.
     func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary
-    /// `TransferRepository.exportJSON`.
-    func exportJSON(to sink: OutputSink) throws -> Int
     /// `TransferRepository.householdNamespace` (nil in a file older than the table).
     func householdNamespace() throws -> String?
 }

@@ -2,14 +2,30 @@ import Foundation
 import PetModel
 import PetStoreCore
 
+extension ImportBatch {
+    /// Adds a pet of the file under its id (each id once); `index` maps the file's ids to the batch's pets.
+    mutating func add(_ pet: ImportPet, index: inout [Int64: Int]) throws {
+        guard let id = pet.fileId, index[id] == nil else { throw ImportError(location: pet.location, problem: .duplicateId(pet.fileId ?? 0)) }
+        index[id] = pets.count
+        pets.append(pet)
+    }
+}
+
 extension Fields {
+    /// The batch's pet that `pet_id` names (one of the file's, `index`); nil when there is none, which only a
+    /// budget or an expense may leave out (a record of another `kind` is refused).
+    func pet(_ index: [Int64: Int], kind: RecordKind? = nil) throws -> Int? {
+        guard let id = try int("pet_id", 1...Int64.max) else {
+            if let kind, kind != .expense { throw ImportError(location: location, problem: .missingColumn("pet_id")) }
+            return nil
+        }
+        guard let i = index[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
+        return i
+    }
+
     /// A budget row (`budget.csv`, or a budget of a JSON file); `pet_id` is the file's pet id.
     func budget(petIndex: [Int64: Int]) throws -> ImportBudget {
-        var pet: Int?
-        if let id = try int("pet_id", 1...Int64.max) {
-            guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
-            pet = i
-        }
+        let pet = try self.pet(petIndex)
         let minor = try int("amount_minor", 1...Money.maximumMinorUnits) ?? { throw ImportError(location: location, problem: .missingColumn("amount_minor")) }()
         let period: Budget.Period
         switch (try day("first_day"), try day("last_day")) {
@@ -170,10 +186,7 @@ enum PetlogJSONReader {
             let location = SourceLocation(file: scanner.file, line: line)
             let exported = try decode(ExportedPet.self, bytes, location)
             try exported.checkItems(location)
-            let pet = try exported.fields(location).pet()
-            guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: location, problem: .duplicateId(pet.fileId ?? 0)) }
-            petIndex[id] = batch.pets.count
-            batch.pets.append(pet)
+            try batch.add(exported.fields(location).pet(), index: &petIndex)
         }
 
         /// A budget: its pet must be one of the file's pets listed before it.
@@ -250,13 +263,7 @@ enum PetlogJSONReader {
             guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
             guard let detailFields else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
             let detail = try detailFields.detail(kind)
-            var pet: Int?
-            if let id = try head.int("pet_id", 1...Int64.max) {
-                guard let i = petIndex[id] else { throw ImportError(location: location, problem: .unknownPet(String(id))) }
-                pet = i
-            } else if kind != .expense {
-                throw ImportError(location: location, problem: .missingColumn("pet_id"))
-            }
+            let pet = try head.pet(petIndex, kind: kind)
             let (at, offset) = try head.instant("at")
             var attachments: [Attachment] = []
             for (i, a) in (exportedAttachments ?? []).enumerated() {
@@ -576,12 +583,7 @@ enum PetlogCSVReader {
     static func read(directory: URL, options: ImportOptions) throws -> ImportBatch {
         var batch = ImportBatch()
         var petIndex: [Int64: Int] = [:]
-        for f in try rows(directory, "pet") {
-            let pet = try f.pet()
-            guard let id = pet.fileId, petIndex[id] == nil else { throw ImportError(location: f.location, problem: .duplicateId(pet.fileId ?? 0)) }
-            petIndex[id] = batch.pets.count
-            batch.pets.append(pet)
-        }
+        for f in try rows(directory, "pet") { try batch.add(f.pet(), index: &petIndex) }
         // The detail rows by record id. Plain weights (most rows of a big file) are kept as two numbers, not
         // as their row's values; any other weight row is kept whole for the shared checks and messages.
         var details: [RecordKind: [Int64: Fields]] = [:]
@@ -631,13 +633,7 @@ enum PetlogCSVReader {
             let plain = kind == .weight ? plainWeights[id] : nil
             let detailFields = plain == nil ? details[kind]?[id] : nil
             guard plain != nil || detailFields != nil else { throw ImportError(location: f.location, problem: .missingColumn(kind.rawValue)) }
-            var pet: Int?
-            if let p = try f.int("pet_id", 1...Int64.max) {
-                guard let i = petIndex[p] else { throw ImportError(location: f.location, problem: .unknownPet(String(p))) }
-                pet = i
-            } else if kind != .expense {
-                throw ImportError(location: f.location, problem: .missingColumn("pet_id"))
-            }
+            let pet = try f.pet(petIndex, kind: kind)
             let (at, offset) = try f.instant("at")
             let note = try f.longText("note"), starred = try f.bool("starred")
             if id <= lastId { ascending = false }

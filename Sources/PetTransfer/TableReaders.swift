@@ -268,9 +268,7 @@ enum SpreadsheetTables {
                                  notes: try r.text(cNotes).map { try TextField.text($0, field: "notes") },
                                  archivedOn: died, archiveReason: died == nil ? nil : .passedAway)
             }
-            guard petIndex[id] == nil else { throw ImportError(location: r.location, problem: .duplicateId(id)) }
-            petIndex[id] = batch.pets.count
-            batch.pets.append(pet)
+            try batch.add(pet, index: &petIndex)
         }
         func pet(_ r: CSVReader, _ column: Int) throws -> Int {
             guard let id = r.integer(column), let i = petIndex[id] else {

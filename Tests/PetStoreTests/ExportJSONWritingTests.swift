@@ -7,8 +7,7 @@ import PetModel
 @testable import PetStoreSQLite
 
 /// The export's in-place writer (`JSONBytes`) against JSONSerialization's writing of the same values
-/// (sorted keys, slashes as they are: how the format was defined), and the one-pass read of `exportJSON`
-/// against `loadRecords`.
+/// (sorted keys, slashes as they are: how the format was defined).
 final class ExportJSONWritingTests: StoreTestCase {
     /// The JSON text JSONSerialization writes for the same document.
     func reference(_ text: String) throws -> String {
@@ -94,19 +93,6 @@ final class ExportJSONWritingTests: StoreTestCase {
             ExportedPet(p).write(to: &j)
             XCTAssertEqual(String(decoding: j.bytes, as: UTF8.self), try reference(String(decoding: j.bytes, as: UTF8.self)))
         }
-    }
-
-    /// The one-pass read gives the records `forEachRecordBatch` (`loadRecords`) gives, in the same order.
-    func testOnePassReadMatchesLoadRecords() throws {
-        let repo = Store(SQLiteRepository(try AppDatabase.inMemory()))   // the SQLite store's one-pass reader
-        _ = try DemoHousehold(seed: 7, end: LocalDate(year: 2026, month: 11, day: 20)!, timeZone: TimeZone(identifier: "Asia/Seoul")!).seed(into: repo)
-        var batched: [PetRecord] = []
-        try repo.forEachRecordBatch { batched += $0 }
-        var streamed: [PetRecord] = []
-        try (repo.engine as! SQLiteRepository).forEachRecordInOrder { streamed.append($0) }
-        XCTAssertEqual(Set(streamed.map(\.kind)), Set(RecordKind.allCases))
-        XCTAssertEqual(streamed.count, batched.count)
-        XCTAssertEqual(streamed, batched)
     }
 }
 

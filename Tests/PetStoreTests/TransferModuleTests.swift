@@ -44,4 +44,47 @@ final class TransferModuleTests: XCTestCase {
         let transfer = try XCTUnwrap(manifest.range(of: ".target(name: \"PetTransfer\""))
         XCTAssertTrue(manifest[transfer.upperBound...].prefix { $0 != "\n" }.contains("\"PetStoreCore\""))
     }
+
+    /// The JSON export is written once, in the core's `Store`, for both engines: no engine writes one of its own.
+    func testNoEngineWritesTheJSONExportOfItsOwn() throws {
+        for engine in ["PetStoreSQLite", "PetStorePostgres"] {
+            let files = try sources(engine)
+            XCTAssertGreaterThan(files.count, 3, engine)
+            for (name, text) in files {
+                XCTAssertFalse(text.contains("PetlogJSONWriter("), "\(engine)/\(name) writes the JSON export itself")
+                XCTAssertFalse(text.contains("func exportJSON("), "\(engine)/\(name) has an export path of its own")
+            }
+        }
+    }
+
+    /// `scripts/transfer-lines.sh` counts every file that holds transfer code, wherever it moved: a file that
+    /// declares one of the transfer types, or writes an import or export path of its own (more than handing
+    /// the call to the engine), is in its list.
+    func testTheLineCountCountsEveryFileThatMovesAHouseholdInOrOut() throws {
+        let root = TestServer.repoRoot
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: "/bin/bash")
+        run.arguments = [root.appendingPathComponent("scripts/transfer-lines.sh").path]
+        let out = Pipe()
+        run.standardOutput = out
+        try run.run()
+        let listing = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        run.waitUntilExit()
+        XCTAssertEqual(run.terminationStatus, 0)
+        let counted = Set(listing.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }.filter { $0.hasSuffix(".swift") })
+        XCTAssertGreaterThan(counted.count, 15)
+        let types = #"(?m)^\s*(?:public |package )?(?:final )?(?:struct|enum|class|protocol) (?:ImportBatch|ImportWriter|PetlogJSONWriter|JSONBytes|CSVExport|CSVTableWriter|ImportReader|PetlogJSONReader|FHIRBundle)\b"#
+        let paths = #"(?m)^\s*(?:public |package )?(?:static )?func (?:importRows|importAttachments|importBatch|exportJSON|writeJSON|exportCSV|exportCSVTable|writeCSV|forEachRecordInOrder)\((?:[^(){}]|\([^(){}]*\))*\)[^{}\n]*\{\s*\n\s*(?!try engine\.)\S"#
+        let declares = try [types, paths].map { try NSRegularExpression(pattern: $0) }
+        var found = 0
+        for module in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path) {
+            for (name, text) in try sources(module) {
+                guard declares.contains(where: { $0.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }) else { continue }
+                found += 1
+                XCTAssertTrue(counted.contains { $0.hasSuffix("/\(module)/\(name)") || $0.hasSuffix("/\(module)/Transfer/\(name)") },
+                              "Sources/\(module)/…/\(name) moves a household in or out but scripts/transfer-lines.sh does not count it")
+            }
+        }
+        XCTAssertGreaterThan(found, 10)
+    }
 }
