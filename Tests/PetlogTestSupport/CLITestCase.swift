@@ -48,7 +48,17 @@ open class CLITestCase: StoreTestCase {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try super.setUpWithError()
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build petlog first: \(Self.binary.path)")
-        if onServer { serverDatabase = try TestServer.shared().createDatabase() }
+        // On the server a copy of the run's migrated template: petlog's first open there migrates nothing.
+        if onServer { serverDatabase = try TestServer.shared().createMigratedDatabase() }
+    }
+
+    /// On the server, the test's database becomes an empty one (no `petlog` schema yet), for a test about
+    /// what petlog's first open of a server database makes or leaves behind (setUp's comes migrated).
+    public func startWithAnEmptyServerDatabase() throws {
+        guard let migrated = serverDatabase else { return }
+        let server = try TestServer.shared()
+        serverDatabase = try server.createDatabase()
+        try? server.dropDatabase(migrated)
     }
 
     open override func tearDownWithError() throws {
@@ -173,8 +183,12 @@ open class CLITestCase: StoreTestCase {
     /// The bytes of a database file with its WAL and rollback journal; what stands at a path that is
     /// not a regular file (a folder, a FIFO) is named, never read.
     public func fileHash(_ path: String) throws -> Data {
-        // On a server: everything the database holds, as its export and its undo history say it.
+        // On a server: every table's rows (one psql run, where two petlog runs read the export and the undo
+        // history before); a database elsewhere, as its export and its undo history say it.
         if PostgresURL.isURL(path) {
+            if TestServer.installed, let server = try? TestServer.shared(), let name = server.databaseName(path) {
+                return Data(try server.contentDigest(name).utf8)
+            }
             return Data((try run(["--db", path, "export", "-o", "-"], useDefaultDB: true).stdout
                          + run(["--db", path, "undo", "--list"], useDefaultDB: true).stdout).utf8)
         }
