@@ -98,9 +98,11 @@ python3 -c 'import sys; t=open(sys.argv[1]).read(); n=t.count("<testcase "); f=t
 endef
 
 ## fuzz: each libFuzzer target in Fuzz/ (the parsers) for FUZZ_SECONDS, built with -sanitize=fuzzer,address
-## (Linux; docs/testing.md). Seeds in Fuzz/Corpus/<target>/ are only read; inputs found go to Fuzz/.build/corpus/,
+## (Linux; docs/testing.md), FUZZ_JOBS at a time (a libFuzzer run uses one core; default one per core).
+## Seeds in Fuzz/Corpus/<target>/ are only read; inputs found go to Fuzz/.build/corpus/,
 ## a failing input to Fuzz/.build/crashes/. FUZZ_TARGETS=FuzzMass runs one.
 FUZZ_SECONDS ?= 20
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 FUZZ_TARGETS ?= $(filter-out FuzzSupport,$(notdir $(wildcard Fuzz/Sources/Fuzz*)))
 fuzz:
@@ -109,10 +111,14 @@ fuzz:
 	grep -v "Cannot export local symbol" Fuzz/.build/build.log | tail -n 1; \
 	bin=$$($(FUZZ_BUILD) --show-bin-path); failed=""; \
 	for t in $(FUZZ_TARGETS); do \
-	  mkdir -p Fuzz/.build/corpus/$$t; \
-	  SWIFT_BACKTRACE=enable=no $$bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-	    -artifact_prefix=Fuzz/.build/crashes/$$t- Fuzz/.build/corpus/$$t Fuzz/Corpus/$$t > Fuzz/.build/$$t.log 2>&1 < /dev/null \
-	    || { failed="$$failed $$t"; grep -v "^    #\|^ *r[a-z0-9]* 0x" Fuzz/.build/$$t.log | tail -n 30; }; \
+	  mkdir -p Fuzz/.build/corpus/$$t; rm -f Fuzz/.build/$$t.status; \
+	  { SWIFT_BACKTRACE=enable=no $$bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	      -artifact_prefix=Fuzz/.build/crashes/$$t- Fuzz/.build/corpus/$$t Fuzz/Corpus/$$t > Fuzz/.build/$$t.log 2>&1 < /dev/null; \
+	    echo $$? > Fuzz/.build/$$t.status; } & \
+	  while [ "$$(jobs -rp | wc -l)" -ge $(FUZZ_JOBS) ]; do wait -n; done; \
+	done; wait; \
+	for t in $(FUZZ_TARGETS); do \
+	  [ "$$(cat Fuzz/.build/$$t.status 2>/dev/null)" = 0 ] || { failed="$$failed $$t"; grep -v "^    #\|^ *r[a-z0-9]* 0x" Fuzz/.build/$$t.log | tail -n 30; }; \
 	  echo "fuzz: $$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' Fuzz/.build/$$t.log) inputs in $(FUZZ_SECONDS) s"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed (inputs in Fuzz/.build/crashes/; replay: $$bin/TARGET FILE)"; exit 1; fi
