@@ -71,8 +71,8 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 ## StoreTestCase, every CLITestCase among them) runs on SQLite and then on PostgreSQL, on one throwaway
 ## PostgreSQL 15 the whole run shares (needs postgresql-15, make setup; without it, SQLite only, said below).
 ## A failure names its store ("[on PostgreSQL] …").
-## For CI (.ci/run): BUILT=1 when the soak part has just built everything (no second, no-op build), TEST_SKIP=…
-## for tests the soak part has just run longer, with random seeds.
+## For CI (.ci/run): BUILT=1 when everything is built already (no second, no-op build; make soak takes it too),
+## TEST_SKIP=… for tests the soak part has just run longer, with random seeds.
 BUILT ?=
 TEST_SKIP ?=
 test: $(if $(BUILT),,build)
@@ -91,8 +91,8 @@ test: $(if $(BUILT),,build)
 ## the big shelter import (skipped without ../shared/bench), one at a time; beside them the 30-second lock
 ## wait, which only waits (the test binary run by the test's name; its log is appended to .build/soak.log).
 SOAK_BESIDE := testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal
-soak: build
-	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|Build complete" ; \
+soak: $(if $(BUILT),,build)
+	@$(if $(BUILT),true,$(SWIFT) build --build-tests 2>&1 | grep -E "error|Build complete") ; \
 	xctest=$$($(SWIFT) build --show-bin-path)/petlogPackageTests.xctest; \
 	$$xctest petlogTests.StoreSafetyTests/$(SOAK_BESIDE) > .build/soak-beside.log 2>&1 & beside=$$!; \
 	set -o pipefail; $(SWIFT) test --skip-build --filter 'CrashSafetyTests|ConcurrencyTests|$(FAST_SKIP)' --skip '$(SOAK_BESIDE)' 2>&1 | tee .build/soak.log; status=$$?; \
