@@ -66,6 +66,31 @@ open class CLITestCase: StoreTestCase {
         if let name = serverDatabase { try? TestServer.shared().dropDatabase(name) }
     }
 
+    /// `petlog demo ARGS` into the test's database, for a suite whose setUp starts from the demo household. On
+    /// the server the test's database becomes a copy of a demo database made once per run with the same
+    /// arguments by the same binary (a demo is the same household for the same seed and end day, with a
+    /// namespace of its own here as a new database has; writing it took 2–4.5 s a test there); on SQLite
+    /// it is the command itself.
+    public func demoHousehold(_ args: String..., file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let migrated = serverDatabase else {
+            let r = try run(["demo"] + args)
+            XCTAssertEqual(r.status, 0, "petlog demo \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+            return
+        }
+        let server = try TestServer.shared()
+        let binary = (try? FileManager.default.attributesOfItem(atPath: Self.binary.path)) ?? [:]
+        let key = (["demo"] + args + ["\((binary[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)", "\(binary[.size] ?? 0)"])
+            .joined(separator: "\u{1}")
+        // FNV-1a: a short stable name for the arguments and the binary.
+        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let template = try server.template("petlog_demo_" + String(hash, radix: 16), from: try server.migratedTemplate()) { database in
+            let r = try run(["--db", TestServer.url(database), "demo"] + args, useDefaultDB: true)
+            guard r.status == 0 else { throw TestServerError.failed("petlog demo \(args.joined(separator: " ")): \(r.stderr)") }
+        }
+        serverDatabase = try server.createDatabase(copying: template)
+        try? server.dropDatabase(migrated)
+    }
+
     @discardableResult
     public func run(_ args: [String], env extra: [String: String] = [:], useDefaultDB: Bool = false, stdin: String? = nil) throws -> Result {
         try launch(Self.binary, useDefaultDB ? args : ["--db", dbPath] + args, env: extra, stdin: stdin)

@@ -115,9 +115,14 @@ public final class TestServer: @unchecked Sendable {
     /// migrated template (`CREATE DATABASE … TEMPLATE`, one `psql`), so a test's first petlog run does
     /// not migrate (0.3–0.6 s a test on this machine, and a refusal on an empty database migrated and
     /// rolled back every time). The migrations themselves run on empty databases in `PostgresSchemaTests`,
-    /// `ServerSetUpTests` and wherever a test asks for `createDatabase()`.
+    /// `ServerStoreTests` and wherever a test asks for `createDatabase()`.
     public func createMigratedDatabase() throws -> String {
-        let template = try migratedTemplate()
+        try createDatabase(copying: try migratedTemplate())
+    }
+
+    /// A new database copied from `template` (a database of `template(_:from:make:)`), with a namespace of
+    /// its own, as every new petlog database has.
+    public func createDatabase(copying template: String) throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         let r = try Self.shell([Self.bin + "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", port, "-U", "postgres", "-d", "postgres",
                                 "-c", "CREATE DATABASE \(name) TEMPLATE \(template)", "-c", "\\c \(name)",
@@ -128,35 +133,46 @@ public final class TestServer: @unchecked Sendable {
 
     nonisolated(unsafe) private static var templates: Set<String> = []
 
-    /// The run's template: an empty database migrated by this petlog's `PostgresSchema` once per run (under a
-    /// file lock, by the first test process that needs it), then closed to connections. Named after the
+    /// The run's template: an empty database migrated by this petlog's `PostgresSchema`. Named after the
     /// last migration, so a server kept between runs (`PETLOG_TEST_PG_RUN`) never hands out an old schema.
     func migratedTemplate() throws -> String {
-        let template = "petlog_template_" + (PostgresSchema.migrations.last?.id ?? "none")
-        Self.lock.lock(); defer { Self.lock.unlock() }
-        if Self.templates.contains(template) { return template }
-        let fd = open(folder + ".template.lock", O_CREAT | O_RDWR, 0o600)
-        guard fd >= 0 else { throw TestServerError.failed("cannot open \(folder).template.lock") }
+        try template("petlog_template_" + (PostgresSchema.migrations.last?.id ?? "none"), from: nil) { database in
+            let link = try PostgresLink(PostgresTarget.parse(Self.url(database, self), environment: [:]))
+            defer { link.close() }
+            try PostgresSchema.migrate(link)
+        }
+    }
+
+    /// The template database `name`, made once per run (by the first test process that needs it, under a file
+    /// lock): `make` fills a new database (empty, or a copy of the template `base`), which is then renamed
+    /// (a process killed halfway leaves no template) and closed to connections, as `CREATE DATABASE …
+    /// TEMPLATE` wants. For what many tests start from: the migrated schema, a demo household.
+    public func template(_ name: String, from base: String?, make: (String) throws -> Void) throws -> String {
+        Self.lock.lock()
+        let known = Self.templates.contains(name)
+        Self.lock.unlock()
+        if known { return name }
+        let fd = open(folder + ".template-\(name).lock", O_CREAT | O_RDWR, 0o600)
+        guard fd >= 0 else { throw TestServerError.failed("cannot open \(folder).template-\(name).lock") }
         defer { close(fd) }
         while flock(fd, LOCK_EX) == -1 && errno == EINTR {}
-        let found = try psql("postgres", "SELECT count(*) FROM pg_database WHERE datname = '\(template)'")
+        let found = try psql("postgres", "SELECT count(*) FROM pg_database WHERE datname = '\(name)'")
         if found.stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
-            // Made under another name and renamed once complete: a test process killed halfway leaves no template.
-            let making = try createDatabase()
+            let making = try base.map { try createDatabase(copying: $0) } ?? createDatabase()
             do {
-                let link = try PostgresLink(PostgresTarget.parse(Self.url(making, self), environment: [:]))
-                try PostgresSchema.migrate(link)
-                link.close()
+                try make(making)
             } catch {
                 try? dropDatabase(making)
-                throw TestServerError.failed("migrating the template: \(error)")
+                throw TestServerError.failed("making the template \(name): \(error)")
             }
-            let r = try psql("postgres", "ALTER DATABASE \(making) RENAME TO \(template)")
-            guard r.status == 0 else { throw TestServerError.failed("the template: \(r.stderr)") }
-            _ = try psql("postgres", "ALTER DATABASE \(template) WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+            let r = try psql("postgres", "ALTER DATABASE \(making) RENAME TO \(name)")
+            guard r.status == 0 else { throw TestServerError.failed("the template \(name): \(r.stderr)") }
+            _ = try psql("postgres", "ALTER DATABASE \(name) WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
         }
-        Self.templates.insert(template)
-        return template
+        Self.lock.lock()
+        Self.templates.insert(name)
+        Self.lock.unlock()
+        return name
     }
 
     /// Everything a database on this server holds, table by table (each table's rows as text, sorted, in one
