@@ -152,8 +152,8 @@ public final class TestServer: @unchecked Sendable {
         let known = Self.templates.contains(name)
         Self.lock.unlock()
         if known { return name }
-        let fd = open(folder + ".template-\(name).lock", O_CREAT | O_RDWR, 0o600)
-        guard fd >= 0 else { throw TestServerError.failed("cannot open \(folder).template-\(name).lock") }
+        let fd = open(folder + "/template-\(name).lock", O_CREAT | O_RDWR, 0o600)
+        guard fd >= 0 else { throw TestServerError.failed("cannot open \(folder)/template-\(name).lock") }
         defer { close(fd) }
         while flock(fd, LOCK_EX) == -1 && errno == EINTR {}
         let found = try psql("postgres", "SELECT count(*) FROM pg_database WHERE datname = '\(name)'")
