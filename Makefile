@@ -80,11 +80,15 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 ## StoreTestCase, every CLITestCase among them) runs on SQLite and then on PostgreSQL, on one throwaway
 ## PostgreSQL 15 the whole run shares (needs postgresql-15, make setup; without it, SQLite only, said below).
 ## A failure names its store ("[on PostgreSQL] …").
-test: build
-	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete" ; \
+## For CI (.ci/run): BUILT=1 when everything is built already (no second, no-op build; make soak takes it too),
+## TEST_SKIP=… for tests the soak part has just run longer, with random seeds.
+BUILT ?=
+TEST_SKIP ?=
+test: $(if $(BUILT),,build)
+	@$(if $(BUILT),true,$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete") ; \
 	rm -f .build/test.xml .build/test-times.tsv; set -o pipefail; PETLOG_TEST_TIMES=$(CURDIR)/.build/test-times.tsv \
 	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
-	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)' 2>&1 | tee .build/test.log; status=$$?; \
+	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)$(if $(TEST_SKIP),|$(TEST_SKIP))' 2>&1 | tee .build/test.log; status=$$?; \
 	echo "browser test (Tests/browser/serve_browser.py, headless chromium):"; \
 	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$($(SWIFT) build --show-bin-path)/petlog" \
 	  --screenshots .build/screenshots 2>&1 | tee .build/browser.log || status=1; \
@@ -95,14 +99,20 @@ test: build
 	else echo "PostgreSQL store: not tested (postgresql-15 is not installed; make setup installs it)"; fi; \
 	exit $$status
 
-## soak: crash and concurrency soaks with random seeds (printed, replay with PETLOG_CRASH_SEED=…), the
-## 30-second lock wait, 1,000 weights for one pet from 8 writers on a busy PostgreSQL server (numbers in
-## .build/one-pet-writers.txt), and the big shelter import (skipped without ../shared/bench), one at a time.
-soak: build
-	@$(SWIFT) build --build-tests 2>&1 | grep -E "error|Build complete" ; \
-	set -o pipefail; $(SWIFT) test --skip-build --filter 'CrashSafetyTests|ConcurrencyTests|$(FAST_SKIP)' 2>&1 | tee .build/soak.log; status=$$?; \
+## soak: crash and concurrency soaks with random seeds (printed, replay with PETLOG_CRASH_SEED=…), 1,000
+## weights for one pet from 8 writers on a busy PostgreSQL server (numbers in .build/one-pet-writers.txt) and
+## the big shelter import (skipped without ../shared/bench), one at a time; beside them the 30-second lock
+## wait, which only waits (the test binary run by the test's name; its log is appended to .build/soak.log).
+SOAK_BESIDE := testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal
+soak: $(if $(BUILT),,build)
+	@$(if $(BUILT),true,$(SWIFT) build --build-tests 2>&1 | grep -E "error|Build complete") ; \
+	xctest=$$($(SWIFT) build --show-bin-path)/petlogPackageTests.xctest; \
+	$$xctest petlogTests.StoreSafetyTests/$(SOAK_BESIDE) > .build/soak-beside.log 2>&1 & beside=$$!; \
+	set -o pipefail; $(SWIFT) test --skip-build --filter 'CrashSafetyTests|ConcurrencyTests|$(FAST_SKIP)' --skip '$(SOAK_BESIDE)' 2>&1 | tee .build/soak.log; status=$$?; \
+	wait $$beside || status=1; grep -E "^Test Case .*(passed|failed)|error:" .build/soak-beside.log; \
 	grep -hE "seed [0-9]+" .build/soak.log | grep -v "^Test" | cut -c1-200; \
-	python3 -c 'import re,sys; m=re.findall(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?", open(sys.argv[1]).read())[-1]; n,k,f=int(m[0]),int(m[1] or 0),int(m[2]); print(f"{n-f-k} passed, {f} failed" + (f" ({k} skipped)" if k else ""))' .build/soak.log; \
+	python3 -c 'import re,sys; runs=[re.findall(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?", open(p).read())[-1] for p in sys.argv[1:]]; n,k,f=(sum(int(r[i] or 0) for r in runs) for i in range(3)); print(f"{n-f-k} passed, {f} failed" + (f" ({k} skipped)" if k else ""))' .build/soak.log .build/soak-beside.log; \
+	cat .build/soak-beside.log >> .build/soak.log; \
 	exit $$status
 
 # "N passed, M failed" from the xUnit file `swift test --parallel` writes.
@@ -114,9 +124,11 @@ p=n-f-k+(int(b[-1][0]) if b else 0); f+=int(b[-1][1]) if b else 0; print(f"{p} p
 endef
 
 ## fuzz: each libFuzzer target in Fuzz/ (the parsers) for FUZZ_SECONDS, built with -sanitize=fuzzer,address
-## (Linux; docs/testing.md). Seeds in Fuzz/Corpus/<target>/ are only read; inputs found go to Fuzz/.build/corpus/,
+## (Linux; docs/testing.md), FUZZ_JOBS at a time (a libFuzzer run uses one core; default one per core).
+## Seeds in Fuzz/Corpus/<target>/ are only read; inputs found go to Fuzz/.build/corpus/,
 ## a failing input to Fuzz/.build/crashes/. FUZZ_TARGETS=FuzzMass runs one.
 FUZZ_SECONDS ?= 20
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 FUZZ_TARGETS ?= $(filter-out FuzzSupport,$(notdir $(wildcard Fuzz/Sources/Fuzz*)))
 fuzz:
@@ -125,10 +137,14 @@ fuzz:
 	grep -v "Cannot export local symbol" Fuzz/.build/build.log | tail -n 1; \
 	bin=$$($(FUZZ_BUILD) --show-bin-path); failed=""; \
 	for t in $(FUZZ_TARGETS); do \
-	  mkdir -p Fuzz/.build/corpus/$$t; \
-	  SWIFT_BACKTRACE=enable=no $$bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-	    -artifact_prefix=Fuzz/.build/crashes/$$t- Fuzz/.build/corpus/$$t Fuzz/Corpus/$$t > Fuzz/.build/$$t.log 2>&1 < /dev/null \
-	    || { failed="$$failed $$t"; grep -v "^    #\|^ *r[a-z0-9]* 0x" Fuzz/.build/$$t.log | tail -n 30; }; \
+	  mkdir -p Fuzz/.build/corpus/$$t; rm -f Fuzz/.build/$$t.status; \
+	  { SWIFT_BACKTRACE=enable=no $$bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	      -artifact_prefix=Fuzz/.build/crashes/$$t- Fuzz/.build/corpus/$$t Fuzz/Corpus/$$t > Fuzz/.build/$$t.log 2>&1 < /dev/null; \
+	    echo $$? > Fuzz/.build/$$t.status; } & \
+	  while [ "$$(jobs -rp | wc -l)" -ge $(FUZZ_JOBS) ]; do wait -n; done; \
+	done; wait; \
+	for t in $(FUZZ_TARGETS); do \
+	  [ "$$(cat Fuzz/.build/$$t.status 2>/dev/null)" = 0 ] || { failed="$$failed $$t"; grep -v "^    #\|^ *r[a-z0-9]* 0x" Fuzz/.build/$$t.log | tail -n 30; }; \
 	  echo "fuzz: $$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' Fuzz/.build/$$t.log) inputs in $(FUZZ_SECONDS) s"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed (inputs in Fuzz/.build/crashes/; replay: $$bin/TARGET FILE)"; exit 1; fi

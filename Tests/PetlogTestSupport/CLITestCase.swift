@@ -48,12 +48,47 @@ open class CLITestCase: StoreTestCase {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try super.setUpWithError()
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build petlog first: \(Self.binary.path)")
-        if onServer { serverDatabase = try TestServer.shared().createDatabase() }
+        // On the server a copy of the run's migrated template: petlog's first open there migrates nothing.
+        if onServer { serverDatabase = try TestServer.shared().createMigratedDatabase() }
+    }
+
+    /// On the server, the test's database becomes an empty one (no `petlog` schema yet), for a test about
+    /// what petlog's first open of a server database makes or leaves behind (setUp's comes migrated).
+    public func startWithAnEmptyServerDatabase() throws {
+        guard let migrated = serverDatabase else { return }
+        let server = try TestServer.shared()
+        serverDatabase = try server.createDatabase()
+        try? server.dropDatabase(migrated)
     }
 
     open override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: home)
         if let name = serverDatabase { try? TestServer.shared().dropDatabase(name) }
+    }
+
+    /// `petlog demo ARGS` into the test's database, for a suite whose setUp starts from the demo household. On
+    /// the server the test's database becomes a copy of a demo database made once per run with the same
+    /// arguments by the same binary (a demo is the same household for the same seed and end day, with a
+    /// namespace of its own here as a new database has; writing it took 2–4.5 s a test there); on SQLite
+    /// it is the command itself.
+    public func demoHousehold(_ args: String..., file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let migrated = serverDatabase else {
+            let r = try run(["demo"] + args)
+            XCTAssertEqual(r.status, 0, "petlog demo \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+            return
+        }
+        let server = try TestServer.shared()
+        let binary = (try? FileManager.default.attributesOfItem(atPath: Self.binary.path)) ?? [:]
+        let key = (["demo"] + args + ["\((binary[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)", "\(binary[.size] ?? 0)"])
+            .joined(separator: "\u{1}")
+        // FNV-1a: a short stable name for the arguments and the binary.
+        let hash = key.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let template = try server.template("petlog_demo_" + String(hash, radix: 16), from: try server.migratedTemplate()) { database in
+            let r = try run(["--db", TestServer.url(database), "demo"] + args, useDefaultDB: true)
+            guard r.status == 0 else { throw TestServerError.failed("petlog demo \(args.joined(separator: " ")): \(r.stderr)") }
+        }
+        serverDatabase = try server.createDatabase(copying: template)
+        try? server.dropDatabase(migrated)
     }
 
     @discardableResult
@@ -173,8 +208,12 @@ open class CLITestCase: StoreTestCase {
     /// The bytes of a database file with its WAL and rollback journal; what stands at a path that is
     /// not a regular file (a folder, a FIFO) is named, never read.
     public func fileHash(_ path: String) throws -> Data {
-        // On a server: everything the database holds, as its export and its undo history say it.
+        // On a server: every table's rows (one psql run, where two petlog runs read the export and the undo
+        // history before); a database elsewhere, as its export and its undo history say it.
         if PostgresURL.isURL(path) {
+            if TestServer.installed, let server = try? TestServer.shared(), let name = server.databaseName(path) {
+                return Data(try server.contentDigest(name).utf8)
+            }
             return Data((try run(["--db", path, "export", "-o", "-"], useDefaultDB: true).stdout
                          + run(["--db", path, "undo", "--list"], useDefaultDB: true).stdout).utf8)
         }

@@ -147,11 +147,12 @@ open class StoreTestCase: XCTestCase {
         throw XCTSkip(why)
     }
 
-    /// A store for the test: a SQLite database in memory, or a new database on the run's server.
+    /// A store for the test: a SQLite database in memory, or a new database on the run's server (a copy of
+    /// its migrated template; `PostgresSchemaTests` migrates empty ones).
     public func makeStore(now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws -> any PetlogStore {
         guard onServer else { return Store(SQLiteRepository(try AppDatabase.inMemory(), now: now, undoCommand: undoCommand)) }
         let server = try TestServer.shared()
-        let name = try server.createDatabase()
+        let name = try server.createMigratedDatabase()
         addTeardownBlock { try? server.dropDatabase(name) }
         return Store(try PostgresRepository(PostgresTarget.parse(TestServer.url(name), environment: [:]), now: now, undoCommand: undoCommand))
     }

@@ -11,7 +11,7 @@ final class ChartCommandsTests: CLITestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try ok("demo", "--end", "2026-11-20")
+        try demoHousehold("--end", "2026-11-20")
     }
 
     func pngSize(_ path: String) throws -> (Int, Int) {

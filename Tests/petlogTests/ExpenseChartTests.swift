@@ -13,7 +13,7 @@ final class ExpenseChartTests: CLITestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try ok("demo", "--end", "2026-11-20")
+        try demoHousehold("--end", "2026-11-20")
     }
 
     func chart(_ args: String...) throws -> [String: Any] {

@@ -131,6 +131,7 @@ final class NothingHalfWrittenTests: CLITestCase {
     }
 
     func testEachWayAFirstImportCanFailLeavesNoNewDatabase() throws {
+        try startWithAnEmptyServerDatabase()
         let dir = home.appendingPathComponent("files").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         // A pet that is not there (the file is good; the database is opened before the pet is looked up).

@@ -7,7 +7,7 @@ import PetlogTestSupport
 final class VetReportCostTests: CLITestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try ok("demo", "--end", "2026-11-20")
+        try demoHousehold("--end", "2026-11-20")
     }
 
     func testThePeriodsVisitCostsAndTheirTotal() throws {
