@@ -42,8 +42,8 @@ extension PetServer {
         }
     }
 
-    /// `GET /pets/ID/report.pdf?question=…&since=90d&paper=a4|letter`: `report`'s vet report (`--question`
-    /// repeated, `--since`, `--paper`) in the page's language.
+    /// `GET /pets/ID/report.pdf?question=…&since=90d&date=YYYY-MM-DD&paper=a4|letter`: `report`'s vet report
+    /// (`--question` repeated, `--since`, `--date`, `--paper`) in the page's language.
     func reportPDF(_ request: Request, _ context: ServeContext) throws -> Response {
         guard context.session != nil else { return notSignedIn(request, context) }
         guard let id = petId(context) else { return refusal(.notFound, .webNotFound, request, context) }
@@ -61,14 +61,14 @@ extension PetServer {
         } catch {
             return refusal(.badRequest, .webBadForm, request, context)
         }
-        let since = query.get("since") ?? "90d"
+        let since = query.get("since") ?? "90d", date = query.get("date")
         return try petAnswer(request, context) {
             let currency = settings.currency ?? HomeCurrency.fallback(languageCode: p.l10n.language.rawValue, region: nil)
             let scratch = ScratchFolder()
             let (name, doc) = try store.run { s -> (String, ReportDocument) in
                 let doc: ReportDocument
                 do {
-                    doc = try PetDocuments(store: s, context: p).vetReport(pet: .id(id), since: since, date: nil, generated: p.time.today,
+                    doc = try PetDocuments(store: s, context: p).vetReport(pet: .id(id), since: since, date: date, generated: p.time.today,
                                                                        questions: questions, currency: currency, paper: paper, scratch: scratch.path)
                 } catch is ParseError { throw HTTPError(.badRequest) }
                 return (try s.pet(.id(id)).name, doc)
@@ -168,6 +168,11 @@ extension PetServer {
         let host = request.head.authority ?? "localhost"
         let url = (settings.secureCookies ? "https://" : "http://") + host + Self.feedPath(token)
         return Self.html(PetPages(p).feedMade(url: url, session: session))
+    }
+
+    /// A path as the request's log line shows it: a calendar feed's token (a secret) left out.
+    static func loggedPath(_ path: String) -> String {
+        path.hasPrefix("/feeds/") ? "/feeds/…" : path
     }
 
     /// The address path of a feed token (`user feed-reset` prints it too).

@@ -223,7 +223,7 @@ struct ServeMiddleware: RouterMiddleware {
         if let log = server.settings.log {
             let ms = started.duration(to: .now).components
             let millis = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
-            let path = PlainText.sanitized(request.uri.path)
+            let path = PlainText.sanitized(PetServer.loggedPath(request.uri.path))
             let user = context.session.map { PlainText.sanitized($0.account.name) } ?? "-"
             log("\(request.method.rawValue) \(path) \(response.status.code) \(millis)ms \(user)")
         }

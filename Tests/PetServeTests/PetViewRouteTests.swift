@@ -21,13 +21,17 @@ final class PetViewRouteTests: StoreTestCase, @unchecked Sendable {
 
     var store: SharedStore.Served!
     var server: PetServer!
+    var logLines: Guarded<[String]>!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         store = try XCTUnwrap(try makeStore() as? SharedStore.Served)
         // One clock for the whole test: a chart's period and axis count from it, so two requests draw alike.
         let now = Date()
-        server = PetServer(store: SharedStore(store), settings: ServeSettings(timeZone: Self.utc, now: { now }))
+        let lines = Guarded<[String]>([])
+        logLines = lines
+        server = PetServer(store: SharedStore(store), settings: ServeSettings(timeZone: Self.utc, now: { now },
+                                                                             log: { line in lines.withLockedValue { $0.append(line) } }))
     }
 
     // MARK: Helpers (as ServeRouteTests')
@@ -189,6 +193,7 @@ final class PetViewRouteTests: StoreTestCase, @unchecked Sendable {
             let anonymous = try await client.execute(uri: "/pets/\(evil.id)/report.pdf", method: .get, headers: self.headers())
             XCTAssertEqual(anonymous.headers[.location], "/login")
             let (cookie, _) = try await self.signIn(client, "mina")
+            let p = self.presentation(.en)
             let question = "Why does she scratch?".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let second = Self.hostile[1].addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let report = try await client.execute(uri: "/pets/\(evil.id)/report.pdf?question=\(question)&question=\(second)", method: .get, headers: self.headers(cookie: cookie))
@@ -222,8 +227,16 @@ final class PetViewRouteTests: StoreTestCase, @unchecked Sendable {
                 let r = try await client.execute(uri: uri, method: .get, headers: self.headers(cookie: cookie))
                 XCTAssertEqual(r.status, .notFound, uri)
             }
-            let paper = try await client.execute(uri: "/pets/\(evil.id)/card.pdf?paper=a3", method: .get, headers: self.headers(cookie: cookie))
-            XCTAssertEqual(paper.status, .badRequest)
+            for uri in ["/pets/\(evil.id)/card.pdf?paper=a3", "/pets/\(evil.id)/report.pdf?paper=a3", "/pets/\(evil.id)/report.pdf?since=soon",
+                        "/pets/\(evil.id)/report.pdf?date=2026-02-30"] {
+                let r = try await client.execute(uri: uri, method: .get, headers: self.headers(cookie: cookie))
+                XCTAssertEqual(r.status, .badRequest, uri)
+            }
+            // The CLI's period and day: a report of last month's first day has no weight after it.
+            let dated = try await client.execute(uri: "/pets/\(evil.id)/report.pdf?since=30d&date=\(p.time.today.adding(days: -40))&paper=letter",
+                                                 method: .get, headers: self.headers(cookie: cookie))
+            XCTAssertEqual(dated.status, .ok)
+            XCTAssertTrue(try self.tool("pdftotext", [], input: self.body(dated)).contains(p.format.longDate(p.time.today.adding(days: -40))))
         }
     }
 
@@ -366,5 +379,8 @@ final class PetViewRouteTests: StoreTestCase, @unchecked Sendable {
             XCTAssertEqual(new.status, .ok)
         }
         XCTAssertNil(try store.account(feedTokenHash: Secrets.digest(token)))
+        let lines = logLines.withLockedValue { $0 }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("GET /feeds/… 200 ") }, "\(lines)")
+        XCTAssertFalse(lines.contains { $0.contains(token) }, "the log line never shows a feed's token")
     }
 }
