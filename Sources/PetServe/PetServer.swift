@@ -66,10 +66,10 @@ public struct PetServer: Sendable {
     let settings: ServeSettings
     let throttle: LoginThrottle
     /// Receipt photos between `POST /receipts` and `POST /expenses`.
-    let receipts = StagedReceipts()
+    let receipts: StagedReceipts
 
-    public init(store: SharedStore, settings: ServeSettings, throttle: LoginThrottle = LoginThrottle()) {
-        self.store = store; self.settings = settings; self.throttle = throttle
+    public init(store: SharedStore, settings: ServeSettings, throttle: LoginThrottle = LoginThrottle(), receipts: StagedReceipts = StagedReceipts()) {
+        self.store = store; self.settings = settings; self.throttle = throttle; self.receipts = receipts
         // Made now, not on the first login for an unknown name (which would then take longer than a wrong password).
         _ = Secrets.decoyHash
     }

@@ -305,6 +305,32 @@ final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
         }
     }
 
+    /// A receipt over 25 MB, a body cut off half way, or no photo at all: refused, nothing staged, nothing saved.
+    func testReceiptUploadsOverTheCapOrCutOffAreRefused() async throws {
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash)
+        let staged = NSTemporaryDirectory() + "petlog-staged-" + UUID().uuidString
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: staged) }
+        server = PetServer(store: SharedStore(store), settings: ServeSettings(timeZone: utc, currency: .krw), receipts: StagedReceipts(folder: staged))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            let mina = try await self.signIn(client, "mina")
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0, count: 26 * 1024 * 1024)
+            let huge = try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: mina.cookie),
+                                                body: Self.multipart(["csrf": mina.csrf], file: ("receipt", "big.jpg", jpeg)))
+            XCTAssertEqual(huge.status, .contentTooLarge)
+            XCTAssertTrue(String(buffer: huge.body).contains(L10n(.en).text(.webUploadTooLarge(mb: "25"))), String(buffer: huge.body))
+            var cut = Self.multipart(["csrf": mina.csrf], file: ("receipt", "r.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 4096)))
+            cut = cut.getSlice(at: 0, length: cut.readableBytes / 2)!
+            let half = try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: mina.cookie), body: cut)
+            XCTAssertEqual(half.status, .badRequest)
+            let none = try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: mina.cookie),
+                                                body: Self.multipart(["csrf": mina.csrf], file: nil))
+            XCTAssertEqual(none.status, .unsupportedMediaType)
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: staged)) ?? [], [], "nothing staged")
+        XCTAssertEqual(try expenses().count, 0)
+    }
+
     func testTheLanguageSwitchIsSavedOnTheAccountOrInACookie() async throws {
         _ = try store.addAccount(name: "mina", role: .viewer, passwordHash: Self.hash)
         let app = Application(router: server.router())
