@@ -19,7 +19,7 @@ seed, no clock, byte-identical reruns.
     /usr/bin/python3 scripts/receipt-gen.py [--count 400] [--seed 45045] [--out .build/receipts-gen]
         OUT/tune/NAME.jpg + NAME.json and OUT/heldout/NAME.jpg + NAME.json
     /usr/bin/python3 scripts/receipt-gen.py --case NAME --out DIR      one of the issue's receipts, as a phone photo
-        (NAME: us-petstore, ko-market, ja-pochitama, ko-hospital, or all)
+        (NAME: us-petstore, ko-market, ko-market-turned, ja-pochitama, ko-hospital, or all)
 
 The split: receipts come in pairs drawn from the same template family (shop kind, language, photo or scan) with
 different random draws; a seeded coin per pair sends one to each half. Truth: language, kind, capture (photo or
@@ -367,7 +367,8 @@ def make_content(lang, kind, region, rng, case=None):
             r.add("pair", case["discount_label"] if case else rng.choice(["행사할인", "할인금액", "쿠폰할인", "회원할인"]), money(-discount))
         elif rng.random() < 0.4:
             r.add("pair", "소계", money(subtotal))
-        tax_lines = [("pair", rng.choice(["과세물품", "과세물품가액", "공급가액"]), money(total - vat)), ("pair", "부가세", money(vat))]
+        tax_label = rng.choice(["과세물품", "과세물품가액", "공급가액"])
+        tax_lines = [("pair", case.get("tax_label", tax_label) if case else tax_label, money(total - vat)), ("pair", "부가세", money(vat))]
         if rng.random() < 0.3:
             tax_lines.insert(1, ("pair", "면세물품", money(0)))
         final_label = case["total_label"] if case else rng.choice(["받을금액", "결제금액", "합계", "총액", "판매금액", "결제 금액", "청구금액", "합계금액"] if not discount else ["받을금액", "결제금액", "결제할금액", "청구금액"])
@@ -456,7 +457,8 @@ def make_content(lang, kind, region, rng, case=None):
             r.add("pair", rng.choice(["ポイント残高", "累計ポイント"]), f"{thousands(balance)}pt", fade=fade_pts)
         else:
             r.add("pair", "REWARDS PTS EARNED", str(max(earned, 1)), fade=fade_pts)
-            r.add("pair", rng.choice(["REWARDS BALANCE", "POINTS BALANCE", "Points total"]), thousands(balance), fade=fade_pts)
+            balance_label = rng.choice(["REWARDS BALANCE", "POINTS BALANCE", "Points total"])
+            r.add("pair", case.get("balance_label", balance_label) if case else balance_label, thousands(balance), fade=fade_pts)
     if tax_after:
         for t in tax_lines:
             r.add(*t[:3], fade=0.55 if "tax" in faded else 0)
@@ -663,8 +665,9 @@ def gradient(W, H, rng):
     return Image.blend(v, hz, wh / (wv + wh))
 
 
-def photograph(receipt, rng, truth_em):
-    """The receipt photographed with a phone: (image, EXIF orientation or None, what was done)."""
+def photograph(receipt, rng, truth_em, straight=False):
+    """The receipt photographed with a phone: (image, EXIF orientation or None, what was done). `straight`: held straight
+    and sharp (no turn, hardly any keystone, no blur; the same draws made, so the rest of the photo is as it would be)."""
     done = {}
     mask = Image.new("L", receipt.size, 255)
     if rng.random() < 0.35:
@@ -683,6 +686,9 @@ def photograph(receipt, rng, truth_em):
     j = [rng.uniform(-k, k) for _ in range(8)]
     dst = [(W * (0 + abs(j[0])), H * (0 + abs(j[1]))), (W * (1 - abs(j[2])), H * abs(j[3])), (W * (1 - abs(j[4])), H * (1 - abs(j[5]))), (W * abs(j[6]), H * (1 - abs(j[7])))]
     angle = rng.uniform(-6, 6) if rng.random() < 0.7 else rng.uniform(-12, 12)
+    if straight:
+        angle, j, k = 0.0, [x / 8 for x in j], k / 8
+        dst = [(W * (0 + abs(j[0])), H * (0 + abs(j[1]))), (W * (1 - abs(j[2])), H * abs(j[3])), (W * (1 - abs(j[4])), H * (1 - abs(j[5]))), (W * abs(j[6]), H * (1 - abs(j[7])))]
     ca, sa = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     dst = [(W / 2 + (x - W / 2) * ca - (y - H / 2) * sa, H / 2 + (x - W / 2) * sa + (y - H / 2) * ca) for x, y in dst]
     src = [(0, 0), (W, 0), (W, H), (0, H)]
@@ -707,6 +713,8 @@ def photograph(receipt, rng, truth_em):
     if abs(scale - 1) > 0.05:
         canvas = canvas.resize((round(W * scale), round(H * scale)), Image.BICUBIC)
     blur = rng.choice([0.0, 0.5, 0.8, 1.0, 1.4])
+    if straight:
+        blur = 0.0
     if blur:
         canvas = canvas.filter(ImageFilter.GaussianBlur(blur))
     done.update(blur=blur, frame=list(canvas.size))
@@ -755,7 +763,7 @@ def draw(lang, kind, region, capture, rng, case=None):
     image, texts = render(receipt, font, rng, width_mm, dpi, point)
     image = thermal(image, rng)
     if capture == "photo":
-        image, exif, done = photograph(image, rng, point / 72 * dpi)
+        image, exif, done = photograph(image, rng, point / 72 * dpi, straight=bool(case and case.get("straight")))
         quality = rng.choice([60, 70, 80, 85, 92])
     else:
         image, done = scan(image, rng)
@@ -811,12 +819,16 @@ CASES = {
                         when=("11/20/26", "06:42 PM"), items=[("DOG FOOD 30LB", 5499, 1), ("CAT LITTER 25LB", 1899, 1), ("ROPE TOY", 799, 1),
                                                               ("DENTAL CHEWS", 1415, 1)],
                         layout="right", total_style="large", total_label="TOTAL", payment="cash", tendered=12000,
-                        cash_labels=("CASH TENDERED", "CHANGE"), faded=["tendered"], points=True, balance=1250, font="DejaVu Sans Mono"),
+                        cash_labels=("CASH TENDERED", "CHANGE"), faded=["tendered"], points=True, balance=1250, balance_label="REWARDS BALANCE",
+                        font="DejaVu Sans Mono"),
     "ko-market": dict(lang="ko", kind="market", region="ko", merchant="싱싱마트 서초점", date=datetime.date(2026, 10, 31), hh=15, mm=17,
                       when=("2026/10/31(토)", "PM 03:17"), items=[("서울우유 1L", 2980, 2), ("유정란 15구", 7480, 1), ("사료 대용량 5kg", 25500, 1),
                                                                  ("바나나 1송이", 3980, 1), ("양파 1.5kg", 4480, 1), ("강아지간식 닭가슴살", 6900, 1)],
                       discount=1300, first_label="합계금액", discount_label="행사할인", layout="right", total_style="large", total_label="받을금액", payment="cash", tendered=60000,
-                      cash_labels=("받은금액(현금)", "거스름돈"), faded=["first_total"], points=True, balance=12450, font="NanumGothic"),
+                      cash_labels=("받은금액(현금)", "거스름돈"), faded=["first_total"], points=True, balance=12450, tax_label="과세물품",
+                      straight=True, font="NanumGothic"),
+    # The same market photographed by a hand turned 9.8° (the draws of ko-market's photo before it was held straight): deskew's ±12°.
+    "ko-market-turned": None,
     "ja-pochitama": dict(lang="ja", kind="hospital", region="ja", merchant="ポチタマ動物病院", date=datetime.date(2026, 10, 31), hh=10, mm=5,
                          when=("2026年10月31日(土)", "午前10:05"), items=[("診察料", 1500, 1), ("混合ワクチン", 7000, 1), ("フィラリア予防薬", 2200, 2)],
                          layout="leaders", total_style="bold", total_label="合計", payment="card", faded=[], points=False,
@@ -827,10 +839,12 @@ CASES = {
                         font="Noto Sans CJK KR"),
 }
 
+CASES["ko-market-turned"] = dict(CASES["ko-market"], straight=False, draws="ko-market")
+
 
 def make_case(name, out):
     c = CASES[name]
-    rng = random.Random(f"case-{name}")
+    rng = random.Random(f"case-{c.get('draws', name)}")
     # A straight, sharp photo for the Korean market (as the issue says), an ordinary hand-held one for the others.
     image, exif, quality, truth = draw(c["lang"], c["kind"], c["region"], "photo", rng, case=c)
     truth.update(split="case", case=name)

@@ -85,6 +85,12 @@ extension ReceiptReading {
         // A bar or two read as Latin letters glued to the name (`ll`, `I`, `|`).
         let lead = out.prefix { "lIi|!1 ".contains($0) }
         if !lead.isEmpty, lead.count <= 3, out.dropFirst(lead.count).first.map(isCJK) == true { out = String(out.dropFirst(lead.count)) }
-        return out
+        // A mark of one or two characters OCR read before the name, a space apart (`4 미소약국`, `~ あおい薬局`), as at its end.
+        var words = out.split(separator: " ").map(String.init)
+        while words.count > 1, let first = words.first, first.count <= 2, !first.contains(where: isCJK),
+              !(first.contains(where: \.isLetter) && first.contains(where: \.isNumber)), words.dropFirst().joined().filter(isCJK).count >= 2 {
+            words.removeFirst()
+        }
+        return words.joined(separator: " ")
     }
 }

@@ -20,6 +20,8 @@ enum ReceiptPatterns {
         try! NSRegularExpression(pattern: pattern, options: ignoringCase ? [.caseInsensitive] : [])
     }
 
+    /// Four digits for the year, then month and day with the same separator: the shape `repairedYearFirstDate` repairs.
+    static let anyYearFirst = make(#"(?<![0-9])([0-9]{4})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
     static let yearFirst = make(#"(?<![0-9])(20[0-9]{2}|19[0-9]{2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{1,2})(?![0-9])"#)
     static let cjkYearFirst = make(#"(?<![0-9成和元RrHh])([0-9]{2,4})\s*[년年]\s*([0-9]{1,2})\s*[월月]\s*([0-9]{1,2})\s*[일日]"#)
     static let era = make(#"(令\s*和|平\s*成|(?<![a-z])[RH])\s*([0-9]{1,2}|元)\s*[年./]\s*([0-9]{1,2})\s*[月./]\s*([0-9]{1,2})"#)
@@ -216,12 +218,19 @@ extension ReceiptReading {
                     continue
                 }
                 if reading.ambiguous { notes.append(.ambiguousDate(read: reading.read, chose: day, because: language)) }
-                date = line.field(day, certainty: reading.certainty, unsure: reading.ambiguous || reading.certainty < 0.7)
+                // A date on a line OCR read at under 60 is often a digit off (`2026-06-19` for 06-12 on a blurred photo): asked about.
+                date = line.field(day, certainty: reading.certainty, unsure: reading.ambiguous || reading.certainty < 0.7 || line.confidence < Self.doubtfulDateLine)
                 dateLine = i
                 break search
             }
         }
-        if date == nil, let asked {
+        if date == nil, asked == nil, let (i, day) = repairedYearFirstDate(lines, today: today) {
+            // Blurred print's digits read as their look-alikes (`2626.18.14` for 2026.10.14): asked about, never silent.
+            // A real day in the future or long ago is asked about as read (an expiry date is no misread one).
+            date = lines[i].field(day, certainty: 0.5, unsure: true)
+            dateLine = i
+            notes += rejected
+        } else if date == nil, let asked {
             date = asked.field
             dateLine = asked.line
             notes += rejected.filter { if case .dateRejected(let read, _) = $0, case .dateAsked(let askedRead, _, _) = asked.note { read != askedRead } else { true } }
@@ -235,6 +244,41 @@ extension ReceiptReading {
             if let t = readTime(lines[i]) { time = lines[i].field(t, certainty: 0.9); break }
         }
         return (date, time)
+    }
+
+    /// The line confidence under which a date read on it is asked about.
+    static let doubtfulDateLine = 60.0
+
+    /// A year-first date (`2626.18.14`, one separator throughout) that is no day at all as read, but is
+    /// exactly one when one or two of its digits are taken for the digits blurred print turns them into (0, 6, 8 and
+    /// 9; 3 and 8; 5 and 6; 1 and 7): the first line with such a date, and the day. Two days as near: none.
+    static func repairedYearFirstDate(_ lines: [ScannedLine], today: LocalDate) -> (Int, LocalDate)? {
+        let lookalikes: [Character: String] = ["0": "689", "6": "058", "8": "0369", "9": "08", "3": "8", "5": "6", "1": "7", "7": "1"]
+        let earliest = today.adding(days: -400), latest = today.adding(days: 1)
+        for (i, line) in lines.enumerated() {
+            for g in ReceiptPatterns.matches(ReceiptPatterns.anyYearFirst, in: line.normalized) {
+                guard let y = g[1], let m = g[3], let d = g[4] else { continue }
+                let digits = Array(y + m + d)
+                func day(_ ds: [Character]) -> LocalDate? {
+                    let n = ds.map(String.init)
+                    guard let year = Int(n[0..<4].joined()), let month = Int(n[4..<(4 + m.count)].joined()), let dd = Int(n[(4 + m.count)...].joined()),
+                          let date = LocalDate(year: year, month: month, day: dd), date >= earliest, date <= latest else { return nil }
+                    return date
+                }
+                if day(digits) != nil { continue }  // read as a day already: not this rule's
+                for changes in 1...2 {
+                    var found = Set<LocalDate>()
+                    func vary(_ ds: [Character], from: Int, left: Int) {
+                        if left == 0 { if let date = day(ds) { found.insert(date) }; return }
+                        for k in from..<ds.count { for c in lookalikes[ds[k]] ?? "" { var t = ds; t[k] = c; vary(t, from: k + 1, left: left - 1) } }
+                    }
+                    vary(digits, from: 0, left: changes)
+                    if found.count == 1, let only = found.first { return (i, only) }
+                    if found.count > 1 { break }
+                }
+            }
+        }
+        return nil
     }
 
     /// The first time on a line: `14:32`, `14:32:05`, `오후 2:32`, `午後2時32分`, `2:32 PM`.

@@ -68,7 +68,10 @@ extension ReceiptReading {
         var pieces = [(x: box.x, text: lines[i].normalized)]
         for j in [i - 1, i + 1] where j >= 0 && j < lines.count {
             let other = lines[j]
-            guard sameRow(other.original.box), cleanName(other.normalized) == nil, other.runs.isEmpty,
+            // A piece within the line's own width is OCR reading some of its characters twice (`야` over 새봄약국), no piece of it.
+            let ob = other.original.box
+            let within = min(ob.x + ob.width, box.x + box.width) - max(ob.x, box.x) > ob.width / 2
+            guard sameRow(ob), !within, cleanName(other.normalized) == nil, other.runs.isEmpty,
                   other.normalized.contains(where: \.isLetter) else { continue }
             pieces.append((other.original.box.x, other.normalized))
         }

@@ -229,6 +229,30 @@ final class ReceiptMeaningTests: XCTestCase {
         XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "2O26.1O.31 15:17")]).date?.value, LocalDate(year: 2026, month: 10, day: 31))
     }
 
+    /// Blurred print's digits read as their look-alikes (0, 6, 8, 9; 3 and 8; 5 and 6; 1 and 7): a year-first date that
+    /// is no day at all as read but exactly one of the last year with one or two digits taken for their look-alikes is
+    /// that day, asked about; two such days, a real day read (a future one is asked about as read), and it is not.
+    func testBlurredDigitsOfAYearFirstDateAreRepairedAndAsked() {
+        for (text, lang, y, m, d) in [("2626.18.14 68:18:38", ["jpn", "eng"], 2026, 10, 14), ("일시 2026-11-85 PM 03:17", ["kor", "eng"], 2026, 11, 5),
+                                      ("2026/00/31", ["kor", "eng"], 2026, 8, 31), ("Date: 2O26.O7.30", ["eng"], 2026, 7, 30)] {
+            let name = lang == ["jpn", "eng"] ? "わんわん堂" : lang == ["eng"] ? "PET STOP" : "멍멍마트"
+            let p = read([L(text: name), L(text: text), L(text: "TOTAL 12,000")], lang)
+            XCTAssertEqual(p.date?.value, LocalDate(year: y, month: m, day: d), text)
+            // Read as printed (the letters O are the lookalike rule's, not this one's) it is sure; repaired it is asked.
+            XCTAssertEqual(p.date?.unsure, !text.contains("O"), text)
+            if !text.contains("O") { XCTAssertTrue(p.unsure.contains("date"), text) }
+        }
+        // Read as printed but on a line OCR was unsure of (under 60), a date is asked about too.
+        let doubtful = read([L(text: "멍멍마트"), L(text: "841 2026-06-19", confidence: 59.4), L(text: "합계 12,000")])
+        XCTAssertEqual(doubtful.date?.value, LocalDate(year: 2026, month: 6, day: 19))
+        XCTAssertEqual(doubtful.date?.unsure, true)
+        XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "841 2026-06-19", confidence: 61), L(text: "합계 12,000")]).date?.unsure, false)
+        // June, August and September would all do: no day is guessed.
+        XCTAssertNil(read([L(text: "멍멍마트"), L(text: "2026.00.15 14:02")]).date)
+        // A day read right on another line wins over a repair.
+        XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "2626.18.14"), L(text: "2026-12-01")]).date?.value, LocalDate(year: 2026, month: 12, day: 1))
+    }
+
     /// A date in the future or more than a year back is proposed but asked about: unsure, with a note; a date
     /// inside the year on another line wins over it.
     func testDatesOutsideTheYearAreAsked() {
@@ -386,6 +410,18 @@ final class ReceiptMeaningTests: XCTestCase {
                          ReceiptLine(text: "2026/10/31", confidence: 90, box: ReceiptBox(x: 200, y: 190, width: 300, height: 30))]
             let p = ReceiptReading.proposal(lines: lines, imageHeight: 900, languages: langs, homeCurrency: .krw, today: Self.today)
             XCTAssertEqual(p.merchant?.value.replacingOccurrences(of: " ", with: ""), (first + rest).replacingOccurrences(of: " ", with: ""))
+        }
+        // A piece read within the name's own width is some of its characters read twice (`야` over 새봄약국), not more of it;
+        // a mark of a character or two before the name, a space apart, is no part of it (`4 미소약국`, `~ あおい薬局`).
+        for (piece, name, langs, want) in [("야", "새봄약국", ["kor"], "새봄약국"), ("ス", "あおい薬局", ["jpn"], "あおい薬局"),
+                                           (nil, "4                 미소약국", ["kor"], "미소약국"), (nil, "~ あおい薬局", ["jpn"], "あおい薬局"),
+                                           (nil, "GS25 역삼점", ["kor"], "GS25 역삼점")] {
+            var lines = [ReceiptLine(text: name, confidence: 94, box: ReceiptBox(x: 302, y: 110, width: 141, height: 37)),
+                         ReceiptLine(text: "TEL 03-1234-5678", confidence: 90, box: ReceiptBox(x: 200, y: 170, width: 300, height: 20)),
+                         ReceiptLine(text: "2026/10/31", confidence: 90, box: ReceiptBox(x: 200, y: 210, width: 300, height: 20))]
+            if let piece { lines.insert(ReceiptLine(text: piece, confidence: 89, box: ReceiptBox(x: 375, y: 110, width: 32, height: 20)), at: 0) }
+            let p = ReceiptReading.proposal(lines: lines, imageHeight: 900, languages: langs, homeCurrency: .krw, today: Self.today)
+            XCTAssertEqual(p.merchant?.value, want, name)
         }
     }
 

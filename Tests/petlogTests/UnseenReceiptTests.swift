@@ -14,12 +14,15 @@ final class UnseenReceiptTests: CLITestCase {
     static let cases = [
         // TOTAL 104.05 large and bold, CASH TENDERED 120.00 faded, REWARDS PTS EARNED 104, REWARDS BALANCE 1,250, 11/20/26 06:42 PM.
         Case(name: "us-petstore", otherLanguage: "ko", minor: 10_405, currency: "USD", day: "2026-11-20", merchant: "PAWS & CLAWS PET SUPPLY"),
-        // 2026/10/31(토) PM 03:17, 합계금액 54,300 faded, 행사할인 -1,300, 받을금액 53,000 large, 받은금액(현금) 60,000, 거스름돈 7,000, points.
+        // Photographed straight and sharp: 2026/10/31(토) PM 03:17, 합계금액 54,300 faded, 행사할인 -1,300, 과세물품 and 부가세,
+        // 받을금액 53,000 large, 받은금액(현금) 60,000, 거스름돈 7,000, points.
         Case(name: "ko-market", otherLanguage: "en", minor: 53_000, currency: "KRW", day: "2026-10-31", merchant: "싱싱마트 서초점"),
         // ポチタマ動物病院, 2026年10月31日(土) 午前10:05, 合計 12,900 with 小計 and the tax inside.
         Case(name: "ja-pochitama", otherLanguage: "ko", minor: 12_900, currency: "JPY", day: "2026-10-31", merchant: "ポチタマ動物病院"),
         // A Korean hospital, 2026.09.14 오전 11:30, 청구금액 55,000 after item columns, paid by card.
         Case(name: "ko-hospital", otherLanguage: "ja", minor: 55_000, currency: "KRW", day: "2026-09-14", merchant: "행복동물병원"),
+        // The same market receipt photographed by a hand turned 9.8°.
+        Case(name: "ko-market-turned", otherLanguage: "en", minor: 53_000, currency: "KRW", day: "2026-10-31", merchant: "싱싱마트 서초점"),
     ]
 
     override func setUpWithError() throws {
@@ -56,7 +59,7 @@ final class UnseenReceiptTests: CLITestCase {
         let money = e["money"] as? [String: Any]
         XCTAssertEqual(money?["minor_units"] as? Int, c.minor, "\(c.name) under \(under): total \(String(describing: money)); text \(j["text"] ?? "")")
         XCTAssertEqual(money?["currency"] as? String, c.currency, "\(c.name) under \(under): \(String(describing: j["currency"]))")
-        // The Korean market's date line (`거래일시 2026/10/31(토) PM 03:17`) stands on a photo turned 9.5°: read since
+        // The turned Korean market's date line (`거래일시 2026/10/31(토) PM 03:17`) stands on a photo turned 9.8°: read since
         // deskew searches ±12° (it was read across two rows, `Havel 3026/1013) pm 03:17`, with ±7°).
         XCTAssertEqual(e["day"] as? String, c.day, "\(c.name) under \(under): text \(j["text"] ?? "")")
         XCTAssertEqual(squeeze(e["merchant"]), squeeze(c.merchant), "\(c.name) under \(under): text \(j["text"] ?? "")")
@@ -80,5 +83,10 @@ final class UnseenReceiptTests: CLITestCase {
     func testTheKoreanHospitalReceiptHasItsDate() throws {
         try check(Self.cases[3], language: nil)
         try check(Self.cases[3], language: Self.cases[3].otherLanguage)
+    }
+
+    func testTheKoreanMarketPhotographedTurnedHasItsDate() throws {
+        try check(Self.cases[4], language: nil)
+        try check(Self.cases[4], language: Self.cases[4].otherLanguage)
     }
 }
