@@ -1,0 +1,171 @@
+import Foundation
+import Localization
+import PetModel
+
+/// A record's fields as a person types them, read into its detail: the one reader behind the CLI's logging
+/// commands (`petlog weight Coco 9lb 4oz`, `meal`, `stool`, `urine`, `symptom`, `diary`, `walk`, `groom`) and
+/// `petlog serve`'s forms (`POST /pets/ID/log`, fields named as the commands' arguments and options), so
+/// `4만5천원`, `9lb 4oz`, `목욕 발톱` and `3.2km 45min` read the same in both. Refusals are `ParseError`s
+/// (`text(_:)` says them) or `Walk.Refusal`s (`RecordEntry.text(_:_:)`).
+public enum RecordEntry {
+    /// `weight PET WEIGHT… [--bcs N]`: a bare number in `defaultUnit`.
+    public static func weight(_ typed: String, bcs: String?, defaultUnit: MassUnit) throws -> RecordDetail {
+        let mass = try Mass.parse(typed, defaultUnit: defaultUnit)
+        let score = try bcs.map { try BodyConditionScore.parse($0, field: "--bcs") }
+        return .weight(Weight(mass: mass, bodyCondition: score))
+    }
+
+    /// `meal PET FOOD [AMOUNT…] [--snack|--treat|--water]`: water by its name (`water`, `물`, `水`) is water.
+    public static func meal(food: String, amount: String?, snack: Bool, treat: Bool, water: Bool) throws -> RecordDetail {
+        let food = try TextField.label(food, field: "food")
+        let type: MealType = snack ? .snack : treat ? .treat : water || CareNames.shipped.isWater(food) ? .water : .meal
+        let typed = amount.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        return .meal(Meal(food: food, type: type, amount: try typed.map { try Amount.parse($0, volume: type == .water) }))
+    }
+
+    /// `stool PET SCORE [--color C] [--blood] [--mucus]`.
+    public static func stool(score: String, color: String?, blood: Bool, mucus: Bool) throws -> RecordDetail {
+        .stool(Stool(score: try StoolScore.parse(score, field: "score"), color: try color.map(ColorWord.typed), blood: blood, mucus: mucus))
+    }
+
+    /// `urine PET [--color C] [--amount A] [--straining] [--blood]`.
+    public static func urine(color: String?, amount: String?, straining: Bool, blood: Bool) throws -> RecordDetail {
+        .urine(Urine(color: try color.map(ColorWord.typed), amount: try amount.map { try TypedChoice.value($0, option: "--amount", group: "urineAmount") },
+                     straining: straining, blood: blood))
+    }
+
+    /// `symptom PET SYMPTOM [--severity S] [--duration D] [--as-written]`.
+    public static func symptom(_ symptom: String, severity: String, duration: String?, asWritten: Bool) throws -> RecordDetail {
+        let sev = try SymptomSeverity.typed(severity, field: "--severity")
+        let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
+        let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
+        return .symptom(Symptom(code: entry.text, isListed: entry.isListed, severity: sev, durationMinutes: minutes))
+    }
+
+    /// `diary PET TEXT [--mood M] [--title T]`.
+    public static func diary(text: String, mood: String?, title: String?) throws -> RecordDetail {
+        .diary(Diary(text: try TextField.text(text, field: "diary"), mood: try mood.map { try TypedChoice.value($0, option: "--mood", group: "mood") },
+                     title: try title.map { try TextField.label($0, field: "title") }))
+    }
+
+    /// `--note`.
+    public static func note(_ raw: String) throws -> String { try TextField.text(raw, field: "note") }
+
+    /// `walk PET [DISTANCE] [DURATION]`'s refusal as one line.
+    public static func text(_ refusal: Walk.Refusal, _ l: L10n) -> String {
+        switch refusal {
+        case .notAMeasure(let v): return l.text(.errWalkMeasure(value: v))
+        case .ambiguous(let v, let n): return l.text(.errWalkAmbiguous(value: v, number: n))
+        case .twice(let v): return l.text(.errWalkTwice(value: v))
+        case .outOfRange(let v): return l.text(.errWalkRange(value: v))
+        }
+    }
+
+    /// `groom PET [WHAT…]`: the tasks named by `words`, in en/ko/ja (`bath`, `목욕`, `シャンプー`), each word or
+    /// comma-separated list once; a name of several words may come as several words (`귀 청소`). A word that
+    /// names no task is refused with the list in `l`'s language.
+    public static func groomingTasks(_ words: [String], _ l: L10n) throws -> [Grooming.Task] {
+        let parts = words.flatMap { $0.split(whereSeparator: { $0 == "," || $0 == "、" || $0 == "，" }).map(String.init) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        var out: [Grooming.Task] = []
+        var i = 0
+        while i < parts.count {
+            // The longest run of words from here that names a task (`귀 청소`, `nail trim`).
+            var found: (Grooming.Task, Int)?
+            for end in stride(from: min(parts.count, i + 4), to: i, by: -1) {
+                if case .listed(let code) = CareNames.shipped.groomingTask(parts[i..<end].joined(separator: " ")),
+                   let task = Grooming.Task(rawValue: code) {
+                    found = (task, end); break
+                }
+            }
+            guard let (task, end) = found else {
+                _ = try TextField.label(parts[i], field: "what")
+                throw ParseError.unknownChoice(field: "what", value: parts[i], accepted: Grooming.Task.allCases.map { l.code(.groomingTask, $0.rawValue) })
+            }
+            out.append(task)
+            i = end
+        }
+        return out
+    }
+}
+
+/// A value from a fixed list typed by its code or by a word of it in any language (`ChoiceWords`: `행복`,
+/// `げんき`), else `unknownChoice` naming the option and the accepted words: the CLI's `Choice` and the forms.
+public enum TypedChoice {
+    public static func value<V>(_ raw: String, option: String, group: String, codes: [String], choice: (String) -> V?) throws -> V {
+        guard let v = choice(raw) ?? ChoiceWords.code(raw, group: group, codes: codes).flatMap(choice) else {
+            throw ParseError.unknownChoice(field: option, value: raw, accepted: codes)
+        }
+        return v
+    }
+
+    /// A `String`-coded list (`Mood`, `UrineAmount`): the code in any case.
+    public static func value<V: CaseIterable & RawRepresentable>(_ raw: String, option: String, group: String) throws -> V where V.RawValue == String {
+        try value(raw, option: option, group: group, codes: V.allCases.map(\.rawValue)) { V(rawValue: $0.lowercased()) }
+    }
+}
+
+/// `urine --color`, `stool --color`: a colour petlog knows, typed in any language (`yellow`, `노란색`, `黄色`), is
+/// stored as its code so search and stats agree; any other word is kept as typed.
+public enum ColorWord {
+    public static func typed(_ raw: String) throws -> String {
+        let label = try TextField.label(raw, field: "color")
+        return ChoiceWords.code(label, group: "color", codes: ChoiceWords.known["color"] ?? []) ?? label
+    }
+}
+
+extension SymptomSeverity {
+    /// A severity typed as its number or as the word help shows for it (`mild`, `심함`, `重い`).
+    public static func typed(_ raw: String, field: String) throws -> SymptomSeverity {
+        try parse(ChoiceWords.code(raw, group: "severity", codes: SeverityScale.range.map(String.init)) ?? raw, field: field)
+    }
+}
+
+extension ParseError {
+    /// The refusal as one line in `l`'s language (the CLI's stderr line, the form's notice).
+    public func text(_ l: L10n) -> String {
+        switch self {
+        case .notANumber(let v): return l.text(.errNotANumber(value: v))
+        case .badMass(let v): return l.text(.errBadMass(value: v))
+        case .negative(let v): return l.text(.errNegativeValue(value: v))
+        case .massOutOfRange(let v): return l.text(.errMassRange(value: v))
+        case .massTooFine(let v, let grams): return l.text(.errMassTooFine(value: v, grams: String(grams)))
+        case .badDate(let v): return l.text(.errBadDate(value: v))
+        case .badMonth(let v): return l.text(.errBadMonth(value: v))
+        case .dateOutOfRange(let v): return l.text(.errDateRange(value: v))
+        case .badTime(let v): return l.text(.errBadTime(value: v))
+        case .badDuration(let v): return l.text(.errBadDuration(value: v))
+        case .spanTooLong(let v, let max): return l.text(.errSpanTooLong(value: v, max: ValueFormatter.count(max)))
+        case .badMoney(let v): return l.text(.errBadMoney(value: v))
+        case .unknownCurrency(let v): return l.text(.errUnknownCurrency(value: v))
+        case .twoCurrencies(let v): return l.text(.errTwoCurrencies(value: v))
+        case .negativeAmount(let v): return l.text(.errNegativeAmount(value: v))
+        case .amountNotPositive(let v): return l.text(.errAmountNotPositive(value: v))
+        case .tooManyFractionDigits(let v, let c, let n): return l.text(.errFractionDigits(value: v, currency: c, digits: String(n)))
+        case .moneyOutOfRange(let v): return l.text(.errMoneyRange(value: v))
+        case .numeralsWithoutCurrency(let v, let home): return l.text(.errNumeralsWithoutCurrency(value: v, currency: home))
+        case .outOfRange(let f, let v, let lo, let hi): return l.text(.errOutOfRange(field: l.fieldName(f), value: v, min: String(lo), max: String(hi)))
+        case .unknownChoice(let f, let v, let accepted):
+            return l.text(.errUnknownChoice(field: l.fieldName(f), value: v, accepted: l.acceptedWords(f, accepted).joined(separator: ", ")))
+        case .badAmount(let v): return l.text(.errBadAmount(value: v))
+        case .emptyText(let f): return l.text(.errEmptyText(field: l.fieldName(f)))
+        case .textTooLong(let f, let n): return l.text(.errTextTooLong(field: l.fieldName(f), max: String(n)))
+        case .controlCharacters(let f): return l.text(.errControlCharacters(field: l.fieldName(f)))
+        case .numericName(let v): return l.text(.errNumericName(value: v))
+        case .badMicrochip(let v): return l.text(.errBadMicrochip(value: v))
+        case .badSize(let v): return l.text(.errBadSize(value: v))
+        case .notAnImage(let path, false): return l.text(.errNotAnImage(path: path))
+        case .notAnImage(let path, true): return l.text(.errNotAnImageOrPDF(path: path))
+        case .nearlyListed(let f, let v, let suggestion):
+            return l.text(.errNearlyListed(value: v, field: l.code(.kind, f == "vaccine" ? "vaccination" : f), suggestion: suggestion))
+        case .inFuture(let v, let limit):
+            // The time in the language's own pattern, beside the ISO day the user can type back.
+            let time = limit.hour.map { ValueFormatter(l, unitSystem: .metric).clock(hour: $0, minute: limit.minute ?? 0) }
+            return l.text(.errInFuture(value: v, limit: [limit.day.description, time].compactMap { $0 }.joined(separator: " ")))
+        case .beforeStart(let f, let v, let start): return l.text(.errBeforeStart(field: l.fieldName(f), value: v, start: start))
+        case .badContact(let f, let v): return l.text(.errBadContact(field: l.fieldName(f), value: v))
+        case .notListed(let f, let v): return l.text(.errNotListed(field: l.fieldName(f), value: v))
+        case .tooManyItems(let f, let n): return l.text(.errTooManyItems(field: l.fieldName(f), max: String(n)))
+        }
+    }
+}
