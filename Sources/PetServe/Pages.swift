@@ -98,7 +98,7 @@ struct Pages {
 
     /// The pet's page: the profile's facts under `pet show`'s labels (allergies marked), the latest weights,
     /// what is due and, for an account that writes, the weight form.
-    func pet(_ p: Pet, weights: [PetRecord], medications: [MedicationCourse], due: [DueItem], session: WebSession) -> HTML {
+    func pet(_ p: Pet, weights: [PetRecord], medications: [MedicationCourse], due: [DueItem], session: WebSession, timeline: PetTimeline? = nil) -> HTML {
         let h = p.health
         var facts: [(L10n.Message, HTML)] = [(.colSpecies, "\(wording.speciesName(p.species))"), (.colSex, "\(wording.sexLabel(p))")]
         if let b = p.breed { facts.append((.colBreed, "<bdi>\(b)</bdi>")) }
@@ -137,6 +137,7 @@ struct Pages {
             \(form)
             <h2>\(t(.webDue))</h2>
             \(dueList(due, showPet: false))
+            \(petRecords(p, timeline, session: session))
             """)
     }
 }

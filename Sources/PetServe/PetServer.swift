@@ -79,6 +79,7 @@ public struct PetServer: Sendable {
         router.get("/") { request, context in try home(request, context) }
         router.get("/pets/:id") { request, context in try petPage(request, context) }
         router.post("/pets/:id/log") { request, context in try await logRecord(request, context) }
+        addRecordRoutes(router)
         return router
     }
 

@@ -155,6 +155,16 @@ open class StoreTestCase: XCTestCase {
         addTeardownBlock { try? server.dropDatabase(name) }
         return Store(try PostgresRepository(PostgresTarget.parse(TestServer.url(name), environment: [:]), now: now, undoCommand: undoCommand))
     }
+
+    /// A store that keeps attachment files: on SQLite a database file in a private folder (removed after the
+    /// test) with its attachments beside it; on PostgreSQL the server's, as `makeStore`.
+    public func makeStoreKeepingFiles(now: @escaping @Sendable () -> Date = { Date() }, undoCommand: String? = nil) throws -> any PetlogStore {
+        guard !onServer else { return try makeStore(now: now, undoCommand: undoCommand) }
+        let folder = NSTemporaryDirectory() + "petlog-test-store-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return Store(SQLiteRepository(try AppDatabase.open(path: folder + "/petlog.sqlite"), now: now, undoCommand: undoCommand))
+    }
 }
 
 /// A suite that opens a store itself but is not a `StoreTestCase`: it is about one engine (the SQLite
