@@ -86,7 +86,7 @@ extension Pages {
     /// a time, photos as thumbnails that open the full photo.
     func petRecords(_ pet: Pet, _ timeline: PetTimeline?, session: WebSession) -> HTML {
         guard let timeline else { return "" }
-        var out: HTML = ""
+        var out: HTML = undoForm(timeline.undo, back: "/pets/\(pet.id)", session: session)
         if session.account.role.writes {
             let links = LogKind.allCases.map { k -> HTML in "<a class=\"button\" href=\"/pets/\(pet.id)/log?kind=\(k.rawValue)\">\(wording.kindName(k.recordKind))</a>" }
             out += "<h2>\(t(.webLogChoose))</h2><nav class=\"kinds\">\(links)</nav>"
@@ -113,7 +113,17 @@ extension Pages {
     }
 
     /// `GET /records/ID`: `show ID`'s fields (the same presenter), the files by number, delete and star.
-    func record(_ r: PetRecord, session: WebSession) -> HTML {
+    /// The undo button for the account's own last web change (`undo` of that step only), sent back to `back`.
+    func undoForm(_ step: UndoEntry?, back: String, session: WebSession) -> HTML {
+        guard let step, session.account.role.writes else { return "" }
+        let what = step.command.range(of: "): ").map { String(step.command[$0.upperBound...]) } ?? step.command
+        return """
+            <form method="post" action="/undo" class="inline"><input type="hidden" name="csrf" value="\(session.csrf)">\
+            <input type="hidden" name="back" value="\(back)"><button type="submit">\(t(.webUndo))</button> <span class="muted"><bdi>\(what)</bdi></span></form>
+            """
+    }
+
+    func record(_ r: PetRecord, session: WebSession, undo: UndoEntry? = nil) -> HTML {
         let fields = RecordDetailPresenter(context).fields(r).map { k, v -> HTML in "<dt>\(k)</dt><dd><bdi>\(v)</bdi></dd>" }
         let files = r.attachments.sorted { $0.position < $1.position }.enumerated().map { i, a -> HTML in
             let image = a.mediaType.hasPrefix("image/") && PetServer.inlineTypes.contains(a.mediaType.lowercased())
@@ -135,6 +145,7 @@ extension Pages {
         let title = "#\(r.id) \(wording.kindName(r.kind))"
         return layout(title: title, session: session, body: """
             <h1>\(title)\(r.starred ? " ★" : "")</h1>
+            \(undoForm(undo, back: "/records/\(r.id)", session: session))
             <dl class="facts">\(fields)</dl>
             \(fileList)
             \(actions)

@@ -18,6 +18,43 @@ extension PetServer {
         router.post("/records/:id/delete") { request, context in try await recordWrite(request, context, .delete) }
         router.post("/records/:id/star") { request, context in try await recordWrite(request, context, .star) }
         router.post("/records/:id/unstar") { request, context in try await recordWrite(request, context, .unstar) }
+        router.post("/undo") { request, context in try await undoLast(request, context) }
+    }
+
+    // MARK: Undo steps named with the account
+
+    /// The start of every `undo` step a web write of `account` makes: its id, then its name (`serve #3 (Mina): …`);
+    /// the id first, so that no other account's name can make a step look like this one's.
+    static func undoPrefix(_ account: Account) -> String { "serve #\(account.id) (" }
+
+    /// `body` run on the store with its writes recorded as one `undo` step named `serve #ID (NAME): WHAT`.
+    func named<T>(_ session: WebSession, _ what: String, _ body: (SharedStore.Served) throws -> T) throws -> T {
+        let command = Self.undoPrefix(session.account) + PlainText.sanitized(session.account.name) + "): " + what
+        return try UndoName.$command.withValue(command) { try store.run(body) }
+    }
+
+    /// The household's last `undo` step when it is `account`'s own web write (else nil: nothing to offer).
+    static func ownLastStep(_ s: SharedStore.Served, _ account: Account) throws -> UndoEntry? {
+        guard let last = try s.undoHistory(limit: 1).first, last.command.hasPrefix(undoPrefix(account)) else { return nil }
+        return last
+    }
+
+    /// `POST /undo` (`csrf`, `back`: the page it was sent from): reverts the account's own last web change, only
+    /// while it is the household's last step (`undo --list`); else a refusal (409) that changes nothing.
+    func undoLast(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard let session = context.session else { return Self.redirect("/login") }
+        let checked = try await checkedWrite(request, context, session, needsWriter: true)
+        if let refused = checked.refusal { return refused }
+        let undone = try store.run { s -> UndoResult? in
+            guard try Self.ownLastStep(s, session.account) != nil else { return nil }
+            return try s.undo()
+        }
+        guard undone != nil else { return refusal(.conflict, .webUndoNotLast, request, context) }
+        let back = checked.form["back"] ?? "/"
+        let parts = back.split(separator: "/", omittingEmptySubsequences: false)
+        let safe = parts.count == 3 && parts[0].isEmpty && (parts[1] == "pets" || parts[1] == "records")
+            && !parts[2].isEmpty && parts[2].count <= 18 && parts[2].allSatisfy { $0.isASCII && $0.isNumber }
+        return Self.redirect(safe ? back : "/")
     }
 
     /// A number from the path (`:n`), digits only, like `petId`.
@@ -85,7 +122,7 @@ extension PetServer {
             return Self.html(Pages(p).logForm(pet, kind, values: form, notice: line, session: session), status: .badRequest)
         }
         do {
-            _ = try store.run { try $0.addRecord(pets: [.id(id)], draft) }
+            _ = try named(session, kind.rawValue) { try $0.addRecord(pets: [.id(id)], draft) }
         } catch StoreError.petNotFound { return refusal(.notFound, .webNotFound, request, context) }
         return Self.redirect("/pets/\(id)")
     }
@@ -151,7 +188,8 @@ extension PetServer {
         guard let record = try pathRecord(context) else { return refusal(.notFound, .webNotFound, request, context) }
         if Self.wantsJSON(request) { return Self.json(try JSONView.text(RecordJSON(record))) }
         let p = presentation(language(request, context))
-        return Self.html(Pages(p).record(record, session: session))
+        let undo = try store.run { try Self.ownLastStep($0, session.account) }
+        return Self.html(Pages(p).record(record, session: session, undo: undo))
     }
 
     /// `GET /records/ID/files/N` (N as `show ID` numbers them): the file with its stored type; a download
@@ -190,21 +228,21 @@ extension PetServer {
         do {
             switch action {
             case .delete:
-                let r = try store.run { try $0.deleteRecord(id: id) }
+                let r = try named(session, "delete \(id)") { try $0.deleteRecord(id: id) }
                 return Self.redirect(r.petId.map { "/pets/\($0)" } ?? "/")
             case .star, .unstar:
-                _ = try store.run { try $0.setStarred(id: id, action == .star) }
+                _ = try named(session, "\(action == .star ? "star" : "unstar") \(id)") { try $0.setStarred(id: id, action == .star) }
                 return Self.redirect("/records/\(id)")
             }
         } catch StoreError.recordNotFound { return refusal(.notFound, .webNotFound, request, context) }
     }
 
     /// The pet page's timeline: page `page` (0 newest) of the pet's records, and whether older ones follow.
-    static func timeline(_ s: SharedStore.Served, pet: Int64, page: Int) throws -> PetTimeline {
+    static func timeline(_ s: SharedStore.Served, pet: Int64, page: Int, account: Account) throws -> PetTimeline {
         let size = timelinePage
         let records = try s.records(RecordQuery(pets: [.id(pet)], limit: size * (page + 1) + 1, newestFirst: true))
         let shown = Array(records.dropFirst(size * page).prefix(size))
-        return PetTimeline(records: shown, page: page, hasOlder: records.count > size * (page + 1))
+        return PetTimeline(records: shown, page: page, hasOlder: records.count > size * (page + 1), undo: try ownLastStep(s, account))
     }
 
     /// `?page=N` of a pet's page (0 when absent or not a small number).
@@ -222,6 +260,8 @@ struct PetTimeline {
     let records: [PetRecord]
     let page: Int
     let hasOlder: Bool
+    /// The account's own last web change while it is the household's last `undo` step.
+    let undo: UndoEntry?
 }
 
 /// The forms `POST /pets/ID/log` takes, by the CLI command's name (`kind=weight`, `kind=groom` …).

@@ -327,4 +327,60 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
             XCTAssertTrue(second.contains("href=\"/pets/\(coco.id)?page=0\""))
         }
     }
+
+    func testAWebWriteIsOneUndoStepNamedWithTheAccountAndOnlyItsOwnLastStepIsUndone() async throws {
+        let mina = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash)
+        _ = try store.addAccount(name: "joon", role: .family, passwordHash: Self.hash)
+        _ = try store.addAccount(name: "sitter", role: .viewer, passwordHash: Self.hash)
+        let coco = try addPet("Coco")
+        try await Application(router: server.router()).test(.router) { client in
+            let m = try await self.signIn(client, "mina")
+            let j = try await self.signIn(client, "joon")
+            let v = try await self.signIn(client, "sitter")
+            func log(_ who: Who, _ weight: String) async throws {
+                let r = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: who.cookie, form: true),
+                                                 body: self.formBody(["kind": "weight", "weight": weight, "csrf": who.csrf]))
+                XCTAssertEqual(r.status, .seeOther)
+            }
+            func undo(_ who: Who, back: String = "/pets/\(coco.id)", origin: String = "http://localhost") async throws -> TestResponse {
+                try await client.execute(uri: "/undo", method: .post, headers: self.headers(cookie: who.cookie, origin: origin, form: true),
+                                         body: self.formBody(["csrf": who.csrf, "back": back]))
+            }
+            try await log(m, "4.2kg")
+            XCTAssertEqual(try self.store.undoHistory(limit: 1).first?.command, "serve #\(mina.id) (mina): weight", "undo --list names the account")
+            let page = String(buffer: try await client.execute(uri: "/pets/\(coco.id)", method: .get, headers: self.headers(cookie: m.cookie)).body)
+            XCTAssertTrue(page.contains("action=\"/undo\""), "the undo of the change, on the page it was made from")
+            let joonsPage = String(buffer: try await client.execute(uri: "/pets/\(coco.id)", method: .get, headers: self.headers(cookie: j.cookie)).body)
+            XCTAssertFalse(joonsPage.contains("action=\"/undo\""), "not another account's step")
+            let viewer = try await undo(v)
+            XCTAssertEqual(viewer.status, .forbidden)
+            let foreign = try await undo(m, origin: "http://evil.example")
+            XCTAssertEqual(foreign.status, .forbidden)
+            let other = try await undo(j)
+            XCTAssertEqual(other.status, .conflict)
+            XCTAssertTrue(String(buffer: other.body).contains(HTML.escape(L10n(.en).text(.webUndoNotLast))))
+            XCTAssertEqual(try self.records(coco).count, 1, "refused: nothing undone")
+            let undone = try await undo(m)
+            XCTAssertEqual(undone.status, .seeOther)
+            XCTAssertEqual(undone.headers[.location], "/pets/\(coco.id)")
+            XCTAssertEqual(try self.records(coco), [], "the weight is undone")
+
+            // Once another change follows (the CLI here), the web change is no longer the last: refused.
+            try await log(m, "4.3kg")
+            _ = try UndoName.$command.withValue("weight Coco 5kg") {
+                try self.store.addRecord(pets: [.id(coco.id)], RecordDraft(at: Date(), utcOffset: 0, detail: .weight(Weight(mass: Mass(grams: 5000)))))
+            }
+            let late = try await undo(m)
+            XCTAssertEqual(late.status, .conflict)
+            XCTAssertEqual(try self.records(coco).count, 2)
+            // Delete and star are steps of their own; `back` leads only to a page of this site.
+            let id = try XCTUnwrap(try self.records(coco).first?.id)
+            let star = try await client.execute(uri: "/records/\(id)/star", method: .post, headers: self.headers(cookie: m.cookie, form: true), body: self.formBody(["csrf": m.csrf]))
+            XCTAssertEqual(star.status, .seeOther)
+            XCTAssertEqual(try self.store.undoHistory(limit: 1).first?.command, "serve #\(mina.id) (mina): star \(id)")
+            let away = try await undo(m, back: "//evil.example/pets/1")
+            XCTAssertEqual(away.headers[.location], "/")
+            XCTAssertFalse(try self.store.record(id: id).starred)
+        }
+    }
 }
