@@ -91,6 +91,7 @@ extension Pages {
             let links = LogKind.allCases.map { k -> HTML in "<a class=\"button\" href=\"/pets/\(pet.id)/log?kind=\(k.rawValue)\">\(wording.kindName(k.recordKind))</a>" }
             out += "<h2>\(t(.webLogChoose))</h2><nav class=\"kinds\">\(links)</nav>"
         }
+        out += monthCalendar(pet, timeline)
         out += "<h2>\(t(.webTimeline))</h2>"
         if timeline.records.isEmpty { return out + "<p class=\"muted\">\(t(.webNoRecords))</p>" }
         let rows = timeline.records.map { r -> HTML in
@@ -110,6 +111,35 @@ extension Pages {
         if timeline.hasOlder { pager.append("<a class=\"button\" href=\"/pets/\(pet.id)?page=\(timeline.page + 1)\">\(t(.webOlder))</a>") }
         if !pager.isEmpty { out += "<nav class=\"pager\">\(pager)</nav>" }
         return out
+    }
+
+    /// The month as `calendar PET --month` shows it: week rows in the context's week order, today marked, each
+    /// day's kinds by their one-letter marks (named in a tooltip and the legend); the months before and after.
+    func monthCalendar(_ pet: Pet, _ tl: PetTimeline) -> HTML {
+        let sundayFirst = context.weekStartsOnSunday
+        let order = sundayFirst ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
+        func column(_ d: LocalDate) -> Int { sundayFirst ? d.isoWeekday % 7 : d.isoWeekday - 1 }
+        var cells: [HTML] = Array(repeating: "<td></td>", count: tl.days.first.map(column) ?? 0)
+        var rows: [HTML] = []
+        for d in tl.days {
+            let kinds = RecordKind.allCases.filter { (tl.marks[d]?[$0] ?? 0) > 0 }
+            let names = kinds.map { wording.kindName($0) }.joined(separator: format.listSeparator)
+            let marks: HTML = kinds.isEmpty ? "" : "<span class=\"marks\" title=\"\(names)\">\(String(kinds.map(\.calendarMark)))</span>"
+            cells.append("<td class=\"\(d == time.today ? "today" : "")\"><span class=\"day\">\(d.day)</span>\(marks)</td>")
+            if cells.count == 7 { rows.append("<tr>\(cells)</tr>"); cells = [] }
+        }
+        if !cells.isEmpty { rows.append("<tr>\(cells + Array(repeating: "<td></td>", count: 7 - cells.count))</tr>") }
+        let head = order.map { n -> HTML in "<th>\(format.weekday(iso: n))</th>" }
+        func monthText(_ m: LocalDate) -> String { String(format: "%04d-%02d", m.year, m.month) }
+        let used = RecordKind.allCases.filter { k in tl.marks.values.contains { ($0[k] ?? 0) > 0 } }
+        let legend = used.map { "\($0.calendarMark) \(wording.kindName($0))" }.joined(separator: format.listSeparator)
+        return """
+            <h2>\(format.monthLabel(tl.month))</h2>
+            <table class="month"><thead><tr>\(head)</tr></thead><tbody>\(rows)</tbody></table>
+            <p class="muted">\(legend)</p>
+            <nav class="pager"><a class="button" href="/pets/\(pet.id)?month=\(monthText(tl.month.adding(months: -1)))">\(format.monthLabel(tl.month.adding(months: -1)))</a>\
+            <a class="button" href="/pets/\(pet.id)?month=\(monthText(tl.month.adding(months: 1)))">\(format.monthLabel(tl.month.adding(months: 1)))</a></nav>
+            """
     }
 
     /// `GET /records/ID`: `show ID`'s fields (the same presenter), the files by number, delete and star.

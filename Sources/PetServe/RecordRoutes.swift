@@ -238,11 +238,17 @@ extension PetServer {
     }
 
     /// The pet page's timeline: page `page` (0 newest) of the pet's records, and whether older ones follow.
-    static func timeline(_ s: SharedStore.Served, pet: Int64, page: Int, account: Account) throws -> PetTimeline {
+    static func timeline(_ s: SharedStore.Served, pet: Int64, request: Request, time: TimeContext, account: Account) throws -> PetTimeline {
+        let page = timelinePageNumber(request)
+        // `?month=YYYY-MM` (else this month): `calendar PET --month`'s data.
+        let month = request.uri.queryParameters.get("month").flatMap { try? LocalDate.parseMonth(String($0)) } ?? time.today.firstOfMonth
+        let inMonth = try s.records(RecordQuery(pets: [.id(pet)], days: DayWindow(first: month, end: month.adding(months: 1))))
+        let (days, marks) = CalendarPresenter.marks(inMonth, first: month)
         let size = timelinePage
         let records = try s.records(RecordQuery(pets: [.id(pet)], limit: size * (page + 1) + 1, newestFirst: true))
         let shown = Array(records.dropFirst(size * page).prefix(size))
-        return PetTimeline(records: shown, page: page, hasOlder: records.count > size * (page + 1), undo: try ownLastStep(s, account))
+        return PetTimeline(records: shown, page: page, hasOlder: records.count > size * (page + 1), undo: try ownLastStep(s, account),
+                           month: month, days: days, marks: marks)
     }
 
     /// `?page=N` of a pet's page (0 when absent or not a small number).
@@ -262,6 +268,10 @@ struct PetTimeline {
     let hasOlder: Bool
     /// The account's own last web change while it is the household's last `undo` step.
     let undo: UndoEntry?
+    /// The month calendar: its first day, its days and each day's kinds (`calendar`'s marks).
+    let month: LocalDate
+    let days: [LocalDate]
+    let marks: [LocalDate: [RecordKind: Int]]
 }
 
 /// The forms `POST /pets/ID/log` takes, by the CLI command's name (`kind=weight`, `kind=groom` …).

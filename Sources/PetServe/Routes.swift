@@ -145,7 +145,7 @@ extension PetServer {
                 let pet = try s.pet(.id(id))
                 let weights = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 5, newestFirst: true))
                 let meds = try s.medications(pets: [.id(id)], includeStopped: false)
-                let timeline = try Self.timeline(s, pet: id, page: Self.timelinePageNumber(request), account: session.account)
+                let timeline = try Self.timeline(s, pet: id, request: request, time: p.time, account: session.account)
                 return Pages(p).pet(pet, weights: weights, medications: meds, due: try Self.due(s, [pet], p.time), session: session, timeline: timeline)
             }
             return Self.html(page)

@@ -325,6 +325,15 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
             XCTAssertFalse(second.contains("href=\"/records/\(ids[19])\""))
             XCTAssertFalse(second.contains("?page=2"))
             XCTAssertTrue(second.contains("href=\"/pets/\(coco.id)?page=0\""))
+            // The month calendar: `calendar Coco --month`'s marks (`w` weight) under the days that have records.
+            let month = try self.store.record(id: ids[0]).localDay
+            let monthText = String(format: "%04d-%02d", month.year, month.month)
+            let cal = String(buffer: try await client.execute(uri: "/pets/\(coco.id)?month=\(monthText)", method: .get, headers: self.headers(cookie: mina.cookie)).body)
+            XCTAssertTrue(cal.contains("<table class=\"month\">"))
+            XCTAssertTrue(cal.contains("<span class=\"day\">\(month.day)</span><span class=\"marks\" title=\"weight\">\(RecordKind.weight.calendarMark)</span>"), cal)
+            let empty = String(buffer: try await client.execute(uri: "/pets/\(coco.id)?month=2001-02", method: .get, headers: self.headers(cookie: mina.cookie)).body)
+            XCTAssertFalse(empty.contains("class=\"marks\""), "no records that month")
+            XCTAssertTrue(empty.contains("<span class=\"day\">28</span>") && !empty.contains("<span class=\"day\">29</span>"))
         }
     }
 
