@@ -253,6 +253,11 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
                 XCTAssertTrue(html.contains("<dt>\(HTML.escape(label))</dt><dd><bdi>\(HTML.escape(value))</bdi></dd>"), "show's field \(label)")
             }
             XCTAssertFalse(html.contains(hostile), "escaped")
+            for uri in ["/pets/\(coco.id)", "/pets/\(coco.id)/log?kind=diary"] {
+                let other = String(buffer: try await client.execute(uri: uri, method: .get, headers: self.headers(cookie: mina.cookie)).body)
+                XCTAssertFalse(other.contains(hostile), "escaped on \(uri)")
+                XCTAssertTrue(other.contains(HTML.escape(hostile)), uri)
+            }
             XCTAssertTrue(html.contains("/records/\(visit.id)/files/1") && html.contains("/records/\(visit.id)/files/2"))
             XCTAssertFalse(html.contains("action=\"/records/\(visit.id)/delete\""), "a viewer sees no write")
             let json = try await client.execute(uri: "/records/\(visit.id)", method: .get, headers: self.headers(cookie: sitter.cookie, accept: "application/json"))
