@@ -211,6 +211,10 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
             var viewerDiary = diary; viewerDiary["csrf"] = sitter.csrf
             let viewer = try await post(sitter, viewerDiary, files: [("photo", "a.jpg", Self.jpeg)])
             XCTAssertEqual(viewer.status, .forbidden)
+            let viewerForm = try await client.execute(uri: "/pets/\(coco.id)/log?kind=diary", method: .get, headers: self.headers(cookie: sitter.cookie))
+            XCTAssertEqual(viewerForm.status, .forbidden, "a viewer gets no form")
+            let noPet = try await client.execute(uri: "/pets/999999/log?kind=diary", method: .get, headers: self.headers(cookie: mina.cookie))
+            XCTAssertEqual(noPet.status, .notFound)
             let anonymous = try await post(nil, diary, files: [("photo", "a.jpg", Self.jpeg)])
             XCTAssertEqual(anonymous.headers[.location], "/login")
             XCTAssertEqual(try self.records(coco), [], "no refused upload wrote a record")
