@@ -43,6 +43,8 @@ extension Pages {
                    .choice("mood", fieldName("mood"), Mood.allCases.map { ($0.rawValue, l.code(.mood, $0.rawValue)) }), .photos]
         case .walk:
             out = [.text("measure", t(.webFieldMeasure), required: true, placeholder: "3.2km 45min", mode: nil), .photos]
+        case .dose:
+            out = [.text("name", fieldName("name"), required: true, placeholder: "", mode: nil), .check("skipped", t(.fieldSkipped))]
         case .groom:
             out = [.text("what", fieldName("what"), required: false, placeholder: Grooming.Task.allCases.prefix(3).map { l.code(.groomingTask, $0.rawValue) }.joined(separator: " "), mode: nil),
                    .text("by", t(.webFieldGroomer), required: false, placeholder: "", mode: nil), .photos]

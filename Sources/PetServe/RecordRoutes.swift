@@ -108,9 +108,17 @@ extension PetServer {
         let pet: Pet
         do { pet = try store.run { try $0.pet(.id(id)) } } catch StoreError.petNotFound { return refusal(.notFound, .webNotFound, request, context) }
         let photos = upload?.files(named: "photo") ?? []
-        let draft: RecordDraft
+        var draft: RecordDraft?
+        var dose: (name: String, at: Date, offset: Int, note: String?)?
         do {
-            draft = try entry(kind, form, photos: photos, p)
+            if kind == .dose {
+                // `med give PET NAME [--skipped]`: the store finds the course by its name, as on the CLI.
+                guard let name = form["name"], !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError.emptyText(field: "name") }
+                let (at, offset, note) = try when(form, .dose, p)
+                dose = (name, at, offset, note)
+            } else {
+                draft = try entry(kind, form, photos: photos, p)
+            }
         } catch {
             let line: String
             switch error {
@@ -122,8 +130,20 @@ extension PetServer {
             return Self.html(Pages(p).logForm(pet, kind, values: form, notice: line, session: session), status: .badRequest)
         }
         do {
-            _ = try named(session, kind.rawValue) { try $0.addRecord(pets: [.id(id)], draft) }
-        } catch StoreError.petNotFound { return refusal(.notFound, .webNotFound, request, context) }
+            if let draft {
+                _ = try named(session, kind.rawValue) { try $0.addRecord(pets: [.id(id)], draft) }
+            } else if let dose {
+                _ = try named(session, "med give") {
+                    try $0.giveMedication(pets: [.id(id)], name: dose.name, at: dose.at, utcOffset: dose.offset, note: dose.note,
+                                          skipped: form["skipped"].map { !$0.isEmpty && $0 != "0" } ?? false)
+                }
+            }
+        } catch let e as StoreError {
+            if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
+            // The store's refusal of this record (an archived pet, a medication it does not take): the CLI's line.
+            guard let line = e.recordText(p.l10n) else { throw e }
+            return Self.html(Pages(p).logForm(pet, kind, values: form, notice: line, session: session), status: .badRequest)
+        }
         return Self.redirect("/pets/\(id)")
     }
 
@@ -159,18 +179,29 @@ extension PetServer {
             detail = try RecordEntry.diary(text: form["text"] ?? "", mood: text("mood"), title: text("title"))
         case .walk:
             detail = .walk(try Walk.parse((form["measure"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)))
+        case .dose:
+            throw ParseError.emptyText(field: "kind")  // `med give`: not a draft (logRecord gives it)
         case .groom:
             let tasks = try RecordEntry.groomingTasks((form["what"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init), p.l10n)
             detail = .grooming(Grooming(tasks: tasks, groomer: try text("by").map { try TextField.label($0, field: "groomer") }))
         }
-        let note = try text("note").map(RecordEntry.note)
-        let moment = try text("at").map { try TimeParser.moment($0, context: p.time, observed: RecordDating.isObservation(detail.kind)) }
-        let at = moment?.date ?? p.time.now
-        let offset = moment?.utcOffset ?? p.time.utcOffset(at: at)
+        let (at, offset, note) = try when(form, detail.kind, p)
         // Photos: images by their content, as `--photo` checks them (a script named `.jpg` is refused).
         for f in photos where f.imageType == nil { throw ParseError.notAnImage(path: PlainText.sanitized(f.filename), pdfAllowed: false) }
         let paths = kind.takesPhotos ? photos.map(\.path) : []
         return RecordDraft(at: at, utcOffset: offset, note: note, detail: detail, attachmentPaths: paths)
+    }
+
+    /// `--at` (empty: now; an observation in the future refused, as `Session.when` reads it) and `--note`.
+    func when(_ form: [String: String], _ kind: RecordKind, _ p: PresentationContext) throws -> (Date, Int, String?) {
+        func text(_ name: String) -> String? {
+            guard let v = form[name], !v.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            return v
+        }
+        let note = try text("note").map(RecordEntry.note)
+        let moment = try text("at").map { try TimeParser.moment($0, context: p.time, observed: RecordDating.isObservation(kind)) }
+        let at = moment?.date ?? p.time.now
+        return (at, moment?.utcOffset ?? p.time.utcOffset(at: at), note)
     }
 
     // MARK: Records
@@ -276,7 +307,7 @@ struct PetTimeline {
 
 /// The forms `POST /pets/ID/log` takes, by the CLI command's name (`kind=weight`, `kind=groom` …).
 enum LogKind: String, CaseIterable {
-    case weight, meal, stool, urine, symptom, diary, walk, groom
+    case weight, meal, stool, urine, symptom, diary, walk, groom, dose
 
     var recordKind: RecordKind {
         switch self {
@@ -288,6 +319,7 @@ enum LogKind: String, CaseIterable {
         case .diary: .diary
         case .walk: .walk
         case .groom: .grooming
+        case .dose: .dose
         }
     }
 

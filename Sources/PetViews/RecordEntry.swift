@@ -1,6 +1,7 @@
 import Foundation
 import Localization
 import PetModel
+import PetStoreCore
 
 /// A record's fields as a person types them, read into its detail: the one reader behind the CLI's logging
 /// commands (`petlog weight Coco 9lb 4oz`, `meal`, `stool`, `urine`, `symptom`, `diary`, `walk`, `groom`) and
@@ -166,6 +167,27 @@ extension ParseError {
         case .badContact(let f, let v): return l.text(.errBadContact(field: l.fieldName(f), value: v))
         case .notListed(let f, let v): return l.text(.errNotListed(field: l.fieldName(f), value: v))
         case .tooManyItems(let f, let n): return l.text(.errTooManyItems(field: l.fieldName(f), max: String(n)))
+        }
+    }
+}
+
+extension StoreError {
+    /// The refusals about the household's pets and records as one line in `l`'s language (the CLI's stderr
+    /// line, a form's notice); nil for the others (files, servers: the CLI's `Failure` says those).
+    public func recordText(_ l: L10n) -> String? {
+        switch self {
+        case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest(name: name, suggestion: suggestion))
+        case .petNotFound(let name, nil): return l.text(.errPetNotFound(name: name))
+        case .duplicatePetName(let name): return l.text(.errDuplicatePet(name: name))
+        case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet(name: name, candidates: candidates.joined(separator: ", ")))
+        case .recordNotFound(let id): return l.text(.errRecordNotFound(id: String(id)))
+        case .budgetNotFound(let id): return l.text(.errBudgetNotFound(id: String(id)))
+        case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound(pet: pet, name: name))
+        case .ambiguousMedication(let pet, let name, let candidates):
+            return l.text(.errAmbiguousMedication(name: name, pet: pet, candidates: candidates.joined(separator: ", ")))
+        case .petArchived(let name): return l.text(.errPetArchived(name: name, quoted: ShellWord.quoted(name)))
+        case .petNotArchived(let name): return l.text(.errPetNotArchived(name: name))
+        default: return nil
         }
     }
 }

@@ -401,4 +401,30 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
             XCTAssertFalse(try self.store.record(id: id).starred)
         }
     }
+
+    func testAMedicationDoseIsGivenByItsNameAsMedGiveGivesIt() async throws {
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash, language: "ja")
+        let coco = try addPet("Coco")
+        _ = try store.addRecord(pets: [.id(coco.id)], RecordDraft(at: Date(timeIntervalSinceNow: -86_400), utcOffset: 0,
+                                                                   detail: .medication(Medication(name: "アポキル", dose: "5mg", intervalSeconds: 86_400))))
+        try await Application(router: server.router()).test(.router) { client in
+            let mina = try await self.signIn(client, "mina")
+            let form = String(buffer: try await client.execute(uri: "/pets/\(coco.id)/log?kind=dose", method: .get, headers: self.headers(cookie: mina.cookie)).body)
+            XCTAssertTrue(form.contains("name=\"name\"") && form.contains("name=\"skipped\""))
+            let unknown = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                                   body: self.formBody(["kind": "dose", "name": "ない薬", "csrf": mina.csrf]))
+            XCTAssertEqual(unknown.status, .badRequest)
+            XCTAssertTrue(String(buffer: unknown.body).contains(HTML.escape(StoreError.medicationNotFound(pet: "Coco", name: "ない薬").recordText(L10n(.ja)) ?? "-")),
+                          String(buffer: unknown.body))
+            XCTAssertEqual(try self.store.records(RecordQuery(pets: [.id(coco.id)], kinds: [.dose])), [], "nothing written")
+            let given = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                                 body: self.formBody(["kind": "dose", "name": "アポキル", "skipped": "1", "note": "吐き出した", "csrf": mina.csrf]))
+            XCTAssertEqual(given.status, .seeOther, String(buffer: given.body))
+        }
+        let doses = try store.records(RecordQuery(pets: [.id(coco.id)], kinds: [.dose]))
+        XCTAssertEqual(doses.count, 1)
+        XCTAssertEqual(doses.first?.note, "吐き出した")
+        if case .dose(let d) = doses.first?.detail { XCTAssertTrue(d.skipped) } else { XCTFail("a dose") }
+        XCTAssertEqual(try store.undoHistory(limit: 1).first?.command.hasSuffix("(mina): med give"), true)
+    }
 }
