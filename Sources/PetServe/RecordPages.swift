@@ -43,6 +43,12 @@ extension Pages {
                    .choice("mood", fieldName("mood"), Mood.allCases.map { ($0.rawValue, l.code(.mood, $0.rawValue)) }), .photos]
         case .walk:
             out = [.text("measure", t(.webFieldMeasure), required: true, placeholder: "3.2km 45min", mode: nil), .photos]
+        case .vaccine:
+            out = [.text("vaccine", fieldName("vaccine"), required: true, placeholder: "DHPP", mode: nil),
+                   .text("next", fieldName("next"), required: false, placeholder: "1y", mode: nil),
+                   .text("product", fieldName("product"), required: false, placeholder: "", mode: nil), .text("lot", fieldName("lot"), required: false, placeholder: "", mode: nil),
+                   .text("clinic", fieldName("clinic"), required: false, placeholder: "", mode: nil),
+                   .check("booster", "--booster"), .check("initial", "--initial"), .check("as-written", "--as-written")]
         case .dose:
             out = [.text("name", fieldName("name"), required: true, placeholder: "", mode: nil), .check("skipped", t(.fieldSkipped))]
         case .groom:

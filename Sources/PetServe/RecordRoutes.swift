@@ -110,8 +110,16 @@ extension PetServer {
         let photos = upload?.files(named: "photo") ?? []
         var draft: RecordDraft?
         var dose: (name: String, at: Date, offset: Int, note: String?)?
+        var vaccine: (name: (listed: String, disease: String?), given: (Date, Int), next: LocalDate?, note: String?)?
         do {
-            if kind == .dose {
+            if kind == .vaccine {
+                // `vaccine PET VACCINE [--next] [--product] [--lot] [--clinic] [--as-written] [--booster|--initial]`.
+                if flag(form, "booster") && flag(form, "initial") { throw FormLine(text: p.t(.errExclusive(flags: "--booster, --initial"))) }
+                let name = try VaccineEntry.name(form["vaccine"] ?? "", asWritten: flag(form, "as-written"))
+                let (at, offset, note) = try when(form, .vaccination, p)
+                let next = try field(form, "next").map { try TimeParser.day($0, from: RecordClock.day(at, utcOffset: offset), context: p.time) }
+                vaccine = (name, (at, offset), next, note)
+            } else if kind == .dose {
                 // `med give PET NAME [--skipped]`: the store finds the course by its name, as on the CLI.
                 guard let name = form["name"], !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError.emptyText(field: "name") }
                 let (at, offset, note) = try when(form, .dose, p)
@@ -132,12 +140,23 @@ extension PetServer {
         do {
             if let draft {
                 _ = try named(session, kind.rawValue) { try $0.addRecord(pets: [.id(id)], draft) }
+            } else if let vaccine {
+                _ = try named(session, "vaccine") { s -> [PetRecord] in
+                    let d = try VaccineEntry.dose(vaccine.name, pet: pet, product: field(form, "product"), lot: field(form, "lot"), clinic: field(form, "clinic"),
+                                                  nextDue: vaccine.next, given: vaccine.given,
+                                                  earlier: { try s.records(RecordQuery(pets: [.id(id)], kinds: [.vaccination])) },
+                                                  intent: flag(form, "booster") ? .booster : flag(form, "initial") ? .initial : .automatic, time: p.time)
+                    return try s.addRecord(pets: [.id(id)], RecordDraft(at: vaccine.given.0, utcOffset: vaccine.given.1, note: vaccine.note,
+                                                                        detail: .vaccination(d.vaccination)))
+                }
             } else if let dose {
                 _ = try named(session, "med give") {
                     try $0.giveMedication(pets: [.id(id)], name: dose.name, at: dose.at, utcOffset: dose.offset, note: dose.note,
                                           skipped: form["skipped"].map { !$0.isEmpty && $0 != "0" } ?? false)
                 }
             }
+        } catch let e as ParseError {
+            return Self.html(Pages(p).logForm(pet, kind, values: form, notice: e.text(p.l10n), session: session), status: .badRequest)
         } catch let e as StoreError {
             if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
             // The store's refusal of this record (an archived pet, a medication it does not take): the CLI's line.
@@ -179,8 +198,8 @@ extension PetServer {
             detail = try RecordEntry.diary(text: form["text"] ?? "", mood: text("mood"), title: text("title"))
         case .walk:
             detail = .walk(try Walk.parse((form["measure"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)))
-        case .dose:
-            throw ParseError.emptyText(field: "kind")  // `med give`: not a draft (logRecord gives it)
+        case .dose, .vaccine:
+            throw ParseError.emptyText(field: "kind")  // `med give`, `vaccine`: not drafts alone (logRecord writes them)
         case .groom:
             let tasks = try RecordEntry.groomingTasks((form["what"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init), p.l10n)
             detail = .grooming(Grooming(tasks: tasks, groomer: try text("by").map { try TextField.label($0, field: "groomer") }))
@@ -191,6 +210,15 @@ extension PetServer {
         let paths = kind.takesPhotos ? photos.map(\.path) : []
         return RecordDraft(at: at, utcOffset: offset, note: note, detail: detail, attachmentPaths: paths)
     }
+
+    /// A form's text field; empty is absent.
+    func field(_ form: [String: String], _ name: String) -> String? {
+        guard let v = form[name], !v.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return v
+    }
+
+    /// A form's checkbox (`--flag`).
+    func flag(_ form: [String: String], _ name: String) -> Bool { form[name].map { !$0.isEmpty && $0 != "0" } ?? false }
 
     /// `--at` (empty: now; an observation in the future refused, as `Session.when` reads it) and `--note`.
     func when(_ form: [String: String], _ kind: RecordKind, _ p: PresentationContext) throws -> (Date, Int, String?) {
@@ -307,7 +335,7 @@ struct PetTimeline {
 
 /// The forms `POST /pets/ID/log` takes, by the CLI command's name (`kind=weight`, `kind=groom` …).
 enum LogKind: String, CaseIterable {
-    case weight, meal, stool, urine, symptom, diary, walk, groom, dose
+    case weight, meal, stool, urine, symptom, diary, walk, groom, vaccine, dose
 
     var recordKind: RecordKind {
         switch self {
@@ -319,6 +347,7 @@ enum LogKind: String, CaseIterable {
         case .diary: .diary
         case .walk: .walk
         case .groom: .grooming
+        case .vaccine: .vaccination
         case .dose: .dose
         }
     }

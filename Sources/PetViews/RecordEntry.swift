@@ -90,6 +90,46 @@ public enum RecordEntry {
     }
 }
 
+/// `vaccine PET VACCINE …`: the name read (a listed vaccine in any language, a disease a core vaccine covers:
+/// `ジステンパー`, `개홍역`, `parvo`), then for each pet the dose's record: the vaccine a disease stands for on
+/// that species, and the next due day from the shipped schedule when none is given.
+public enum VaccineEntry {
+    /// The typed name: its listed code (or the name as written) and the disease it names, if any. The disease
+    /// is read before the typo check, so a disease is never "nearly" a vaccine.
+    public static func name(_ typed: String, asWritten: Bool) throws -> (listed: String, disease: String?) {
+        let disease = asWritten ? nil : CareNames.shipped.diseaseCode(typed)
+        let listed = try disease != nil && CareNames.shipped.vaccineCode(typed) == nil
+            ? TextField.label(typed, field: "vaccine") : CareNames.shipped.vaccineEntry(typed, asWritten: asWritten)
+        return (listed, disease)
+    }
+
+    /// One pet's dose: `component` is the core vaccine a disease name stood for on its species (the CLI says so),
+    /// `unscheduled` that no schedule gives its next due day (the CLI warns).
+    public static func dose(_ name: (listed: String, disease: String?), pet p: Pet, product: String?, lot: String?, clinic: String?,
+                            nextDue: LocalDate?, given: (Date, Int), earlier: () throws -> [PetRecord], intent: DoseIntent,
+                            time: TimeContext) throws -> (vaccination: Vaccination, component: String?, unscheduled: Bool) {
+        let schedule = VaccinationSchedule.shipped
+        var code = name.listed, component: String?
+        if schedule.vaccine(name.listed, for: p.species) == nil, let disease = name.disease, let entry = schedule.vaccine(covering: disease, for: p.species) {
+            code = entry.code
+            component = entry.code
+        }
+        var v = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
+                            lot: try lot.map { try TextField.label($0, field: "lot") },
+                            clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
+        var unscheduled = false
+        if nextDue == nil {
+            if let entry = schedule.vaccine(code, for: p.species) {
+                v.nextDue = schedule.nextDue(entry, givenOn: RecordClock.day(given.0, utcOffset: given.1), to: p, records: try earlier(),
+                                             intent: intent, context: time)
+            } else {
+                unscheduled = true
+            }
+        }
+        return (v, component, unscheduled)
+    }
+}
+
 /// A value from a fixed list typed by its code or by a word of it in any language (`ChoiceWords`: `행복`,
 /// `げんき`), else `unknownChoice` naming the option and the accepted words: the CLI's `Choice` and the forms.
 public enum TypedChoice {

@@ -427,4 +427,35 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
         if case .dose(let d) = doses.first?.detail { XCTAssertTrue(d.skipped) } else { XCTFail("a dose") }
         XCTAssertEqual(try store.undoHistory(limit: 1).first?.command.hasSuffix("(mina): med give"), true)
     }
+
+    func testAVaccinationByADiseaseNameIsItsCoreVaccineAsOnTheCLI() async throws {
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash, language: "ja")
+        var draft = PetDraft()
+        draft.name = "Rex"
+        draft.species = .dog
+        draft.born = PartialDate(year: 2020, month: 1, day: 1)
+        let rex = try store.addPet(draft)
+        try await Application(router: server.router()).test(.router) { client in
+            let mina = try await self.signIn(client, "mina")
+            let both = try await client.execute(uri: "/pets/\(rex.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                                body: self.formBody(["kind": "vaccine", "vaccine": "ジステンパー", "booster": "1", "initial": "1", "csrf": mina.csrf]))
+            XCTAssertEqual(both.status, .badRequest)
+            XCTAssertTrue(String(buffer: both.body).contains(HTML.escape(L10n(.ja).text(.errExclusive(flags: "--booster, --initial")))))
+            let lot = try await client.execute(uri: "/pets/\(rex.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                               body: self.formBody(["kind": "vaccine", "vaccine": "ジステンパー", "lot": String(repeating: "x", count: 500), "csrf": mina.csrf]))
+            XCTAssertEqual(lot.status, .badRequest, "a label over its length: the CLI's refusal")
+            XCTAssertEqual(try self.records(rex), [])
+            let ok = try await client.execute(uri: "/pets/\(rex.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                              body: self.formBody(["kind": "vaccine", "vaccine": "ジステンパー", "lot": "A12", "csrf": mina.csrf]))
+            XCTAssertEqual(ok.status, .seeOther, String(buffer: ok.body))
+        }
+        let saved = try records(rex)
+        guard case .vaccination(let v) = saved.first?.detail else { return XCTFail("a vaccination") }
+        let expected = try VaccineEntry.dose(try VaccineEntry.name("ジステンパー", asWritten: false), pet: rex, product: nil, lot: "A12", clinic: nil, nextDue: nil,
+                                             given: (saved[0].at, saved[0].utcOffset), earlier: { [] }, intent: .automatic,
+                                             time: TimeContext(now: Date(), timeZone: TimeZone(identifier: "UTC")!))
+        XCTAssertEqual(v.vaccine, "dhpp", "distemper is a dog's DHPP")
+        XCTAssertEqual(v, expected.vaccination)
+        XCTAssertNotNil(v.nextDue, "its due day from the schedule")
+    }
 }
