@@ -14,6 +14,7 @@ extension Pages {
         case check(String, String)
         case choice(String, String, [(String, String)])
         case photos
+        case attachments
     }
 
     func fieldName(_ name: String) -> String { context.l10n.code(.fieldname, name) }
@@ -43,6 +44,11 @@ extension Pages {
                    .choice("mood", fieldName("mood"), Mood.allCases.map { ($0.rawValue, l.code(.mood, $0.rawValue)) }), .photos]
         case .walk:
             out = [.text("measure", t(.webFieldMeasure), required: true, placeholder: "3.2km 45min", mode: nil), .photos]
+        case .visit:
+            out = [.text("clinic", fieldName("clinic"), required: false, placeholder: "", mode: nil), .text("vet", fieldName("vet"), required: false, placeholder: "", mode: nil),
+                   .text("reason", fieldName("reason"), required: false, placeholder: "", mode: nil), .area("diagnosis", fieldName("diagnosis"), required: false),
+                   .area("treatment", fieldName("treatment"), required: false), .text("weight", t(.kindWeight), required: false, placeholder: "4.2kg", mode: nil),
+                   .text("follow-up", fieldName("follow-up"), required: false, placeholder: "2w", mode: nil), .attachments]
         case .vaccine:
             out = [.text("vaccine", fieldName("vaccine"), required: true, placeholder: "DHPP", mode: nil),
                    .text("next", fieldName("next"), required: false, placeholder: "1y", mode: nil),
@@ -77,9 +83,11 @@ extension Pages {
                 return "<label for=\"f-\(name)\">\(label)</label><select id=\"f-\(name)\" name=\"\(name)\"><option value=\"\"></option>\(opts)</select>"
             case .photos:
                 return "<label for=\"f-photo\">\(t(.webFieldPhoto))</label><input id=\"f-photo\" name=\"photo\" type=\"file\" accept=\"image/*,.heic,.heif\" multiple>"
+            case .attachments:
+                return "<label for=\"f-attach\">\(t(.webFiles))</label><input id=\"f-attach\" name=\"attach\" type=\"file\" multiple>"
             }
         }
-        let multipart: HTML = kind.takesPhotos ? " enctype=\"multipart/form-data\"" : ""
+        let multipart: HTML = kind.takesPhotos || kind == .visit ? " enctype=\"multipart/form-data\"" : ""
         return layout(title: title, session: session, body: """
             <h1>\(title) · <a href="/pets/\(pet.id)"><bdi>\(pet.name)</bdi></a></h1>\(message)
             <form method="post" action="/pets/\(pet.id)/log" class="stack"\(multipart)>

@@ -125,7 +125,7 @@ extension PetServer {
                 let (at, offset, note) = try when(form, .dose, p)
                 dose = (name, at, offset, note)
             } else {
-                draft = try entry(kind, form, photos: photos, p)
+                draft = try entry(kind, form, photos: photos, attachments: upload?.files(named: "attach") ?? [], p)
             }
         } catch {
             let line: String
@@ -168,7 +168,7 @@ extension PetServer {
 
     /// The record a form describes: the kind's fields through `RecordEntry` (the CLI's readers), `at` through
     /// the CLI's time parser (an observation in the future refused), `note`, and the photos (images by content).
-    func entry(_ kind: LogKind, _ form: [String: String], photos: [Upload.File], _ p: PresentationContext) throws -> RecordDraft {
+    func entry(_ kind: LogKind, _ form: [String: String], photos: [Upload.File], attachments: [Upload.File] = [], _ p: PresentationContext) throws -> RecordDraft {
         func text(_ name: String) -> String? {
             guard let v = form[name], !v.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
             return v
@@ -198,6 +198,13 @@ extension PetServer {
             detail = try RecordEntry.diary(text: form["text"] ?? "", mood: text("mood"), title: text("title"))
         case .walk:
             detail = .walk(try Walk.parse((form["measure"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)))
+        case .visit:
+            // The visit's day: `at`'s (a follow-up span counts from it); no `cost` here (the expense form's, with its currency).
+            let (at, offset, _) = try when(form, .visit, p)
+            detail = try RecordEntry.visit(clinic: text("clinic"), vet: text("vet"), reason: text("reason"), diagnosis: text("diagnosis"),
+                                           treatment: text("treatment"), weight: text("weight"), followUp: text("follow-up"), cost: { nil },
+                                           visitDay: RecordClock.day(at, utcOffset: offset),
+                                           defaultUnit: settings.unitSystem == .imperial ? .pound : .kilogram, time: p.time)
         case .dose, .vaccine:
             throw ParseError.emptyText(field: "kind")  // `med give`, `vaccine`: not drafts alone (logRecord writes them)
         case .groom:
@@ -207,7 +214,8 @@ extension PetServer {
         let (at, offset, note) = try when(form, detail.kind, p)
         // Photos: images by their content, as `--photo` checks them (a script named `.jpg` is refused).
         for f in photos where f.imageType == nil { throw ParseError.notAnImage(path: PlainText.sanitized(f.filename), pdfAllowed: false) }
-        let paths = kind.takesPhotos ? photos.map(\.path) : []
+        // Attachments (`visit --attach`): any file, its type read by the store from its content.
+        let paths = kind.takesPhotos ? photos.map(\.path) : kind == .visit ? attachments.map(\.path) : []
         return RecordDraft(at: at, utcOffset: offset, note: note, detail: detail, attachmentPaths: paths)
     }
 
@@ -335,7 +343,7 @@ struct PetTimeline {
 
 /// The forms `POST /pets/ID/log` takes, by the CLI command's name (`kind=weight`, `kind=groom` …).
 enum LogKind: String, CaseIterable {
-    case weight, meal, stool, urine, symptom, diary, walk, groom, vaccine, dose
+    case weight, meal, stool, urine, symptom, diary, walk, groom, visit, vaccine, dose
 
     var recordKind: RecordKind {
         switch self {
@@ -347,6 +355,7 @@ enum LogKind: String, CaseIterable {
         case .diary: .diary
         case .walk: .walk
         case .groom: .grooming
+        case .visit: .visit
         case .vaccine: .vaccination
         case .dose: .dose
         }

@@ -49,6 +49,20 @@ public enum RecordEntry {
                      title: try title.map { try TextField.label($0, field: "title") }))
     }
 
+    /// `visit PET [--clinic] [--vet] [--reason] [--diagnosis] [--treatment] [--weight] [--follow-up] [--cost]`: a
+    /// follow-up span counts from the visit's day; `cost` is read by the caller (the home currency is its).
+    public static func visit(clinic: String?, vet: String?, reason: String?, diagnosis: String?, treatment: String?, weight: String?,
+                             followUp: String?, cost: () throws -> Money?, visitDay: LocalDate, defaultUnit: MassUnit, time: TimeContext) throws -> RecordDetail {
+        func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
+        return .visit(Visit(
+            clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
+            diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
+            treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
+            weight: try weight.map { try Mass.parse($0, defaultUnit: defaultUnit) },
+            followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: time) },
+            cost: try cost()))
+    }
+
     /// `--note`.
     public static func note(_ raw: String) throws -> String { try TextField.text(raw, field: "note") }
 

@@ -22,16 +22,11 @@ struct VisitCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
             let visitDay = s.recordDay(try s.when(record.at))
-            let visit = Visit(
-                clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
-                diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
-                treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
-                weight: try weight.map { try Mass.parse($0, defaultUnit: s.bareMassUnit) },
-                followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: s.time) },
-                cost: try cost.map { try s.amount($0, defaultCurrency: try s.homeCurrency(money.currency)) })
-            try s.log(pets: pet, record, attachments: attach, detail: .visit(visit), aside: weight.flatMap(s.bareMassAside))
+            let visit = try RecordEntry.visit(clinic: clinic, vet: vet, reason: reason, diagnosis: diagnosis, treatment: treatment, weight: weight,
+                                              followUp: followUp, cost: { try cost.map { try s.amount($0, defaultCurrency: try s.homeCurrency(money.currency)) } },
+                                              visitDay: visitDay, defaultUnit: s.bareMassUnit, time: s.time)
+            try s.log(pets: pet, record, attachments: attach, detail: visit, aside: weight.flatMap(s.bareMassAside))
         }
     }
 }

@@ -458,4 +458,31 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
         XCTAssertEqual(v, expected.vaccination)
         XCTAssertNotNil(v.nextDue, "its due day from the schedule")
     }
+
+    func testAVisitWithAttachments() async throws {
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash)
+        let coco = try addPet("Coco")
+        try await Application(router: server.router()).test(.router) { client in
+            let mina = try await self.signIn(client, "mina")
+            let form = String(buffer: try await client.execute(uri: "/pets/\(coco.id)/log?kind=visit", method: .get, headers: self.headers(cookie: mina.cookie)).body)
+            XCTAssertTrue(form.contains("enctype=\"multipart/form-data\"") && form.contains("name=\"attach\" type=\"file\""))
+            let fields = ["kind": "visit", "clinic": "행복동물병원", "diagnosis": "외이염", "weight": "9lb 4oz", "follow-up": "2w", "at": "2026-11-20 10:00", "csrf": mina.csrf]
+            let bad = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, multipart: true),
+                                               body: self.multipart(fields.merging(["weight": "heavy"]) { $1 }, files: [("attach", "labs.csv", Array("a,b\n".utf8))]))
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertEqual(try self.records(coco), [])
+            let ok = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: mina.cookie, multipart: true),
+                                              body: self.multipart(fields, files: [("attach", "labs.csv", Array("a,b\n".utf8)), ("attach", "x-ray.pdf", Array("%PDF-1.7\n".utf8))]))
+            XCTAssertEqual(ok.status, .seeOther, String(buffer: ok.body))
+            let visit = try XCTUnwrap(try self.records(coco).first)
+            guard case .visit(let v) = visit.detail else { return XCTFail("a visit") }
+            XCTAssertEqual(v.clinic, "행복동물병원"); XCTAssertEqual(v.diagnosis, "외이염")
+            XCTAssertEqual(v.weight, try Mass.parse("9lb 4oz", defaultUnit: .kilogram))
+            XCTAssertEqual(v.followUp, LocalDate(year: 2026, month: 12, day: 4), "two weeks from the visit's day")
+            XCTAssertEqual(visit.attachments.sorted { $0.position < $1.position }.map(\.mediaType), ["text/csv", "application/pdf"])
+            let pdf = try await client.execute(uri: "/records/\(visit.id)/files/2", method: .get, headers: self.headers(cookie: mina.cookie))
+            XCTAssertEqual(pdf.headers[.contentType], "application/pdf")
+            XCTAssertEqual(pdf.headers[.contentDisposition], "inline; filename*=UTF-8''x-ray.pdf")
+        }
+    }
 }
