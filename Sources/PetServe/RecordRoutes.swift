@@ -91,12 +91,13 @@ extension PetServer {
         defer { upload?.discard() }
         if Upload.isMultipart(request) {
             guard Self.sameOrigin(request) else { return refusal(.forbidden, .webBadForm, request, context) }
+            // A viewer's upload is refused before a byte of it is written.
+            guard session.account.role.writes else { return refusal(.forbidden, .webForbidden, request, context) }
             do { upload = try await Upload.read(request) } catch let e as Upload.Failure {
                 return refusal(e.status, .webBadForm, request, context)
             }
             form = upload?.fields ?? [:]
             guard let sent = form["csrf"], Secrets.same(sent, session.csrf) else { return refusal(.forbidden, .webBadForm, request, context) }
-            guard session.account.role.writes else { return refusal(.forbidden, .webForbidden, request, context) }
         } else {
             let checked = try await checkedWrite(request, context, session, needsWriter: true)
             if let refused = checked.refusal { return refused }
