@@ -111,7 +111,8 @@ struct Pages {
 
     /// The pet's page: the profile's facts under `pet show`'s labels (allergies marked), the latest weights,
     /// what is due and, for an account that writes, the weight form.
-    func pet(_ p: Pet, weights: [PetRecord], medications: [MedicationCourse], due: [DueItem], session: WebSession, chartSince: String? = nil) -> HTML {
+    func pet(_ p: Pet, weights: [PetRecord], medications: [MedicationCourse], due: [DueItem], session: WebSession, chartSince: String? = nil,
+             timeline: PetTimeline? = nil) -> HTML {
         let h = p.health
         var facts: [(L10n.Message, HTML)] = [(.colSpecies, "\(wording.speciesName(p.species))"), (.colSex, "\(wording.sexLabel(p))")]
         if let b = p.breed { facts.append((.colBreed, "<bdi>\(b)</bdi>")) }
@@ -152,6 +153,7 @@ struct Pages {
             \(dueList(due, showPet: false))
             \(PetPages(context).views(p, since: chartSince))
             \(expenseLink(p, session: session))
+            \(petRecords(p, timeline, session: session))
             """)
     }
 }

@@ -98,6 +98,7 @@ public struct PetServer: Sendable {
         router.post("/expenses") { request, context in try await addExpense(request, context) }
         router.post("/receipts") { request, context in try await readReceipt(request, context) }
         router.post("/language") { request, context in try await setLanguage(request, context) }
+        addRecordRoutes(router)
         return router
     }
 

@@ -146,8 +146,9 @@ extension PetServer {
                 let pet = try s.pet(.id(id))
                 let weights = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 5, newestFirst: true))
                 let meds = try s.medications(pets: [.id(id)], includeStopped: false)
+                let timeline = try Self.timeline(s, pet: id, request: request, time: p.time, account: session.account)
                 return Pages(p).pet(pet, weights: weights, medications: meds, due: try Self.due(s, [pet], p.time), session: session,
-                                    chartSince: request.uri.queryParameters.get("since"))
+                                    chartSince: request.uri.queryParameters.get("since"), timeline: timeline)
             }
             return Self.html(page)
         } catch let e as StoreError {
@@ -161,47 +162,5 @@ extension PetServer {
         let records = try s.careRecords(pets: pets.map(\.id))
         let horizon = time.today.adding(days: 30)
         return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time).filter { $0.dueDay <= horizon }
-    }
-
-    // MARK: Writes
-
-    /// `POST /pets/ID/log` (`kind=weight`, `weight`, `csrf`): a weight now, read by the CLI's parser
-    /// (`Mass.parse`: `4.2kg`, `9lb 4oz`); back to the pet's page.
-    func logRecord(_ request: Request, _ context: ServeContext) async throws -> Response {
-        guard let session = context.session else { return Self.redirect("/login") }
-        let checked = try await checkedWrite(request, context, session, needsWriter: true)
-        if let refused = checked.refusal { return refused }
-        guard let id = petId(context) else { return refusal(.notFound, .webNotFound, request, context) }
-        let p = presentation(language(request, context))
-        guard checked.form["kind"] == "weight", let text = checked.form["weight"] else { return refusal(.badRequest, .webBadForm, request, context) }
-        let mass: Mass
-        do { mass = try Mass.parse(text, defaultUnit: settings.unitSystem == .imperial ? .pound : .kilogram) } catch let e as ParseError {
-            let line = Self.massMessage(e, text, p.l10n)
-            return Self.html(Pages(p).layout(title: line, session: session,
-                                             body: "<p class=\"notice\">\(line)</p><p><a class=\"button\" href=\"/pets/\(id)\">\(p.t(.webHomeTitle))</a></p>"),
-                             status: .badRequest)
-        }
-        let now = settings.now()
-        do {
-            _ = try store.run { try $0.addRecord(pets: [.id(id)], RecordDraft(at: now, utcOffset: settings.timeZone.secondsFromGMT(for: now),
-                                                                               detail: .weight(Weight(mass: mass)))) }
-        } catch let e as StoreError {
-            if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
-            throw e
-        }
-        return Self.redirect("/pets/\(id)")
-    }
-}
-
-extension PetServer {
-    /// The weight parser's refusal in the page's language (the CLI's words for the same errors).
-    static func massMessage(_ e: ParseError, _ text: String, _ l: L10n) -> String {
-        switch e {
-        case .notANumber(let v): return l.text(.errNotANumber(value: v))
-        case .negative(let v): return l.text(.errNegativeValue(value: v))
-        case .massOutOfRange(let v): return l.text(.errMassRange(value: v))
-        case .massTooFine(let v, let grams): return l.text(.errMassTooFine(value: v, grams: String(grams)))
-        default: return l.text(.errBadMass(value: text))
-        }
     }
 }

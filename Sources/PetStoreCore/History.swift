@@ -25,6 +25,12 @@ public struct UndoEntry: Equatable, Sendable {
     public init(id: Int64, command: String, at: Date) { self.id = id; self.command = command; self.at = at }
 }
 
+/// The command text the writes made in a scope are recorded under for `undo`, in place of the store's own
+/// (`petlog serve` names each web write with its account: `serve #3 (Mina): weight`); nil: the store's.
+public enum UndoName {
+    @TaskLocal public static var command: String?
+}
+
 /// `petlog undo`: the last commands' changes, kept as the SQL that reverts them (the technique of
 /// sqlite.org/undoredo.html). Triggers write one reverting statement per row inserted, updated or
 /// deleted into `undo_step`, under the command's `undo_group`, while its write transaction has set

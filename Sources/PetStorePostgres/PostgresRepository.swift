@@ -59,10 +59,11 @@ public final class PostgresRepository: StoreEngine {
     // MARK: Transactions and errors
 
     func write<T>(recording: Bool = true, _ body: (Store) throws -> T) throws -> T {
+        let command = recording ? UndoName.command ?? undoCommand : nil
         do {
             return try link.transaction(.write) {
                 let store = Store(self, in: link, writing: true)
-                let group = try recording ? undoCommand.map { try PostgresUndo.open(link, command: $0, at: store.nowSeconds) } : nil
+                let group = try command.map { try PostgresUndo.open(link, command: $0, at: store.nowSeconds) }
                 let result = try body(store)
                 try PostgresSearch.refresh(link)
                 if let group { try PostgresUndo.close(link, group: group) }

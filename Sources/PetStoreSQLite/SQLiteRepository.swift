@@ -31,7 +31,7 @@ public struct SQLiteRepository: StoreEngine {
     func write<T>(recording: Bool = true, _ body: (Database) throws -> T) throws -> T {
         try refuseWritesWhenDamaged()
         var attempt = 0
-        let command = recording ? undoCommand : nil
+        let command = recording ? UndoName.command ?? undoCommand : nil
         while true {
             do {
                 return try dbQueue.write { db in

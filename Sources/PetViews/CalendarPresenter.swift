@@ -51,6 +51,15 @@ public struct CalendarPresenter {
         return out
     }
 
+    /// `calendar`'s data (the terminal's grid, `--json` and `petlog serve`'s month): each day of the month starting
+    /// `first`, and how many records of each kind each day has.
+    public static func marks(_ records: [PetRecord], first: LocalDate) -> (days: [LocalDate], marks: [LocalDate: [RecordKind: Int]]) {
+        let next = first.adding(months: 1)
+        var byDay: [LocalDate: [RecordKind: Int]] = [:]
+        for r in records { byDay[r.localDay, default: [:]][r.kind, default: 0] += 1 }
+        return ((0..<(next.dayNumber - first.dayNumber)).map { first.adding(days: $0) }, byDay)
+    }
+
     /// The month's records: one letter per kind under each day (`RecordKind.calendarMark`, so the grid
     /// stays aligned in any terminal; `+` when more kinds than fit), then the legend, wrapped between
     /// entries, never inside one (`p 投与` stays together).

@@ -22,9 +22,7 @@ struct CalendarCommand: ParsableCommand {
             if spending { try spendingCalendar(&s, first: first, next: next); return }
             let records = try s.repository().records(RecordQuery(pets: pet.map(PetModelText.pets) ?? [],
                                                                  days: DayWindow(first: first, end: next)))
-            var byDay: [LocalDate: [RecordKind: Int]] = [:]
-            for r in records { byDay[r.localDay, default: [:]][r.kind, default: 0] += 1 }
-            let days = (0..<(next.dayNumber - first.dayNumber)).map { first.adding(days: $0) }
+            let (days, byDay) = CalendarPresenter.marks(records, first: first)
             if s.json {
                 try s.terminal.json(CalendarJSON(month: first, days: days, marks: byDay))
                 return

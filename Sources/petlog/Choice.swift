@@ -4,6 +4,7 @@ import PetModel
 import PetReport
 import PetStoreCore
 import PetTransfer
+import PetViews
 
 /// A value an option takes from a fixed list (`--species dog`).
 protocol ChoiceValue: CaseIterable, Sendable {
@@ -36,10 +37,7 @@ struct Choice<Value: ChoiceValue>: ExpressibleByArgument, Sendable {
     /// The value named by its code, or by a word of it in any language (`ChoiceWords`), or `unknownChoice`
     /// naming the option and the accepted words.
     func value(_ option: String) throws -> Value {
-        guard let v = Value.choice(raw) ?? ChoiceWords.code(raw, group: Value.wordGroup, codes: Self.allValueStrings).flatMap(Value.choice) else {
-            throw ParseError.unknownChoice(field: option, value: raw, accepted: Self.allValueStrings)
-        }
-        return v
+        try TypedChoice.value(raw, option: option, group: Value.wordGroup, codes: Self.allValueStrings, choice: Value.choice)
     }
 }
 
@@ -81,15 +79,6 @@ enum ExportFormat: String, ChoiceValue {
     static var wordGroup: String { "exportFormat" }
 }
 
-/// `urine --color`, `stool --color`: a colour petlog knows, typed in any language (`yellow`, `노란색`, `黄色`), is
-/// stored as its code so search and stats agree; any other word is kept as typed.
-enum ColorWord {
-    static func typed(_ raw: String) throws -> String {
-        let label = try TextField.label(raw, field: "color")
-        return ChoiceWords.code(label, group: "color", codes: ChoiceWords.known["color"] ?? []) ?? label
-    }
-}
-
 extension RecordKind {
     /// A `--kind` list typed in any language (`체중`, `体重,症状`, `vaccine`).
     static func typedList(_ raw: String) throws -> [RecordKind] {
@@ -97,9 +86,3 @@ extension RecordKind {
     }
 }
 
-extension SymptomSeverity {
-    /// A severity typed as its number or as the word help shows for it (`mild`, `심함`, `重い`).
-    static func typed(_ raw: String, field: String) throws -> SymptomSeverity {
-        try parse(ChoiceWords.code(raw, group: "severity", codes: SeverityScale.range.map(String.init)) ?? raw, field: field)
-    }
-}

@@ -6,6 +6,7 @@ import PetModel
 import PetReport
 import PetFiles
 import PetStoreCore
+import PetViews
 import ReceiptScan
 
 /// An error petlog shows the user: its sysexits code and its one localized line. Every error a command
@@ -167,14 +168,11 @@ extension StoreError: UserFacingError {
     }
 
     func message(_ l: L10n, database: String) -> String {
+        // The refusals about the household's records: `StoreError.recordText` (PetViews), as petlog serve says them.
+        if let text = recordText(l) { return text }
         switch self {
-        case .petNotFound(let name, let suggestion?): return l.text(.errPetNotFoundSuggest(name: name, suggestion: suggestion))
-        case .petNotFound(let name, nil): return l.text(.errPetNotFound(name: name))
-        case .duplicatePetName(let name): return l.text(.errDuplicatePet(name: name))
-        case .ambiguousPetName(let name, let candidates): return l.text(.errAmbiguousPet(name: name, candidates: candidates.joined(separator: ", ")))
-        case .recordNotFound(let id): return l.text(.errRecordNotFound(id: String(id)))
-        case .budgetNotFound(let id): return l.text(.errBudgetNotFound(id: String(id)))
-        case .medicationNotFound(let pet, let name): return l.text(.errMedicationNotFound(pet: pet, name: name))
+        case .petNotFound, .duplicatePetName, .ambiguousPetName, .recordNotFound, .budgetNotFound, .medicationNotFound, .ambiguousMedication,
+             .petArchived, .petNotArchived: return l.text(.errUnexpected(detail: "\(self)"))
         case .newerSchema(let path, _): return l.text(.errNewerSchema(path: path))
         case .notAPetlogDatabase(let path): return l.text(.errNotPetlogDatabase(path: path))
         case .cannotOpen(let path, let reason): return l.text(.errCannotOpen(path: path, reason: reason))
@@ -190,12 +188,8 @@ extension StoreError: UserFacingError {
         case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileDevice)))))
         case .file(let path, let cause): return l.text(.errFile(path: path, problem: Failure.reason(cause, l)))
         case .busy: return l.text(.errBusy)
-        case .petArchived(let name): return l.text(.errPetArchived(name: name, quoted: ShellWord.quoted(name)))
-        case .petNotArchived(let name): return l.text(.errPetNotArchived(name: name))
         case .constraint(let detail): return l.text(.errConstraint(detail: detail))
         case .io(let detail): return l.text(.errIO(detail: detail))
-        case .ambiguousMedication(let pet, let name, let candidates):
-            return l.text(.errAmbiguousMedication(name: name, pet: pet, candidates: candidates.joined(separator: ", ")))
         case .serverUnreachable(let target): return l.text(.errServerUnreachable(target: target))
         case .serverLogin(let target): return l.text(.errServerLogin(target: target))
         case .serverDatabaseMissing(let target, let database): return l.text(.errServerDatabaseMissing(target: target, database: database))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `petlog groom PET [WHAT…]`: a bath, a cut, nails; its cost is `grooming` spending, `--next` a reminder.
 struct GroomCommand: ParsableCommand {
@@ -34,28 +35,7 @@ struct GroomCommand: ParsableCommand {
     /// list once; a name of several words may come as several arguments (`귀 청소` unquoted). A word that
     /// names no task is refused with the list in the user's language.
     static func tasks(_ words: [String], _ s: Session) throws -> [Grooming.Task] {
-        let parts = words.flatMap { $0.split(whereSeparator: { $0 == "," || $0 == "、" || $0 == "，" }).map(String.init) }
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        var out: [Grooming.Task] = []
-        var i = 0
-        while i < parts.count {
-            // The longest run of words from here that names a task (`귀 청소`, `nail trim`).
-            var found: (Grooming.Task, Int)?
-            for end in stride(from: min(parts.count, i + 4), to: i, by: -1) {
-                if case .listed(let code) = CareNames.shipped.groomingTask(parts[i..<end].joined(separator: " ")),
-                   let task = Grooming.Task(rawValue: code) {
-                    found = (task, end); break
-                }
-            }
-            guard let (task, end) = found else {
-                _ = try TextField.label(parts[i], field: "what")
-                throw ParseError.unknownChoice(field: "what", value: parts[i],
-                                               accepted: Grooming.Task.allCases.map { s.l10n.code(.groomingTask, $0.rawValue) })
-            }
-            out.append(task)
-            i = end
-        }
-        return out
+        try RecordEntry.groomingTasks(words, s.l10n)
     }
 }
 

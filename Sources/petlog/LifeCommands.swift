@@ -42,9 +42,7 @@ struct WeightCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { s in
             let typed = weight.joined(separator: " ")
-            let mass = try Mass.parse(typed, defaultUnit: s.bareMassUnit)
-            let score = try bcs.map { try BodyConditionScore.parse($0, field: "--bcs") }
-            try s.log(pets: pet, record, detail: .weight(Weight(mass: mass, bodyCondition: score)), aside: s.bareMassAside(typed))
+            try s.log(pets: pet, record, detail: try RecordEntry.weight(typed, bcs: bcs, defaultUnit: s.bareMassUnit), aside: s.bareMassAside(typed))
         }
     }
 }
@@ -66,11 +64,9 @@ struct MealCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let food = try TextField.label(food, field: "food")
             // Water by its name (`water`, `물`, `水`, `お水`) is water, as --water says.
-            let type: MealType = snack ? .snack : treat ? .treat : water || CareNames.shipped.isWater(food) ? .water : .meal
-            let meal = Meal(food: food, type: type, amount: try amount.isEmpty ? nil : Amount.parse(amount.joined(separator: " "), volume: type == .water))
-            try s.log(pets: pet, record, detail: .meal(meal))
+            let meal = try RecordEntry.meal(food: food, amount: amount.isEmpty ? nil : amount.joined(separator: " "), snack: snack, treat: treat, water: water)
+            try s.log(pets: pet, record, detail: meal)
         }
     }
 }
@@ -87,9 +83,7 @@ struct StoolCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let stool = Stool(score: try StoolScore.parse(score, field: "score"),
-                              color: try color.map(ColorWord.typed), blood: blood, mucus: mucus)
-            try s.log(pets: pet, record, detail: .stool(stool))
+            try s.log(pets: pet, record, detail: try RecordEntry.stool(score: score, color: color, blood: blood, mucus: mucus))
         }
     }
 }
@@ -106,10 +100,7 @@ struct UrineCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let urine = Urine(color: try color.map(ColorWord.typed),
-                              amount: try amount?.value("--amount"),
-                              straining: straining, blood: blood)
-            try s.log(pets: pet, record, detail: .urine(urine))
+            try s.log(pets: pet, record, detail: try RecordEntry.urine(color: color, amount: amount?.raw, straining: straining, blood: blood))
         }
     }
 }
@@ -126,12 +117,7 @@ struct SymptomCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let sev = try SymptomSeverity.typed(severity, field: "--severity")
-            let minutes = try duration.map { try Span.parse($0, allowCalendarUnits: false).approximateSeconds / 60 }
-            let entry = try CareNames.shipped.symptomEntry(symptom, asWritten: asWritten)
-            let detail = Symptom(code: entry.text, isListed: entry.isListed,
-                                 severity: sev, durationMinutes: minutes)
-            try s.log(pets: pet, record, detail: .symptom(detail))
+            try s.log(pets: pet, record, detail: try RecordEntry.symptom(symptom, severity: severity, duration: duration, asWritten: asWritten))
         }
     }
 }
@@ -148,10 +134,9 @@ struct DiaryCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            let diary = Diary(text: try TextField.text(text, field: "diary"), mood: try mood?.value("--mood"),
-                              title: try title.map { try TextField.label($0, field: "title") })
+            let diary = try RecordEntry.diary(text: text, mood: mood?.raw, title: title)
             try s.checkImages(photo)
-            try s.log(pets: pet, record, attachments: photo, detail: .diary(diary))
+            try s.log(pets: pet, record, attachments: photo, detail: diary)
         }
     }
 }

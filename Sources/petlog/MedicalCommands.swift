@@ -22,16 +22,11 @@ struct VisitCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { s in
-            func label(_ v: String?, _ field: String) throws -> String? { try v.map { try TextField.label($0, field: field) } }
             let visitDay = s.recordDay(try s.when(record.at))
-            let visit = Visit(
-                clinic: try label(clinic, "clinic"), vet: try label(vet, "vet"), reason: try label(reason, "reason"),
-                diagnosis: try diagnosis.map { try TextField.text($0, field: "diagnosis", max: 10_000) },
-                treatment: try treatment.map { try TextField.text($0, field: "treatment", max: 10_000) },
-                weight: try weight.map { try Mass.parse($0, defaultUnit: s.bareMassUnit) },
-                followUp: try followUp.map { try TimeParser.day($0, from: visitDay, context: s.time) },
-                cost: try cost.map { try s.amount($0, defaultCurrency: try s.homeCurrency(money.currency)) })
-            try s.log(pets: pet, record, attachments: attach, detail: .visit(visit), aside: weight.flatMap(s.bareMassAside))
+            let visit = try RecordEntry.visit(clinic: clinic, vet: vet, reason: reason, diagnosis: diagnosis, treatment: treatment, weight: weight,
+                                              followUp: followUp, cost: { try cost.map { try s.amount($0, defaultCurrency: try s.homeCurrency(money.currency)) } },
+                                              visitDay: visitDay, defaultUnit: s.bareMassUnit, time: s.time)
+            try s.log(pets: pet, record, attachments: attach, detail: visit, aside: weight.flatMap(s.bareMassAside))
         }
     }
 }
@@ -64,10 +59,7 @@ struct VaccineCommand: ParsableCommand {
             // A span counts from the day it was given (on its own clock), not from today.
             let nextDue = try next.map { try TimeParser.day($0, from: s.recordDay(given), context: s.time) }
             // The disease a name stands for (`parvo`), read before the typo check so a disease is never "nearly" a vaccine.
-            let disease = asWritten ? nil : CareNames.shipped.diseaseCode(vaccine)
-            let listed = try disease != nil && CareNames.shipped.vaccineCode(vaccine) == nil
-                ? TextField.label(vaccine, field: "vaccine") : CareNames.shipped.vaccineEntry(vaccine, asWritten: asWritten)
-            let schedule = VaccinationSchedule.shipped
+            let typed = try VaccineEntry.name(vaccine, asWritten: asWritten)
             let repo = try s.repository()
             let refs = PetModelText.pets(pet)
             let pets = try refs.map { try repo.pet($0) }
@@ -76,27 +68,19 @@ struct VaccineCommand: ParsableCommand {
             var items: [(PetRef?, RecordDraft)] = []
             var asides: [Int64: String] = [:]
             for (ref, p) in zip(refs, pets) {
-                var code = listed
                 // A disease the pet's core vaccine covers (`ジステンパー`, `개홍역`, `parvo` for a dog) is a dose of that
                 // vaccine, with its due date; the line says so.
-                if schedule.vaccine(listed, for: p.species) == nil, let disease, let entry = schedule.vaccine(covering: disease, for: p.species) {
-                    code = entry.code
+                let dose = try VaccineEntry.dose(typed, pet: p, product: product, lot: lot, clinic: clinic, nextDue: nextDue, given: given,
+                                                 earlier: { try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.vaccination])) },
+                                                 intent: booster ? .booster : initial ? .initial : .automatic, time: s.time)
+                if let component = dose.component {
                     asides[p.id] = s.t(.vaccineComponent(typed: Terminal.sanitize(vaccine), species: s.wording.speciesName(p.species),
-                                                         vaccine: s.l10n.code(.vaccine, entry.code)))
+                                                         vaccine: s.l10n.code(.vaccine, component)))
                 }
-                var v = Vaccination(vaccine: code, product: try product.map { try TextField.label($0, field: "product") },
-                                    lot: try lot.map { try TextField.label($0, field: "lot") },
-                                    clinic: try clinic.map { try TextField.label($0, field: "clinic") }, nextDue: nextDue)
-                if nextDue == nil {
-                    if let entry = schedule.vaccine(code, for: p.species) {
-                        let earlier = try repo.records(RecordQuery(pets: [.id(p.id)], kinds: [.vaccination]))
-                        v.nextDue = schedule.nextDue(entry, givenOn: RecordClock.day(when, utcOffset: offset), to: p, records: earlier,
-                                                     intent: booster ? .booster : initial ? .initial : .automatic, context: s.time)
-                    } else {
-                        s.terminal.error(s.t(.vaccineNoSchedule(vaccine: s.l10n.code(.vaccine, code), species: s.wording.speciesName(p.species))))
-                    }
+                if dose.unscheduled {
+                    s.terminal.error(s.t(.vaccineNoSchedule(vaccine: s.l10n.code(.vaccine, dose.vaccination.vaccine), species: s.wording.speciesName(p.species))))
                 }
-                items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(v))))
+                items.append((ref, RecordDraft(at: when, utcOffset: offset, note: note, detail: .vaccination(dose.vaccination))))
             }
             try s.printAdded(try repo.addRecords(items)) { $0.petId.flatMap { asides[$0] } }
         }

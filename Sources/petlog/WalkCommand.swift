@@ -3,6 +3,7 @@ import Foundation
 import Localization
 import PetModel
 import PetStoreCore
+import PetViews
 
 /// `petlog walk PET [DISTANCE] [DURATION]`: how far and how long, in en/ko/ja units; several pets at once.
 struct WalkCommand: ParsableCommand {
@@ -25,14 +26,7 @@ struct WalkCommand: ParsableCommand {
     /// `Walk.parse`, its refusals as one localized line (exit 65).
     static func walk(_ words: [String], _ s: Session) throws -> Walk {
         do { return try Walk.parse(words) } catch let r as Walk.Refusal {
-            let message: L10n.Message
-            switch r {
-            case .notAMeasure(let v): message = .errWalkMeasure(value: v)
-            case .ambiguous(let v, let n): message = .errWalkAmbiguous(value: v, number: n)
-            case .twice(let v): message = .errWalkTwice(value: v)
-            case .outOfRange(let v): message = .errWalkRange(value: v)
-            }
-            throw UsageError(message: s.t(message), code: Failure.dataError)
+            throw UsageError(message: RecordEntry.text(r, s.l10n), code: Failure.dataError)
         }
     }
 }

@@ -157,10 +157,18 @@ open class StoreTestCase: XCTestCase {
         return Store(try PostgresRepository(PostgresTarget.parse(TestServer.url(name), environment: [:]), now: now, undoCommand: undoCommand))
     }
 
-    /// A store that keeps attachments: on SQLite a file in `folder` (its attachments beside it), on PostgreSQL as `makeStore`.
-    public func makeStoreKeepingFiles(in folder: String) throws -> any PetlogStore {
-        guard onServer else { return Store(SQLiteRepository(try AppDatabase.open(path: folder + "/petlog.sqlite"))) }
-        return try makeStore()
+    /// A store that keeps attachment files: on SQLite a database file in `folder` (nil: a private folder removed
+    /// after the test) with its attachments beside it; on PostgreSQL the server's, as `makeStore`.
+    public func makeStoreKeepingFiles(in folder: String? = nil, now: @escaping @Sendable () -> Date = { Date() },
+                                      undoCommand: String? = nil) throws -> any PetlogStore {
+        guard !onServer else { return try makeStore(now: now, undoCommand: undoCommand) }
+        let folder = folder ?? {
+            let made = NSTemporaryDirectory() + "petlog-test-store-" + UUID().uuidString
+            addTeardownBlock { try? FileManager.default.removeItem(atPath: made) }
+            return made
+        }()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return Store(SQLiteRepository(try AppDatabase.open(path: folder + "/petlog.sqlite"), now: now, undoCommand: undoCommand))
     }
 }
 
