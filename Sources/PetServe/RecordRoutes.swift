@@ -131,7 +131,7 @@ extension PetServer {
         } catch {
             let line: String
             switch error {
-            case let e as ParseError: line = e.text(p.l10n)
+            case let e as ParseError: line = e.message(p.l10n)
             case let e as Walk.Refusal: line = RecordEntry.text(e, p.l10n)
             case let e as FormLine: line = e.text
             default: throw error
@@ -157,7 +157,7 @@ extension PetServer {
                 }
             }
         } catch let e as ParseError {
-            return Self.html(Pages(p).logForm(pet, kind, values: form, notice: e.text(p.l10n), session: session), status: .badRequest)
+            return Self.html(Pages(p).logForm(pet, kind, values: form, notice: e.message(p.l10n), session: session), status: .badRequest)
         } catch let e as StoreError {
             if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
             // The store's refusal of this record (an archived pet, a medication it does not take): the CLI's line.

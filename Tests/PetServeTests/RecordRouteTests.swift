@@ -152,12 +152,12 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
         try await Application(router: server.router()).test(.router) { client in
             let mina = try await self.signIn(client, "mina")
             let cases: [([String: String], String)] = [
-                (["kind": "weight", "weight": "-3kg"], ParseError.negative("-3kg").text(ko)),
+                (["kind": "weight", "weight": "-3kg"], ParseError.negative("-3kg").message(ko)),
                 (["kind": "weight", "weight": "4.2kg", "at": "2099-01-01"], ""),
                 (["kind": "meal", "food": "kibble", "snack": "1", "water": "1"], ko.text(.errExclusive(flags: "--snack, --treat, --water"))),
                 (["kind": "stool", "score": "9"], ""),
                 (["kind": "urine", "amount": "lots"], ""),
-                (["kind": "diary", "text": "", "mood": "happy"], ParseError.emptyText(field: "diary").text(ko)),
+                (["kind": "diary", "text": "", "mood": "happy"], ParseError.emptyText(field: "diary").message(ko)),
                 (["kind": "walk", "measure": "fast"], RecordEntry.text(.notAMeasure("fast"), ko)),
                 (["kind": "groom", "what": "목욕 quux"], ""),
                 (["kind": "symptom", "symptom": "vomiting", "severity": "9"], ""),
@@ -198,7 +198,7 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
             // Refusals first: each writes nothing.
             let script = try await post(mina, diary, files: [("photo", "cute.jpg", Array("#!/bin/sh\nrm -rf ~\n".utf8))])
             XCTAssertEqual(script.status, .badRequest)
-            XCTAssertTrue(String(buffer: script.body).contains(HTML.escape(ParseError.notAnImage(path: "cute.jpg", pdfAllowed: false).text(L10n(.en)))))
+            XCTAssertTrue(String(buffer: script.body).contains(HTML.escape(ParseError.notAnImage(path: "cute.jpg", pdfAllowed: false).message(L10n(.en)))))
             let big = try await post(mina, diary, files: [("photo", "big.jpg", Self.jpeg + Array(repeating: 0, count: 26 * 1024 * 1024))])
             XCTAssertEqual(big.status, .contentTooLarge)
             let cut = try await post(mina, diary, files: [("photo", "half.jpg", Self.jpeg)], close: false)
