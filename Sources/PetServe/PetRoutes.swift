@@ -14,8 +14,9 @@ import PetViews
 extension PetServer {
     /// The weight chart's periods the page links to: `?since=3m|1y|all` (default 1y).
     static let chartPeriods = ["3m", "1y", "all"]
-    /// The chart's size on a page (a vector drawing: the browser scales it to the column).
-    static let chartSize = ChartSize(width: 960, height: 540)
+    /// The chart's size on a page: a phone's column (as the trip's chart), so its words stay readable when the browser
+    /// scales the vector drawing to the column.
+    static let chartSize = ChartSize(width: 480, height: 320)
 
     /// `GET /pets/ID/weight.svg?since=3m|1y|all&theme=dark` (and `weight.png`): `chart weight`'s chart of the
     /// pet over the period, in the page's language. JSON: `chart weight --json`.
