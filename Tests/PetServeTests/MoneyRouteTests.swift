@@ -13,15 +13,10 @@ import XCTest
 /// spending calendar, budgets, a trip day by day and its chart) and its JSON against the CLI's views, home's money,
 /// `POST /expenses` read by `expense`'s parsers, `POST /receipts` read as `expense scan` reads a photo, the language
 /// switch, and every refusal changing nothing.
-final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
-    static let password = "correct horse battery"
-    static let hash = Secrets.hashPassword(password)
-    static let hostile = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>"]
+final class MoneyRouteTests: ServeTestCase, @unchecked Sendable {
     static let receipts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("OCRTests/Fixtures/receipts")
 
-    var store: SharedStore.Served!
-    var server: PetServer!
     let now = Date()
     let utc = TimeZone(identifier: "UTC")!
     var today: LocalDate { TimeContext(now: now, timeZone: utc).today }
@@ -35,61 +30,7 @@ final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
 
     // MARK: Helpers
 
-    func cookieValue(_ r: TestResponse, _ name: String) -> String? {
-        r.headers[values: .setCookie].first { $0.hasPrefix(name + "=") }.map { String($0.drop { $0 != "=" }.dropFirst().prefix { $0 != ";" }) }
-    }
-
-    func formBody(_ fields: [String: String]) -> ByteBuffer {
-        ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&"))
-    }
-
-    func headers(cookie: String? = nil, origin: String? = "http://localhost", accept: String? = nil, form: Bool = false, referer: String? = nil) -> HTTPFields {
-        var h: HTTPFields = [:]
-        if let cookie { h[.cookie] = cookie }
-        if let origin { h[.origin] = origin }
-        if let accept { h[.accept] = accept }
-        if let referer { h[.referer] = referer }
-        if form { h[.contentType] = "application/x-www-form-urlencoded" }
-        return h
-    }
-
-    func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> (cookie: String, csrf: String) {
-        let page = try await client.execute(uri: "/login", method: .get, headers: headers())
-        let token = try XCTUnwrap(cookieValue(page, PetServer.loginCookie))
-        let r = try await client.execute(uri: "/login", method: .post, headers: headers(cookie: "\(PetServer.loginCookie)=\(token)", form: true),
-                                         body: formBody(["name": name, "password": Self.password, "csrf": token]))
-        let cookie = "\(PetServer.sessionCookie)=\(try XCTUnwrap(cookieValue(r, PetServer.sessionCookie)))"
-        let home = String(buffer: try await client.execute(uri: "/", method: .get, headers: headers(cookie: cookie)).body)
-        let csrf = try XCTUnwrap(home.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
-        return (cookie, String(csrf))
-    }
-
-    func addPet(_ name: String) throws -> Pet {
-        var draft = PetDraft()
-        draft.name = name
-        draft.species = .dog
-        return try store.addPet(draft)
-    }
-
     func expenses() throws -> [PetRecord] { try store.records(RecordQuery(kinds: [.expense])) }
-
-    static func multipart(_ fields: [String: String], file: (name: String, filename: String, bytes: [UInt8])?) -> ByteBuffer {
-        let boundary = "----petlogMoneyBoundary"
-        var out: [UInt8] = []
-        for (k, v) in fields { out += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(k)\"\r\n\r\n\(v)\r\n".utf8) }
-        if let file {
-            out += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
-            out += file.bytes + Array("\r\n".utf8)
-        }
-        out += Array("--\(boundary)--\r\n".utf8)
-        return ByteBuffer(bytes: out)
-    }
-
-    func multipartHeaders(cookie: String?, origin: String? = "http://localhost") -> HTTPFields {
-        var h = headers(cookie: cookie, origin: origin)
-        h[.contentType] = "multipart/form-data; boundary=----petlogMoneyBoundary"
-        return h
-    }
 
     // MARK: Tests
 
@@ -257,8 +198,8 @@ final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
             let family = try await self.signIn(client, "mina")
             let viewer = try await self.signIn(client, "sitter")
             func upload(_ who: (cookie: String, csrf: String)?, csrf: String?, bytes: [UInt8], filename: String = "receipt.jpg", origin: String? = "http://localhost") async throws -> TestResponse {
-                try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: who?.cookie, origin: origin),
-                                         body: Self.multipart(csrf.map { ["csrf": $0] } ?? [:], file: ("receipt", filename, bytes)))
+                try await client.execute(uri: "/receipts", method: .post, headers: self.headers(cookie: who?.cookie, origin: origin, multipart: true),
+                                         body: self.multipart(csrf.map { ["csrf": $0] } ?? [:], files: [("receipt", filename, bytes)]))
             }
             let noSession = try await upload(nil, csrf: family.csrf, bytes: photo)
             XCTAssertEqual(noSession.headers[.location], "/login")
@@ -315,16 +256,16 @@ final class MoneyRouteTests: StoreTestCase, @unchecked Sendable {
         try await app.test(.router) { client in
             let mina = try await self.signIn(client, "mina")
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0, count: 26 * 1024 * 1024)
-            let huge = try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: mina.cookie),
-                                                body: Self.multipart(["csrf": mina.csrf], file: ("receipt", "big.jpg", jpeg)))
+            let huge = try await client.execute(uri: "/receipts", method: .post, headers: self.headers(cookie: mina.cookie, multipart: true),
+                                                body: self.multipart(["csrf": mina.csrf], files: [("receipt", "big.jpg", jpeg)]))
             XCTAssertEqual(huge.status, .contentTooLarge)
             XCTAssertTrue(String(buffer: huge.body).contains(L10n(.en).text(.webUploadTooLarge(mb: "25"))), String(buffer: huge.body))
-            var cut = Self.multipart(["csrf": mina.csrf], file: ("receipt", "r.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 4096)))
+            var cut = self.multipart(["csrf": mina.csrf], files: [("receipt", "r.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 4096))])
             cut = cut.getSlice(at: 0, length: cut.readableBytes / 2)!
-            let half = try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: mina.cookie), body: cut)
+            let half = try await client.execute(uri: "/receipts", method: .post, headers: self.headers(cookie: mina.cookie, multipart: true), body: cut)
             XCTAssertEqual(half.status, .badRequest)
-            let none = try await client.execute(uri: "/receipts", method: .post, headers: self.multipartHeaders(cookie: mina.cookie),
-                                                body: Self.multipart(["csrf": mina.csrf], file: nil))
+            let none = try await client.execute(uri: "/receipts", method: .post, headers: self.headers(cookie: mina.cookie, multipart: true),
+                                                body: self.multipart(["csrf": mina.csrf]))
             XCTAssertEqual(none.status, .unsupportedMediaType)
         }
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: staged)) ?? [], [], "nothing staged")

@@ -13,15 +13,8 @@ import XCTest
 /// The pet's views on `petlog serve` (issue 41) through the router test client, on SQLite and PostgreSQL:
 /// the weight chart (`chart weight`'s drawing), the vet report and emergency card PDFs, the FHIR export and
 /// the profile photo, the calendar feed and its reset; their refusals, and hostile names in what they draw.
-final class PetViewRouteTests: StoreTestCase, @unchecked Sendable {
-    static let password = "correct horse battery"
-    static let hash = Secrets.hashPassword(password)
-    static let hostile = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>"]
+final class PetViewRouteTests: ServeTestCase, @unchecked Sendable {
     static let utc = TimeZone(identifier: "UTC")!
-
-    var store: SharedStore.Served!
-    var server: PetServer!
-    var logLines: Guarded<[String]>!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -34,43 +27,8 @@ final class PetViewRouteTests: StoreTestCase, @unchecked Sendable {
                                                                              log: { line in lines.withLockedValue { $0.append(line) } }))
     }
 
-    // MARK: Helpers (as ServeRouteTests')
-
-    func cookieValue(_ setCookie: String?) -> String? {
-        setCookie.map { String($0.drop { $0 != "=" }.dropFirst().prefix { $0 != ";" }) }
-    }
-
-    func setCookie(_ r: TestResponse, _ name: String) -> String? {
-        r.headers[values: .setCookie].first { $0.hasPrefix(name + "=") }
-    }
-
-    func formBody(_ fields: [String: String]) -> ByteBuffer {
-        ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&"))
-    }
-
-    func headers(cookie: String? = nil, origin: String? = "http://localhost", accept: String? = nil, language: String? = nil, form: Bool = false) -> HTTPFields {
-        var h: HTTPFields = [:]
-        if let cookie { h[.cookie] = cookie }
-        if let origin { h[.origin] = origin }
-        if let accept { h[.accept] = accept }
-        if let language { h[.acceptLanguage] = language }
-        if form { h[.contentType] = "application/x-www-form-urlencoded" }
-        return h
-    }
-
-    func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> (cookie: String, csrf: String) {
-        let page = try await client.execute(uri: "/login", method: .get, headers: headers())
-        let loginToken = try XCTUnwrap(cookieValue(setCookie(page, PetServer.loginCookie)))
-        let r = try await client.execute(uri: "/login", method: .post, headers: headers(cookie: "\(PetServer.loginCookie)=\(loginToken)", form: true),
-                                         body: formBody(["name": name, "password": Self.password, "csrf": loginToken]))
-        XCTAssertEqual(r.status, .seeOther)
-        let cookie = "\(PetServer.sessionCookie)=\(try XCTUnwrap(cookieValue(setCookie(r, PetServer.sessionCookie))))"
-        let home = String(buffer: try await client.execute(uri: "/", method: .get, headers: headers(cookie: cookie)).body)
-        let csrf = try XCTUnwrap(home.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
-        return (cookie, String(csrf))
-    }
-
-    func addPet(_ name: String, allergy: String? = nil) throws -> Pet {
+    /// A dog with a microchip (the card and FHIR export show it), and an allergy if given.
+    override func addPet(_ name: String, allergy: String? = nil) throws -> Pet {
         var draft = PetDraft()
         draft.name = name; draft.species = .dog; draft.microchip = "900123456789012"
         if let allergy { draft.health.addAllergies = [allergy] }

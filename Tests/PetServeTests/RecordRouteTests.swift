@@ -13,14 +13,8 @@ import XCTest
 /// CLI's readers (Korean and Japanese words too), bad fields, photos (a script named `.jpg`, 26 MB, a body cut
 /// off), the record's page and JSON, its files, star and delete, the pet's timeline, and every refusal
 /// (no session, CSRF, Origin, a viewer, `..` ids) changing nothing.
-final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
-    static let password = "correct horse battery"
-    static let hash = Secrets.hashPassword(password)
-    static let boundary = "----petlogFormBoundaryQ3x"
+final class RecordRouteTests: ServeTestCase, @unchecked Sendable {
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + Array(repeating: 0x42, count: 100)
-
-    var store: SharedStore.Served!
-    var server: PetServer!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -29,59 +23,6 @@ final class RecordRouteTests: StoreTestCase, @unchecked Sendable {
     }
 
     // MARK: Helpers
-
-    func cookieValue(_ r: TestResponse, _ name: String) -> String? {
-        r.headers[values: .setCookie].first { $0.hasPrefix(name + "=") }.map { String($0.drop { $0 != "=" }.dropFirst().prefix { $0 != ";" }) }
-    }
-
-    func formBody(_ fields: [String: String]) -> ByteBuffer {
-        let allowed = CharacterSet.alphanumerics
-        return ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&"))
-    }
-
-    func headers(cookie: String? = nil, origin: String? = "http://localhost", accept: String? = nil, form: Bool = false, multipart: Bool = false) -> HTTPFields {
-        var h: HTTPFields = [:]
-        if let cookie { h[.cookie] = cookie }
-        if let origin { h[.origin] = origin }
-        if let accept { h[.accept] = accept }
-        if form { h[.contentType] = "application/x-www-form-urlencoded" }
-        if multipart { h[.contentType] = "multipart/form-data; boundary=\(Self.boundary)" }
-        return h
-    }
-
-    func multipart(_ fields: [String: String], files: [(String, String, [UInt8])] = [], close: Bool = true) -> ByteBuffer {
-        var out: [UInt8] = []
-        for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
-            out += Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"\(k)\"\r\n\r\n\(v)\r\n".utf8)
-        }
-        for (name, filename, bytes) in files {
-            out += Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
-            out += bytes + Array("\r\n".utf8)
-        }
-        if close { out += Array("--\(Self.boundary)--\r\n".utf8) }
-        return ByteBuffer(bytes: out)
-    }
-
-    typealias Who = (cookie: String, csrf: String)
-
-    func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> Who {
-        let page = try await client.execute(uri: "/login", method: .get, headers: headers())
-        let loginToken = try XCTUnwrap(cookieValue(page, PetServer.loginCookie))
-        let r = try await client.execute(uri: "/login", method: .post, headers: headers(cookie: "\(PetServer.loginCookie)=\(loginToken)", form: true),
-                                         body: formBody(["name": name, "password": Self.password, "csrf": loginToken]))
-        let session = try XCTUnwrap(cookieValue(r, PetServer.sessionCookie))
-        let cookie = "\(PetServer.sessionCookie)=\(session)"
-        let home = String(buffer: try await client.execute(uri: "/", method: .get, headers: headers(cookie: cookie)).body)
-        let csrf = try XCTUnwrap(home.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
-        return (cookie, String(csrf))
-    }
-
-    func addPet(_ name: String) throws -> Pet {
-        var draft = PetDraft()
-        draft.name = name
-        draft.species = .dog
-        return try store.addPet(draft)
-    }
 
     func records(_ pet: Pet) throws -> [PetRecord] { try store.records(RecordQuery(pets: [.id(pet.id)])) }
 

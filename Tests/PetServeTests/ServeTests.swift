@@ -12,15 +12,8 @@ import XCTest
 /// `petlog serve`'s routes through Hummingbird's router test client (no socket), on SQLite and PostgreSQL:
 /// signing in and out, the refusals (no session, bad CSRF token, foreign Origin, a viewer's POST, `..` in a
 /// path), the pages and their JSON, and every user text escaped.
-final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
-    static let password = "correct horse battery"
-    /// One hash for every test's accounts: bcrypt at cost 12 is slow on purpose.
-    static let hash = Secrets.hashPassword(password)
-    static let hostile = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>"]
+final class ServeRouteTests: ServeTestCase, @unchecked Sendable {
 
-    var store: SharedStore.Served!
-    var server: PetServer!
-    var logLines: Guarded<[String]>!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -28,59 +21,6 @@ final class ServeRouteTests: StoreTestCase, @unchecked Sendable {
         let lines = Guarded<[String]>([])
         logLines = lines
         server = PetServer(store: SharedStore(store), settings: ServeSettings(timeZone: TimeZone(identifier: "UTC")!, log: { line in lines.withLockedValue { $0.append(line) } }))
-    }
-
-    // MARK: Helpers
-
-    /// Cookies a response sets, by name (value and the attributes' text).
-    func setCookies(_ r: TestResponse) -> [String: String] {
-        var out: [String: String] = [:]
-        for v in r.headers[values: .setCookie] {
-            let name = String(v.prefix { $0 != "=" })
-            out[name] = v
-        }
-        return out
-    }
-
-    func cookieValue(_ setCookie: String?) -> String? {
-        setCookie.map { String($0.drop { $0 != "=" }.dropFirst().prefix { $0 != ";" }) }
-    }
-
-    func formBody(_ fields: [String: String]) -> ByteBuffer {
-        let allowed = CharacterSet.alphanumerics
-        return ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&"))
-    }
-
-    /// The router test client sends every request to `localhost`.
-    func headers(cookie: String? = nil, origin: String? = "http://localhost", accept: String? = nil, form: Bool = false) -> HTTPFields {
-        var h: HTTPFields = [:]
-        if let cookie { h[.cookie] = cookie }
-        if let origin { h[.origin] = origin }
-        if let accept { h[.accept] = accept }
-        if form { h[.contentType] = "application/x-www-form-urlencoded" }
-        return h
-    }
-
-    /// Signs in through the form and returns the session's cookie header and its CSRF token.
-    func signIn(_ client: any TestClientProtocol, _ name: String) async throws -> (cookie: String, csrf: String) {
-        let page = try await client.execute(uri: "/login", method: .get, headers: headers())
-        let loginToken = try XCTUnwrap(cookieValue(setCookies(page)[PetServer.loginCookie]))
-        let r = try await client.execute(uri: "/login", method: .post, headers: headers(cookie: "\(PetServer.loginCookie)=\(loginToken)", form: true),
-                                         body: formBody(["name": name, "password": Self.password, "csrf": loginToken]))
-        XCTAssertEqual(r.status, .seeOther)
-        let session = try XCTUnwrap(cookieValue(setCookies(r)[PetServer.sessionCookie]))
-        let cookie = "\(PetServer.sessionCookie)=\(session)"
-        let home = try await client.execute(uri: "/", method: .get, headers: headers(cookie: cookie))
-        let body = String(buffer: home.body)
-        let csrf = try XCTUnwrap(body.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
-        return (cookie, String(csrf))
-    }
-
-    func addPet(_ name: String) throws -> Pet {
-        var draft = PetDraft()
-        draft.name = name
-        draft.species = .dog
-        return try store.addPet(draft)
     }
 
     // MARK: Tests
