@@ -158,6 +158,29 @@ extension Pages {
             """
     }
 
+    /// `GET /records/ID/edit`: the record's fields named as `edit`'s options, prefilled with its values; after a
+    /// refusal, the line and what was typed.
+    func editForm(_ r: PetRecord, fields: [(name: String, value: String)], values: [String: String], notice: String?, session: WebSession) -> HTML {
+        let title = "\(t(.webEdit)) #\(r.id) \(wording.kindName(r.kind))"
+        let message: HTML = notice.map { "<p class=\"notice\" role=\"alert\">\($0)</p>" } ?? ""
+        let inputs = fields.map { f -> HTML in
+            let value = values[f.name] ?? f.value
+            let label = f.name == "at" ? t(.webFieldAt) : fieldName(f.name)
+            if f.name == "note" || f.name == "text" || f.name == "diagnosis" || f.name == "treatment" {
+                return "<label for=\"f-\(f.name)\">\(label)</label><textarea id=\"f-\(f.name)\" name=\"\(f.name)\">\(value)</textarea>"
+            }
+            return "<label for=\"f-\(f.name)\">\(label)</label><input id=\"f-\(f.name)\" name=\"\(f.name)\" value=\"\(value)\">"
+        }
+        return layout(title: title, session: session, body: """
+            <h1><a href="/records/\(r.id)">\(title)</a></h1>\(message)
+            <form method="post" action="/records/\(r.id)/edit" class="stack">
+            <input type="hidden" name="csrf" value="\(session.csrf)">
+            \(inputs)
+            <button type="submit">\(t(.webSave))</button>
+            </form>
+            """)
+    }
+
     /// `GET /records/ID`: `show ID`'s fields (the same presenter), the files by number, delete and star.
     /// The undo button for the account's own last web change (`undo` of that step only), sent back to `back`.
     func undoForm(_ step: UndoEntry?, back: String, session: WebSession) -> HTML {
@@ -185,7 +208,7 @@ extension Pages {
             func post(_ path: String, _ label: String) -> HTML {
                 "<form method=\"post\" action=\"/records/\(r.id)/\(path)\"><input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\"><button type=\"submit\">\(label)</button></form>"
             }
-            actions = "<div class=\"actions\">\(r.starred ? post("unstar", t(.webUnstar)) : post("star", t(.webStar)))\(post("delete", t(.webDelete)))</div>"
+            actions = "<div class=\"actions\"><a class=\"button\" href=\"/records/\(r.id)/edit\">\(t(.webEdit))</a>\(r.starred ? post("unstar", t(.webUnstar)) : post("star", t(.webStar)))\(post("delete", t(.webDelete)))</div>"
         }
         let back: HTML = r.petId.map { "<p><a class=\"button\" href=\"/pets/\($0)\"><bdi>\(r.petName ?? "")</bdi></a></p>" } ?? ""
         let title = "#\(r.id) \(wording.kindName(r.kind))"

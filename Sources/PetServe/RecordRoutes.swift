@@ -15,6 +15,8 @@ extension PetServer {
         router.get("/pets/:id/log") { request, context in try logForm(request, context) }
         router.get("/records/:id") { request, context in try recordPage(request, context) }
         router.get("/records/:id/files/:n") { request, context in try recordFile(request, context) }
+        router.get("/records/:id/edit") { request, context in try editForm(request, context) }
+        router.post("/records/:id/edit") { request, context in try await editRecord(request, context) }
         router.post("/records/:id/delete") { request, context in try await recordWrite(request, context, .delete) }
         router.post("/records/:id/star") { request, context in try await recordWrite(request, context, .star) }
         router.post("/records/:id/unstar") { request, context in try await recordWrite(request, context, .unstar) }
@@ -283,6 +285,123 @@ extension PetServer {
     /// The stored types a browser may show in place (images by content, PDFs); everything else downloads.
     static let inlineTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/avif", "image/tiff",
                                            "image/bmp", "application/pdf"]
+
+    // MARK: Edit
+
+    /// The edit form's fields for `r`, named as `edit`'s options (without `--`), with the record's current
+    /// values: what `POST /records/ID/edit` compares with, so that only a field typed anew is read and written.
+    static func editFields(_ r: PetRecord, _ p: PresentationContext) -> [(name: String, value: String)] {
+        func mass(_ m: Mass?) -> String {
+            guard let m else { return "" }
+            let kg = Decimal(m.grams) / 1000
+            return "\(kg)kg"
+        }
+        func money(_ m: Money?) -> String { m.map { p.format.money($0) } ?? "" }
+        var out: [(String, String)]
+        switch r.detail {
+        case .weight(let w): out = [("weight", mass(w.mass)), ("bcs", w.bodyConditionScore.map { String($0.value) } ?? "")]
+        case .stool(let st): out = [("score", String(st.faecalScore.value))]
+        case .symptom(let sy): out = [("severity", String(sy.severityLevel.value))]
+        case .diary(let d): out = [("text", d.text), ("title", d.title ?? "")]
+        case .meal(let m): out = [("food", m.food), ("amount", "")]
+        case .visit(let v):
+            out = [("clinic", v.clinic ?? ""), ("reason", v.reason ?? ""), ("diagnosis", v.diagnosis ?? ""), ("treatment", v.treatment ?? ""),
+                   ("weight", mass(v.weight)), ("follow-up", v.followUp?.description ?? ""), ("cost", money(v.cost))]
+        case .vaccination(let v): out = [("clinic", v.clinic ?? ""), ("next", v.nextDue?.description ?? ""), ("lot", v.lot ?? "")]
+        case .medication(let m): out = [("dose", m.dose ?? "")]
+        case .expense(let e):
+            out = [("amount", money(e.money)), ("category", e.category), ("merchant", e.merchant ?? ""), ("items", e.items.joined(separator: ", "))]
+        case .urine, .dose: out = []
+        default:
+            // A later kind: its descriptor's members that `edit` has an option for; text and days shown as stored.
+            let columns = RecordKindTable.columnValues(r.detail)
+            out = (RecordKindTable.of(r.kind).members ?? []).compactMap { m in
+                guard let option = m.option, RecordEdit.options.contains(option), option != "--payment" else { return nil }
+                let shown = m.value == .text || m.value == .day ? columns[m.columns[0]]?.text ?? "" : ""
+                return (String(option.dropFirst(2)), shown)
+            }
+        }
+        let c = RecordClock.day(r.at, utcOffset: r.utcOffset)
+        let minutes = (Int(r.at.timeIntervalSince1970) + r.utcOffset) / 60
+        let at = String(format: "%@ %02d:%02d", c.description, ((minutes / 60) % 24 + 24) % 24, (minutes % 60 + 60) % 60)
+        return out + [("at", at), ("note", r.note ?? "")]
+    }
+
+    /// `GET /records/ID/edit`: the form, prefilled (an account that writes only).
+    func editForm(_ request: Request, _ context: ServeContext) throws -> Response {
+        guard let session = context.session else { return notSignedIn(request, context) }
+        guard session.account.role.writes else { return refusal(.forbidden, .webForbidden, request, context) }
+        guard let record = try pathRecord(context) else { return refusal(.notFound, .webNotFound, request, context) }
+        let p = presentation(language(request, context))
+        return Self.html(Pages(p).editForm(record, fields: Self.editFields(record, p), values: [:], notice: nil, session: session))
+    }
+
+    /// `POST /records/ID/edit` (`csrf`, fields named as `edit`'s options): as `edit ID --FIELD VALUE…`, read by
+    /// `RecordEdit` (the CLI's reader) for the fields that differ from the record's current values; one undo
+    /// step. A bad field: the form again with the CLI's line, 400, nothing written.
+    func editRecord(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard let session = context.session else { return Self.redirect("/login") }
+        let checked = try await checkedWrite(request, context, session, needsWriter: true)
+        if let refused = checked.refusal { return refused }
+        guard let record = try pathRecord(context) else { return refusal(.notFound, .webNotFound, request, context) }
+        let id = record.id
+        let p = presentation(language(request, context))
+        let fields = Self.editFields(record, p)
+        // Only what was typed anew (a browser sends a textarea's lines with CR LF).
+        func typed(_ name: String) -> String? {
+            guard let sent = checked.form[name]?.replacingOccurrences(of: "\r\n", with: "\n"),
+                  let shown = fields.first(where: { $0.name == name })?.value, sent != shown else { return nil }
+            return sent
+        }
+        var values: [String: String] = [:]
+        for f in fields where f.name != "at" && f.name != "note" { if let v = typed(f.name) { values["--" + f.name] = v } }
+        let at = typed("at").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let note = typed("note")
+        guard !values.isEmpty || at != nil || note != nil else { return Self.redirect("/records/\(id)") }
+        func again(_ line: String) -> Response {
+            Self.html(Pages(p).editForm(record, fields: fields, values: checked.form, notice: line, session: session), status: .badRequest)
+        }
+        do {
+            let edit = try RecordEdit(at: at, note: note, pet: nil, values: values, payment: nil, context: RecordEdit.Context(
+                time: p.time, defaultUnit: settings.unitSystem == .imperial ? .pound : .kilogram, language: p.l10n.language.rawValue,
+                homeCurrency: { homeCurrency(p) }, member: { m, raw, kind in try Self.member(m, raw, kind, p) }))
+            _ = try named(session, "edit \(id)") { s -> PetRecord in
+                let moved = try edit.movedNextDue(try s.record(id: id), pet: { try s.pet(.id($0)) },
+                                                  vaccinations: { try s.records(RecordQuery(pets: [.id($0)], kinds: [.vaccination])) })
+                return try s.updateRecord(id: id) { try edit.update($0, moved: moved) }
+            }
+        } catch let e as ParseError {
+            return again(e.message(p.l10n))
+        } catch let e as RecordEdit.NotForKind {
+            return again(p.t(.errFlagNotForKind(flag: e.flag, kind: p.wording.kindName(e.kind))))
+        } catch let e as Walk.Refusal {
+            return again(RecordEntry.text(e, p.l10n))
+        } catch let e as FormLine {
+            return again(e.text)
+        } catch StoreError.recordNotFound {
+            return refusal(.notFound, .webNotFound, request, context)
+        }
+        return Self.redirect("/records/\(id)")
+    }
+
+    /// A later kind's codes and measures, as the commands that log them read them (`groom`'s tasks, `walk`'s
+    /// distance and duration; empty clears a measure).
+    static func member(_ m: RecordKindTable.JSONField, _ raw: String, _ kind: RecordKind, _ p: PresentationContext) throws -> SQLValue {
+        switch m.value {
+        case .codes where kind == .grooming:
+            return SQLValue(Grooming(tasks: try RecordEntry.groomingTasks(raw.split(whereSeparator: \.isWhitespace).map(String.init), p.l10n)).taskList)
+        case .meters, .minutes:
+            guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return .null }
+            let typed = try Walk.parse([raw])
+            let distance = m.value == .meters
+            guard let v = distance ? typed.meters : typed.minutes, typed.meters == nil || typed.minutes == nil else {
+                throw FormLine(text: p.t(distance ? .errWalkDistance(value: raw) : .errWalkDuration(value: raw)))
+            }
+            return .int(Int64(v))
+        default:
+            throw RecordEdit.NotForKind(flag: m.option ?? m.key, kind: kind)
+        }
+    }
 
     enum RecordAction { case delete, star, unstar }
 

@@ -253,6 +253,95 @@ final class RecordRouteTests: ServeTestCase, @unchecked Sendable {
         }
     }
 
+    func testAnEditReadsItsFieldsAsEditDoesAndIsOneUndoStepNamedWithTheAccount() async throws {
+        let mina = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash, language: "ko")
+        _ = try store.addAccount(name: "sitter", role: .viewer, passwordHash: Self.hash)
+        var draft = PetDraft()
+        draft.name = "Rex"
+        draft.species = .dog
+        draft.born = PartialDate(year: 2020, month: 1, day: 1)
+        let rex = try store.addPet(draft)
+        let ago = Date(timeIntervalSinceNow: -10 * 86_400)
+        func add(_ detail: RecordDetail) throws -> PetRecord {
+            try XCTUnwrap(try store.addRecord(pets: [.id(rex.id)], RecordDraft(at: ago, utcOffset: 0, detail: detail)).first)
+        }
+        let weight = try add(.weight(Weight(mass: Mass(grams: 5000))))
+        let diary = try add(.diary(Diary(text: "hi")))
+        let meal = try add(.meal(Meal(food: "kibble", type: .meal, amount: nil)))
+        let time = TimeContext(now: Date(), timeZone: TimeZone(identifier: "UTC")!)
+        let dose = try VaccineEntry.dose(try VaccineEntry.name("dhpp", asWritten: false), pet: rex, product: nil, lot: nil, clinic: nil, nextDue: nil,
+                                         given: (ago, 0), earlier: { [] }, intent: .automatic, time: time)
+        let vaccination = try add(.vaccination(dose.vaccination))
+        try await Application(router: server.router()).test(.router) { client in
+            let who = try await self.signIn(client, "mina")
+            let sitter = try await self.signIn(client, "sitter")
+            func edit(_ id: String, _ fields: [String: String], _ w: Who? = nil, csrf: String? = nil, origin: String = "http://localhost") async throws -> TestResponse {
+                let w = w ?? who
+                return try await client.execute(uri: "/records/\(id)/edit", method: .post, headers: self.headers(cookie: w.cookie, origin: origin, form: true),
+                                                body: self.formBody(fields.merging(["csrf": csrf ?? w.csrf]) { a, _ in a }))
+            }
+            // The form, prefilled; a viewer has neither the link nor the form.
+            let form = try await client.execute(uri: "/records/\(weight.id)/edit", method: .get, headers: self.headers(cookie: who.cookie))
+            XCTAssertEqual(form.status, .ok)
+            XCTAssertTrue(String(buffer: form.body).contains("name=\"weight\" value=\"5kg\""), String(buffer: form.body))
+            let page = String(buffer: try await client.execute(uri: "/records/\(weight.id)", method: .get, headers: self.headers(cookie: who.cookie)).body)
+            XCTAssertTrue(page.contains("href=\"/records/\(weight.id)/edit\""))
+            let viewerPage = String(buffer: try await client.execute(uri: "/records/\(weight.id)", method: .get, headers: self.headers(cookie: sitter.cookie)).body)
+            XCTAssertFalse(viewerPage.contains("/edit\""))
+            let viewerForm = try await client.execute(uri: "/records/\(weight.id)/edit", method: .get, headers: self.headers(cookie: sitter.cookie))
+            XCTAssertEqual(viewerForm.status, .forbidden)
+
+            // Refusals change nothing: a viewer, a bad token, a foreign Origin, ids that are not numbers, a bad value, the future.
+            let before = try self.store.record(id: weight.id)
+            let viewer = try await edit(String(weight.id), ["weight": "4"], sitter)
+            XCTAssertEqual(viewer.status, .forbidden)
+            let token = try await edit(String(weight.id), ["weight": "4"], csrf: sitter.csrf)
+            XCTAssertEqual(token.status, .forbidden)
+            let foreign = try await edit(String(weight.id), ["weight": "4"], origin: "http://evil.example")
+            XCTAssertEqual(foreign.status, .forbidden)
+            for bad in ["..", "%2e%2e", "999999", "1e3", "-1"] {
+                let r = try await edit(bad, ["weight": "4"])
+                XCTAssertEqual(r.status, .notFound, bad)
+            }
+            let badValue = try await edit(String(weight.id), ["weight": "무게"])
+            XCTAssertEqual(badValue.status, .badRequest)
+            var line = ""
+            do { _ = try Mass.parse("무게", defaultUnit: .kilogram) } catch let e as ParseError { line = e.message(L10n(.ko)) }
+            XCTAssertFalse(line.isEmpty)
+            XCTAssertTrue(String(buffer: badValue.body).contains(HTML.escape(line)), "the CLI's line, in the account's language")
+            let future = try await edit(String(weight.id), ["at": "2099-01-01"])
+            XCTAssertEqual(future.status, .badRequest, "an observation cannot move into the future")
+            XCTAssertEqual(try self.store.record(id: weight.id), before, "nothing written")
+            XCTAssertNil(try self.store.undoHistory(limit: 1).first, "no undo step")
+
+            // Edits, with Korean and Japanese input; only what was typed anew is read.
+            let ok = try await edit(String(weight.id), ["weight": "4.5", "note": "산책 후"])
+            XCTAssertEqual(ok.headers[.location], "/records/\(weight.id)", String(buffer: ok.body))
+            XCTAssertEqual(try self.store.undoHistory(limit: 1).first?.command, "serve #\(mina.id) (mina): edit \(weight.id)", "undo --list names the account")
+            _ = try await edit(String(diary.id), ["text": "오늘은 공원에서 놀았어요", "title": "散歩"])
+            _ = try await edit(String(meal.id), ["food": "ドッグフード"])
+            // A vaccination moved: its computed next due day moves with it, as `edit ID --at` moves it.
+            let current = try self.store.record(id: vaccination.id)
+            let newDay = current.localDay.adding(days: -30)
+            let expected = VaccinationSchedule.shipped.movedNextDue(current, to: newDay, pet: rex,
+                                                                    records: try self.store.records(RecordQuery(pets: [.id(rex.id)], kinds: [.vaccination])))
+            let moved = try await edit(String(vaccination.id), ["at": newDay.description])
+            XCTAssertEqual(moved.status, .seeOther, String(buffer: moved.body))
+            guard case .vaccination(let v) = try self.store.record(id: vaccination.id).detail else { return XCTFail("a vaccination") }
+            XCTAssertEqual(try self.store.record(id: vaccination.id).localDay, newDay)
+            XCTAssertNotEqual(v.nextDue, dose.vaccination.nextDue, "the due day moved")
+            XCTAssertEqual(v.nextDue, expected)
+        }
+        guard case .weight(let w) = try store.record(id: weight.id).detail else { return XCTFail("a weight") }
+        XCTAssertEqual(w.mass.grams, 4500, "a bare number in kilograms")
+        XCTAssertEqual(try store.record(id: weight.id).note, "산책 후")
+        guard case .diary(let d) = try store.record(id: diary.id).detail else { return XCTFail("a diary") }
+        XCTAssertEqual(d.text, "오늘은 공원에서 놀았어요")
+        XCTAssertEqual(d.title, "散歩")
+        guard case .meal(let m) = try store.record(id: meal.id).detail else { return XCTFail("a meal") }
+        XCTAssertEqual(m.food, "ドッグフード")
+    }
+
     func testThePetPagesTimelineComesAPageAtATime() async throws {
         _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash)
         let coco = try addPet("Coco")
