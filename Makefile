@@ -48,7 +48,7 @@ setup:
 	@PYTHONPATH=.build/python-fhir python3 -c 'import fhir.resources' 2>/dev/null || { mkdir -p .build; \
 	  $(PIP_QUIET) --upgrade --target .build/python-fhir $(PIP_FHIR_PACKAGES) > .build/pip-fhir.log 2>&1 || { cat .build/pip-fhir.log; exit 1; }; }
 	@$(BROWSER_VENV)/bin/python -c 'import playwright' 2>/dev/null || { mkdir -p .build; rm -rf $(BROWSER_VENV); \
-	  { python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/python -m pip install -q --disable-pip-version-check $(PIP_BROWSER_PACKAGES); } \
+	  { python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/python -m pip install -q --disable-pip-version-check --no-warn-conflicts --root-user-action=ignore $(PIP_BROWSER_PACKAGES); } \
 	  > .build/pip-browser.log 2>&1 || { cat .build/pip-browser.log; exit 1; }; }
 
 build: setup

@@ -38,7 +38,7 @@ extension Pages {
                    .check("straining", t(.fieldStraining)), .check("blood", t(.fieldBlood))]
         case .symptom:
             out = [.text("symptom", fieldName("symptom"), required: true, placeholder: "", mode: nil), .text("severity", fieldName("severity"), required: false, placeholder: "1–5", mode: nil),
-                   .text("duration", fieldName("duration"), required: false, placeholder: "2h", mode: nil), .check("as-written", "--as-written")]
+                   .text("duration", fieldName("duration"), required: false, placeholder: "2h", mode: nil), .check("as-written", fieldName("as-written"))]
         case .diary:
             out = [.area("text", fieldName("diary"), required: true), .text("title", fieldName("title"), required: false, placeholder: "", mode: nil),
                    .choice("mood", fieldName("mood"), Mood.allCases.map { ($0.rawValue, l.code(.mood, $0.rawValue)) }), .photos]
@@ -54,7 +54,7 @@ extension Pages {
                    .text("next", fieldName("next"), required: false, placeholder: "1y", mode: nil),
                    .text("product", fieldName("product"), required: false, placeholder: "", mode: nil), .text("lot", fieldName("lot"), required: false, placeholder: "", mode: nil),
                    .text("clinic", fieldName("clinic"), required: false, placeholder: "", mode: nil),
-                   .check("booster", "--booster"), .check("initial", "--initial"), .check("as-written", "--as-written")]
+                   .check("booster", fieldName("booster")), .check("initial", fieldName("initial")), .check("as-written", fieldName("as-written"))]
         case .dose:
             out = [.text("name", fieldName("name"), required: true, placeholder: "", mode: nil), .check("skipped", t(.fieldSkipped))]
         case .groom:

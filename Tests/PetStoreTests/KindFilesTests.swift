@@ -25,19 +25,24 @@ final class KindFilesTests: XCTestCase {
                        "Sources/PetStoreCore/RecordDetailTables.swift", "Sources/PetStorePostgres/PostgresSchema.swift",
                        "Sources/PetStoreSQLite/Schema.swift", "Sources/petlog/Petlog.swift"]
 
+    /// The web form of a kind (`petlog serve`'s `POST /pets/ID/log`): its fields on the page, its route, and the
+    /// reader the CLI's command and the form share. A feature a kind may have, not what makes it a kind.
+    static let webForm = ["Sources/PetServe/RecordPages.swift", "Sources/PetServe/RecordRoutes.swift", "Sources/PetViews/RecordEntry.swift"]
+
     /// Walks: the nine and nothing else (their summary line and short forms once took `RecordWording` and
     /// `ChoiceWords` too); what walks do beyond being a kind is features, listed apart.
     func testAWalkIsTheNineFiles() throws {
         let features = ["Sources/PetModel/MonthComparison.swift", "Sources/PetModel/WalkTotals.swift", "Sources/PetModel/VisitReportFacts.swift",
                         "Sources/PetStoreCore/DemoHousehold.swift", "Sources/PetTransfer/FHIRBundle.swift", "Sources/PetViews/ChartComposer.swift",
                         "Sources/PetViews/StatsPresenter.swift", "Sources/PetViews/CommandJSON.swift", "Sources/PetReport/VetReportComposer.swift",
-                        "Sources/petlog/StatsCommand.swift"]
+                        "Sources/petlog/StatsCommand.swift"] + Self.webForm
         XCTAssertEqual(try kindFiles(["walk", "Walk", "--features"] + features).sorted(), (Self.nine + ["Sources/petlog/WalkCommand.swift"]).sorted())
     }
 
     /// Grooming: the nine and what a kind of listed codes adds (the code group, its typed names in en/ko/ja).
     func testAGroomingIsTheNineFilesAndItsListedCodes() throws {
-        XCTAssertEqual(try kindFiles(["grooming", "Groom", "--features", "Sources/PetViews/StatsPresenter.swift", "Sources/PetStoreCore/DemoSpending.swift"]).sorted(),
+        XCTAssertEqual(try kindFiles(["grooming", "Groom", "--features", "Sources/PetViews/StatsPresenter.swift", "Sources/PetStoreCore/DemoSpending.swift"]
+                                       + Self.webForm).sorted(),
                        (Self.nine + ["Sources/petlog/GroomCommand.swift", "Localization/CodeGroups.swift", "Sources/PetModel/CareNames.swift",
                                      "assets/care-names.json"]).sorted())
     }
