@@ -391,13 +391,11 @@ extension PetServer {
         case .codes where kind == .grooming:
             return SQLValue(Grooming(tasks: try RecordEntry.groomingTasks(raw.split(whereSeparator: \.isWhitespace).map(String.init), p.l10n)).taskList)
         case .meters, .minutes:
-            guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return .null }
-            let typed = try Walk.parse([raw])
-            let distance = m.value == .meters
-            guard let v = distance ? typed.meters : typed.minutes, typed.meters == nil || typed.minutes == nil else {
-                throw FormLine(text: p.t(distance ? .errWalkDistance(value: raw) : .errWalkDuration(value: raw)))
+            do {
+                return try RecordEntry.walkMeasure(raw, distance: m.value == .meters).map { .int(Int64($0)) } ?? .null
+            } catch let e as RecordEntry.NotOneMeasure {
+                throw FormLine(text: e.text(p.l10n))
             }
-            return .int(Int64(v))
         default:
             throw RecordEdit.NotForKind(flag: m.option ?? m.key, kind: kind)
         }

@@ -76,6 +76,25 @@ public enum RecordEntry {
         }
     }
 
+    /// One walk measure as `edit` reads it (`--distance 3.2km`, `--duration 1h10m`, read by `Walk.parse`): its
+    /// metres or minutes; nil for an empty value (it clears the measure). Throws `Walk.Refusal`, or `NotOneMeasure`
+    /// for a value that is not that one measure alone.
+    public static func walkMeasure(_ raw: String, distance: Bool) throws -> Int? {
+        guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let typed = try Walk.parse([raw])
+        guard let v = distance ? typed.meters : typed.minutes, typed.meters == nil || typed.minutes == nil else {
+            throw NotOneMeasure(value: raw, distance: distance)
+        }
+        return v
+    }
+
+    /// `walkMeasure`'s refusal of a value that is not the one measure asked for.
+    public struct NotOneMeasure: Error {
+        public let value: String
+        public let distance: Bool
+        public func text(_ l: L10n) -> String { l.text(distance ? .errWalkDistance(value: value) : .errWalkDuration(value: value)) }
+    }
+
     /// `groom PET [WHAT…]`: the tasks named by `words`, in en/ko/ja (`bath`, `목욕`, `シャンプー`), each word or
     /// comma-separated list once; a name of several words may come as several words (`귀 청소`). A word that
     /// names no task is refused with the list in `l`'s language.

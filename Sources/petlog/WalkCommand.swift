@@ -36,12 +36,12 @@ extension WalkCommand: KindCommand {
 
     /// One measure each, as `walk` reads it (`edit --distance 3.2km`, `--duration 1h10m`); empty clears it.
     static func typed(_ raw: String, for m: RecordKindTable.JSONField, _ s: Session) throws -> SQLValue {
-        guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return .null }
-        let typed = try walk([raw], s)
-        let distance = m.value == .meters
-        guard let v = distance ? typed.meters : typed.minutes, typed.meters == nil || typed.minutes == nil else {
-            throw UsageError(message: s.t(distance ? .errWalkDistance(value: raw) : .errWalkDuration(value: raw)), code: Failure.dataError)
+        do {
+            return try RecordEntry.walkMeasure(raw, distance: m.value == .meters).map { .int(Int64($0)) } ?? .null
+        } catch let r as Walk.Refusal {
+            throw UsageError(message: RecordEntry.text(r, s.l10n), code: Failure.dataError)
+        } catch let e as RecordEntry.NotOneMeasure {
+            throw UsageError(message: e.text(s.l10n), code: Failure.dataError)
         }
-        return .int(Int64(v))
     }
 }
