@@ -22,6 +22,9 @@ extension Pages {
     /// The kind's fields, then `at` and `note` (every logging command's `--at` and `--note`).
     func fields(_ kind: LogKind) -> [Field] {
         let l = context.l10n
+        // `--cost` and `--currency` (visit, groom).
+        let costFields: [Field] = [.text("cost", t(.showCost), required: false, placeholder: "45000", mode: nil),
+                                   .text("currency", fieldName("currency"), required: false, placeholder: "KRW", mode: nil)]
         var out: [Field]
         switch kind {
         case .weight:
@@ -48,7 +51,7 @@ extension Pages {
             out = [.text("clinic", fieldName("clinic"), required: false, placeholder: "", mode: nil), .text("vet", fieldName("vet"), required: false, placeholder: "", mode: nil),
                    .text("reason", fieldName("reason"), required: false, placeholder: "", mode: nil), .area("diagnosis", fieldName("diagnosis"), required: false),
                    .area("treatment", fieldName("treatment"), required: false), .text("weight", t(.kindWeight), required: false, placeholder: "4.2kg", mode: nil),
-                   .text("follow-up", fieldName("follow-up"), required: false, placeholder: "2w", mode: nil), .attachments]
+                   .text("follow-up", fieldName("follow-up"), required: false, placeholder: "2w", mode: nil)] + costFields + [.attachments]
         case .vaccine:
             out = [.text("vaccine", fieldName("vaccine"), required: true, placeholder: "DHPP", mode: nil),
                    .text("next", fieldName("next"), required: false, placeholder: "1y", mode: nil),
@@ -59,7 +62,8 @@ extension Pages {
             out = [.text("name", fieldName("name"), required: true, placeholder: "", mode: nil), .check("skipped", t(.fieldSkipped))]
         case .groom:
             out = [.text("what", fieldName("what"), required: false, placeholder: Grooming.Task.allCases.prefix(3).map { l.code(.groomingTask, $0.rawValue) }.joined(separator: " "), mode: nil),
-                   .text("by", t(.webFieldGroomer), required: false, placeholder: "", mode: nil), .photos]
+                   .text("by", t(.webFieldGroomer), required: false, placeholder: "", mode: nil)] + costFields
+                + [.text("next", fieldName("next"), required: false, placeholder: "4w", mode: nil), .photos]
         }
         return out + [.text("at", t(.webFieldAt), required: false, placeholder: "", mode: nil), .area("note", fieldName("note"), required: false)]
     }
@@ -112,8 +116,8 @@ extension Pages {
         if timeline.records.isEmpty { return out + "<p class=\"muted\">\(t(.webNoRecords))</p>" }
         let rows = timeline.records.map { r -> HTML in
             let thumbs = r.attachments.sorted { $0.position < $1.position }.enumerated().compactMap { i, a -> HTML? in
-                guard PetServer.inlineTypes.contains(a.mediaType.lowercased()), a.mediaType.hasPrefix("image/") else { return nil }
-                return "<a href=\"/records/\(r.id)/files/\(i + 1)\"><img class=\"thumb\" src=\"/records/\(r.id)/files/\(i + 1)\" width=\"96\" height=\"96\" loading=\"lazy\" alt=\"\(a.originalName)\"></a>"
+                guard a.mediaType.lowercased().hasPrefix("image/") else { return nil }
+                return "<a href=\"/records/\(r.id)/files/\(i + 1)\"><img class=\"thumb\" src=\"/records/\(r.id)/files/\(i + 1)/thumb\" width=\"96\" height=\"96\" loading=\"lazy\" alt=\"\(a.originalName)\"></a>"
             }
             let star: HTML = r.starred ? " ★" : ""
             return """
@@ -158,29 +162,6 @@ extension Pages {
             """
     }
 
-    /// `GET /records/ID/edit`: the record's fields named as `edit`'s options, prefilled with its values; after a
-    /// refusal, the line and what was typed.
-    func editForm(_ r: PetRecord, fields: [(name: String, value: String)], values: [String: String], notice: String?, session: WebSession) -> HTML {
-        let title = "\(t(.webEdit)) #\(r.id) \(wording.kindName(r.kind))"
-        let message: HTML = notice.map { "<p class=\"notice\" role=\"alert\">\($0)</p>" } ?? ""
-        let inputs = fields.map { f -> HTML in
-            let value = values[f.name] ?? f.value
-            let label = f.name == "at" ? t(.webFieldAt) : fieldName(f.name)
-            if f.name == "note" || f.name == "text" || f.name == "diagnosis" || f.name == "treatment" {
-                return "<label for=\"f-\(f.name)\">\(label)</label><textarea id=\"f-\(f.name)\" name=\"\(f.name)\">\(value)</textarea>"
-            }
-            return "<label for=\"f-\(f.name)\">\(label)</label><input id=\"f-\(f.name)\" name=\"\(f.name)\" value=\"\(value)\">"
-        }
-        return layout(title: title, session: session, body: """
-            <h1><a href="/records/\(r.id)">\(title)</a></h1>\(message)
-            <form method="post" action="/records/\(r.id)/edit" class="stack">
-            <input type="hidden" name="csrf" value="\(session.csrf)">
-            \(inputs)
-            <button type="submit">\(t(.webSave))</button>
-            </form>
-            """)
-    }
-
     /// `GET /records/ID`: `show ID`'s fields (the same presenter), the files by number, delete and star.
     /// The undo button for the account's own last web change (`undo` of that step only), sent back to `back`.
     func undoForm(_ step: UndoEntry?, back: String, session: WebSession) -> HTML {
@@ -195,11 +176,11 @@ extension Pages {
     func record(_ r: PetRecord, session: WebSession, undo: UndoEntry? = nil) -> HTML {
         let fields = RecordDetailPresenter(context).fields(r).map { k, v -> HTML in "<dt>\(k)</dt><dd><bdi>\(v)</bdi></dd>" }
         let files = r.attachments.sorted { $0.position < $1.position }.enumerated().map { i, a -> HTML in
-            let image = a.mediaType.hasPrefix("image/") && PetServer.inlineTypes.contains(a.mediaType.lowercased())
-            let thumb: HTML = image ? "<img class=\"thumb\" src=\"/records/\(r.id)/files/\(i + 1)\" width=\"96\" height=\"96\" loading=\"lazy\" alt=\"\">" : ""
+            let image = a.mediaType.lowercased().hasPrefix("image/")
+            let thumb: HTML = image ? "<img class=\"thumb\" src=\"/records/\(r.id)/files/\(i + 1)/thumb\" width=\"96\" height=\"96\" loading=\"lazy\" alt=\"\">" : ""
             return """
             <li><a href="/records/\(r.id)/files/\(i + 1)">\(thumb)\(i + 1). <bdi>\(a.originalName)</bdi></a> \
-            <span class="muted">\(a.mediaType) · \(t(.showBytes(count: ValueFormatter.count(a.size))))</span></li>
+            <span class="muted">\(a.mediaType) · \(t(.showBytes(count: ValueFormatter.count(a.size))))</span>\(Thumbnails.heifTypes.contains(a.mediaType.lowercased()) ? " <a href=\"/records/\(r.id)/files/\(i + 1)/original\" download>\(t(.webFileOriginal))</a>" as HTML : "")</li>
             """
         }
         let fileList: HTML = files.isEmpty ? "" : "<h2>\(t(.webFiles))</h2><ul class=\"plain files\">\(files)</ul>"

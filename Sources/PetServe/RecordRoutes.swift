@@ -15,6 +15,8 @@ extension PetServer {
         router.get("/pets/:id/log") { request, context in try logForm(request, context) }
         router.get("/records/:id") { request, context in try recordPage(request, context) }
         router.get("/records/:id/files/:n") { request, context in try recordFile(request, context) }
+        router.get("/records/:id/files/:n/original") { request, context in try recordFile(request, context, original: true) }
+        router.get("/records/:id/files/:n/thumb") { request, context in try thumbnail(request, context) }
         router.get("/records/:id/edit") { request, context in try editForm(request, context) }
         router.post("/records/:id/edit") { request, context in try await editRecord(request, context) }
         router.post("/records/:id/delete") { request, context in try await recordWrite(request, context, .delete) }
@@ -202,17 +204,20 @@ extension PetServer {
         case .walk:
             detail = .walk(try Walk.parse((form["measure"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)))
         case .visit:
-            // The visit's day: `at`'s (a follow-up span counts from it); no `cost` here (the expense form's, with its currency).
+            // The visit's day: `at`'s (a follow-up span counts from it); `cost` as `visit --cost [--currency]` reads it.
             let (at, offset, _) = try when(form, .visit, p)
             detail = try RecordEntry.visit(clinic: text("clinic"), vet: text("vet"), reason: text("reason"), diagnosis: text("diagnosis"),
-                                           treatment: text("treatment"), weight: text("weight"), followUp: text("follow-up"), cost: { nil },
+                                           treatment: text("treatment"), weight: text("weight"), followUp: text("follow-up"), cost: { try cost(form, p) },
                                            visitDay: RecordClock.day(at, utcOffset: offset),
                                            defaultUnit: settings.unitSystem == .imperial ? .pound : .kilogram, time: p.time)
         case .dose, .vaccine:
             throw ParseError.emptyText(field: "kind")  // `med give`, `vaccine`: not drafts alone (logRecord writes them)
         case .groom:
             let tasks = try RecordEntry.groomingTasks((form["what"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init), p.l10n)
-            detail = .grooming(Grooming(tasks: tasks, groomer: try text("by").map { try TextField.label($0, field: "groomer") }))
+            // `groom --cost [--currency] --next`: a span counts from the grooming's day.
+            let (at, offset, _) = try when(form, .grooming, p)
+            detail = .grooming(Grooming(tasks: tasks, groomer: try text("by").map { try TextField.label($0, field: "groomer") }, cost: try cost(form, p),
+                                        next: try text("next").map { try TimeParser.day($0, from: RecordClock.day(at, utcOffset: offset), context: p.time) }))
         }
         let (at, offset, note) = try when(form, detail.kind, p)
         // Photos: images by their content, as `--photo` checks them (a script named `.jpg` is refused).
@@ -220,6 +225,16 @@ extension PetServer {
         // Attachments (`visit --attach`): any file, its type read by the store from its content.
         let paths = kind.takesPhotos ? photos.map(\.path) : kind == .visit ? attachments.map(\.path) : []
         return RecordDraft(at: at, utcOffset: offset, note: note, detail: detail, attachmentPaths: paths)
+    }
+
+    /// A form's `cost` as a kind's `--cost` reads it: its own currency, else `currency` (`--currency`), else the home one.
+    func cost(_ form: [String: String], _ p: PresentationContext) throws -> Money? {
+        guard let raw = field(form, "cost") else { return nil }
+        let home = try field(form, "currency").map { code in
+            guard let c = Currency.named(code.trimmingCharacters(in: .whitespaces)) else { throw ParseError.unknownCurrency(code) }
+            return c
+        } ?? homeCurrency(p)
+        return try MoneyText.parse(raw, defaultCurrency: home, language: p.l10n.language.rawValue)
     }
 
     /// A form's text field; empty is absent.
@@ -263,8 +278,9 @@ extension PetServer {
     }
 
     /// `GET /records/ID/files/N` (N as `show ID` numbers them): the file with its stored type; a download
-    /// unless it is an image or a PDF. Only the record and the number choose the file.
-    func recordFile(_ request: Request, _ context: ServeContext) throws -> Response {
+    /// unless it is an image or a PDF; a HEIC photo as a JPEG rendering (`…/N/original`: the stored file, a
+    /// download). Only the record and the number choose the file.
+    func recordFile(_ request: Request, _ context: ServeContext, original: Bool = false) throws -> Response {
         guard context.session != nil else { return notSignedIn(request, context) }
         guard let record = try pathRecord(context), let n = pathNumber(context, "n") else { return refusal(.notFound, .webNotFound, request, context) }
         let files = record.attachments.sorted { $0.position < $1.position }
@@ -274,7 +290,8 @@ extension PetServer {
         defer { scratch.remove() }
         guard let path = try store.run({ s in s.readableAttachment(sha256: a.sha256, scratch: { try scratch.path() }) }),
               let data = FileManager.default.contents(atPath: path) else { return refusal(.notFound, .webNotFound, request, context) }
-        let shown = Self.inlineTypes.contains(a.mediaType.lowercased())
+        if !original, let rendered = browserRendering(a, path: path) { return rendered }
+        let shown = !original && Self.inlineTypes.contains(a.mediaType.lowercased())
         let name = a.originalName.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? "file"
         let type = shown || a.mediaType.hasPrefix("text/") ? a.mediaType : "application/octet-stream"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=3600",
@@ -285,121 +302,6 @@ extension PetServer {
     /// The stored types a browser may show in place (images by content, PDFs); everything else downloads.
     static let inlineTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/avif", "image/tiff",
                                            "image/bmp", "application/pdf"]
-
-    // MARK: Edit
-
-    /// The edit form's fields for `r`, named as `edit`'s options (without `--`), with the record's current
-    /// values: what `POST /records/ID/edit` compares with, so that only a field typed anew is read and written.
-    static func editFields(_ r: PetRecord, _ p: PresentationContext) -> [(name: String, value: String)] {
-        func mass(_ m: Mass?) -> String {
-            guard let m else { return "" }
-            let kg = Decimal(m.grams) / 1000
-            return "\(kg)kg"
-        }
-        func money(_ m: Money?) -> String { m.map { p.format.money($0) } ?? "" }
-        var out: [(String, String)]
-        switch r.detail {
-        case .weight(let w): out = [("weight", mass(w.mass)), ("bcs", w.bodyConditionScore.map { String($0.value) } ?? "")]
-        case .stool(let st): out = [("score", String(st.faecalScore.value))]
-        case .symptom(let sy): out = [("severity", String(sy.severityLevel.value))]
-        case .diary(let d): out = [("text", d.text), ("title", d.title ?? "")]
-        case .meal(let m): out = [("food", m.food), ("amount", "")]
-        case .visit(let v):
-            out = [("clinic", v.clinic ?? ""), ("reason", v.reason ?? ""), ("diagnosis", v.diagnosis ?? ""), ("treatment", v.treatment ?? ""),
-                   ("weight", mass(v.weight)), ("follow-up", v.followUp?.description ?? ""), ("cost", money(v.cost))]
-        case .vaccination(let v): out = [("clinic", v.clinic ?? ""), ("next", v.nextDue?.description ?? ""), ("lot", v.lot ?? "")]
-        case .medication(let m): out = [("dose", m.dose ?? "")]
-        case .expense(let e):
-            out = [("amount", money(e.money)), ("category", e.category), ("merchant", e.merchant ?? ""), ("items", e.items.joined(separator: ", "))]
-        case .urine, .dose: out = []
-        default:
-            // A later kind: its descriptor's members that `edit` has an option for; text and days shown as stored.
-            let columns = RecordKindTable.columnValues(r.detail)
-            out = (RecordKindTable.of(r.kind).members ?? []).compactMap { m in
-                guard let option = m.option, RecordEdit.options.contains(option), option != "--payment" else { return nil }
-                let shown = m.value == .text || m.value == .day ? columns[m.columns[0]]?.text ?? "" : ""
-                return (String(option.dropFirst(2)), shown)
-            }
-        }
-        let c = RecordClock.day(r.at, utcOffset: r.utcOffset)
-        let minutes = (Int(r.at.timeIntervalSince1970) + r.utcOffset) / 60
-        let at = String(format: "%@ %02d:%02d", c.description, ((minutes / 60) % 24 + 24) % 24, (minutes % 60 + 60) % 60)
-        return out + [("at", at), ("note", r.note ?? "")]
-    }
-
-    /// `GET /records/ID/edit`: the form, prefilled (an account that writes only).
-    func editForm(_ request: Request, _ context: ServeContext) throws -> Response {
-        guard let session = context.session else { return notSignedIn(request, context) }
-        guard session.account.role.writes else { return refusal(.forbidden, .webForbidden, request, context) }
-        guard let record = try pathRecord(context) else { return refusal(.notFound, .webNotFound, request, context) }
-        let p = presentation(language(request, context))
-        return Self.html(Pages(p).editForm(record, fields: Self.editFields(record, p), values: [:], notice: nil, session: session))
-    }
-
-    /// `POST /records/ID/edit` (`csrf`, fields named as `edit`'s options): as `edit ID --FIELD VALUE…`, read by
-    /// `RecordEdit` (the CLI's reader) for the fields that differ from the record's current values; one undo
-    /// step. A bad field: the form again with the CLI's line, 400, nothing written.
-    func editRecord(_ request: Request, _ context: ServeContext) async throws -> Response {
-        guard let session = context.session else { return Self.redirect("/login") }
-        let checked = try await checkedWrite(request, context, session, needsWriter: true)
-        if let refused = checked.refusal { return refused }
-        guard let record = try pathRecord(context) else { return refusal(.notFound, .webNotFound, request, context) }
-        let id = record.id
-        let p = presentation(language(request, context))
-        let fields = Self.editFields(record, p)
-        // Only what was typed anew (a browser sends a textarea's lines with CR LF).
-        func typed(_ name: String) -> String? {
-            guard let sent = checked.form[name]?.replacingOccurrences(of: "\r\n", with: "\n"),
-                  let shown = fields.first(where: { $0.name == name })?.value, sent != shown else { return nil }
-            return sent
-        }
-        var values: [String: String] = [:]
-        for f in fields where f.name != "at" && f.name != "note" { if let v = typed(f.name) { values["--" + f.name] = v } }
-        let at = typed("at").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        let note = typed("note")
-        guard !values.isEmpty || at != nil || note != nil else { return Self.redirect("/records/\(id)") }
-        func again(_ line: String) -> Response {
-            Self.html(Pages(p).editForm(record, fields: fields, values: checked.form, notice: line, session: session), status: .badRequest)
-        }
-        do {
-            let edit = try RecordEdit(at: at, note: note, pet: nil, values: values, payment: nil, context: RecordEdit.Context(
-                time: p.time, defaultUnit: settings.unitSystem == .imperial ? .pound : .kilogram, language: p.l10n.language.rawValue,
-                homeCurrency: { homeCurrency(p) }, member: { m, raw, kind in try Self.member(m, raw, kind, p) }))
-            _ = try named(session, "edit \(id)") { s -> PetRecord in
-                let moved = try edit.movedNextDue(try s.record(id: id), pet: { try s.pet(.id($0)) },
-                                                  vaccinations: { try s.records(RecordQuery(pets: [.id($0)], kinds: [.vaccination])) })
-                return try s.updateRecord(id: id) { try edit.update($0, moved: moved) }
-            }
-        } catch let e as ParseError {
-            return again(e.message(p.l10n))
-        } catch let e as RecordEdit.NotForKind {
-            return again(p.t(.errFlagNotForKind(flag: e.flag, kind: p.wording.kindName(e.kind))))
-        } catch let e as Walk.Refusal {
-            return again(RecordEntry.text(e, p.l10n))
-        } catch let e as FormLine {
-            return again(e.text)
-        } catch StoreError.recordNotFound {
-            return refusal(.notFound, .webNotFound, request, context)
-        }
-        return Self.redirect("/records/\(id)")
-    }
-
-    /// A later kind's codes and measures, as the commands that log them read them (`groom`'s tasks, `walk`'s
-    /// distance and duration; empty clears a measure).
-    static func member(_ m: RecordKindTable.JSONField, _ raw: String, _ kind: RecordKind, _ p: PresentationContext) throws -> SQLValue {
-        switch m.value {
-        case .codes where kind == .grooming:
-            return SQLValue(Grooming(tasks: try RecordEntry.groomingTasks(raw.split(whereSeparator: \.isWhitespace).map(String.init), p.l10n)).taskList)
-        case .meters, .minutes:
-            do {
-                return try RecordEntry.walkMeasure(raw, distance: m.value == .meters).map { .int(Int64($0)) } ?? .null
-            } catch let e as RecordEntry.NotOneMeasure {
-                throw FormLine(text: e.text(p.l10n))
-            }
-        default:
-            throw RecordEdit.NotForKind(flag: m.option ?? m.key, kind: kind)
-        }
-    }
 
     enum RecordAction { case delete, star, unstar }
 

@@ -119,6 +119,11 @@ public struct RecordEdit {
         // Every value option, as typed (nil: not given); the payment's slot under the flag given.
         let paymentFlag = payment?.flag ?? "--payment"
         let given: [(String, String?)] = Self.options.map { $0 == "--payment" ? (paymentFlag, payment.map(\.flag)) : ($0, values[$0]) }
+        // The kind's options (`fields`, the list the web form shows too): any other given is refused before a value is read.
+        let offered = Set(Self.fields(r.kind).map(\.option))
+        if let stray = zip(Self.options, given).first(where: { $1.1 != nil && !offered.contains($0) }) {
+            throw NotForKind(flag: stray.1.0, kind: r.kind)
+        }
         switch detail {
         case .weight(var w):
             if let m = try take("--weight", { try Mass.parse($0, defaultUnit: unit) }) { w.mass = m }
