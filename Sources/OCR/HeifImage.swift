@@ -58,7 +58,7 @@ enum HeifImage {
         (error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func withPrimary<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws -> T) throws -> T {
+    static func withPrimary<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws -> T) throws -> T {
         guard let context = heif_context_alloc() else { throw Failure.undecodable("libheif could not start") }
         defer { heif_context_free(context) }
         return try bytes.withUnsafeBytes { buffer in

@@ -5,6 +5,8 @@
 //        petlog-ocr --detect FALLBACK [--lang L] IMAGE  (orientation and, without --lang, the language from the
 //                                                       image; FALLBACK when it shows no script it knows)
 //        petlog-ocr ... --trace IMAGE                 (also the time of each stage on stderr)
+//        petlog-ocr --thumbnail SIZE IMAGE            (a JPEG or PNG copy at most SIZE pixels a side on standard
+//                                                       output, upright: `petlog serve`'s thumbnails, OCR.Thumbnail)
 import Foundation
 import OCR
 import OCRWire
@@ -22,10 +24,22 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 }
 let language = option("--lang")
 let fallback = option("--detect")
+let thumbnail = option("--thumbnail")
 let trace: OCRTrace? = arguments.contains("--trace") ? OCRTrace() : nil  // stage times on stderr (docs/ocr.md)
 arguments.removeAll { $0 == "--trace" }
 guard arguments.count == 1 else { fail(OCRWire.Failure("usage", detail: "petlog-ocr [--detect FALLBACK] [--lang LANGS] [--trace] IMAGE")) }
 let path = arguments[0]
+if let thumbnail {
+    guard let side = Int(thumbnail), (16...4096).contains(side) else { fail(OCRWire.Failure("usage", detail: "petlog-ocr --thumbnail SIZE IMAGE (16–4096)")) }
+    do {
+        FileHandle.standardOutput.write(Data(try Thumbnail.make(path: path, maxSide: side).bytes))
+        exit(0)
+    } catch let e as OCRError {
+        fail(OCRWire.Failure(e))
+    } catch {
+        fail(OCRWire.Failure("engineFailure", detail: "\(error)"))
+    }
+}
 
 extension OCRWire.Box {
     init(_ b: OCRBox) { self.init(x: b.x, y: b.y, width: b.width, height: b.height) }

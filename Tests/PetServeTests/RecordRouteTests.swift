@@ -171,7 +171,7 @@ final class RecordRouteTests: ServeTestCase, @unchecked Sendable {
             XCTAssertEqual(file.headers[.contentDisposition]?.hasPrefix("inline"), true)
             XCTAssertEqual(Array(buffer: file.body), Self.jpeg)
             let pet = String(buffer: try await client.execute(uri: "/pets/\(coco.id)", method: .get, headers: self.headers(cookie: mina.cookie)).body)
-            XCTAssertTrue(pet.contains("<a href=\"/records/\(saved.id)/files/1\"><img class=\"thumb\" src=\"/records/\(saved.id)/files/1\""), "a thumbnail opens the photo")
+            XCTAssertTrue(pet.contains("<a href=\"/records/\(saved.id)/files/1\"><img class=\"thumb\" src=\"/records/\(saved.id)/files/1/thumb\""), "a thumbnail opens the photo")
         }
     }
 
