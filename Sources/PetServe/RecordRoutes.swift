@@ -293,7 +293,8 @@ extension PetServer {
         if !original, let rendered = browserRendering(a, path: path) { return rendered }
         let shown = !original && Self.inlineTypes.contains(a.mediaType.lowercased())
         let name = a.originalName.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? "file"
-        let type = shown || a.mediaType.hasPrefix("text/") ? a.mediaType : "application/octet-stream"
+        // The original of a photo keeps its image type (`…/original`, a download); other files as before.
+        let type = shown || original && a.mediaType.hasPrefix("image/") || a.mediaType.hasPrefix("text/") ? a.mediaType : "application/octet-stream"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=3600",
                                                .contentDisposition: "\(shown ? "inline" : "attachment"); filename*=UTF-8''\(name)"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
