@@ -191,6 +191,8 @@ extension Pages {
         \(petChoice(pets, selected: pet))\(categoryChoice(nil))
         <label for="merchant">\(t(.scanMerchant))</label><input id="merchant" name="merchant">
         \(paymentChoice(nil))
+        <label for="items">\(fieldName("items"))</label><input id="items" name="items" placeholder="kibble, treats">
+        <label for="currency">\(fieldName("currency"))</label><input id="currency" name="currency" placeholder="KRW · JPY · USD">
         <label for="at">\(t(.webWhen))</label><input id="at" name="at" placeholder="now · yesterday 18:00 · 2026-11-20">
         <label for="note">\(t(.webNote))</label><input id="note" name="note">
         <button type="submit">\(t(.webSave))</button>

@@ -107,7 +107,9 @@ extension PetServer {
         let draft: RecordDraft
         let pets: [PetRef]
         do {
-            let amount = try MoneyText.parse(field("amount") ?? "", defaultCurrency: homeCurrency(p), language: p.l10n.language.rawValue)
+            // `--currency`: a bare amount's currency (else the home one), as `expense` reads it.
+            let currency = try field("currency").map { code in try Currency.named(code).map { $0 } ?? { throw ParseError.unknownCurrency(code) }() }
+            let amount = try MoneyText.parse(field("amount") ?? "", defaultCurrency: currency ?? homeCurrency(p), language: p.l10n.language.rawValue)
             guard amount.minorUnits > 0 else { throw ParseError.amountNotPositive(field("amount") ?? "") }
             let expense = Expense(
                 money: amount,

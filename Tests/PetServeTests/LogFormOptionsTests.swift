@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Localization
 import PetModel
 import PetStoreCore
 import PetViews
@@ -53,6 +54,36 @@ final class LogFormOptionsTests: ServeTestCase, @unchecked Sendable {
         let edit = Set(try arguments(["edit"])).subtracting(global).subtracting(["id"])
         let everyRecord: Set<String> = ["at", "note", "pet", "card", "cash", "receipt", "photo", "attach", "detach"]
         XCTAssertEqual(edit, Set(RecordEdit.options.map { String($0.dropFirst(2)) }).union(everyRecord))
+    }
+
+    /// `expense add`'s options against the expense form on `/money` (and its receipt upload); `currency` read as `--currency`.
+    func testEveryOptionOfExpenseHasItsFieldInTheExpenseForm() async throws {
+        let global = Set(try arguments(["star"])).subtracting(["id"])
+        let elsewhere: [String: String] = [
+            "words": "the amount: `amount`", "pets": "one pet or the household: `pet`", "card": "a `payment` choice", "cash": "a `payment` choice",
+            "as-written": "the category is a choice of the listed ones",
+        ]
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash)
+        try await Application(router: server.router()).test(.router) { client in
+            let mina = try await self.signIn(client, "mina")
+            let html = String(buffer: try await client.execute(uri: "/money", method: .get, headers: self.headers(cookie: mina.cookie)).body)
+            let fields = Set(html.components(separatedBy: " name=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+            for o in try self.arguments(["expense", "add"]) where !global.contains(o) && elsewhere[o] == nil {
+                XCTAssertTrue(fields.contains(o), "`petlog expense add --\(o)` has no field in the expense form (\(fields.sorted()))")
+            }
+            let r = try await client.execute(uri: "/expenses", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                             body: self.formBody(["amount": "3200", "currency": "JPY", "items": "kibble, treats", "csrf": mina.csrf]))
+            XCTAssertEqual(r.status, .seeOther, String(buffer: r.body))
+            let bad = try await client.execute(uri: "/expenses", method: .post, headers: self.headers(cookie: mina.cookie, form: true),
+                                               body: self.formBody(["amount": "3200", "currency": "XYZ", "csrf": mina.csrf]))
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(String(buffer: bad.body).contains(HTML.escape(ParseError.unknownCurrency("XYZ").message(L10n(.en)))))
+        }
+        let saved = try store.records(RecordQuery(kinds: [.expense]))
+        XCTAssertEqual(saved.count, 1, "the bad currency wrote nothing")
+        guard case .expense(let e) = saved.first?.detail else { return XCTFail("an expense") }
+        XCTAssertEqual(e.money, Money(minorUnits: 3200, currency: Currency.named("JPY")!))
+        XCTAssertEqual(e.items, ["kibble", "treats"])
     }
 
     func testEveryOptionOfAKindsCommandHasItsFieldInTheKindsForm() async throws {
