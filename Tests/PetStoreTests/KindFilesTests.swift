@@ -26,8 +26,10 @@ final class KindFilesTests: XCTestCase {
                        "Sources/PetStoreSQLite/Schema.swift", "Sources/petlog/Petlog.swift"]
 
     /// The web form of a kind (`petlog serve`'s `POST /pets/ID/log`): its fields on the page, its route, and the
-    /// reader the CLI's command and the form share. A feature a kind may have, not what makes it a kind.
-    static let webForm = ["Sources/PetServe/RecordPages.swift", "Sources/PetServe/RecordRoutes.swift", "Sources/PetViews/RecordEntry.swift"]
+    /// reader the CLI's command and the form share; the edit form's reading of a later kind's codes and measures
+    /// (`EditRoutes.swift`). A feature a kind may have, not what makes it a kind.
+    static let webForm = ["Sources/PetServe/RecordPages.swift", "Sources/PetServe/RecordRoutes.swift", "Sources/PetServe/EditRoutes.swift",
+                          "Sources/PetViews/RecordEntry.swift"]
 
     /// Walks: the nine and nothing else (their summary line and short forms once took `RecordWording` and
     /// `ChoiceWords` too); what walks do beyond being a kind is features, listed apart.
