@@ -38,14 +38,22 @@ extension ReceiptReading {
     /// currency when it has cents, else US dollars), else the home currency.
     static func detectCurrency(_ lines: [ScannedLine], totalLines: [Int], language: ReceiptLanguage,
                                home: Currency) -> (ReceiptField<Currency>, ReceiptCurrencyEvidence) {
-        // OCR reads `₩` as `\` (Korean fonts draw the backslash as the won sign): on a Korean receipt it is won.
-        if language == .korean {
+        // OCR reads `₩` as `\` (Korean fonts draw the backslash as the won sign) or as `¥` (two bars): on a Korean
+        // receipt it is won. Another currency's mark on a Korean or Japanese receipt counts only when its line was read
+        // clearly, and is asked about (`(10354 £R )` read at 40 on a yen receipt is noise): else the language's currency.
+        if language == .korean || language == .japanese {
+            let own = language == .korean ? Currency.krw : (Currency.named("JPY") ?? home)
             let (field, evidence) = detectCurrency(lines, totalLines: totalLines, language: .english, home: home)
-            if evidence == .mark("\\") {
-                return (ReceiptField(value: .krw, confidence: field.confidence, source: field.source, unsure: field.unsure), .mark("\\"))
+            if case .mark(let mark) = evidence {
+                if field.value == own { return (field, evidence) }
+                if language == .korean, mark == "\\" || mark == "¥" {
+                    return (ReceiptField(value: .krw, confidence: field.confidence, source: field.source, unsure: field.unsure), evidence)
+                }
+                if field.confidence >= 70 {
+                    return (ReceiptField(value: field.value, confidence: field.confidence, source: field.source, unsure: true), evidence)
+                }
             }
-            if case .mark = evidence { return (field, evidence) }
-            return (ReceiptField(value: .krw, confidence: 60, source: "", unsure: true), .language(.korean))
+            return (ReceiptField(value: own, confidence: 60, source: "", unsure: true), .language(language))
         }
         for i in totalLines {
             for j in [i, i + 1] where j < lines.count {
@@ -236,7 +244,9 @@ extension ReceiptReading {
     }
 
     /// Money handed over (`CASH 120.00`, `받은금액 60,000`, `お預り ¥2,000`) less the change on a line after
-    /// it (`CHANGE 25.00`), when that difference is printed elsewhere on the receipt (the total whose label OCR lost).
+    /// it (`CHANGE 25.00`), when that difference is printed elsewhere on the receipt (the total whose label OCR lost),
+    /// or when the subtotal above them makes it too, with the tax added after it or less the discounts (`小計 7,734`,
+    /// `消費税 773`, `お預り 9,000`, `お釣り 493`: the total line read as `CaN`): two sums that agree.
     static func tenderedLessChange(_ lines: [ScannedLine], currency: Currency) -> ReceiptField<Money>? {
         func amount(_ line: ScannedLine) -> Money? {
             guard let run = line.runs.last, !run.negative, let (m, _) = run.money(in: currency) else { return nil }
@@ -252,13 +262,31 @@ extension ReceiptReading {
                 let printed = lines.enumerated().contains { k, other in
                     k != i && k != j && other.runs.contains { $0.money(in: currency)?.0.minorUnits == paid }
                 }
-                guard printed else { continue }
+                guard printed || subtotalMakes(paid, lines: lines, before: i, currency: currency) else { continue }
                 let confidence = min(line.confidence, lines[j].confidence) * 0.8
                 return ReceiptField(value: Money(minorUnits: paid, currency: currency), confidence: (confidence * 10).rounded() / 10,
                                     source: line.text + "\n" + lines[j].text, unsure: true)
             }
         }
         return nil
+    }
+
+    /// Whether the subtotal above line `before` (`소계`, `小計`, `SUBTOTAL`), plus the tax lines between them that add
+    /// tax (not `内消費税`, `incl. VAT`), less the discounts between them, or the subtotal alone, is `amount`.
+    static func subtotalMakes(_ amount: Int64, lines: [ScannedLine], before: Int, currency: Currency) -> Bool {
+        func last(_ i: Int) -> NumberRun? { lines[i].runs.last }
+        let subtotalWords = ["소계", "小計", "小言十", "subtota", "sub-tota"].map(ReceiptWords.folded)
+        let taxWords = ["부가세", "消費税", "tax", "vat", "gst"].map(ReceiptWords.folded)
+        guard let s = (0..<before).last(where: { i in subtotalWords.contains { ReceiptWords.folded(lines[i].normalized).contains($0) } }),
+              let run = last(s), !run.negative, let subtotal = run.money(in: currency)?.0.minorUnits, subtotal > 0 else { return false }
+        var tax: Int64 = 0, discount: Int64 = 0
+        for i in (s + 1)..<before {
+            let folded = ReceiptWords.folded(lines[i].normalized)
+            guard let run = last(i), let m = run.money(in: currency)?.0.minorUnits else { continue }
+            if run.negative || ReceiptWords.isDiscount(folded) { discount += m } else if taxWords.contains(where: { folded.contains($0) }),
+                !folded.contains("内"), !folded.contains("incl") { tax += m }
+        }
+        return [subtotal, subtotal + tax, subtotal - discount, subtotal - discount + tax].contains(amount)
     }
 
     /// The median height of the lines' boxes (0 without lines): what "larger type" is measured against.

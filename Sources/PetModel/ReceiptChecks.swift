@@ -71,6 +71,26 @@ extension ReceiptReading {
         return !taxes.contains { expected + $0 == total.value.minorUnits }
     }
 
+    /// Whether the cash handed over less the change printed after it is another amount than the total read
+    /// (`税込合計 ¥3,856`, `お預り 5,000`, `お釣り 1,150`: one of them was misread). Cash paid in full gives the total.
+    static func totalContradictedByChange(_ total: ReceiptField<Money>, lines: [ScannedLine], currency: Currency) -> Bool {
+        func amount(_ line: ScannedLine) -> Int64? {
+            guard let run = line.runs.last, !run.negative, let (m, _) = run.money(in: currency) else { return nil }
+            return m.minorUnits
+        }
+        let handed = ["받은금액", "받은돈", "お預", "預り", "預かり", "tendered"]
+        for (i, line) in lines.enumerated() where handed.contains(where: { line.compact.contains($0) }) {
+            guard let given = amount(line), given > 0 else { continue }
+            for j in (i + 1)..<min(lines.count, i + 3) where changeWords.contains(where: { w in
+                w.allSatisfy(\.isASCII) ? hasWord([w], in: lines[j].normalized.lowercased()) : lines[j].compact.contains(w)
+            }) {
+                guard let back = amount(lines[j]), back < given else { continue }
+                return given - back != total.value.minorUnits
+            }
+        }
+        return false
+    }
+
     /// A Korean or Japanese name without the marks OCR read before it at the paper's edge or from a rule:
     /// `이 = = | 바우와우펫마트` → `바우와우펫마트`, `llハッピーマート` → `ハッピーマート`.
     static func withoutLeadingNoise(_ name: String, _ language: ReceiptLanguage) -> String {

@@ -37,6 +37,8 @@ enum ReceiptPatterns {
     /// `2026년 6월 8일 15:31` with all three units misread (`202614 6A 8일 15:31`, `20264 99 29 11:58`): the
     /// year's first four digits, then two tokens before the clock time whose last character was the unit.
     static let garbledUnits = make(#"(?<![0-9])(20[0-9]{2})[0-9A-Za-z]{0,2}\s+([0-9]{1,2}\S?)\s+([0-9]{1,2}\S?)\s+[0-9]{1,2}:[0-9]{2}"#)
+    static let bracketedWeekday = make(#"[(\[]\s*([월화수목금토일月火水木金土日])(?:요일|曜日?)?\s*[)\]]"#)
+    static let latinWeekday = make(#"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b\.?"#)
     static let monthName = make(#"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})(?![0-9])"#)
     static let dayMonthName = make(#"(?<![0-9])([0-9]{1,2})(?:st|nd|rd|th)?[\s-]+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?[\s-]+([0-9]{4})(?![0-9])"#)
     static let yearLast = make(#"(?<![0-9])([0-9]{1,2})\s*([-./])\s*([0-9]{1,2})\s*\2\s*([0-9]{4})(?![0-9])"#)
@@ -238,12 +240,30 @@ extension ReceiptReading {
         } else {
             notes += rejected
         }
+        // A weekday printed beside the date that is not the date's (`2026年4月5日(水)`: the 5th is a Sunday, the 15th a
+        // Wednesday: a digit lost): the date is asked about.
+        if var d = date, let i = dateLine, let printed = printedWeekday(lines[i]), printed != d.value.isoWeekday {
+            d.unsure = true
+            date = d
+        }
         var time: ReceiptField<ReceiptTime>?
         let order = dateLine.map { first in [first] + lines.indices.filter { $0 != first } } ?? Array(lines.indices)
         for i in order {
             if let t = readTime(lines[i]) { time = lines[i].field(t, certainty: 0.9); break }
         }
         return (date, time)
+    }
+
+    /// The weekday a date line prints (ISO, 1 = Monday): `(토)`, `(土)`, `（水）`, `Sat`, `SATURDAY`; nil without one.
+    /// Korean and Japanese weekdays only in brackets (`일` and `日` also end the date itself).
+    static func printedWeekday(_ line: ScannedLine) -> Int? {
+        let cjk: [Character: Int] = ["월": 1, "화": 2, "수": 3, "목": 4, "금": 5, "토": 6, "일": 7,
+                                     "月": 1, "火": 2, "水": 3, "木": 4, "金": 5, "土": 6, "日": 7]
+        if let g = ReceiptPatterns.matches(ReceiptPatterns.bracketedWeekday, in: line.normalized).first, let w = g[1]?.first { return cjk[w] }
+        if let g = ReceiptPatterns.matches(ReceiptPatterns.latinWeekday, in: line.normalized).first, let w = g[1]?.lowercased() {
+            return ["mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7][String(w.prefix(3))]
+        }
+        return nil
     }
 
     /// The line confidence under which a date read on it is asked about.

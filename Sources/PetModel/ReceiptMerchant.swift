@@ -14,6 +14,12 @@ extension ReceiptReading {
     static let titles = ["영수증", "매출전표", "거래명세", "고객용", "領収書", "領収証", "レシート", "receipt", "invoice", "customer copy"]
     static let greetings = ["welcome", "thank", "어서오세요", "환영", "감사", "いらっしゃいませ", "ありがとう", "毎度"]
     static let otherLabels = ["주소", "住所", "address", "fax", "대표", "代表", "登録番号", "사업자", "cashier", "담당", "担当", "レジ", "pos"]
+    /// A name in large type read under this (its line under 90) is asked about.
+    static let sureMerchant = 72.0
+    /// A name with a kana of `voicedKana` read under this (its line under 95) is asked about.
+    static let sureVoicedMerchant = 76.0
+    /// Kana with the voicing marks OCR takes one for the other (the two dots and the small circle).
+    static let voicedKana = Set("ばびぶべぼぱぴぷぺぽバビブベボパピプペポ")
     static let separators = CharacterSet(charactersIn: " \t*-=_~#:|[](){}<>.,·•【】「」『』〔〕/\\")
 
     static func readMerchant(_ lines: [ScannedLine], header: Set<Int>, language: ReceiptLanguage = .korean) -> (field: ReceiptField<String>, line: Int)? {
@@ -50,9 +56,12 @@ extension ReceiptReading {
         let tallest = candidates.max { $0.height < $1.height } ?? first
         if typical > 0, Double(tallest.height) >= typical * 1.25, tallest.height > candidates.filter({ $0.index != tallest.index }).map(\.height).max() ?? 0 {
             // One line stands out in larger type: that is how shops print their name.
-            // Read at under 87.5 (a field under 70), it is often a character off (`벽식자재마트` for 새벽식자재마트): asked about.
+            // Read at under 90 (a field under 72), it is often a character off (`벽식자재마트` for 새벽식자재마트, `반러` for 반려):
+            // asked about; and under 95 when it has a kana with voicing marks, which OCR reads one for the other at a high
+            // confidence (`ぺろべろ` for ぺろぺろ, `コンピニ` for コンビニ, `こもれぴ` for こもれび).
             let field = lines[tallest.index].field(tallest.name, certainty: 0.8)
-            return (ReceiptField(value: field.value, confidence: field.confidence, source: field.source, unsure: field.confidence < 70), tallest.index)
+            let unsure = field.confidence < Self.sureMerchant || (field.confidence < Self.sureVoicedMerchant && tallest.name.contains(where: Self.voicedKana.contains))
+            return (ReceiptField(value: field.value, confidence: field.confidence, source: field.source, unsure: unsure), tallest.index)
         }
         return (lines[first.index].field(first.name, certainty: 0.6, unsure: true), first.index)
     }

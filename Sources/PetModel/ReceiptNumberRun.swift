@@ -44,16 +44,20 @@ struct NumberRun: Equatable {
             while k < chars.count {
                 let c = chars[k]
                 if isDigitLike(c) { groups[groups.count - 1].append(c); k += 1; continue }
-                // A separator, maybe with spaces around it when a group of three follows (`12, 000`).
+                // A separator, maybe with spaces around it when a group of three follows (`12, 000`) or the two
+                // digits of the cents end the number (`€47 .93`), or doubled by OCR (`5,.532`: the last one counts).
                 var m = k
                 while m < chars.count, chars[m] == " " { m += 1 }
                 guard m < chars.count, chars[m] == "," || chars[m] == "." else { break }
+                let doubled = m + 1 < chars.count && (chars[m + 1] == "," || chars[m + 1] == ".")
+                if doubled { m += 1 }
                 var p = m + 1
                 while p < chars.count, chars[p] == " " { p += 1 }
                 let next = chars[p...].prefix { isDigitLike($0) }
                 guard !next.isEmpty else { break }
-                if p - m - 1 > 0 || m > k {
-                    guard next.count == 3 else { break }
+                if p - m - 1 > 0 || m > k || doubled {
+                    let cents = next.count == 2 && chars[m] == "." && p - m - 1 == 0
+                    guard next.count == 3 || cents else { break }
                     spaced = true
                 }
                 seps.append(chars[m])

@@ -187,7 +187,8 @@ public enum ReceiptReading {
         // A total nothing else on the receipt confirms, or that its arithmetic contradicts, is asked about, not taken
         // silently (issue 45).
         if var t = total, !t.unsure, !totalConfirmed(t, lines: scanned, items: items, currency: currency.value)
-            || totalContradicted(t, lines: scanned, currency: currency.value) {
+            || totalContradicted(t, lines: scanned, currency: currency.value)
+            || totalContradictedByChange(t, lines: scanned, currency: currency.value) {
             t.unsure = true
             total = t
         }

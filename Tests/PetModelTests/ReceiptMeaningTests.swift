@@ -79,8 +79,17 @@ final class ReceiptMeaningTests: XCTestCase {
                         var rows = (Self.headers[lang] ?? []).map { L(text: $0) }
                         rows.append(L(text: "ITEM " + printed(total / 2, lang, mark: mark)))
                         let decoys = (Self.notToPay[lang] ?? []).dealt(by: &dice)
-                        // Lookalikes before the total (subtotal, tax) and after it (tendered, change, points).
-                        for word in decoys.prefix(2) { rows.append(L(text: word + "  " + printed(total + Int64(100 * (1 + dice.next(50))), lang, mark: mark))) }
+                        // Lookalikes before the total (subtotal, tax) and after it (tendered, change, points). A change is
+                        // what was handed over less the total, as receipts print it (one that is not asks about the total:
+                        // testATotalNothingConfirmsIsUnsure).
+                        var given: Int64?
+                        func decoy(_ word: String, _ amount: Int64) -> String {
+                            var v = amount
+                            if ["거스름", "お釣", "CHANGE"].contains(where: { word.contains($0) }), let g = given, g > total { v = g - total }
+                            if ["받은금액", "お預", "TENDERED"].contains(where: { word.contains($0) }) { given = amount }
+                            return printed(v, lang, mark: mark)
+                        }
+                        for word in decoys.prefix(2) { rows.append(L(text: word + "  " + decoy(word, total + Int64(100 * (1 + dice.next(50)))))) }
                         let height = large ? 60 : 30
                         switch layout {
                         case "spaces": rows.append(L(text: label + "      " + amount, height: height))
@@ -88,7 +97,7 @@ final class ReceiptMeaningTests: XCTestCase {
                         case "colon": rows.append(L(text: label + ": " + amount, height: height))
                         default: rows += [L(text: label, height: height), L(text: amount, height: height)]
                         }
-                        for word in decoys.dropFirst(2).prefix(3) { rows.append(L(text: word + " " + printed(total * 3 + 100, lang, mark: mark))) }
+                        for word in decoys.dropFirst(2).prefix(3) { rows.append(L(text: word + " " + decoy(word, total * 3 + 100))) }
                         // The card slip says the amount again: the total is confirmed (testATotalNothingConfirmsIsUnsure).
                         rows.append(L(text: "VISA ****1234  " + amount))
                         let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
@@ -181,6 +190,23 @@ final class ReceiptMeaningTests: XCTestCase {
                         L(text: "TAX 8.254 ape"), L(text: "lia $68.18"), L(text: "REWARDS 1,250")], ["eng"])
         XCTAssertEqual(sum.total?.value.minorUnits, 6818)
         XCTAssertEqual(sum.total?.unsure, true)
+        // The total line lost (read as a few letters), no amount printed again: the cash handed over less the change,
+        // when the subtotal plus the tax added after it makes the same amount (two sums that agree), unsure.
+        for (lang, subtotal, tax, handed, change) in [("ko", "소계", "부가세", "받은금액", "거스름돈"), ("ja", "小計", "消費税", "お預り", "お釣り"),
+                                                      ("en", "SUBTOTAL", "SALES TAX", "CASH", "CHANGE")] {
+            let k: Int64 = lang == "en" ? 10 : 1
+            let rows = [L(text: Self.headers[lang]?[0] ?? "", height: 60), L(text: "A " + printed(5_480 * k, lang, mark: false)),
+                        L(text: "B " + printed(2_254 * k, lang, mark: false)), L(text: subtotal + " " + printed(7_734 * k, lang, mark: false)),
+                        L(text: tax + " " + printed(773 * k, lang, mark: false)), L(text: "| CaN", height: 80, confidence: 60),
+                        L(text: handed + " " + printed(9_000 * k, lang, mark: false)), L(text: change + " " + printed(493 * k, lang, mark: false))]
+            let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
+            XCTAssertEqual(p.total?.value.minorUnits, 8_507 * k, lang)
+            XCTAssertEqual(p.total?.unsure, true, lang)
+            // The sums disagree (the change misread): no total rather than a guess.
+            var misread = rows
+            misread[7].text = change + " " + printed(498 * k, lang, mark: false)
+            XCTAssertNotEqual(read(misread, Self.languages[lang] ?? [], home: currency(lang)).total?.value.minorUnits, 8_502 * k, lang)
+        }
         // A card number's dashes are no discount: the total stays the labelled one.
         XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "합계 49,000"), L(text: "신한카드 1234-56**-****-7890")]).total?.value.minorUnits, 49_000)
     }
@@ -253,6 +279,27 @@ final class ReceiptMeaningTests: XCTestCase {
         XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "2626.18.14"), L(text: "2026-12-01")]).date?.value, LocalDate(year: 2026, month: 12, day: 1))
     }
 
+    /// A weekday printed beside the date that is not that date's weekday: a digit was lost or misread, the date is
+    /// asked about; the date's own weekday leaves it sure.
+    func testADateWhoseWeekdayDisagreesIsAsked() {
+        // 2026-04-15 is a Wednesday, 2026-04-05 a Sunday.
+        let forms: [(String, String, [String])] = [
+            ("2026年4月%@日(水) 16時25分", "わんわん堂", ["jpn"]), ("2026/04/%@（水） 16:25", "わんわん堂", ["jpn"]),
+            ("2026.04.%@(수) 오후 4:25", "멍멍마트", ["kor"]), ("2026-04-%@ (수요일)", "멍멍마트", ["kor"]),
+            ("WED 04/%@/2026 4:25 PM", "PET STOP", ["eng"]), ("04/%@/26 Wednesday", "PET STOP", ["eng"]),
+        ]
+        for (form, name, langs) in forms {
+            let right = read([L(text: name), L(text: form.replacingOccurrences(of: "%@", with: "15"))], langs)
+            XCTAssertEqual(right.date?.value, LocalDate(year: 2026, month: 4, day: 15), form)
+            XCTAssertEqual(right.date?.unsure, false, form)
+            let lost = read([L(text: name), L(text: form.replacingOccurrences(of: "%@", with: "05"))], langs)
+            XCTAssertEqual(lost.date?.value, LocalDate(year: 2026, month: 4, day: 5), form)
+            XCTAssertEqual(lost.date?.unsure, true, form)
+        }
+        // `일` and `日` ending the date are no weekday.
+        XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "2026년 4월 5일 16:25")]).date?.unsure, false)
+    }
+
     /// A date in the future or more than a year back is proposed but asked about: unsure, with a note; a date
     /// inside the year on another line wins over it.
     func testDatesOutsideTheYearAreAsked() {
@@ -308,6 +355,21 @@ final class ReceiptMeaningTests: XCTestCase {
             XCTAssertEqual(noisy.language, .english)
             XCTAssertEqual(noisy.total?.value.minorUnits, 10_405)
         }
+        // `₩` read as `¥` on a Korean receipt is won; another currency's mark read on a poor line of a Korean or Japanese
+        // receipt is noise (the language's currency, asked about); read clearly, it is taken but asked about.
+        for home in [Currency.krw, Self.usd, Self.jpy] {
+            let won = read([L(text: "행복동물병원"), L(text: "진료비 ¥70,600"), L(text: "결제금액 ¥70,600", height: 60)], ["kor", "eng"], home: home)
+            XCTAssertEqual(won.total?.value, Money(minorUnits: 70_600, currency: .krw))
+            for (rows, langs, own) in [([L(text: "ふくまるペット"), L(text: "(10354 £R )  7,004", confidence: 40), L(text: "お支払金額 7,704")], ["jpn", "eng"], Self.jpy),
+                                       ([L(text: "멍멍마트"), L(text: "x€ 12 ae", confidence: 45), L(text: "받을금액 53,000")], ["kor", "eng"], Currency.krw)] {
+                let r = read(rows, langs, home: home)
+                XCTAssertEqual(r.currency.value, own, rows[1].text)
+                XCTAssertEqual(r.currency.unsure, true, rows[1].text)
+                var clear = rows
+                clear[1].confidence = 90
+                XCTAssertTrue(read(clear, langs, home: home).unsure.contains("currency"), rows[1].text)
+            }
+        }
         // A sign standing alone on the receipt counts.
         XCTAssertEqual(read([L(text: "SHOP"), L(text: "Amounts in USD"), L(text: "TOTAL 12.50")], ["eng"], home: .krw).currencyEvidence, .mark("USD"))
     }
@@ -351,6 +413,16 @@ final class ReceiptMeaningTests: XCTestCase {
                                     Self.languages[lang] ?? [], home: c)
             XCTAssertEqual(contradicted.total?.value.minorUnits, t + off, lang)
             XCTAssertEqual(contradicted.total?.unsure, true, lang)
+            // Printed again with the same misread digit (`税込合計 ¥3,856`, `(10%対象 内税) 3,856`), but the cash handed
+            // over less the change is another amount: asked about. Handed over less the change the same: sure.
+            for (given, back, sure) in [(t + 7_000, Int64(7_000) + off, false), (t + off + 7_000, Int64(7_000), true)] {
+                let rows = head + [L(text: label + " " + p(t + off), height: 60), L(text: "VISA ****1234 " + p(t + off)),
+                                   L(text: (lang == "ko" ? "받은금액 " : lang == "ja" ? "お預り " : "CASH TENDERED ") + p(given)),
+                                   L(text: (lang == "ko" ? "거스름돈 " : lang == "ja" ? "お釣り " : "CHANGE ") + p(back))]
+                let r = read(rows, Self.languages[lang] ?? [], home: c)
+                XCTAssertEqual(r.total?.value.minorUnits, t + off, lang)
+                XCTAssertEqual(r.total?.unsure, !sure, "\(lang) \(given) − \(back)")
+            }
         }
     }
 
@@ -368,7 +440,9 @@ final class ReceiptMeaningTests: XCTestCase {
             for name in names[lang] ?? [] {
                 for position in 0..<4 {
                     var header = Array((junk[lang] ?? []).dealt(by: &dice).prefix(4)).map { L(text: $0) }
-                    header.insert(L(text: name, height: 50 + 10 * dice.next(3)), at: position)
+                    // A name with a voiced kana is sure only when read at 95 or more (below: `ぺろべろ` for ぺろぺろ).
+                    let sure = name.contains(where: ReceiptReading.voicedKana.contains) ? 96.0 : 90
+                    header.insert(L(text: name, height: 50 + 10 * dice.next(3), confidence: sure), at: position)
                     let rows = header + [L(text: "ITEM 1,000"), L(text: "ITEM 2,000"), L(text: "ITEM 3,000"), L(text: "ITEM 4,000"), L(text: "ITEM 5,000")]
                     let p = read(rows, Self.languages[lang] ?? [], home: currency(lang))
                     XCTAssertEqual(p.merchant?.value.replacingOccurrences(of: " ", with: ""), name.replacingOccurrences(of: " ", with: ""),
@@ -394,6 +468,15 @@ final class ReceiptMeaningTests: XCTestCase {
         let faint = read([L(text: "벽식자재마트 홍대점", height: 60, confidence: 62), L(text: "TEL 02-555-1234"), L(text: "2026-10-31")])
         XCTAssertEqual(faint.merchant?.unsure, true)
         XCTAssertTrue(faint.unsure.contains("merchant"))
+        // Read at 88 (`펫토피아반러동물마트` for 반려): asked about; at 96 taken. A name with a voiced kana (ぺ/べ, ピ/ビ are
+        // read one for the other at high confidence) is asked about up to 94, one without at 92 is taken.
+        for (text, langs, confidence, unsure) in [("펫토피아반러동물마트 본점", ["kor"], 88.0, true), ("펫토피아반려동물마트 본점", ["kor"], 96, false),
+                                                  ("ぺろべろペットマート 梅田店", ["jpn"], 92, true), ("コンピニショップ 本店", ["jpn"], 94, true),
+                                                  ("コンビニショップ 本店", ["jpn"], 96, false), ("しっぽ市場 本店", ["jpn"], 92, true),
+                                                  ("いろは市場 本店", ["jpn"], 92, false)] {
+            let p = read([L(text: text, height: 60, confidence: confidence), L(text: "TEL 03-5555-1234"), L(text: "2026-10-31")], langs)
+            XCTAssertEqual(p.merchant?.unsure, unsure, "\(text) \(confidence)")
+        }
         // A rule or the paper's edge read before a Korean or Japanese name (`이 = = |`, `ll`) is no part of it.
         for (text, name, langs) in [("이 = = | 바우와우펫마트", "바우와우펫마트", ["kor"]), ("llハッピーマート", "ハッピーマート", ["jpn"]),
                                     ("| 행복동물병원", "행복동물병원", ["kor"])] {

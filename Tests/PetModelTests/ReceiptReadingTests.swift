@@ -85,6 +85,9 @@ final class ReceiptReadingTests: XCTestCase {
             ("合計 ￥３，３００", yen(3300)),
             ("합계 12.5", nil),         // a decimal in won is no amount
             ("합계 1,20,000", nil),     // groups of three only
+            ("合計 5,.532円", yen(5532)),   // a separator read twice
+            ("합계 12.,000", won(12000)),
+            ("합계 47 .93", nil),         // a decimal in won, spaced or not
         ]
         for (text, expected) in cases {
             let langs = text.hasPrefix("合計") ? ["jpn"] : ["kor"]
@@ -95,6 +98,13 @@ final class ReceiptReadingTests: XCTestCase {
         XCTAssertEqual(read(["TOTAL $25,98"], ["eng"]).total?.value, cents(2598))
         XCTAssertEqual(read(["TOTAL 25.98"], ["eng"], home: Self.usd).total?.value, cents(2598))
         XCTAssertEqual(read(["Total12.00"], ["eng"], home: Self.usd).total?.value, cents(1200))
+        // The cents a space apart from the dollars (`$47 .93`), not dropped as noise, and said to be repaired.
+        for text in ["TOTAL $47 .93", "GRAND TOTAL 47 .93 USD", "TOTAL $47,.93"] {
+            let p = read([text], ["eng"], home: Self.usd)
+            XCTAssertEqual(p.total?.value, cents(4793), text)
+            XCTAssertTrue(p.notes.contains { if case .amountRepaired = $0 { true } else { false } }, text)
+        }
+        XCTAssertEqual(read(["TOTAL $47 .93 2"], ["eng"], home: Self.usd).total?.value, cents(4793))
     }
 
     func testTotalConfidenceIsLineTimesRule() throws {
