@@ -91,7 +91,7 @@ test: $(if $(BUILT),,build)
 	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)$(if $(TEST_SKIP),|$(TEST_SKIP))' 2>&1 | tee .build/test.log; status=$$?; \
 	echo "browser test (Tests/browser/serve_browser.py, headless chromium):"; \
 	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$($(SWIFT) build --show-bin-path)/petlog" \
-	  --screenshots .build/screenshots 2>&1 | tee .build/browser.log || status=1; \
+	  --screenshots .build/screenshots --store sqlite --store postgres 2>&1 | tee .build/browser.log || status=1; \
 	else echo "not run: Playwright is not installed (make setup installs it into $(BROWSER_VENV))" | tee .build/browser.log; fi; \
 	$(call xunit_summary,.build/test.xml,.build/browser.log); python3 scripts/test-times.py .build/test.xml .build/test-times.tsv; \
 	if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \

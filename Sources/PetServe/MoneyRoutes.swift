@@ -147,7 +147,7 @@ extension PetServer {
         }
         if let token { receipts.remove(token) }
         // To the month the expense is in (a receipt's day may be months back).
-        let day = TimeContext(now: settings.now(), timeZone: settings.timeZone).localDate(of: draft.at)
+        let day = RecordClock.day(draft.at, utcOffset: draft.utcOffset)
         return Self.redirect("/money?month=" + String(day.description.prefix(7)))
     }
 

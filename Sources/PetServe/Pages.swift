@@ -73,7 +73,7 @@ struct Pages {
             let (arrow, word) = steady ? ("→", t(.webTrendSteady)) : change > 0 ? ("↑", t(.webTrendUp)) : ("↓", t(.webTrendDown))
             trend = " <span class=\"trend\" title=\"\(word)\" aria-label=\"\(word)\">\(arrow)</span>"
         }
-        return "<span class=\"weight\">\(format.mass(w.mass))</span>\(trend) <span class=\"muted\">\(time.localDate(of: latest.at).description)</span>"
+        return "<span class=\"weight\">\(format.mass(w.mass))</span>\(trend) <span class=\"muted\">\(latest.localDay.description)</span>"
     }
 
     func dueList(_ items: [DueItem], showPet: Bool) -> HTML {
@@ -132,7 +132,7 @@ struct Pages {
         }
         if let n = p.notes { facts.append((.colNotes, "<bdi>\(n)</bdi>")) }
         let dl = facts.map { k, v -> HTML in "<dt>\(t(k))</dt><dd>\(v)</dd>" }
-        let weightRows = weights.map { r -> HTML in "<li><bdi>\(wording.summary(r))</bdi> <span class=\"muted\">\(time.localDate(of: r.at).description)</span></li>" }
+        let weightRows = weights.map { r -> HTML in "<li><bdi>\(wording.summary(r))</bdi> <span class=\"muted\">\(r.localDay.description)</span></li>" }
         let weightList: HTML = weights.isEmpty ? "<p class=\"muted\">\(t(.webNoWeight))</p>" : "<ul class=\"plain\">\(weightRows)</ul>"
         var form: HTML = ""
         if session.account.role.writes {

@@ -122,7 +122,7 @@ extension Pages {
             let star: HTML = r.starred ? " ★" : ""
             return """
             <li><a href="/records/\(r.id)">\(wording.kindName(r.kind))</a>\(star) <bdi>\(wording.summary(r))</bdi> \
-            <span class="muted">\(time.localDate(of: r.at).description)</span>\(thumbs.isEmpty ? "" : "<div class=\"thumbs\">\(thumbs)</div>" as HTML)</li>
+            <span class="muted">\(r.localDay.description)</span>\(thumbs.isEmpty ? "" : "<div class=\"thumbs\">\(thumbs)</div>" as HTML)</li>
             """
         }
         out += "<ul class=\"timeline plain\">\(rows)</ul>"

@@ -49,10 +49,7 @@ extension PetServer {
         guard let session = context.session else { return Self.redirect("/login") }
         let checked = try await checkedWrite(request, context, session, needsWriter: true)
         if let refused = checked.refusal { return refused }
-        let undone = try store.run { s -> UndoResult? in
-            guard try Self.ownLastStep(s, session.account) != nil else { return nil }
-            return try s.undo()
-        }
+        let undone = try store.run { try UndoCheck.undoOwnLast($0, session.account) }
         guard undone != nil else { return refusal(.conflict, .webUndoNotLast, request, context) }
         let back = checked.form["back"] ?? "/"
         let parts = back.split(separator: "/", omittingEmptySubsequences: false)

@@ -45,17 +45,17 @@ extension PetServer {
         let name = form["name"] ?? "", password = form["password"] ?? ""
         let keys = ["name:" + Store.accountKey(name), "address:" + Self.clientAddress(request, context)]
         let now = settings.now()
-        let wait = throttle.wait(keys: keys, now: now)
+        let wait = try store.run { try throttle.wait($0, keys: keys, now: now) }
         if wait > 0 {
             return loginPage(request, context, name: name, notice: p.t(.webLoginWait(seconds: String(wait))), status: .tooManyRequests)
         }
         let found = try store.run { try $0.account(named: name) }
         let verified = Secrets.verify(password, hash: found?.passwordHash ?? Secrets.decoyHash)
         guard let account = found?.account, verified, !password.isEmpty else {
-            throttle.failed(keys: keys, now: now)
+            try store.run { try throttle.failed($0, keys: keys, now: now) }
             return loginPage(request, context, name: name, notice: p.t(.webLoginFailed), status: .unauthorized)
         }
-        throttle.succeeded(key: keys[0])
+        try store.run { try throttle.succeeded($0, key: keys[0]) }
         let token = Secrets.token()
         try store.run {
             try $0.createSession(tokenHash: Secrets.digest(token), account: account.id, csrf: Secrets.token(),

@@ -54,6 +54,11 @@ public protocol AccountStore {
     func account(feedTokenHash: String) throws -> Account?
     /// The pages' language of the account (`en`, `ko`, `ja`; nil: the browser's), as `POST /language` saves it.
     func setLanguage(account: Int64, language: String?) throws
+    /// The login throttle's counts (`web_login_failure`, LoginFailures.swift): kept in the store, so that every
+    /// server on one database counts the same failures.
+    func loginWait(keys: [String], now: Date, delay: (Int) -> Int) throws -> Int
+    func loginFailed(keys: [String], now: Date) throws
+    func loginSucceeded(key: String) throws
 }
 
 /// Why an account command or a login was refused.

@@ -38,8 +38,15 @@ public enum UndoName {
 /// transaction, and removes the group. Bulk loads (`import`, `demo`, `restore`) are not recorded: they
 /// clear the history instead, so `undo` never reaches past them.
 public protocol HistoryRepository: Sendable {
-    /// Reverts the most recent recorded command; nil when there is none.
-    func undo() throws -> UndoResult?
+    /// Reverts the most recent recorded command; nil when there is none. With `ifLast`, only while that step
+    /// (`UndoEntry.id`) is still the last one: the look and the revert are one write transaction, so a write
+    /// that lands after the caller read `undoHistory` (another process's, the CLI's) makes it nil, never undone.
+    func undo(ifLast id: Int64?) throws -> UndoResult?
     /// The commands that may be undone, newest first.
     func undoHistory(limit: Int) throws -> [UndoEntry]
+}
+
+extension HistoryRepository {
+    /// Reverts the most recent recorded command, whichever it is (`petlog undo`).
+    public func undo() throws -> UndoResult? { try undo(ifLast: nil) }
 }

@@ -84,7 +84,7 @@ public struct Store: PetlogStore {
     public func check() throws -> [StoreProblem] { try engine.check() }
     public func repair(_ problems: [StoreProblem]) throws -> RepairReport { try engine.repair(problems) }
     public func backup(to destination: String) throws -> BackupReport { try engine.backup(to: destination) }
-    public func undo() throws -> UndoResult? { try engine.undo() }
+    public func undo(ifLast id: Int64?) throws -> UndoResult? { try engine.undo(ifLast: id) }
     public func undoHistory(limit: Int) throws -> [UndoEntry] { try engine.undoHistory(limit: limit) }
 }
 

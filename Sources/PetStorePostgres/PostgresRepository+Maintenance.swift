@@ -79,7 +79,7 @@ extension PostgresRepository {
     /// PGPASSWORD or ~/.pgpass as for petlog; `withoutAccounts`: without the accounts and sessions of `serve`.
     public static func dumpCommand(_ target: PostgresTarget, to destination: String, withoutAccounts: Bool = false) -> String {
         var parts = ["pg_dump", "--format=custom", "--schema=petlog", "--file=\(ShellWord.quoted(destination))"]
-        if withoutAccounts { parts += ["--exclude-table=petlog.web_account", "--exclude-table=petlog.web_session"] }
+        if withoutAccounts { parts += ["--exclude-table=petlog.web_account", "--exclude-table=petlog.web_session", "--exclude-table=petlog.web_login_failure"] }
         if let socket = target.socketDirectory { parts.append("--host=\(ShellWord.quoted(socket))") } else if let host = target.host { parts.append("--host=\(ShellWord.quoted(host))") }
         parts += ["--port=\(target.port)", "--username=\(ShellWord.quoted(target.user))", ShellWord.quoted(target.database)]
         return parts.joined(separator: " ")
@@ -96,11 +96,12 @@ extension PostgresRepository {
     // MARK: Undo
 
     /// Reverts this role's most recent recorded command.
-    public func undo() throws -> UndoResult? {
+    public func undo(ifLast expected: Int64?) throws -> UndoResult? {
         try write(recording: false) { _ -> UndoResult? in
             guard let group = try link.row("SELECT id, command, at FROM undo_group WHERE written_by = current_user ORDER BY id DESC LIMIT 1",
                                            [SQLValue]()),
                   let id = group[0].int else { return nil }
+            if let expected, expected != id { return nil }
             let changes = try link.int("SELECT undo_apply(?)", [id]) ?? 0
             // Files the rows brought back refer to again come back from the quarantine; files only the
             // undone rows referred to are moved aside, as `check --repair` does with orphans.

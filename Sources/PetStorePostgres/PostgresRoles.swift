@@ -71,6 +71,7 @@ public enum PostgresRoles {
         \(grantsSQL.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
             $grants$;
         IF to_regclass('petlog.web_account') IS NOT NULL THEN EXECUTE $revoke$\(volunteersReadNoAccountsSQL)$revoke$; END IF;
+        IF to_regclass('petlog.web_login_failure') IS NOT NULL THEN EXECUTE $revoke$\(volunteersReadNoLoginFailuresSQL)$revoke$; END IF;
             SELECT pg_get_userbyid(nspowner) INTO schema_owner FROM pg_namespace WHERE nspname = 'petlog';
         \(defaultPrivileges.map { "    EXECUTE format('ALTER DEFAULT PRIVILEGES FOR ROLE %I IN SCHEMA petlog \($0)', schema_owner);" }.joined(separator: "\n"))
           END IF;
@@ -81,6 +82,8 @@ public enum PostgresRoles {
     /// After the grants, where the schema has `petlog serve`'s accounts (pg11 on): the volunteer reads no
     /// password hash and no session.
     static let volunteersReadNoAccountsSQL = "REVOKE ALL ON petlog.web_account, petlog.web_session FROM petlog_volunteer;"
+    /// After the grants, where the schema has the login throttle's failures (pg13 on): the volunteer reads no name tried.
+    static let volunteersReadNoLoginFailuresSQL = "REVOKE ALL ON petlog.web_login_failure FROM petlog_volunteer;"
 
     /// Why `init-roles` refuses: only the database's owner (or a superuser) changes roles and grants. A staff
     /// role's grants and default privileges would be its own, and would break the owner's restore.
@@ -123,6 +126,7 @@ public enum PostgresRoles {
                 if !missing.isEmpty { try link.execute(script: rolesSQL) }
                 try link.execute(script: grantsSQL)
                 try link.execute(script: volunteersReadNoAccountsSQL)   // the schema was migrated just above
+                try link.execute(script: volunteersReadNoLoginFailuresSQL)
                 let owner = try link.row("SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace WHERE nspname = 'petlog'", [SQLValue]())?[0].text ?? target.user
                 try link.execute(script: defaultPrivilegesSQL(owner: owner))
             }

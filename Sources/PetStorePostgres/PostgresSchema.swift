@@ -16,7 +16,7 @@ import PetStoreCore
 /// migrator holds a transaction-scoped advisory lock while it reads what is applied and applies the rest.
 public enum PostgresSchema {
     /// Every migration this build knows, in order.
-    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9), ("pg10", pg10), ("pg11", pg11), ("pg12", pg12)]
+    public static let migrations: [(id: String, sql: String)] = [("pg1", pg1), ("pg2", pg2), ("pg3", pg3), ("pg4", pg4), ("pg5", pg5), ("pg6", pg6), ("pg7", pg7), ("pg8", pg8), ("pg9", pg9), ("pg10", pg10), ("pg11", pg11), ("pg12", pg12), ("pg13", pg13)]
 
     /// The advisory lock key every petlog migrator takes (`hashtext('petlog.migrate')` would differ by version).
     static let lockKey: Int64 = 0x7065_746C_6F67   // "petlog"
@@ -662,6 +662,30 @@ public enum PostgresSchema {
     DO $$ BEGIN
       IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
         GRANT UPDATE (feed_token_hash) ON web_account TO petlog_staff;
+      END IF;
+    END $$;
+    """
+
+    /// pg13, the SQLite store's v16: the login throttle's failures (`web_login_failure`), kept by a server run as
+    /// staff, read by no volunteer (the names tried); a server run as staff may change an account's page language
+    /// (`POST /language`), nothing else of it but the feed. (PostgreSQL's `web_session.token_hash`, a primary key,
+    /// was NOT NULL from pg11: v16 brings SQLite's to it.)
+    static let pg13 = """
+    CREATE TABLE web_login_failure (
+      key_hash text NOT NULL PRIMARY KEY CHECK (length(key_hash) = 64),
+      failures integer NOT NULL CHECK (failures > 0),
+      last_at  bigint NOT NULL
+    );
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_staff') THEN
+        GRANT SELECT, INSERT, UPDATE, DELETE ON web_login_failure TO petlog_staff;
+        GRANT UPDATE (language) ON web_account TO petlog_staff;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_owner') THEN
+        GRANT ALL ON web_login_failure TO petlog_owner;
+      END IF;
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'petlog_volunteer') THEN
+        REVOKE ALL ON web_login_failure FROM petlog_volunteer;
       END IF;
     END $$;
     """

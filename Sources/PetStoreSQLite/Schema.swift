@@ -62,11 +62,12 @@ enum Schema {
             try db.execute(sql: "DROP TRIGGER undo_pet_insert; DROP TRIGGER undo_pet_update; DROP TRIGGER undo_pet_delete")
             try UndoLog.createTriggers(db, tables: ["pet"])
         }
+        migrator.registerMigration("v16") { db in try db.execute(sql: v16) }
         return migrator
     }
 
     /// The newest schema version this build knows.
-    static let currentVersion = "v15"
+    static let currentVersion = "v16"
 
     static let v1 = """
     CREATE TABLE pet (
@@ -584,5 +585,29 @@ enum Schema {
     ALTER TABLE pet ADD COLUMN photo_sha256 TEXT CHECK (photo_sha256 IS NULL OR length(photo_sha256) = 64);
     ALTER TABLE web_account ADD COLUMN feed_token_hash TEXT CHECK (feed_token_hash IS NULL OR length(feed_token_hash) = 64);
     CREATE UNIQUE INDEX web_account_feed ON web_account (feed_token_hash) WHERE feed_token_hash IS NOT NULL;
+    """
+
+    /// v16 (issue 41): the login throttle's failures in the store (`web_login_failure`: the SHA-256 of a key,
+    /// `name:…` or `address:…`, its count and its last failure), so two servers on one database count them
+    /// together; and `web_session` made anew with its token hash NOT NULL (a TEXT PRIMARY KEY of a rowid table
+    /// took a NULL in SQLite, which PostgreSQL's primary key refuses). A session without a token opened nothing:
+    /// it is not carried over.
+    static let v16 = """
+    CREATE TABLE web_login_failure (
+      key_hash TEXT NOT NULL PRIMARY KEY CHECK (length(key_hash) = 64),
+      failures INTEGER NOT NULL CHECK (failures > 0),
+      last_at  INTEGER NOT NULL
+    );
+    CREATE TABLE web_session_v16 (
+      token_hash TEXT NOT NULL PRIMARY KEY CHECK (length(token_hash) = 64),
+      account_id INTEGER NOT NULL REFERENCES web_account (id) ON DELETE CASCADE,
+      csrf       TEXT NOT NULL CHECK (length(csrf) BETWEEN 32 AND 128),
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL CHECK (expires_at > created_at)
+    );
+    INSERT INTO web_session_v16 SELECT token_hash, account_id, csrf, created_at, expires_at FROM web_session WHERE token_hash IS NOT NULL;
+    DROP TABLE web_session;
+    ALTER TABLE web_session_v16 RENAME TO web_session;
+    CREATE INDEX web_session_account ON web_session (account_id);
     """
 }

@@ -78,11 +78,12 @@ enum UndoLog {
 }
 
 extension SQLiteRepository {
-    public func undo() throws -> UndoResult? {
+    public func undo(ifLast expected: Int64?) throws -> UndoResult? {
         let before = try read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment")) }
         guard var result = try write(recording: false, { db -> UndoResult? in
             guard let group = try Row.fetchOne(db, sql: "SELECT id, command, at FROM undo_group ORDER BY id DESC LIMIT 1") else { return nil }
             let id: Int64 = group["id"]
+            if let expected, expected != id { return nil }
             let steps = try String.fetchAll(db, sql: "SELECT sql FROM undo_step WHERE group_id = ? ORDER BY id DESC", arguments: [id])
             // Rows go back in the reverse order of the changes; references are checked once all are back.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")

@@ -266,6 +266,7 @@ final class ServePartsTests: XCTestCase {
 
     func testListenAddresses() {
         XCTAssertEqual(ListenAddress.parse("127.0.0.1:8080"), ListenAddress(host: "127.0.0.1", port: 8080))
+        XCTAssertEqual(ListenAddress.default, ListenAddress(host: "127.0.0.1", port: 8080), "loopback by default")
         XCTAssertEqual(ListenAddress.parse(":9000"), ListenAddress(host: "127.0.0.1", port: 9000))
         XCTAssertEqual(ListenAddress.parse("[::1]:8080")?.isLoopback, true)
         XCTAssertEqual(ListenAddress.parse("localhost:80")?.isLoopback, true)
@@ -279,20 +280,13 @@ final class ServePartsTests: XCTestCase {
         }
     }
 
+    /// The throttle's rule (its counts are the store's: ServeSiteTests, MigrationTests' v16).
     func testTheThrottleDoublesItsWaitAfterTheFreeTries() {
         let t = LoginThrottle(free: 2, maximum: 8)
-        let now = Date(timeIntervalSince1970: 1_000_000)
-        t.failed(keys: ["a"], now: now)
-        XCTAssertEqual(t.wait(keys: ["a"], now: now), 0)
-        t.failed(keys: ["a"], now: now)
-        XCTAssertEqual(t.wait(keys: ["a"], now: now), 1)
-        t.failed(keys: ["a"], now: now)
-        XCTAssertEqual(t.wait(keys: ["a"], now: now), 2)
-        for _ in 0..<10 { t.failed(keys: ["a"], now: now) }
-        XCTAssertEqual(t.wait(keys: ["a", "b"], now: now), 8, "capped")
-        XCTAssertEqual(t.wait(keys: ["b"], now: now), 0)
-        t.succeeded(key: "a")
-        XCTAssertEqual(t.wait(keys: ["a"], now: now), 0)
+        XCTAssertEqual((0..<16).map(t.delay(after:)), [0, 0, 1, 2, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8], "capped")
+        XCTAssertEqual(LoginThrottle().delay(after: 5), 1)
+        XCTAssertEqual(LoginThrottle().delay(after: 1_000), 300)
+        XCTAssertEqual(LoginThrottle.stored("name:mina").count, 64, "kept as a SHA-256, not as typed")
     }
 
     func testPasswordsAreHashedWithBcryptAtCost12AtLeast() {

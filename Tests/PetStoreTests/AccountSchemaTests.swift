@@ -7,7 +7,7 @@ import PetModel
 @testable import PetStoreSQLite
 @testable import PetStorePostgres
 
-/// `petlog serve`'s accounts and sessions (SQLite v14 and v15, PostgreSQL pg11 and pg12; a unique index is a unique key) are the same tables on both engines,
+/// `petlog serve`'s accounts, sessions and login failures (SQLite v14–v16, PostgreSQL pg11–pg13; a unique index is a unique key) are the same tables on both engines,
 /// as `RecordKindTableTests.testBothMigrationsAgreeWithTheDescriptor` holds the kinds' tables to.
 final class AccountSchemaTests: XCTestCase, OnOneStore {
     static let onOneStore = "both engines in each test: the SQLite file's account tables against the server's"
@@ -24,8 +24,9 @@ final class AccountSchemaTests: XCTestCase, OnOneStore {
         func server(_ sql: String, _ table: String) throws -> [String] {
             try l.query(sql, [.text(table)]).map { $0[0].text ?? "" }
         }
-        for table in ["web_account", "web_session"] {
-            let columns = try file("SELECT name || CASE WHEN \"notnull\" OR pk THEN ' NOT NULL' ELSE '' END FROM pragma_table_info(?) ORDER BY cid", table)
+        for table in ["web_account", "web_session", "web_login_failure"] {
+            // NOT NULL as SQLite enforces it: declared, or the rowid (an INTEGER PRIMARY KEY); a TEXT PRIMARY KEY of a rowid table takes a NULL.
+            let columns = try file("SELECT name || CASE WHEN \"notnull\" OR (pk AND upper(type) = 'INTEGER') THEN ' NOT NULL' ELSE '' END FROM pragma_table_info(?) ORDER BY cid", table)
             XCTAssertFalse(columns.isEmpty, table)
             XCTAssertEqual(try server("""
                 SELECT column_name || CASE WHEN is_nullable = 'NO' THEN ' NOT NULL' ELSE '' END FROM information_schema.columns
@@ -79,12 +80,32 @@ final class AccountSchemaTests: XCTestCase, OnOneStore {
         let sessions = try insert("web_session", ["token_hash", "account_id", "csrf", "created_at", "expires_at"], { i in
             ["token_hash": "'" + String(format: "%064d", i) + "'", "account_id": "1", "csrf": text(32), "created_at": "0", "expires_at": "10"]
         }, [[:], ["token_hash": text(63)], ["token_hash": "'" + String(format: "%064d", 0) + "'"], ["account_id": "999"], ["account_id": "NULL"],
-            ["csrf": text(31)], ["csrf": text(128)], ["csrf": text(129)], ["csrf": "NULL"], ["expires_at": "0"], ["created_at": "NULL"]])
-        XCTAssertEqual(sessions, [true, false, false, false, false, false, true, false, false, false, false])
+            ["csrf": text(31)], ["csrf": text(128)], ["csrf": text(129)], ["csrf": "NULL"], ["expires_at": "0"], ["created_at": "NULL"], ["token_hash": "NULL"]])
+        XCTAssertEqual(sessions, [true, false, false, false, false, false, true, false, false, false, false, false], "a session without a token hash: refused by both (v16)")
+        let failures = try insert("web_login_failure", ["key_hash", "failures", "last_at"], { i in
+            ["key_hash": "'" + String(format: "%064d", i) + "'", "failures": "1", "last_at": "0"]
+        }, [[:], ["key_hash": "NULL"], ["key_hash": text(63)], ["key_hash": "'" + String(format: "%064d", 0) + "'"], ["failures": "0"], ["failures": "NULL"],
+            ["failures": "50"], ["last_at": "NULL"]])
+        XCTAssertEqual(failures, [true, false, false, false, false, false, true, false])
         // An account's sessions go with it, on both.
         try db.dbQueue.write { try $0.execute(sql: "DELETE FROM web_account WHERE id = 1") }
         try l.query("DELETE FROM web_account WHERE id = 1")
         XCTAssertEqual(try db.dbQueue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM web_session") }, 0)
         XCTAssertEqual(try l.query("SELECT count(*)::text FROM web_session").first?[0].text, "0")
+    }
+
+    /// The class of v16's fix: in the SQLite file every primary key's column refuses a NULL, as PostgreSQL's do
+    /// (declared NOT NULL, the rowid, or a table WITHOUT ROWID), whichever table it is.
+    func testEveryPrimaryKeyOfTheFileRefusesNull() throws {
+        let db = try AppDatabase.inMemory()
+        let nullable = try db.dbQueue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT m.name || '.' || c.name FROM sqlite_master m JOIN pragma_table_info(m.name) c
+                WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND m.sql NOT LIKE '%WITHOUT ROWID%' AND m.sql NOT LIKE 'CREATE VIRTUAL%'
+                  AND c.pk > 0 AND NOT c."notnull" AND NOT (upper(c.type) = 'INTEGER' AND (SELECT count(*) FROM pragma_table_info(m.name) WHERE pk > 0) = 1)
+                ORDER BY 1
+                """)
+        }
+        XCTAssertEqual(nullable, [])
     }
 }

@@ -40,7 +40,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061, "v15": 2061]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061, "v15": 2061, "v16": 2061]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -248,6 +248,56 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
             XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
                                       "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
+        }
+    }
+
+    /// v16 adds the login throttle's failures (`web_login_failure`) and makes `web_session` anew with its token
+    /// hash NOT NULL: a v15 file's live sessions are kept (the same session opens), a row without a token (which
+    /// v15 took and nothing could open) goes; every earlier file gains both; the throttle counts, waits and forgets.
+    func testV16KeepsTheThrottleInTheFileAndRefusesASessionWithoutAToken() throws {
+        for version in ["v1", "v14", "v15"] {
+            let path = try fixture(version)
+            let token = String(repeating: "0", count: 64), csrf = String(repeating: "1", count: 64)
+            if version != "v1" {
+                try DatabaseQueue(path: path).write { db in
+                    try db.execute(sql: "INSERT INTO web_account (name, name_key, role, password_hash, created_at, password_changed_at) VALUES ('Jun', 'jun', 'family', ?, 0, 0)",
+                                   arguments: ["$2b$12$" + String(repeating: "a", count: 53)])
+                    let jun = db.lastInsertedRowID
+                    try db.execute(sql: "INSERT INTO web_session (token_hash, account_id, csrf, created_at, expires_at) VALUES (?, ?, ?, 0, 9999999999)", arguments: [token, jun, csrf])
+                    try db.execute(sql: "INSERT INTO web_session (token_hash, account_id, csrf, created_at, expires_at) VALUES (NULL, ?, ?, 0, 9999999999)", arguments: [jun, csrf])
+                    XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM web_session WHERE token_hash IS NULL"), 1, "\(version) took it")
+                }
+            }
+            let database = try AppDatabase.open(path: path)
+            let repo = Store(SQLiteRepository(database))
+            try database.dbQueue.read { db in
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM web_login_failure"), 0, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM web_session WHERE token_hash IS NULL"), 0, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT \"notnull\" FROM pragma_table_info('web_session') WHERE name = 'token_hash'"), 1, version)
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'web_session_account'"), 1, version)
+            }
+            if version != "v1" { XCTAssertEqual(try repo.session(tokenHash: token)?.account.name, "Jun", "\(version): the live session kept") }
+            if version != "v1" {
+                XCTAssertThrowsError(try database.dbQueue.write { db in
+                    try db.execute(sql: "INSERT INTO web_session (token_hash, account_id, csrf, created_at, expires_at) VALUES (NULL, (SELECT id FROM web_account WHERE name_key = 'jun'), ?, 0, 1)",
+                                   arguments: [csrf])
+                }, version)
+            }
+            let steps = try repo.undoHistory(limit: 1)
+            // The counts: two failures free, then a wait that doubles from the last failure; a success forgets.
+            let key = String(repeating: "ab", count: 32), now = Date(timeIntervalSince1970: 2_000_000_000)
+            func delay(_ n: Int) -> Int { n < 2 ? 0 : 1 << (n - 2) }
+            for _ in 0..<3 { try repo.loginFailed(keys: [key], now: now) }
+            XCTAssertEqual(try repo.loginWait(keys: [key], now: now, delay: delay), 2, version)
+            XCTAssertEqual(try repo.loginWait(keys: [key], now: now.addingTimeInterval(2), delay: delay), 0, "\(version): waited")
+            XCTAssertEqual(try repo.loginWait(keys: [key], now: now.addingTimeInterval(2), delay: delay), 2, "\(version): the try that went ahead took the turn")
+            try repo.loginSucceeded(key: key)
+            XCTAssertEqual(try repo.loginWait(keys: [key], now: now, delay: delay), 0, version)
+            try repo.loginFailed(keys: [key], now: now)
+            try repo.loginFailed(keys: [String(repeating: "cd", count: 32)], now: now.addingTimeInterval(86_401))
+            XCTAssertEqual(try database.dbQueue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM web_login_failure") }, 1, "\(version): a key quiet for a day is forgotten")
+            XCTAssertEqual(try repo.undoHistory(limit: 1), steps, "\(version): the throttle's writes are no undo step")
+            XCTAssertEqual(try repo.check(), [], version)
         }
     }
 

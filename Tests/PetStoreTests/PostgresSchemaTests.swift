@@ -266,7 +266,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
         let owner = try link(try server.newDatabase())
         try migrate(owner, first: 10)
         XCTAssertThrowsError(try owner.query("SELECT 1 FROM petlog.web_account"), "pg10 has no accounts")
-        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11", "pg12"])
+        XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11", "pg12", "pg13"])
         let hash = "$2b$12$" + String(repeating: "a", count: 53)
         try owner.execute(script: """
             SET search_path = petlog;
@@ -291,7 +291,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             if rolesFirst {
                 try migrate(owner, first: 10)
                 try owner.execute(script: PostgresRoles.sql)
-                XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11", "pg12"])
+                XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg11", "pg12", "pg13"])
             } else {
                 _ = try PostgresSchema.migrate(owner)
                 try owner.execute(script: PostgresRoles.sql)
@@ -302,6 +302,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             XCTAssertEqual(try may("pet"), 1, "roles first: \(rolesFirst)")
             XCTAssertEqual(try may("web_account"), 0, "roles first: \(rolesFirst)")
             XCTAssertEqual(try may("web_session"), 0, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try may("web_login_failure"), 0, "roles first: \(rolesFirst)")
         }
     }
 
@@ -315,7 +316,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             let owner = try link(try server.newDatabase())
             try migrate(owner, first: 11)
             if rolesFirst { try owner.execute(script: PostgresRoles.sql) }
-            XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg12"])
+            XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg12", "pg13"])
             if !rolesFirst { try owner.execute(script: PostgresRoles.sql) }
             let hash = "$2b$12$" + String(repeating: "a", count: 53)
             try owner.execute(script: """
@@ -335,6 +336,35 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             XCTAssertEqual(try may("petlog_staff", "feed_token_hash", "SELECT"), 1, "roles first: \(rolesFirst)")
             XCTAssertEqual(try may("petlog_volunteer", "feed_token_hash", "SELECT"), 0, "roles first: \(rolesFirst)")
         }
+    }
+
+    /// pg13 adds the login throttle's failures to a pg12 database (a key's SHA-256, its count, its last failure):
+    /// a server run as staff keeps them and may set an account's page language, a volunteer reads neither the
+    /// failures nor an account, whether `init-roles` ran before pg13 or after; `backup` as a volunteer leaves
+    /// the table out of its `pg_dump` line.
+    func testPg13AddsTheLoginFailures() throws {
+        try TestServer.shared().holdRoles(for: self)
+        let server = try requireServer()
+        for rolesFirst in [true, false] {
+            let owner = try link(try server.newDatabase())
+            try migrate(owner, first: 12)
+            if rolesFirst { try owner.execute(script: PostgresRoles.sql) }
+            XCTAssertEqual(try PostgresSchema.migrate(owner), ["pg13"])
+            if !rolesFirst { try owner.execute(script: PostgresRoles.sql) }
+            try owner.query("INSERT INTO petlog.web_login_failure (key_hash, failures, last_at) VALUES ($1, 1, 0)", [.text(String(repeating: "a", count: 64))])
+            XCTAssertThrowsError(try owner.query("INSERT INTO petlog.web_login_failure (key_hash, failures, last_at) VALUES ('short', 1, 0)"))
+            XCTAssertThrowsError(try owner.query("INSERT INTO petlog.web_login_failure (key_hash, failures, last_at) VALUES ($1, 0, 0)", [.text(String(repeating: "b", count: 64))]))
+            func may(_ role: String, _ what: String) throws -> Int64? {
+                try owner.query("SELECT has_table_privilege('\(role)', 'petlog.web_login_failure', '\(what)')").first?.first?.int
+            }
+            for what in ["SELECT", "INSERT", "UPDATE", "DELETE"] { XCTAssertEqual(try may("petlog_staff", what), 1, "\(what), roles first: \(rolesFirst)") }
+            XCTAssertEqual(try may("petlog_volunteer", "SELECT"), 0, "roles first: \(rolesFirst)")
+            XCTAssertEqual(try owner.query("SELECT has_column_privilege('petlog_staff', 'petlog.web_account', 'language', 'UPDATE')").first?.first?.int, 1,
+                           "roles first: \(rolesFirst)")
+            XCTAssertEqual(try owner.query("SELECT has_table_privilege('petlog_volunteer', 'petlog.web_account', 'SELECT')").first?.first?.int, 0)
+        }
+        XCTAssertTrue(PostgresRepository.dumpCommand(try PostgresTarget.parse("postgres://v@/petlog", environment: [:]), to: "x.dump", withoutAccounts: true)
+            .contains("--exclude-table=petlog.web_login_failure"))
     }
 
     /// The `petlog` schema as a petlog of the first `count` migrations left it: the earlier database a later
@@ -368,7 +398,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             ALTER TABLE petlog.budget DROP COLUMN name, DROP COLUMN place, DROP COLUMN people;
             DROP TABLE petlog.weight_chunk; DROP FUNCTION petlog.series_weight_changed() CASCADE; DROP FUNCTION petlog.series_record_changed() CASCADE;
             DROP FUNCTION petlog.series_truncated() CASCADE; DROP FUNCTION petlog.series_drop(jsonb);
-            DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title; DROP TABLE petlog.web_session; DROP TABLE petlog.web_account;
+            DROP TABLE petlog.household; ALTER TABLE petlog.diary DROP COLUMN title; DROP TABLE petlog.web_session; DROP TABLE petlog.web_account; DROP TABLE petlog.web_login_failure;
             ALTER TABLE petlog.pet DROP COLUMN photo, DROP COLUMN photo_type, DROP COLUMN photo_size, DROP COLUMN photo_sha256;
             """)
         try owner.execute(script: PostgresRoles.sql)

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """petlog serve in a real browser: Debian's headless Chromium driven by Playwright for Python (docs/testing.md).
 
-Starts `petlog serve` on a free loopback port with a fresh demo household and an account, then on a phone-sized
+Starts `petlog serve` on a free loopback port with a fresh demo household and an account (on a SQLite file, and with
+`--store postgres` also on a throwaway PostgreSQL 15 server, scripts/pg-test-server.sh), then on a phone-sized
 viewport (390 x 844): signs in, adds a weight, logs a diary entry with a photo,
 uploads a receipt photo and saves the proposal, sees the timeline, the month list and the charts, switches to
 Korean and Japanese, checks that no page scrolls sideways (scrollWidth <= innerWidth) in light and dark, and
-signs out. Saves screenshots (en, ko, ja; light and dark) into --screenshots. Needs no internet.
+signs out. Saves screenshots (en, ko, ja; light and dark) into --screenshots, from the first store's run only.
+Needs no internet.
 
-    .build/browser-venv/bin/python Tests/browser/serve_browser.py --petlog .build/debug/petlog [--screenshots DIR]
+    .build/browser-venv/bin/python Tests/browser/serve_browser.py --petlog .build/debug/petlog [--screenshots DIR] \
+        [--store sqlite] [--store postgres]
 
 Prints one line per check and ends with "N passed, N failed"; exits 1 on a failure.
 """
@@ -28,11 +31,15 @@ from playwright.sync_api import sync_playwright
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECEIPT = os.path.join(HERE, "..", "OCRTests", "Fixtures", "receipts", "ko-01.jpg")
 CHROMIUM = os.environ.get("PETLOG_CHROMIUM", "/usr/bin/chromium")
+PG_SERVER = os.path.join(HERE, "..", "..", "scripts", "pg-test-server.sh")
+PG_BIN = "/usr/lib/postgresql/15/bin/"
+STORE = ""  # the store of the run under way, named in each check when more than one runs
 
 passed, failed, skipped = [], [], []
 
 
 def check(name, ok, detail=""):
+    name = STORE + name
     (passed if ok else failed).append(name)
     print(("ok    " if ok else "FAIL  ") + name + ("" if ok or not detail else ": " + str(detail)[:400]), flush=True)
 
@@ -57,27 +64,55 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--petlog", required=True)
     ap.add_argument("--screenshots", default=None)
+    ap.add_argument("--store", action="append", choices=["sqlite", "postgres"],
+                    help="the store(s) to run on, in order (default: sqlite); screenshots from the first")
     args = ap.parse_args()
     if not os.access(CHROMIUM, os.X_OK):
         print(f"skip  the browser test: {CHROMIUM} is not installed (make setup installs Debian's chromium)")
         print("0 passed, 0 failed, 1 skipped")
         return 0
-    shots = args.screenshots or tempfile.mkdtemp(prefix="petlog-shots-")
-    os.makedirs(shots, exist_ok=True)
+    stores = args.store or ["sqlite"]
+    global STORE
+    for i, store in enumerate(stores):
+        STORE = f"[{store}] " if len(stores) > 1 else ""
+        shots = args.screenshots if i == 0 and args.screenshots else None
+        if store == "postgres":
+            if not os.access(PG_BIN + "initdb", os.X_OK):
+                skip(f"[{store}] the browser test", "PostgreSQL 15 is not installed (make setup installs postgresql-15)")
+                continue
+            pg = tempfile.mkdtemp(prefix="petlog-browser-pg-")
+            try:
+                started = subprocess.run([PG_SERVER, "start", pg], check=True, capture_output=True, text=True).stdout
+                port = dict(kv.split("=", 1) for kv in started.split())["PETLOG_PG_PORT"]
+                subprocess.run([PG_BIN + "createdb", "-h", pg, "-p", port, "-U", "postgres", "petlog"], check=True)
+                one_store(args.petlog, f"postgres://postgres@/petlog?host={pg}&port={port}", shots)
+            finally:
+                subprocess.run([PG_SERVER, "stop", pg], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                shutil.rmtree(pg, ignore_errors=True)
+        else:
+            one_store(args.petlog, None, shots)
+    print(f"{len(passed)} passed, {len(failed)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
+    return 1 if failed else 0
+
+
+def one_store(petlog, db, shots_dir):
+    """The whole walk on one store: a SQLite file in a private folder (db None) or the PostgreSQL database `db`."""
     work = tempfile.mkdtemp(prefix="petlog-browser-")
-    db = os.path.join(work, "petlog.sqlite")
+    shots = shots_dir or os.path.join(work, "screenshots")  # a run without --screenshots keeps none
+    os.makedirs(shots, exist_ok=True)
+    db = db or os.path.join(work, "petlog.sqlite")
     env = dict(os.environ, HOME=work, LANG="C.UTF-8", PETLOG_CURRENCY="KRW")
     env.pop("PETLOG_DB", None)
-    subprocess.run([args.petlog, "--db", db, "demo"], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([petlog, "--db", db, "demo"], env=env, check=True, stdout=subprocess.DEVNULL)
     # A trip under way (a budget for a stretch of days): its day-by-day view and chart on /money, and on home.
-    subprocess.run([args.petlog, "--db", db, "budget", "set", "500000", "KRW", "--from=-2d", "--to", "3d", "--name", "Jeju", "--place", "Jeju"],
+    subprocess.run([petlog, "--db", db, "budget", "set", "500000", "KRW", "--from=-2d", "--to", "3d", "--name", "Jeju", "--place", "Jeju"],
                    env=env, check=True, stdout=subprocess.DEVNULL)
     password = secrets.token_urlsafe(12)
-    subprocess.run([args.petlog, "--db", db, "user", "add", "mina", "--role", "owner", "--password-stdin"],
+    subprocess.run([petlog, "--db", db, "user", "add", "mina", "--role", "owner", "--password-stdin"],
                    input=password + "\n", text=True, env=env, check=True, stdout=subprocess.DEVNULL)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([args.petlog, "--db", db, "serve", "--listen", f"127.0.0.1:{port}", "--quiet"], env=env,
+    server = subprocess.Popen([petlog, "--db", db, "serve", "--listen", f"127.0.0.1:{port}", "--quiet"], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(300):
@@ -91,10 +126,9 @@ def main():
         run(base, password, shots)
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        code = server.wait(timeout=30)
+        check("SIGTERM stops petlog serve with exit 0", code == 0, server.stderr.read())
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{len(passed)} passed, {len(failed)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
-    return 1 if failed else 0
 
 
 def run(base, password, shots):
@@ -201,6 +235,18 @@ def run(base, password, shots):
             page.emulate_media(color_scheme="light")
         page.goto(base + "/")
         page.locator("footer form.languages button[value=en]").click()
+
+        # The narrowest phone the issue names (360 px): no sideways scroll; every button, field, check label and
+        # summary at least 44 px high (inline links in running text are not counted).
+        page.set_viewport_size({"width": 360, "height": 740})
+        for path, name in [("/", "home"), (pet_path, "pet"), (pet_path + "/log?kind=diary", "diary form"), ("/money", "money")]:
+            page.goto(base + path)
+            no_sideways_scroll(page, f"{name} at 360 px")
+            targets = "a.button, button, select, textarea, summary, label.check, input:not([type=hidden]):not([type=checkbox]):not([type=radio])"
+            small = page.evaluate("""(targets) => [...document.querySelectorAll(targets)]
+                .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 100))""", targets)
+            check(f"touch targets at least 44 px high: {name}", not small, small)
+        page.set_viewport_size({"width": 390, "height": 844})
 
         # Sign out.
         page.locator("form[action='/logout'] button").click()
