@@ -21,6 +21,10 @@ final class PostgresImportWriter: ImportWriter {
     var bulk = false
     var weightPets = Set<Int64>()
     var lastWeightPet: Int64?
+    /// Weights this import brought each pet (the last pet's run counted in `lastWeightRun` until another comes):
+    /// a pet given a chunk's worth or more has its series packed at the end (`packSeries`).
+    var weightCounts: [Int64: Int] = [:]
+    var lastWeightRun = 0
 
     init(link: PostgresLink) { self.link = link }
 
@@ -35,7 +39,16 @@ final class PostgresImportWriter: ImportWriter {
     static let recordColumns = ["id", "pet_id", "kind", "at", "utc_offset", "note", "starred", "created_at", "updated_at"]
 
     func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, created: Int64, updated: Int64) throws {
-        if bulk, kind == .weight, let petId, petId != lastWeightPet { weightPets.insert(petId); lastWeightPet = petId }
+        if kind == .weight, let petId {
+            if petId == lastWeightPet {
+                lastWeightRun += 1
+            } else {
+                if let last = lastWeightPet { weightCounts[last, default: 0] += lastWeightRun }
+                if bulk { weightPets.insert(petId) }
+                lastWeightPet = petId
+                lastWeightRun = 1
+            }
+        }
         records.append([.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(created), .int(updated)])
         if records.bytes >= batchBytes { try flushRecords() }
     }
@@ -93,6 +106,19 @@ final class PostgresImportWriter: ImportWriter {
         } else {
             try PostgresSearch.refresh(link)
         }
+        try packSeries()
+    }
+
+    /// The series of each pet this import brought `PostgresWeightSeries.chunkPoints` weights or more, packed
+    /// into chunks now, in the import's transaction, as the pet's first chart would otherwise do (issue 44: the
+    /// first chart of a 1M-point pet took 7.95 s, reading the whole series from the tables and then packing it).
+    /// A pet with fewer (every pet of the bench's shelter) costs nothing here; a role that may not write the
+    /// chunks leaves them to a chart of a role that may.
+    func packSeries() throws {
+        if let last = lastWeightPet { weightCounts[last, default: 0] += lastWeightRun; lastWeightPet = nil; lastWeightRun = 0 }
+        let pets = weightCounts.filter { $0.value >= PostgresWeightSeries.chunkPoints }.keys.sorted()
+        guard !pets.isEmpty, try PostgresWeightSeries.prepare(link).mayWrite else { return }
+        for pet in pets { try PostgresWeightSeries.fill(link, pet: pet) }
     }
 
     /// The identity sequences past the ids the file kept, so the next `pet add` or record gets a free one.
