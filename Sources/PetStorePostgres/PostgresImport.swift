@@ -22,7 +22,7 @@ final class PostgresImportWriter: ImportWriter {
     var weightPets = Set<Int64>()
     var lastWeightPet: Int64?
     /// Weights this import brought each pet (the last pet's run counted in `lastWeightRun` until another comes):
-    /// a pet given a chunk's worth or more has its series packed at the end (`packSeries`).
+    /// a pet given a chunk's worth or more has its series packed after the import (`petsToPack`).
     var weightCounts: [Int64: Int] = [:]
     var lastWeightRun = 0
 
@@ -106,19 +106,14 @@ final class PostgresImportWriter: ImportWriter {
         } else {
             try PostgresSearch.refresh(link)
         }
-        try packSeries()
     }
 
-    /// The series of each pet this import brought `PostgresWeightSeries.chunkPoints` weights or more, packed
-    /// into chunks now, in the import's transaction, as the pet's first chart would otherwise do (issue 44: the
-    /// first chart of a 1M-point pet took 7.95 s, reading the whole series from the tables and then packing it).
-    /// A pet with fewer (every pet of the bench's shelter) costs nothing here; a role that may not write the
-    /// chunks leaves them to a chart of a role that may.
-    func packSeries() throws {
-        if let last = lastWeightPet { weightCounts[last, default: 0] += lastWeightRun; lastWeightPet = nil; lastWeightRun = 0 }
-        let pets = weightCounts.filter { $0.value >= PostgresWeightSeries.chunkPoints }.keys.sorted()
-        guard !pets.isEmpty, try PostgresWeightSeries.prepare(link).mayWrite else { return }
-        for pet in pets { try PostgresWeightSeries.fill(link, pet: pet) }
+    /// The pets this import brought `PostgresWeightSeries.chunkPoints` weights or more (none of the bench's
+    /// shelter, whose pets have at most 1,806 each).
+    var petsToPack: [Int64] {
+        var counts = weightCounts
+        if let last = lastWeightPet { counts[last, default: 0] += lastWeightRun }
+        return counts.filter { $0.value >= PostgresWeightSeries.chunkPoints }.keys.sorted()
     }
 
     /// The identity sequences past the ids the file kept, so the next `pet add` or record gets a free one.
@@ -198,15 +193,31 @@ extension PostgresRepository {
     /// Attachment files come from the export's folder into the database (chunks), in the same transaction.
     public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         let batch = batch
-        return try write(recording: false) { store in
+        let writer = PostgresImportWriter(link: link)
+        let summary = try write(recording: false) { store in
             var summary = ImportSummary()
             (summary.attachmentsAdded, summary.attachmentsMissing) = try storeAttachments(batch)
-            return try store.importRows(batch, writer: PostgresImportWriter(link: link), summary: summary, progress: progress)
+            return try store.importRows(batch, writer: writer, summary: summary, progress: progress)
         }
+        packImportedSeries(writer.petsToPack)
+        return summary
     }
 
     public func bulkTransaction<T>(_ body: (any SQLExecutor, any ImportWriter) throws -> T) throws -> T {
-        try write(recording: false) { store in try body(store.sql, PostgresImportWriter(link: link)) }
+        let writer = PostgresImportWriter(link: link)
+        let result = try write(recording: false) { store in try body(store.sql, writer) }
+        packImportedSeries(writer.petsToPack)
+        return result
+    }
+
+    /// The series of the pets an import brought a chunk's worth of weights or more, packed right after it
+    /// commits, each in a write of its own as a chart packs (`packWeightSeries`: the table lock before the
+    /// snapshot, so a writer outside petlog is ordered against it), so that the pet's first chart reads chunks
+    /// (issue 44: the first chart of a 1M-point pet took 7.95 s, reading the whole series from the tables and
+    /// then packing it). A role that may not write the chunks, or a pack that fails, leaves them to a chart.
+    func packImportedSeries(_ pets: [Int64]) {
+        guard !pets.isEmpty, (try? read({ _ in try PostgresWeightSeries.prepare(link).mayWrite })) == true else { return }
+        for pet in pets { try? packWeightSeries(pet: pet) }
     }
 
     /// The files the batch's records name, from its attachment folders, each checked against its SHA-256;
