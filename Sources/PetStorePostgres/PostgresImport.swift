@@ -21,6 +21,10 @@ final class PostgresImportWriter: ImportWriter {
     var bulk = false
     var weightPets = Set<Int64>()
     var lastWeightPet: Int64?
+    /// Weights this import brought each pet (the last pet's run counted in `lastWeightRun` until another comes):
+    /// a pet given a chunk's worth or more has its series packed after the import (`petsToPack`).
+    var weightCounts: [Int64: Int] = [:]
+    var lastWeightRun = 0
 
     init(link: PostgresLink) { self.link = link }
 
@@ -35,7 +39,16 @@ final class PostgresImportWriter: ImportWriter {
     static let recordColumns = ["id", "pet_id", "kind", "at", "utc_offset", "note", "starred", "created_at", "updated_at"]
 
     func insertRecord(id: Int64, petId: Int64?, kind: RecordKind, at: Int64, utcOffset: Int, note: String?, starred: Bool, created: Int64, updated: Int64) throws {
-        if bulk, kind == .weight, let petId, petId != lastWeightPet { weightPets.insert(petId); lastWeightPet = petId }
+        if kind == .weight, let petId {
+            if petId == lastWeightPet {
+                lastWeightRun += 1
+            } else {
+                if let last = lastWeightPet { weightCounts[last, default: 0] += lastWeightRun }
+                if bulk { weightPets.insert(petId) }
+                lastWeightPet = petId
+                lastWeightRun = 1
+            }
+        }
         records.append([.int(id), SQLValue(petId), .text(kind.rawValue), .int(at), .int(Int64(utcOffset)), SQLValue(note), SQLValue(starred), .int(created), .int(updated)])
         if records.bytes >= batchBytes { try flushRecords() }
     }
@@ -93,6 +106,14 @@ final class PostgresImportWriter: ImportWriter {
         } else {
             try PostgresSearch.refresh(link)
         }
+    }
+
+    /// The pets this import brought `PostgresWeightSeries.chunkPoints` weights or more (none of the bench's
+    /// shelter, whose pets have at most 1,806 each).
+    var petsToPack: [Int64] {
+        var counts = weightCounts
+        if let last = lastWeightPet { counts[last, default: 0] += lastWeightRun }
+        return counts.filter { $0.value >= PostgresWeightSeries.chunkPoints }.keys.sorted()
     }
 
     /// The identity sequences past the ids the file kept, so the next `pet add` or record gets a free one.
@@ -172,15 +193,31 @@ extension PostgresRepository {
     /// Attachment files come from the export's folder into the database (chunks), in the same transaction.
     public func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary {
         let batch = batch
-        return try write(recording: false) { store in
+        let writer = PostgresImportWriter(link: link)
+        let summary = try write(recording: false) { store in
             var summary = ImportSummary()
             (summary.attachmentsAdded, summary.attachmentsMissing) = try storeAttachments(batch)
-            return try store.importRows(batch, writer: PostgresImportWriter(link: link), summary: summary, progress: progress)
+            return try store.importRows(batch, writer: writer, summary: summary, progress: progress)
         }
+        packImportedSeries(writer.petsToPack)
+        return summary
     }
 
     public func bulkTransaction<T>(_ body: (any SQLExecutor, any ImportWriter) throws -> T) throws -> T {
-        try write(recording: false) { store in try body(store.sql, PostgresImportWriter(link: link)) }
+        let writer = PostgresImportWriter(link: link)
+        let result = try write(recording: false) { store in try body(store.sql, writer) }
+        packImportedSeries(writer.petsToPack)
+        return result
+    }
+
+    /// The series of the pets an import brought a chunk's worth of weights or more, packed right after it
+    /// commits, each in a write of its own as a chart packs (`packWeightSeries`: the table lock before the
+    /// snapshot, so a writer outside petlog is ordered against it), so that the pet's first chart reads chunks
+    /// (issue 44: the first chart of a 1M-point pet took 7.95 s, reading the whole series from the tables and
+    /// then packing it). A role that may not write the chunks, or a pack that fails, leaves them to a chart.
+    func packImportedSeries(_ pets: [Int64]) {
+        guard !pets.isEmpty, (try? read({ _ in try PostgresWeightSeries.prepare(link).mayWrite })) == true else { return }
+        for pet in pets { try? packWeightSeries(pet: pet) }
     }
 
     /// The files the batch's records name, from its attachment folders, each checked against its SHA-256;

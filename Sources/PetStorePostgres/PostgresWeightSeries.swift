@@ -33,36 +33,49 @@ enum PostgresWeightSeries {
         return (row?[3].int == 1, row?[4].int == 1)
     }
 
+    /// Chunks fetched per statement by `read`: 16 of 64 KiB, so a million points never sit in memory twice
+    /// more (postgres-nio's buffer and the bytes handed over) beside the columns they fill (issue 44: the 1M
+    /// chart's peak RSS, 76.7 MiB when the 244 chunks came as one result).
+    static let pageChunks = 16
+
     /// The series of `pet` in `lower ..< upper` (Unix seconds), oldest first, ties in record id order, from
     /// the chunks and the tables after them, in the read transaction the caller holds. Nil when the role may
-    /// not read the chunks or a chunk does not decode: the caller then reads the tables.
-    static func read(_ link: PostgresLink, pet: Int64, lower: Int64, upper: Int64) throws -> Read? {
+    /// not read the chunks or a chunk does not decode: the caller then reads the tables. The chunks come
+    /// `pageChunks` at a time, each page after the last one's key (the snapshot is the transaction's).
+    static func read(_ link: PostgresLink, pet: Int64, lower: Int64, upper: Int64, pageChunks: Int = pageChunks) throws -> Read? {
         let (mayRead, mayWrite) = try prepare(link)
         guard mayRead else { return nil }
-        let chunks = try link.query("""
-            SELECT first_at, last_at, last_id, points, CASE WHEN last_at >= $2 AND first_at < $3 THEN data END
-            FROM weight_chunk WHERE pet_id = $1 ORDER BY last_at, last_id
-            """, [.int(pet), .int(lower), .int(upper)])
+        let cached = try link.query("""
+            SELECT coalesce(sum(points) FILTER (WHERE last_at >= $2 AND first_at < $3), 0)::bigint FROM weight_chunk WHERE pet_id = $1
+            """, [.int(pet), .int(lower), .int(upper)]).first?.first?.int ?? 0
         var columns = WeightColumns()
-        let cached = chunks.reduce(0) { $0 + ($1[4].isNull ? 0 : Int($1[3].int ?? 0)) }
-        columns.reserveCapacity(cached + chunkPoints)
+        columns.reserveCapacity(Int(cached) + chunkPoints)
         var throughAt = Int64.min, throughId = Int64.min, previousAt = Int64.min
-        for chunk in chunks {
-            guard let firstAt = chunk[0].int, let lastAt = chunk[1].int, let lastId = chunk[2].int, let count = chunk[3].int,
-                  count > 0, firstAt >= previousAt, lastAt >= firstAt else { return nil }
-            if case .bytes(let data) = chunk[4] {   // NULL: a chunk outside the window
-                guard data.count == Int(count) * pointBytes else { return nil }
-                let whole = firstAt >= lower && lastAt < upper
-                let decoded = data.withUnsafeBytes { raw in
-                    raw.baseAddress.map { columns.appendChunk($0, count: Int(count), bigEndian: true, firstAt: firstAt, lastAt: lastAt, lower: whole ? nil : lower, upper: upper) } ?? false
+        var first = true
+        while true {
+            let chunks = try link.query("""
+                SELECT first_at, last_at, last_id, points, CASE WHEN last_at >= $2 AND first_at < $3 THEN data END
+                FROM weight_chunk WHERE pet_id = $1 AND ($6 = 1 OR (last_at, last_id) > ($4, $5)) ORDER BY last_at, last_id LIMIT $7
+                """, [.int(pet), .int(lower), .int(upper), .int(throughAt), .int(throughId), .int(first ? 1 : 0), .int(Int64(pageChunks))])
+            first = false
+            for chunk in chunks {
+                guard let firstAt = chunk[0].int, let lastAt = chunk[1].int, let lastId = chunk[2].int, let count = chunk[3].int,
+                      count > 0, firstAt >= previousAt, lastAt >= firstAt else { return nil }
+                if case .bytes(let data) = chunk[4] {   // NULL: a chunk outside the window
+                    guard data.count == Int(count) * pointBytes else { return nil }
+                    let whole = firstAt >= lower && lastAt < upper
+                    let decoded = data.withUnsafeBytes { raw in
+                        raw.baseAddress.map { columns.appendChunk($0, count: Int(count), bigEndian: true, firstAt: firstAt, lastAt: lastAt, lower: whole ? nil : lower, upper: upper) } ?? false
+                    }
+                    guard decoded else { return nil }
+                } else if !chunk[4].isNull {
+                    return nil
                 }
-                guard decoded else { return nil }
-            } else if !chunk[4].isNull {
-                return nil
+                previousAt = lastAt
+                throughAt = lastAt
+                throughId = lastId
             }
-            previousAt = lastAt
-            throughAt = lastAt
-            throughId = lastId
+            if chunks.count < pageChunks { break }
         }
         let waiting = try tail(link, pet: pet, afterAt: throughAt, afterId: throughId, lower: lower, upper: upper, into: &columns)
         return Read(columns: columns, waiting: waiting, mayPack: mayWrite)
