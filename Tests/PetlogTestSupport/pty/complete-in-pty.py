@@ -11,10 +11,11 @@ touches ARGS_FILE.completed each time a completion request has been answered);
 each TYPED is what the user types before TAB (a TAB in it is pressed there too), one command line each, in one shell session. Prints a
 JSON list with, for each, the list of arguments the command received (null when it never ran).
 
-The driver waits on events, not on quiet: after each TAB for the answer (ARGS_FILE.completed; a TAB no
-request answers waits at most 1.2 s), after Enter for ARGS_FILE (which the wrapper renames into place
-whole), then for the shell's next prompt before the next line is typed; at the end for the shell to exit.
-What is typed while the shell is still drawing waits in the terminal's queue, read in order.
+After each TAB the driver waits for the answer (ARGS_FILE.completed) and for the shell to finish drawing
+it (its output quiet for a moment; a TAB no request answers waits at most 1.2 s); after Enter for ARGS_FILE
+(which the wrapper renames into place whole), then for the shell's next prompt before the next line is
+typed (its own event, then quiet for a moment); after the setup line for its prompt, and at the end for the
+shell to exit, not for fixed times.
 """
 import json, os, pty, re, select, sys, time
 
@@ -105,8 +106,9 @@ def wait_for_prompt(longest):
     drain()
     while not at_prompt() and time.time() < end:
         read_for(0.02)
-    # Whatever the shell writes with its prompt (fish's cursor and title sequences) comes in the same burst.
-    drain()
+    # Then quiet for a moment: fish goes on drawing (and reading its terminal) after its prompt, and keys
+    # typed into that moment were lost under load.
+    read_until_quiet(0.05, 0.3)
 
 
 def wait_for_answer(longest):
@@ -136,9 +138,10 @@ for typed in lines:
         if os.path.exists(answered):
             os.unlink(answered)
         send(piece)
+        read_until_quiet(0.05, 0.2)
         send("\t")
-        wait_for_answer(1.2)
-    drain()
+        if wait_for_answer(1.2):
+            read_until_quiet(0.1, 1.0)
     send("\r")
     deadline = time.time() + 8
     ran = False
