@@ -33,7 +33,7 @@ PIP_QUIET := python3 -m pip install -q --disable-pip-version-check --no-warn-con
 PREFIX ?= /usr/local
 DEMO_DIR ?= $(shell mktemp -d -t petlog-demo.XXXXXX 2>/dev/null || echo /tmp/petlog-demo)
 
-.PHONY: setup build release demo test soak fuzz install bench bench-ocr bench-receipts receipts clean man static deb
+.PHONY: setup build build-tests release demo test soak fuzz install bench bench-ocr bench-receipts receipts clean man static deb
 
 ## setup: install the system packages petlog builds and tests with, when missing (needs root).
 setup:
@@ -82,15 +82,23 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 ## A failure names its store ("[on PostgreSQL] …").
 ## For CI (.ci/run): BUILT=1 when everything is built already (no second, no-op build; make soak takes it too),
 ## TEST_SKIP=… for tests the soak part has just run longer, with random seeds.
+## The build the tests run (make test, make soak, make build-tests, .ci/run; docs/testing.md, "Time"): the release
+## configuration without optimization, with testable imports and the tests' hooks (PETLOG_TEST_HOOKS), in its own
+## folder (.build-tests) beside the debug and release builds. No DEBUG: argument-parser's definition checks (a third
+## of a debug petlog run's CPU) run once in CommandDefinitionTests instead of in every petlog run.
+## TEST_BUILD= tests the debug build in .build instead.
+TEST_BUILD ?= -c release -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -DPETLOG_TEST_HOOKS --scratch-path .build-tests
 BUILT ?=
 TEST_SKIP ?=
-test: $(if $(BUILT),,build)
-	@$(if $(BUILT),true,$(SWIFT) build --build-tests 2>&1 | grep -E "error|warning: unre|Build complete") ; \
+build-tests: setup
+	$(SWIFT) build $(TEST_BUILD) --build-tests
+test: $(if $(BUILT),,setup)
+	@$(if $(BUILT),true,$(SWIFT) build $(TEST_BUILD) --build-tests 2>&1 | grep -E "error|warning: unre|Build complete") ; \
 	rm -f .build/test.xml .build/test-times.tsv; set -o pipefail; PETLOG_TEST_TIMES=$(CURDIR)/.build/test-times.tsv \
-	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test --skip-build --parallel --num-workers 2 \
+	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test $(TEST_BUILD) --skip-build --parallel --num-workers 2 \
 	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)$(if $(TEST_SKIP),|$(TEST_SKIP))' 2>&1 | tee .build/test.log; status=$$?; \
 	echo "browser test (Tests/browser/serve_browser.py, headless chromium):"; \
-	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$($(SWIFT) build --show-bin-path)/petlog" \
+	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$($(SWIFT) build $(TEST_BUILD) --show-bin-path)/petlog" \
 	  --screenshots .build/screenshots --store sqlite --store postgres 2>&1 | tee .build/browser.log || status=1; \
 	else echo "not run: Playwright is not installed (make setup installs it into $(BROWSER_VENV))" | tee .build/browser.log; fi; \
 	$(call xunit_summary,.build/test.xml,.build/browser.log); python3 scripts/test-times.py .build/test.xml .build/test-times.tsv; \
@@ -104,11 +112,11 @@ test: $(if $(BUILT),,build)
 ## the big shelter import (skipped without ../shared/bench), one at a time; beside them the 30-second lock
 ## wait, which only waits (the test binary run by the test's name; its log is appended to .build/soak.log).
 SOAK_BESIDE := testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal
-soak: $(if $(BUILT),,build)
-	@$(if $(BUILT),true,$(SWIFT) build --build-tests 2>&1 | grep -E "error|Build complete") ; \
-	xctest=$$($(SWIFT) build --show-bin-path)/petlogPackageTests.xctest; \
+soak: $(if $(BUILT),,setup)
+	@$(if $(BUILT),true,$(SWIFT) build $(TEST_BUILD) --build-tests 2>&1 | grep -E "error|Build complete") ; \
+	xctest=$$($(SWIFT) build $(TEST_BUILD) --show-bin-path)/petlogPackageTests.xctest; \
 	$$xctest petlogTests.StoreSafetyTests/$(SOAK_BESIDE) > .build/soak-beside.log 2>&1 & beside=$$!; \
-	set -o pipefail; $(SWIFT) test --skip-build --filter 'CrashSafetyTests|ConcurrencyTests|$(FAST_SKIP)' --skip '$(SOAK_BESIDE)' 2>&1 | tee .build/soak.log; status=$$?; \
+	set -o pipefail; $(SWIFT) test $(TEST_BUILD) --skip-build --filter 'CrashSafetyTests|ConcurrencyTests|$(FAST_SKIP)' --skip '$(SOAK_BESIDE)' 2>&1 | tee .build/soak.log; status=$$?; \
 	wait $$beside || status=1; grep -E "^Test Case .*(passed|failed)|error:" .build/soak-beside.log; \
 	grep -hE "seed [0-9]+" .build/soak.log | grep -v "^Test" | cut -c1-200; \
 	python3 -c 'import re,sys; runs=[re.findall(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?", open(p).read())[-1] for p in sys.argv[1:]]; n,k,f=(sum(int(r[i] or 0) for r in runs) for i in range(3)); print(f"{n-f-k} passed, {f} failed" + (f" ({k} skipped)" if k else ""))' .build/soak.log .build/soak-beside.log; \
@@ -197,7 +205,7 @@ deb: static man
 	else echo "lintian not installed: not checked"; fi
 
 clean:
-	rm -rf .build .build-static petlog.1 petlog_*.deb
+	rm -rf .build .build-static .build-tests petlog.1 petlog_*.deb
 
 ## receipts: redraw the OCR test set (Tests/OCRTests/Fixtures/receipts) from scripts/make-receipts.py.
 receipts: setup

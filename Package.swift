@@ -147,6 +147,8 @@ let package = Package(
         .testTarget(name: "petlogTests", dependencies: ["PetFiles", "PetStoreCore", "PetStoreSQLite", "PetModel", "PetViews", "PetlogTestSupport"], exclude: ["Fixtures", "HostileCorpus"]),
         .testTarget(name: "CairoTests", dependencies: ["Cairo"]),
         .testTarget(name: "PetConfigTests", dependencies: ["PetConfig"]),
+        /** argument-parser's definition checks (DEBUG-only in the library) run on petlog's whole command tree in any build. */
+        .testTarget(name: "CommandDefinitionTests", dependencies: ["petlog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "PetViewsTests", dependencies: ["PetViews", "PetModel", "PetStoreCore", "PetStoreSQLite", "PetCharts", "Localization", "PetlogTestSupport"]),
         .testTarget(name: "PetServeTests", dependencies: ["PetServe", "PetViews", "PetModel", "PetStoreCore", "Localization", "PetlogTestSupport",
                                                       .product(name: "HummingbirdTesting", package: "hummingbird")]),

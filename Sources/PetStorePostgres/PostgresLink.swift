@@ -85,8 +85,9 @@ public final class PostgresLink: Sendable {
             state.withLock { $0.backend = pid }
             Self.cancelOnSignals(backend: pid, of: target)
         }
-        #if DEBUG
-        // A long statement for the tests of cancelling (PETLOG_TEST_PG_SLEEP=seconds): none in a release build.
+        #if DEBUG || PETLOG_TEST_HOOKS
+        // A long statement for the tests of cancelling (PETLOG_TEST_PG_SLEEP=seconds): none in a release build
+        // (PETLOG_TEST_HOOKS: the tests' build, `make test`'s TEST_BUILD).
         if cancelsOnSignals, let seconds = ProcessInfo.processInfo.environment["PETLOG_TEST_PG_SLEEP"].flatMap(Double.init) {
             try query("SELECT pg_sleep($1)", [.double(seconds)])
         }

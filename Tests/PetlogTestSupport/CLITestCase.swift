@@ -96,7 +96,8 @@ open class CLITestCase: StoreTestCase {
         try launch(Self.binary, useDefaultDB ? args : ["--db", dbPath] + args, env: extra, stdin: stdin)
     }
 
-    /// Runs `executable` in HOME with the tests' environment (Seoul, C.UTF-8, a pinned now) plus `extra`.
+    /// Runs `executable` in HOME with the tests' environment (Seoul, C.UTF-8, a pinned now, `petlog-ocr` behind the
+    /// run's cache of readings) plus `extra`.
     /// stdout and stderr are read at the same time (a child that fills one pipe while the test waits on
     /// the other would hang both); `stdin` is written, then closed; without it stdin is empty.
     public func launch(_ executable: URL, _ args: [String], env extra: [String: String] = [:], stdin: String? = nil) throws -> Result {
@@ -104,6 +105,7 @@ open class CLITestCase: StoreTestCase {
         p.executableURL = executable
         p.arguments = args
         var env = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "Asia/Seoul", "LANG": "C.UTF-8", "PETLOG_NOW": "2026-11-23T10:00:00+09:00"]
+        env.merge(Self.ocrCache) { _, new in new }
         env.merge(extra) { _, new in new }
         p.environment = env
         p.currentDirectoryURL = home
@@ -126,6 +128,14 @@ open class CLITestCase: StoreTestCase {
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData.get(), as: UTF8.self),
                       crashed: p.terminationReason == .uncaughtSignal)
     }
+
+    /// `petlog-ocr` (built beside the tested `petlog`) behind the run's cache of readings (`OCRTestCache`);
+    /// `PETLOG_TEST_NO_OCR_CACHE=1` in the test's environment runs the helper itself every time.
+    public static let ocrCache: [String: String] = {
+        let real = binary.deletingLastPathComponent().appendingPathComponent("petlog-ocr")
+        guard ProcessInfo.processInfo.environment["PETLOG_TEST_NO_OCR_CACHE"] != "1", FileManager.default.isExecutableFile(atPath: real.path) else { return [:] }
+        return OCRTestCache.environment(real: real)
+    }()
 
     /// A pseudo-terminal driver in Tests/PetlogTestSupport/pty: `run-in-pty.py` runs a command with its
     /// standard output on a terminal of a given width; `complete-in-pty.py` types into a shell and presses TAB.

@@ -116,12 +116,13 @@ final class CompletionSafetyTests: CLITestCase {
         try FileManager.default.createDirectory(at: wrapperFolder, withIntermediateDirectories: true)
         let argsFile = home.appendingPathComponent("args")
         // `petlog` as the shell finds it: completion requests go to the real binary (and say when they are
-        // answered, for the driver to wait on), a run records its words.
+        // answered, for the driver to wait on), a run records its words (renamed into place whole: the
+        // driver reads the file as soon as it is there).
         let wrapper = wrapperFolder.appendingPathComponent("petlog")
         try """
             #!/bin/sh
             case "$1" in ---completion) '\(Self.binary.path)' "$@"; s=$?; : > '\(argsFile.path).completed'; exit $s;; esac
-            printf '%s\\0' "$@" > '\(argsFile.path)'
+            printf '%s\\0' "$@" > '\(argsFile.path).part' && mv -f '\(argsFile.path).part' '\(argsFile.path)'
             """.write(to: wrapper, atomically: true, encoding: .utf8)
         chmod(wrapper.path, 0o755)
         let script = try completionScript(shell)

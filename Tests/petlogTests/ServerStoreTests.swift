@@ -359,7 +359,7 @@ final class ServerStoreTests: CLITestCase {
 
     /// Ctrl-C or SIGTERM while petlog waits for a long statement: the server stops running it (a killed client's
     /// statement used to run on until `pg_cancel_backend`). The statement is a `pg_sleep` of ten minutes
-    /// (`PETLOG_TEST_PG_SLEEP`, debug builds only); the test looks at `pg_stat_activity`, polling for up to a
+    /// (`PETLOG_TEST_PG_SLEEP`, debug builds and the tests' build only); the test looks at `pg_stat_activity`, polling for up to a
     /// minute each way, and asserts no time.
     func testASignalCancelsTheServersWork() throws {
         let url = try newServerDatabase()

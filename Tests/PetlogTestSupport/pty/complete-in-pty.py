@@ -12,10 +12,12 @@ each TYPED is what the user types before TAB (a TAB in it is pressed there too),
 JSON list with, for each, the list of arguments the command received (null when it never ran).
 
 After each TAB the driver waits for the answer (ARGS_FILE.completed) and for the shell to finish drawing
-it (its output quiet for a moment), not a fixed time: what is typed next waits in the terminal's queue
-anyway, so the wait only keeps the transcript readable; a TAB no request answers waits at most 1.2 s.
+it (its output quiet for a moment; a TAB no request answers waits at most 1.2 s); after Enter for ARGS_FILE
+(which the wrapper renames into place whole), then for the shell's next prompt before the next line is
+typed (its own event, then quiet for a moment); after the setup line for its prompt, and at the end for the
+shell to exit, not for fixed times.
 """
-import json, os, pty, select, sys, time
+import json, os, pty, re, select, sys, time
 
 shell, setup, args_file = sys.argv[1:4]
 lines = sys.argv[4:]
@@ -83,6 +85,32 @@ def read_until_quiet(quiet, longest):
 answered = args_file + ".completed"
 
 
+def drain():
+    """Reads what the shell has written so far, without waiting."""
+    read_until_quiet(0, 1.0)
+
+
+def at_prompt():
+    """Whether the output ends at a fresh prompt: nothing but escape sequences and blanks after the last one
+    (a prompt redrawn with the line being completed has its typed text after it)."""
+    text = output.decode("utf-8", "replace")
+    i = text.rfind(READY)
+    if i < 0:
+        return False
+    rest = re.sub(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])", "", text[i + len(READY):])
+    return rest.strip(" \r\n\x07\x08") == ""
+
+
+def wait_for_prompt(longest):
+    end = time.time() + longest
+    drain()
+    while not at_prompt() and time.time() < end:
+        read_for(0.02)
+    # Then quiet for a moment: fish goes on drawing (and reading its terminal) after its prompt, and keys
+    # typed into that moment were lost under load.
+    read_until_quiet(0.05, 0.3)
+
+
 def wait_for_answer(longest):
     """Waits until a completion request has been answered (the wrapper touches the file), at most `longest`."""
     end = time.time() + longest
@@ -98,10 +126,9 @@ def wait_for_answer(longest):
 read_for(1.5, until="")
 read_until_quiet(0.1, 1.0)
 send(init())
-# Twice the prompt: the one after the setup line.
-deadline = time.time() + 10
-while output.decode("utf-8", "replace").count(READY) < 2 and time.time() < deadline:
-    read_for(0.2)
+# The prompt the setup line sets, drawn after it: not a count of READY in the output (bash on a dumb terminal
+# echoes the long setup line scrolled, without its `PS1='READY> '`, so a count of two waited the whole 10 s).
+wait_for_prompt(10)
 results = []
 for typed in lines:
     if os.path.exists(args_file):
@@ -119,20 +146,22 @@ for typed in lines:
     deadline = time.time() + 8
     ran = False
     while time.time() < deadline:
-        if os.path.exists(args_file) and os.path.getsize(args_file) > 0:
-            time.sleep(0.05)
+        if os.path.exists(args_file):
             ran = True
             break
-        read_for(0.05)
+        read_for(0.02)
     if ran:
         data = open(args_file, "rb").read()
         results.append([w.decode("utf-8", "surrogateescape") for w in data.split(b"\0")[:-1]])
     else:
         results.append(None)
         send("\x03")
-    read_until_quiet(0.05, 0.3)
+    wait_for_prompt(2.0)
 send("exit\r")
-read_for(0.5)
+# The shell's exit, not a fixed wait (at most 0.5 s; then it is killed).
+end = time.time() + 0.5
+while time.time() < end and os.waitpid(pid, os.WNOHANG) == (0, 0):
+    read_for(0.02)
 try:
     os.kill(pid, 9)
 except OSError:
