@@ -188,6 +188,8 @@ ROWS
 sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }
 (cd "$kit" && POINTS="$POINTS" bash run_with_petlog.sh "${1:-}")
+# The web rows (issue 44): petlog serve beside datasette under wrk, on copies of shelter-all.sqlite (bench/web.sh).
+WEB_FROM_RUN=1 PETLOG_BIN=$petlog bash "$root/bench/web.sh" "${1:-}"
 
 python3 "$root/bench/write_results.py" "$kit/results-peers.md" "$root/docs/benchmarks.md"
 echo "wrote docs/benchmarks.md" >&2

@@ -65,6 +65,10 @@ under("stats --month, shelter", 0.050, "petlog stats, 56,563 expenses")
 ratio("stats --month, shelter", "petlog", "peer: petlog pet list", "ratio ≤ 1.6", "petlog stats --month ÷ pet list", their_group="search and due, shelter")
 under("expense list --month, shelter", 0.050, "petlog expense list, 56,563 expenses")
 rss = med("chart png, 1M points", "petlog")
+# The web rows (issue 44): bench/web.sh's wrk runs of petlog serve beside datasette, in this table and their own.
+import os, web_results
+web = web_results.load(os.path.join(os.path.dirname(src), "out", "web", "results-web.json"))
+targets += web_results.targets(web)
 
 out = ["# Benchmarks", "",
        "Made by `make bench` (bench/run.sh): the peer kit of `../shared/bench` copied to `.build/bench-kit`,",
@@ -92,6 +96,7 @@ if "first-chart" in times and later:
             f"{times['first-chart']:.3f} s, {r:.2f}× a later chart's median (target ≤ 2×: {'met' if r <= 2 else 'missed'}; one run)."]
 if json_import:
     out += ["", f"Peak RSS of `petlog import all.json` (the whole shelter into an empty file): {json_import[1]} MiB (target < 200 MiB)."]
+out += web_results.table(web)
 # The prose ("## Where the misses come from" up to "## The run") is written by hand in docs/benchmarks.md and
 # kept from the file being replaced; only the tables come from this run.
 import os

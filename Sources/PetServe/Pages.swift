@@ -92,18 +92,27 @@ struct Pages {
     struct HomePet { let pet: Pet; let latest: PetRecord?; let before: PetRecord? }
 
     func home(_ pets: [HomePet], due: [DueItem], session: WebSession, money: HomeMoney? = nil) -> HTML {
+        home(list: homeList(pets), due: dueList(due, showPet: true), session: session, money: money)
+    }
+
+    /// Home's pets as cards (their photo, name, species and last weight with its trend).
+    func homeList(_ pets: [HomePet]) -> HTML {
         let cards = pets.map { h -> HTML in
             """
             <li class="card">\(PetPages(context).thumbnail(h.pet))<a class="title" href="/pets/\(h.pet.id)"><bdi>\(h.pet.name)</bdi></a>\
             <span class="muted">\(wording.speciesName(h.pet.species))</span><div>\(weightLine(h.latest, h.before))</div></li>
             """
         }
-        let list: HTML = pets.isEmpty ? "<p class=\"muted\">\(t(.petNone))</p>" : "<ul class=\"cards\">\(cards)</ul>"
-        return layout(title: t(.webHomeTitle), session: session, body: """
+        return pets.isEmpty ? "<p class=\"muted\">\(t(.petNone))</p>" : "<ul class=\"cards\">\(cards)</ul>"
+    }
+
+    /// Home from its parts: the pets' cards, the due list, the account's feed form and the month's money.
+    func home(list: HTML, due: HTML, session: WebSession, money: HomeMoney?) -> HTML {
+        layout(title: t(.webHomeTitle), session: session, body: """
             <h1>\(t(.webHomeTitle))</h1>
             \(list)
             <h2>\(t(.webDue))</h2>
-            \(dueList(due, showPet: true))
+            \(due)
             \(PetPages(context).feedForm(session))
             \(homeMoney(money))
             """)

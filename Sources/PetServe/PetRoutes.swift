@@ -28,17 +28,12 @@ extension PetServer {
         let theme: ChartTheme = request.uri.queryParameters.get("theme") == "dark" ? .dark : .light
         let p = presentation(language(request, context))
         return try petAnswer(request, context) {
-            let chart = try store.run { s -> ComposedChart in
-                let window = since == "all" ? TimeWindow() : try TimeWindow(since: since, until: nil, context: p.time)
-                return try ChartComposer(store: s, context: p, size: Self.chartSize, theme: theme).weight(pets: [.id(id)], window: window, smoothing: nil)
+            if Self.wantsJSON(request) {
+                let window = try Self.chartWindow(since, p.time)
+                let chart = try store.run { try ChartComposer(store: $0, context: p, size: Self.chartSize, theme: theme).weight(pets: [.id(id)], window: window, smoothing: nil) }
+                return Self.json(try JSONView.text(chart.json()))
             }
-            if Self.wantsJSON(request) { return Self.json(try JSONView.text(chart.json())) }
-            let bytes = try Self.rendered(format == .svg ? "weight.svg" : "weight.png") { path in
-                switch chart.drawing() {
-                case .line(let spec): try ChartRenderer.render(spec, to: path, format: format)
-                case .bars(let spec): try ChartRenderer.render(spec, to: path, format: format)
-                }
-            }
+            let bytes = try weightChartBytes(pet: id, since: since, theme: theme, format: format, p)
             return Self.file(bytes, type: format == .svg ? "image/svg+xml" : "image/png")
         }
     }

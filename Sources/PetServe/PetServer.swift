@@ -35,6 +35,8 @@ public final class SharedStore: @unchecked Sendable {
     public typealias Served = any PetlogStore & AccountStore
     private let store: Served
     private let lock = NSLock()
+    /// Values derived from the store, kept while its change marker stays the same (`StoreCache`, WebReads.swift).
+    let cache = StoreCache()
     public init(_ store: Served) { self.store = store }
     func run<T>(_ body: (Served) throws -> T) throws -> T {
         lock.lock(); defer { lock.unlock() }
@@ -131,9 +133,9 @@ public struct PetServer: Sendable {
         return settings.language
     }
 
-    func presentation(_ language: Language) -> PresentationContext {
+    func presentation(_ language: Language, at now: Date? = nil) -> PresentationContext {
         let l10n = L10n(language)
-        let time = TimeContext(now: settings.now(), timeZone: settings.timeZone)
+        let time = TimeContext(now: now ?? settings.now(), timeZone: settings.timeZone)
         let format = ValueFormatter(l10n, unitSystem: settings.unitSystem)
         return PresentationContext(screen: TextScreen(colors: false, columns: 80), l10n: l10n, format: format,
                                    wording: RecordWording(format, time: time), time: time)

@@ -115,16 +115,8 @@ extension PetServer {
         if Self.wantsJSON(request) {
             return Self.json(try JSONView.text(try store.run { try $0.pets(includeArchived: false) }.map(PetJSON.init)))
         }
-        let (pets, due) = try store.run { s -> ([Pages.HomePet], [DueItem]) in
-            let pets = try s.pets(includeArchived: false)
-            let homes = try pets.map { pet -> Pages.HomePet in
-                let w = try s.records(RecordQuery(pets: [.id(pet.id)], kinds: [.weight], limit: 2, newestFirst: true))
-                return Pages.HomePet(pet: pet, latest: w.first, before: w.dropFirst().first)
-            }
-            return (homes, try Self.due(s, pets, p.time))
-        }
-        let money = try store.run { try homeMoney($0, p) }
-        return Self.html(Pages(p).home(pets, due: due, session: session, money: money))
+        let (list, due, money) = try homeParts(p)
+        return Self.html(Pages(p).home(list: list, due: due, session: session, money: money))
     }
 
     /// `GET /pets/ID`: the profile, health facts, latest weights and what is due. JSON: `pet show --json`.

@@ -253,7 +253,7 @@ public protocol MaintenanceRepository: Sendable {
 }
 
 /// Everything the CLI may ask of the store, as one existential: `let repo = try s.repository()`.
-public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository
+public typealias PetlogStore = PetsRepository & RecordsRepository & CareRepository & MoneyRepository & TransferRepository & MaintenanceRepository & HistoryRepository & DemoRepository & WebRepository
 
 extension RecordsRepository {
     public func weightSeries(pet: Int64, since: Date?, until: Date?) throws -> WeightColumns {

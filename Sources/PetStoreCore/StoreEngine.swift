@@ -14,6 +14,8 @@ public protocol StoreEngine: MaintenanceRepository, HistoryRepository {
     var now: @Sendable () -> Date { get }
     /// PostgreSQL's records name the role that wrote them (`written_by`); a SQLite file has no such column.
     var rolesWrite: Bool { get }
+    /// `WebRepository.changeMarker`: differs after any committed write (nil: the engine cannot tell).
+    func changeMarker() throws -> String?
 
     // MARK: Transactions
 

@@ -6,7 +6,16 @@ import PetStoreCore
 /// The SQLite executor: GRDB's `Database` inside the repository's transaction, statements cached.
 public struct SQLiteExecutor: SQLExecutor {
     let db: Database
-    public init(_ db: Database) { self.db = db }
+    /// In a read transaction: a statement that would write is refused (as `PRAGMA query_only` refused it).
+    let readOnly: Bool
+    public init(_ db: Database, readOnly: Bool = false) { self.db = db; self.readOnly = readOnly }
+
+    /// `sql`'s cached statement, refused in a read transaction when it would write.
+    func statement(_ sql: String) throws -> Statement {
+        let statement = try db.cachedStatement(sql: sql)
+        if readOnly && !statement.isReadonly { throw StoreError.constraint("a write inside a read transaction") }
+        return statement
+    }
 
     static func arguments(_ values: [SQLValue]) -> StatementArguments {
         StatementArguments(values.map { v -> (any DatabaseValueConvertible)? in
@@ -31,7 +40,7 @@ public struct SQLiteExecutor: SQLExecutor {
     }
 
     public func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try self.statement(sql)
         let columns = statement.columnNames
         guard statement.isReadonly else {
             return try Row.fetchAll(statement, arguments: Self.arguments(arguments)).map { row in
@@ -82,17 +91,17 @@ public struct SQLiteExecutor: SQLExecutor {
 
     @discardableResult
     public func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        try self.statement(sql).execute(arguments: Self.arguments(arguments))
         return db.changesCount
     }
 
     public func insertReturningId(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
-        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        try self.statement(sql).execute(arguments: Self.arguments(arguments))
         return db.lastInsertedRowID
     }
 
     public func forEachRow(_ sql: String, _ arguments: [SQLValue], columns: (([String]) -> Void)?, _ body: ([SQLValue]) throws -> Void) throws {
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try self.statement(sql)
         columns?(statement.columnNames)
         guard statement.isReadonly else {
             let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))

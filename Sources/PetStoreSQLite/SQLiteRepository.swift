@@ -51,9 +51,17 @@ public struct SQLiteRepository: StoreEngine {
         }
     }
 
+    /// One deferred read transaction. Not GRDB's `read`, which turns `PRAGMA query_only` on and off around it: a flag
+    /// pragma expires every prepared statement of the connection (SQLite's `OP_Expire`), so each read prepared again,
+    /// through GRDB's authorizer, every cached statement it ran (issue 44: 2,800 re-prepares for `petlog serve`'s
+    /// home page). The store's statements in a read are refused when they would write (`SQLiteExecutor.readOnly`).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try dbQueue.read { db in try body(db) }
+            return try dbQueue.inDatabase { db in
+                var result: T?
+                try db.inTransaction(.deferred) { result = try body(db); return .commit }
+                return result!
+            }
         } catch let e as DatabaseError {
             throw map(e)
         }
@@ -107,7 +115,7 @@ public struct SQLiteRepository: StoreEngine {
     /// The store (`Store`, the logic written once for both engines) on this transaction's connection.
     func store(_ db: Database, writing: Bool) -> Store { Store(self, in: SQLiteExecutor(db), writing: writing) }
 
-    public func readTransaction<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read { db in try body(SQLiteExecutor(db)) } }
+    public func readTransaction<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read { db in try body(SQLiteExecutor(db, readOnly: true)) } }
     public func writeTransaction<T>(recording: Bool, _ body: (any SQLExecutor) throws -> T) throws -> T {
         try write(recording: recording) { db in try body(SQLiteExecutor(db)) }
     }

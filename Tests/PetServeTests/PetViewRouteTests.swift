@@ -108,9 +108,11 @@ final class PetViewRouteTests: ServeTestCase, @unchecked Sendable {
                 XCTAssertEqual(r.headers[.contentType], "image/svg+xml")
                 XCTAssertEqual(r.headers[.xContentTypeOptions], "nosniff")
                 svgs[since] = self.body(r)
-                // The same drawing `chart weight --since` makes, from the same composer and renderer.
+                // The same drawing `chart weight --since` makes from the start of the day that long ago, from the same
+                // composer and renderer.
                 let p = self.presentation(.en)
-                let window = since == "all" ? TimeWindow() : try TimeWindow(since: since, until: nil, context: p.time)
+                let window = since == "all" ? TimeWindow()
+                    : TimeWindow(since: p.time.startOfDay(p.time.localDate(of: try TimeParser.since(since, context: p.time))))
                 let chart = try ChartComposer(store: self.store, context: p, size: PetServer.chartSize, theme: .light).weight(pets: [.id(coco.id)], window: window, smoothing: nil)
                 let expected = try PetServer.rendered("w.svg") { path in
                     guard case .line(let spec) = chart.drawing() else { return XCTFail("a weight chart is a line chart") }
