@@ -395,7 +395,7 @@ struct JSONScanner {
                 if try readOn() { continue }
                 // A number or `true` last in the input ends there (a blank after it changes nothing).
                 let ended = stop
-                if let value = try? run(window + [0x20]), stop.i < window.count {
+                if let value = try? run(window + [0x20]), stop.i <= window.count {
                     (offset, line, lineStart) = position(from: from, to: stop.i, lines: stop.lines)
                     return value
                 }
