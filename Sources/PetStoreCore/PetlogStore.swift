@@ -200,15 +200,11 @@ public protocol TransferRepository: Sendable {
     func importBatch(_ batch: consuming ImportBatch, progress: ImportProgress?) throws -> ImportSummary
     /// Every record in id order, a batch at a time (memory stays flat on big files).
     func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws
-    /// The whole JSON export (docs/json.md) into `sink`: pets, records, budgets, rates; the records written.
-    func exportJSON(to sink: OutputSink) throws -> Int
+    /// What an export reads, from one snapshot: `body` runs inside one read transaction and writes the
+    /// export (`PetTransfer`'s JSON and CSV writers) from the rows it is handed.
+    func exportSnapshot<T>(_ body: (ExportSnapshot) throws -> T) throws -> T
     /// The household's namespace (random, made once per database), which the FHIR addresses derive from.
     func householdNamespace() throws -> String?
-    /// Every table as CSV into `directory`; the records and tables written. `bom`: each file starts with a
-    /// UTF-8 byte order mark, which Excel needs to read Hangul and Kana.
-    func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int)
-    /// One table as CSV to `path` (or standard output); the rows written.
-    func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int
     /// The SHA-256 of every attachment file the records name, sorted (nothing read but the rows).
     func attachmentHashes() throws -> [String]
     /// Every attachment's file read and checked against its SHA-256: a damaged one is thrown, a missing
@@ -229,8 +225,6 @@ public protocol TransferRepository: Sendable {
 
 extension TransferRepository {
     public func importBatch(_ batch: consuming ImportBatch) throws -> ImportSummary { try importBatch(consume batch, progress: nil) }
-    public func exportCSV(to directory: String) throws -> (records: Int, tables: Int) { try exportCSV(to: directory, bom: false) }
-    public func exportCSVTable(_ table: String, to path: String) throws -> Int { try exportCSVTable(table, to: path, bom: false) }
     public func forEachRecordBatch(_ body: ([PetRecord]) throws -> Void) throws { try forEachRecordBatch(size: 2000, body) }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 import PetFiles
 import PetModel
 
-/// Exports a batch at a time: JSON, CSV, the attachment list and the attachment files checked and copied
-/// (`TransferRepository`), written once over the engine for both; and the weight series from the tables.
+/// Exports: the rows an export reads from one snapshot (`exportSnapshot`), the attachment list and the
+/// attachment files checked and copied (`TransferRepository`), written once over the engine for both; and the
+/// weight series from the tables.
 extension Store {
     /// A pet's weights as two columns, oldest first, from the tables row by row (each engine reads the same
     /// rows its own faster way, `StoreEngine.weightSeriesFromTables`; its tests compare with this).
@@ -43,41 +44,11 @@ extension Store {
         try read { s in try s.sql.rows("SELECT namespace FROM household WHERE id = 1", [SQLValue]()).first?[0].text }
     }
 
-    /// The whole JSON export (docs/json.md) from one snapshot, one path for both engines; the records written.
-    public func exportJSON(to sink: OutputSink) throws -> Int {
+    /// What an export reads, from one snapshot (one read transaction) for both engines: the store hands out
+    /// the rows, `PetTransfer` writes the JSON or CSV of them inside `body`.
+    public func exportSnapshot<T>(_ body: (ExportSnapshot) throws -> T) throws -> T {
         let namespace = try engine.householdNamespace()  // the engine knows whether an older file has the table
-        return try read { s in
-            let writer = try PetlogJSONWriter(sink: sink, pets: try s.pets(includeArchived: true), namespace: namespace)
-            try s.forEachRecordBatch(size: 2000) { batch in for r in batch { try writer.write(r) } }
-            try writer.finish(budgets: try s.budgets(), rates: try s.allRates())
-            return writer.recordCount
-        }
-    }
-
-    /// One table of `CSVExport.tables` as CSV into `sink`; its rows.
-    func writeCSV(_ table: CSVTable, to sink: OutputSink, bom: Bool) throws -> Int {
-        var writer = CSVTableWriter(name: table.name, bom: bom)
-        var columns: [String]?
-        try sql.forEachRow(table.select, [SQLValue](), columns: { columns = $0 }) { values in
-            if !writer.started { try writer.start(columns: columns ?? [], to: sink) }
-            try writer.row(values, to: sink)
-        }
-        if !writer.started { try writer.start(columns: try sql.columns(table.select), to: sink) }
-        return try writer.finish(to: sink)
-    }
-
-    public func exportCSV(to directory: String, bom: Bool) throws -> (records: Int, tables: Int) {
-        try read { s in try CSVExport.writeFolder(directory) { table, sink in try s.writeCSV(table, to: sink, bom: bom) } }
-    }
-
-    /// Writes one table as CSV to `path` (`-`: standard output); returns its number of rows.
-    public func exportCSVTable(_ table: String, to path: String, bom: Bool) throws -> Int {
-        let t = try CSVExport.table(table)
-        return try read { s in
-            var count = 0
-            try OutputFile.write(to: path) { sink in count = try s.writeCSV(t, to: sink, bom: bom) }
-            return count
-        }
+        return try read { s in try body(ExportSnapshot(store: s, namespace: namespace)) }
     }
 
     public func attachmentHashes() throws -> [String] {
@@ -148,5 +119,28 @@ extension Store {
         let found = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         if found != sha { throw AttachmentHashMismatch(path: read.name, expected: sha, found: found) }
         return true
+    }
+}
+
+/// The rows of one export, all of one moment: the store's read transaction, in which `PetTransfer` writes them.
+public struct ExportSnapshot {
+    let store: Store
+    /// The household's namespace (32 hex digits), nil in a file from before it.
+    public let namespace: String?
+
+    public func pets() throws -> [Pet] { try store.pets(includeArchived: true) }
+    public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws { try store.forEachRecordBatch(size: size, body) }
+    public func budgets() throws -> [StoredBudget] { try store.budgets() }
+    public func rates() throws -> [EuroRate] { try store.allRates() }
+
+    /// The rows of one of `CSVExport.tables`: `columns` hears its column names once (before the first row, or
+    /// alone when it has none), then `row` each row's values.
+    public func forEachRow(_ table: CSVTable, columns: ([String]) throws -> Void, row: ([SQLValue]) throws -> Void) throws {
+        var names: [String] = [], heard = false
+        try store.sql.forEachRow(table.select, [SQLValue](), columns: { names = $0 }) { values in
+            if !heard { heard = true; try columns(names) }
+            try row(values)
+        }
+        if !heard { try columns(try store.sql.columns(table.select)) }
     }
 }

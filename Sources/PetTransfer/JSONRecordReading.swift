@@ -105,12 +105,15 @@ enum JSONRecordReading {
         /// A value the JSONDecoder must judge was met.
         var forDecoder = false
         var duplicate = false
+        /// Where the blank space the bytes ended in started (and the line breaks before it), when they did.
+        var blank: Int?, blankLines = 0
 
         init(_ b: UnsafeBufferPointer<UInt8>, from i: Int) { self.b = b; self.i = i }
 
         @inline(__always) mutating func space() throws {
+            let start = i, startLines = lines
             while true {
-                guard i < b.count else { throw NeedMore() }
+                guard i < b.count else { blank = start; blankLines = startLines; throw NeedMore() }
                 switch b[i] {
                 case 0x20, 0x09, 0x0D: i += 1
                 case 0x0A: lines += 1; i += 1

@@ -99,7 +99,7 @@ enum PetlogJSONReader {
                 if !first { try scanner.expect(UInt8(ascii: ",")); try scanner.skipWhitespace() }
                 first = false
                 let keyLine = scanner.line
-                let key = try scanner.string(decoder)
+                let key = try scanner.string()
                 // A key twice would read its pets or records twice; JSON leaves the meaning open, so refuse it.
                 guard seenKeys.insert(key).inserted else { throw ImportError(file: scanner.file, line: keyLine, problem: .badJSON) }
                 try scanner.skipWhitespace()
@@ -108,8 +108,7 @@ enum PetlogJSONReader {
                 switch key {
                 case "format":
                     let start = scanner.line
-                    let value = try scanner.value()
-                    format = try? decoder.decode(String.self, from: value)
+                    format = try scanner.read { try $0.optionalText() } ?? nil
                     if format != PetlogJSON.format { throw ImportError(file: scanner.file, line: start, problem: .unknownFormat) }
                 case "pets":
                     try elements(.pets)
@@ -123,8 +122,7 @@ enum PetlogJSONReader {
                     }
                 case "namespace":
                     // The household's namespace (32 hex digits); anything else is not one and is left out.
-                    let text = try? decoder.decode(String.self, from: scanner.value())
-                    if let text, text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+                    if let text = try scanner.read({ try $0.optionalText() }) ?? nil, text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
                         batch.namespace = text
                     }
                 case "budgets":
@@ -134,10 +132,10 @@ enum PetlogJSONReader {
                 case "records":
                     if sawPets { try elements(.records) } else {
                         earlyRecords = scanner.position
-                        _ = try scanner.value(keeping: false)
+                        try elements(.passed)
                     }
                 default:
-                    _ = try scanner.value(keeping: false)
+                    try scanner.skip()
                 }
             }
             try scanner.skipWhitespace()
@@ -150,9 +148,9 @@ enum PetlogJSONReader {
             return batch
         }
 
-        enum Section { case pets, records, budgets, rates }
+        enum Section { case pets, records, budgets, rates, passed }
 
-        /// Reads each element of the array that starts here as a pet or a record.
+        /// Reads each element of the array that starts here as a pet or a record (`passed`: skipped, one at a time).
         mutating func elements(_ section: Section) throws {
             try scanner.expect(UInt8(ascii: "["))
             try scanner.skipWhitespace()
@@ -161,16 +159,12 @@ enum PetlogJSONReader {
                 try scanner.skipWhitespace()
                 scanner.releaseBefore()  // what came before this element is never read again
                 let line = scanner.line
-                if section == .records {
-                    try recordFromBytes(line)
-                } else {
-                    let bytes = try scanner.value()
-                    switch section {
-                    case .pets: try pet(bytes, line)
-                    case .records: try record(bytes, line)
-                    case .budgets: try budget(bytes, line)
-                    case .rates: try rate(bytes, line)
-                    }
+                switch section {
+                case .records: try recordFromBytes(line)
+                case .passed: try scanner.skip()
+                case .pets: try pet(try scanner.value(), line)
+                case .budgets: try budget(try scanner.value(), line)
+                case .rates: try rate(try scanner.value(), line)
                 }
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "]")) { return }
@@ -212,17 +206,14 @@ enum PetlogJSONReader {
         /// reader leaves to the decoder is cut out and decoded as before.
         mutating func recordFromBytes(_ line: Int) throws {
             let start = scanner.position
-            let outcome = try scanner.read { bytes, from in try JSONRecordReading.read(bytes, from: from) }
-            switch outcome {
-            case .parsed(let r)?:
+            // JSON the parser cannot follow goes to the decoder too, which tells a broken file or a wrong shape as before.
+            switch try scanner.read({ p in do { return try p.record() } catch is JSONRecordReading.Unreadable { return .decoder } }) {
+            case .parsed(let r):
                 let location = SourceLocation(file: scanner.file, line: line)
                 if try plainWeight(r, line) { return }
                 try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)
-            case .duplicateKey?:
-                scanner.seek(start)
-                _ = try scanner.value(keeping: false)  // a file cut short or broken is told as before
-                throw ImportError(file: scanner.file, line: line, problem: .badJSON)
-            case .decoder?, nil:
+            case .duplicateKey: throw ImportError(file: scanner.file, line: line, problem: .badJSON)
+            case .decoder:
                 scanner.seek(start)
                 try record(try scanner.value(), line)
             }
@@ -313,11 +304,13 @@ enum JSONSource {
     }
 }
 
-/// Finds where JSON values start and end without building them: strings with their escapes, nesting
-/// up to a depth no export needs, line numbers for messages. What lies between is checked by the
-/// decoder that reads each value. The input is held in a window that grows as the scan reads on and
-/// drops what lies before the value being read, so memory follows the largest value, not the file.
+/// A petlog JSON file as the one tokenizer reads it (`JSONRecordReading.Parser`): the input held in a window
+/// that grows as the reading goes on and drops what lies before the value being read, so memory follows the
+/// largest value, not the file; line numbers and columns for messages. Every value is read by the parser
+/// over the window (`read`), which reads on and starts the value again when the window ends inside it; the
+/// whitespace and punctuation between a document's values are stepped here.
 struct JSONScanner {
+    typealias Parser = JSONRecordReading.Parser
     let file: String
     private let source: JSONSource
     private let chunkSize: Int
@@ -332,7 +325,7 @@ struct JSONScanner {
     private var lineStart = 0
     /// Where the blank space that runs to the end of the input starts: a file cut short breaks there
     /// (a one-line file with its line break still breaks on line 1).
-    private var blankToEnd: (offset: Int, line: Int, lineStart: Int)?
+    private var blankToEnd: Position?
     static let maximumDepth = 64
 
     init(source: JSONSource, file: String, chunkSize: Int = 1 << 20) {
@@ -343,14 +336,12 @@ struct JSONScanner {
         self.init(source: .bytes(Data(bytes)), file: file, chunkSize: chunkSize)
     }
 
-    private var error: ImportError { brokenHere }
-
     /// Where the scan stopped, as a message names it: the line and the character on it (counted in the
     /// bytes still held; a part of a very long line already let go counts a byte a character); at the end
     /// of the input, the file is cut short.
     var brokenHere: ImportError {
         let atEnd = exhausted && offset >= windowStart + window.count
-        let (offset, line, lineStart) = atEnd ? blankToEnd ?? (self.offset, self.line, self.lineStart) : (self.offset, self.line, self.lineStart)
+        let (offset, line, lineStart) = atEnd ? blankToEnd ?? position : position
         let held = max(lineStart, windowStart)
         let end = min(offset, windowStart + window.count)
         var column = 1 + (held - lineStart)
@@ -359,37 +350,61 @@ struct JSONScanner {
         return ImportError(location: SourceLocation(file: file, line: line, column: column), problem: atEnd ? .jsonEndsEarly : .badJSON)
     }
 
+    /// Reads the next piece of input into the window; false at the end of the input.
+    private mutating func readOn() throws -> Bool {
+        if exhausted { return false }
+        let chunk = try source.read(at: windowStart + window.count, count: chunkSize, file: file)
+        if chunk.isEmpty { exhausted = true; return false }
+        window.append(contentsOf: chunk)
+        return true
+    }
+
     /// The byte at `offset`, reading on as needed; nil at the end of the input.
     private mutating func peek() throws -> UInt8? {
-        while offset - windowStart >= window.count {
-            if exhausted { return nil }
-            let chunk = try source.read(at: windowStart + window.count, count: chunkSize, file: file)
-            if chunk.isEmpty { exhausted = true; return nil }
-            window.append(contentsOf: chunk)
-        }
+        while offset - windowStart >= window.count { guard try readOn() else { return nil } }
         return window[offset - windowStart]
     }
 
     mutating func atEnd() throws -> Bool { try peek() == nil }
 
-    /// Runs `body` over the bytes read so far from `offset` on (the buffer and the index of `offset` in it);
-    /// when it throws `JSONRecordReading.NeedMore`, reads on and runs it again. Moves past what it read
-    /// (`end`, counting `lines`); nil when the input ends first (nothing moved).
-    mutating func read<T>(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> (T, end: Int, lines: Int)) throws -> T? {
+    /// The position `lines` line breaks on from window index `from` to `to`.
+    private func position(from: Int, to: Int, lines: Int) -> Position {
+        guard lines > 0, let last = window[from..<to].lastIndex(of: 0x0A) else { return (windowStart + to, line, lineStart) }
+        return (windowStart + to, line + lines, windowStart + last + 1)
+    }
+
+    /// Runs `body` with the parser on the bytes from `offset` on and moves past what it read. When the
+    /// window ends inside the value it reads on and runs `body` again; when the input ends there, the file
+    /// ends early (at the blank space running to its end). JSON the parser cannot follow is thrown where it broke.
+    mutating func read<T>(_ body: (inout Parser) throws -> T) throws -> T {
         while true {
             let from = offset - windowStart
-            do {
-                let (value, end, lines) = try window.withUnsafeBufferPointer { try body($0, from) }
-                if end > from {
-                    offset = windowStart + end; line += lines
-                    if lines > 0, let last = window[from..<end].lastIndex(of: 0x0A) { lineStart = windowStart + last + 1 }
+            var stop = (i: from, lines: 0, blank: Int?.none, blankLines: 0)
+            func run(_ bytes: [UInt8]) throws -> T {
+                try bytes.withUnsafeBufferPointer { b in
+                    var p = Parser(b, from: from)
+                    defer { stop = (p.i, p.lines, p.blank, p.blankLines) }
+                    return try body(&p)
                 }
+            }
+            do {
+                let value = try run(window)
+                (offset, line, lineStart) = position(from: from, to: stop.i, lines: stop.lines)
                 return value
             } catch is JSONRecordReading.NeedMore {
-                if exhausted { return nil }
-                let chunk = try source.read(at: windowStart + window.count, count: chunkSize, file: file)
-                if chunk.isEmpty { exhausted = true; return nil }
-                window.append(contentsOf: chunk)
+                if try readOn() { continue }
+                // A number or `true` last in the input ends there (a blank after it changes nothing).
+                let ended = stop
+                if let value = try? run(window + [0x20]), stop.i <= window.count {
+                    (offset, line, lineStart) = position(from: from, to: stop.i, lines: stop.lines)
+                    return value
+                }
+                if let blank = ended.blank { blankToEnd = position(from: from, to: blank, lines: ended.blankLines) }
+                (offset, line, lineStart) = position(from: from, to: window.count, lines: ended.lines)
+                throw brokenHere
+            } catch is JSONRecordReading.Unreadable {
+                (offset, line, lineStart) = position(from: from, to: stop.i, lines: stop.lines)
+                throw brokenHere
             }
         }
     }
@@ -404,9 +419,7 @@ struct JSONScanner {
             windowStart = p.offset
             exhausted = false
         }
-        offset = p.offset
-        line = p.line
-        lineStart = p.lineStart
+        (offset, line, lineStart) = p
         blankToEnd = nil
     }
 
@@ -426,7 +439,7 @@ struct JSONScanner {
     }
 
     mutating func skipWhitespace() throws {
-        let start = (offset, line, lineStart)
+        let start = position
         defer { if blankToEnd == nil, exhausted, offset >= windowStart + window.count { blankToEnd = start } }
         while let b = try peek() {
             switch b {
@@ -444,73 +457,27 @@ struct JSONScanner {
         return true
     }
 
-    mutating func expect(_ byte: UInt8) throws { guard try take(byte) else { throw error } }
+    mutating func expect(_ byte: UInt8) throws { guard try take(byte) else { throw brokenHere } }
 
-    /// A string key, unescaped.
-    mutating func string(_ decoder: JSONDecoder) throws -> String {
-        guard try peek() == UInt8(ascii: "\"") else { throw error }
-        let start = offset
-        try skipString()
-        guard let s = try? decoder.decode(String.self, from: bytes(from: start)) else { throw error }
+    /// A string key, unescaped (one that is not UTF-8 is refused where it ends).
+    mutating func string() throws -> String {
+        guard let s = try read({ try $0.text() }) else { throw brokenHere }
         return s
     }
 
-    private func bytes(from start: Int) -> Data {
-        Data(window[(start - windowStart)..<(offset - windowStart)])
-    }
-
-    private mutating func skipString() throws {
-        offset += 1  // the opening quote
-        while let b = try peek() {
-            if b == UInt8(ascii: "\"") { offset += 1; return }
-            if b < 0x20 { throw error }  // a raw line break or control character ends no valid string
-            offset += b == UInt8(ascii: "\\") ? 2 : 1
-        }
-        throw error
-    }
-
-    /// The bytes of the value that starts here (after whitespace), which is then skipped; without
-    /// `keeping`, only skipped (an array of records before the pets is passed over in bounded memory).
+    /// The bytes of the value that starts here (after whitespace), which is then passed.
     @discardableResult
-    mutating func value(keeping: Bool = true) throws -> Data {
+    mutating func value() throws -> Data {
         try skipWhitespace()
-        let start = offset
-        var depth = 0
-        var braces: UInt64 = 0  // bit n: the bracket open at depth n + 1 is `{` (else `[`), so `[1}` breaks at `}`
-        repeat {
-            if !keeping { releaseBefore() }
-            try skipWhitespace()
-            guard let b = try peek() else { throw error }
-            switch b {
-            case UInt8(ascii: "\""): try skipString()
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                guard depth <= Self.maximumDepth else { throw error }
-                if b == UInt8(ascii: "{") { braces |= 1 << UInt64(depth - 1) } else { braces &= ~(1 << UInt64(depth - 1)) }
-                offset += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard depth > 0, (braces >> UInt64(depth - 1)) & 1 == (b == UInt8(ascii: "}") ? 1 : 0) else { throw error }
-                depth -= 1
-                offset += 1
-            case UInt8(ascii: ","), UInt8(ascii: ":"):
-                guard depth > 0 else { throw error }
-                offset += 1
-            default:  // a number, true, false or null: up to the next delimiter
-                let literal = offset
-                while let c = try peek(), !Self.ends(c) { offset += 1 }
-                guard offset > literal else { throw error }
-            }
-        } while depth > 0
-        return keeping ? bytes(from: start) : Data()
-    }
-
-    private static func ends(_ b: UInt8) -> Bool {
-        switch b {
-        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "]"), UInt8(ascii: "}"),
-             UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "\""): return true
-        default: return false
+        return try read { p in
+            let start = p.i
+            try p.skip()
+            return Data(UnsafeBufferPointer(rebasing: p.b[start..<p.i]))
         }
     }
+
+    /// Passes the value that starts here without keeping it.
+    mutating func skip() throws { try skipWhitespace(); try read { try $0.skip() } }
 }
 
 /// A folder written by `petlog export --format csv`: one CSV per table, columns as in the database

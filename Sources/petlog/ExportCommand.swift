@@ -62,14 +62,14 @@ struct ExportCommand: ParsableCommand {
                 if !inventory.missing.isEmpty { terminal.error(s.t(.exportAttachmentsMissing(count: Display.count(inventory.missing.count)))) }
             }
             if let t = table {
-                let rows = try repo.exportCSVTable(t, to: output, bom: bom)
+                let rows = try PetlogExport.csvTable(t, from: repo, to: output, bom: bom)
                 try copyAttachments()
                 say(s.t(.exportWroteTable(rows: Display.count(rows), table: t, path: shown)))
                 sayAttachments()
                 return
             }
             if csv {
-                let written = try repo.exportCSV(to: output, bom: bom)
+                let written = try PetlogExport.csv(from: repo, to: output, bom: bom)
                 try copyAttachments()
                 say(s.t(.exportWroteCSV(records: Display.count(written.records), tables: Display.count(written.tables), path: shown)))
                 sayAttachments()
@@ -77,7 +77,7 @@ struct ExportCommand: ParsableCommand {
             }
             var count = 0
             try OutputFile.write(to: output) { sink in
-                count = try repo.exportJSON(to: sink)
+                count = try PetlogExport.json(from: repo, to: sink)
             }
             try copyAttachments()
             say(s.t(.exportWrote(records: Display.count(count), path: shown)))

@@ -5,6 +5,7 @@ import PetModel
 @testable import PetFiles
 @testable import PetStoreCore
 @testable import PetStoreSQLite
+@testable import PetTransfer
 
 /// The export's in-place writer (`JSONBytes`) against JSONSerialization's writing of the same values
 /// (sorted keys, slashes as they are: how the format was defined).

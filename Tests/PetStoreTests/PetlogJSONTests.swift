@@ -137,6 +137,26 @@ final class PetlogJSONTests: StoreTestCase {
         }
     }
 
+    /// Every value of a document is read by the one tokenizer, those petlog does not keep too: JSON the
+    /// document scanner used to pass over unchecked (a list without its comma, a word that is no literal,
+    /// a number with a leading zero) is refused where it breaks, with its line and character.
+    func testValuesPetlogDoesNotKeepAreReadAsJSONToo() throws {
+        let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let pet = #"{"id":1,"name":"Rex","species":"dog","sex":"male","neutered":true}"#
+        // Each value after `"units": ` (column 10) and after `"namespace":` (column 13), and where it breaks.
+        for (value, column) in [("[1, 2 3]", 16), ("{\"weight\": gram}", 21), ("tru", 10), ("012", 13), ("[\"a\" \"b\"]", 15)] {
+            for (key, shift) in [("\"units\": ", 0), ("\"namespace\":", 3)] {
+                let document = "{\"format\": \"petlog\",\n\(key)\(value),\n\"pets\": [\(pet)], \"records\": []}\n"
+                XCTAssertThrowsError(try PetlogJSONReader.read(data: Data(document.utf8), file: "u.json", options: options), document) { e in
+                    XCTAssertEqual(e as? ImportError, ImportError(location: SourceLocation(file: "u.json", line: 2, column: column + shift), problem: .badJSON), document)
+                }
+            }
+        }
+        // The same values where JSON has them whole are still passed over.
+        let whole = "{\"format\": \"petlog\",\n\"units\": [1, {\"weight\": \"g\"}, true, -0.5e3, null],\n\"pets\": [\(pet)], \"records\": []}\n"
+        XCTAssertEqual(try PetlogJSONReader.read(data: Data(whole.utf8), file: "u.json", options: options).pets.count, 1)
+    }
+
     /// A broken value names its line and the character where it breaks; one cut short, the end (issue 42).
     func testScannerRefusesBrokenValuesWithTheirLineAndColumn() throws {
         let cases: [(String, Int, Int, ImportError.Problem)] = [

@@ -6,9 +6,11 @@ import PetlogTestSupport
 /// that target nor holds a reader of its own again, so a format is changed in one place and the store
 /// is built without it.
 final class TransferModuleTests: XCTestCase {
-    /// The types `PetTransfer` holds: `petlog import`'s readers, the FHIR bundle and the expense sheet.
+    /// The types `PetTransfer` holds: `petlog import`'s readers, `export`'s JSON and CSV writers (over the rows the
+    /// store hands out, `exportSnapshot`), the FHIR bundle and the expense sheet.
     static let formats = ["ImportReader", "ImportOptions", "PetlogJSONReader", "JSONScanner", "PetlogCSVReader", "SpreadsheetTables",
-                          "ScaleCSVReader", "JSONRecordReading", "CSVReader", "LocalTimeConverter", "FHIRBundle", "ExpenseSheet"]
+                          "ScaleCSVReader", "JSONRecordReading", "CSVReader", "LocalTimeConverter", "FHIRBundle", "ExpenseSheet",
+                          "PetlogExport", "PetlogJSONWriter", "JSONBytes", "JSONText", "CSVTableWriter"]
 
     func sources(_ target: String) throws -> [(name: String, text: String)] {
         let folder = TestServer.repoRoot.appendingPathComponent("Sources").appendingPathComponent(target)

@@ -2,11 +2,12 @@ import Foundation
 import PetFiles
 import PetModel
 
-/// `petlog export --format csv`: one RFC 4180 file per table, header row first, rows in id order.
-/// Columns are the database's, except: `pet` leaves out its search key and timestamps, `record` writes
-/// `at` as RFC 3339 with the offset it happened at (and leaves out `utc_offset` and timestamps),
-/// `medication.stopped_at` is RFC 3339 UTC, `attachment` leaves out its row id. Text cells that a
-/// spreadsheet would run as a formula get a leading `'` (`CSVText`), which import removes again.
+/// `petlog export --format csv`'s tables: one RFC 4180 file per table (written by `PetTransfer`'s
+/// `CSVTableWriter`), header row first, rows in id order. Columns are the database's, except: `pet` leaves
+/// out its search key and timestamps, `record` writes `at` as RFC 3339 with the offset it happened at (and
+/// leaves out `utc_offset` and timestamps), `medication.stopped_at` is RFC 3339 UTC, `attachment` leaves out
+/// its row id. Text cells that a spreadsheet would run as a formula get a leading `'` (`CSVText`), which
+/// import removes again.
 /// A table `export --format csv` writes: its file name and the SELECT that reads it.
 public struct CSVTable: Sendable {
     public let name: String
@@ -33,88 +34,6 @@ public enum CSVExport {
             throw ParseError.unknownChoice(field: "--table", value: name, accepted: tableNames)
         }
         return t
-    }
-
-    /// Writes every table into the folder `directory` (created 0700 if missing; its parent must exist)
-    /// as `<table>.csv`, each through `OutputFile` (links followed, 0600): every file is written to a
-    /// temporary file first and all are renamed at the end, so a failure (a full disk, a signal) leaves
-    /// the folder as it was. `write` writes one table into its file (called inside the store's read
-    /// transaction, so all the files are of one moment).
-    public static func writeFolder(_ directory: String, write: (CSVTable, OutputSink) throws -> Int) throws -> (records: Int, tables: Int) {
-        let batch = OutputFile.Batch()
-        var records = 0
-        do {
-            try batch.prepareFolder(directory)
-            let folder = directory.hasSuffix("/") ? directory : directory + "/"
-            for table in tables {
-                try batch.add(folder + "\(table.name).csv") { sink in
-                    let rows = try write(table, sink)
-                    if table.name == "record" { records = rows }
-                }
-            }
-            try batch.commit()
-        } catch {
-            batch.discard()
-            throw error
-        }
-        return (records, tables.count)
-    }
-}
-
-/// One table's CSV: the header row, then each row's cells (`record.at` as RFC 3339 with its offset,
-/// `medication.stopped_at` as RFC 3339 UTC, text through `CSVText`), in 1 MiB writes.
-public struct CSVTableWriter {
-    let name: String
-    var out: String
-    var count = 0
-    public private(set) var started = false
-    var skip = -1, atColumn = -1, offsetColumn = -1, stoppedColumn = -1
-
-    public init(name: String, bom: Bool) {
-        self.name = name
-        out = bom ? "\u{FEFF}" : ""
-        out.reserveCapacity(1 << 20)
-    }
-
-    public mutating func start(columns: [String], to sink: OutputSink) throws {
-        started = true
-        // Both columns are in the SELECTs (`CSVExport.tables`), so they are found.
-        atColumn = name == "record" ? columns.firstIndex(of: "at") ?? -1 : -1
-        offsetColumn = name == "record" ? columns.firstIndex(of: "utc_offset") ?? -1 : -1
-        stoppedColumn = name == "medication" ? columns.firstIndex(of: "stopped_at") ?? -1 : -1
-        out += columns.filter { $0 != "utc_offset" }.joined(separator: ",") + "\r\n"
-    }
-
-    public mutating func row(_ values: [SQLValue], to sink: OutputSink) throws {
-        var cells: [String] = []
-        cells.reserveCapacity(values.count)
-        for (i, value) in values.enumerated() where i != offsetColumn {
-            if i == atColumn, let seconds = value.int {
-                cells.append(RFC3339.format(seconds: seconds, offset: Int(values[offsetColumn].int ?? 0)))
-            } else if i == stoppedColumn, let t = value.int {
-                cells.append(RFC3339.format(seconds: t, offset: 0))
-            } else {
-                switch value {
-                case .null, .bytes: cells.append("")
-                case .int(let v): cells.append(String(v))
-                case .double(let v): cells.append(DecimalFormat.shortest(v))
-                case .text(let s): cells.append(CSVText.cell(text: s))
-                }
-            }
-        }
-        out += cells.joined(separator: ",") + "\r\n"
-        count += 1
-        if out.utf8.count > 1 << 20 {
-            try sink.write(out)
-            out.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// Writes what is left; the rows written.
-    public mutating func finish(to sink: OutputSink) throws -> Int {
-        try sink.write(out)
-        out = ""
-        return count
     }
 }
 
@@ -179,14 +98,6 @@ public enum RFC3339 {
     }
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
-}
-
-/// Doubles written as the shortest text that reads back to the same value.
-enum DecimalFormat {
-    static func shortest(_ v: Double) -> String {
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
-    }
 }
 
 /// RFC 4180 writing with spreadsheet formula neutralization: a text cell starting with `=`, `+`, `-`,

@@ -4,8 +4,9 @@ import PetModel
 
 // The JSON export file (docs/json.md): the types it is read into (`Decodable`, by `PetlogJSON.decoder`
 // where the byte reader `JSONRecordReading` leaves a value to it) and written from (`JSONBytes`, in
-// ExportJSONWriting.swift, keys in sorted order), so a file means the same whatever its whitespace or
-// key order, and the `--json` display shapes of the read commands can change without touching the format.
+// PetTransfer's ExportJSONWriting.swift, keys in sorted order), so a file means the same whatever its
+// whitespace or key order, and the `--json` display shapes of the read commands can change without
+// touching the format.
 //
 // Every property is optional so that decoding a hand-written file that leaves a key out reaches the
 // same per-column checks (and the same "missing column" message) as a CSV import; what a wrong type
@@ -158,37 +159,6 @@ package struct ExportedDetail: Equatable {
         if case .expense(let e) = d, !e.items.isEmpty { values["items"] = e.items.joined(separator: "\u{1F}") }
     }
 
-    private func list(_ column: String, _ separator: Character) -> [String] {
-        values[column].map { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) } ?? []
-    }
-
-    private func money(_ minor: String, _ currency: String) -> ExportedMoney? {
-        guard values[minor] != nil || values[currency] != nil else { return nil }
-        if let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) { return ExportedMoney(Money(minorUnits: m, currency: c)) }
-        return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
-    }
-
-
-    /// The members in sorted order.
-    func write(to j: inout JSONBytes) throws {
-        j.openObject()
-        for m in members {
-            j.key(m.key)
-            switch m.form {
-            case .text(let col), .integerOrText(let col): j.value(values[col])
-            case .integer(let col): j.value(values[col].flatMap { Int64($0) })
-            case .boolean(let col): j.value(values[col].map { $0 == "1" })
-            case .number(let col): try j.value(values[col].flatMap { Double($0) })
-            case .codes(let col), .items(let col):
-                j.openArray()
-                for v in list(col, m.form.isItems ? "\u{1F}" : ",") { j.element(); j.value(v) }
-                j.closeArray()
-            case .money(let minor, let currency): if let v = money(minor, currency) { v.write(to: &j) } else { j.null() }
-            }
-        }
-        j.closeObject()
-    }
-
     /// The detail of `kind` under `key`, nil when the record has none. Each member must have its JSON type
     /// (a string for a number refuses the record); `stopped_at` is an instant or, in older files, seconds.
     package static func decode<K: CodingKey>(_ kind: RecordKind, from container: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
@@ -242,10 +212,6 @@ public extension RecordDetail {
             }
         }
     }
-}
-
-private extension RecordKindTable.JSONRead.Form {
-    var isItems: Bool { if case .items = self { return true }; return false }
 }
 
 /// A record in the export: the shared columns, its attachments, and its detail under the key its kind names.
@@ -303,61 +269,6 @@ extension RFC3339 {
         f.timeZone = TimeZone(secondsFromGMT: offset)
         f.formatOptions = [.withInternetDateTime]
         return f.string(from: date)
-    }
-}
-
-/// Writes a petlog JSON export (docs/json.md) into a sink one pet or record at a time: each is
-/// written as bytes on its own (`JSONBytes`) and appended to the sink's buffer, so memory stays flat however many there are.
-/// The layout around them (header, one item per line) is fixed, so the same data gives the same bytes.
-public final class PetlogJSONWriter {
-    private let sink: OutputSink
-    /// Each pet or record is written here in place (`JSONBytes`), then appended to the sink.
-    private var json = JSONBytes()
-    public private(set) var recordCount = 0
-
-    /// Writes the header and every pet (archived ones included) in id order.
-    public init(sink: OutputSink, pets: [Pet], namespace: String? = nil) throws {
-        self.sink = sink
-        // The namespace is 32 hex digits (checked by both schemas): written as it is.
-        let household = namespace.map { "\"namespace\": \"\($0)\", " } ?? ""
-        try sink.write("{\"format\": \"\(PetlogJSON.format)\", \"schema\": \"\(PetlogJSON.schema)\", \(household)\"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
-        let sorted = pets.sorted { $0.id < $1.id }
-        for (i, p) in sorted.enumerated() {
-            json.clear()
-            ExportedPet(p).write(to: &json)
-            try sink.write(json.bytes)
-            try sink.write(i < sorted.count - 1 ? ",\n" : "\n")
-        }
-        try sink.write("],\n\"records\": [\n")
-    }
-
-    /// Appends one record; records go in id order.
-    public func write(_ record: PetRecord) throws {
-        json.clear()
-        if recordCount > 0 { json.bytes.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
-        try ExportedRecord(record).write(to: &json)
-        try sink.write(json.bytes)
-        recordCount += 1
-    }
-
-    /// Closes the records, writes the budgets and the exchange rates, and closes the document.
-    public func finish(budgets: [StoredBudget] = [], rates: [EuroRate] = []) throws {
-        try sink.write("\n],\n\"budgets\": [\n")
-        for (i, b) in budgets.sorted(by: { $0.id < $1.id }).enumerated() {
-            json.clear()
-            ExportedBudget(b).write(to: &json)
-            try sink.write(json.bytes)
-            try sink.write(i < budgets.count - 1 ? ",\n" : "\n")
-        }
-        try sink.write("],\n\"rates\": [\n")
-        var chunk = ""
-        for (i, r) in rates.enumerated() {
-            // By hand: three short texts of known characters (a date, a code, digits and a point).
-            chunk += "{\"day\": \"\(r.day)\", \"currency\": \"\(r.currency)\", \"rate\": \"\(r.rate)\"}" + (i < rates.count - 1 ? ",\n" : "\n")
-            if chunk.utf8.count > 1 << 16 { try sink.write(chunk); chunk = "" }
-        }
-        try sink.write(chunk)
-        try sink.write("]}\n")
     }
 }
 

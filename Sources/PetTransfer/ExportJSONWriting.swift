@@ -1,5 +1,7 @@
 import Foundation
+import PetFiles
 import PetModel
+import PetStoreCore
 
 /// JSON bytes written in place for the export's records, pets, budgets and their parts (keys in sorted
 /// order, no spaces, absent values as null), without the Codable machinery, which was most of an
@@ -148,6 +150,43 @@ extension ExportedPet {
     }
 }
 
+extension ExportedDetail {
+    private func list(_ column: String, _ separator: Character) -> [String] {
+        values[column].map { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) } ?? []
+    }
+
+    private func money(_ minor: String, _ currency: String) -> ExportedMoney? {
+        guard values[minor] != nil || values[currency] != nil else { return nil }
+        if let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) { return ExportedMoney(Money(minorUnits: m, currency: c)) }
+        return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
+    }
+
+
+    /// The members in sorted order.
+    func write(to j: inout JSONBytes) throws {
+        j.openObject()
+        for m in members {
+            j.key(m.key)
+            switch m.form {
+            case .text(let col), .integerOrText(let col): j.value(values[col])
+            case .integer(let col): j.value(values[col].flatMap { Int64($0) })
+            case .boolean(let col): j.value(values[col].map { $0 == "1" })
+            case .number(let col): try j.value(values[col].flatMap { Double($0) })
+            case .codes(let col), .items(let col):
+                j.openArray()
+                for v in list(col, m.form.isItems ? "\u{1F}" : ",") { j.element(); j.value(v) }
+                j.closeArray()
+            case .money(let minor, let currency): if let v = money(minor, currency) { v.write(to: &j) } else { j.null() }
+            }
+        }
+        j.closeObject()
+    }
+}
+
+private extension RecordKindTable.JSONRead.Form {
+    var isItems: Bool { if case .items = self { return true }; return false }
+}
+
 extension ExportedRecord {
     /// The record's own keys in sorted order; the detail's key (the kind) goes before the first of them
     /// that sorts after it, as a sorted-keys encoder places it.
@@ -254,5 +293,60 @@ package enum JSONText {
         var text = v.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         return Array(text.utf8)
+    }
+}
+
+/// Writes a petlog JSON export (docs/json.md) into a sink one pet or record at a time: each is
+/// written as bytes on its own (`JSONBytes`) and appended to the sink's buffer, so memory stays flat however many there are.
+/// The layout around them (header, one item per line) is fixed, so the same data gives the same bytes.
+public final class PetlogJSONWriter {
+    private let sink: OutputSink
+    /// Each pet or record is written here in place (`JSONBytes`), then appended to the sink.
+    private var json = JSONBytes()
+    public private(set) var recordCount = 0
+
+    /// Writes the header and every pet (archived ones included) in id order.
+    public init(sink: OutputSink, pets: [Pet], namespace: String? = nil) throws {
+        self.sink = sink
+        // The namespace is 32 hex digits (checked by both schemas): written as it is.
+        let household = namespace.map { "\"namespace\": \"\($0)\", " } ?? ""
+        try sink.write("{\"format\": \"\(PetlogJSON.format)\", \"schema\": \"\(PetlogJSON.schema)\", \(household)\"units\": {\"weight\": \"g\", \"money\": \"minor units\"},\n\"pets\": [\n")
+        let sorted = pets.sorted { $0.id < $1.id }
+        for (i, p) in sorted.enumerated() {
+            json.clear()
+            ExportedPet(p).write(to: &json)
+            try sink.write(json.bytes)
+            try sink.write(i < sorted.count - 1 ? ",\n" : "\n")
+        }
+        try sink.write("],\n\"records\": [\n")
+    }
+
+    /// Appends one record; records go in id order.
+    public func write(_ record: PetRecord) throws {
+        json.clear()
+        if recordCount > 0 { json.bytes.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
+        try ExportedRecord(record).write(to: &json)
+        try sink.write(json.bytes)
+        recordCount += 1
+    }
+
+    /// Closes the records, writes the budgets and the exchange rates, and closes the document.
+    public func finish(budgets: [StoredBudget] = [], rates: [EuroRate] = []) throws {
+        try sink.write("\n],\n\"budgets\": [\n")
+        for (i, b) in budgets.sorted(by: { $0.id < $1.id }).enumerated() {
+            json.clear()
+            ExportedBudget(b).write(to: &json)
+            try sink.write(json.bytes)
+            try sink.write(i < budgets.count - 1 ? ",\n" : "\n")
+        }
+        try sink.write("],\n\"rates\": [\n")
+        var chunk = ""
+        for (i, r) in rates.enumerated() {
+            // By hand: three short texts of known characters (a date, a code, digits and a point).
+            chunk += "{\"day\": \"\(r.day)\", \"currency\": \"\(r.currency)\", \"rate\": \"\(r.rate)\"}" + (i < rates.count - 1 ? ",\n" : "\n")
+            if chunk.utf8.count > 1 << 16 { try sink.write(chunk); chunk = "" }
+        }
+        try sink.write(chunk)
+        try sink.write("]}\n")
     }
 }
