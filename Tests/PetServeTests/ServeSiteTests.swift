@@ -297,8 +297,9 @@ final class ServeSiteTests: ServeTestCase, @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("a,b\n".utf8).write(to: URL(fileURLWithPath: folder + "/labs.csv"))
+        try PetViewRouteTests.png.write(to: URL(fileURLWithPath: folder + "/photo.png"))   // file 2: an image, for `/thumb`
         let record = try XCTUnwrap(try store.addRecord(pets: [.id(coco.id)], RecordDraft(at: Date(timeIntervalSinceNow: -3600), utcOffset: 0,
-                                                                                         detail: .weight(Weight(mass: Mass(grams: 4200))), attachmentPaths: [folder + "/labs.csv"])).first)
+                                                                                         detail: .weight(Weight(mass: Mass(grams: 4200))), attachmentPaths: [folder + "/labs.csv", folder + "/photo.png"])).first)
         let today = TimeContext(now: Date(), timeZone: utc).today
         let budget = try store.setBudget(BudgetDraft(pet: nil, budget: Budget(amount: Money(minorUnits: 300_000, currency: .krw),
                                                                              period: .days(from: today.adding(days: -1), through: today.adding(days: 1)), name: "Jeju"))).0
@@ -323,6 +324,7 @@ final class ServeSiteTests: ServeTestCase, @unchecked Sendable {
         XCTAssertGreaterThan(addresses.count, 25, "the table was read: \(addresses)")
         func real(_ path: String) -> String {
             var p = path.replacingOccurrences(of: "/pets/ID", with: "/pets/\(coco.id)").replacingOccurrences(of: "/records/ID", with: "/records/\(record.id)")
+            p = p.replacingOccurrences(of: "/files/N/thumb", with: "/files/2/thumb")   // a thumbnail is an image's only
             p = p.replacingOccurrences(of: "/budgets/ID", with: "/budgets/\(budget.id)").replacingOccurrences(of: "/files/N", with: "/files/1")
             return p.replacingOccurrences(of: "TOKEN", with: feed)
         }
