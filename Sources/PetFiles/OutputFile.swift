@@ -609,6 +609,20 @@ public enum TemporaryFiles {
     nonisolated(unsafe) static var installed = false
     static let lock = NSLock()
 
+    /// For `petlog serve`: a registration installs no handler from now on, so the server's own handling stays
+    /// (a graceful shutdown on SIGINT and SIGTERM that lets requests finish, each removing its own temporary
+    /// files; SIGPIPE ignored, a client that went away ends its connection, not the server). Before this, the
+    /// first upload made a later SIGTERM kill the server mid-request and a broken pipe end it.
+    public static func leaveSignalsToTheServer() {
+        lock.lock()
+        defer { lock.unlock() }
+        if installed {   // a registration before (the store's opening): the defaults back, for the server to replace
+            for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+            signal(SIGPIPE, SIG_IGN)
+        }
+        installed = true
+    }
+
     public static func register(_ path: String) {
         lock.lock()
         defer { lock.unlock() }

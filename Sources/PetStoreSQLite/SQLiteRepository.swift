@@ -60,7 +60,7 @@ public struct SQLiteRepository: StoreEngine {
             return try dbQueue.inDatabase { db in
                 var result: T?
                 try db.inTransaction(.deferred) { result = try body(db); return .commit }
-                return result!
+                return result!  // safe: inTransaction returns only after the body set it (a throw leaves by the catch)
             }
         } catch let e as DatabaseError {
             throw map(e)

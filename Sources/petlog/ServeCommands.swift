@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Localization
+import PetFiles
 import PetModel
 import PetServe
 import PetStoreCore
@@ -37,6 +38,7 @@ struct ServeCommand: ParsableCommand {
         let server = PetServer(store: SharedStore(store), settings: settings)
         let listening = (tls == nil ? s.t(.serveListening(address: address.description))
                                     : s.t(.serveListening(address: address.description)).replacingOccurrences(of: "http://", with: "https://")) + "\n"
+        TemporaryFiles.leaveSignalsToTheServer()
         let app = try server.application(address, tls: tls, onRunning: { FileHandle.standardError.write(Data(listening.utf8)) })
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)

@@ -127,7 +127,7 @@ def one_store(petlog, db, shots_dir):
     finally:
         server.terminate()
         code = server.wait(timeout=30)
-        check("SIGTERM stops petlog serve with exit 0", code == 0, server.stderr.read())
+        check("SIGTERM stops petlog serve with exit 0", code == 0, f"exit {code}: " + server.stderr.read())
         shutil.rmtree(work, ignore_errors=True)
 
 
