@@ -87,23 +87,10 @@ extension PetServer {
     /// A bad field: the form again with the CLI's line, 400, nothing written.
     func logRecord(_ request: Request, _ context: ServeContext) async throws -> Response {
         guard let session = context.session else { return Self.redirect("/login") }
-        let form: [String: String]
-        var upload: Upload?
+        let written = try await writeForm(request, context, session)
+        let form = written.form, upload = written.upload
         defer { upload?.discard() }
-        if Upload.isMultipart(request) {
-            guard Self.sameOrigin(request) else { return refusal(.forbidden, .webBadForm, request, context) }
-            // A viewer's upload is refused before a byte of it is written.
-            guard session.account.role.writes else { return refusal(.forbidden, .webForbidden, request, context) }
-            do { upload = try await Upload.read(request) } catch let e as Upload.Failure {
-                return refusal(e.status, .webBadForm, request, context)
-            }
-            form = upload?.fields ?? [:]
-            guard let sent = form["csrf"], Secrets.same(sent, session.csrf) else { return refusal(.forbidden, .webBadForm, request, context) }
-        } else {
-            let checked = try await checkedWrite(request, context, session, needsWriter: true)
-            if let refused = checked.refusal { return refused }
-            form = checked.form
-        }
+        if let refused = written.refusal { return refused }
         guard let id = petId(context) else { return refusal(.notFound, .webNotFound, request, context) }
         guard let kind = form["kind"].flatMap(LogKind.init(rawValue:)) else { return refusal(.badRequest, .webBadForm, request, context) }
         let p = presentation(language(request, context))

@@ -83,6 +83,29 @@ extension PetServer {
     }
 
     /// Every write's checks, in order: the Origin, the session's CSRF token, the role. The form when they pass.
+    /// A write's form and its files: `multipart/form-data` read by `Upload` (the Origin and the writer checked before
+    /// a byte of it is written, then its CSRF token), else a plain form through `checkedWrite`. The caller discards
+    /// the upload once done with its files.
+    func writeForm(_ request: Request, _ context: ServeContext, _ session: WebSession) async throws
+        -> (form: [String: String], upload: Upload?, refusal: Response?) {
+        guard Upload.isMultipart(request) else {
+            let checked = try await checkedWrite(request, context, session, needsWriter: true)
+            return (checked.form, nil, checked.refusal)
+        }
+        guard Self.sameOrigin(request) else { return ([:], nil, refusal(.forbidden, .webBadForm, request, context)) }
+        // A viewer's upload is refused before a byte of it is written.
+        guard session.account.role.writes else { return ([:], nil, refusal(.forbidden, .webForbidden, request, context)) }
+        let upload: Upload
+        do { upload = try await Upload.read(request) } catch let e as Upload.Failure {
+            return ([:], nil, refusal(e.status, .webBadForm, request, context))
+        }
+        guard let sent = upload.fields["csrf"], Secrets.same(sent, session.csrf) else {
+            upload.discard()
+            return ([:], nil, refusal(.forbidden, .webBadForm, request, context))
+        }
+        return (upload.fields, upload, nil)
+    }
+
     func checkedWrite(_ request: Request, _ context: ServeContext, _ session: WebSession, needsWriter: Bool) async throws
         -> (form: [String: String], refusal: Response?) {
         guard Self.sameOrigin(request) else { return ([:], refusal(.forbidden, .webBadForm, request, context)) }
