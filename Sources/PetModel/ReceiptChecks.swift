@@ -94,7 +94,7 @@ extension ReceiptReading {
     /// A Korean or Japanese name without the marks OCR read before it at the paper's edge or from a rule:
     /// `이 = = | 바우와우펫마트` → `바우와우펫마트`, `llハッピーマート` → `ハッピーマート`.
     static func withoutLeadingNoise(_ name: String, _ language: ReceiptLanguage) -> String {
-        guard language != .english else { return name }
+        guard language != .english else { return withoutLeadingMarks(name) }
         func isCJK(_ c: Character) -> Bool { ReceiptSpacing.isHangul(c) || (ReceiptSpacing.isKanaOrKanji(c) && c != "ー") }
         var out = name
         // Before a bar, fewer than two letters of the script: the bar is the paper's edge or a rule.
@@ -109,6 +109,21 @@ extension ReceiptReading {
         var words = out.split(separator: " ").map(String.init)
         while words.count > 1, let first = words.first, first.count <= 2, !first.contains(where: isCJK),
               !(first.contains(where: \.isLetter) && first.contains(where: \.isNumber)), words.dropFirst().joined().filter(isCJK).count >= 2 {
+            words.removeFirst()
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// An English name without a mark of one or two characters OCR read before it a space apart, when the mark has no
+    /// capital letter or is no Latin at all and the name after it starts with a capital: `i HOMETOWN GROCERY`,
+    /// `“a Oak Hill Vet Center`, `和 MAIN STREET DRUG` (a shadow's edge, a bar, the paper's curl). A capital `A` or a tag
+    /// with a digit (`A Better Pet Shop`, `7 ELEVEN`) stays.
+    static func withoutLeadingMarks(_ name: String) -> String {
+        var words = name.split(separator: " ").map(String.init)
+        while words.count > 1, let first = words.first, first.count <= 2, !first.contains(where: \.isNumber),
+              !first.contains(where: { $0.isASCII && $0.isUppercase }),
+              let next = words.dropFirst().first?.first, next.isASCII, next.isUppercase,
+              words.dropFirst().joined().filter({ $0.isASCII && $0.isLetter }).count >= 3 {
             words.removeFirst()
         }
         return words.joined(separator: " ")

@@ -201,7 +201,7 @@ extension ReceiptReading {
                                 notes: inout [ReceiptNote]) -> (ReceiptField<LocalDate>?, ReceiptField<ReceiptTime>?) {
         var date: ReceiptField<LocalDate>?
         var dateLine: Int?
-        var asked: (field: ReceiptField<LocalDate>, line: Int, note: ReceiptNote, certainty: Double)?
+        var asked: (field: ReceiptField<LocalDate>, line: Int, note: ReceiptNote, certainty: Double, reading: DateReading)?
         var rejected: [ReceiptNote] = []
         search: for (i, line) in lines.enumerated() {
             for reading in dateReadings(line, language: language, dayFirst: dayFirst, orderSettled: orderSettled) {
@@ -215,7 +215,7 @@ extension ReceiptReading {
                     // Of several, the surest shape (`平成31年` is 2019, not a two-digit 2031), the first among equals.
                     if reading.certainty > asked?.certainty ?? 0 {
                         asked = (line.field(day, certainty: reading.certainty * 0.5, unsure: true), i, .dateAsked(read: reading.read, date: day, reason: reason),
-                                 reading.certainty)
+                                 reading.certainty, reading)
                     }
                     continue
                 }
@@ -231,6 +231,14 @@ extension ReceiptReading {
             // A real day in the future or long ago is asked about as read (an expiry date is no misread one).
             date = lines[i].field(day, certainty: 0.5, unsure: true)
             dateLine = i
+            notes += rejected
+        } else if date == nil, let asked, abs(asked.reading.year - today.year) > 2,
+                  let day = lookalikeRepair(year: String(asked.reading.year), month: String(asked.reading.month), day: String(asked.reading.day),
+                                            today: today, weekday: printedWeekday(lines[asked.line])) {
+            // A year no receipt has (`2626年8月28日(金)`: blurred print's 0 read as 6) whose look-alike digits make one day of
+            // the last 400 (the printed weekday's, when there is one): that day, asked about.
+            date = lines[asked.line].field(day, certainty: 0.5, unsure: true)
+            dateLine = asked.line
             notes += rejected
         } else if date == nil, let asked {
             date = asked.field
@@ -286,17 +294,42 @@ extension ReceiptReading {
                     return date
                 }
                 if day(digits) != nil { continue }  // read as a day already: not this rule's
-                for changes in 1...2 {
-                    var found = Set<LocalDate>()
-                    func vary(_ ds: [Character], from: Int, left: Int) {
-                        if left == 0 { if let date = day(ds) { found.insert(date) }; return }
-                        for k in from..<ds.count { for c in lookalikes[ds[k]] ?? "" { var t = ds; t[k] = c; vary(t, from: k + 1, left: left - 1) } }
-                    }
-                    vary(digits, from: 0, left: changes)
-                    if found.count == 1, let only = found.first { return (i, only) }
-                    if found.count > 1 { break }
-                }
+                if let only = lookalikeRepair(year: y, month: m, day: d, today: today, weekday: printedWeekday(line)) { return (i, only) }
             }
+        }
+        return nil
+    }
+
+    /// The one day from a year (400 days) before `today` to the day after that the digits make when one or two of them
+    /// are taken for the digits blurred print turns them into (0, 6, 8 and 9; 3 and 8; 5 and 6; 1 and 7), fewest changes
+    /// first; with a printed weekday, only days on that weekday count (none on it: any day, as when none is printed).
+    /// Two days as near: nil.
+    static func lookalikeRepair(year: String, month: String, day: String, today: LocalDate, weekday: Int?) -> LocalDate? {
+        if let weekday, let found = lookalikeRepair(year: year, month: month, day: day, today: today, only: weekday) { return found }
+        return lookalikeRepair(year: year, month: month, day: day, today: today, only: nil)
+    }
+
+    static func lookalikeRepair(year: String, month: String, day: String, today: LocalDate, only weekday: Int?) -> LocalDate? {
+        let lookalikes: [Character: String] = ["0": "689", "6": "058", "8": "0369", "9": "08", "3": "8", "5": "6", "1": "7", "7": "1"]
+        let earliest = today.adding(days: -400), latest = today.adding(days: 1)
+        let digits = Array(year + month + day)
+        guard year.count == 4, digits.allSatisfy({ $0.asciiDigit != nil }) else { return nil }
+        func date(_ ds: [Character]) -> LocalDate? {
+            let n = ds.map(String.init)
+            guard let y = Int(n[0..<4].joined()), let m = Int(n[4..<(4 + month.count)].joined()), let dd = Int(n[(4 + month.count)...].joined()),
+                  let found = LocalDate(year: y, month: m, day: dd), found >= earliest, found <= latest, weekday.map({ found.isoWeekday == $0 }) ?? true
+            else { return nil }
+            return found
+        }
+        for changes in 1...2 {
+            var found = Set<LocalDate>()
+            func vary(_ ds: [Character], from: Int, left: Int) {
+                if left == 0 { if let d = date(ds) { found.insert(d) }; return }
+                for k in from..<ds.count { for c in lookalikes[ds[k]] ?? "" { var t = ds; t[k] = c; vary(t, from: k + 1, left: left - 1) } }
+            }
+            vary(digits, from: 0, left: changes)
+            if found.count == 1 { return found.first }
+            if found.count > 1 { return nil }
         }
         return nil
     }

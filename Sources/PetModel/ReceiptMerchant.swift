@@ -40,8 +40,10 @@ extension ReceiptReading {
         for i in header.sorted() where i < lines.count {
             let line = lines[i]
             // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that.
-            guard line.confidence >= 45, !isNotAName(line), let name = cleanName(joinedPieces(lines, i)), looksLikeAName(name) else { continue }
-            candidates.append((i, withoutLeadingNoise(withoutTrailingNoise(name, language), language), line.height))
+            guard line.confidence >= 45, !isNotAName(line), let read = cleanName(joinedPieces(lines, i)), looksLikeAName(read),
+                  // What is left once OCR's marks around it are gone must still be a name (`!      ama` is none).
+                  let name = cleanName(withoutLeadingNoise(withoutTrailingNoise(read, language), language)) else { continue }
+            candidates.append((i, name, line.height))
         }
         let aboveOnes = candidates.filter { $0.index < above }
         if !aboveOnes.isEmpty { candidates = aboveOnes }
@@ -174,7 +176,10 @@ extension ReceiptReading {
         if isAddress(line.normalized) { return true }
         // Business numbers, web addresses, registers and the like (`assets/receipt-words.json`, `notAName`).
         let tokens = Set(lower.split { !$0.isLetter }.map(String.init))
-        if ReceiptWords.notANameWords.contains(where: { w in w.allSatisfy { $0.isASCII && $0.isLetter } ? tokens.contains(w) : lower.contains(w) }) { return true }
+        // A Korean or Japanese word also when OCR spaced it out (`영 수 중`, `登 録 番 号`).
+        if ReceiptWords.notANameWords.contains(where: { w in
+            w.allSatisfy { $0.isASCII && $0.isLetter } ? tokens.contains(w) : w.allSatisfy(\.isASCII) ? lower.contains(w) : compact.contains(w)
+        }) { return true }
         // Amounts, card numbers and other long numbers (a store number such as `#1234` may stay).
         if line.runs.contains(where: { !$0.separators.isEmpty || $0.marker != nil || $0.groups.joined().count >= 5 }) { return true }
         return TotalLabel.isLabel(line, wholeLatinWords: true)

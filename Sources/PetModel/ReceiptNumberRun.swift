@@ -139,8 +139,9 @@ struct NumberRun: Equatable {
         return r
     }
 
-    /// Words after a number that make it a count, not money: `3개월` (instalments), `2点`, `8%`.
-    static let countWords: Set<String> = quantityWords.union(["개월", "回", "%", "kg", "g", "ml", "l"])
+    /// Words after a number that make it a count, not money: `3개월` (instalments), `2点`, `8%`, points (`4,829pt`: a
+    /// points line whose label OCR garbled, `累計ポイント` read as `家計ポイ`, is no total).
+    static let countWords: Set<String> = quantityWords.union(["개월", "回", "%", "kg", "g", "ml", "l", "pt", "pts", "point", "points", "포인트", "ポイント"])
     /// Words after an item's quantity (`1点`, `2개`); sizes such as `2kg` belong to the name.
     static let quantityWords: Set<String> = ["개", "점", "ea", "pcs", "pc", "点", "個"]
 

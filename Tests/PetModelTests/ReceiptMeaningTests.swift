@@ -279,6 +279,24 @@ final class ReceiptMeaningTests: XCTestCase {
         XCTAssertEqual(read([L(text: "멍멍마트"), L(text: "2626.18.14"), L(text: "2026-12-01")]).date?.value, LocalDate(year: 2026, month: 12, day: 1))
     }
 
+    /// A year no receipt has (`2626年`, `2628`: blurred print's 0 read as 6, 6 as 8) is mended as a year-first date with
+    /// look-alike digits is, and asked about; a printed weekday picks the day when several would do (`00` could be June,
+    /// August or September: the 15th is a Monday in June only). A real year a little away is asked about as read.
+    func testAYearNoReceiptHasIsRepairedByLookalikesAndTheWeekday() {
+        for (text, langs, name, y, m, d) in [("2626年8月28日(金) 午後9:52", ["jpn"], "わんわん堂", 2026, 8, 28),
+                                             ("2026.00.15(월) 14:02", ["kor"], "멍멍마트", 2026, 6, 15),
+                                             ("08/28/2628 10:25 AM", ["eng"], "PET STOP", 2026, 8, 28),
+                                             ("2026年6月18日(木) 午後9:52", ["jpn"], "わんわん堂", 2026, 6, 18)] {
+            let p = read([L(text: name), L(text: text), L(text: "TOTAL 12,000")], langs)
+            XCTAssertEqual(p.date?.value, LocalDate(year: y, month: m, day: d), text)
+            XCTAssertEqual(p.date?.unsure, !text.hasPrefix("2026年"), text)
+        }
+        XCTAssertNil(read([L(text: "멍멍마트"), L(text: "2026.00.15 14:02")]).date)
+        let near = read([L(text: "멍멍마트"), L(text: "2028-03-01")])
+        XCTAssertEqual(near.date?.value, LocalDate(year: 2028, month: 3, day: 1))
+        XCTAssertEqual(near.date?.unsure, true)
+    }
+
     /// A weekday printed beside the date that is not that date's weekday: a digit was lost or misread, the date is
     /// asked about; the date's own weekday leaves it sure.
     func testADateWhoseWeekdayDisagreesIsAsked() {
@@ -505,6 +523,23 @@ final class ReceiptMeaningTests: XCTestCase {
             if let piece { lines.insert(ReceiptLine(text: piece, confidence: 89, box: ReceiptBox(x: 375, y: 110, width: 32, height: 20)), at: 0) }
             let p = ReceiptReading.proposal(lines: lines, imageHeight: 900, languages: langs, homeCurrency: .krw, today: Self.today)
             XCTAssertEqual(p.merchant?.value, want, name)
+        }
+    }
+
+    /// Marks OCR read before an English name (a shadow's edge, the curl: `i`, `“a`, `和`) go; a capital `A` or a tag
+    /// with a digit stays. A header line that is nothing but marks once they go is no name, and a receipt title OCR
+    /// misread or spaced out (`영 수 중`, `領収書` with its last character lost) is none either.
+    func testMarksAroundAMerchantAndMisreadTitlesAreNoName() {
+        for (text, name) in [("i HOMETOWN GROCERY", "HOMETOWN GROCERY"), ("“a Oak Hill Vet Center", "Oak Hill Vet Center"),
+                             ("和 MAIN STREET DRUG", "MAIN STREET DRUG"), ("A Better Pet Shop", "A Better Pet Shop"), ("7 ELEVEN", "7 ELEVEN")] {
+            XCTAssertEqual(read([L(text: text, height: 60), L(text: "(555) 123-4567"), L(text: "11/20/2026")], ["eng"]).merchant?.value, name, text)
+        }
+        XCTAssertNil(read([L(text: "!      ama", height: 60), L(text: "TEL 03-1234-5678"), L(text: "2026年10月31日")], ["jpn"]).merchant)
+        for (noise, name, langs) in [("영 수 중", "행복펫마트", ["kor"]), ("領収", "わんわん堂", ["jpn"]),
+                                     ("*＊* 영 수 중 a*", "행복펫마트", ["kor"])] {
+            let p = read([L(text: noise, height: 60), L(text: name), L(text: "TEL 03-1234-5678"), L(text: "2026/10/31")], langs)
+            XCTAssertEqual(p.merchant?.value, name, noise)
+            XCTAssertEqual(p.merchant?.unsure, true, noise)
         }
     }
 

@@ -53,6 +53,8 @@ final class ReceiptReadingTests: XCTestCase {
             (["T0TAL $9.50"], cents(950), ["eng"]),
             (["결제금액 49,000 (3개월)"], won(49000), ["kor"]),
             (["合計 2点 ¥1,100"], yen(1100), ["jpn"]),
+            // Points are no money, whatever OCR made of their label (`累計ポイント` read as `家計ポイ`).
+            (["家計ポイ .         4,829pt"], nil, ["jpn"]), (["お会計 ¥3,300", "累計 1,250 pts"], yen(3300), ["jpn"]),
             (["합계 49,000", "승인금액 49,000원"], won(49000), ["kor"]),
             (["ご利用金額 ¥3,300"], yen(3300), ["jpn"]),
             (["Balance Due $0.00", "TOTAL $56.28"], cents(5628), ["eng"]),  // a zero is no total
