@@ -44,28 +44,7 @@ final class LeptImage {
         guard data.count <= options.maxFileBytes else { throw OCRError.fileTooLarge(path: path, bytes: data.count, limit: options.maxFileBytes) }
         let bytes = [UInt8](data)
         guard let format = ImageFormat.sniff(bytes) else { throw OCRError.notAnImage(path: path) }
-        let header: ImageHeader
-        switch format {
-        case .heif:
-            do { header = try HeifImage.header(bytes) ?? ImageHeader(width: 0, height: 0) } catch HeifImage.Failure.undecodable(let why) {
-                throw OCRError.undecodableHeif(path: path, detail: why)
-            }
-        case .jpeg:
-            guard let h = ImageHeader.jpeg(bytes) else { throw OCRError.corruptImage(path: path) }
-            header = h
-        case .png:
-            guard let h = ImageHeader.png(bytes) else { throw OCRError.corruptImage(path: path) }
-            header = h
-        default:
-            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-            let failed = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &fmt, &w, &h, &bps, &spp, &cmap) }
-            guard failed == 0 else { throw OCRError.corruptImage(path: path) }
-            header = ImageHeader(width: Int(w), height: Int(h))
-        }
-        guard header.width > 0, header.height > 0 else { throw OCRError.corruptImage(path: path) }
-        guard header.width.multipliedReportingOverflow(by: header.height).partialValue <= options.maxPixels,
-              header.width <= options.maxPixels, header.height <= options.maxPixels
-        else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: options.maxPixels) }
+        let header = try checkedHeader(bytes, format: format, path: path, maxPixels: options.maxPixels)
 
         if format == .jpeg, !ImageHeader.jpegIsComplete(bytes) { throw OCRError.corruptImage(path: path) }
         if format == .heif {
@@ -96,6 +75,36 @@ final class LeptImage {
             throw OCRError.corruptImage(path: path)
         }
         return (image, header.orientation, reduction)
+    }
+
+    /// The size (and EXIF turn) of an image file's `bytes` in `format`, read from its header before any pixel is
+    /// decoded, and checked: a header that cannot be read or says no size is `corruptImage`, a HEIF libheif cannot
+    /// read `undecodableHeif`, more than `maxPixels` (or a side longer than that) `tooManyPixels`. A receipt's reading
+    /// (`load`) and a thumbnail (`Thumbnail.make`) both start here.
+    static func checkedHeader(_ bytes: [UInt8], format: ImageFormat, path: String, maxPixels: Int) throws -> ImageHeader {
+        let header: ImageHeader
+        switch format {
+        case .heif:
+            do { header = try HeifImage.header(bytes) ?? ImageHeader(width: 0, height: 0) } catch HeifImage.Failure.undecodable(let why) {
+                throw OCRError.undecodableHeif(path: path, detail: why)
+            }
+        case .jpeg:
+            guard let h = ImageHeader.jpeg(bytes) else { throw OCRError.corruptImage(path: path) }
+            header = h
+        case .png:
+            guard let h = ImageHeader.png(bytes) else { throw OCRError.corruptImage(path: path) }
+            header = h
+        default:
+            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+            let failed = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &fmt, &w, &h, &bps, &spp, &cmap) }
+            guard failed == 0 else { throw OCRError.corruptImage(path: path) }
+            header = ImageHeader(width: Int(w), height: Int(h))
+        }
+        guard header.width > 0, header.height > 0 else { throw OCRError.corruptImage(path: path) }
+        guard header.width.multipliedReportingOverflow(by: header.height).partialValue <= maxPixels,
+              header.width <= maxPixels, header.height <= maxPixels
+        else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: maxPixels) }
+        return header
     }
 
     /// This image turned upright as its EXIF orientation asks.
