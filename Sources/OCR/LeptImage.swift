@@ -44,28 +44,7 @@ final class LeptImage {
         guard data.count <= options.maxFileBytes else { throw OCRError.fileTooLarge(path: path, bytes: data.count, limit: options.maxFileBytes) }
         let bytes = [UInt8](data)
         guard let format = ImageFormat.sniff(bytes) else { throw OCRError.notAnImage(path: path) }
-        let header: ImageHeader
-        switch format {
-        case .heif:
-            do { header = try HeifImage.header(bytes) ?? ImageHeader(width: 0, height: 0) } catch HeifImage.Failure.undecodable(let why) {
-                throw OCRError.undecodableHeif(path: path, detail: why)
-            }
-        case .jpeg:
-            guard let h = ImageHeader.jpeg(bytes) else { throw OCRError.corruptImage(path: path) }
-            header = h
-        case .png:
-            guard let h = ImageHeader.png(bytes) else { throw OCRError.corruptImage(path: path) }
-            header = h
-        default:
-            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-            let failed = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &fmt, &w, &h, &bps, &spp, &cmap) }
-            guard failed == 0 else { throw OCRError.corruptImage(path: path) }
-            header = ImageHeader(width: Int(w), height: Int(h))
-        }
-        guard header.width > 0, header.height > 0 else { throw OCRError.corruptImage(path: path) }
-        guard header.width.multipliedReportingOverflow(by: header.height).partialValue <= options.maxPixels,
-              header.width <= options.maxPixels, header.height <= options.maxPixels
-        else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: options.maxPixels) }
+        let header = try checkedHeader(bytes, format: format, path: path, maxPixels: options.maxPixels)
 
         if format == .jpeg, !ImageHeader.jpegIsComplete(bytes) { throw OCRError.corruptImage(path: path) }
         if format == .heif {
@@ -96,6 +75,36 @@ final class LeptImage {
             throw OCRError.corruptImage(path: path)
         }
         return (image, header.orientation, reduction)
+    }
+
+    /// The size (and EXIF turn) of an image file's `bytes` in `format`, read from its header before any pixel is
+    /// decoded, and checked: a header that cannot be read or says no size is `corruptImage`, a HEIF libheif cannot
+    /// read `undecodableHeif`, more than `maxPixels` (or a side longer than that) `tooManyPixels`. A receipt's reading
+    /// (`load`) and a thumbnail (`Thumbnail.make`) both start here.
+    static func checkedHeader(_ bytes: [UInt8], format: ImageFormat, path: String, maxPixels: Int) throws -> ImageHeader {
+        let header: ImageHeader
+        switch format {
+        case .heif:
+            do { header = try HeifImage.header(bytes) ?? ImageHeader(width: 0, height: 0) } catch HeifImage.Failure.undecodable(let why) {
+                throw OCRError.undecodableHeif(path: path, detail: why)
+            }
+        case .jpeg:
+            guard let h = ImageHeader.jpeg(bytes) else { throw OCRError.corruptImage(path: path) }
+            header = h
+        case .png:
+            guard let h = ImageHeader.png(bytes) else { throw OCRError.corruptImage(path: path) }
+            header = h
+        default:
+            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+            let failed = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &fmt, &w, &h, &bps, &spp, &cmap) }
+            guard failed == 0 else { throw OCRError.corruptImage(path: path) }
+            header = ImageHeader(width: Int(w), height: Int(h))
+        }
+        guard header.width > 0, header.height > 0 else { throw OCRError.corruptImage(path: path) }
+        guard header.width.multipliedReportingOverflow(by: header.height).partialValue <= maxPixels,
+              header.width <= maxPixels, header.height <= maxPixels
+        else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: maxPixels) }
+        return header
     }
 
     /// This image turned upright as its EXIF orientation asks.
@@ -247,6 +256,15 @@ extension LeptImage {
     /// it), widened by 2 % each side. Refused when the dark characters found in the whole image (Sauvola, as
     /// for the text height) lie outside the box more than 1 in 20: the cut must not lose text. Expects 8-bit gray.
     func paperBox(analysisPixels: Int = 400_000) -> (x: Int, y: Int, width: Int, height: Int)? {
+        paper(analysisPixels: analysisPixels)?.box
+    }
+
+    /// A point in an image's pixels.
+    typealias Point = (x: Double, y: Double)
+
+    /// The paper's box as `paperBox` finds it and, when the paper's outline is a clean quadrilateral, its four corners
+    /// (top left, top right, bottom right, bottom left, in this image's pixels; `paperCorners`).
+    func paper(analysisPixels: Int = 400_000) -> (box: (x: Int, y: Int, width: Int, height: Int), corners: [Point]?)? {
         var reduced: LeptImage = self
         var factor = 1
         while reduced.width * reduced.height > analysisPixels, let half = LeptImage(pixScaleAreaMap2(reduced.pointer)) {
@@ -326,7 +344,75 @@ extension LeptImage {
             }
             guard outside * 20 <= characters else { return nil }
         }
-        return (x0 * factor, y0 * factor, min(width, (x1 - x0) * factor), min(height, (y1 - y0) * factor))
+        let corners = Self.paperCorners(bright, within: box).map { $0.map { (x: ($0.x + 0.5) * Double(factor), y: ($0.y + 0.5) * Double(factor)) } }
+        return ((x0 * factor, y0 * factor, min(width, (x1 - x0) * factor), min(height, (y1 - y0) * factor)), corners)
+    }
+
+    /// The corners of the bright region (the paper) in the 1-bit `mask` within `box`: specks opened away, then row by row
+    /// the first and last bright pixel; the corners are the extremes of those ends along the diagonals (top left: least
+    /// x + y; top right: most x − y; bottom right: most x + y; bottom left: least x − y), right for a quadrilateral turned
+    /// less than 45°. nil unless the region is that quadrilateral: its rows' spans must fill the quadrilateral's area
+    /// within 4 % (a shadow or hand over a corner, a receipt curled up at one end, the table joined in: not one), its
+    /// angles 90° ± 25° and its sides at least a fifth of the box.
+    static func paperCorners(_ mask: LeptImage, within box: (x: Int, y: Int, w: Int, h: Int)) -> [Point]? {
+        guard box.w >= 20, box.h >= 20, let open = LeptImage(pixOpenBrick(nil, mask.pointer, 5, 5)) else { return nil }
+        let words = Int(pixGetWpl(open.pointer))
+        guard let data = pixGetData(open.pointer) else { return nil }
+        func bright(_ x: Int, _ y: Int) -> Bool { (data[y * words + (x >> 5)] >> (31 - UInt32(x & 31))) & 1 == 1 }
+        var area = 0.0
+        var tl: Point = (0, 0), tr: Point = (0, 0), br: Point = (0, 0), bl: Point = (0, 0)
+        var best = (tl: Double.infinity, tr: -Double.infinity, br: -Double.infinity, bl: Double.infinity)
+        var rows = 0
+        for y in box.y..<min(open.height, box.y + box.h) {
+            let x1 = min(open.width, box.x + box.w)
+            guard let a = (box.x..<x1).first(where: { bright($0, y) }), let b = (a..<x1).reversed().first(where: { bright($0, y) }) else { continue }
+            rows += 1
+            area += Double(b - a + 1)
+            let (ax, bx, fy) = (Double(a), Double(b), Double(y))
+            if ax + fy < best.tl { best.tl = ax + fy; tl = (ax, fy) }
+            if ax - fy < best.bl { best.bl = ax - fy; bl = (ax, fy) }
+            if bx - fy > best.tr { best.tr = bx - fy; tr = (bx, fy) }
+            if bx + fy > best.br { best.br = bx + fy; br = (bx, fy) }
+        }
+        guard rows >= box.h / 2 else { return nil }
+        let corners = [tl, tr, br, bl]
+        var twice = 0.0
+        for i in 0..<4 { let p = corners[i], q = corners[(i + 1) % 4]; twice += p.x * q.y - q.x * p.y }
+        let quad = abs(twice) / 2
+        guard quad > 0, abs(area - quad) <= 0.04 * quad else { return nil }
+        for i in 0..<4 {
+            let p = corners[(i + 3) % 4], c = corners[i], n = corners[(i + 1) % 4]
+            let u = (p.x - c.x, p.y - c.y), v = (n.x - c.x, n.y - c.y)
+            let lu = (u.0 * u.0 + u.1 * u.1).squareRoot(), lv = (v.0 * v.0 + v.1 * v.1).squareRoot()
+            guard lu >= Double(min(box.w, box.h)) / 5, lv >= Double(min(box.w, box.h)) / 5 else { return nil }
+            let angle = acos(max(-1, min(1, (u.0 * v.0 + u.1 * v.1) / (lu * lv)))) * 180 / .pi
+            guard abs(angle - 90) <= 25 else { return nil }
+        }
+        return corners
+    }
+
+    /// The quadrilateral `corners` (top left, top right, bottom right, bottom left, in this image's pixels) warped to an
+    /// upright rectangle as long and wide as its longer sides, with `margin` of it (a fraction) kept round it: leptonica's
+    /// projective warp, interpolated, the parts brought in from beyond the image filled with the edge's gray. Smaller
+    /// when that rectangle would not fit in this image's size. Expects 8-bit gray.
+    func unwarped(_ corners: [Point], margin: Double = 0.015) -> LeptImage? {
+        guard corners.count == 4 else { return nil }
+        func length(_ p: Point, _ q: Point) -> Double { ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
+        let w = max(length(corners[0], corners[1]), length(corners[3], corners[2]))
+        let h = max(length(corners[0], corners[3]), length(corners[1], corners[2]))
+        let m = margin * max(w, h)
+        let s = min(1, Double(width) / (w + 2 * m), Double(height) / (h + 2 * m))
+        let (rw, rh, rm) = (w * s, h * s, m * s)
+        let target: [Point] = [(rm, rm), (rm + rw, rm), (rm + rw, rm + rh), (rm, rm + rh)]
+        guard let source = ptaCreate(4), let destination = ptaCreate(4) else { return nil }
+        var ownedSource: UnsafeMutablePointer<PTA>? = source, ownedDestination: UnsafeMutablePointer<PTA>? = destination
+        defer { ptaDestroy(&ownedSource); ptaDestroy(&ownedDestination) }
+        for (c, t) in zip(corners, target) {
+            ptaAddPt(source, Float(c.x), Float(c.y))
+            ptaAddPt(destination, Float(t.x), Float(t.y))
+        }
+        guard let warped = LeptImage(pixProjectivePtaGray(pointer, destination, source, edgeGray())) else { return nil }
+        return warped.cropped((0, 0, min(width, Int((rw + 2 * rm).rounded())), min(height, Int((rh + 2 * rm).rounded()))))
     }
 
     /// The part of this image inside `box`.

@@ -101,14 +101,23 @@ public final class OCREngine {
         // paper, a shadow across it fell under tesseract's threshold.
         var forDetection = image.scaledForDetection(textHeight: height.map { $0 * scale }, options: options, trace: trace)
         var paper: OCRBox? = nil
-        if options.findPaper, let box = trace.measure("find paper", { forDetection.paperBox() }), let cut = forDetection.cropped(box) {
+        var corners: [LeptImage.Point]? = nil
+        if options.findPaper, let found = trace.measure("find paper", { forDetection.paper() }), let cut = forDetection.cropped(found.box) {
+            let box = found.box
             paper = OCRBox(x: box.x, y: box.y, width: box.width, height: box.height)
-            trace.note("paper at \(box.x),\(box.y) \(box.width)×\(box.height) in \(forDetection.width)×\(forDetection.height)")
+            corners = found.corners
+            trace.note("paper at \(box.x),\(box.y) \(box.width)×\(box.height) in \(forDetection.width)×\(forDetection.height)\(corners.map { ", corners " + $0.map { "\(Int($0.x)),\(Int($0.y))" }.joined(separator: " ") } ?? "")")
             forDetection = cut
         }
-        let stretched = trace.measure("contrast stretch") { forDetection.contrastStretched() }
         var steps: [String] = []
-        if options.readPaperOnly, options.osdTextHeight == nil, let paper,  // the paper's box is in this image's pixels
+        // The paper's outline a clean quadrilateral: warped to a rectangle (the keystone undone, the table cut away), and
+        // detection sees that too. Else the paper's box is cut. Both in this image's pixels (no OSD scale).
+        if options.readPaperOnly, options.unwarpPaper, options.osdTextHeight == nil, let corners,
+           let flat = trace.measure("unwarp paper", { image.unwarped(corners) }) {
+            image = flat
+            forDetection = flat
+            steps.append("unwarped")
+        } else if options.readPaperOnly, options.osdTextHeight == nil, let paper,  // the paper's box is in this image's pixels
            let cut = image.cropped((paper.x, paper.y, paper.width, paper.height)) {
             image = cut
             steps.append("paper")
@@ -117,7 +126,16 @@ public final class OCREngine {
             image = trace.measure("normalize background") { image.backgroundNormalized() }
             steps.append("normalized")
         }
-        let layout = trace.measure("wait for osd", { osd.wait() })?.detect(stretched, trace: trace)
+        let stretched = trace.measure("contrast stretch") { forDetection.contrastStretched() }
+        let osdEngine = trace.measure("wait for osd", { osd.wait() })
+        var layout = osdEngine?.detect(stretched, trace: trace)
+        // Nothing found on the paper as photographed: detection looks again at the paper evened out as tesseract reads it
+        // (same scale). A shadow across the paper left OSD's global threshold nothing to classify, and the page was then
+        // read in the fallback language and every other one (issue 45's tuning half: 3 readings instead of 1).
+        if layout == nil, options.normalizeBackground, options.detectOnNormalized, options.osdTextHeight == nil, let osdEngine {
+            layout = osdEngine.detect(image, trace: trace)
+            trace.note("OSD on the normalized image: \(layout.map { "turn \($0.rotation) (\($0.orientationConfidence)), script \($0.script ?? "-") (\($0.scriptConfidence))" } ?? "nothing")")
+        }
         trace.note("OSD: \(layout.map { "turn \($0.rotation) (\($0.orientationConfidence)), script \($0.script ?? "-") (\($0.scriptConfidence))" } ?? "nothing")")
         let detected = layout?.script.flatMap(PageLayout.language(forScript:))
         let chosen = language ?? detected ?? fallback
@@ -157,7 +175,10 @@ public final class OCREngine {
             let installed = Set(installedLanguages(tessdataPath: tessdata))
             var languages = [chosen]
             if language == nil {
-                languages += ([fallback] + ["kor+eng", "jpn+eng", "eng"]).filter { l in
+                // OSD takes Hangul for Han and back (tuning half: Korean photos called Japanese): the other of the two
+                // is tried before the fallback.
+                let cjk = ["kor+eng": "jpn+eng", "jpn+eng": "kor+eng"][chosen].map { [$0] } ?? []
+                languages += (cjk + [fallback] + ["kor+eng", "jpn+eng", "eng"]).filter { l in
                     l != chosen && l.split(separator: "+").allSatisfy { installed.contains(String($0)) }
                 }
                 languages = languages.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

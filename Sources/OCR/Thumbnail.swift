@@ -28,28 +28,9 @@ public enum Thumbnail {
         let bytes = [UInt8](data)
         guard let format = ImageFormat.sniff(bytes) else { throw OCRError.notAnImage(path: path) }
         let side = max(16, maxSide)
-        let header: ImageHeader
-        switch format {
-        case .heif:
-            do { header = try HeifImage.header(bytes) ?? ImageHeader(width: 0, height: 0) } catch HeifImage.Failure.undecodable(let why) {
-                throw OCRError.undecodableHeif(path: path, detail: why)
-            }
-        case .jpeg:
-            guard let h = ImageHeader.jpeg(bytes), ImageHeader.jpegIsComplete(bytes) else { throw OCRError.corruptImage(path: path) }
-            header = h
-        case .png:
-            guard let h = ImageHeader.png(bytes) else { throw OCRError.corruptImage(path: path) }
-            header = h
-        default:
-            var fmt: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-            let failed = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &fmt, &w, &h, &bps, &spp, &cmap) }
-            guard failed == 0 else { throw OCRError.corruptImage(path: path) }
-            header = ImageHeader(width: Int(w), height: Int(h))
-        }
-        guard header.width > 0, header.height > 0 else { throw OCRError.corruptImage(path: path) }
-        guard header.width.multipliedReportingOverflow(by: header.height).partialValue <= options.maxPixels,
-              header.width <= options.maxPixels, header.height <= options.maxPixels
-        else { throw OCRError.tooManyPixels(path: path, width: header.width, height: header.height, limit: options.maxPixels) }
+        // A cut JPEG is refused before its size is looked at (a receipt's reading checks the size first).
+        if format == .jpeg, !ImageHeader.jpegIsComplete(bytes) { throw OCRError.corruptImage(path: path) }
+        let header = try LeptImage.checkedHeader(bytes, format: format, path: path, maxPixels: options.maxPixels)
 
         var image: LeptImage
         if format == .heif {

@@ -78,6 +78,8 @@ let tryOptions = ProcessInfo.processInfo.environment["PETLOG_OCR_TRY"]?.split(se
 if tryOptions.contains("nolarge") { options.rereadLarge = false }
 if tryOptions.contains("nonorm") { options.normalizeBackground = false }
 if tryOptions.contains("nopaper") { options.readPaperOnly = false }
+if tryOptions.contains("warp") { options.unwarpPaper = true }
+if tryOptions.contains("noosdnorm") { options.detectOnNormalized = false }
 do {
     let result: OCRResult
     if let fallback {
