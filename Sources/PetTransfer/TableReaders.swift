@@ -194,15 +194,38 @@ struct Header {
         }
     }
 
-    func find(_ aliases: String...) -> Int? {
-        for a in aliases { if let i = index[a] { return i } }
-        return nil
-    }
+    func find(_ aliases: String...) -> Int? { find(aliases) }
+    func find(_ aliases: [String]) -> Int? { aliases.lazy.compactMap { index[$0] }.first }
 
-    func require(_ aliases: String...) throws -> Int {
-        for a in aliases { if let i = index[a] { return i } }
-        throw ImportError(file: file, line: 1, problem: .missingColumn(aliases[0]))
+    func require(_ aliases: String...) throws -> Int { try require(aliases) }
+    func require(_ aliases: [String]) throws -> Int {
+        guard let i = find(aliases) else { throw ImportError(file: file, line: 1, problem: .missingColumn(aliases[0])) }
+        return i
     }
+}
+
+/// A spreadsheet table of records (`SpreadsheetTables.recordSheets`): every row is a pet's (or, without
+/// `petRequired`, maybe the household's) at a local time, and `read` makes the rest of the record from it.
+struct RecordSheet: Sendable {
+    var file: String
+    var petRequired = true
+    var at: [String]
+    var required: [[String]] = []
+    var optional: [[String]] = []
+    var read: @Sendable (SheetRow) throws -> (note: String?, detail: RecordDetail)
+}
+
+/// One row of a `RecordSheet`, its cells by the first alias of their column.
+struct SheetRow {
+    let r: CSVReader
+    let columns: [String: Int]
+    /// The table's weight column and its unit, when it has one (a visit's weight).
+    let weight: (Int, MassUnit?)?
+
+    func text(_ name: String) throws -> String? { try r.text(columns[name]) }
+    func required(_ name: String) throws -> String { try r.requiredText(columns[name] ?? Int.max, field: name) }
+    func label(_ name: String) throws -> String? { try text(name).map { try TextField.label($0, field: name) } }
+    func longText(_ name: String, max: Int = 100_000) throws -> String? { try text(name).map { try TextField.text($0, field: name, max: max) } }
 }
 
 /// Helpers that turn a parse failure into an error naming the file and line.
@@ -313,97 +336,71 @@ enum SpreadsheetTables {
                 batch.weights.append(pet: p, at: at, utcOffset: offset, grams: grams, bodyCondition: bcs)
             }
         }
-        if var r = try open("symptoms.csv") {
+        for sheet in recordSheets {
+            guard var r = try open(sheet.file) else { continue }
             h = try Header(r)
-            let cPet = try h.require("pet_id"), cAt = try h.require("observed_at", "at", "date"), cCode = try h.require("symptom", "code")
-            let cSeverity = try h.require("severity"), cNote = h.find("note", "notes"), cMinutes = h.find("duration_minutes")
+            let cPet = sheet.petRequired ? try h.require(["pet_id"]) : h.find(["pet_id"]), cAt = try h.require(sheet.at)
+            var columns: [String: Int] = [:]
+            for aliases in sheet.required { columns[aliases[0]] = try h.require(aliases) }
+            for aliases in sheet.optional { columns[aliases[0]] = h.find(aliases) }
+            let weight = try? weightColumn(h, fallback: .kilogram)
             while try r.next() {
                 try r.requireFields(h.names.count)
-                let p = try pet(r, cPet)
+                let p: Int? = try cPet.flatMap { c in sheet.petRequired || !r.fields[c].isEmpty ? try pet(r, c) : nil }
                 let (at, offset) = try local(r, cAt)
-                let record = try r.value { () -> ImportRecord in
-                    let raw = try TextField.label(try r.requiredText(cCode, field: "symptom"), field: "symptom")
-                    let code = SymptomCode.match(raw)
-                    let severityText = try r.text(cSeverity) ?? ""
-                    guard let severity = Int(severityText).flatMap(SymptomSeverity.init) else {
-                        throw ParseError.outOfRange(field: "severity", value: severityText, min: SymptomSeverity.range.lowerBound,
-                                                    max: SymptomSeverity.range.upperBound)
-                    }
-                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset,
-                                        note: try r.text(cNote).map { try TextField.text($0, field: "note") },
-                                        detail: .symptom(Symptom(code: code?.rawValue ?? raw, isListed: code != nil, severity: severity,
-                                                                 durationMinutes: try r.text(cMinutes).map { try SpreadsheetTables.count($0, field: "duration_minutes") })))
-                }
-                batch.records.append(record)
-            }
-        }
-        if var r = try open("visits.csv") {
-            h = try Header(r)
-            let cPet = try h.require("pet_id"), cAt = try h.require("visited_on", "date", "at")
-            let cClinic = h.find("clinic"), cVet = h.find("vet"), cReason = h.find("reason"), cDiagnosis = h.find("diagnosis")
-            let cTreatment = h.find("treatment"), weight = try? weightColumn(h, fallback: .kilogram)
-            while try r.next() {
-                try r.requireFields(h.names.count)
-                let p = try pet(r, cPet)
-                let (at, offset) = try local(r, cAt)
-                var grams: Int?
-                if let (c, unit) = weight, c < r.count, !r.fields[c].isEmpty { grams = try SpreadsheetTables.grams(r, c, unit) }
-                let record = try r.value { () -> ImportRecord in
-                    let label = { (c: Int?, f: String) in try r.text(c).map { try TextField.label($0, field: f) } }
-                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset, detail: .visit(Visit(
-                        clinic: try label(cClinic, "clinic"), vet: try label(cVet, "vet"), reason: try label(cReason, "reason"),
-                        diagnosis: try r.text(cDiagnosis).map { try TextField.text($0, field: "diagnosis", max: 2000) },
-                        treatment: try r.text(cTreatment).map { try TextField.text($0, field: "treatment", max: 2000) },
-                        weight: grams.map(Mass.init(grams:)))))
-                }
-                batch.records.append(record)
-            }
-        }
-        if var r = try open("vaccinations.csv") {
-            h = try Header(r)
-            let cPet = try h.require("pet_id"), cAt = try h.require("given_on", "date", "at"), cVaccine = try h.require("vaccine")
-            let cDue = h.find("valid_until", "next_due"), cLot = h.find("lot"), cProduct = h.find("product"), cClinic = h.find("clinic")
-            while try r.next() {
-                try r.requireFields(h.names.count)
-                let p = try pet(r, cPet)
-                let (at, offset) = try local(r, cAt)
-                let record = try r.value { () -> ImportRecord in
-                    let label = { (c: Int?, f: String) in try r.text(c).map { try TextField.label($0, field: f) } }
-                    let due = try r.text(cDue).map { raw -> LocalDate in
-                        guard let d = LocalDate.parseISO(Substring(raw)) else { throw ParseError.badDate(raw) }
-                        return d
-                    }
-                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset, detail: .vaccination(Vaccination(
-                        vaccine: VaccineName.normalize(try TextField.label(try r.requiredText(cVaccine, field: "vaccine"), field: "vaccine")),
-                        product: try label(cProduct, "product"), lot: try label(cLot, "lot"), clinic: try label(cClinic, "clinic"), nextDue: due)))
-                }
-                batch.records.append(record)
-            }
-        }
-        if var r = try open("expenses.csv") {
-            h = try Header(r)
-            let cPet = h.find("pet_id"), cAt = try h.require("spent_on", "date", "at"), cCategory = try h.require("category")
-            let cAmount = try h.require("amount"), cCurrency = try h.require("currency"), cDescription = h.find("description", "note")
-            let cMerchant = h.find("merchant")
-            while try r.next() {
-                try r.requireFields(h.names.count)
-                let p: Int? = try cPet.flatMap { c in r.fields[c].isEmpty ? nil : try pet(r, c) }
-                let (at, offset) = try local(r, cAt)
-                let record = try r.value { () -> ImportRecord in
-                    let code = try r.requiredText(cCurrency, field: "currency").uppercased()
-                    guard let currency = Currency.named(code) else { throw ParseError.unknownCurrency(code) }
-                    let money = try Money.parse(try r.requiredText(cAmount, field: "amount"), defaultCurrency: currency)
-                    return ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset,
-                                        note: try r.text(cDescription).map { try TextField.text($0, field: "description") },
-                                        detail: .expense(Expense(money: money, category: try TextField.label(try r.requiredText(cCategory, field: "category"), field: "category"),
-                                                                 merchant: try r.text(cMerchant).map { try TextField.label($0, field: "merchant") })))
-                }
-                batch.records.append(record)
+                let row = SheetRow(r: r, columns: columns, weight: weight)
+                let (note, detail) = try r.value { try sheet.read(row) }
+                batch.records.append(ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset, note: note, detail: detail))
             }
         }
         batch.records.sort { ($0.at, $0.location.file, $0.location.line) < ($1.at, $1.location.file, $1.location.line) }
         return batch
     }
+
+    /// The spreadsheet tables of records, in the order they are read: a table's file, its pet column
+    /// (`expenses.csv` may leave it empty: the household's), its time column and the columns it requires
+    /// and may have (aliases in order, the first naming it in messages and in `SheetRow`), and the record
+    /// a row is, its checks in the order a row's faults are reported.
+    static let recordSheets: [RecordSheet] = [
+        RecordSheet(file: "symptoms.csv", at: ["observed_at", "at", "date"], required: [["symptom", "code"], ["severity"]],
+                    optional: [["note", "notes"], ["duration_minutes"]]) { row in
+            let raw = try TextField.label(try row.required("symptom"), field: "symptom")
+            let code = SymptomCode.match(raw)
+            let severityText = try row.text("severity") ?? ""
+            guard let severity = Int(severityText).flatMap(SymptomSeverity.init) else {
+                throw ParseError.outOfRange(field: "severity", value: severityText, min: SymptomSeverity.range.lowerBound, max: SymptomSeverity.range.upperBound)
+            }
+            let note = try row.longText("note")
+            return (note, .symptom(Symptom(code: code?.rawValue ?? raw, isListed: code != nil, severity: severity,
+                                           durationMinutes: try row.text("duration_minutes").map { try count($0, field: "duration_minutes") })))
+        },
+        RecordSheet(file: "visits.csv", at: ["visited_on", "date", "at"],
+                    optional: [["clinic"], ["vet"], ["reason"], ["diagnosis"], ["treatment"]]) { row in
+            var grams: Int?
+            if let (c, unit) = row.weight, c < row.r.count, !row.r.fields[c].isEmpty { grams = try SpreadsheetTables.grams(row.r, c, unit) }
+            return (nil, .visit(Visit(clinic: try row.label("clinic"), vet: try row.label("vet"), reason: try row.label("reason"),
+                                      diagnosis: try row.longText("diagnosis", max: 2000), treatment: try row.longText("treatment", max: 2000),
+                                      weight: grams.map(Mass.init(grams:)))))
+        },
+        RecordSheet(file: "vaccinations.csv", at: ["given_on", "date", "at"], required: [["vaccine"]],
+                    optional: [["valid_until", "next_due"], ["lot"], ["product"], ["clinic"]]) { row in
+            let due = try row.text("valid_until").map { raw -> LocalDate in
+                guard let d = LocalDate.parseISO(Substring(raw)) else { throw ParseError.badDate(raw) }
+                return d
+            }
+            return (nil, .vaccination(Vaccination(vaccine: VaccineName.normalize(try TextField.label(try row.required("vaccine"), field: "vaccine")),
+                                                  product: try row.label("product"), lot: try row.label("lot"), clinic: try row.label("clinic"), nextDue: due)))
+        },
+        RecordSheet(file: "expenses.csv", petRequired: false, at: ["spent_on", "date", "at"], required: [["category"], ["amount"], ["currency"]],
+                    optional: [["description", "note"], ["merchant"]]) { row in
+            let code = try row.required("currency").uppercased()
+            guard let currency = Currency.named(code) else { throw ParseError.unknownCurrency(code) }
+            let money = try Money.parse(try row.required("amount"), defaultCurrency: currency)
+            let note = try row.longText("description")
+            return (note, .expense(Expense(money: money, category: try TextField.label(try row.required("category"), field: "category"),
+                                           merchant: try row.label("merchant"))))
+        },
+    ]
 
     /// The weight column and its unit: from the header (`weight_kg`, `weight (lb)`, `grams`), else `fallback`.
     static func weightColumn(_ h: Header, fallback: MassUnit?) throws -> (Int, MassUnit?) {
