@@ -73,8 +73,10 @@ demo: build
 	printf '%s\n' "$$pw" | $$bin --db "$$db" user add demo --role owner --password-stdin > /dev/null && \
 	echo && echo "In a browser: $$bin --db $$db serve" && echo "  then open http://127.0.0.1:8080/ and sign in as demo, password $$pw"
 
-## test: every unit test and the fast end-to-end tests, with fixed seeds (a short crash run included), two at a
-## time (one per core); the long soaks are `make soak`. Summary: "N passed, M failed".
+## test: every unit test and the fast end-to-end tests, with fixed seeds (a short crash run included), TEST_WORKERS
+## at a time (default three on two cores: a test process keeps about half a core busy, the rest is waiting on
+## petlog, PostgreSQL and files; docs/testing.md, "Time"), the browser test beside them; the long soaks are
+## `make soak`. Summary: "N passed, M failed".
 FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|testAWriterGivesUpAfterTheDocumentedThirtySecondsInTotal|ServerLoadTests|testAThousandWritesFromEightWritersOnABusyServer
 ## Both stores in one run, with no list to keep (docs/testing.md): each test of a suite that touches a store (a
 ## StoreTestCase, every CLITestCase among them) runs on SQLite and then on PostgreSQL, on one throwaway
@@ -90,17 +92,20 @@ FAST_SKIP := ShelterImportTests|testWritersKilledMidWriteDisturbNoOtherWriter|te
 TEST_BUILD ?= -c release -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -DPETLOG_TEST_HOOKS --scratch-path .build-tests
 BUILT ?=
 TEST_SKIP ?=
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) * 3 / 2 )))
 build-tests: setup
 	$(SWIFT) build $(TEST_BUILD) --build-tests
 test: $(if $(BUILT),,setup)
 	@$(if $(BUILT),true,$(SWIFT) build $(TEST_BUILD) --build-tests 2>&1 | grep -E "error|warning: unre|Build complete") ; \
-	rm -f .build/test.xml .build/test-times.tsv; set -o pipefail; PETLOG_TEST_TIMES=$(CURDIR)/.build/test-times.tsv \
-	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test $(TEST_BUILD) --skip-build --parallel --num-workers 2 \
+	rm -f .build/test.xml .build/test-times.tsv .build/browser.log; browser=; bin=$$($(SWIFT) build $(TEST_BUILD) --show-bin-path); \
+	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$bin/petlog" \
+	  --screenshots .build/screenshots --store sqlite --store postgres > .build/browser.log 2>&1 & browser=$$!; \
+	else echo "not run: Playwright is not installed (make setup installs it into $(BROWSER_VENV))" > .build/browser.log; fi; \
+	set -o pipefail; PETLOG_TEST_TIMES=$(CURDIR)/.build/test-times.tsv \
+	  PETLOG_CRASH_SEED=20261123 PETLOG_CRASH_TRIALS=40 $(SWIFT) test $(TEST_BUILD) --skip-build --parallel --num-workers $(TEST_WORKERS) \
 	  --xunit-output .build/test.xml --skip '$(FAST_SKIP)$(if $(TEST_SKIP),|$(TEST_SKIP))' 2>&1 | tee .build/test.log; status=$$?; \
-	echo "browser test (Tests/browser/serve_browser.py, headless chromium):"; \
-	if [ -x $(BROWSER_VENV)/bin/python ]; then $(BROWSER_VENV)/bin/python Tests/browser/serve_browser.py --petlog "$$($(SWIFT) build $(TEST_BUILD) --show-bin-path)/petlog" \
-	  --screenshots .build/screenshots --store sqlite --store postgres 2>&1 | tee .build/browser.log || status=1; \
-	else echo "not run: Playwright is not installed (make setup installs it into $(BROWSER_VENV))" | tee .build/browser.log; fi; \
+	echo "browser test (Tests/browser/serve_browser.py, headless chromium, run beside the Swift tests):"; \
+	if [ -n "$$browser" ]; then wait $$browser || status=1; fi; cat .build/browser.log; \
 	$(call xunit_summary,.build/test.xml,.build/browser.log); python3 scripts/test-times.py .build/test.xml .build/test-times.tsv; \
 	if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	  echo "each store suite ran on SQLite and on PostgreSQL: $$(grep -c 'error: .*\[on SQLite\]' .build/test.log) failures on SQLite, $$(grep -c 'error: .*\[on PostgreSQL\]' .build/test.log) on PostgreSQL"; \
