@@ -29,16 +29,24 @@ public struct ServeSettings: Sendable {
     }
 }
 
-/// The store the handlers share, one call at a time: the store's calls block their thread (a PostgreSQL store is
-/// one connection), so they are serialized here rather than run side by side on one connection.
+/// The store the handlers share. On a SQLite file its reads go to read-only connections of their own
+/// (`WebRepository.readConcurrently`, up to `readConnections`) and its writes to its one writing connection, which
+/// takes them in turn: the handlers call it side by side, and a page's reads never wait behind another page's
+/// (issue 44). Elsewhere (a PostgreSQL store is one connection) the calls are taken one at a time here.
 public final class SharedStore: @unchecked Sendable {
     public typealias Served = any PetlogStore & AccountStore
     private let store: Served
     private let lock = NSLock()
+    /// The store takes calls side by side (else `run` takes them one at a time).
+    let concurrent: Bool
     /// Values derived from the store, kept while its change marker stays the same (`StoreCache`, WebReads.swift).
     let cache = StoreCache()
-    public init(_ store: Served) { self.store = store }
+    public init(_ store: Served, readConnections: Int = 4) {
+        self.store = store
+        concurrent = store.readConcurrently(connections: readConnections)
+    }
     func run<T>(_ body: (Served) throws -> T) throws -> T {
+        if concurrent { return try body(store) }
         lock.lock(); defer { lock.unlock() }
         return try body(store)
     }

@@ -309,18 +309,9 @@ extension PetServer {
         } catch StoreError.recordNotFound { return refusal(.notFound, .webNotFound, request, context) }
     }
 
-    /// The pet page's timeline: page `page` (0 newest) of the pet's records, and whether older ones follow.
-    static func timeline(_ s: SharedStore.Served, pet: Int64, request: Request, time: TimeContext, account: Account) throws -> PetTimeline {
-        let page = timelinePageNumber(request)
-        // `?month=YYYY-MM` (else this month): `calendar PET --month`'s data.
-        let month = request.uri.queryParameters.get("month").flatMap { try? LocalDate.parseMonth(String($0)) } ?? time.today.firstOfMonth
-        let inMonth = try s.records(RecordQuery(pets: [.id(pet)], days: DayWindow(first: month, end: month.adding(months: 1))))
-        let (days, marks) = CalendarPresenter.marks(inMonth, first: month)
-        let size = timelinePage
-        let records = try s.records(RecordQuery(pets: [.id(pet)], limit: size * (page + 1) + 1, newestFirst: true))
-        let shown = Array(records.dropFirst(size * page).prefix(size))
-        return PetTimeline(records: shown, page: page, hasOlder: records.count > size * (page + 1), undo: try ownLastStep(s, account),
-                           month: month, days: days, marks: marks)
+    /// The pet page's calendar month: `?month=YYYY-MM` (`calendar PET --month`'s data), else this month.
+    static func timelineMonth(_ request: Request, _ time: TimeContext) -> LocalDate {
+        request.uri.queryParameters.get("month").flatMap { try? LocalDate.parseMonth(String($0)) } ?? time.today.firstOfMonth
     }
 
     /// `?page=N` of a pet's page (0 when absent or not a small number).

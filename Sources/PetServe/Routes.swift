@@ -157,25 +157,16 @@ extension PetServer {
                 }
                 return Self.json(try JSONView.text(view))
             }
-            let page = try store.run { s -> HTML in
-                let pet = try s.pet(.id(id))
-                let weights = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 5, newestFirst: true))
-                let meds = try s.medications(pets: [.id(id)], includeStopped: false)
-                let timeline = try Self.timeline(s, pet: id, request: request, time: p.time, account: session.account)
-                return Pages(p).pet(pet, weights: weights, medications: meds, due: try Self.due(s, [pet], p.time), session: session,
-                                    chartSince: request.uri.queryParameters.get("since"), timeline: timeline)
-            }
-            return Self.html(page)
+            let page = Self.timelinePageNumber(request), month = Self.timelineMonth(request, p.time)
+            let (data, running, undo) = try petPageParts(pet: id, month: month, page: page, account: session.account)
+            let timeline = PetTimeline(records: data.timeline, page: page, hasOlder: data.hasOlder, undo: undo, month: month,
+                                       days: data.days, marks: data.marks)
+            return Self.html(Pages(p).pet(data.pet, weights: data.weights, medications: running,
+                                          due: Self.due([data.pet], care: data.care, p.time), session: session,
+                                          chartSince: request.uri.queryParameters.get("since"), timeline: timeline))
         } catch let e as StoreError {
             if case .petNotFound = e { return refusal(.notFound, .webNotFound, request, context) }
             throw e
         }
-    }
-
-    /// What is overdue or due within 30 days, as `due` finds it.
-    static func due(_ s: SharedStore.Served, _ pets: [Pet], _ time: TimeContext) throws -> [DueItem] {
-        let records = try s.careRecords(pets: pets.map(\.id))
-        let horizon = time.today.adding(days: 30)
-        return CareAgenda.items(pets: pets, records: records, schedule: .shipped, context: time).filter { $0.dueDay <= horizon }
     }
 }

@@ -14,8 +14,10 @@ public final class StoreCache: @unchecked Sendable {
         var used: UInt64
     }
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var marker: String?
+    /// The keys (with their marker) a caller of `value(_:marker:cost:make:)` is making now.
+    private var making: Set<String> = []
     private var entries: [String: Entry] = [:]
     private var bytes = 0
     private var clock: UInt64 = 0
@@ -32,6 +34,35 @@ public final class StoreCache: @unchecked Sendable {
         clock += 1
         entry.used = clock
         entries[key] = entry
+        return value
+    }
+
+    /// The value kept under `key` for `marker`, else `make`'s, kept with its `cost` in bytes. One caller makes it: a
+    /// caller that finds another making the same key for the same marker waits for that value instead of making it
+    /// again (sixteen connections asking for home in the minute its due list is made once make it once). No marker:
+    /// `make`'s, kept for nobody.
+    func value<T>(_ key: String, marker: String?, cost: (T) -> Int, make: () throws -> T) rethrows -> T {
+        guard let marker else { return try make() }
+        let turn = marker + "|" + key
+        lock.lock()
+        while making.contains(turn) { lock.wait() }
+        if self.marker == marker, var entry = entries[key], let value = entry.value as? T {
+            clock += 1
+            entry.used = clock
+            entries[key] = entry
+            lock.unlock()
+            return value
+        }
+        making.insert(turn)
+        lock.unlock()
+        defer {
+            lock.lock()
+            making.remove(turn)
+            lock.broadcast()
+            lock.unlock()
+        }
+        let value = try make()
+        keep(value, key, cost: cost(value), marker: marker)
         return value
     }
 

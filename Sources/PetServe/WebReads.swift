@@ -40,6 +40,35 @@ extension PetServer {
         }
     }
 
+    /// A pet's page's reads (`PetPageData`), kept per pet, calendar month and timeline page while the marker stays
+    /// the same, and the household's last `undo` step, kept per marker. What depends on the request's instant (which
+    /// courses still run; what is due, worked out by the caller from `care`) and on its account (whether that last step
+    /// is the account's own web change) is made for each request; the page's HTML is made after the store is left.
+    func petPageParts(pet id: Int64, month: LocalDate, page: Int, account: Account) throws
+        -> (data: PetPageData, running: [MedicationCourse], undo: UndoEntry?) {
+        try store.run { s in
+            let marker = try s.changeMarker()
+            let data: PetPageData = try cached("pet|\(id)|\(month)|\(page)", marker, cost: \.cost) {
+                let pet = try s.pet(.id(id))
+                let weights = try s.records(RecordQuery(pets: [.id(id)], kinds: [.weight], limit: 5, newestFirst: true))
+                // Every course not stopped; which of them still run is the request's instant's question.
+                let courses = try s.medications(pets: [.id(id)], includeStopped: false, activeAt: .distantPast)
+                let inMonth = try s.records(RecordQuery(pets: [.id(id)], days: DayWindow(first: month, end: month.adding(months: 1))))
+                let (days, marks) = CalendarPresenter.marks(inMonth, first: month)
+                let size = Self.timelinePage
+                let records = try s.records(RecordQuery(pets: [.id(id)], limit: size * (page + 1) + 1, newestFirst: true))
+                return PetPageData(pet: pet, weights: weights, courses: courses, care: try s.careRecords(pets: [id]), days: days, marks: marks,
+                                   timeline: Array(records.dropFirst(size * page).prefix(size)), hasOlder: records.count > size * (page + 1))
+            }
+            let last: [UndoEntry] = try cached("undo.last", marker, cost: { _ in 256 }) { try s.undoHistory(limit: 1) }
+            // As `medications(includeStopped: false)` at the store's clock.
+            let now = s.now()
+            let context = TimeContext(now: now, timeZone: .current)
+            return (data, data.courses.filter { CareAgenda.isActive($0.medication, at: now, context: context) },
+                    last.first.flatMap { $0.command.hasPrefix(Self.undoPrefix(account)) ? $0 : nil })
+        }
+    }
+
     /// What is overdue or due within 30 days among `care` (the pets' `careRecords`), as `due` finds it at this instant.
     static func due(_ pets: [Pet], care: [PetRecord], _ time: TimeContext) -> [DueItem] {
         let horizon = time.today.adding(days: 30)
@@ -76,12 +105,31 @@ extension PetServer {
     }
 
     /// The value kept under `key` for `marker`, else `make`'s, kept with its `cost` in bytes.
+    /// Made by one request at a time (`StoreCache.value(_:marker:cost:make:)`): the others wait for it.
     func cached<T>(_ key: String, _ marker: String?, cost: (T) -> Int, _ make: () throws -> T) rethrows -> T {
-        if let kept: T = cache.value(key, marker: marker) { return kept }
-        let value = try make()
-        cache.keep(value, key, cost: cost(value), marker: marker)
-        return value
+        try cache.value(key, marker: marker, cost: cost, make: make)
     }
 
     var cache: StoreCache { store.cache }
+}
+
+/// What a pet's page reads from the store (`PetServer.petPageParts`): the household's data only, nothing of an account
+/// or of the request's instant.
+struct PetPageData {
+    let pet: Pet
+    /// The five latest weights, newest first.
+    let weights: [PetRecord]
+    /// The courses not stopped, also those past their last day.
+    let courses: [MedicationCourse]
+    /// `careRecords` of the pet: what `due` works its agenda out from.
+    let care: [PetRecord]
+    /// The calendar month's days and each day's kinds.
+    let days: [LocalDate]
+    let marks: [LocalDate: [RecordKind: Int]]
+    /// The timeline's page of records and whether older ones follow.
+    let timeline: [PetRecord]
+    let hasOlder: Bool
+
+    /// What the cache counts it as (bytes, roughly).
+    var cost: Int { 1024 + (weights.count + courses.count + care.count + timeline.count) * 512 + marks.count * 64 }
 }

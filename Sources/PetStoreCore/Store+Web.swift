@@ -11,10 +11,16 @@ public protocol WebRepository: Sendable {
     /// The latest `count` weights of each of `pets`, newest first (the latest time, then the highest id), read at
     /// once: the home page's last weight and the one before it, for every pet, without a query per pet.
     func latestWeights(pets: [Int64], count: Int) throws -> [Int64: [PetRecord]]
+    /// Reads from now on on up to `connections` connections of their own, so that one reader need not wait for
+    /// another's (the server's pages); each still sees every write committed before it. True when the engine does so
+    /// (a SQLite file in WAL mode); false, and nothing changed, where it cannot (one server connection, a database in
+    /// memory): then its calls must not be made side by side.
+    func readConcurrently(connections: Int) -> Bool
 }
 
 extension Store {
     public func changeMarker() throws -> String? { try engine.changeMarker() }
+    public func readConcurrently(connections: Int) -> Bool { engine.readConcurrently(connections: connections) }
 
     public func latestWeights(pets: [Int64], count: Int) throws -> [Int64: [PetRecord]] {
         guard !pets.isEmpty, count > 0 else { return [:] }
@@ -41,4 +47,6 @@ extension Store {
 extension StoreEngine {
     /// No marker: the web's caches stay off (an engine that can tell when it was written to says so).
     public func changeMarker() throws -> String? { nil }
+    /// One connection: reads wait their turn.
+    public func readConcurrently(connections: Int) -> Bool { false }
 }

@@ -16,6 +16,8 @@ public protocol StoreEngine: MaintenanceRepository, HistoryRepository {
     var rolesWrite: Bool { get }
     /// `WebRepository.changeMarker`: differs after any committed write (nil: the engine cannot tell).
     func changeMarker() throws -> String?
+    /// `WebRepository.readConcurrently`.
+    func readConcurrently(connections: Int) -> Bool
 
     // MARK: Transactions
 

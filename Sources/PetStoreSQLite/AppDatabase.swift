@@ -44,6 +44,8 @@ public struct AppDatabase: Sendable {
     var damageAtOpen: DamageAtOpen? = nil
     /// A file this process made: the rows it was made with (`removeIfNeverWritten` tells them from a write).
     var seededRows: [String: Int] = [:]
+    /// Read-only connections beside `dbQueue` for the reads of `petlog serve` (off for the CLI): `ReadConnections`.
+    let readers = ReadConnections()
 
     /// Opens the database at `path`; creates it only with `options.create`.
     public static func open(path: String, options: OpenOptions = OpenOptions(create: true)) throws -> AppDatabase {

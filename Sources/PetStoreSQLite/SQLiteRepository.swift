@@ -55,13 +55,18 @@ public struct SQLiteRepository: StoreEngine {
     /// pragma expires every prepared statement of the connection (SQLite's `OP_Expire`), so each read prepared again,
     /// through GRDB's authorizer, every cached statement it ran (issue 44: 2,800 re-prepares for `petlog serve`'s
     /// home page). The store's statements in a read are refused when they would write (`SQLiteExecutor.readOnly`).
+    /// With read connections on (`readConcurrently`, the server), the transaction is on a free one of them.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try dbQueue.inDatabase { db in
+        func transaction(_ queue: DatabaseQueue) throws -> T {
+            try queue.inDatabase { db in
                 var result: T?
                 try db.inTransaction(.deferred) { result = try body(db); return .commit }
                 return result!  // safe: inTransaction returns only after the body set it (a throw leaves by the catch)
             }
+        }
+        do {
+            if let result = try database.readers.with(transaction) { return result }
+            return try transaction(dbQueue)
         } catch let e as DatabaseError {
             throw map(e)
         }
