@@ -6,7 +6,7 @@ import PetModel
 extension Store {
     /// The kinds `due` reads (`careRecords`), as the WHERE term of SQLite's `record_care` index (schema v17): SQLite
     /// uses a partial index only for a query that has its term word for word.
-    static let careKinds = "r.kind IN ('vaccination', 'medication', 'dose', 'visit', 'grooming')"
+    static let careKinds = "(r.kind = 'vaccination' OR r.kind = 'medication' OR r.kind = 'dose' OR r.kind = 'visit' OR r.kind = 'grooming')"
 
     public func careRecords(pets ids: [Int64]) throws -> [PetRecord] {
         try read { s in

@@ -255,7 +255,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
     /// `loadRecords` reads, and the follow-ups and next sessions; every earlier file gains them holding each of its
     /// care records, a record added later is in them, one removed is gone, and `check` stays clean.
     func testV17IndexesTheCareRecordsOfEveryEarlierFile() throws {
-        let care = "kind IN ('vaccination', 'medication', 'dose', 'visit', 'grooming')"
+        let care = "(kind = 'vaccination' OR kind = 'medication' OR kind = 'dose' OR kind = 'visit' OR kind = 'grooming')"
         for version in ["v1", "v7", "v16"] {
             let database = try AppDatabase.open(path: try fixture(version))
             let repo = Store(SQLiteRepository(database))
