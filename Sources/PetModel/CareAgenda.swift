@@ -147,11 +147,13 @@ public enum CareAgenda {
     /// Everything due or overdue for `pets`, from their records (vaccinations, visits, medications, doses).
     public static func items(pets: [Pet], records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
         var out: [DueItem] = []
-        let byPet = Dictionary(grouping: records) { $0.petId ?? -1 }
+        // Each pet's records by position, put in order, then copied once: a record is 444 bytes, and grouping and
+        // sorting the records themselves moved each several times (issue 44).
+        let byPet = Dictionary(grouping: records.indices) { records[$0].petId ?? -1 }
         // A shelter's thousands of doses use a handful of vaccine texts: each is looked up once.
         var names = VaccineNames()
         for pet in pets where !pet.isArchived {
-            let recs = (byPet[pet.id] ?? []).sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+            let recs = (byPet[pet.id] ?? []).sorted { (records[$0].at, records[$0].id) < (records[$1].at, records[$1].id) }.map { records[$0] }
             out += vaccineItems(pet: pet, records: recs, schedule: schedule, context: context, names: &names)
             out += medicationItems(pet: pet, records: recs, context: context)
             out += followUpItems(pet: pet, records: recs, context: context)

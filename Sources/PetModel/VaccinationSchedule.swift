@@ -30,7 +30,9 @@ public struct ScheduledVaccine: Codable, Equatable, Sendable {
 
     /// Does a dose of `other` count as a dose of this vaccine (same code, or covers all it covers)?
     public func isSatisfied(by other: ScheduledVaccine) -> Bool {
-        other.code == code || Set(other.covers).isSuperset(of: covers)
+        // A handful of names each: looked up in place, not a `Set` made per call (`due` asks it of every later
+        // dose of each dose, which was a twentieth of a shelter's `due`, issue 44).
+        other.code == code || covers.allSatisfy(other.covers.contains)
     }
 
     /// Whether an adult's first recorded dose counts as protective, not as the start of an initial course.

@@ -182,7 +182,7 @@ public protocol CareRepository: Sendable {
     func medications(pets: [PetRef], includeStopped: Bool, activeAt: Date?) throws -> [MedicationCourse]
     func giveMedication(pets: [PetRef], name: String, at: Date, utcOffset: Int, note: String?, skipped: Bool) throws -> [PetRecord]
     func stopMedication(pet: PetRef, name: String, at: Date) throws -> PetRecord
-    /// What `CareAgenda.items` reads for these pets, oldest first: vaccinations, medication courses and
+    /// What `CareAgenda.items` reads for these pets, in no order (it orders each pet's): vaccinations, medication courses and
     /// doses, and the visits of the pets that have a visit with a follow-up (a later visit answers it;
     /// other visits make no item), so `due` for a whole shelter reads the few records it needs.
     func careRecords(pets: [Int64]) throws -> [PetRecord]

@@ -40,7 +40,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
         }
     }
 
-    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061, "v15": 2061, "v16": 2061]
+    static let fixtureRecords = ["v1": 1957, "v2": 1957, "v3": 1957, "v4": 2027, "v5": 2027, "v6": 2027, "v7": 2027, "v8": 2027, "v9": 2027, "v10": 2027, "v11": 2027, "v12": 2027, "v13": 2061, "v14": 2061, "v15": 2061, "v16": 2061, "v17": 2061]
 
     func testEveryFixtureOpensWithTheCurrentSchemaAndChecksClean() throws {
         for version in Schema.migrator.migrations {
@@ -131,7 +131,7 @@ final class MigrationTests: XCTestCase, OnOneStore {
                                before, version)
                 XCTAssertEqual(try String.fetchAll(db, sql: "SELECT kind FROM record_kind ORDER BY kind"), RecordKind.allCases.map(\.rawValue).sorted())
                 XCTAssertEqual(Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record'")),
-                               ["record_pet_kind_at", "record_at", "record_starred", "record_events_at"], version)
+                               ["record_pet_kind_at", "record_at", "record_starred", "record_events_at", "record_care"], version)
                 let triggers = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('record', 'grooming')"))
                 XCTAssertTrue(triggers.isSuperset(of: ["undo_record_insert", "undo_record_update", "undo_record_delete", "search_record_insert",
                                                        "search_record_update", "search_record_delete", "undo_grooming_insert", "search_grooming_insert"]),
@@ -248,6 +248,37 @@ final class MigrationTests: XCTestCase, OnOneStore {
             let triggers = try database.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'expense' ORDER BY name") }
             XCTAssertEqual(triggers, ["search_expense_delete", "search_expense_insert", "search_expense_update",
                                       "undo_expense_delete", "undo_expense_insert", "undo_expense_update"], version)
+        }
+    }
+
+    /// v17 adds the indexes `due` reads from (issue 44): `record_care`, the care kinds' headers with every column
+    /// `loadRecords` reads, and the follow-ups and next sessions; every earlier file gains them holding each of its
+    /// care records, a record added later is in them, one removed is gone, and `check` stays clean.
+    func testV17IndexesTheCareRecordsOfEveryEarlierFile() throws {
+        let care = "(kind = 'vaccination' OR kind = 'medication' OR kind = 'dose' OR kind = 'visit' OR kind = 'grooming')"
+        for version in ["v1", "v7", "v16"] {
+            let database = try AppDatabase.open(path: try fixture(version))
+            let repo = Store(SQLiteRepository(database))
+            func counts() throws -> [Int] {
+                try database.dbQueue.read { db in
+                    try ["SELECT count(*) FROM record INDEXED BY record_care WHERE \(care)", "SELECT count(*) FROM record NOT INDEXED WHERE \(care)",
+                         "SELECT count(*) FROM visit INDEXED BY visit_follow_up WHERE follow_up IS NOT NULL",
+                         "SELECT count(*) FROM visit NOT INDEXED WHERE follow_up IS NOT NULL",
+                         "SELECT count(*) FROM grooming INDEXED BY grooming_next_due WHERE next_due IS NOT NULL"].map { try Int.fetchOne(db, sql: $0) ?? -1 }
+                }
+            }
+            let before = try counts()
+            XCTAssertGreaterThan(before[0], 0, version)
+            XCTAssertEqual(before[0], before[1], version)
+            XCTAssertEqual(before[2], before[3], version)
+            let coco = try repo.pet(.name("Coco"))
+            let added = try repo.addRecord(pets: [.id(coco.id)], RecordDraft(at: Date(timeIntervalSince1970: 1_795_000_000), utcOffset: 0,
+                                                                          detail: .visit(Visit(followUp: LocalDate(year: 2026, month: 12, day: 1)))))
+            XCTAssertEqual(try counts()[0...3].map { $0 }, [before[0] + 1, before[1] + 1, before[2] + 1, before[3] + 1], version)
+            XCTAssertTrue(try repo.careRecords(pets: [coco.id]).contains { $0.id == added[0].id }, version)
+            _ = try repo.deleteRecord(id: added[0].id)
+            XCTAssertEqual(try counts(), before, version)
+            XCTAssertEqual(try repo.check(), [], version)
         }
     }
 

@@ -156,6 +156,49 @@ final class RepositoryTests: StoreTestCase {
         }
     }
 
+    /// What `due` reads (`careRecords`): the care kinds of the pets asked for, a pet's visits only when one of them
+    /// has a follow-up and its groomings only when one asks for a next session. On SQLite every statement of the
+    /// read comes from indexes (v17's `record_care`, `visit_follow_up`, `grooming_next_due`): no rowid lookup in
+    /// `record` per header, no read of a whole table (issue 44: 1,714 pages of `record` for the shelter's headers).
+    func testCareRecordsAreReadFromTheirIndexes() throws {
+        let coco = try addPet("Coco"), nabi = try addPet("Nabi"), bori = try addPet("Bori")
+        func add(_ pet: Pet, _ detail: RecordDetail, _ minutesAgo: Double) throws -> Int64 {
+            try repo.addRecord(pets: [.id(pet.id)], draft(detail, minutesAgo: minutesAgo, note: "n")).first!.id
+        }
+        var wanted: Set<Int64> = []
+        wanted.insert(try add(coco, .vaccination(Vaccination(vaccine: "rabies", nextDue: LocalDate(year: 2027, month: 1, day: 1))), 90))
+        wanted.insert(try add(coco, .medication(Medication(name: "Heartgard", dose: "1 chew", intervalSeconds: 86_400 * 30)), 80))
+        wanted.insert(try repo.giveMedication(pets: [.id(coco.id)], name: "Heartgard", at: t0, utcOffset: 0, note: nil, skipped: false)[0].id)
+        wanted.insert(try add(coco, .visit(Visit(clinic: "Happy Vet", followUp: LocalDate(year: 2026, month: 12, day: 20))), 70))
+        wanted.insert(try add(coco, .visit(Visit(clinic: "Happy Vet")), 60))
+        _ = try add(coco, .grooming(Grooming(tasks: [.bath])), 50)
+        _ = try add(coco, .weight(Weight(mass: Mass(grams: 4200))), 40)
+        _ = try add(nabi, .visit(Visit(clinic: "Happy Vet")), 90)
+        wanted.insert(try add(nabi, .grooming(Grooming(tasks: [.nails], next: LocalDate(year: 2027, month: 1, day: 10))), 80))
+        wanted.insert(try add(nabi, .grooming(Grooming(tasks: [.bath])), 70))
+        _ = try add(nabi, .symptom(Symptom(code: "vomiting", isListed: true, severity: 3)), 60)
+        _ = try add(bori, .vaccination(Vaccination(vaccine: "rabies")), 50)
+
+        var statements: [String] = []
+        let database = ((repo as? Store)?.engine as? SQLiteRepository)?.database
+        try database?.dbQueue.inDatabase { db in db.trace { if case .statement(let s) = $0 { statements.append(s.expandedSQL) } } }
+        let read = try repo.careRecords(pets: [coco.id, nabi.id])
+        XCTAssertEqual(Set(read.map(\.id)), wanted)
+        XCTAssertEqual(read.count, wanted.count)
+        XCTAssertEqual(Set(try repo.careRecords(pets: [bori.id]).map(\.petId)), [bori.id])
+        guard let database else { return }
+        try database.dbQueue.inDatabase { db in
+            db.trace(nil)
+            let reads = statements.filter { $0.hasPrefix("SELECT") }
+            XCTAssertTrue(reads.contains { $0.contains("FROM record r") }, "\(reads)")
+            for sql in reads where sql.contains("FROM record r") {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }
+                XCTAssertTrue(plan.contains { $0.contains("SEARCH r USING COVERING INDEX record_care") }, "\(plan)")
+                XCTAssertFalse(plan.contains { $0.contains("SCAN") && !$0.contains("COVERING INDEX") }, "a whole table read: \(plan)")
+            }
+        }
+    }
+
     func testWeightSeriesIsOrderedAndBounded() throws {
         try addPet("Coco")
         for (i, g) in [4000, 4100, 4050].enumerated() {
