@@ -108,7 +108,7 @@ enum PetlogJSONReader {
                 switch key {
                 case "format":
                     let start = scanner.line
-                    format = try scanner.read { try $0.optionalText() } ?? nil
+                    format = try scanner.read { try $0.textElseSkip() }
                     if format != PetlogJSON.format { throw ImportError(file: scanner.file, line: start, problem: .unknownFormat) }
                 case "pets":
                     try elements(.pets)
@@ -122,7 +122,7 @@ enum PetlogJSONReader {
                     }
                 case "namespace":
                     // The household's namespace (32 hex digits); anything else is not one and is left out.
-                    if let text = try scanner.read({ try $0.optionalText() }) ?? nil, text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+                    if let text = try scanner.read({ try $0.textElseSkip() }), text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
                         batch.namespace = text
                     }
                 case "budgets":
@@ -202,21 +202,16 @@ enum PetlogJSONReader {
             batch.rates.append(try Fields(values: f.values, location: location).rate())
         }
 
-        /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`); one the byte
-        /// reader leaves to the decoder is cut out and decoded as before.
+        /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`): broken JSON or a
+        /// value of another type than its key's is refused where it starts, a key twice at the record's line.
         mutating func recordFromBytes(_ line: Int) throws {
-            let start = scanner.position
-            // JSON the parser cannot follow goes to the decoder too, which tells a broken file or a wrong shape as before.
-            switch try scanner.read({ p in do { return try p.record() } catch is JSONRecordReading.Unreadable { return .decoder } }) {
-            case .parsed(let r):
-                let location = SourceLocation(file: scanner.file, line: line)
-                if try plainWeight(r, line) { return }
-                try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)
-            case .duplicateKey: throw ImportError(file: scanner.file, line: line, problem: .badJSON)
-            case .decoder:
-                scanner.seek(start)
-                try record(try scanner.value(), line)
+            let r: JSONRecordReading.Parsed
+            do { r = try scanner.read { try $0.record() } } catch is JSONRecordReading.DuplicateKey {
+                throw ImportError(file: scanner.file, line: line, problem: .badJSON)
             }
+            let location = SourceLocation(file: scanner.file, line: line)
+            if try plainWeight(r, line) { return }
+            try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)
         }
 
         /// A weight with every value valid and nothing but its weight (no note, star or attachment), put
@@ -240,12 +235,6 @@ enum PetlogJSONReader {
             batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: t, utcOffset: offset,
                                  grams: Int(grams), bodyCondition: bodyCondition, createdAt: created, updatedAt: updated)
             return true
-        }
-
-        mutating func record(_ bytes: Data, _ line: Int) throws {
-            let location = SourceLocation(file: scanner.file, line: line)
-            let exported = try decode(ExportedRecord.self, bytes, location)
-            try add(head: exported.fields(location), detail: exported.detailFields(location), attachments: exported.attachments, location: location)
         }
 
         /// A record from its shared columns, its detail's and its attachments, checked as every import checks them.
@@ -459,11 +448,8 @@ struct JSONScanner {
 
     mutating func expect(_ byte: UInt8) throws { guard try take(byte) else { throw brokenHere } }
 
-    /// A string key, unescaped (one that is not UTF-8 is refused where it ends).
-    mutating func string() throws -> String {
-        guard let s = try read({ try $0.text() }) else { throw brokenHere }
-        return s
-    }
+    /// A string key, unescaped (one that is not UTF-8 is refused where it starts).
+    mutating func string() throws -> String { try read { try $0.text() } }
 
     /// The bytes of the value that starts here (after whitespace), which is then passed.
     @discardableResult
@@ -664,23 +650,6 @@ extension ExportedPet {
         f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
         f.put("insurance", insurance?.text)
         f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
-}
-
-extension ExportedRecord {
-    /// The shared columns by database name (the detail's are `detailFields`).
-    func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
-
-    func detailFields(_ location: SourceLocation) -> Fields? {
-        guard let detail else { return nil }
-        var f = FieldValues()
-        detail.put(into: &f)
         return Fields(values: f.values, location: location)
     }
 }
