@@ -46,14 +46,13 @@ enum JSONRecordReading {
         var starred: Bool?
         var createdAt: String?, updatedAt: String?
         var attachments: [ExportedAttachment]?
-        var sawAttachments = false
         var kindIndex: Int?
         /// The detail's key was met after the kind and read then.
         var sawDetail = false
         /// The detail object's values by `jsonRead` index; nil when the record has no detail (absent or null).
         var detail: [Value]?
 
-        /// The shared columns by database name, as `ExportedRecord.fields` gives them.
+        /// The shared columns by database name.
         func fields(_ location: SourceLocation) -> Fields {
             var f = FieldValues()
             f.put("id", id); f.put("pet_id", petId); f.put("kind", kindText ?? kind?.rawValue)
@@ -62,25 +61,30 @@ enum JSONRecordReading {
             return Fields(values: f.values, location: location)
         }
 
-        /// The detail's columns, as `ExportedRecord.detailFields` gives them.
+        /// The detail's columns.
         func detailFields(_ location: SourceLocation) -> Fields? {
             guard let detail, kind != nil else { return nil }
-            var f = FieldValues()
-            for (field, v) in zip(JSONRecordReading.detailForms[kindIndex ?? 0], detail) {
-                switch (field.form, v) {
-                case (_, .absent), (_, .null): break
-                case (.text(let c), .text(let s)), (.integerOrText(let c), .text(let s)): f.put(c, s)
-                case (.integer(let c), .int(let n)), (.integerOrText(let c), .int(let n)): f.put(c, n)
-                case (.boolean(let c), .bool(let b)): f.put(c, b)
-                case (.number(let c), .number(let x)): f.put(c, x)
-                case (.codes(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: ",")) }
-                case (.items(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: "\u{1F}")) }
-                case (.money(let minor, let currency), .money(let m, let code)): f.put(minor, m); f.put(currency, code)
-                default: break  // not made by the parser
-                }
-            }
-            return Fields(values: f.values, location: location)
+            return JSONRecordReading.fields(JSONRecordReading.detailForms[kindIndex ?? 0], detail, location)
         }
+    }
+
+    /// The columns an object's values fill, by its members' forms.
+    static func fields(_ members: [RecordKindTable.JSONRead], _ values: [Value], _ location: SourceLocation) -> Fields {
+        var f = FieldValues()
+        for (field, v) in zip(members, values) {
+            switch (field.form, v) {
+            case (_, .absent), (_, .null): break
+            case (.text(let c), .text(let s)), (.integerOrText(let c), .text(let s)): f.put(c, s)
+            case (.integer(let c), .int(let n)), (.integerOrText(let c), .int(let n)): f.put(c, n)
+            case (.boolean(let c), .bool(let b)): f.put(c, b)
+            case (.number(let c), .number(let x)): f.put(c, x)
+            case (.codes(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: ",")) }
+            case (.items(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: "\u{1F}")) }
+            case (.money(let minor, let currency), .money(let m, let code)): f.put(minor, m); f.put(currency, code)
+            default: break  // not made by the parser
+            }
+        }
+        return Fields(values: f.values, location: location)
     }
 
     /// Each kind's detail keys as bytes, by `RecordKind.allCases` position.
@@ -509,9 +513,13 @@ enum JSONRecordReading {
 
         /// The detail object of kind `index` here, or null (nil).
         mutating func detail(index: Int) throws -> [Value]? {
-            let fields = JSONRecordReading.detailForms[index]
+            try members(JSONRecordReading.detailForms[index], JSONRecordReading.detailKeys[index])
+        }
+
+        /// The object here read by its members (`fields`, their keys' bytes `keys`), the values by position; nil for null.
+        mutating func members(_ fields: [RecordKindTable.JSONRead], _ keys: [[UInt8]]) throws -> [Value]? {
             var values = [Value](repeating: .absent, count: fields.count)
-            let present = try optionalObject(JSONRecordReading.detailKeys[index]) { p, k in
+            let present = try optionalObject(keys) { p, k in
                 guard let k, !values[k].isSet else { try p.skip(); return }  // another key, or a duplicate (refused anyway)
                 switch fields[k].form {
                 case .text: values[k] = try p.optionalText().map(Value.text) ?? .null
@@ -556,7 +564,7 @@ enum JSONRecordReading {
                         if c == UInt8(ascii: "\""), let s = try string() {
                             if let u = s.unescaped { r.at = String(decoding: u, as: UTF8.self) } else { r.atBytes = Array(b[s.start..<s.end]) }
                         } else if try !null() { try refuse(m) }
-                    case 1?: r.sawAttachments = true; r.attachments = try attachments()
+                    case 1?: r.attachments = try attachments()
                     case 2?: r.id = try optionalInt()
                     case 3?:
                         if c == UInt8(ascii: "\""), let s = try string(), s.unescaped == nil,

@@ -150,7 +150,8 @@ enum PetlogJSONReader {
 
         enum Section { case pets, records, budgets, rates, passed }
 
-        /// Reads each element of the array that starts here as a pet or a record (`passed`: skipped, one at a time).
+        /// Reads each element of the array that starts here as a pet or a record (`passed`: skipped, one at a
+        /// time); a key twice in one is refused at its line.
         mutating func elements(_ section: Section) throws {
             try scanner.expect(UInt8(ascii: "["))
             try scanner.skipWhitespace()
@@ -159,13 +160,15 @@ enum PetlogJSONReader {
                 try scanner.skipWhitespace()
                 scanner.releaseBefore()  // what came before this element is never read again
                 let line = scanner.line
-                switch section {
-                case .records: try recordFromBytes(line)
-                case .passed: try scanner.skip()
-                case .pets: try pet(try scanner.value(), line)
-                case .budgets: try budget(try scanner.value(), line)
-                case .rates: try rate(try scanner.value(), line)
-                }
+                do {
+                    switch section {
+                    case .records: try recordFromBytes(line)
+                    case .passed: try scanner.skip()
+                    case .pets: try pet(try scanner.value(), line)
+                    case .budgets: batch.budgets.append(try object(ExportShape.budget, line).budget(petIndex: petIndex))
+                    case .rates: batch.rates.append(try object(ExportShape.rate, line).rate())
+                    }
+                } catch is JSONRecordReading.DuplicateKey { throw ImportError(file: scanner.file, line: line, problem: .badJSON) }
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "]")) { return }
                 try scanner.expect(UInt8(ascii: ","))
@@ -183,32 +186,23 @@ enum PetlogJSONReader {
             try batch.add(exported.fields(location).pet(), index: &petIndex)
         }
 
-        /// A budget: its pet must be one of the file's pets listed before it.
-        mutating func budget(_ bytes: Data, _ line: Int) throws {
-            let location = SourceLocation(file: scanner.file, line: line)
-            let b = try decode(ExportedBudget.self, bytes, location)
-            var f = FieldValues()
-            f.put("id", b.id); f.put("pet_id", b.petId); f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency)
-            f.put("first_day", b.firstDay); f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
-            f.put("name", b.name); f.put("place", b.place); f.put("people", b.people)
-            batch.budgets.append(try Fields(values: f.values, location: location).budget(petIndex: petIndex))
-        }
-
-        mutating func rate(_ bytes: Data, _ line: Int) throws {
-            let location = SourceLocation(file: scanner.file, line: line)
-            let r = try decode(ExportedRate.self, bytes, location)
-            var f = FieldValues()
-            f.put("day", r.day); f.put("currency", r.currency); f.put("rate", r.rate)
-            batch.rates.append(try Fields(values: f.values, location: location).rate())
+        /// An object of the document's (a budget, a rate) read by its members into its columns; null or another
+        /// value, or one of another type than its key's, is refused where it starts, a key twice at its line.
+        mutating func object(_ shape: ExportShape, _ line: Int) throws -> Fields {
+            let values = try scanner.read { p in
+                _ = try p.next()
+                let m = p.mark
+                guard let v = try p.members(shape.members, shape.keys) else { try p.refuse(m) }
+                if p.duplicate { throw JSONRecordReading.DuplicateKey() }
+                return v
+            }
+            return JSONRecordReading.fields(shape.members, values, SourceLocation(file: scanner.file, line: line))
         }
 
         /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`): broken JSON or a
         /// value of another type than its key's is refused where it starts, a key twice at the record's line.
         mutating func recordFromBytes(_ line: Int) throws {
-            let r: JSONRecordReading.Parsed
-            do { r = try scanner.read { try $0.record() } } catch is JSONRecordReading.DuplicateKey {
-                throw ImportError(file: scanner.file, line: line, problem: .badJSON)
-            }
+            let r = try scanner.read { try $0.record() }
             let location = SourceLocation(file: scanner.file, line: line)
             if try plainWeight(r, line) { return }
             try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)

@@ -165,6 +165,40 @@ final class PetlogJSONTests: StoreTestCase {
         XCTAssertEqual(try PetlogJSONReader.read(data: Data(whole.utf8), file: "u.json", options: options).pets.count, 1)
     }
 
+    /// Budgets and rates are read by their members (`ExportShape`, the list their writer walks too) as records
+    /// are: an integer written with a fraction or an exponent is taken, a value of another type (or null for
+    /// the whole object) is refused where it starts, a key twice at the object's line.
+    func testBudgetsAndRatesAreReadByTheirMembers() throws {
+        let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
+        func read(_ budget: String, _ rate: String) throws -> ImportBatch {
+            let document = "{\"format\": \"petlog\", \"pets\": [],\n\"budgets\": [\n\(budget)\n],\n\"rates\": [\n\(rate)\n]}\n"
+            return try PetlogJSONReader.read(data: Data(document.utf8), file: "b.json", options: options)
+        }
+        let budget = #"{"id": 5, "pet_id": null, "money": {"minor_units": 1.2e4, "currency": "KRW", "amount": "12000"}, "first_day": "2026-01-01", "last_day": "2026-01-31", "category": "food", "per_pet": false, "people": 2}"#
+        let rate = #"{"day": "2026-01-02", "currency": "KRW", "rate": "1500.5"}"#
+        let batch = try read(budget, rate)
+        XCTAssertEqual(batch.budgets.map(\.budget.amount.minorUnits), [12000])
+        XCTAssertEqual(batch.budgets.map(\.fileId), [5])
+        XCTAssertEqual(batch.budgets.first?.budget.people, 2)
+        XCTAssertEqual(batch.rates.map(\.currency), ["KRW"])
+        func column(_ text: String, _ value: String) -> Int { text.utf8.count - text.components(separatedBy: value).dropFirst().joined(separator: value).utf8.count - value.utf8.count + 1 }
+        let wrong: [(String, String, Int, Int)] = [
+            (budget.replacingOccurrences(of: #""food""#, with: "5"), rate, 3, column(budget, #""food""#)),
+            (budget.replacingOccurrences(of: #""people": 2"#, with: #""people": "2""#), rate, 3, column(budget, "2}")),
+            (budget.replacingOccurrences(of: "1.2e4", with: "1.5"), rate, 3, column(budget, "1.2e4")),
+            ("null", rate, 3, 1),
+            (budget, rate.replacingOccurrences(of: #""1500.5""#, with: "1500.5"), 6, column(rate, #""1500.5""#)),
+        ]
+        for (b, r, line, column) in wrong {
+            XCTAssertThrowsError(try read(b, r), b + r) { e in
+                XCTAssertEqual(e as? ImportError, ImportError(location: SourceLocation(file: "b.json", line: line, column: column), problem: .badJSON), b + r)
+            }
+        }
+        for (b, r, line) in [(budget.replacingOccurrences(of: #""id": 5,"#, with: #""id": 5, "id": 6,"#), rate, 3), (budget, rate.replacingOccurrences(of: "{", with: #"{"day": null, "#), 6)] {
+            XCTAssertThrowsError(try read(b, r), b + r) { e in XCTAssertEqual(e as? ImportError, ImportError(file: "b.json", line: line, problem: .badJSON), b + r) }
+        }
+    }
+
     /// A broken value names its line and the character where it breaks; one cut short, the end (issue 42).
     func testScannerRefusesBrokenValuesWithTheirLineAndColumn() throws {
         let cases: [(String, Int, Int, ImportError.Problem)] = [

@@ -24,12 +24,10 @@ public enum PetlogJSON {
 
 
 /// Money in the export: minor units and an ISO 4217 code; `amount` is decimal text for people and is not read back.
-package struct ExportedMoney: Decodable, Equatable {
+package struct ExportedMoney: Equatable {
     package var minorUnits: Int64?
     package var currency: String?
     package var amount: String?
-
-    package enum CodingKeys: String, CodingKey { case minorUnits = "minor_units", currency, amount }
 
     package init(_ m: Money) { minorUnits = m.minorUnits; currency = m.currency.code; amount = m.decimalString }
     package init(minorUnits: Int64?, currency: String?, amount: String?) { self.minorUnits = minorUnits; self.currency = currency; self.amount = amount }
@@ -224,35 +222,4 @@ extension RFC3339 {
         f.formatOptions = [.withInternetDateTime]
         return f.string(from: date)
     }
-}
-
-/// A budget in the export; `pet_id` is the pet's id in the file (null: the household).
-package struct ExportedBudget: Decodable, Equatable {
-    package var id: Int64?
-    package var petId: Int64?
-    package var money: ExportedMoney?
-    package var firstDay: String?
-    package var lastDay: String?
-    package var category: String?
-    package var perPet: Bool?
-    package var name: String?
-    package var place: String?
-    package var people: Int64?
-
-    package enum CodingKeys: String, CodingKey {
-        case id, petId = "pet_id", money, firstDay = "first_day", lastDay = "last_day", category, perPet = "per_pet", name, place, people
-    }
-
-    package init(_ b: StoredBudget) {
-        id = b.id; petId = b.petId; money = ExportedMoney(b.budget.amount); category = b.budget.category; perPet = b.budget.perPet
-        name = b.budget.name; place = b.budget.place; people = b.budget.people.map(Int64.init)
-        if case .days(let f, let l) = b.budget.period { firstDay = f.description; lastDay = l.description }
-    }
-}
-
-/// One exchange rate in the export: 1 EUR = `rate` units of `currency` on `day`.
-package struct ExportedRate: Decodable, Equatable {
-    package var day: String?
-    package var currency: String?
-    package var rate: String?
 }
