@@ -96,7 +96,7 @@ public struct RecordKindTable: Sendable {
         }
         public let key: String
         public let form: Form
-        init(_ key: String, _ form: Form) { self.key = key; self.form = form }
+        package init(_ key: String, _ form: Form) { self.key = key; self.form = form }
 
         static func fields(of t: RecordKindTable) -> [JSONRead] {
             switch t.codec {

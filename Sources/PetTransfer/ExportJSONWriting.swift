@@ -150,36 +150,65 @@ extension ExportedPet {
     }
 }
 
+/// An object of the export other than a pet or a record, said once as its members (each key, its JSON
+/// type and the column it fills, keys sorted): its reader (`JSONRecordReading.Parser.members`) and its
+/// writer (`JSONBytes.object`) walk the one list.
+struct ExportShape {
+    let members: [RecordKindTable.JSONRead]
+    let keys: [[UInt8]]
+
+    init(_ members: [RecordKindTable.JSONRead]) { self.members = members; keys = members.map { Array($0.key.utf8) } }
+
+    /// A budget; `pet_id` is the pet's id in the file (null: the household).
+    static let budget = ExportShape([.init("category", .text("category")), .init("first_day", .text("first_day")), .init("id", .integer("id")),
+                                     .init("last_day", .text("last_day")), .init("money", .money(minor: "amount_minor", currency: "currency")),
+                                     .init("name", .text("name")), .init("people", .integer("people")), .init("per_pet", .boolean("per_pet")),
+                                     .init("pet_id", .integer("pet_id")), .init("place", .text("place"))])
+    /// An exchange rate: 1 EUR = `rate` units of `currency` on `day` (written by hand, `PetlogJSONWriter.finish`).
+    static let rate = ExportShape([.init("currency", .text("currency")), .init("day", .text("day")), .init("rate", .text("rate"))])
+
+    /// A stored budget's columns as the import reads them back.
+    static func values(_ b: StoredBudget) -> [String: String] {
+        var f = FieldValues()
+        f.put("id", b.id); f.put("pet_id", b.petId); f.put("amount_minor", b.budget.amount.minorUnits); f.put("currency", b.budget.amount.currency.code)
+        f.put("category", b.budget.category); f.put("per_pet", b.budget.perPet); f.put("name", b.budget.name); f.put("place", b.budget.place)
+        f.put("people", b.budget.people.map(Int64.init))
+        if case .days(let first, let last) = b.budget.period { f.put("first_day", first.description); f.put("last_day", last.description) }
+        return f.values
+    }
+}
+
 extension ExportedDetail {
-    private func list(_ column: String, _ separator: Character) -> [String] {
-        values[column].map { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) } ?? []
-    }
+    func write(to j: inout JSONBytes) throws { try j.object(members, values) }
+}
 
-    private func money(_ minor: String, _ currency: String) -> ExportedMoney? {
-        guard values[minor] != nil || values[currency] != nil else { return nil }
-        if let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) { return ExportedMoney(Money(minorUnits: m, currency: c)) }
-        return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
-    }
-
-
-    /// The members in sorted order.
-    func write(to j: inout JSONBytes) throws {
-        j.openObject()
+extension JSONBytes {
+    /// The object `members` make of the column values `values` (keys in the members' order, a missing value as null).
+    mutating func object(_ members: [RecordKindTable.JSONRead], _ values: [String: String]) throws {
+        func list(_ column: String, _ separator: Character) -> [String] {
+            values[column].map { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) } ?? []
+        }
+        func money(_ minor: String, _ currency: String) -> ExportedMoney? {
+            guard values[minor] != nil || values[currency] != nil else { return nil }
+            if let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) { return ExportedMoney(Money(minorUnits: m, currency: c)) }
+            return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
+        }
+        openObject()
         for m in members {
-            j.key(m.key)
+            key(m.key)
             switch m.form {
-            case .text(let col), .integerOrText(let col): j.value(values[col])
-            case .integer(let col): j.value(values[col].flatMap { Int64($0) })
-            case .boolean(let col): j.value(values[col].map { $0 == "1" })
-            case .number(let col): try j.value(values[col].flatMap { Double($0) })
+            case .text(let col), .integerOrText(let col): value(values[col])
+            case .integer(let col): value(values[col].flatMap { Int64($0) })
+            case .boolean(let col): value(values[col].map { $0 == "1" })
+            case .number(let col): try value(values[col].flatMap { Double($0) })
             case .codes(let col), .items(let col):
-                j.openArray()
-                for v in list(col, m.form.isItems ? "\u{1F}" : ",") { j.element(); j.value(v) }
-                j.closeArray()
-            case .money(let minor, let currency): if let v = money(minor, currency) { v.write(to: &j) } else { j.null() }
+                openArray()
+                for v in list(col, m.form.isItems ? "\u{1F}" : ",") { element(); value(v) }
+                closeArray()
+            case .money(let minor, let currency): if let v = money(minor, currency) { v.write(to: &self) } else { null() }
             }
         }
-        j.closeObject()
+        closeObject()
     }
 }
 
@@ -224,23 +253,6 @@ extension ExportedRecord {
             default: break
             }
         }
-        j.closeObject()
-    }
-}
-
-extension ExportedBudget {
-    func write(to j: inout JSONBytes) {
-        j.openObject()
-        j.key("category"); j.value(category)
-        j.key("first_day"); j.value(firstDay)
-        j.key("id"); j.value(id)
-        j.key("last_day"); j.value(lastDay)
-        j.key("money"); if let money { money.write(to: &j) } else { j.null() }
-        j.key("name"); j.value(name)
-        j.key("people"); j.value(people)
-        j.key("per_pet"); j.value(perPet)
-        j.key("pet_id"); j.value(petId)
-        j.key("place"); j.value(place)
         j.closeObject()
     }
 }
@@ -335,7 +347,7 @@ public final class PetlogJSONWriter {
         try sink.write("\n],\n\"budgets\": [\n")
         for (i, b) in budgets.sorted(by: { $0.id < $1.id }).enumerated() {
             json.clear()
-            ExportedBudget(b).write(to: &json)
+            try json.object(ExportShape.budget.members, ExportShape.values(b))
             try sink.write(json.bytes)
             try sink.write(i < budgets.count - 1 ? ",\n" : "\n")
         }

@@ -6,25 +6,21 @@ import PetStoreCore
 /// attachments, and the detail object of the record's kind read by its descriptor's key list
 /// (`RecordKindTable.jsonRead`), so a new kind is read here as soon as its descriptor says how.
 ///
-/// It reads what Foundation's JSONDecoder reads, the same way, or leaves the record to it: any value of
-/// a shape it does not take on itself (a number with a fraction or an exponent for an integer, an
-/// integer beyond 64 bits, a lone surrogate, text that is not UTF-8, a missing attachment key, JSON it
-/// cannot follow) makes the record `decoder`, and the caller decodes those bytes with the JSONDecoder
-/// as before, so every message and every accepted file stays what it was. One thing it refuses where the
-/// decoder would take the first: a key given twice in a record or in one of its objects (`duplicateKey`),
-/// since JSON leaves its meaning open (the document's own keys were already refused so).
+/// It takes what Foundation's JSONDecoder took when it read the export's Codable shapes, with the same
+/// values (a number with a fraction or an exponent that is an integer, `4.2e3`, for an integer; escaped
+/// keys; any JSON under a key petlog does not keep), and refuses the rest where it starts: JSON that is
+/// broken, and a value of another type than its key's (text for a number, a fraction or more than 64
+/// bits for an integer, a lone surrogate or text that is not UTF-8, an attachment without one of its four
+/// keys), each at its line and character (`Unreadable`, which the scanner names). One thing it refuses
+/// where the decoder took the first: a key given twice in a record or in one of its objects
+/// (`DuplicateKey`), since JSON leaves its meaning open (the document's own keys are refused so too).
 enum JSONRecordReading {
     /// The bytes ran out before the record's end: read on and start again.
     struct NeedMore: Error {}
-    /// Not JSON this reader follows: the caller takes the record as before.
+    /// Broken JSON, or a value of a type its key does not take: refused where the parser stopped.
     struct Unreadable: Error {}
-
-    enum Outcome {
-        case parsed(Parsed)
-        /// Well-formed as far as read, but a value for the JSONDecoder to judge.
-        case decoder
-        case duplicateKey
-    }
+    /// A key twice in the record or in one of its objects.
+    struct DuplicateKey: Error {}
 
     /// A detail value as its descriptor's form reads it.
     enum Value {
@@ -50,14 +46,13 @@ enum JSONRecordReading {
         var starred: Bool?
         var createdAt: String?, updatedAt: String?
         var attachments: [ExportedAttachment]?
-        var sawAttachments = false
         var kindIndex: Int?
         /// The detail's key was met after the kind and read then.
         var sawDetail = false
         /// The detail object's values by `jsonRead` index; nil when the record has no detail (absent or null).
         var detail: [Value]?
 
-        /// The shared columns by database name, as `ExportedRecord.fields` gives them.
+        /// The shared columns by database name.
         func fields(_ location: SourceLocation) -> Fields {
             var f = FieldValues()
             f.put("id", id); f.put("pet_id", petId); f.put("kind", kindText ?? kind?.rawValue)
@@ -66,25 +61,30 @@ enum JSONRecordReading {
             return Fields(values: f.values, location: location)
         }
 
-        /// The detail's columns, as `ExportedRecord.detailFields` gives them.
+        /// The detail's columns.
         func detailFields(_ location: SourceLocation) -> Fields? {
             guard let detail, kind != nil else { return nil }
-            var f = FieldValues()
-            for (field, v) in zip(JSONRecordReading.detailForms[kindIndex ?? 0], detail) {
-                switch (field.form, v) {
-                case (_, .absent), (_, .null): break
-                case (.text(let c), .text(let s)), (.integerOrText(let c), .text(let s)): f.put(c, s)
-                case (.integer(let c), .int(let n)), (.integerOrText(let c), .int(let n)): f.put(c, n)
-                case (.boolean(let c), .bool(let b)): f.put(c, b)
-                case (.number(let c), .number(let x)): f.put(c, x)
-                case (.codes(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: ",")) }
-                case (.items(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: "\u{1F}")) }
-                case (.money(let minor, let currency), .money(let m, let code)): f.put(minor, m); f.put(currency, code)
-                default: break  // not made by the parser
-                }
-            }
-            return Fields(values: f.values, location: location)
+            return JSONRecordReading.fields(JSONRecordReading.detailForms[kindIndex ?? 0], detail, location)
         }
+    }
+
+    /// The columns an object's values fill, by its members' forms.
+    static func fields(_ members: [RecordKindTable.JSONRead], _ values: [Value], _ location: SourceLocation) -> Fields {
+        var f = FieldValues()
+        for (field, v) in zip(members, values) {
+            switch (field.form, v) {
+            case (_, .absent), (_, .null): break
+            case (.text(let c), .text(let s)), (.integerOrText(let c), .text(let s)): f.put(c, s)
+            case (.integer(let c), .int(let n)), (.integerOrText(let c), .int(let n)): f.put(c, n)
+            case (.boolean(let c), .bool(let b)): f.put(c, b)
+            case (.number(let c), .number(let x)): f.put(c, x)
+            case (.codes(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: ",")) }
+            case (.items(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: "\u{1F}")) }
+            case (.money(let minor, let currency), .money(let m, let code)): f.put(minor, m); f.put(currency, code)
+            default: break  // not made by the parser
+            }
+        }
+        return Fields(values: f.values, location: location)
     }
 
     /// Each kind's detail keys as bytes, by `RecordKind.allCases` position.
@@ -102,8 +102,6 @@ enum JSONRecordReading {
         var i: Int
         /// Line breaks passed.
         var lines = 0
-        /// A value the JSONDecoder must judge was met.
-        var forDecoder = false
         var duplicate = false
         /// Where the blank space the bytes ended in started (and the line breaks before it), when they did.
         var blank: Int?, blankLines = 0
@@ -132,8 +130,8 @@ enum JSONRecordReading {
 
         @inline(__always) mutating func expect(_ c: UInt8) throws { guard try take(c) else { throw Unreadable() } }
 
-        /// The bytes of the string that starts here, unescaped; `plain` when they are the file's own bytes.
-        /// Text that is not UTF-8 or an escape JSON lacks is for the decoder (nil).
+        /// The bytes of the string that starts here, unescaped (nil `unescaped`: they are the file's own bytes).
+        /// Text that is not UTF-8 or has a lone surrogate is nil: refused where text is read, passed over elsewhere.
         mutating func string() throws -> (start: Int, end: Int, unescaped: [UInt8]?)? {
             guard try next() == UInt8(ascii: "\"") else { throw Unreadable() }
             i += 1
@@ -150,7 +148,7 @@ enum JSONRecordReading {
             }
             let end = i
             i += 1
-            if !ascii, String(validating: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) == nil { forDecoder = true; return nil }
+            if !ascii, String(validating: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) == nil { return nil }
             return (start, end, nil)
         }
 
@@ -194,7 +192,7 @@ enum JSONRecordReading {
                 default: throw Unreadable()
                 }
             }
-            guard valid, String(validating: out, as: UTF8.self) != nil else { forDecoder = true; return nil }
+            guard valid, String(validating: out, as: UTF8.self) != nil else { return nil }
             return (start, i - 1, out)
         }
 
@@ -216,11 +214,20 @@ enum JSONRecordReading {
             return v
         }
 
-        /// A JSON string's value as text, nil when it is for the decoder.
-        mutating func text() throws -> String? {
+        /// A JSON string's value as text (one that is not UTF-8 or has a lone surrogate is refused).
+        mutating func text() throws -> String {
+            _ = try next()
+            let m = mark
+            guard let s = try string() else { try refuse(m) }
+            return s.unescaped.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: b[s.start..<s.end]), as: UTF8.self)
+        }
+
+        /// A string's text, nil for text that is not UTF-8 and for any other value, which is passed over (the
+        /// document's `format` and `namespace`: not one petlog knows).
+        mutating func textElseSkip() throws -> String? {
+            guard try next() == UInt8(ascii: "\"") else { try skip(); return nil }
             guard let s = try string() else { return nil }
-            if let u = s.unescaped { return String(decoding: u, as: UTF8.self) }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[s.start..<s.end]), as: UTF8.self)
+            return s.unescaped.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: b[s.start..<s.end]), as: UTF8.self)
         }
 
         /// A number's bytes as JSON writes one; whether it is a plain integer.
@@ -315,11 +322,10 @@ enum JSONRecordReading {
             }
         }
 
-        /// Which of `keys` the key string that starts here is (nil: another, or one with an escape, which the
-        /// decoder then matches: `forDecoder`).
+        /// Which of `keys` the key string that starts here is, escaped or not (nil: another).
         mutating func key(_ keys: [[UInt8]]) throws -> Int? {
             guard let s = try string() else { return nil }
-            if s.unescaped != nil { forDecoder = true; return nil }
+            if let u = s.unescaped { return keys.firstIndex(of: u) }
             let n = s.end - s.start
             for (k, key) in keys.enumerated() where key.count == n {
                 var same = true
@@ -335,16 +341,26 @@ enum JSONRecordReading {
             seen |= 1 << UInt64(k)
         }
 
-        // Values of one type, or null; another type is the decoder's to refuse.
+        /// Where the parser is (the byte and the line breaks passed), to refuse a value where it starts.
+        var mark: (i: Int, lines: Int) { (i, lines) }
 
-        mutating func optionalInt() throws -> Int64?? {
-            switch try next() {
-            case UInt8(ascii: "n"): _ = try literal(); return .some(nil)
+        /// Refuses the value that starts at `m`: a type its key does not take (the scanner names the place).
+        mutating func refuse(_ m: (i: Int, lines: Int)) throws -> Never {
+            (i, lines) = m
+            throw Unreadable()
+        }
+
+        // Values of one type, or null (nil); another type is refused where it starts.
+
+        mutating func optionalInt() throws -> Int64? {
+            let c = try next(), m = mark
+            switch c {
+            case UInt8(ascii: "n"): _ = try literal(); return nil
             case UInt8(ascii: "-"), 0x30...0x39:
                 let n = try number()
-                guard n.integer, let v = Self.int64(b, n.start, n.end) else { forDecoder = true; return nil }
-                return .some(v)
-            default: try skip(); forDecoder = true; return nil
+                guard let v = n.integer ? Self.int64(b, n.start, n.end) : Self.exactInteger(b, n.start, n.end) else { try refuse(m) }
+                return v
+            default: try refuse(m)
             }
         }
 
@@ -364,234 +380,244 @@ enum JSONRecordReading {
             return v
         }
 
-        mutating func optionalText() throws -> String?? {
-            switch try next() {
-            case UInt8(ascii: "n"): _ = try literal(); return .some(nil)
-            case UInt8(ascii: "\""):
-                guard let s = try text() else { return nil }
-                return .some(s)
-            default: try skip(); forDecoder = true; return nil
+        /// The integer a number with a fraction or an exponent is exactly (`4.2e3`, `1.0`, `-0.0`, as the
+        /// JSONDecoder took them); nil when it is not an integer or needs more than 64 bits.
+        static func exactInteger(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
+            var k = start, exponent = 0, fraction = false
+            let negative = b[k] == UInt8(ascii: "-")
+            if negative { k += 1 }
+            var digits: [UInt8] = []
+            while k < end, b[k] | 0x20 != UInt8(ascii: "e") {
+                if b[k] == UInt8(ascii: ".") { fraction = true } else { digits.append(b[k] - 0x30); if fraction { exponent -= 1 } }
+                k += 1
+            }
+            if k < end {  // the exponent, its sign, its digits (held below a million: any more is out of range anyway)
+                k += 1
+                let sign = b[k] == UInt8(ascii: "-") ? -1 : 1
+                if b[k] == UInt8(ascii: "-") || b[k] == UInt8(ascii: "+") { k += 1 }
+                var e = 0
+                while k < end { e = min(e * 10 + Int(b[k] - 0x30), 1_000_000); k += 1 }
+                exponent += sign * e
+            }
+            while digits.first == 0 { digits.removeFirst() }
+            while digits.last == 0 { digits.removeLast(); exponent += 1 }
+            guard exponent >= 0 || digits.isEmpty, digits.count + exponent <= 19 else { return nil }
+            var v: Int64 = 0
+            for d in digits + [UInt8](repeating: 0, count: digits.isEmpty ? 0 : exponent) {
+                let (m, o1) = v.multipliedReportingOverflow(by: 10)
+                let (s, o2) = negative ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
+                if o1 || o2 { return nil }
+                v = s
+            }
+            return v
+        }
+
+        mutating func optionalText() throws -> String? {
+            let c = try next(), m = mark
+            switch c {
+            case UInt8(ascii: "n"): _ = try literal(); return nil
+            case UInt8(ascii: "\""): return try text()
+            default: try refuse(m)
             }
         }
 
-        mutating func optionalBool() throws -> Bool?? {
-            switch try next() {
-            case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"):
-                guard let value = try literal() else { throw Unreadable() }
-                return .some(value)
-            default: try skip(); forDecoder = true; return nil
-            }
+        mutating func optionalBool() throws -> Bool? {
+            let c = try next(), m = mark
+            guard c == UInt8(ascii: "n") || c == UInt8(ascii: "t") || c == UInt8(ascii: "f"), let value = try literal() else { try refuse(m) }
+            return value
         }
 
-        mutating func optionalNumber() throws -> Double?? {
-            switch try next() {
-            case UInt8(ascii: "n"): _ = try literal(); return .some(nil)
+        mutating func optionalNumber() throws -> Double? {
+            let c = try next(), m = mark
+            switch c {
+            case UInt8(ascii: "n"): _ = try literal(); return nil
             case UInt8(ascii: "-"), 0x30...0x39:
                 let n = try number()
-                guard let v = Double(String(decoding: UnsafeBufferPointer(rebasing: b[n.start..<n.end]), as: UTF8.self)), v.isFinite else {
-                    forDecoder = true; return nil
-                }
-                return .some(v)
-            default: try skip(); forDecoder = true; return nil
+                guard let v = Double(String(decoding: UnsafeBufferPointer(rebasing: b[n.start..<n.end]), as: UTF8.self)), v.isFinite else { try refuse(m) }
+                return v
+            default: try refuse(m)
             }
         }
 
-        /// A list of strings or null.
-        mutating func optionalList() throws -> [String]?? {
-            if try null() { return .some(nil) }
-            guard try next() == UInt8(ascii: "[") else { try skip(); forDecoder = true; return nil }
-            i += 1
-            var out: [String] = []
-            if try take(UInt8(ascii: "]")) { return .some(out) }
-            var ok = true
-            repeat {
-                if case let s?? = try optionalText() { out.append(s) } else { ok = false }
-            } while try take(UInt8(ascii: ","))
+        /// The array that starts here or null (nil), each element read by `element`.
+        mutating func optionalArray<T>(_ element: (inout Parser) throws -> T) throws -> [T]? {
+            if try null() { return nil }
+            guard try take(UInt8(ascii: "[")) else { try refuse(mark) }
+            var out: [T] = []
+            if try take(UInt8(ascii: "]")) { return out }
+            repeat { out.append(try element(&self)) } while try take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "]"))
-            if !ok { forDecoder = true; return nil }
-            return .some(out)
+            return out
+        }
+
+        /// The object that starts here or null (false), each member's key index in `keys` (nil: another
+        /// key) and value read by `member`; a key twice is a duplicate.
+        mutating func optionalObject(_ keys: [[UInt8]], _ member: (inout Parser, Int?) throws -> Void) throws -> Bool {
+            if try null() { return false }
+            guard try take(UInt8(ascii: "{")) else { try refuse(mark) }
+            var seen: UInt64 = 0
+            if try take(UInt8(ascii: "}")) { return true }
+            repeat {
+                let k = try key(keys)
+                try expect(UInt8(ascii: ":"))
+                if let k { see(k, &seen) }
+                try member(&self, k)
+            } while try take(UInt8(ascii: ","))
+            try expect(UInt8(ascii: "}"))
+            return true
+        }
+
+        /// A list of strings or null (a null in it is refused).
+        mutating func optionalList() throws -> [String]? {
+            try optionalArray { p in
+                _ = try p.next()
+                let m = p.mark
+                guard let s = try p.optionalText() else { try p.refuse(m) }
+                return s
+            }
         }
 
         /// The export's money object or null.
-        mutating func optionalMoney() throws -> Value? {
-            if try null() { return .null }
-            guard try next() == UInt8(ascii: "{") else { try skip(); forDecoder = true; return nil }
-            i += 1
+        mutating func optionalMoney() throws -> Value {
             var minor: Int64?, currency: String?
-            var seen: UInt64 = 0
-            var ok = true
-            if !(try take(UInt8(ascii: "}"))) {
-                repeat {
-                    let k = try key(JSONRecordReading.moneyKeys)
-                    try expect(UInt8(ascii: ":"))
-                    switch k {
-                    case 0?: see(0, &seen); if case let v? = try optionalInt() { minor = v } else { ok = false }
-                    case 1?: see(1, &seen); if case let v? = try optionalText() { currency = v } else { ok = false }
-                    case 2?: see(2, &seen); if case .none = try optionalText() { ok = false }
-                    default: try skip()
-                    }
-                } while try take(UInt8(ascii: ","))
-                try expect(UInt8(ascii: "}"))
-            }
-            return ok ? .money(minor: minor, currency: currency) : nil
-        }
-
-        /// The attachments list or null (each with its four keys, required).
-        mutating func attachments() throws -> [ExportedAttachment]?? {
-            if try null() { return .some(nil) }
-            guard try next() == UInt8(ascii: "[") else { try skip(); forDecoder = true; return nil }
-            i += 1
-            var out: [ExportedAttachment] = []
-            if try take(UInt8(ascii: "]")) { return .some(out) }
-            var ok = true
-            repeat {
-                guard try next() == UInt8(ascii: "{") else { try skip(); ok = false; continue }
-                i += 1
-                var sha: String?, name: String?, media: String?, size: Int64?
-                var seen: UInt64 = 0
-                if !(try take(UInt8(ascii: "}"))) {
-                    repeat {
-                        let k = try key(JSONRecordReading.attachmentKeys)
-                        try expect(UInt8(ascii: ":"))
-                        switch k {
-                        case 0?: see(0, &seen); sha = try optionalText() ?? nil
-                        case 1?: see(1, &seen); name = try optionalText() ?? nil
-                        case 2?: see(2, &seen); media = try optionalText() ?? nil
-                        case 3?: see(3, &seen); size = try optionalInt() ?? nil
-                        default: try skip()
-                        }
-                    } while try take(UInt8(ascii: ","))
-                    try expect(UInt8(ascii: "}"))
+            let present = try optionalObject(JSONRecordReading.moneyKeys) { p, k in
+                switch k {
+                case 0?: minor = try p.optionalInt()
+                case 1?: currency = try p.optionalText()
+                case 2?: _ = try p.optionalText()
+                default: try p.skip()
                 }
-                if let sha, let name, let media, let size {
-                    out.append(ExportedAttachment(sha256: sha, name: name, mediaType: media, size: size))
-                } else { ok = false }  // a missing or null key: the decoder's error
-            } while try take(UInt8(ascii: ","))
-            try expect(UInt8(ascii: "]"))
-            if !ok { forDecoder = true; return nil }
-            return .some(out)
+            }
+            return present ? .money(minor: minor, currency: currency) : .null
         }
 
-        /// The detail object of `kind` here, or null (nil).
-        mutating func detail(_ kind: RecordKind, index: Int) throws -> [Value]? {
-            if try null() { return nil }
-            guard try next() == UInt8(ascii: "{") else { try skip(); forDecoder = true; return nil }
-            i += 1
-            let fields = JSONRecordReading.detailForms[index]
-            var values = [Value](repeating: .absent, count: fields.count)
-            var seen: UInt64 = 0
-            if !(try take(UInt8(ascii: "}"))) {
-                repeat {
-                    let k = try key(JSONRecordReading.detailKeys[index])
-                    try expect(UInt8(ascii: ":"))
-                    guard let k else { try skip(); continue }
-                    see(k, &seen)
-                    if values[k].isSet { try skip(); continue }  // a duplicate, refused anyway
-                    switch fields[k].form {
-                    case .text: if case let v? = try optionalText() { values[k] = v.map(Value.text) ?? .null }
-                    case .integer: if case let v? = try optionalInt() { values[k] = v.map(Value.int) ?? .null }
-                    case .boolean: if case let v? = try optionalBool() { values[k] = v.map(Value.bool) ?? .null }
-                    case .number: if case let v? = try optionalNumber() { values[k] = v.map(Value.number) ?? .null }
-                    case .codes, .items: if case let v? = try optionalList() { values[k] = v.map(Value.list) ?? .null }
-                    case .money: if let v = try optionalMoney() { values[k] = v }
-                    case .integerOrText:
-                        if try next() == UInt8(ascii: "\"") {
-                            if case let v? = try optionalText() { values[k] = v.map(Value.text) ?? .null }
-                        } else if case let v? = try optionalInt() { values[k] = v.map(Value.int) ?? .null }
+        /// The attachments list or null (each with its four keys, none null).
+        mutating func attachments() throws -> [ExportedAttachment]? {
+            try optionalArray { p in
+                _ = try p.next()
+                let m = p.mark
+                var sha: String?, name: String?, media: String?, size: Int64?
+                let present = try p.optionalObject(JSONRecordReading.attachmentKeys) { p, k in
+                    switch k {
+                    case 0?: sha = try p.optionalText()
+                    case 1?: name = try p.optionalText()
+                    case 2?: media = try p.optionalText()
+                    case 3?: size = try p.optionalInt()
+                    default: try p.skip()
                     }
-                } while try take(UInt8(ascii: ","))
-                try expect(UInt8(ascii: "}"))
+                }
+                guard present, let sha, let name, let media, let size else { try p.refuse(m) }
+                return ExportedAttachment(sha256: sha, name: name, mediaType: media, size: size)
             }
-            return values
+        }
+
+        /// The detail object of kind `index` here, or null (nil).
+        mutating func detail(index: Int) throws -> [Value]? {
+            try members(JSONRecordReading.detailForms[index], JSONRecordReading.detailKeys[index])
+        }
+
+        /// The object here read by its members (`fields`, their keys' bytes `keys`), the values by position; nil for null.
+        mutating func members(_ fields: [RecordKindTable.JSONRead], _ keys: [[UInt8]]) throws -> [Value]? {
+            var values = [Value](repeating: .absent, count: fields.count)
+            let present = try optionalObject(keys) { p, k in
+                guard let k, !values[k].isSet else { try p.skip(); return }  // another key, or a duplicate (refused anyway)
+                switch fields[k].form {
+                case .text: values[k] = try p.optionalText().map(Value.text) ?? .null
+                case .integer: values[k] = try p.optionalInt().map(Value.int) ?? .null
+                case .boolean: values[k] = try p.optionalBool().map(Value.bool) ?? .null
+                case .number: values[k] = try p.optionalNumber().map(Value.number) ?? .null
+                case .codes, .items: values[k] = try p.optionalList().map(Value.list) ?? .null
+                case .money: values[k] = try p.optionalMoney()
+                case .integerOrText:
+                    if try p.next() == UInt8(ascii: "\"") { values[k] = try p.optionalText().map(Value.text) ?? .null } else {
+                        values[k] = try p.optionalInt().map(Value.int) ?? .null
+                    }
+                }
+            }
+            return present ? values : nil
+        }
+
+        /// Whether the key string at `keyStart` (read before) is `name`, escaped or not.
+        func key(at keyStart: Int, is name: [UInt8]) throws -> Bool {
+            var p = Parser(b, from: keyStart)
+            guard let s = try p.string() else { return false }
+            return s.unescaped.map { $0 == name } ?? name.elementsEqual(b[s.start..<s.end])
         }
 
         /// The record object that starts here.
-        mutating func record() throws -> Outcome {
-            guard try take(UInt8(ascii: "{")) else { throw Unreadable() }
+        mutating func record() throws -> Parsed {
+            _ = try next()
+            guard try take(UInt8(ascii: "{")) else { try refuse(mark) }
             var r = Parsed()
             var seen: UInt64 = 0
-            // Keys that may be the detail's, kept until the kind is known: where each value starts.
-            var others: [(start: Int, end: Int, value: Int, lines: Int)] = []
+            // Keys that may be the detail's, kept until the kind is known: where each key and its value start.
+            var others: [(key: Int, value: Int, lines: Int)] = []
             if !(try take(UInt8(ascii: "}"))) {
                 repeat {
                     let keyStart = i
                     let k = try key(JSONRecordReading.keys)
                     try expect(UInt8(ascii: ":"))
                     if let k { see(k, &seen) }
+                    let c = try next(), m = mark
                     switch k {
                     case 0?:  // at
-                        if try next() == UInt8(ascii: "\"") {
-                            if let s = try string() {
-                                if let u = s.unescaped { r.at = String(decoding: u, as: UTF8.self) } else { r.atBytes = Array(b[s.start..<s.end]) }
-                            }
-                        } else if try !null() { try skip(); forDecoder = true }
-                    case 1?: r.sawAttachments = true; if case let v?? = try attachments() { r.attachments = v }
-                    case 2?: if case let v?? = try optionalInt() { r.id = v }
+                        if c == UInt8(ascii: "\""), let s = try string() {
+                            if let u = s.unescaped { r.at = String(decoding: u, as: UTF8.self) } else { r.atBytes = Array(b[s.start..<s.end]) }
+                        } else if try !null() { try refuse(m) }
+                    case 1?: r.attachments = try attachments()
+                    case 2?: r.id = try optionalInt()
                     case 3?:
-                        switch try next() {
-                        case UInt8(ascii: "\""):
-                            guard let s = try string() else { break }
-                            if s.unescaped == nil, let k = JSONRecordReading.kindNames.firstIndex(where: { $0.elementsEqual(b[s.start..<s.end]) }) {
-                                r.kind = RecordKind.allCases[k]; r.kindIndex = k
-                            } else {
-                                let t = s.unescaped.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: b[s.start..<s.end]), as: UTF8.self)
-                                if let k = RecordKind.allCases.firstIndex(where: { $0.rawValue == t }) {
-                                    r.kind = RecordKind.allCases[k]; r.kindIndex = k
-                                } else { r.kindText = t }
-                            }
-                        default: if try !null() { try skip(); forDecoder = true }
+                        if c == UInt8(ascii: "\""), let s = try string(), s.unescaped == nil,
+                           let k = JSONRecordReading.kindNames.firstIndex(where: { $0.elementsEqual(b[s.start..<s.end]) }) {
+                            r.kind = RecordKind.allCases[k]; r.kindIndex = k
+                            break
                         }
-                    case 4?: if case let v?? = try optionalText() { r.note = v }
+                        (i, lines) = m  // escaped, another kind or another type: read again as text
+                        guard let t = try optionalText() else { break }
+                        if let k = RecordKind.allCases.firstIndex(where: { $0.rawValue == t }) {
+                            r.kind = RecordKind.allCases[k]; r.kindIndex = k
+                        } else { r.kindText = t }
+                    case 4?: r.note = try optionalText()
                     case 5?: _ = try optionalText()  // the pet's name, for people: checked as text, not kept
-                    case 6?: if case let v?? = try optionalInt() { r.petId = v }
-                    case 7?: if case let v?? = try optionalBool() { r.starred = v }
+                    case 6?: r.petId = try optionalInt()
+                    case 7?: r.starred = try optionalBool()
                     case 8?: _ = try optionalInt()  // `at`'s offset again, for other readers
-                    case 9?: if case let v?? = try optionalText() { r.createdAt = v }
-                    case 10?: if case let v?? = try optionalText() { r.updatedAt = v }
+                    case 9?: r.createdAt = try optionalText()
+                    case 10?: r.updatedAt = try optionalText()
                     default:
-                        // The key's own bytes (without quotes) when plain; a key with an escape went to the decoder.
-                        var p = Parser(b, from: keyStart)
-                        guard let ks = try p.string(), ks.unescaped == nil else { try skip(); break }
-                        if let kind = r.kind, let index = r.kindIndex, JSONRecordReading.kindNames[index].elementsEqual(b[ks.start..<ks.end]) {
+                        if let index = r.kindIndex, try key(at: keyStart, is: JSONRecordReading.kindNames[index]) {
                             // The kind came first (as the export writes a weight): its object is read now.
                             if r.sawDetail { duplicate = true }
                             r.sawDetail = true
-                            r.detail = try detail(kind, index: index)
+                            r.detail = try detail(index: index)
                         } else {
-                            _ = try next()
-                            others.append((ks.start, ks.end, i, lines))
+                            others.append((keyStart, i, lines))
                             try skip()
                         }
                     }
                 } while try take(UInt8(ascii: ","))
                 try expect(UInt8(ascii: "}"))
             }
-            if duplicate { return .duplicateKey }
-            if let kind = r.kind, let index = r.kindIndex {
-                let name = JSONRecordReading.kindNames[index]
-                let matches = others.filter { name.elementsEqual(b[$0.start..<$0.end]) }
-                if matches.count + (r.sawDetail ? 1 : 0) > 1 { return .duplicateKey }
-                if let m = matches.first {
+            if let index = r.kindIndex {
+                let matches = try others.filter { try key(at: $0.key, is: JSONRecordReading.kindNames[index]) }
+                if matches.count + (r.sawDetail ? 1 : 0) > 1 { duplicate = true }
+                if let m = matches.first, !duplicate {
                     let end = i, endLines = lines
-                    i = m.value; lines = m.lines
-                    r.detail = try detail(kind, index: index)
-                    i = end; lines = endLines
-                    if duplicate { return .duplicateKey }
+                    (i, lines) = (m.value, m.lines)
+                    r.detail = try detail(index: index)
+                    (i, lines) = (end, endLines)
                 }
             }
-            return forDecoder ? .decoder : .parsed(r)
+            if duplicate { throw DuplicateKey() }
+            return r
         }
     }
 
-    /// Reads the record that starts at `from` in `bytes`: the outcome, where it ended and the line breaks passed.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) throws -> (Outcome, end: Int, lines: Int) {
+    /// Reads the record that starts at `from` in `bytes`: the record, where it ended and the line breaks passed.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) throws -> (Parsed, end: Int, lines: Int) {
         var p = Parser(bytes, from: from)
-        do {
-            let o = try p.record()
-            return (o, p.i, p.lines)
-        } catch is Unreadable {
-            return (.decoder, from, 0)
-        }
+        let r = try p.record()
+        return (r, p.i, p.lines)
     }
 }
 

@@ -108,7 +108,7 @@ enum PetlogJSONReader {
                 switch key {
                 case "format":
                     let start = scanner.line
-                    format = try scanner.read { try $0.optionalText() } ?? nil
+                    format = try scanner.read { try $0.textElseSkip() }
                     if format != PetlogJSON.format { throw ImportError(file: scanner.file, line: start, problem: .unknownFormat) }
                 case "pets":
                     try elements(.pets)
@@ -122,7 +122,7 @@ enum PetlogJSONReader {
                     }
                 case "namespace":
                     // The household's namespace (32 hex digits); anything else is not one and is left out.
-                    if let text = try scanner.read({ try $0.optionalText() }) ?? nil, text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+                    if let text = try scanner.read({ try $0.textElseSkip() }), text.utf8.count == 32, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
                         batch.namespace = text
                     }
                 case "budgets":
@@ -150,7 +150,8 @@ enum PetlogJSONReader {
 
         enum Section { case pets, records, budgets, rates, passed }
 
-        /// Reads each element of the array that starts here as a pet or a record (`passed`: skipped, one at a time).
+        /// Reads each element of the array that starts here as a pet or a record (`passed`: skipped, one at a
+        /// time); a key twice in one is refused at its line.
         mutating func elements(_ section: Section) throws {
             try scanner.expect(UInt8(ascii: "["))
             try scanner.skipWhitespace()
@@ -159,13 +160,15 @@ enum PetlogJSONReader {
                 try scanner.skipWhitespace()
                 scanner.releaseBefore()  // what came before this element is never read again
                 let line = scanner.line
-                switch section {
-                case .records: try recordFromBytes(line)
-                case .passed: try scanner.skip()
-                case .pets: try pet(try scanner.value(), line)
-                case .budgets: try budget(try scanner.value(), line)
-                case .rates: try rate(try scanner.value(), line)
-                }
+                do {
+                    switch section {
+                    case .records: try recordFromBytes(line)
+                    case .passed: try scanner.skip()
+                    case .pets: try pet(try scanner.value(), line)
+                    case .budgets: batch.budgets.append(try object(ExportShape.budget, line).budget(petIndex: petIndex))
+                    case .rates: batch.rates.append(try object(ExportShape.rate, line).rate())
+                    }
+                } catch is JSONRecordReading.DuplicateKey { throw ImportError(file: scanner.file, line: line, problem: .badJSON) }
                 try scanner.skipWhitespace()
                 if try scanner.take(UInt8(ascii: "]")) { return }
                 try scanner.expect(UInt8(ascii: ","))
@@ -183,40 +186,26 @@ enum PetlogJSONReader {
             try batch.add(exported.fields(location).pet(), index: &petIndex)
         }
 
-        /// A budget: its pet must be one of the file's pets listed before it.
-        mutating func budget(_ bytes: Data, _ line: Int) throws {
-            let location = SourceLocation(file: scanner.file, line: line)
-            let b = try decode(ExportedBudget.self, bytes, location)
-            var f = FieldValues()
-            f.put("id", b.id); f.put("pet_id", b.petId); f.put("amount_minor", b.money?.minorUnits); f.put("currency", b.money?.currency)
-            f.put("first_day", b.firstDay); f.put("last_day", b.lastDay); f.put("category", b.category); f.put("per_pet", b.perPet)
-            f.put("name", b.name); f.put("place", b.place); f.put("people", b.people)
-            batch.budgets.append(try Fields(values: f.values, location: location).budget(petIndex: petIndex))
-        }
-
-        mutating func rate(_ bytes: Data, _ line: Int) throws {
-            let location = SourceLocation(file: scanner.file, line: line)
-            let r = try decode(ExportedRate.self, bytes, location)
-            var f = FieldValues()
-            f.put("day", r.day); f.put("currency", r.currency); f.put("rate", r.rate)
-            batch.rates.append(try Fields(values: f.values, location: location).rate())
-        }
-
-        /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`); one the byte
-        /// reader leaves to the decoder is cut out and decoded as before.
-        mutating func recordFromBytes(_ line: Int) throws {
-            let start = scanner.position
-            // JSON the parser cannot follow goes to the decoder too, which tells a broken file or a wrong shape as before.
-            switch try scanner.read({ p in do { return try p.record() } catch is JSONRecordReading.Unreadable { return .decoder } }) {
-            case .parsed(let r):
-                let location = SourceLocation(file: scanner.file, line: line)
-                if try plainWeight(r, line) { return }
-                try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)
-            case .duplicateKey: throw ImportError(file: scanner.file, line: line, problem: .badJSON)
-            case .decoder:
-                scanner.seek(start)
-                try record(try scanner.value(), line)
+        /// An object of the document's (a budget, a rate) read by its members into its columns; null or another
+        /// value, or one of another type than its key's, is refused where it starts, a key twice at its line.
+        mutating func object(_ shape: ExportShape, _ line: Int) throws -> Fields {
+            let values = try scanner.read { p in
+                _ = try p.next()
+                let m = p.mark
+                guard let v = try p.members(shape.members, shape.keys) else { try p.refuse(m) }
+                if p.duplicate { throw JSONRecordReading.DuplicateKey() }
+                return v
             }
+            return JSONRecordReading.fields(shape.members, values, SourceLocation(file: scanner.file, line: line))
+        }
+
+        /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`): broken JSON or a
+        /// value of another type than its key's is refused where it starts, a key twice at the record's line.
+        mutating func recordFromBytes(_ line: Int) throws {
+            let r = try scanner.read { try $0.record() }
+            let location = SourceLocation(file: scanner.file, line: line)
+            if try plainWeight(r, line) { return }
+            try add(head: r.fields(location), detail: r.detailFields(location), attachments: r.attachments, location: location)
         }
 
         /// A weight with every value valid and nothing but its weight (no note, star or attachment), put
@@ -240,12 +229,6 @@ enum PetlogJSONReader {
             batch.weights.append(fileId: id, line: line, recordsBefore: batch.records.count, pet: pet, at: t, utcOffset: offset,
                                  grams: Int(grams), bodyCondition: bodyCondition, createdAt: created, updatedAt: updated)
             return true
-        }
-
-        mutating func record(_ bytes: Data, _ line: Int) throws {
-            let location = SourceLocation(file: scanner.file, line: line)
-            let exported = try decode(ExportedRecord.self, bytes, location)
-            try add(head: exported.fields(location), detail: exported.detailFields(location), attachments: exported.attachments, location: location)
         }
 
         /// A record from its shared columns, its detail's and its attachments, checked as every import checks them.
@@ -459,11 +442,8 @@ struct JSONScanner {
 
     mutating func expect(_ byte: UInt8) throws { guard try take(byte) else { throw brokenHere } }
 
-    /// A string key, unescaped (one that is not UTF-8 is refused where it ends).
-    mutating func string() throws -> String {
-        guard let s = try read({ try $0.text() }) else { throw brokenHere }
-        return s
-    }
+    /// A string key, unescaped (one that is not UTF-8 is refused where it starts).
+    mutating func string() throws -> String { try read { try $0.text() } }
 
     /// The bytes of the value that starts here (after whitespace), which is then passed.
     @discardableResult
@@ -664,23 +644,6 @@ extension ExportedPet {
         f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
         f.put("insurance", insurance?.text)
         f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
-}
-
-extension ExportedRecord {
-    /// The shared columns by database name (the detail's are `detailFields`).
-    func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("pet_id", petId); f.put("kind", kind); f.put("at", at); f.put("note", note); f.put("starred", starred)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
-    }
-
-    func detailFields(_ location: SourceLocation) -> Fields? {
-        guard let detail else { return nil }
-        var f = FieldValues()
-        detail.put(into: &f)
         return Fields(values: f.values, location: location)
     }
 }

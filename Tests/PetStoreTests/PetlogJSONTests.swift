@@ -24,7 +24,15 @@ final class PetlogJSONTests: StoreTestCase {
         for r in records {
             let exported = ExportedRecord(r)
             let data = Data(try exported.bytes())
-            XCTAssertEqual(try decoder.decode(ExportedRecord.self, from: data), exported, String(decoding: data, as: UTF8.self))
+            // Read back from the bytes: the values written.
+            let (read, _, _) = try Array(data).withUnsafeBufferPointer { try JSONRecordReading.read($0, from: 0) }
+            let at = SourceLocation(file: "a.json", line: 1)
+            var shared = FieldValues()
+            shared.put("id", exported.id); shared.put("pet_id", exported.petId); shared.put("kind", exported.kind); shared.put("at", exported.at)
+            shared.put("note", exported.note); shared.put("starred", exported.starred); shared.put("created_at", exported.createdAt); shared.put("updated_at", exported.updatedAt)
+            XCTAssertEqual(read.fields(at).values, shared.values, String(decoding: data, as: UTF8.self))
+            XCTAssertEqual(read.detailFields(at)?.values, exported.detail?.values, String(decoding: data, as: UTF8.self))
+            XCTAssertEqual(read.attachments, exported.attachments)
             // Nulls are written, not left out: every key of the documented shape is there.
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             XCTAssertEqual(Set(object.keys), ["id", "pet_id", "pet", "kind", "at", "utc_offset_seconds", "note", "starred", "attachments",
@@ -155,6 +163,40 @@ final class PetlogJSONTests: StoreTestCase {
         // The same values where JSON has them whole are still passed over.
         let whole = "{\"format\": \"petlog\",\n\"units\": [1, {\"weight\": \"g\"}, true, -0.5e3, null],\n\"pets\": [\(pet)], \"records\": []}\n"
         XCTAssertEqual(try PetlogJSONReader.read(data: Data(whole.utf8), file: "u.json", options: options).pets.count, 1)
+    }
+
+    /// Budgets and rates are read by their members (`ExportShape`, the list their writer walks too) as records
+    /// are: an integer written with a fraction or an exponent is taken, a value of another type (or null for
+    /// the whole object) is refused where it starts, a key twice at the object's line.
+    func testBudgetsAndRatesAreReadByTheirMembers() throws {
+        let options = ImportOptions(timeZone: TimeZone(identifier: "Asia/Seoul")!, now: Date(timeIntervalSince1970: 1_800_000_000))
+        func read(_ budget: String, _ rate: String) throws -> ImportBatch {
+            let document = "{\"format\": \"petlog\", \"pets\": [],\n\"budgets\": [\n\(budget)\n],\n\"rates\": [\n\(rate)\n]}\n"
+            return try PetlogJSONReader.read(data: Data(document.utf8), file: "b.json", options: options)
+        }
+        let budget = #"{"id": 5, "pet_id": null, "money": {"minor_units": 1.2e4, "currency": "KRW", "amount": "12000"}, "first_day": "2026-01-01", "last_day": "2026-01-31", "category": "food", "per_pet": false, "people": 2}"#
+        let rate = #"{"day": "2026-01-02", "currency": "KRW", "rate": "1500.5"}"#
+        let batch = try read(budget, rate)
+        XCTAssertEqual(batch.budgets.map(\.budget.amount.minorUnits), [12000])
+        XCTAssertEqual(batch.budgets.map(\.fileId), [5])
+        XCTAssertEqual(batch.budgets.first?.budget.people, 2)
+        XCTAssertEqual(batch.rates.map(\.currency), ["KRW"])
+        func column(_ text: String, _ value: String) -> Int { text.utf8.count - text.components(separatedBy: value).dropFirst().joined(separator: value).utf8.count - value.utf8.count + 1 }
+        let wrong: [(String, String, Int, Int)] = [
+            (budget.replacingOccurrences(of: #""food""#, with: "5"), rate, 3, column(budget, #""food""#)),
+            (budget.replacingOccurrences(of: #""people": 2"#, with: #""people": "2""#), rate, 3, column(budget, "2}")),
+            (budget.replacingOccurrences(of: "1.2e4", with: "1.5"), rate, 3, column(budget, "1.2e4")),
+            ("null", rate, 3, 1),
+            (budget, rate.replacingOccurrences(of: #""1500.5""#, with: "1500.5"), 6, column(rate, #""1500.5""#)),
+        ]
+        for (b, r, line, column) in wrong {
+            XCTAssertThrowsError(try read(b, r), b + r) { e in
+                XCTAssertEqual(e as? ImportError, ImportError(location: SourceLocation(file: "b.json", line: line, column: column), problem: .badJSON), b + r)
+            }
+        }
+        for (b, r, line) in [(budget.replacingOccurrences(of: #""id": 5,"#, with: #""id": 5, "id": 6,"#), rate, 3), (budget, rate.replacingOccurrences(of: "{", with: #"{"day": null, "#), 6)] {
+            XCTAssertThrowsError(try read(b, r), b + r) { e in XCTAssertEqual(e as? ImportError, ImportError(file: "b.json", line: line, problem: .badJSON), b + r) }
+        }
     }
 
     /// A broken value names its line and the character where it breaks; one cut short, the end (issue 42).

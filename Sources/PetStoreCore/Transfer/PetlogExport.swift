@@ -24,25 +24,21 @@ public enum PetlogJSON {
 
 
 /// Money in the export: minor units and an ISO 4217 code; `amount` is decimal text for people and is not read back.
-package struct ExportedMoney: Decodable, Equatable {
+package struct ExportedMoney: Equatable {
     package var minorUnits: Int64?
     package var currency: String?
     package var amount: String?
-
-    package enum CodingKeys: String, CodingKey { case minorUnits = "minor_units", currency, amount }
 
     package init(_ m: Money) { minorUnits = m.minorUnits; currency = m.currency.code; amount = m.decimalString }
     package init(minorUnits: Int64?, currency: String?, amount: String?) { self.minorUnits = minorUnits; self.currency = currency; self.amount = amount }
 }
 
 /// One attachment of a record, listed by its SHA-256 (the file itself stays in `attachments/`).
-package struct ExportedAttachment: Decodable, Equatable {
+package struct ExportedAttachment: Equatable {
     package var sha256: String
     package var name: String
     package var mediaType: String
     package var size: Int64
-
-    package enum CodingKeys: String, CodingKey { case sha256, name, mediaType = "media_type", size }
 
     package init(_ a: Attachment) { sha256 = a.sha256; name = a.originalName; mediaType = a.mediaType; size = a.size }
     package init(sha256: String, name: String, mediaType: String, size: Int64) {
@@ -158,34 +154,6 @@ package struct ExportedDetail: Equatable {
         if case .dose(let dose) = d { values["medication"] = dose.medicationName }
         if case .expense(let e) = d, !e.items.isEmpty { values["items"] = e.items.joined(separator: "\u{1F}") }
     }
-
-    /// The detail of `kind` under `key`, nil when the record has none. Each member must have its JSON type
-    /// (a string for a number refuses the record); `stopped_at` is an instant or, in older files, seconds.
-    package static func decode<K: CodingKey>(_ kind: RecordKind, from container: KeyedDecodingContainer<K>, forKey key: K) throws -> ExportedDetail? {
-        guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
-        let c = try container.nestedContainer(keyedBy: JSONKey.self, forKey: key)
-        var d = ExportedDetail(kind: kind, values: [:])
-        for m in d.members {
-            let key = JSONKey(m.key)
-            switch m.form {
-            case .text(let col): d.values[col] = try c.decodeIfPresent(String.self, forKey: key)
-            case .integer(let col): d.values[col] = try c.decodeIfPresent(Int64.self, forKey: key).map { String($0) }
-            case .boolean(let col): d.values[col] = try c.decodeIfPresent(Bool.self, forKey: key).map { $0 ? "1" : "0" }
-            case .number(let col): d.values[col] = try c.decodeIfPresent(Double.self, forKey: key).map { "\($0)" }
-            case .integerOrText(let col):
-                if let seconds = try? c.decodeIfPresent(Int64.self, forKey: key) { d.values[col] = String(seconds) } else {
-                    d.values[col] = try c.decodeIfPresent(String.self, forKey: key)
-                }
-            case .codes(let col): if let l = try c.decodeIfPresent([String].self, forKey: key), !l.isEmpty { d.values[col] = l.joined(separator: ",") }
-            case .items(let col): if let l = try c.decodeIfPresent([String].self, forKey: key), !l.isEmpty { d.values[col] = l.joined(separator: "\u{1F}") }
-            case .money(let minor, let currency):
-                if let v = try c.decodeIfPresent(ExportedMoney.self, forKey: key) { d.values[minor] = v.minorUnits.map { String($0) }; d.values[currency] = v.currency }
-            }
-        }
-        return d
-    }
-
-    package func put(into f: inout FieldValues) { for (k, v) in values { f.values[k] = v } }
 }
 
 /// The value of one member of a record's JSON object, typed as the export writes it.
@@ -215,7 +183,7 @@ public extension RecordDetail {
 }
 
 /// A record in the export: the shared columns, its attachments, and its detail under the key its kind names.
-package struct ExportedRecord: Decodable, Equatable {
+package struct ExportedRecord: Equatable {
     package var id: Int64?
     package var petId: Int64?
     /// The pet's name, for people reading the file; the import goes by `pet_id`.
@@ -240,22 +208,6 @@ package struct ExportedRecord: Decodable, Equatable {
         createdAt = RFC3339.format(seconds: r.createdAt.unixSeconds(), offset: 0); updatedAt = RFC3339.format(seconds: r.updatedAt.unixSeconds(), offset: 0)
     }
 
-    package init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        id = try c.decodeIfPresent(Int64.self, forKey: JSONKey("id"))
-        petId = try c.decodeIfPresent(Int64.self, forKey: JSONKey("pet_id"))
-        pet = try c.decodeIfPresent(String.self, forKey: JSONKey("pet"))
-        kind = try c.decodeIfPresent(String.self, forKey: JSONKey("kind"))
-        at = try c.decodeIfPresent(String.self, forKey: JSONKey("at"))
-        utcOffsetSeconds = try c.decodeIfPresent(Int64.self, forKey: JSONKey("utc_offset_seconds"))
-        note = try c.decodeIfPresent(String.self, forKey: JSONKey("note"))
-        starred = try c.decodeIfPresent(Bool.self, forKey: JSONKey("starred"))
-        attachments = try c.decodeIfPresent([ExportedAttachment].self, forKey: JSONKey("attachments"))
-        createdAt = try c.decodeIfPresent(String.self, forKey: JSONKey("created_at"))
-        updatedAt = try c.decodeIfPresent(String.self, forKey: JSONKey("updated_at"))
-        detail = try kind.flatMap(RecordKind.init(rawValue:)).flatMap { try ExportedDetail.decode($0, from: c, forKey: JSONKey($0.rawValue)) }
-    }
-
 }
 
 extension RFC3339 {
@@ -270,35 +222,4 @@ extension RFC3339 {
         f.formatOptions = [.withInternetDateTime]
         return f.string(from: date)
     }
-}
-
-/// A budget in the export; `pet_id` is the pet's id in the file (null: the household).
-package struct ExportedBudget: Decodable, Equatable {
-    package var id: Int64?
-    package var petId: Int64?
-    package var money: ExportedMoney?
-    package var firstDay: String?
-    package var lastDay: String?
-    package var category: String?
-    package var perPet: Bool?
-    package var name: String?
-    package var place: String?
-    package var people: Int64?
-
-    package enum CodingKeys: String, CodingKey {
-        case id, petId = "pet_id", money, firstDay = "first_day", lastDay = "last_day", category, perPet = "per_pet", name, place, people
-    }
-
-    package init(_ b: StoredBudget) {
-        id = b.id; petId = b.petId; money = ExportedMoney(b.budget.amount); category = b.budget.category; perPet = b.budget.perPet
-        name = b.budget.name; place = b.budget.place; people = b.budget.people.map(Int64.init)
-        if case .days(let f, let l) = b.budget.period { firstDay = f.description; lastDay = l.description }
-    }
-}
-
-/// One exchange rate in the export: 1 EUR = `rate` units of `currency` on `day`.
-package struct ExportedRate: Decodable, Equatable {
-    package var day: String?
-    package var currency: String?
-    package var rate: String?
 }
