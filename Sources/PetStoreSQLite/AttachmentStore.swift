@@ -28,10 +28,16 @@ struct AttachmentStore: Sendable {
         let target = url(for: sha)
         var created: URL?
         if !FileManager.default.fileExists(atPath: target.path) {
+            let shard = target.deletingLastPathComponent()
+            let made = [directory, shard].filter { !FileManager.default.fileExists(atPath: $0.path) }
             try FileSecurity.makePrivateDirectory(directory)
-            try FileSecurity.makePrivateDirectory(target.deletingLastPathComponent())
-            // Whole or not at all, 0600; a failure is an OutputError naming the file and why (ENOSPC: exit 74).
-            try OutputFile.write(data, to: target.path)
+            try FileSecurity.makePrivateDirectory(shard)
+            // Whole or not at all, 0600; a failure is an OutputError naming the file and why (ENOSPC: exit 74),
+            // and leaves no folder this call made (rmdir takes only an empty one).
+            do { try OutputFile.write(data, to: target.path) } catch {
+                for folder in made.reversed() { rmdir(folder.path) }
+                throw error
+            }
             created = target
         }
         let name = URL(fileURLWithPath: sourcePath).lastPathComponent

@@ -105,6 +105,34 @@ final class NothingHalfWrittenTests: CLITestCase {
         XCTAssertEqual(try fileHash(dbPath), before)
     }
 
+    /// A file added to a record on a disk too full for it (`edit --photo`, `--attach`, a new diary with a photo):
+    /// refused in one line (exit 74), the database as it was, and nothing left beside it, not even the empty
+    /// folders the file would have gone into.
+    func testAFileTooBigForTheDiskIsRefusedAndLeavesNothing() throws {
+        try requireDatabaseFile()
+        let disk = try smallDisk("attach", size: "2m")
+        let db = disk + "/db.sqlite"
+        XCTAssertEqual(try run(["--db", db, "pet", "add", "Coco", "--species", "dog"]).status, 0)
+        XCTAssertEqual(try run(["--db", db, "diary", "Coco", "a walk"]).status, 0)
+        XCTAssertEqual(try run(["--db", db, "visit", "Coco", "--clinic", "Seoul AMC", "--reason", "checkup"]).status, 0)
+        // Bytes no earlier file has, so each is a new file for the store; more than the disk has left.
+        let photo = home.appendingPathComponent("photo.jpg").path
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + (0..<1_600_000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+            .write(to: URL(fileURLWithPath: photo))
+        let filler = disk + "/filler"
+        try Data(count: 1_200_000).write(to: URL(fileURLWithPath: filler))
+        let before = try fileHash(db)
+        let files = contents(disk)
+        for args in [["edit", "1", "--photo", photo], ["edit", "2", "--attach", photo], ["diary", "Coco", "another walk", "--photo", photo]] {
+            let r = try run(["--db", db] + args)
+            XCTAssertEqual(r.status, 74, "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("no space left on device"), "\(args): \(r.stderr)")
+            XCTAssertEqual(try fileHash(db), before, "\(args) changed the database")
+            XCTAssertEqual(contents(disk), files, "\(args) left something beside the database")
+        }
+    }
+
     // MARK: A first write that fails
 
     /// Whether the test's database exists: the file, or on a server the `petlog` schema.
