@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "PetReport", dependencies: ["Cairo", "PetCharts", "PetModel", "Localization", "QRCode"]),
         /** What commands show, apart from the terminal: every `--json` view as an `Encodable` type written by one
             encoder (`JSONView`), and the presenters that turn facts into translated lines. */
-        .target(name: "PetViews", dependencies: ["PetModel", "PetStoreCore", "Localization", "PetCharts", "PetReport"]),
+        .target(name: "PetViews", dependencies: ["PetModel", "PetFiles", "PetStoreCore", "Localization", "PetCharts", "PetReport"]),
         /** `petlog serve`: the web face (Hummingbird). Routes, sessions, CSRF and the security headers, and pages
             written as typed HTML from the PetViews views, every text through one escaping function; accounts' passwords
             with bcrypt. Knows the store only through its protocols (`PetlogStore`, `AccountStore`), never an engine. */

@@ -1,4 +1,5 @@
 import Foundation
+import PetFiles
 import Hummingbird
 import Localization
 import Logging
@@ -225,9 +226,18 @@ struct ServeMiddleware: RouterMiddleware {
             response = server.refusal(e.status, .webBadForm, request, context)
         } catch {
             let p = server.presentation(server.language(request, context))
-            let line = p.t(.errUnexpected(detail: String(describing: type(of: error))))
-            response = PetServer.html(Pages(p).layout(title: line, session: context.session, body: "<p class=\"notice\">\(line)</p>"),
-                                      status: .internalServerError)
+            // What the CLI would say in one line, where the failure is not the request's: a file the write needed
+            // that could not be stored (a full disk: 507, the write undone by the store), a busy database (503).
+            let (line, status): (String, HTTPResponse.Status) = switch error {
+            case let e as OutputError: (e.message(p.l10n), e.cause == .noSpace ? .init(code: 507, reasonPhrase: "Insufficient Storage") : .internalServerError)
+            case StoreError.busy: (p.t(.errBusy), .serviceUnavailable)
+            default: (p.t(.errUnexpected(detail: String(describing: type(of: error)))), .internalServerError)
+            }
+            if PetServer.wantsJSON(request) {
+                response = PetServer.json((try? JSONView.text(["error": line])) ?? "{}", status: status)
+            } else {
+                response = PetServer.html(Pages(p).layout(title: line, session: context.session, body: "<p class=\"notice\">\(line)</p>"), status: status)
+            }
         }
         response.headers[.contentSecurityPolicy] = "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -57,27 +57,6 @@ struct Failure {
     }
 
     /// What the system said about a file, in words (for writes and opens alike).
-    static func reason(_ cause: OutputError.Cause, _ l: L10n) -> String {
-        let reason: String
-        switch cause {
-        case .noSpace: reason = l.text(.errOutputNoSpace)
-        case .ioError: reason = l.text(.errOutputIO)
-        case .permissionDenied: reason = l.text(.errOutputPermission)
-        case .readOnly: reason = l.text(.errOutputReadOnly)
-        case .noFolder(let folder): reason = l.text(.errOutputNoFolder(folder: folder))
-        case .notAFolder(let folder): reason = l.text(.errOutputNotFolder(folder: folder))
-        case .isDirectory: reason = l.text(.errOutputIsDirectory)
-        case .isFile: reason = l.text(.errOutputIsFile)
-        case .isDevice: reason = l.text(.errOutputIsDevice)
-        case .isFIFO: reason = l.text(.errOutputIsFIFO)
-        case .linkLoop: reason = l.text(.errOutputLinkLoop)
-        case .nameTooLong: reason = l.text(.errOutputNameTooLong)
-        case .exists: reason = l.text(.errFileExists)
-        case .other(_, let text): reason = text
-        }
-        return reason
-    }
-
     /// What a file petlog cannot import looks like, in words.
     static func found(_ what: FileContent, _ l: L10n) -> String {
         switch what {
@@ -108,12 +87,8 @@ extension ParseError: UserFacingError {
 extension OutputError: UserFacingError {
     var exitCode: Int32 { cause.isIOFailure ? Failure.ioError : Failure.cannotCreate }
 
-    /// "cannot write PATH: CAUSE", for every file petlog writes (the errno → cause mapping is
-    /// `OutputError.Cause(errno:)`).
-    func message(_ l: L10n, database: String) -> String {
-        let path = OutputFile.isStandardOutput(self.path) ? l.text(.outputStandard) : self.path
-        return l.text(.errCannotWrite(path: path, reason: Failure.reason(cause, l)))
-    }
+    /// "cannot write PATH: CAUSE" (`OutputError.message`, PetViews: the web pages say the same).
+    func message(_ l: L10n, database: String) -> String { message(l) }
 }
 
 extension ImportError: UserFacingError {
@@ -186,7 +161,7 @@ extension StoreError: UserFacingError {
         case .readOnly(let path): return l.text(.errReadOnly(path: path))
         case .file(let path, .isFIFO): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileFIFO)))))
         case .file(let path, .isDevice): return l.text(.errFile(path: path, problem: l.text(.errOpenNotRegular(what: l.text(.wordsFileDevice)))))
-        case .file(let path, let cause): return l.text(.errFile(path: path, problem: Failure.reason(cause, l)))
+        case .file(let path, let cause): return l.text(.errFile(path: path, problem: cause.text(l)))
         case .busy: return l.text(.errBusy)
         case .constraint(let detail): return l.text(.errConstraint(detail: detail))
         case .io(let detail): return l.text(.errIO(detail: detail))

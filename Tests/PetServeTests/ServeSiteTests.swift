@@ -203,6 +203,48 @@ final class ServeSiteTests: ServeTestCase, @unchecked Sendable {
         }
     }
 
+    // MARK: A disk too full for a photo
+
+    /// A diary's photo on a disk too full for it (SQLite keeps files beside the database): the page says the CLI's
+    /// line in the page's language ("cannot write …: no space left on device"), 507, never "unexpected error", and
+    /// nothing is written: no record, no file, no folder.
+    func testAPhotoOnAFullDiskIsRefusedInTheCLIsWords() async throws {
+        guard !onServer else { throw XCTSkip("about the database file: PostgreSQL keeps the photo in the database") }
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let disk = NSTemporaryDirectory() + "petlog-full-disk-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        func shell(_ args: [String]) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: args[0])
+            p.arguments = Array(args.dropFirst())
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        guard try shell(["/bin/mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]) == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
+        addTeardownBlock { _ = try? shell(["/bin/umount", disk]); try? FileManager.default.removeItem(atPath: disk) }
+        store = try XCTUnwrap(try makeStoreKeepingFiles(in: disk) as? SharedStore.Served)
+        server = PetServer(store: SharedStore(store), settings: ServeSettings(timeZone: utc, currency: .krw))
+        _ = try store.addAccount(name: "mina", role: .family, passwordHash: Self.hash, language: "ko")
+        let coco = try addPet("Coco")
+        try Data(count: 1_200_000).write(to: URL(fileURLWithPath: disk + "/filler"))
+        // A JPEG by its first bytes, then bytes no other file has: more than the disk has left.
+        let photo = RecordRouteTests.jpeg + (0..<1_400_000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: disk).sorted()
+        try await Application(router: server.router()).test(.router) { client in
+            let m = try await self.signIn(client, "mina")
+            let r = try await client.execute(uri: "/pets/\(coco.id)/log", method: .post, headers: self.headers(cookie: m.cookie, multipart: true),
+                                             body: self.multipart(["kind": "diary", "text": "강가 산책", "csrf": m.csrf], files: [("photo", "walk.jpg", photo)]))
+            let page = String(buffer: r.body)
+            XCTAssertEqual(r.status.code, 507, page)
+            XCTAssertTrue(page.contains(HTML.escape(L10n(.ko).text(.errOutputNoSpace))), page)
+            XCTAssertFalse(page.contains(HTML.escape(L10n(.ko).text(.errUnexpected(detail: "OutputError")))), page)
+        }
+        XCTAssertEqual(try store.records(RecordQuery(pets: [.id(coco.id)])), [], "nothing written")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted(),
+                       files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, "nothing left beside the database")
+    }
+
     // MARK: Every page
 
     /// Names that could be markup (`<script>…`, `"><img …>`), a bidi override and 10,000 characters, in every
