@@ -227,10 +227,16 @@ struct ServeMiddleware: RouterMiddleware {
         } catch {
             let p = server.presentation(server.language(request, context))
             // What the CLI would say in one line, where the failure is not the request's: a file the write needed
-            // that could not be stored (a full disk: 507, the write undone by the store), a busy database (503).
+            // that could not be stored (a full disk: 507, the write undone by the store), the store's own failures
+            // (busy or its server gone: 503; read-only, damaged, an I/O error: 500), each in the CLI's words.
             let (line, status): (String, HTTPResponse.Status) = switch error {
             case let e as OutputError: (e.message(p.l10n), e.cause == .noSpace ? .init(code: 507, reasonPhrase: "Insufficient Storage") : .internalServerError)
-            case StoreError.busy: (p.t(.errBusy), .serviceUnavailable)
+            case let e as StoreError:
+                switch e {
+                case .busy, .serverConnectionLost, .serverUnreachable: (e.message(p.l10n, defaultDatabase: ""), .serviceUnavailable)
+                case .file(_, .noSpace): (e.message(p.l10n, defaultDatabase: ""), .init(code: 507, reasonPhrase: "Insufficient Storage"))
+                default: (e.message(p.l10n, defaultDatabase: ""), .internalServerError)
+                }
             default: (p.t(.errUnexpected(detail: String(describing: type(of: error)))), .internalServerError)
             }
             if PetServer.wantsJSON(request) {
