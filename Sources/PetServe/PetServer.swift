@@ -1,8 +1,8 @@
 import Foundation
-import PetFiles
 import Hummingbird
 import Localization
 import Logging
+import PetFiles
 import PetModel
 import PetStoreCore
 import PetViews
@@ -211,6 +211,17 @@ struct ServeMiddleware: RouterMiddleware {
     typealias Context = ServeContext
     let server: PetServer
 
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+
+    /// A store's failure as a status: busy or its server gone 503, a full disk 507, the rest 500.
+    static func status(_ e: StoreError) -> HTTPResponse.Status {
+        switch e {
+        case .busy, .serverConnectionLost, .serverUnreachable: .serviceUnavailable
+        case .file(_, .noSpace): insufficientStorage
+        default: .internalServerError
+        }
+    }
+
     func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         var context = context
@@ -230,13 +241,8 @@ struct ServeMiddleware: RouterMiddleware {
             // that could not be stored (a full disk: 507, the write undone by the store), the store's own failures
             // (busy or its server gone: 503; read-only, damaged, an I/O error: 500), each in the CLI's words.
             let (line, status): (String, HTTPResponse.Status) = switch error {
-            case let e as OutputError: (e.message(p.l10n), e.cause == .noSpace ? .init(code: 507, reasonPhrase: "Insufficient Storage") : .internalServerError)
-            case let e as StoreError:
-                switch e {
-                case .busy, .serverConnectionLost, .serverUnreachable: (e.message(p.l10n, defaultDatabase: ""), .serviceUnavailable)
-                case .file(_, .noSpace): (e.message(p.l10n, defaultDatabase: ""), .init(code: 507, reasonPhrase: "Insufficient Storage"))
-                default: (e.message(p.l10n, defaultDatabase: ""), .internalServerError)
-                }
+            case let e as OutputError: (e.message(p.l10n), e.cause == .noSpace ? Self.insufficientStorage : .internalServerError)
+            case let e as StoreError: (e.message(p.l10n, defaultDatabase: ""), Self.status(e))
             default: (p.t(.errUnexpected(detail: String(describing: type(of: error)))), .internalServerError)
             }
             if PetServer.wantsJSON(request) {
