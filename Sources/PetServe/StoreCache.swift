@@ -30,6 +30,11 @@ public final class StoreCache: @unchecked Sendable {
     func value<T>(_ key: String, marker: String?) -> T? {
         guard let marker else { return nil }
         lock.lock(); defer { lock.unlock() }
+        return kept(key, marker)
+    }
+
+    /// Under the lock: the value kept under `key` for `marker`, marked as just used, or nil.
+    private func kept<T>(_ key: String, _ marker: String) -> T? {
         guard self.marker == marker, var entry = entries[key], let value = entry.value as? T else { return nil }
         clock += 1
         entry.used = clock
@@ -46,10 +51,7 @@ public final class StoreCache: @unchecked Sendable {
         let turn = marker + "|" + key
         lock.lock()
         while making.contains(turn) { lock.wait() }
-        if self.marker == marker, var entry = entries[key], let value = entry.value as? T {
-            clock += 1
-            entry.used = clock
-            entries[key] = entry
+        if let value: T = kept(key, marker) {
             lock.unlock()
             return value
         }
