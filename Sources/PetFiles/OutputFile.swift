@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -245,8 +246,10 @@ public enum OutputFile {
         var suffix = UInt32.random(in: 0...UInt32.max)
         for _ in 0..<100 {
             let temporary = dir + "/." + name(of: target) + ".\(getpid()).\(String(suffix, radix: 36)).tmp"
-            TemporaryFiles.register(temporary)
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let fd = TemporaryFiles.whole {
+                TemporaryFiles.register(temporary)
+                return open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            }
             if fd >= 0 {
                 fchmod(fd, 0o600)
                 return Pending(path: path, target: target, temporary: temporary, descriptor: fd)
@@ -264,28 +267,49 @@ public enum OutputFile {
         let env = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
         let dir = env.isEmpty ? "/tmp" : env
         var template = Array((dir + "/.petlog-XXXXXX").utf8CString)
-        // safe: the template is a non-empty C string, so its buffer has an address.
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw OutputError(path: path, errno: errno, folder: dir) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        TemporaryFiles.register(temporary)
+        // The file is made and registered in one section: a signal finds it registered or not there.
+        let (fd, code, temporary): (Int32, Int32, String) = TemporaryFiles.whole {
+            // safe: the template is a non-empty C string, so its buffer has an address.
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return (fd, errno, "") }
+            let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            TemporaryFiles.register(temporary)
+            return (fd, 0, temporary)
+        }
+        guard fd >= 0 else { throw OutputError(path: path, errno: code, folder: dir) }
         return Pending(path: path, target: temporary, temporary: temporary, descriptor: fd)
     }
 
     /// Flushes the temporary file to the disk and renames it over its target; on failure removes it.
     public static func commit(_ pending: Pending) throws {
+        try flush(pending)
+        try TemporaryFiles.whole { try place(pending) }
+        syncFolder(folder(of: pending.target))
+    }
+
+    /// Syncs and closes the temporary file; on failure removes it.
+    fileprivate static func flush(_ pending: Pending) throws {
         var failure: Int32 = 0
         if pending.descriptor >= 0, fsync(pending.descriptor) != 0 { failure = errno }
         let closed = pending.close()
         if failure == 0, closed != 0, closed != EINTR { failure = closed }
-        if failure == 0, rename(pending.temporary, pending.target) != 0 { failure = errno }
         if failure != 0 {
             unlink(pending.temporary)
             TemporaryFiles.unregister(pending.temporary)
             throw OutputError(path: pending.path, errno: failure)
         }
+    }
+
+    /// Renames the temporary file over its target and unregisters it (inside `TemporaryFiles.whole`); on failure
+    /// removes it.
+    fileprivate static func place(_ pending: Pending) throws {
+        if rename(pending.temporary, pending.target) != 0 {
+            let failure = errno
+            unlink(pending.temporary)
+            TemporaryFiles.unregister(pending.temporary)
+            throw OutputError(path: pending.path, errno: failure)
+        }
         TemporaryFiles.unregister(pending.temporary)
-        syncFolder(folder(of: pending.target))
     }
 
     /// Removes the temporary file (after a failure).
@@ -386,15 +410,8 @@ public enum OutputFile {
         let synced = fsync(fd) == 0 ? 0 : errno
         _ = systemClose(fd)
         if synced != 0 { throw OutputError(path: path, errno: synced) }
-        var held = sigset_t(), previous = sigset_t()
-        if staysRegistered {
-            sigemptyset(&held)
-            for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&held, sig) }
-            pthread_sigmask(SIG_BLOCK, &held, &previous)
-            TemporaryFiles.register(target)
-        }
-        do {
-            defer { if staysRegistered { pthread_sigmask(SIG_SETMASK, &previous, nil) } }
+        try TemporaryFiles.whole {
+            if staysRegistered { TemporaryFiles.register(target) }
             do {
                 if link(pending.temporary, target) != 0 {
                     let code = errno
@@ -428,7 +445,8 @@ public enum OutputFile {
     /// like `mkdir -p`) when it does not exist. Links to a folder are followed; a dangling link makes
     /// the folder it points at. Returns the folders created, deepest last.
     /// `registering`: each folder is registered with `TemporaryFiles` before it is made (so a signal that
-    /// comes the moment after removes it too); the caller unregisters them once they are to stay.
+    /// comes the moment after removes it too), inside the caller's `TemporaryFiles.whole`; the caller
+    /// unregisters them once they are to stay.
     @discardableResult
     public static func prepareFolder(_ path: String, registering: Bool = false) throws -> [String] {
         var st = stat()
@@ -481,7 +499,15 @@ public enum OutputFile {
         /// Makes `folder` if needed (see `OutputFile.prepareFolder`); removed again if the batch fails or
         /// is interrupted (registered with `TemporaryFiles` until the batch is committed).
         public func prepareFolder(_ folder: String) throws {
-            createdFolders += try OutputFile.prepareFolder(folder, registering: true)
+            createdFolders += try TemporaryFiles.whole { try OutputFile.prepareFolder(folder, registering: true) }
+            #if DEBUG || PETLOG_TEST_HOOKS
+            // PETLOG_TEST_SIGNAL_ON_A_THREAD=N (the tests' build only): signal N taken by a thread started the
+            // moment the folder is made, while this one goes on writing, as a worker thread starting then can
+            // take a Ctrl-C sent to the process (it has every signal unblocked for a moment).
+            if let sig = ProcessInfo.processInfo.environment["PETLOG_TEST_SIGNAL_ON_A_THREAD"].flatMap(Int32.init) {
+                Thread.detachNewThread { pthread_kill(pthread_self(), sig) }
+            }
+            #endif
         }
 
         /// Writes one file of the batch to its temporary path.
@@ -491,20 +517,26 @@ public enum OutputFile {
             try p.write(content)
         }
 
-        /// Renames every file into place.
+        /// Renames every file into place: each is synced first, then all are renamed and the folders the batch
+        /// made unregistered in one `TemporaryFiles.whole`, so a signal finds the batch whole or not begun.
         public func commit() throws {
             var remaining = pending
             pending = []
             do {
-                while let p = remaining.first {
-                    try OutputFile.commit(p)
-                    remaining.removeFirst()
+                for (i, p) in remaining.enumerated() {
+                    do { try OutputFile.flush(p) } catch { remaining.remove(at: i); throw error }
+                }
+                try TemporaryFiles.whole {
+                    while let p = remaining.first {
+                        try OutputFile.place(p)
+                        remaining.removeFirst()
+                    }
+                    createdFolders.forEach(TemporaryFiles.unregister)
                 }
             } catch {
-                remaining.dropFirst().forEach(OutputFile.discard)
+                remaining.forEach(OutputFile.discard)
                 throw error
             }
-            createdFolders.forEach(TemporaryFiles.unregister)
             createdFolders = []
         }
 
@@ -609,6 +641,52 @@ public enum TemporaryFiles {
     nonisolated(unsafe) static var installed = false
     static let lock = NSLock()
 
+    /// The signals whose clean-up `whole` holds off (SIGPIPE too: a write to a closed pipe in a section would
+    /// run the handler on that thread).
+    static let held: sigset_t = {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&set, sig) }
+        return set
+    }()
+    /// Sections (`whole`) running now, on any thread; and whether a signal's clean-up has begun.
+    static let sections = Atomic<Int>(0)
+    static let cleaning = Atomic<Bool>(false)
+
+    /// Runs `body`, which makes a registered file or folder (registering it) or renames files into place
+    /// (unregistering them), whole with respect to a signal's clean-up. A process-directed signal can run
+    /// its handler on any thread that does not block it (a worker thread starting has every signal unblocked
+    /// for a moment), and `onSignal`'s work runs on a thread of its own, so the clean-up may run while this
+    /// thread goes on: without this, a file made just after the clean-up's unlinks kept its folder, and a
+    /// failure that then removed the file left the folder empty. Here the signals are blocked on this thread
+    /// for `body` (one that comes meanwhile is handled right after), and a clean-up on another thread waits
+    /// until no section runs; once a clean-up has begun, no section starts (the thread waits for the process
+    /// to end). Never nested: `body` must not call `whole`.
+    public static func whole<T>(_ body: () throws -> T) rethrows -> T {
+        var previous = sigset_t()
+        var blocked = held
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        sections.add(1, ordering: .sequentiallyConsistent)
+        guard !cleaning.load(ordering: .sequentiallyConsistent) else {
+            sections.subtract(1, ordering: .sequentiallyConsistent)
+            while true { pause() }
+        }
+        defer { sections.subtract(1, ordering: .sequentiallyConsistent) }
+        return try body()
+    }
+
+    /// `lock` held with the signals blocked, so that a clean-up never runs on a thread that holds it.
+    private static func locked<T>(_ body: () -> T) -> T {
+        var previous = sigset_t()
+        var blocked = held
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
     /// For `petlog serve`: a registration installs no handler from now on, so the server's own handling stays
     /// (a graceful shutdown on SIGINT and SIGTERM that lets requests finish, each removing its own temporary
     /// files; SIGPIPE ignored, a client that went away ends its connection, not the server). Before this, the
@@ -624,22 +702,22 @@ public enum TemporaryFiles {
     }
 
     public static func register(_ path: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        installHandlers()
-        for i in 0..<capacity where slots[i] == nil {
-            slots[i] = strdup(path)
-            return
+        locked {
+            installHandlers()
+            for i in 0..<capacity where slots[i] == nil {
+                slots[i] = strdup(path)
+                return
+            }
         }
     }
 
     public static func unregister(_ path: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        for i in 0..<capacity {
-            if let p = slots[i], String(cString: p) == path {
-                slots[i] = nil
-                free(p)
+        locked {
+            for i in 0..<capacity {
+                if let p = slots[i], String(cString: p) == path {
+                    slots[i] = nil
+                    free(p)
+                }
             }
         }
     }
@@ -652,11 +730,22 @@ public enum TemporaryFiles {
     }
 
     /// Unlinks every registered path; async-signal-safe, for another signal handler (a lock wait that
-    /// honours Ctrl-C) to call before it ends the process.
+    /// honours Ctrl-C) to call before it ends the process. It first waits for the sections (`whole`) running
+    /// on other threads to end, and no section starts after it: what they made is registered by then.
     public static func removeRegistered() {
+        cleaning.store(true, ordering: .sequentiallyConsistent)
+        while sections.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
         for i in 0..<capacity {
             if let p = slots[i] { unlink(p) }
         }
+        #if DEBUG || PETLOG_TEST_HOOKS
+        // PETLOG_TEST_SLOW_CLEANUP=ms (the tests' build only): the clean-up pauses between its unlinks and its
+        // folders, as a clean-up on a thread the scheduler sets aside does, while other threads go on.
+        if slowCleanup > 0 {
+            var pause = timespec(tv_sec: 0, tv_nsec: slowCleanup * 1_000_000)
+            nanosleep(&pause, nil)
+        }
+        #endif
         // Then the folders a command made for its files (`Batch.prepareFolder`), deepest first: rmdir
         // takes only an empty folder, so a folder that holds anything else stays.
         for _ in 0..<2 {
@@ -714,10 +803,20 @@ public enum TemporaryFiles {
         deferredSignals = fds[1]
     }
 
+    #if DEBUG || PETLOG_TEST_HOOKS
+    nonisolated(unsafe) static var slowCleanup = 0
+    #endif
+
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
         _ = slots
+        _ = held
+        _ = sections.load(ordering: .relaxed)
+        _ = cleaning.load(ordering: .relaxed)
+        #if DEBUG || PETLOG_TEST_HOOKS
+        slowCleanup = ProcessInfo.processInfo.environment["PETLOG_TEST_SLOW_CLEANUP"].flatMap(Int.init).map { min(max($0, 0), 999) } ?? 0
+        #endif
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
                 // write(2) is async-signal-safe: the work runs on onSignal's thread, which then dies of `sig`.

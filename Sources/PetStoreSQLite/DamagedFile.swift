@@ -123,13 +123,17 @@ enum DamagedFile {
         for folder in folders {
             let copy = (folder as NSString).appendingPathComponent(name)
             unlink(copy)
-            TemporaryFiles.register(copy)
+            // Registered and made in one section: a signal's clean-up finds it registered or not there.
+            let made = TemporaryFiles.whole {
+                TemporaryFiles.register(copy)
+                return FileManager.default.createFile(atPath: copy, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
             defer {
                 unlink(copy)
                 TemporaryFiles.unregister(copy)
             }
             do {
-                guard FileManager.default.createFile(atPath: copy, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                guard made else {
                     throw StoreError.file(path: copy, .permissionDenied)
                 }
                 let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
