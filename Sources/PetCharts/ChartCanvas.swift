@@ -43,11 +43,15 @@ struct ChartCanvas {
         context.paint()
     }
 
+    /// The title's layout: bold, centred in the width, ellipsized.
+    func titleLayout(_ title: String) -> TextLayout {
+        layout(title, size: style.titleSize, bold: true, width: width - 2 * style.padding, alignment: .center, ellipsize: true)
+    }
+
     /// Draws the title centred at the top; returns the y below it.
     func drawTitle(_ title: String, top: Double) -> Double {
         guard !title.isEmpty else { return top }
-        let box = width - 2 * style.padding
-        let text = layout(title, size: style.titleSize, bold: true, width: box, alignment: .center, ellipsize: true)
+        let text = titleLayout(title)
         context.setSource(style.text)
         text.draw(x: style.padding, y: top)
         return top + text.extents.height

@@ -6,11 +6,20 @@ public enum ChartRenderer {
     /// Writes the weight chart to `path`, with permissions `permissions` (0600: records are private by
     /// default); on a failure, what was written there is removed. The caller chooses the path: petlog
     /// hands a temporary file of PetStore's `OutputFile`, which replaces the target atomically.
-    public static func render(_ spec: WeightChartSpec, to path: String, format: ChartFormat,
+    ///
+    /// The spec is taken (`consuming`): its series are read once into the points the strokes go through and then
+    /// let go before the image is painted, so a caller that hands over the only copy of a long series does not
+    /// hold its columns and the image at once (issue 44: the million-point chart's peak RSS).
+    public static func render(_ spec: consuming WeightChartSpec, to path: String, format: ChartFormat,
                               permissions: Int = 0o600) throws {
         try spec.validate()
-        try write(to: path, format: format, size: spec.size, title: spec.title, permissions: permissions) { context, chunk in
-            drawWeight(spec, on: context, strokeChunk: chunk)
+        let (size, title) = (spec.size, spec.title)
+        var held = Optional(consume spec)
+        try write(to: path, format: format, size: size, title: title, permissions: permissions) { context, chunk in
+            guard var spec = held.take() else { return }
+            let lines = weightDrawing(spec, on: context, strokeChunk: chunk).lines()
+            spec.series = spec.series.map { LineSeries(label: $0.label, times: [], values: []) }
+            weightDrawing(spec, on: context, strokeChunk: chunk).draw(lines)
         }
     }
 
@@ -39,10 +48,14 @@ public enum ChartRenderer {
     }
 
     private static func drawWeight(_ spec: WeightChartSpec, on context: Context, strokeChunk: Int) {
+        weightDrawing(spec, on: context, strokeChunk: strokeChunk).draw()
+    }
+
+    private static func weightDrawing(_ spec: WeightChartSpec, on context: Context, strokeChunk: Int) -> WeightChartDrawing {
         let (w, h) = (Double(spec.size.width), Double(spec.size.height))
         let style = ChartStyle(theme: spec.theme, width: w, height: h, fontFamily: spec.fontFamily)
         let canvas = ChartCanvas(context: context, style: style, width: w, height: h, language: spec.language)
-        WeightChartDrawing(spec: spec, canvas: canvas, strokeChunk: strokeChunk).draw()
+        return WeightChartDrawing(spec: spec, canvas: canvas, strokeChunk: strokeChunk)
     }
 
     private static func drawBars(_ spec: BarChartSpec, on context: Context) {

@@ -145,15 +145,20 @@ extension Session {
     var chartLabels: ChartLabels { ChartLabels(format: format, wording: wording, timeZone: time.timeZone) }
 
     /// Shows a composed chart: its `--json` view, else its text without `-o`, else its drawing written to the file.
-    func show(_ chart: ComposedChart, out: ChartGroup.Output) throws {
+    /// The chart is taken: for a file, its drawing is made and the chart let go, so that the renderer holds the
+    /// only copy of the series and can drop it before painting (issue 44: the million-point chart's peak RSS).
+    func show(_ chart: consuming ComposedChart, out: ChartGroup.Output) throws {
         for w in json ? chart.jsonWarnings : chart.warnings { terminal.error(w) }
         if json { try terminal.json(chart.json()); return }
         guard let format = try out.format(self), let path = out.output else { terminal.lines(chart.text()); return }
         for n in chart.fileNotes { terminal.error(n) }
+        var drawing = Optional(chart.drawing())
+        _ = consume chart
         try writeChart(path) { file in
-            switch chart.drawing() {
-            case .line(let spec): try ChartRenderer.render(spec, to: file, format: format)
-            case .bars(let spec): try ChartRenderer.render(spec, to: file, format: format)
+            switch drawing.take() {
+            case .line(let spec)?: try ChartRenderer.render(consume spec, to: file, format: format)
+            case .bars(let spec)?: try ChartRenderer.render(spec, to: file, format: format)
+            case nil: break
             }
         }
     }

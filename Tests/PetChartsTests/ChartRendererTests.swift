@@ -118,6 +118,55 @@ final class ChartRendererTests: XCTestCase {
         XCTAssertTrue(text.contains("45") || text.contains("50"), text)
     }
 
+    /// Issue 44 (the million-point chart's peak RSS): the image is painted from the lines worked out before it
+    /// (`WeightChartDrawing.lines()`) with nothing of the series left but their labels, so the renderer can let
+    /// the columns go before painting; the pixels are those of the drawing that reads the series as it paints.
+    /// Plain, gappy, several series with a legend, smoothed with markers off, a window, a 200k-point decimated
+    /// series with a spike, and an empty window.
+    func testTheImageIsPaintedFromTheLinesWorkedOutBeforeIt() throws {
+        var random = TestRandom(seed: 44)
+        var times = [Double](), values = [Double]()
+        var v = 30.0
+        for i in 0..<200_000 {
+            times.append(Fixtures.start + Double(i) * 150 + (i > 120_000 ? 40 * Fixtures.day : 0))
+            v += (random.next() - 0.5) * 0.05
+            values.append(v + (i == 50_000 ? 9 : 0))
+        }
+        var window = Fixtures.oneSeries()
+        window.timeRange = (Fixtures.start + 30 * Fixtures.day)...(Fixtures.start + 90 * Fixtures.day)
+        var empty = Fixtures.oneSeries()
+        empty.timeRange = (Fixtures.start - 90 * Fixtures.day)...(Fixtures.start - 30 * Fixtures.day)
+        let big = WeightChartSpec(title: "200k", yLabel: "Weight", unitSuffix: "kg",
+                                  series: [LineSeries(label: "Dog", times: times, values: values)],
+                                  smoothingWindow: 7 * Fixtures.day, smoothingLabel: "7-day mean", labeler: Fixtures.labeler)
+        for (name, spec) in [("one", Fixtures.oneSeries()), ("three", Fixtures.threeSparse()), ("smoothed", Fixtures.darkSmoothed()),
+                             ("window", window), ("empty", empty), ("big", big)] {
+            func image(_ file: String, _ paint: (Context, ChartCanvas) -> Void) throws -> [UInt32] {
+                let surface = try Surface.image(width: spec.size.width, height: spec.size.height, opaque: true)
+                let context = try Context(surface)
+                let (w, h) = (Double(spec.size.width), Double(spec.size.height))
+                let style = ChartStyle(theme: spec.theme, width: w, height: h, fontFamily: spec.fontFamily)
+                paint(context, ChartCanvas(context: context, style: style, width: w, height: h, language: spec.language))
+                try context.checkStatus()
+                try surface.writePNG(to: path(file))
+                return try surface.argbPixels()
+            }
+            let whole = try image("\(name)-whole.png") { _, canvas in WeightChartDrawing(spec: spec, canvas: canvas, strokeChunk: 2000).draw() }
+            let split = try image("\(name)-split.png") { _, canvas in
+                let lines = WeightChartDrawing(spec: spec, canvas: canvas, strokeChunk: 2000).lines()
+                var bare = spec
+                bare.series = spec.series.map { LineSeries(label: $0.label, times: [], values: []) }
+                WeightChartDrawing(spec: bare, canvas: canvas, strokeChunk: 2000).draw(lines)
+            }
+            XCTAssertTrue(whole == split, name)
+            XCTAssertTrue(whole.contains { $0 != whole[0] }, "\(name): something is drawn")
+            // The renderer's file (the spec handed over, its series dropped before painting) is that image's.
+            try ChartRenderer.render(spec, to: path("\(name).png"), format: .png)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("\(name).png"))),
+                           try Data(contentsOf: URL(fileURLWithPath: path("\(name)-whole.png"))), name)
+        }
+    }
+
     /// Issue 42: totals above the bars are written as money everywhere else (`$6.10`, not `$6.1`) while the
     /// axis may be compact; notes under the chart are text of the file.
     func testBarTotalsUseTheirOwnFormatAndNotesAreDrawn() throws {

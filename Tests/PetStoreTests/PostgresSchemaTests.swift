@@ -486,7 +486,7 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
     }
 
     /// What the import sends with COPY comes back exactly: integers (negative, the extremes), doubles,
-    /// text with tabs, newlines, carriage returns and backslashes, bytes, NULL.
+    /// text with tabs, newlines, carriage returns and backslashes (short and long), bytes, NULL.
     func testCopyRowsComeBackExactly() throws {
         let server = try requireServer()
         let l = try link(try server.newDatabase())
@@ -497,6 +497,10 @@ final class PostgresSchemaTests: XCTestCase, OnOneStore {
             [.int(Int64.max), .double(123456.789), .text("첫 눈 ❄️ ＣＯＣＯ"), .null],
             [.int(Int64.min), .double(.infinity), .null, .bytes(Array(0...255).map(UInt8.init))],
             [.null, .null, .text(""), .null],
+            // Longer than a small string, with nothing to escape, one at the end, one at the start.
+            [.int(1), .null, .text(String(repeating: "long plain text, 긴 글 ", count: 20)), .null],
+            [.int(2), .null, .text(String(repeating: "x", count: 40) + "\\"), .null],
+            [.int(3), .null, .text("\t" + String(repeating: "y", count: 40)), .null],
         ]
         var copy = CopyRows()
         for r in rows { copy.append(r) }
