@@ -265,6 +265,8 @@ public struct ValueFormatter: Sendable {
     /// without a formatter per amount (a list of a thousand expenses formats a thousand times).
     struct MoneyPattern: Sendable {
         var prefix: String, suffix: String, group: String, decimal: String, digits: Int
+        /// Its parts in one line, for the tests to compare.
+        var text: String { "\(prefix)|\(group)|\(decimal)|\(suffix)|\(digits)" }
 
         func format(_ magnitude: UInt64) -> String {
             var divisor: UInt64 = 1
@@ -284,7 +286,22 @@ public struct ValueFormatter: Sendable {
         }
     }
 
-    static let patterns = Mutex<[String: MoneyPattern]>([:])
+    /// What `learnPattern` learns for the home currencies of the three languages and the euro, known from the start:
+    /// learning asks Foundation's formatter three times, and its first use loads CLDR's data, a twentieth of `stats`
+    /// (issue 44). `MoneyPatternTests` checks every amount they write against Foundation's own.
+    static let knownPatterns: [String: MoneyPattern] = {
+        var known: [String: MoneyPattern] = [:]
+        for (language, code, digits, prefix, suffix) in [
+            ("en", "USD", 2, "$", ""), ("en", "KRW", 0, "₩", ""), ("en", "JPY", 0, "¥", ""), ("en", "EUR", 2, "€", ""),
+            ("ko", "USD", 2, "US$", ""), ("ko", "KRW", 0, "", "원"), ("ko", "JPY", 0, "JP¥", ""), ("ko", "EUR", 2, "€", ""),
+            ("ja", "USD", 2, "$", ""), ("ja", "KRW", 0, "₩", ""), ("ja", "JPY", 0, "", "円"), ("ja", "EUR", 2, "€", ""),
+        ] {
+            known["\(language) \(code) \(digits)"] = MoneyPattern(prefix: prefix, suffix: suffix, group: ",", decimal: digits > 0 ? "." : "", digits: digits)
+        }
+        return known
+    }()
+
+    static let patterns = Mutex<[String: MoneyPattern]>(knownPatterns)
 
     func learnPattern(_ currency: Currency, key: String) -> MoneyPattern? {
         let digits = max(0, currency.minorDigits)

@@ -18,6 +18,8 @@ public struct DueItem: Equatable, Sendable {
     public var dueAt: Date?
     /// When it was last done (last dose, last vaccination, the visit).
     public var lastDone: Date?
+    /// The UTC offset of the clock `lastDone` happened on (its record's own); nil: the reader's.
+    public var lastDoneOffset: Int?
     /// True for a core vaccine of a young pet with no dose recorded yet.
     public var neverRecorded: Bool
     /// Stable across runs, so a calendar re-import updates rather than duplicates.
@@ -27,9 +29,15 @@ public struct DueItem: Equatable, Sendable {
     public var lateByDay: Bool
 
     public init(kind: Kind, petId: Int64, petName: String, dueDay: LocalDate, dueAt: Date?, lastDone: Date?, neverRecorded: Bool, uid: String,
-                lateByDay: Bool = false) {
+                lateByDay: Bool = false, lastDoneOffset: Int? = nil) {
         self.kind = kind; self.petId = petId; self.petName = petName; self.dueDay = dueDay; self.dueAt = dueAt
         self.lastDone = lastDone; self.neverRecorded = neverRecorded; self.uid = uid; self.lateByDay = lateByDay
+        self.lastDoneOffset = lastDoneOffset
+    }
+
+    /// The day it was last done on its record's own clock (issue 29: the day the timeline shows it on, read from anywhere).
+    public func lastDoneDay(_ context: TimeContext) -> LocalDate? {
+        lastDone.map { at in lastDoneOffset.map { RecordClock.day(at, utcOffset: $0) } ?? context.localDate(of: at) }
     }
 
     /// Overdue when the day (or the dose time of a daily or more frequent dose) has passed.
@@ -147,8 +155,8 @@ public enum CareAgenda {
     /// Everything due or overdue for `pets`, from their records (vaccinations, visits, medications, doses).
     public static func items(pets: [Pet], records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext) -> [DueItem] {
         var out: [DueItem] = []
-        // Each pet's records by position, put in order, then copied once: a record is 444 bytes, and grouping and
-        // sorting the records themselves moved each several times (issue 44).
+        // Each pet's records by position, put in order, then copied once: grouping and sorting the records themselves
+        // moved each several times (issue 44).
         let byPet = Dictionary(grouping: records.indices) { records[$0].petId ?? -1 }
         // A shelter's thousands of doses use a handful of vaccine texts: each is looked up once.
         var names = VaccineNames()
@@ -179,11 +187,11 @@ public enum CareAgenda {
     static func vaccineItems(pet: Pet, records: [PetRecord], schedule: VaccinationSchedule, context: TimeContext, names: inout VaccineNames) -> [DueItem] {
         // Each dose under its listed code (also when typed as `ジステンパー` before petlog knew the name);
         // other names compare without case or width (`Lyme` and `lyme` are one vaccine).
-        var doses: [(record: (id: Int64, at: Date), code: String, key: String, next: LocalDate?)] = []
+        var doses: [(record: (id: Int64, at: Date, utcOffset: Int), code: String, key: String, next: LocalDate?)] = []
         for r in records {
             guard case .vaccination(let v) = r.detail else { continue }
             let (code, key) = names(v.vaccine)
-            doses.append(((r.id, r.at), code, key, v.nextDue))
+            doses.append(((r.id, r.at, r.utcOffset), code, key, v.nextDue))
         }
         var out: [DueItem] = []
         var seen: Set<String> = []
@@ -203,7 +211,8 @@ public enum CareAgenda {
             let uidPart = entry != nil || CareNames.shipped.vaccineCode(dose.code) != nil
                 ? dose.code : "r\(doses.first { $0.key == dose.key }?.record.id ?? dose.record.id)"
             out.append(DueItem(kind: .vaccine(code: dose.code), petId: pet.id, petName: pet.name, dueDay: next, dueAt: nil,
-                               lastDone: dose.record.at, neverRecorded: false, uid: "petlog-vaccine-\(pet.id)-\(uidPart)"))
+                               lastDone: dose.record.at, neverRecorded: false, uid: "petlog-vaccine-\(pet.id)-\(uidPart)",
+                               lastDoneOffset: dose.record.utcOffset))
         }
         // A young pet's core vaccines not yet started.
         if let born = pet.born?.earliestDay, context.today.dayNumber - born.dayNumber < 365 {
@@ -224,10 +233,11 @@ public enum CareAgenda {
             guard case .medication(let m) = r.detail, isActive(m, at: context.now, context: context) else { continue }
             let t = timetable(course: r, m, doseRecords: records, context: context)
             guard let next = t.next else { continue }
-            let lastDone = records.filter { d in if case .dose(let dose) = d.detail { return dose.medicationId == r.id } else { return false } }.map(\.at).max()
+            let lastDose = records.filter { d in if case .dose(let dose) = d.detail { return dose.medicationId == r.id } else { return false } }
+                .max { $0.at < $1.at }
             out.append(DueItem(kind: .medication(name: m.name, courseId: r.id), petId: pet.id, petName: pet.name,
-                               dueDay: context.localDate(of: next), dueAt: next, lastDone: lastDone, neverRecorded: false,
-                               uid: "petlog-medication-\(r.id)", lateByDay: (m.intervalSeconds ?? 0) > 86_400))
+                               dueDay: context.localDate(of: next), dueAt: next, lastDone: lastDose?.at, neverRecorded: false,
+                               uid: "petlog-medication-\(r.id)", lateByDay: (m.intervalSeconds ?? 0) > 86_400, lastDoneOffset: lastDose?.utcOffset))
         }
         return out
     }
@@ -239,10 +249,12 @@ public enum CareAgenda {
         }
         for (i, (record, v)) in visits.enumerated() {
             guard let day = v.followUp else { continue }
-            // Any later visit answers the follow-up.
-            if visits[(i + 1)...].contains(where: { context.localDate(of: $0.0.at) > context.localDate(of: record.at) }) { continue }
+            // Any visit on a later day answers the follow-up, each day on its record's own clock (issue 29): two visits
+            // of one Seoul day are on two days in Los Angeles.
+            if visits[(i + 1)...].contains(where: { $0.0.localDay > record.localDay }) { continue }
             out.append(DueItem(kind: .followUp(visitId: record.id, reason: v.reason), petId: pet.id, petName: pet.name, dueDay: day,
-                               dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-followup-\(record.id)"))
+                               dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-followup-\(record.id)",
+                               lastDoneOffset: record.utcOffset))
         }
         return out
     }
@@ -260,9 +272,10 @@ public enum CareAgenda {
             for (i, index) in ofKind.enumerated() {
                 let record = records[index]
                 guard let day = record.detail.nextSession else { continue }
-                if ofKind[(i + 1)...].contains(where: { context.localDate(of: records[$0].at) > context.localDate(of: record.at) }) { continue }
+                if ofKind[(i + 1)...].contains(where: { records[$0].localDay > record.localDay }) { continue }
                 out.append(DueItem(kind: .nextSession(recordId: record.id, kind: kind), petId: pet.id, petName: pet.name, dueDay: day,
-                                   dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-next-\(kind.rawValue)-\(record.id)"))
+                                   dueAt: nil, lastDone: record.at, neverRecorded: false, uid: "petlog-next-\(kind.rawValue)-\(record.id)",
+                                   lastDoneOffset: record.utcOffset))
             }
         }
         return out

@@ -108,7 +108,9 @@ public enum Mood: String, CaseIterable, Sendable, Codable { case happy, calm, pl
 public enum Payment: String, CaseIterable, Sendable, Codable { case cash, card, transfer, other }
 public enum Route: String, CaseIterable, Sendable, Codable { case oral, topical, injection, eye, ear, inhaled, other }
 
-/// The kind-specific part of a record.
+/// The kind-specific part of a record. The kinds with many fields are held in a box of their own (`indirect`): inline,
+/// the largest made every record 444 bytes, and `due`'s thousands of vaccinations were copied at that size from the
+/// rows to the records and into each pet's agenda (issue 44).
 public enum RecordDetail: Equatable, Sendable {
     case weight(Weight)
     case meal(Meal)
@@ -116,12 +118,12 @@ public enum RecordDetail: Equatable, Sendable {
     case urine(Urine)
     case symptom(Symptom)
     case diary(Diary)
-    case visit(Visit)
-    case vaccination(Vaccination)
-    case medication(Medication)
+    indirect case visit(Visit)
+    indirect case vaccination(Vaccination)
+    indirect case medication(Medication)
     case dose(Dose)
-    case expense(Expense)
-    case grooming(Grooming)
+    indirect case expense(Expense)
+    indirect case grooming(Grooming)
     case walk(Walk)
 
     public var kind: RecordKind {

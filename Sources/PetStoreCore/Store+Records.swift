@@ -128,8 +128,8 @@ extension Store {
                 }
             }
         }
-        // Built into an array sized once, not grown by `compactMap`: a record is 444 bytes, and the copies of a
-        // growing array of `due`'s 4,470 were 3.6 MB of new pages, each a page fault (issue 44).
+        // Built into an array sized once, not grown by `compactMap`: the copies of a growing array of `due`'s 4,470
+        // records were 3.6 MB of new pages, each a page fault (issue 44; a record was 444 bytes then).
         var out: [PetRecord] = []
         out.reserveCapacity(rows.count)
         for row in rows {

@@ -11,7 +11,7 @@ public struct DueItemJSON: JSONObjectView {
         let i = item, time = context
         try c.put("pet_id", i.petId); try c.put("pet", i.petName); try c.put("due_on", i.dueDay.description); try c.put("overdue", i.isOverdue(time))
         try c.put("uid", i.uid); try c.put("due_at", i.dueAt.map { JSONView.instant($0, offset: time.utcOffset(at: $0)) })
-        try c.put("last_done", i.lastDone.map { JSONView.instant($0, offset: time.utcOffset(at: $0)) })
+        try c.put("last_done", i.lastDone.map { JSONView.instant($0, offset: i.lastDoneOffset ?? time.utcOffset(at: $0)) })
         switch i.kind {
         case .vaccine(let code): try c.put("kind", "vaccine"); try c.put("vaccine", code); try c.put("first_dose", i.neverRecorded)
         case .medication(let name, let id): try c.put("kind", "dose"); try c.put("medication", name); try c.put("medication_id", id)

@@ -8,7 +8,7 @@ public enum DueCalendar {
     public static func document(_ items: [DueItem], _ p: PresentationContext) -> String {
         let events = items.map { i in
             ICalendar.Event(uid: i.uid, summary: p.t(.icsSummary(pet: i.petName, what: p.wording.dueWhat(i))),
-                            description: i.lastDone.map { p.t(.icsLastDone(date: p.time.localDate(of: $0).description)) },
+                            description: i.lastDoneDay(p.time).map { p.t(.icsLastDone(date: $0.description)) },
                             day: i.dueAt == nil ? i.dueDay : nil, start: i.dueAt)
         }
         return ICalendar.document(events, stamp: p.time.now)

@@ -79,7 +79,7 @@ public struct PetPresenter {
     public func due(_ items: [DueItem], days: Span) -> [String] {
         if items.isEmpty { return [t(.dueNothing(days: String(days.approximateSeconds / 86_400)))] }
         let rows = items.map { i -> [String] in
-            [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDone.map { time.localDate(of: $0).description } ?? "-"]
+            [wording.dueWhen(i), i.petName, wording.dueWhat(i), i.dueAt.map(dateTime) ?? i.dueDay.description, i.lastDoneDay(time)?.description ?? "-"]
         }
         return context.screen.table(header: [t(.colWhen), t(.colPet), t(.colWhat), t(.colDue), t(.colLast)], rows: rows) { items[$0].isOverdue(time) ? .red : nil }
     }

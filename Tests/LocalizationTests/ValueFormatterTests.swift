@@ -172,15 +172,21 @@ final class ValueFormatterTests: XCTestCase {
 }
 
 final class MoneyPatternTests: XCTestCase {
-    /// The learned pattern writes every amount exactly as Foundation's formatter does.
+    /// The learned pattern writes every amount exactly as Foundation's formatter does; so do those known from the start.
     func testThePatternAgreesWithFoundation() {
+        XCTAssertEqual(ValueFormatter.knownPatterns.count, 12)
         var seed: UInt64 = 20261123
         func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 11 }
         for language in [Language.en, .ko, .ja] {
             let f = ValueFormatter(L10n(language), unitSystem: .metric)
             for code in ["KRW", "USD", "JPY", "EUR", "GBP", "CHF", "SEK"] {
                 guard let c = Currency.named(code) else { continue }
-                XCTAssertNotNil(f.learnPattern(c, key: "test \(language) \(code)"), "\(language) \(code)")
+                let learned = f.learnPattern(c, key: "test \(language) \(code)")
+                XCTAssertNotNil(learned, "\(language) \(code)")
+                // The patterns known from the start are what would be learned.
+                if let known = ValueFormatter.knownPatterns["\(language.rawValue) \(code) \(c.minorDigits)"] {
+                    XCTAssertEqual(known.text, learned?.text, "\(language) \(code)")
+                }
                 for magnitude in [0, 1, 9, 10, 999, 1000, 1_000_000, 999_999_999_999_99, UInt64(Int64.max)] + (0..<200).map({ _ in next() % 10_000_000_000 }) {
                     XCTAssertEqual(f.amount(magnitude, c), f.foundationAmount(magnitude, c), "\(language) \(code) \(magnitude)")
                 }

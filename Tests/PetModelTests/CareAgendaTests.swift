@@ -21,6 +21,13 @@ final class CareAgendaTests: XCTestCase {
         .vaccination(Vaccination(vaccine: code, nextDue: next.map { LocalDate.parseISO(Substring($0))! }))
     }
 
+    /// A record is copied on its way from the rows to each pet's agenda (`due` reads thousands): the kinds with many
+    /// fields are boxed, so a record stays small whatever its kind (444 bytes before, issue 44).
+    func testARecordStaysSmallWhateverItsKind() {
+        XCTAssertLessThanOrEqual(MemoryLayout<RecordDetail>.size, 72)
+        XCTAssertLessThanOrEqual(MemoryLayout<PetRecord>.size, 200)
+    }
+
     func testALaterDoseOrCombinationSupersedesTheReminder() {
         let coco = pet(1, "Coco", .dog), bun = pet(2, "Bun", .rabbit)
         let records = [

@@ -36,6 +36,32 @@ final class CareNamesTests: XCTestCase {
         }
     }
 
+    /// `shipped` folds each list on first use; `decode` folds and checks them all, and gives the same tables.
+    func testEveryListOfTheShippedFileFoldsAndNamesOneCodeEach() throws {
+        let all = try CareNames.decode(Assets.careNames)
+        for list in CareNames.List.allCases {
+            XCTAssertEqual(all.table(list).names.map { "\($0.name) \($0.key) \($0.code)" },
+                           CareNames.shipped.table(list).names.map { "\($0.name) \($0.key) \($0.code)" }, "\(list)")
+        }
+        XCTAssertEqual(all.waterKeys, CareNames.shipped.waterKeys)
+        let twice = Data((#"{"note": "", "symptoms": {}, "categories": {}, "diseases": {}, "grooming": {}, "water": {"en": [], "ko": [], "ja": []},"#
+            + #""vaccines": {"a": {"en": ["Shot"], "ko": [], "ja": []}, "b": {"en": ["shot"], "ko": [], "ja": []}}}"#).utf8)
+        XCTAssertThrowsError(try CareNames.decode(twice)) { e in
+            XCTAssertEqual(e as? CareNames.LoadError, .invalid(#"vaccine "shot" names both a and b"#))
+        }
+    }
+
+    /// The byte-by-byte key of ASCII text is Foundation's NFKC and case folding of it, for every ASCII character and name.
+    func testTheASCIIKeyIsTheFoldedKey() throws {
+        var texts = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) } + ["Lyme Booster", " Appetite-Loss ", "a_b.c(d)[e]\tF\r\n", "DA2PP"]
+        let file = try JSONDecoder().decode(CareNames.File.self, from: Assets.careNames)
+        for list in [file.symptoms, file.vaccines, file.categories, file.diseases, file.grooming] {
+            for (code, e) in list { texts += [code] + e.en + e.ko + e.ja }
+        }
+        for text in texts { XCTAssertEqual(CareNames.key(text), CareNames.foldedKey(text), text.debugDescription) }
+        XCTAssertEqual(CareNames.key("Ｌｙｍｅ Booster"), "lymebooster", "full-width letters still go through NFKC")
+    }
+
     func testCaseWidthAndSpacingDoNotMatter() {
         XCTAssertEqual(SymptomCode.match("ＶＯＭＩＴ"), .vomiting)
         XCTAssertEqual(SymptomCode.match("  Appetite-Loss "), .appetiteLoss)
