@@ -185,7 +185,11 @@ if [ "$PG_ROWS" = 1 ]; then
     "$PETLOG_BIN --db '${PG_URL/DB/series}' chart weight Rex -o $OUT/charts/1M-postgres.png"
 fi
 ROWS
-sed 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
+# Each row's 1-minute load average at its start and end, into out/hf/ID.load (write_results.py prints it beside the row).
+sed -e 's|^"\$PY" summarize.py|source ./petlog_rows.sh\n&|' \
+  -e 's|^\(  echo ">> \$id" >&2\)$|\1; cut -d" " -f1 /proc/loadavg > "$f.load"|' \
+  -e 's|^\(  /usr/bin/time -v -o "\$f.rss" .*\)$|\1; cut -d" " -f1 /proc/loadavg >> "$f.load"|' \
+  "$kit/run_peers.sh" > "$kit/run_with_petlog.sh"
 grep -q petlog_rows "$kit/run_with_petlog.sh" || { echo "could not hook into run_peers.sh" >&2; exit 70; }
 (cd "$kit" && POINTS="$POINTS" bash run_with_petlog.sh "${1:-}")
 # The web rows (issue 44): petlog serve beside datasette under wrk, on copies of shelter-all.sqlite (bench/web.sh).
