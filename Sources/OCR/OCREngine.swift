@@ -165,31 +165,21 @@ public final class OCREngine {
             return result
         }
         var result = try attempt(turn / 90, chosen)
-        // The measured second opinion, only for a page read badly (mean word confidence under `secondLook`:
-        // a receipt read upside down or in the wrong language gives about 40–55, a right reading over 80).
-        // A turn tesseract was unsure of (confidence under `sureOrientation`) is tried the other way up;
-        // unless --ocr-lang fixed the languages, the other languages are tried too (the UI language's
-        // first): OSD took a curled Korean receipt for Japanese. The most confident reading is kept; the first one over `secondLook` ends it.
-        if result.meanWordConfidence < PageLayout.secondLook {
-            let turns = (layout?.orientationConfidence ?? 0) < PageLayout.sureOrientation ? [turn / 90, turn / 90 + 2] : [turn / 90]
-            let installed = Set(installedLanguages(tessdataPath: tessdata))
-            var languages = [chosen]
-            if language == nil {
-                // OSD takes Hangul for Han and back (tuning half: Korean photos called Japanese): the other of the two
-                // is tried before the fallback.
-                let cjk = ["kor+eng": "jpn+eng", "jpn+eng": "kor+eng"][chosen].map { [$0] } ?? []
-                languages += (cjk + [fallback] + ["kor+eng", "jpn+eng", "eng"]).filter { l in
-                    l != chosen && l.split(separator: "+").allSatisfy { installed.contains(String($0)) }
-                }
-                languages = languages.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        // The measured second opinion, only for a page read badly (mean word confidence under `SecondLook.below`: a page
+        // read upside down or in the wrong language gives about 30–58, a right reading of a photo 65–95), within a budget
+        // of whole-page readings (`OCROptions.secondLookReadings`): the likeliest other readings first (`SecondLook.plan`),
+        // and the first one clearly better (`SecondLook.margin`) is kept and ends the search.
+        if result.meanWordConfidence < SecondLook.below, options.secondLookReadings > 0 {
+            let plan = SecondLook.plan(turn: turn / 90, chosen: chosen, fallback: fallback, languageGiven: language != nil, layout: layout,
+                                       installed: Set(installedLanguages(tessdataPath: tessdata)))
+            var read = 0
+            for (q, l) in plan.prefix(options.secondLookReadings) {
+                let again = try attempt(q, l)
+                read += 1
+                if again.meanWordConfidence >= result.meanWordConfidence + SecondLook.margin { result = again; break }
             }
-            search: for q in turns {
-                for l in languages where !(q == turn / 90 && l == chosen) {
-                    let again = try attempt(q, l)
-                    if again.meanWordConfidence > result.meanWordConfidence { result = again }
-                    if result.meanWordConfidence >= PageLayout.secondLook { break search }
-                }
-            }
+            trace.note("second look: \(read) of \(plan.count) readings (budget \(options.secondLookReadings)), kept \(result.language ?? "-") turned \(result.layout?.rotation ?? 0)°")
+            result.steps.append("looked again \(read)")
         }
         return result
     }
@@ -401,8 +391,6 @@ extension PageLayout {
     /// Below this orientation confidence the page is read as it is. Tesseract's OSD gave at least 1.8
     /// to the right turn of every receipt in the set, in all four turns (docs/ocr.md).
     static let minimumOrientationConfidence = 1.0
-    /// Mean word confidence under which a page is read again another way (turned, another language).
-    static let secondLook = 75.0
     /// Orientation confidence under which a badly read page is also read the other way up.
     static let sureOrientation = 2.0
 
@@ -410,6 +398,36 @@ extension PageLayout {
     /// tesseract found too little text to decide.
     static func detect(_ image: LeptImage, tessdataPath: String, characters: Int? = nil, trace: OCRTrace? = nil) -> PageLayout? {
         trace.measure("load osd", { OSDEngine(tessdataPath: tessdataPath, characters: characters) })?.detect(image, trace: trace)
+    }
+}
+
+/// The second look at a page read badly (issue 45: the photos' time). A right reading of a phone photo has a mean word
+/// confidence of 65–95, a wrong language or turn 30–58; an alternative that was not the page's language or turn came within
+/// 8 points of the first reading (an English photo read as Japanese 75.9 against 72.7), the right one 26–47 points above it
+/// (docs/ocr.md, "The second look's budget").
+enum SecondLook {
+    /// Mean word confidence under which the page is read again another way.
+    static let below = 65.0
+    /// An alternative reading replaces the first only when this many points more confident; it then ends the search.
+    static let margin = 10.0
+
+    /// The other readings to try, likeliest first, as (quarter turns clockwise, languages). OSD found nothing: the language
+    /// is what is unknown (the photo's EXIF turn stands), so the other languages come first and the other way up last. OSD
+    /// found the page's script but was unsure of its turn: the other way up in the same languages first. Languages:
+    /// Korean and Japanese, which OSD takes for each other, the other of the two first; then the fallback, then the rest.
+    /// With `languageGiven` (--ocr-lang) only the turn is tried.
+    static func plan(turn: Int, chosen: String, fallback: String, languageGiven: Bool, layout: PageLayout?,
+                     installed: Set<String>) -> [(quarterTurns: Int, language: String)] {
+        let flip = (layout?.orientationConfidence ?? 0) < PageLayout.sureOrientation ? [((turn + 2) % 4, chosen)] : []
+        guard !languageGiven else { return flip }
+        let cjk = ["kor+eng": "jpn+eng", "jpn+eng": "kor+eng"][chosen].map { [$0] } ?? []
+        var languages: [String] = []
+        for l in cjk + [fallback, "kor+eng", "jpn+eng", "eng"]
+        where l != chosen && !languages.contains(l) && l.split(separator: "+").allSatisfy({ installed.contains(String($0)) }) {
+            languages.append(l)
+        }
+        let others = languages.map { (turn, $0) }
+        return layout == nil ? others + flip : flip + others
     }
 }
 
