@@ -16,10 +16,10 @@ final class SecondLookTests: XCTestCase {
         XCTAssertEqual(plan.map { "\($0.quarterTurns) \($0.language)" }, ["0 kor+eng", "0 jpn+eng", "2 eng"])
     }
 
-    func testATurnOSDWasUnsureOfIsTriedTheOtherWayUpFirstAndTheOtherCJKLanguageBeforeTheFallback() {
+    func testATurnOSDWasUnsureOfIsTriedAfterTheLikeliestOtherLanguageAndTheOtherCJKLanguageBeforeTheFallback() {
         let unsure = PageLayout(rotation: 90, orientationConfidence: 1.2, script: "Japanese", scriptConfidence: 0.4)
         let plan = SecondLook.plan(turn: 1, chosen: "jpn+eng", fallback: "eng", languageGiven: false, layout: unsure, installed: Self.all)
-        XCTAssertEqual(plan.map { "\($0.quarterTurns) \($0.language)" }, ["3 jpn+eng", "1 kor+eng", "1 eng"])
+        XCTAssertEqual(plan.map { "\($0.quarterTurns) \($0.language)" }, ["1 kor+eng", "3 jpn+eng", "1 eng"])
         let sure = PageLayout(rotation: 0, orientationConfidence: 6.0, script: "Korean", scriptConfidence: 0.4)
         XCTAssertEqual(SecondLook.plan(turn: 0, chosen: "kor+eng", fallback: "jpn+eng", languageGiven: false, layout: sure,
                                        installed: Self.all).map { "\($0.quarterTurns) \($0.language)" }, ["0 jpn+eng", "0 eng"])
@@ -29,6 +29,9 @@ final class SecondLookTests: XCTestCase {
         let unsure = PageLayout(rotation: 0, orientationConfidence: 0.5, script: "Latin", scriptConfidence: 1)
         XCTAssertEqual(SecondLook.plan(turn: 0, chosen: "kor+eng", fallback: "eng", languageGiven: true, layout: unsure, installed: Self.all)
             .map { "\($0.quarterTurns) \($0.language)" }, ["2 kor+eng"])
+        let latin = PageLayout(rotation: 0, orientationConfidence: 0.8, script: "Latin", scriptConfidence: 1.1)
+        XCTAssertEqual(SecondLook.plan(turn: 0, chosen: "eng", fallback: "eng", languageGiven: false, layout: latin, installed: Self.all)
+            .map { "\($0.quarterTurns) \($0.language)" }, ["0 kor+eng", "2 eng", "0 jpn+eng"])
         XCTAssertTrue(SecondLook.plan(turn: 0, chosen: "kor+eng", fallback: "eng", languageGiven: true,
                                       layout: PageLayout(rotation: 0, orientationConfidence: 5, script: "Korean", scriptConfidence: 1), installed: Self.all).isEmpty)
         XCTAssertEqual(SecondLook.plan(turn: 0, chosen: "eng", fallback: "eng", languageGiven: false, layout: nil, installed: ["eng", "kor"])
