@@ -168,6 +168,10 @@ public struct OCROptions: Sendable, Equatable {
     /// Off by default: on 24 photos of the tuning half it read one total more, one date and one merchant fewer (a curled
     /// paper's bow no longer flattened after the warp; docs/ocr.md). `PETLOG_OCR_TRY=warp` turns it on in petlog-ocr.
     public var unwarpPaper: Bool
+    /// At most this many more whole-page readings for a page read badly (`recognizeDetecting`'s second look: another
+    /// language, the other way up; `SecondLook`). A budget in readings, not in time: the same image is read the same way
+    /// on a busy machine. 0: the first reading stands.
+    public var secondLookReadings: Int
     /// Images above this many pixels are refused before decoding.
     public var maxPixels: Int
     /// Files above this many bytes are refused before reading.
@@ -181,7 +185,7 @@ public struct OCROptions: Sendable, Equatable {
         pageSegmentation: PageSegmentation = .singleBlock, deskew: Bool = true, flattenSag: Double? = 0.5, binarization: Binarization = .none,
         textHeight: Double? = 32, osdTextHeight: Double? = nil, osdCharacters: Int? = 30, findPaper: Bool = true,
         rereadLarge: Bool = true, normalizeBackground: Bool = true, readPaperOnly: Bool = true, unwarpPaper: Bool = false,
-        detectOnNormalized: Bool = true,
+        detectOnNormalized: Bool = true, secondLookReadings: Int = 2,
         maxPixels: Int = 50_000_000, maxFileBytes: Int = 64 << 20
     ) {
         self.rereadLarge = rereadLarge
@@ -189,6 +193,7 @@ public struct OCROptions: Sendable, Equatable {
         self.readPaperOnly = readPaperOnly
         self.unwarpPaper = unwarpPaper
         self.detectOnNormalized = detectOnNormalized
+        self.secondLookReadings = secondLookReadings
         self.textHeight = textHeight
         self.flattenSag = flattenSag
         self.osdTextHeight = osdTextHeight

@@ -80,6 +80,7 @@ if tryOptions.contains("nonorm") { options.normalizeBackground = false }
 if tryOptions.contains("nopaper") { options.readPaperOnly = false }
 if tryOptions.contains("warp") { options.unwarpPaper = true }
 if tryOptions.contains("noosdnorm") { options.detectOnNormalized = false }
+if let looks = tryOptions.first(where: { $0.hasPrefix("looks=") }).flatMap({ Int($0.dropFirst(6)) }) { options.secondLookReadings = looks }
 do {
     let result: OCRResult
     if let fallback {
