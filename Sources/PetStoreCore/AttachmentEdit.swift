@@ -1,4 +1,5 @@
 import Foundation
+import PetFiles
 import PetModel
 
 /// What `edit ID --receipt/--photo/--attach FILE` and `--detach NAME|N` ask of a record's attachments.
@@ -112,6 +113,15 @@ extension Store {
                 result.alreadyAttached.append(.init(given: d.given, existing: existing))
             }
             return ((try s.record(id: id), result), result.setAside)
+        }
+    }
+
+    /// The file of the attachment `sha256` written to `path` (`OutputFile`: whole or not at all), a piece at
+    /// a time; one the store does not hold is thrown.
+    public func writeAttachment(sha256: String, to path: String) throws {
+        try OutputFile.write(to: path) { sink in
+            let read = try engine.readAttachment(sha256: sha256) { try sink.write($0) }
+            if !read.held { throw StoreError.attachmentUnreadable(path: read.name) }
         }
     }
 }

@@ -93,6 +93,13 @@ public struct RecordKindTable: Sendable {
             case items(String)
             /// The export's money object: `minor_units` and `currency` into the two columns (`amount` is for people).
             case money(minor: String, currency: String)
+            /// A list of strings, kept one a line (an empty list: none), as a pet's allergies are stored.
+            case lines(String)
+            /// An object of two strings or null (a pet's contact, its insurance), kept as their stored form
+            /// `FIRST, SECOND`; the writer's value holds the two apart by U+001F.
+            case pair(String, first: String, second: String)
+            /// A list of such objects, kept one a line (a pet's emergency contacts).
+            case pairs(String, first: String, second: String)
         }
         public let key: String
         public let form: Form

@@ -4,27 +4,8 @@ import PetFiles
 import PetModel
 
 /// Exports: the rows an export reads from one snapshot (`exportSnapshot`), the attachment list and the
-/// attachment files checked and copied (`TransferRepository`), written once over the engine for both; and the
-/// weight series from the tables.
+/// attachment files checked and copied (`TransferRepository`), written once over the engine for both.
 extension Store {
-    /// A pet's weights as two columns, oldest first, from the tables row by row (each engine reads the same
-    /// rows its own faster way, `StoreEngine.weightSeriesFromTables`; its tests compare with this).
-    public func weightSeriesByRows(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
-        try read { s in
-            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
-            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
-            let (dayClauses, dayArgs) = days.map(Self.dayBounds) ?? ([], [])
-            var columns = WeightColumns()
-            try s.sql.forEachRow("""
-                SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
-                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined()) ORDER BY r.at, r.id
-                """, [pet, lower, upper] + dayArgs.map { $0 as any SQLBindable }) { values in
-                columns.append(at: values[0].int ?? 0, grams: values[1].int ?? 0)
-            }
-            return columns
-        }
-    }
-
     /// Every record in id order, `size` at a time, as `loadRecords` gives them: each batch its own read
     /// transaction (so `body` may use the store again between batches), or all in the one this store runs in.
     public func forEachRecordBatch(size: Int, _ body: ([PetRecord]) throws -> Void) throws {
@@ -93,15 +74,6 @@ extension Store {
             throw error
         }
         return (copied, inventory.missing)
-    }
-
-    /// The file of the attachment `sha256` written to `path` (`OutputFile`: whole or not at all), a piece at
-    /// a time; one the store does not hold is thrown.
-    public func writeAttachment(sha256: String, to path: String) throws {
-        try OutputFile.write(to: path) { sink in
-            let read = try engine.readAttachment(sha256: sha256) { try sink.write($0) }
-            if !read.held { throw StoreError.attachmentUnreadable(path: read.name) }
-        }
     }
 
     /// The bytes of `sha` through `body`, their SHA-256 checked at the end; false when the store does not

@@ -357,4 +357,22 @@ extension Store {
         }
         return try engine.weightSeriesFromTables(pet: pet, lower: lower, upper: upper, days: days)
     }
+
+    /// A pet's weights as two columns, oldest first, from the tables row by row (each engine reads the same
+    /// rows its own faster way, `StoreEngine.weightSeriesFromTables`; its tests compare with this).
+    public func weightSeriesByRows(pet: Int64, since: Date?, until: Date?, days: DayWindow?) throws -> WeightColumns {
+        try read { s in
+            let lower = since.map { $0.unixSeconds(.up) } ?? Int64.min
+            let upper = until.map { $0.unixSeconds(.up) } ?? Int64.max
+            let (dayClauses, dayArgs) = days.map(Self.dayBounds) ?? ([], [])
+            var columns = WeightColumns()
+            try s.sql.forEachRow("""
+                SELECT r.at, w.grams FROM record r JOIN weight w ON w.record_id = r.id
+                WHERE r.pet_id = ? AND r.kind = 'weight' AND r.at >= ? AND r.at < ?\(dayClauses.map { " AND " + $0 }.joined()) ORDER BY r.at, r.id
+                """, [pet, lower, upper] + dayArgs.map { $0 as any SQLBindable }) { values in
+                columns.append(at: values[0].int ?? 0, grams: values[1].int ?? 0)
+            }
+            return columns
+        }
+    }
 }

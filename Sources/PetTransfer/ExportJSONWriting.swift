@@ -80,84 +80,23 @@ struct JSONBytes {
     }
 }
 
-extension ExportedMoney {
-    func write(to j: inout JSONBytes) {
-        j.openObject()
-        j.key("amount"); j.value(amount)
-        j.key("currency"); j.value(currency)
-        j.key("minor_units"); j.value(minorUnits)
-        j.closeObject()
-    }
-}
-
-extension ExportedAttachment {
-    func write(to j: inout JSONBytes) {
-        j.openObject()
-        j.key("media_type"); j.value(mediaType)
-        j.key("name"); j.value(name)
-        j.key("sha256"); j.value(sha256)
-        j.key("size"); j.value(size)
-        j.closeObject()
-    }
-}
-
-extension ExportedPet {
-    func write(to j: inout JSONBytes) {
-        func list(_ items: [String]?) {
-            j.openArray()
-            for item in items ?? [] { j.element(); j.value(item) }
-            j.closeArray()
-        }
-        func contact(_ c: ExportedContact) {
-            j.openObject()
-            j.key("name"); j.value(c.name)
-            j.key("phone"); j.value(c.phone)
-            j.closeObject()
-        }
-        j.openObject()
-        j.key("allergies"); list(allergies)
-        j.key("archive_reason"); j.value(archiveReason)
-        j.key("archived_on"); j.value(archivedOn)
-        j.key("born"); j.value(born)
-        j.key("breed"); j.value(breed)
-        j.key("color"); j.value(color)
-        j.key("conditions"); list(conditions)
-        j.key("created_at"); j.value(createdAt)
-        j.key("emergency_contacts")
-        j.openArray()
-        for c in emergencyContacts ?? [] { j.element(); contact(c) }
-        j.closeArray()
-        j.key("id"); j.value(id)
-        j.key("insurance")
-        if let i = insurance {
-            j.openObject()
-            j.key("insurer"); j.value(i.insurer)
-            j.key("policy"); j.value(i.policy)
-            j.closeObject()
-        } else {
-            j.null()
-        }
-        j.key("microchip"); j.value(microchip)
-        j.key("name"); j.value(name)
-        j.key("neutered"); j.value(neutered)
-        j.key("notes"); j.value(notes)
-        j.key("sex"); j.value(sex)
-        j.key("species"); j.value(species)
-        j.key("updated_at"); j.value(updatedAt)
-        j.key("vet_contact")
-        if let v = vetContact { contact(v) } else { j.null() }
-        j.closeObject()
-    }
-}
-
-/// An object of the export other than a pet or a record, said once as its members (each key, its JSON
-/// type and the column it fills, keys sorted): its reader (`JSONRecordReading.Parser.members`) and its
-/// writer (`JSONBytes.object`) walk the one list.
+/// An object of the export other than a record (a pet, a budget, a rate), said once as its members (each
+/// key, its JSON type and the column it fills, keys sorted): its reader (`JSONRecordReading.Parser.members`)
+/// and its writer (`JSONBytes.object`) walk the one list.
 struct ExportShape {
     let members: [RecordKindTable.JSONRead]
     let keys: [[UInt8]]
 
     init(_ members: [RecordKindTable.JSONRead]) { self.members = members; keys = members.map { Array($0.key.utf8) } }
+
+    /// A pet: its health facts as lists, contacts and the insurance; the rest as its columns.
+    static let pet = ExportShape([.init("allergies", .lines("allergies"))] + texts("archive_reason", "archived_on", "born", "breed", "color")
+                                 + [.init("conditions", .lines("conditions"))] + texts("created_at")
+                                 + [.init("emergency_contacts", .pairs("emergency_contacts", first: "name", second: "phone")), .init("id", .integer("id")),
+                                    .init("insurance", .pair("insurance", first: "insurer", second: "policy"))] + texts("microchip", "name")
+                                 + [.init("neutered", .boolean("neutered"))] + texts("notes", "sex", "species", "updated_at")
+                                 + [.init("vet_contact", .pair("vet_contact", first: "name", second: "phone"))])
+    private static func texts(_ names: String...) -> [RecordKindTable.JSONRead] { names.map { .init($0, .text($0)) } }
 
     /// A budget; `pet_id` is the pet's id in the file (null: the household).
     static let budget = ExportShape([.init("category", .text("category")), .init("first_day", .text("first_day")), .init("id", .integer("id")),
@@ -166,6 +105,22 @@ struct ExportShape {
                                      .init("pet_id", .integer("pet_id")), .init("place", .text("place"))])
     /// An exchange rate: 1 EUR = `rate` units of `currency` on `day` (written by hand, `PetlogJSONWriter.finish`).
     static let rate = ExportShape([.init("currency", .text("currency")), .init("day", .text("day")), .init("rate", .text("rate"))])
+
+    /// A pet's columns as the writer takes them: its lists one item a line, a contact's or the insurance's two
+    /// parts apart by U+001F (each is a label, which holds no control character).
+    static func values(_ p: Pet) -> [String: String] {
+        func pair(_ a: String, _ b: String?) -> String { b.map { a + "\u{1F}" + $0 } ?? a }
+        var f = FieldValues()
+        f.put("id", p.id); f.put("name", p.name); f.put("species", p.species.rawValue); f.put("breed", p.breed); f.put("sex", p.sex.rawValue)
+        f.put("neutered", p.neutered); f.put("born", p.born?.description); f.put("microchip", p.microchip); f.put("color", p.color); f.put("notes", p.notes)
+        f.put("archived_on", p.archivedOn?.description); f.put("archive_reason", p.archiveReason?.rawValue)
+        f.put("allergies", PetHealth.storedList(p.health.allergies)); f.put("conditions", PetHealth.storedList(p.health.conditions))
+        f.put("vet_contact", p.health.vetContact.map { pair($0.name, $0.phone) })
+        f.put("emergency_contacts", PetHealth.storedList(p.health.emergencyContacts.map { pair($0.name, $0.phone) }))
+        f.put("insurance", p.health.insurance.map { pair($0.insurer, $0.policy) })
+        f.put("created_at", RFC3339.format(seconds: p.createdAt.unixSeconds(), offset: 0)); f.put("updated_at", RFC3339.format(seconds: p.updatedAt.unixSeconds(), offset: 0))
+        return f.values
+    }
 
     /// A stored budget's columns as the import reads them back.
     static func values(_ b: StoredBudget) -> [String: String] {
@@ -188,10 +143,13 @@ extension JSONBytes {
         func list(_ column: String, _ separator: Character) -> [String] {
             values[column].map { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) } ?? []
         }
-        func money(_ minor: String, _ currency: String) -> ExportedMoney? {
-            guard values[minor] != nil || values[currency] != nil else { return nil }
-            if let m = values[minor].flatMap({ Int64($0) }), let c = values[currency].flatMap(Currency.named) { return ExportedMoney(Money(minorUnits: m, currency: c)) }
-            return ExportedMoney(minorUnits: values[minor].flatMap { Int64($0) }, currency: values[currency], amount: nil)
+        /// An object of two strings from `v` (the two apart by U+001F; the second null when it has none).
+        func pair(_ v: String, _ first: String, _ second: String) {
+            let parts = v.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+            openObject()
+            key(first); value(String(parts[0]))
+            key(second); value(parts.count > 1 ? String(parts[1]) : nil)
+            closeObject()
         }
         openObject()
         for m in members {
@@ -201,59 +159,73 @@ extension JSONBytes {
             case .integer(let col): value(values[col].flatMap { Int64($0) })
             case .boolean(let col): value(values[col].map { $0 == "1" })
             case .number(let col): try value(values[col].flatMap { Double($0) })
-            case .codes(let col), .items(let col):
+            case .codes(let col), .items(let col), .lines(let col):
                 openArray()
-                for v in list(col, m.form.isItems ? "\u{1F}" : ",") { element(); value(v) }
+                for v in list(col, m.form.separator) { element(); value(v) }
                 closeArray()
-            case .money(let minor, let currency): if let v = money(minor, currency) { v.write(to: &self) } else { null() }
+            case .money(let minor, let currency):
+                // The amount for people only when both parts make money (`amount` is not read back).
+                guard values[minor] != nil || values[currency] != nil else { null(); break }
+                let units = values[minor].flatMap { Int64($0) }
+                let money = units.flatMap { m in values[currency].flatMap(Currency.named).map { Money(minorUnits: m, currency: $0) } }
+                openObject()
+                key("amount"); value(money?.decimalString)
+                key("currency"); value(money?.currency.code ?? values[currency])
+                key("minor_units"); value(units)
+                closeObject()
+            case .pair(let col, let first, let second): if let v = values[col] { pair(v, first, second) } else { null() }
+            case .pairs(let col, let first, let second):
+                openArray()
+                for v in list(col, "\n") { element(); pair(v, first, second) }
+                closeArray()
             }
         }
         closeObject()
     }
 }
 
-private extension RecordKindTable.JSONRead.Form {
-    var isItems: Bool { if case .items = self { return true }; return false }
-}
-
-extension ExportedRecord {
+extension JSONBytes {
     /// The record's own keys in sorted order; the detail's key (the kind) goes before the first of them
     /// that sorts after it, as a sorted-keys encoder places it.
     private static let sharedKeys = ["at", "attachments", "created_at", "id", "kind", "note", "pet", "pet_id", "starred", "updated_at", "utc_offset_seconds"]
-    private static func detailSlot(_ kind: String) -> Int { sharedKeys.firstIndex { kind < $0 } ?? sharedKeys.count }
-    private static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { ($0.rawValue, detailSlot($0.rawValue)) })
+    private static let slots: [RecordKind: Int] = Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { k in
+        (k, sharedKeys.firstIndex { k.rawValue < $0 } ?? sharedKeys.count)
+    })
 
-    func write(to j: inout JSONBytes) throws {
-        let slot: Int
-        if let kind, detail != nil { slot = Self.slots[kind] ?? Self.detailSlot(kind) } else { slot = -1 }
-        j.openObject()
+    /// A record as the export writes it: the shared keys, its attachments and its detail under its kind.
+    mutating func record(_ r: PetRecord) throws {
+        let slot = Self.slots[r.kind] ?? 0
+        openObject()
         for i in 0...Self.sharedKeys.count {
-            if i == slot, let kind, let detail {
-                j.key(kind)
-                try detail.write(to: &j)
+            if i == slot {
+                key(r.kind.rawValue)
+                let detail = ExportedDetail(r.detail)
+                try object(detail.members, detail.values)
             }
             switch i {
-            case 0: j.key("at"); j.value(at)
+            case 0: key("at"); value(RFC3339.text(r.at, offset: r.utcOffset))
             case 1:
-                j.key("attachments")
-                if let attachments {
-                    j.openArray()
-                    for a in attachments { j.element(); a.write(to: &j) }
-                    j.closeArray()
-                } else { j.null() }
-            case 2: j.key("created_at"); j.value(createdAt)
-            case 3: j.key("id"); j.value(id)
-            case 4: j.key("kind"); j.value(kind)
-            case 5: j.key("note"); j.value(note)
-            case 6: j.key("pet"); j.value(pet)
-            case 7: j.key("pet_id"); j.value(petId)
-            case 8: j.key("starred"); j.value(starred)
-            case 9: j.key("updated_at"); j.value(updatedAt)
-            case 10: j.key("utc_offset_seconds"); j.value(utcOffsetSeconds)
+                key("attachments")
+                openArray()
+                for a in r.attachments {
+                    element(); openObject()
+                    key("media_type"); value(a.mediaType); key("name"); value(a.originalName); key("sha256"); value(a.sha256); key("size"); value(a.size)
+                    closeObject()
+                }
+                closeArray()
+            case 2: key("created_at"); value(RFC3339.format(seconds: r.createdAt.unixSeconds(), offset: 0))
+            case 3: key("id"); value(r.id)
+            case 4: key("kind"); value(r.kind.rawValue)
+            case 5: key("note"); value(r.note)
+            case 6: key("pet"); value(r.petName)
+            case 7: key("pet_id"); value(r.petId)
+            case 8: key("starred"); value(r.starred)
+            case 9: key("updated_at"); value(RFC3339.format(seconds: r.updatedAt.unixSeconds(), offset: 0))
+            case 10: key("utc_offset_seconds"); value(Int64(r.utcOffset))
             default: break
             }
         }
-        j.closeObject()
+        closeObject()
     }
 }
 
@@ -326,7 +298,7 @@ public final class PetlogJSONWriter {
         let sorted = pets.sorted { $0.id < $1.id }
         for (i, p) in sorted.enumerated() {
             json.clear()
-            ExportedPet(p).write(to: &json)
+            try json.object(ExportShape.pet.members, ExportShape.values(p))
             try sink.write(json.bytes)
             try sink.write(i < sorted.count - 1 ? ",\n" : "\n")
         }
@@ -337,7 +309,7 @@ public final class PetlogJSONWriter {
     public func write(_ record: PetRecord) throws {
         json.clear()
         if recordCount > 0 { json.bytes.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
-        try ExportedRecord(record).write(to: &json)
+        try json.record(record)
         try sink.write(json.bytes)
         recordCount += 1
     }

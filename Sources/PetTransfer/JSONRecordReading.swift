@@ -32,6 +32,8 @@ enum JSONRecordReading {
         case number(Double)
         case list([String])
         case money(minor: Int64?, currency: String?)
+        case pair(String?, String?)
+        case pairs([(String?, String?)])
     }
 
     struct Parsed {
@@ -45,7 +47,7 @@ enum JSONRecordReading {
         var note: String?
         var starred: Bool?
         var createdAt: String?, updatedAt: String?
-        var attachments: [ExportedAttachment]?
+        var attachments: [Attachment]?
         var kindIndex: Int?
         /// The detail's key was met after the kind and read then.
         var sawDetail = false
@@ -78,9 +80,11 @@ enum JSONRecordReading {
             case (.integer(let c), .int(let n)), (.integerOrText(let c), .int(let n)): f.put(c, n)
             case (.boolean(let c), .bool(let b)): f.put(c, b)
             case (.number(let c), .number(let x)): f.put(c, x)
-            case (.codes(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: ",")) }
-            case (.items(let c), .list(let l)): if !l.isEmpty { f.put(c, l.joined(separator: "\u{1F}")) }
+            case (.codes(let c), .list(let l)), (.items(let c), .list(let l)), (.lines(let c), .list(let l)):
+                if !l.isEmpty { f.put(c, l.joined(separator: String(field.form.separator))) }
             case (.money(let minor, let currency), .money(let m, let code)): f.put(minor, m); f.put(currency, code)
+            case (.pair(let c, _, _), .pair(let a, let b)): f.put(c, [a, b].compactMap { $0 }.joined(separator: ", "))
+            case (.pairs(let c, _, _), .pairs(let l)): if !l.isEmpty { f.put(c, l.map { [$0.0, $0.1].compactMap { $0 }.joined(separator: ", ") }.joined(separator: "\n")) }
             default: break  // not made by the parser
             }
         }
@@ -491,9 +495,23 @@ enum JSONRecordReading {
             return present ? .money(minor: minor, currency: currency) : .null
         }
 
-        /// The attachments list or null (each with its four keys, none null).
-        mutating func attachments() throws -> [ExportedAttachment]? {
-            try optionalArray { p in
+        /// An object of two strings (keys `first` and `second`, either null or left out) or null (nil).
+        mutating func optionalPair(_ first: String, _ second: String) throws -> (String?, String?)? {
+            var a: String?, b: String?
+            let present = try optionalObject([Array(first.utf8), Array(second.utf8)]) { p, k in
+                switch k {
+                case 0?: a = try p.optionalText()
+                case 1?: b = try p.optionalText()
+                default: try p.skip()
+                }
+            }
+            return present ? (a, b) : nil
+        }
+
+        /// The attachments list or null (each with its four keys, none null), numbered in the list's order.
+        mutating func attachments() throws -> [Attachment]? {
+            var position = 0
+            return try optionalArray { p in
                 _ = try p.next()
                 let m = p.mark
                 var sha: String?, name: String?, media: String?, size: Int64?
@@ -507,7 +525,8 @@ enum JSONRecordReading {
                     }
                 }
                 guard present, let sha, let name, let media, let size else { try p.refuse(m) }
-                return ExportedAttachment(sha256: sha, name: name, mediaType: media, size: size)
+                position += 1
+                return Attachment(sha256: sha, originalName: name, mediaType: media, size: size, position: position - 1)
             }
         }
 
@@ -526,8 +545,16 @@ enum JSONRecordReading {
                 case .integer: values[k] = try p.optionalInt().map(Value.int) ?? .null
                 case .boolean: values[k] = try p.optionalBool().map(Value.bool) ?? .null
                 case .number: values[k] = try p.optionalNumber().map(Value.number) ?? .null
-                case .codes, .items: values[k] = try p.optionalList().map(Value.list) ?? .null
+                case .codes, .items, .lines: values[k] = try p.optionalList().map(Value.list) ?? .null
                 case .money: values[k] = try p.optionalMoney()
+                case .pair(_, let a, let b): values[k] = try p.optionalPair(a, b).map { Value.pair($0.0, $0.1) } ?? .null
+                case .pairs(_, let a, let b):
+                    values[k] = try p.optionalArray { p in
+                        _ = try p.next()
+                        let m = p.mark
+                        guard let pair = try p.optionalPair(a, b) else { try p.refuse(m) }
+                        return pair
+                    }.map(Value.pairs) ?? .null
                 case .integerOrText:
                     if try p.next() == UInt8(ascii: "\"") { values[k] = try p.optionalText().map(Value.text) ?? .null } else {
                         values[k] = try p.optionalInt().map(Value.int) ?? .null

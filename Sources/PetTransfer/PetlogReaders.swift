@@ -61,8 +61,8 @@ extension Fields {
 
 /// A petlog JSON export (docs/json.md), read as JSON whatever its whitespace or key order (`jq .`,
 /// Python's `json.dump`, one line or many). The file is read a piece at a time and scanned byte by
-/// byte without building a tree; each pet and record is cut out and decoded on its own by the
-/// export's decoder, so neither the file nor its tree is ever in memory whole. A location is the line
+/// byte without building a tree; each pet, record, budget and rate is read on its own by its members
+/// (`JSONRecordReading`), so neither the file nor its tree is ever in memory whole. A location is the line
 /// the pet or record starts on.
 enum PetlogJSONReader {
     static func read(data: Data, file: String, options: ImportOptions, chunkSize: Int = 1 << 20) throws -> ImportBatch {
@@ -78,7 +78,6 @@ enum PetlogJSONReader {
 
     private struct Reading {
         var scanner: JSONScanner
-        let decoder = PetlogJSON.decoder()
         var batch = ImportBatch()
         var petIndex: [Int64: Int] = [:]
         var sawPets = false
@@ -164,9 +163,9 @@ enum PetlogJSONReader {
                     switch section {
                     case .records: try recordFromBytes(line)
                     case .passed: try scanner.skip()
-                    case .pets: try pet(try scanner.value(), line)
-                    case .budgets: batch.budgets.append(try object(ExportShape.budget, line).budget(petIndex: petIndex))
-                    case .rates: batch.rates.append(try object(ExportShape.rate, line).rate())
+                    case .pets: try pet(try object(.pet), line)
+                    case .budgets: batch.budgets.append(try fields(.budget, try object(.budget), line).budget(petIndex: petIndex))
+                    case .rates: batch.rates.append(try fields(.rate, try object(.rate), line).rate())
                     }
                 } catch is JSONRecordReading.DuplicateKey { throw ImportError(file: scanner.file, line: line, problem: .badJSON) }
                 try scanner.skipWhitespace()
@@ -175,28 +174,41 @@ enum PetlogJSONReader {
             }
         }
 
-        func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, _ location: SourceLocation) throws -> T {
-            do { return try decoder.decode(type, from: bytes) } catch { throw ImportError(location: location, problem: .badJSON) }
-        }
-
-        mutating func pet(_ bytes: Data, _ line: Int) throws {
+        /// A pet by its members. A line break or other control character inside one item of its lists, its
+        /// contacts or its insurance (a hand-written file) is refused, since the store keeps a list one item a line.
+        mutating func pet(_ values: [JSONRecordReading.Value], _ line: Int) throws {
             let location = SourceLocation(file: scanner.file, line: line)
-            let exported = try decode(ExportedPet.self, bytes, location)
-            try exported.checkItems(location)
-            try batch.add(exported.fields(location).pet(), index: &petIndex)
+            for (key, field) in [("allergies", "allergy"), ("conditions", "condition"), ("emergency_contacts", "emergency-contact"),
+                                 ("vet_contact", "vet-contact"), ("insurance", "insurance")] {
+                let parts: [String?]
+                switch values[ExportShape.pet.members.firstIndex { $0.key == key } ?? 0] {
+                case .list(let l): parts = l
+                case .pair(let a, let b): parts = [a, b]
+                case .pairs(let l): parts = l.flatMap { [$0.0, $0.1] }
+                default: parts = []
+                }
+                if parts.contains(where: { $0?.unicodeScalars.contains { $0.properties.generalCategory == .control } == true }) {
+                    throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
+                }
+            }
+            try batch.add(fields(.pet, values, line).pet(), index: &petIndex)
         }
 
-        /// An object of the document's (a budget, a rate) read by its members into its columns; null or another
-        /// value, or one of another type than its key's, is refused where it starts, a key twice at its line.
-        mutating func object(_ shape: ExportShape, _ line: Int) throws -> Fields {
-            let values = try scanner.read { p in
+        /// An object of the document's (a pet, a budget, a rate) read by its members; null or another value, or
+        /// one of another type than its key's, is refused where it starts, a key twice at its line.
+        mutating func object(_ shape: ExportShape) throws -> [JSONRecordReading.Value] {
+            try scanner.read { p in
                 _ = try p.next()
                 let m = p.mark
                 guard let v = try p.members(shape.members, shape.keys) else { try p.refuse(m) }
                 if p.duplicate { throw JSONRecordReading.DuplicateKey() }
                 return v
             }
-            return JSONRecordReading.fields(shape.members, values, SourceLocation(file: scanner.file, line: line))
+        }
+
+        /// The columns an object's values fill.
+        func fields(_ shape: ExportShape, _ values: [JSONRecordReading.Value], _ line: Int) -> Fields {
+            JSONRecordReading.fields(shape.members, values, SourceLocation(file: scanner.file, line: line))
         }
 
         /// The record that starts here, read from the scanner's bytes (`JSONRecordReading`): broken JSON or a
@@ -232,19 +244,16 @@ enum PetlogJSONReader {
         }
 
         /// A record from its shared columns, its detail's and its attachments, checked as every import checks them.
-        mutating func add(head: Fields, detail detailFields: Fields?, attachments exportedAttachments: [ExportedAttachment]?, location: SourceLocation) throws {
+        mutating func add(head: Fields, detail detailFields: Fields?, attachments: [Attachment]?, location: SourceLocation) throws {
             let line = location.line
             guard let kind = try head.choice("kind", RecordKind.self) else { throw ImportError(location: location, problem: .missingColumn("kind")) }
             guard let detailFields else { throw ImportError(location: location, problem: .missingColumn(kind.rawValue)) }
             let detail = try detailFields.detail(kind)
             let pet = try head.pet(petIndex, kind: kind)
             let (at, offset) = try head.instant("at")
-            var attachments: [Attachment] = []
-            for (i, a) in (exportedAttachments ?? []).enumerated() {
-                guard a.sha256.utf8.count == 64, a.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }), a.size >= 0 else {
-                    throw ImportError(location: location, problem: .badJSON)
-                }
-                attachments.append(Attachment(sha256: a.sha256, originalName: a.name, mediaType: a.mediaType, size: a.size, position: i))
+            let attachments = attachments ?? []
+            for a in attachments where a.sha256.utf8.count != 64 || !a.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) || a.size < 0 {
+                throw ImportError(location: location, problem: .badJSON)
             }
             var record = ImportRecord(location: location, fileId: try head.int("id", 1...Int64.max), pet: pet, at: at, utcOffset: offset,
                                       note: try head.longText("note"), starred: try head.bool("starred"), detail: detail, attachments: attachments)
@@ -445,17 +454,6 @@ struct JSONScanner {
     /// A string key, unescaped (one that is not UTF-8 is refused where it starts).
     mutating func string() throws -> String { try read { try $0.text() } }
 
-    /// The bytes of the value that starts here (after whitespace), which is then passed.
-    @discardableResult
-    mutating func value() throws -> Data {
-        try skipWhitespace()
-        return try read { p in
-            let start = p.i
-            try p.skip()
-            return Data(UnsafeBufferPointer(rebasing: p.b[start..<p.i]))
-        }
-    }
-
     /// Passes the value that starts here without keeping it.
     mutating func skip() throws { try skipWhitespace(); try read { try $0.skip() } }
 }
@@ -613,37 +611,5 @@ enum PetlogCSVReader {
             batch.records.sort { ($0.fileId ?? 0) < ($1.fileId ?? 0) }
         }
         return batch
-    }
-}
-
-/// An exported pet or record as the shared checks read it (`Fields`).
-extension ExportedPet {
-    /// A line break or other control character inside one item (a hand-written file): refused, since the
-    /// store keeps a list one item a line.
-    func checkItems(_ location: SourceLocation) throws {
-        func check(_ items: [String]?, _ field: String) throws {
-            for item in items ?? [] where item.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw ImportError(location: location, problem: .value(.controlCharacters(field: field)))
-            }
-        }
-        try check(allergies, "allergy"); try check(conditions, "condition")
-        try check(emergencyContacts?.flatMap { [$0.name ?? "", $0.phone ?? ""] }, "emergency-contact")
-        try check(vetContact.map { [$0.name ?? "", $0.phone ?? ""] }, "vet-contact")
-        try check(insurance.map { [$0.insurer ?? "", $0.policy ?? ""] }, "insurance")
-    }
-
-
-    /// The values by database column name, for the checks every import shares (the health facts in
-    /// their stored form, `PetHealth`).
-    func fields(_ location: SourceLocation) -> Fields {
-        var f = FieldValues()
-        f.put("id", id); f.put("name", name); f.put("species", species); f.put("breed", breed); f.put("sex", sex); f.put("neutered", neutered)
-        f.put("born", born); f.put("microchip", microchip); f.put("color", color); f.put("notes", notes)
-        f.put("archived_on", archivedOn); f.put("archive_reason", archiveReason)
-        f.put("allergies", allergies.flatMap { PetHealth.storedList($0) }); f.put("conditions", conditions.flatMap { PetHealth.storedList($0) })
-        f.put("vet_contact", vetContact?.text); f.put("emergency_contacts", emergencyContacts.flatMap { PetHealth.storedList($0.map(\.text)) })
-        f.put("insurance", insurance?.text)
-        f.put("created_at", createdAt); f.put("updated_at", updatedAt)
-        return Fields(values: f.values, location: location)
     }
 }

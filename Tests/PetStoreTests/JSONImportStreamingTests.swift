@@ -248,7 +248,7 @@ final class JSONImportStreamingTests: StoreTestCase {
 struct DecodedRecord: Decodable {
     var fields: [String: String]
     var detail: [String: String]?
-    var attachments: [ExportedAttachment]?
+    var attachments: [Attachment]?
 
     struct File: Decodable { var sha256: String, name: String, media_type: String, size: Int64 }
     struct Money: Decodable { var minor_units: Int64?, currency: String?, amount: String? }
@@ -263,7 +263,7 @@ struct DecodedRecord: Decodable {
         f.put("starred", try c.decodeIfPresent(Bool.self, forKey: JSONKey("starred")))
         f.put("created_at", try text("created_at")); f.put("updated_at", try text("updated_at"))
         fields = f.values
-        attachments = try c.decodeIfPresent([File].self, forKey: JSONKey("attachments"))?.map { ExportedAttachment(sha256: $0.sha256, name: $0.name, mediaType: $0.media_type, size: $0.size) }
+        attachments = try c.decodeIfPresent([File].self, forKey: JSONKey("attachments"))?.enumerated().map { Attachment(sha256: $1.sha256, originalName: $1.name, mediaType: $1.media_type, size: $1.size, position: $0) }
         guard let kind = f.values["kind"].flatMap(RecordKind.init(rawValue:)), c.contains(JSONKey(kind.rawValue)), try !c.decodeNil(forKey: JSONKey(kind.rawValue)) else { return }
         let d = try c.nestedContainer(keyedBy: JSONKey.self, forKey: JSONKey(kind.rawValue))
         var v: [String: String] = [:]
@@ -280,6 +280,7 @@ struct DecodedRecord: Decodable {
             case .items(let col): if let l = try d.decodeIfPresent([String].self, forKey: key), !l.isEmpty { v[col] = l.joined(separator: "\u{1F}") }
             case .money(let minor, let currency):
                 if let m = try d.decodeIfPresent(Money.self, forKey: key) { v[minor] = m.minor_units.map { String($0) }; v[currency] = m.currency }
+            case .lines, .pair, .pairs: XCTFail("\(kind): a pet's form")
             }
         }
         detail = v

@@ -32,7 +32,8 @@ final class RecordKindTableTests: XCTestCase, OnOneStore {
     func testEveryKindsCodecCarriesExactlyItsColumns() {
         func columns(_ f: RecordKindTable.JSONRead.Form) -> [String] {
             switch f {
-            case .text(let c), .integer(let c), .boolean(let c), .number(let c), .integerOrText(let c), .codes(let c), .items(let c): return [c]
+            case .text(let c), .integer(let c), .boolean(let c), .number(let c), .integerOrText(let c), .codes(let c), .items(let c), .lines(let c),
+                 .pair(let c, _, _), .pairs(let c, _, _): return [c]
             case .money(let minor, let currency): return [minor, currency]
             }
         }
