@@ -129,21 +129,9 @@ public struct CSVReader {
 
     /// Field `i` as text (nil when empty: an empty field is NULL), quotes unescaped, UTF-8 checked.
     public func string(_ i: Int) throws -> String? {
-        let r = fields[i]
-        if r.isEmpty { return nil }
-        var slice = Array(bytes[r])
-        if quoted[i] {
-            var out: [UInt8] = []
-            out.reserveCapacity(slice.count)
-            var j = 0
-            while j < slice.count {
-                out.append(slice[j])
-                j += slice[j] == 0x22 ? 2 : 1
-            }
-            slice = out
-        }
-        guard let s = String(validating: slice, as: UTF8.self) else { throw ImportError(location: location, problem: .invalidUTF8) }
-        return s
+        if fields[i].isEmpty { return nil }
+        guard let s = String(validating: bytes[fields[i]], as: UTF8.self) else { throw ImportError(location: location, problem: .invalidUTF8) }
+        return quoted[i] && s.contains("\"") ? s.replacingOccurrences(of: "\"\"", with: "\"") : s
     }
 
     /// Field `i` as a non-negative integer without making a string; nil when empty or not digits.

@@ -16,23 +16,17 @@ public enum ExpenseSheet {
     public static func lines(_ days: SpendingDays) -> [String] {
         var out = [columns.joined(separator: ",")]
         for day in days.days {
-            var groups: [(entries: [SpendingEntry], converted: [Money?])] = []
-            for (entry, converted) in zip(day.entries, day.converted) {
-                if let i = groups.firstIndex(where: { $0.entries[0].purchaseId == entry.purchaseId }) {
-                    groups[i].entries.append(entry); groups[i].converted.append(converted)
-                } else {
-                    groups.append(([entry], [converted]))
-                }
-            }
-            for g in groups {
-                let first = g.entries.sorted { $0.recordId < $1.recordId }[0]
-                let total = g.entries.reduce(Int64(0)) { $0.addingSaturated($1.money.minorUnits) }
-                let converted: Money? = g.converted.contains { $0 == nil } ? nil
-                    : Money(minorUnits: g.converted.reduce(Int64(0)) { $0.addingSaturated($1?.minorUnits ?? 0) }, currency: days.currency)
-                let local = first.at.unixSeconds() + Int64(first.utcOffset)
-                let minute = ((local % 86_400) + 86_400) % 86_400 / 60
+            let rows = Array(zip(day.entries, day.converted))
+            var seen = Set<Int64>()
+            for (entry, _) in rows where seen.insert(entry.purchaseId).inserted {
+                let g = rows.filter { $0.0.purchaseId == entry.purchaseId }
+                let entries = g.map(\.0).sorted { $0.recordId < $1.recordId }, first = entries[0]
+                let total = entries.reduce(Int64(0)) { $0.addingSaturated($1.money.minorUnits) }
+                let converted: Money? = g.contains { $0.1 == nil } ? nil
+                    : Money(minorUnits: g.reduce(Int64(0)) { $0.addingSaturated($1.1?.minorUnits ?? 0) }, currency: days.currency)
+                let minute = ((first.at.unixSeconds() + Int64(first.utcOffset)) % 86_400 + 86_400) % 86_400 / 60
                 let time = String(format: "%02d:%02d", Int(minute / 60), Int(minute % 60))
-                let pets = g.entries.sorted { $0.recordId < $1.recordId }.compactMap(\.petName)
+                let pets = entries.compactMap(\.petName)
                 let cells: [String] = [
                     String(first.purchaseId), first.localDay.description, time,
                     Money(minorUnits: total, currency: first.money.currency).decimalString, first.money.currency.code,

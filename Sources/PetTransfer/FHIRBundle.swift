@@ -21,6 +21,7 @@ public enum FHIRBundle {
     static let snomed = "http://snomed.info/sct"
     static let loinc = "http://loinc.org"
     static let ucum = "http://unitsofmeasure.org"
+    static let hl7 = "http://terminology.hl7.org/CodeSystem/"
     /// petlog's own codes (vaccine codes, the body condition score's scale).
     static let petlogSystem = "urn:petlog:code"
     static let microchipSystem = "urn:iso:std:iso:11784"
@@ -30,195 +31,126 @@ public enum FHIRBundle {
     /// `namespace`: the household's (`householdNamespace`), which every address is derived from, so two
     /// households' `pet-1` differ and the same database gives the same bytes.
     public static func bytes(pets: [Pet], records: [PetRecord], today: LocalDate, namespace: String? = nil) -> [UInt8] {
-        var entries: [(type: String, id: String, body: [(String, J)])] = []
-        func url(_ type: String, _ id: String) -> String { FHIRBundle.url(type, id, namespace: namespace) }
+        var entries: [(type: String, id: String, body: J)] = []
+        func add(_ type: String, _ id: String, _ body: J) { entries.append((type, id, body)) }
         let petIds = Set(pets.map(\.id))
-        func ref(_ type: String, _ id: String) -> J { .object([("reference", .string(url(type, id)))]) }
+        func ref(_ type: String, _ id: String) -> J { ["reference": .string(url(type, id, namespace: namespace))] }
         func patient(_ petId: Int64) -> J { ref("Patient", "pet-\(petId)") }
-        func concept(_ text: String) -> J { .object([("text", .string(text))]) }
-        func coded(_ system: String, _ code: String, _ display: String?, text: String? = nil) -> J {
-            var coding: [(String, J)] = [("system", .string(system)), ("code", .string(code))]
-            if let display { coding.append(("display", .string(display))) }
-            var o: [(String, J)] = [("coding", .array([.object(coding)]))]
-            if let text { o.append(("text", .string(text))) }
-            return .object(o)
-        }
         for p in pets {
-            var animal: [J] = []
-            let species = p.species.rawValue
-            if let code = speciesCodes[p.species] {
-                animal.append(.object([("url", .string("species")), ("valueCodeableConcept", coded(snomed, code.code, code.display, text: species))]))
-            } else {
-                animal.append(.object([("url", .string("species")), ("valueCodeableConcept", concept(species))]))
-            }
-            if let b = p.breed { animal.append(.object([("url", .string("breed")), ("valueCodeableConcept", concept(b))])) }
-            if p.neutered {
-                animal.append(.object([("url", .string("genderStatus")),
-                                       ("valueCodeableConcept", coded("http://terminology.hl7.org/CodeSystem/animal-genderstatus", "neutered", "Neutered"))]))
-            }
-            var body: [(String, J)] = [
-                ("extension", .array([.object([("url", .string("http://hl7.org/fhir/StructureDefinition/patient-animal")), ("extension", .array(animal))])])),
-            ]
-            if let chip = p.microchip {
-                body.append(("identifier", .array([.object([("type", concept("Microchip")), ("system", .string(microchipSystem)), ("value", .string(chip))])])))
-            }
-            body.append(("active", .bool(!p.isArchived)))
-            body.append(("name", .array([.object([("text", .string(p.name))])])))
-            body.append(("gender", .string(p.sex.rawValue)))
-            if let born = p.born { body.append(("birthDate", .string(born.description))) }
-            if p.archiveReason == .passedAway, let day = p.archivedOn { body.append(("deceasedDateTime", .string(day.description))) }
-            let h = p.health
-            if !h.emergencyContacts.isEmpty {
-                body.append(("contact", .array(h.emergencyContacts.map { c in
-                    .object([("relationship", .array([coded("http://terminology.hl7.org/CodeSystem/v2-0131", "C", "Emergency Contact")])),
-                             ("name", .object([("text", .string(c.name))])),
-                             ("telecom", .array([.object([("system", .string("phone")), ("value", .string(c.phone))])]))])
-                })))
-            }
-            if h.vetContact != nil { body.append(("generalPractitioner", .array([ref("Organization", "vet-\(p.id)")]))) }
-            entries.append(("Patient", "pet-\(p.id)", body))
+            let h = p.health, species = p.species.rawValue
+            add("Patient", "pet-\(p.id)", [
+                "extension": [["url": "http://hl7.org/fhir/StructureDefinition/patient-animal", "extension": [
+                    ["url": "species", "valueCodeableConcept": speciesCodes[p.species].map { coded(snomed, $0.code, $0.display, text: species) } ?? concept(species)],
+                    p.breed.map { ["url": "breed", "valueCodeableConcept": concept($0)] } ?? nil,
+                    p.neutered ? ["url": "genderStatus", "valueCodeableConcept": coded(hl7 + "animal-genderstatus", "neutered", "Neutered")] : nil,
+                ]]],
+                "identifier": p.microchip.map { [["type": concept("Microchip"), "system": .string(microchipSystem), "value": .string($0)]] } ?? nil,
+                "active": .bool(!p.isArchived), "name": [["text": .string(p.name)]], "gender": .string(p.sex.rawValue),
+                "birthDate": .text(p.born?.description),
+                "deceasedDateTime": .text(p.archiveReason == .passedAway ? p.archivedOn?.description : nil),
+                "contact": .array(h.emergencyContacts.map { c in
+                    ["relationship": [coded(hl7 + "v2-0131", "C", "Emergency Contact")], "name": ["text": .string(c.name)],
+                     "telecom": [["system": "phone", "value": .string(c.phone)]]]
+                }),
+                "generalPractitioner": h.vetContact == nil ? nil : [ref("Organization", "vet-\(p.id)")],
+            ])
             if let v = h.vetContact {
-                entries.append(("Organization", "vet-\(p.id)", [
-                    ("name", .string(v.name)), ("telecom", .array([.object([("system", .string("phone")), ("value", .string(v.phone))])])),
-                ]))
+                add("Organization", "vet-\(p.id)", ["name": .string(v.name), "telecom": [["system": "phone", "value": .string(v.phone)]]])
             }
             if let i = h.insurance {
-                var coverage: [(String, J)] = []
-                if let policy = i.policy { coverage.append(("identifier", .array([.object([("value", .string(policy))])]))) }
-                coverage += [("status", .string("active")), ("beneficiary", patient(p.id)), ("payor", .array([.object([("display", .string(i.insurer))])]))]
-                entries.append(("Coverage", "insurance-\(p.id)", coverage))
+                add("Coverage", "insurance-\(p.id)", ["identifier": i.policy.map { [["value": .string($0)]] } ?? nil, "status": "active",
+                                                      "beneficiary": patient(p.id), "payor": [["display": .string(i.insurer)]]])
             }
             for (n, a) in h.allergies.enumerated() {
-                entries.append(("AllergyIntolerance", "allergy-\(p.id)-\(n + 1)", [
-                    ("clinicalStatus", coded("http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", "active", "Active")),
-                    ("code", concept(a)), ("patient", patient(p.id)),
-                ]))
+                add("AllergyIntolerance", "allergy-\(p.id)-\(n + 1)", ["clinicalStatus": coded(hl7 + "allergyintolerance-clinical", "active", "Active"),
+                                                                       "code": concept(a), "patient": patient(p.id)])
             }
             for (n, c) in h.conditions.enumerated() {
-                entries.append(("Condition", "condition-\(p.id)-\(n + 1)", [
-                    ("clinicalStatus", coded("http://terminology.hl7.org/CodeSystem/condition-clinical", "active", "Active")),
-                    ("category", .array([coded("http://terminology.hl7.org/CodeSystem/condition-category", "problem-list-item", "Problem List Item")])),
-                    ("code", concept(c)), ("subject", patient(p.id)),
-                ]))
+                add("Condition", "condition-\(p.id)-\(n + 1)", ["clinicalStatus": coded(hl7 + "condition-clinical", "active", "Active"),
+                                                               "category": [coded(hl7 + "condition-category", "problem-list-item", "Problem List Item")],
+                                                               "code": concept(c), "subject": patient(p.id)])
             }
         }
         for r in records {
             guard let petId = r.petId, petIds.contains(petId) else { continue }
-            let when = RFC3339.format(seconds: r.at.unixSeconds(), offset: r.utcOffset)
+            let when = J.string(RFC3339.format(seconds: r.at.unixSeconds(), offset: r.utcOffset))
+            let note = J.notes([r.note])
+            /// An observation of `code` (and its category, when it has one) at the record's time, `value` its
+            /// value member; then `rest` (its note, components).
+            func observation(_ id: String, category: (String, String)?, code: J, _ value: (String, J), _ rest: KeyValuePairs<String, J> = [:]) {
+                add("Observation", id, .object([("status", "final"), ("category", category.map { [coded(hl7 + "observation-category", $0.0, $0.1)] } ?? nil),
+                                                ("code", code), ("subject", patient(petId)), ("effectiveDateTime", when), value] + rest.map { ($0.key, $0.value) }))
+            }
             switch r.detail {
             case .weight(let w):
-                entries.append(("Observation", "weight-\(r.id)", [
-                    ("status", .string("final")),
-                    ("category", .array([coded("http://terminology.hl7.org/CodeSystem/observation-category", "vital-signs", "Vital Signs")])),
-                    ("code", coded(loinc, "29463-7", "Body weight", text: "Body weight")), ("subject", patient(petId)),
-                    ("effectiveDateTime", .string(when)), ("valueQuantity", quantity(grams: w.mass.grams)),
-                ] + note(r.note)))
+                observation("weight-\(r.id)", category: ("vital-signs", "Vital Signs"), code: coded(loinc, "29463-7", "Body weight", text: "Body weight"),
+                            ("valueQuantity", quantity(grams: w.mass.grams)), ["note": note])
                 if let bcs = w.bodyCondition {
-                    entries.append(("Observation", "bcs-\(r.id)", [
-                        ("status", .string("final")),
-                        ("code", coded(petlogSystem, "body-condition-score-9", "Body condition score (1-9 scale)", text: "Body condition score (1-9)")),
-                        ("subject", patient(petId)), ("effectiveDateTime", .string(when)), ("valueInteger", .number(String(bcs))),
-                    ]))
+                    observation("bcs-\(r.id)", category: nil, code: coded(petlogSystem, "body-condition-score-9", "Body condition score (1-9 scale)",
+                                                                         text: "Body condition score (1-9)"), ("valueInteger", .number(String(bcs))))
                 }
             case .vaccination(let v):
-                var body: [(String, J)] = [
-                    ("status", .string("completed")),
-                    ("vaccineCode", coded(petlogSystem, "vaccine:" + v.vaccine, nil, text: v.product ?? v.vaccine)),
-                    ("patient", patient(petId)), ("occurrenceDateTime", .string(when)),
-                ]
-                if let lot = v.lot { body.append(("lotNumber", .string(lot))) }
-                var notes: [String] = []
-                if let c = v.clinic { notes.append("Clinic: " + c) }
-                if let d = v.nextDue { notes.append("Next due: " + d.description) }
-                if let n = r.note { notes.append(n) }
-                if !notes.isEmpty { body.append(("note", .array(notes.map { .object([("text", .string($0))]) }))) }
-                entries.append(("Immunization", "vaccination-\(r.id)", body))
+                add("Immunization", "vaccination-\(r.id)", [
+                    "status": "completed", "vaccineCode": coded(petlogSystem, "vaccine:" + v.vaccine, nil, text: v.product ?? v.vaccine),
+                    "patient": patient(petId), "occurrenceDateTime": when, "lotNumber": .text(v.lot),
+                    "note": .notes([v.clinic.map { "Clinic: " + $0 }, v.nextDue.map { "Next due: " + $0.description }, r.note]),
+                ])
             case .medication(let m):
-                let status: String
-                var period: [(String, J)] = [("start", .string(when))]
-                if let stopped = m.stoppedAt {
-                    status = "stopped"
-                    period.append(("end", .string(RFC3339.format(seconds: stopped.unixSeconds(), offset: r.utcOffset))))
-                } else if let ends = m.endsOn {
-                    status = ends < today ? "completed" : "active"
-                    period.append(("end", .string(ends.description)))
-                } else {
-                    status = "active"
-                }
-                var dosage: [(String, J)] = []
-                var schedule: [String] = []
-                if let d = m.dose { schedule.append(d) }
-                if let s = m.intervalSeconds { schedule.append("every \(intervalText(s))") }
-                if !m.times.isEmpty { schedule.append("at " + m.times.map { String(format: "%02d:%02d", $0 / 60, $0 % 60) }.joined(separator: ", ")) }
-                if !schedule.isEmpty { dosage.append(("text", .string(schedule.joined(separator: ", ")))) }
-                if let route = m.route { dosage.append(("route", concept(route.rawValue))) }
-                var body: [(String, J)] = [
-                    ("status", .string(status)), ("medicationCodeableConcept", concept(m.name)), ("subject", patient(petId)),
-                    ("effectivePeriod", .object(period)),
-                ]
-                body += note(r.note)
-                if !dosage.isEmpty { body.append(("dosage", .array([.object(dosage)]))) }
-                entries.append(("MedicationStatement", "medication-\(r.id)", body))
+                let status = m.stoppedAt != nil ? "stopped" : m.endsOn.map { $0 < today ? "completed" : "active" } ?? "active"
+                let end = m.stoppedAt.map { RFC3339.format(seconds: $0.unixSeconds(), offset: r.utcOffset) } ?? m.endsOn?.description
+                let schedule = [m.dose, m.intervalSeconds.map { "every \(intervalText($0))" },
+                                m.times.isEmpty ? nil : "at " + m.times.map { String(format: "%02d:%02d", $0 / 60, $0 % 60) }.joined(separator: ", ")].compactMap { $0 }
+                add("MedicationStatement", "medication-\(r.id)", [
+                    "status": .string(status), "medicationCodeableConcept": concept(m.name), "subject": patient(petId),
+                    "effectivePeriod": ["start": when, "end": .text(end)], "note": note,
+                    "dosage": [["text": .text(schedule.isEmpty ? nil : schedule.joined(separator: ", ")), "route": m.route.map { concept($0.rawValue) } ?? nil]],
+                ])
             case .visit(let v):
-                var body: [(String, J)] = [
-                    ("status", .string("finished")),
-                    ("class", .object([("system", .string("http://terminology.hl7.org/CodeSystem/v3-ActCode")), ("code", .string("AMB")), ("display", .string("ambulatory"))])),
-                    ("subject", patient(petId)),
-                ]
-                if let vet = v.vet { body.append(("participant", .array([.object([("individual", .object([("display", .string(vet))]))])]))) }
-                body.append(("period", .object([("start", .string(when))])))
-                if let reason = v.reason { body.append(("reasonCode", .array([concept(reason)]))) }
-                if v.diagnosis != nil {
-                    body.append(("diagnosis", .array([.object([("condition", ref("Condition", "visit-\(r.id)-diagnosis"))])])))
-                }
-                if let clinic = v.clinic { body.append(("serviceProvider", .object([("display", .string(clinic))]))) }
-                entries.append(("Encounter", "visit-\(r.id)", body))
+                add("Encounter", "visit-\(r.id)", [
+                    "status": "finished", "class": ["system": .string(hl7 + "v3-ActCode"), "code": "AMB", "display": "ambulatory"], "subject": patient(petId),
+                    "participant": v.vet.map { [["individual": ["display": .string($0)]]] } ?? nil, "period": ["start": when],
+                    "reasonCode": v.reason.map { [concept($0)] } ?? nil,
+                    "diagnosis": v.diagnosis == nil ? nil : [["condition": ref("Condition", "visit-\(r.id)-diagnosis")]],
+                    "serviceProvider": v.clinic.map { ["display": .string($0)] } ?? nil,
+                ])
                 if let diagnosis = v.diagnosis {
-                    var condition: [(String, J)] = [
-                        ("category", .array([coded("http://terminology.hl7.org/CodeSystem/condition-category", "encounter-diagnosis", "Encounter Diagnosis")])),
-                        ("code", concept(diagnosis)), ("subject", patient(petId)), ("encounter", ref("Encounter", "visit-\(r.id)")),
-                        ("recordedDate", .string(when)),
-                    ]
-                    if let t = v.treatment { condition.append(("note", .array([.object([("text", .string("Treatment: " + t))])]))) }
-                    entries.append(("Condition", "visit-\(r.id)-diagnosis", condition))
+                    add("Condition", "visit-\(r.id)-diagnosis", [
+                        "category": [coded(hl7 + "condition-category", "encounter-diagnosis", "Encounter Diagnosis")], "code": concept(diagnosis),
+                        "subject": patient(petId), "encounter": ref("Encounter", "visit-\(r.id)"), "recordedDate": when,
+                        "note": .notes([v.treatment.map { "Treatment: " + $0 }]),
+                    ])
                 }
             case .walk(let w):
                 // LOINC 73985-4 "Exercise activity" with the activity as its value; the duration (55411-3 "Exercise
                 // duration") and the distance (55412-1 "Exercise distance unspecified time") as components, in UCUM.
-                func measure(_ code: String, _ display: String, _ n: Int, _ unit: String) -> J {
-                    .object([("code", coded(loinc, code, display)),
-                             ("valueQuantity", .object([("value", .number(String(n))), ("unit", .string(unit)), ("system", .string(ucum)), ("code", .string(unit))]))])
+                func measure(_ code: String, _ display: String, _ n: Int?, _ unit: String) -> J {
+                    n.map { ["code": coded(loinc, code, display), "valueQuantity": ["value": .number(String($0)), "unit": .string(unit), "system": .string(ucum), "code": .string(unit)]] } ?? nil
                 }
-                var body: [(String, J)] = [
-                    ("status", .string("final")),
-                    ("category", .array([coded("http://terminology.hl7.org/CodeSystem/observation-category", "activity", "Activity")])),
-                    ("code", coded(loinc, "73985-4", "Exercise activity", text: "Walk")), ("subject", patient(petId)),
-                    ("effectiveDateTime", .string(when)), ("valueCodeableConcept", concept("Walking")),
-                ]
-                body += note(r.note)
-                let parts = [w.minutes.map { measure("55411-3", "Exercise duration", $0, "min") }, w.meters.map { measure("55412-1", "Exercise distance unspecified time", $0, "m") }]
-                if !parts.compactMap({ $0 }).isEmpty { body.append(("component", .array(parts.compactMap { $0 }))) }
-                entries.append(("Observation", "walk-\(r.id)", body))
+                observation("walk-\(r.id)", category: ("activity", "Activity"), code: coded(loinc, "73985-4", "Exercise activity", text: "Walk"),
+                            ("valueCodeableConcept", concept("Walking")),
+                            ["note": note, "component": [measure("55411-3", "Exercise duration", w.minutes, "min"),
+                                                         measure("55412-1", "Exercise distance unspecified time", w.meters, "m")]])
             default:
                 continue
             }
         }
-        var out: [UInt8] = []
         // FHIR's JSON has no empty arrays: a bundle with nothing in it has no `entry`.
         guard !entries.isEmpty else { return Array("{\"resourceType\":\"Bundle\",\"type\":\"collection\"}\n".utf8) }
-        out.append(contentsOf: Array("{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":[".utf8))
+        var out = Array("{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":[".utf8)
         for (i, e) in entries.enumerated() {
             out.append(contentsOf: Array((i == 0 ? "\n" : ",\n").utf8))
-            let resource: J = .object([("resourceType", .string(e.type)), ("id", .string(e.id))] + e.body)
-            J.object([("fullUrl", .string(url(e.type, e.id))), ("resource", resource)]).write(into: &out)
+            guard case .object(let body) = e.body else { continue }
+            J.object([("fullUrl", .string(url(e.type, e.id, namespace: namespace))),
+                      ("resource", .object([("resourceType", .string(e.type)), ("id", .string(e.id))] + body))]).write(into: &out)
         }
         out.append(contentsOf: Array("\n]}\n".utf8))
         return out
     }
 
-    static func note(_ text: String?) -> [(String, J)] {
-        guard let text else { return [] }
-        return [("note", .array([.object([("text", .string(text))])]))]
+    static func concept(_ text: String) -> J { ["text": .string(text)] }
+
+    static func coded(_ system: String, _ code: String, _ display: String?, text: String? = nil) -> J {
+        ["coding": [["system": .string(system), "code": .string(code), "display": .text(display)]], "text": .text(text)]
     }
 
     /// Kilograms from 1 kg up, grams below, as exact decimal text (UCUM `kg` / `g`).
@@ -256,15 +188,38 @@ public enum FHIRBundle {
         return "urn:uuid:" + parts.joined(separator: "-")
     }
 
-    /// A JSON value with its object keys in the order given.
-    indirect enum J {
-        case string(String), number(String), bool(Bool), array([J]), object([(String, J)])
+    /// A JSON value with its object keys in the order given, written from literals (`["text": "x"]`). FHIR's
+    /// JSON has no empty values: `nil` (`J.none`), and an array or object left empty without them, is left
+    /// out where it stands, member or element.
+    indirect enum J: ExpressibleByStringInterpolation, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+        case string(String), number(String), bool(Bool), array([J]), object([(String, J)]), none
+
+        init(stringLiteral s: String) { self = .string(s) }
+        init(arrayLiteral items: J...) { self = .array(items) }
+        init(dictionaryLiteral members: (String, J)...) { self = .object(members) }
+        init(nilLiteral: ()) { self = .none }
+
+        /// Text, or nothing.
+        static func text(_ s: String?) -> J { s.map(J.string) ?? .none }
+        /// A `note` list of the texts that are there.
+        static func notes(_ texts: [String?]) -> J { .array(texts.map { $0.map { ["text": .string($0)] } ?? nil }) }
+
+        /// The value without its empty parts; nil when nothing is left.
+        var pruned: J? {
+            switch self {
+            case .none: return nil
+            case .array(let items): let kept = items.compactMap(\.pruned); return kept.isEmpty ? nil : .array(kept)
+            case .object(let members): let kept = members.compactMap { k, v in v.pruned.map { (k, $0) } }; return kept.isEmpty ? nil : .object(kept)
+            default: return self
+            }
+        }
 
         func write(into out: inout [UInt8]) {
-            switch self {
+            switch pruned ?? self {
             case .string(let s): out.append(contentsOf: JSONText.string(s))
             case .number(let n): out.append(contentsOf: Array(n.utf8))
             case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+            case .none: break
             case .array(let items):
                 out.append(UInt8(ascii: "["))
                 for (i, item) in items.enumerated() {

@@ -71,9 +71,8 @@ enum ScaleCSVReader {
                 if let t = cTime, let time = try r.text(t) { text += " " + time }
                 (at, offset) = try instant(text, &converter, r, order: order)
             }
-            let grams: Int
             if unit == nil && r.decimal(cWeight) != nil { throw ImportError(location: r.location, problem: .needsUnit) }
-            grams = try SpreadsheetTables.grams(r, cWeight, unit)
+            let grams = try SpreadsheetTables.grams(r, cWeight, unit)
             try options.checkWeight(at: at, utcOffset: offset, location: r.location)
             batch.weights.append(pet: 0, at: at, utcOffset: offset, grams: grams)
         } while try r.next()
@@ -125,7 +124,7 @@ enum ScaleCSVReader {
 
     static func instant(_ raw: String, _ converter: inout LocalTimeConverter, _ r: CSVReader, order: DateOrder = .ymd) throws -> (Int64, Int) {
         let text = isoDate(raw, order: order).replacingOccurrences(of: "/", with: "-")
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         if bytes.count == 19 || bytes.count == 16 || bytes.count == 10 {
             if let local = bytes.withUnsafeBufferPointer({ RFC3339.localSeconds($0, 0..<bytes.count) }) {
                 return converter.instant(local: local + (bytes.count == 10 ? 12 * 3600 : 0))
@@ -134,11 +133,7 @@ enum ScaleCSVReader {
         // RFC 3339 with an offset or Z.
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
-        if let date = f.date(from: text.replacingOccurrences(of: " ", with: "T")) {
-            bytes = Array(text.utf8)
-            let offset = RFC3339.offset(text) ?? 0
-            return (date.unixSeconds(), offset)
-        }
+        if let date = f.date(from: text.replacingOccurrences(of: " ", with: "T")) { return (date.unixSeconds(), RFC3339.offset(text) ?? 0) }
         throw ImportError(location: r.location, problem: .badTime(raw))
     }
 }

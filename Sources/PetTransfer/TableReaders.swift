@@ -215,27 +215,26 @@ struct RecordSheet: Sendable {
     var read: @Sendable (SheetRow) throws -> (note: String?, detail: RecordDetail)
 }
 
-/// One row of a `RecordSheet`, its cells by the first alias of their column.
+/// One row of a spreadsheet table, its cells by the first alias of their column.
 struct SheetRow {
     let r: CSVReader
     let columns: [String: Int]
     /// The table's weight column and its unit, when it has one (a visit's weight).
-    let weight: (Int, MassUnit?)?
+    var weight: (Int, MassUnit?)? = nil
 
     func text(_ name: String) throws -> String? { try r.text(columns[name]) }
     func required(_ name: String) throws -> String { try r.requiredText(columns[name] ?? Int.max, field: name) }
     func label(_ name: String) throws -> String? { try text(name).map { try TextField.label($0, field: name) } }
     func longText(_ name: String, max: Int = 100_000) throws -> String? { try text(name).map { try TextField.text($0, field: name, max: max) } }
+    /// A day written `YYYY-MM-DD`.
+    func day(_ name: String) throws -> LocalDate? {
+        try text(name).map { raw in try LocalDate.parseISO(Substring(raw)) ?? { throw ParseError.badDate(raw) }() }
+    }
 }
 
 /// Helpers that turn a parse failure into an error naming the file and line.
 extension CSVReader {
-    func value<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as ParseError {
-            if case .badDate(let raw) = e { throw ImportError(location: location, problem: .badTime(raw)) }
-            throw ImportError(location: location, problem: .value(e))
-        }
-    }
+    func value<T>(_ body: () throws -> T) throws -> T { try Fields.checked(at: location, body) }
 
     func text(_ i: Int?) throws -> String? {
         guard let i, i < count else { return nil }
@@ -260,38 +259,18 @@ enum SpreadsheetTables {
         var batch = ImportBatch()
         var converter = LocalTimeConverter(timeZone: options.timeZone)
         var petIndex: [Int64: Int] = [:]
-
-        // pets.csv
-        var r = try CSVReader(contentsOf: directory.appendingPathComponent("pets.csv"), sniffing: true, delimiter: options.delimiter)
-        guard try r.next() else { throw ImportError(file: "pets.csv", line: 0, problem: .noRows) }
-        var h = try Header(r)
-        let cId = try h.require("pet_id", "id"), cName = try h.require("name"), cSpecies = try h.require("species")
-        let cBreed = h.find("breed"), cSex = h.find("sex"), cBorn = h.find("birth_date", "born", "birthday")
-        let cDied = h.find("deceased_on", "died_on"), cNeutered = h.find("neutered"), cChip = h.find("microchip")
-        let cColor = h.find("color", "colour"), cNotes = h.find("notes", "note")
-        while try r.next() {
-            try r.requireFields(h.names.count)
-            guard let id = r.integer(cId) else { throw ImportError(location: r.location, problem: .value(.notANumber(try r.text(cId) ?? ""))) }
-            let pet = try r.value { () -> ImportPet in
-                let name = try TextField.name(try r.requiredText(cName, field: "name"))
-                let speciesText = try r.requiredText(cSpecies, field: "species").lowercased()
-                guard let species = Species(rawValue: speciesText) else {
-                    throw ParseError.unknownChoice(field: "species", value: speciesText, accepted: Species.allCases.map(\.rawValue))
-                }
-                let died = try r.text(cDied).map { raw -> LocalDate in
-                    guard let d = LocalDate.parseISO(Substring(raw)) else { throw ParseError.badDate(raw) }
-                    return d
-                }
-                return ImportPet(location: r.location, fileId: id, name: name, species: species,
-                                 breed: try r.text(cBreed).map { try TextField.label($0, field: "breed") },
-                                 sex: try r.text(cSex).map(Sex.parse) ?? .unknown,
-                                 neutered: try r.text(cNeutered).map(SpreadsheetTables.flag) ?? false,
-                                 born: try r.text(cBorn).map(PartialDate.parse), microchip: try r.text(cChip).flatMap(Microchip.normalize),
-                                 color: try r.text(cColor).map { try TextField.label($0, field: "color") },
-                                 notes: try r.text(cNotes).map { try TextField.text($0, field: "notes") },
-                                 archivedOn: died, archiveReason: died == nil ? nil : .passedAway)
-            }
-            try batch.add(pet, index: &petIndex)
+        /// A table's rows, its columns found by their aliases (the first naming them), in the order given; nil
+        /// without the file or a row.
+        func open(_ name: String, required: [[String]], optional: [[String]] = []) throws -> (CSVReader, Header, [String: Int])? {
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            var r = try CSVReader(contentsOf: url, sniffing: true, delimiter: options.delimiter)
+            guard try r.next() else { return nil }
+            let h = try Header(r)
+            var columns: [String: Int] = [:]
+            for aliases in required { columns[aliases[0]] = try h.require(aliases) }
+            for aliases in optional { columns[aliases[0]] = h.find(aliases) }
+            return (r, h, columns)
         }
         func pet(_ r: CSVReader, _ column: Int) throws -> Int {
             guard let id = r.integer(column), let i = petIndex[id] else {
@@ -306,50 +285,53 @@ enum SpreadsheetTables {
             if r.fields[column].count == 10 { t += 12 * 3600 }
             return converter.instant(local: t)
         }
-        func open(_ name: String) throws -> CSVReader? {
-            let url = directory.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            var r = try CSVReader(contentsOf: url, sniffing: true, delimiter: options.delimiter)
-            return try r.next() ? r : nil
+
+        guard case var (r, h, c)? = try open("pets.csv", required: [["pet_id", "id"], ["name"], ["species"]], optional: [
+            ["breed"], ["sex"], ["birth_date", "born", "birthday"], ["deceased_on", "died_on"], ["neutered"], ["microchip"], ["color", "colour"], ["notes", "note"],
+        ]) else { throw ImportError(file: "pets.csv", line: 0, problem: .noRows) }
+        let cId = c["pet_id"]!
+        while try r.next() {
+            try r.requireFields(h.names.count)
+            guard let id = r.integer(cId) else { throw ImportError(location: r.location, problem: .value(.notANumber(try r.text(cId) ?? ""))) }
+            let row = SheetRow(r: r, columns: c)
+            let pet = try r.value { () -> ImportPet in
+                let name = try TextField.name(try row.required("name")), speciesText = try row.required("species").lowercased()
+                guard let species = Species(rawValue: speciesText) else {
+                    throw ParseError.unknownChoice(field: "species", value: speciesText, accepted: Species.allCases.map(\.rawValue))
+                }
+                let died = try row.day("deceased_on")
+                return ImportPet(location: r.location, fileId: id, name: name, species: species,
+                                 breed: try row.label("breed"), sex: try row.text("sex").map(Sex.parse) ?? .unknown,
+                                 neutered: try row.text("neutered").map(SpreadsheetTables.flag) ?? false,
+                                 born: try row.text("birth_date").map(PartialDate.parse), microchip: try row.text("microchip").flatMap(Microchip.normalize),
+                                 color: try row.label("color"), notes: try row.longText("notes"), archivedOn: died, archiveReason: died == nil ? nil : .passedAway)
+            }
+            try batch.add(pet, index: &petIndex)
         }
 
         // weights.csv: the bulk path, numbers read from bytes.
-        if var r = try open("weights.csv") {
-            h = try Header(r)
-            let cPet = try h.require("pet_id"), cAt = try h.require("measured_at", "date", "time", "at")
-            let (cWeight, unit) = try weightColumn(h, fallback: options.unit)
-            let cBCS = h.find("body_condition", "bcs")
+        if case var (r, h, c)? = try open("weights.csv", required: [["pet_id"], ["measured_at", "date", "time", "at"]], optional: [["body_condition", "bcs"]]) {
+            let (cPet, cAt, (cWeight, unit)) = (c["pet_id"]!, c["measured_at"]!, try weightColumn(h, fallback: options.unit))
             batch.weights.reserve(r.bytes.count / 24)
-            let fields = h.names.count
             while try r.next() {
-                if r.count != fields { throw ImportError(location: r.location, problem: .wrongFieldCount(expected: fields, found: r.count)) }
+                if r.count != h.names.count { throw ImportError(location: r.location, problem: .wrongFieldCount(expected: h.names.count, found: r.count)) }
                 let p = try pet(r, cPet)
                 let (at, offset) = try local(r, cAt)
                 let grams = try SpreadsheetTables.grams(r, cWeight, unit)
-                var bcs: Int?
-                if let c = cBCS, let v = r.integer(c) {
-                    do { bcs = try BodyConditionScore(Int(clamping: v), field: "body_condition").value } catch let e as ParseError {
-                        throw ImportError(location: r.location, problem: .value(e))
-                    }
-                }
+                let bcs = try c["body_condition"].flatMap { col in try r.integer(col).map { v in try r.value { try BodyConditionScore(Int(clamping: v), field: "body_condition").value } } }
                 try options.checkWeight(at: at, utcOffset: offset, location: r.location)
                 batch.weights.append(pet: p, at: at, utcOffset: offset, grams: grams, bodyCondition: bcs)
             }
         }
         for sheet in recordSheets {
-            guard var r = try open(sheet.file) else { continue }
-            h = try Header(r)
-            let cPet = sheet.petRequired ? try h.require(["pet_id"]) : h.find(["pet_id"]), cAt = try h.require(sheet.at)
-            var columns: [String: Int] = [:]
-            for aliases in sheet.required { columns[aliases[0]] = try h.require(aliases) }
-            for aliases in sheet.optional { columns[aliases[0]] = h.find(aliases) }
-            let weight = try? weightColumn(h, fallback: .kilogram)
+            guard case var (r, h, c)? = try open(sheet.file, required: (sheet.petRequired ? [["pet_id"]] : []) + [sheet.at] + sheet.required,
+                                                optional: (sheet.petRequired ? [] : [["pet_id"]]) + sheet.optional) else { continue }
+            let cPet = c["pet_id"], cAt = c[sheet.at[0]]!, weight = try? weightColumn(h, fallback: .kilogram)
             while try r.next() {
                 try r.requireFields(h.names.count)
                 let p: Int? = try cPet.flatMap { c in sheet.petRequired || !r.fields[c].isEmpty ? try pet(r, c) : nil }
                 let (at, offset) = try local(r, cAt)
-                let row = SheetRow(r: r, columns: columns, weight: weight)
-                let (note, detail) = try r.value { try sheet.read(row) }
+                let (note, detail) = try r.value { try sheet.read(SheetRow(r: r, columns: c, weight: weight)) }
                 batch.records.append(ImportRecord(location: r.location, pet: p, at: at, utcOffset: offset, note: note, detail: detail))
             }
         }
@@ -384,10 +366,7 @@ enum SpreadsheetTables {
         },
         RecordSheet(file: "vaccinations.csv", at: ["given_on", "date", "at"], required: [["vaccine"]],
                     optional: [["valid_until", "next_due"], ["lot"], ["product"], ["clinic"]]) { row in
-            let due = try row.text("valid_until").map { raw -> LocalDate in
-                guard let d = LocalDate.parseISO(Substring(raw)) else { throw ParseError.badDate(raw) }
-                return d
-            }
+            let due = try row.day("valid_until")
             return (nil, .vaccination(Vaccination(vaccine: VaccineName.normalize(try TextField.label(try row.required("vaccine"), field: "vaccine")),
                                                   product: try row.label("product"), lot: try row.label("lot"), clinic: try row.label("clinic"), nextDue: due)))
         },

@@ -50,7 +50,9 @@ package struct Fields {
         return d
     }
 
-    package func checked<T>(_ body: () throws -> T) throws -> T {
+    package func checked<T>(_ body: () throws -> T) throws -> T { try Self.checked(at: location, body) }
+    /// `body`, a `ParseError` it throws refused at `location` (a bad day as a bad time, as every import words it).
+    package static func checked<T>(at location: SourceLocation, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let e as ParseError {
             if case .badDate(let raw) = e { throw ImportError(location: location, problem: .badTime(raw)) }
             throw ImportError(location: location, problem: .value(e))

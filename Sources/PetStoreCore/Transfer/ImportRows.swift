@@ -76,12 +76,7 @@ extension StoreCore {
             let values: [any SQLBindable] = [p.name, TextField.nameKey(p.name), p.species.rawValue, p.breed, p.sex.rawValue, p.neutered, p.born?.description,
                                              p.microchip, p.color, p.notes, p.archivedOn?.description, p.archiveReason?.rawValue,
                                              p.createdAt ?? t, p.updatedAt ?? p.createdAt ?? t] + Self.storedHealth(p.health)
-            if emptyDatabase, let id = p.fileId {
-                try sql.execute("INSERT INTO pet (id, \(columns)) VALUES (?, \(questionMarks(values.count)))", [id] + values)
-                petIds.append(id)
-            } else {
-                petIds.append(try sql.insertReturningId("INSERT INTO pet (\(columns)) VALUES (\(questionMarks(values.count)))", values))
-            }
+            petIds.append(try insertRow("pet", id: emptyDatabase ? p.fileId : nil, columns, values))
             summary.petsAdded += 1
         }
 
@@ -195,8 +190,9 @@ extension StoreCore {
             return i
         }
         /// The weights `run` as `add` would write them one by one: those already there counted and left out,
-        /// the others given their ids in order.
+        /// the others given their ids in order (the file's, when kept; a spreadsheet's have none).
         func addWeightRun(_ run: Range<Int>) throws {
+            let keep = keepIds && w.inFileOrder
             var rows: [Int32] = []
             rows.reserveCapacity(run.count)
             for i in run {
@@ -208,13 +204,13 @@ extension StoreCore {
                         continue
                     }
                 }
-                if !keepIds { idMap[w.fileId[i]] = nextId + Int64(rows.count) }
+                if !keep && w.inFileOrder { idMap[w.fileId[i]] = nextId + Int64(rows.count) }
                 rows.append(Int32(i))
             }
-            let first = keepIds ? w.fileId[run.lowerBound] : nextId
+            let first = keep ? w.fileId[run.lowerBound] : nextId
             let before = done
             try writer.insertWeights(w, rows: rows, petIds: petIds, firstId: first, now: t) { n in progress?(before + n, total) }
-            if keepIds { largestKeptId = max(largestKeptId, w.fileId[run.upperBound - 1]) } else { nextId += Int64(rows.count) }
+            if keep { largestKeptId = max(largestKeptId, w.fileId[run.upperBound - 1]) } else { nextId += Int64(rows.count) }
             summary.recordsAdded += rows.count
             done += rows.count
         }
@@ -225,25 +221,9 @@ extension StoreCore {
         try addWeights(upTo: batch.records.count)
         batch.records = []
 
-        // Weights, the bulk of any real import: all of them, less those already there (counted, see `DuplicateKey`).
-        if w.count > 0 && !w.inFileOrder {
-            var rows: [Int32] = []
-            var skipped = 0
-            var knownWeights = known.filter { $0.key.kind == .weight }
-            if knownWeights.isEmpty {
-                rows = Array(0..<Int32(w.count))
-            } else {
-                for i in 0..<w.count {
-                    let key = DuplicateKey(pet: petIds[Int(w.pet[i])], kind: .weight, at: w.at[i], value: String(w.grams[i]))
-                    if let n = knownWeights[key], n > 0 { knownWeights[key] = n - 1; skipped += 1 } else { rows.append(Int32(i)) }
-                }
-            }
-            let before = done
-            try writer.insertWeights(w, rows: rows, petIds: petIds, firstId: nextId, now: t) { n in progress?(before + n, total) }
-            summary.recordsAdded += rows.count
-            summary.recordsAlreadyThere += skipped
-            done += w.count
-        }
+        // A spreadsheet's weights, the bulk of any real import, after its records: all of them, less those
+        // already there (counted, see `DuplicateKey`), under new ids.
+        if w.count > 0 && !w.inFileOrder { try addWeightRun(0..<w.count) }
         w = ImportWeights()
         try writer.finishRecords(bulk: bulk)
 
@@ -260,11 +240,7 @@ extension StoreCore {
             let columns = "pet_id, amount_minor, currency, first_day, last_day, category, per_pet, name, place, people, created_at, updated_at"
             let values: [any SQLBindable] = [petId, b.budget.amount.minorUnits, b.budget.amount.currency.code, first, last, b.budget.category, b.budget.perPet,
                                              b.budget.name, b.budget.place, b.budget.people.map(Int64.init), t, t]
-            if keepIds, let id = b.fileId {
-                try sql.execute("INSERT INTO budget (id, \(columns)) VALUES (?, \(questionMarks(values.count)))", [id] + values)
-            } else {
-                try sql.execute("INSERT INTO budget (\(columns)) VALUES (\(questionMarks(values.count)))", values)
-            }
+            _ = try insertRow("budget", id: keepIds ? b.fileId : nil, columns, values)
             summary.budgetsAdded += 1
         }
         for r in batch.rates {
@@ -283,6 +259,13 @@ extension StoreCore {
     /// The shortest run of a JSON file's weights written through `insertWeights` (shorter ones go one by one:
     /// the weight path prepares its statements per call).
     static let weightRunMinimum = 256
+
+    /// A row of `table` under the file's `id` (kept in an empty database), else under a new one; its id.
+    func insertRow(_ table: String, id: Int64?, _ columns: String, _ values: [any SQLBindable]) throws -> Int64 {
+        guard let id else { return try sql.insertReturningId("INSERT INTO \(table) (\(columns)) VALUES (\(questionMarks(values.count)))", values) }
+        _ = try sql.execute("INSERT INTO \(table) (id, \(columns)) VALUES (?, \(questionMarks(values.count)))", [id] + values)
+        return id
+    }
 
     func loadDuplicateKeys(pets: Set<Int64>, household: Bool, into known: inout [DuplicateKey: Int], medications: inout [DuplicateKey: Int64]) throws {
         var filter: [String] = []
