@@ -24,7 +24,10 @@ extension ReceiptReading {
             let change = changeWords.contains { w in w.allSatisfy(\.isASCII) ? hasWord([w], in: lower) : line.compact.contains(w) }
             let discount = ReceiptWords.isDiscount(ReceiptWords.folded(line.normalized))
             for run in line.runs {
-                guard let (m, _) = run.money(in: currency), m.minorUnits > 0 else { continue }
+                // In a currency with cents an amount is printed with them or a mark (`£287.00`): a bare `4` (of `4:23 pm`) says nothing.
+                guard let (m, _) = run.money(in: currency), m.minorUnits > 0,
+                      currency.minorDigits == 0 || run.marker != nil || (run.separators.last.map { $0 == "." || $0 == "," } == true
+                          && run.groups.last?.count == currency.minorDigits) else { continue }
                 amounts.append(Amount(line: i, minor: m.minorUnits, negative: run.negative, tax: tax, change: change, discount: discount))
             }
         }

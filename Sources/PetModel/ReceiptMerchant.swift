@@ -18,8 +18,10 @@ extension ReceiptReading {
     static let sureMerchant = 72.0
     /// A name with a kana of `voicedKana` read under this (its line under 95) is asked about.
     static let sureVoicedMerchant = 76.0
-    /// Kana with the voicing marks OCR takes one for the other (the two dots and the small circle).
-    static let voicedKana = Set("ばびぶべぼぱぴぷぺぽバビブベボパピプペポ")
+    /// Kana OCR takes one for another: with the voicing marks (the two dots and the small circle), and the small ones
+    /// beside their full size (`ディリー` for デイリー).
+    static let voicedKana = Set("がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽガギグゲゴザジズゼゾダヂヅデドバビブベボパピプペポヴ"
+                                + "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮイアウエオツヤユヨワ")
     static let separators = CharacterSet(charactersIn: " \t*-=_~#:|[](){}<>.,·•【】「」『』〔〕/\\")
 
     static func readMerchant(_ lines: [ScannedLine], header: Set<Int>, language: ReceiptLanguage = .korean) -> (field: ReceiptField<String>, line: Int)? {
@@ -37,13 +39,22 @@ extension ReceiptReading {
         let dateLine = lines.indices.first { ReceiptReading.firstDate(lines[$0]) != nil } ?? lines.count
         let firstAmount = lines.indices.first { i in lines[i].runs.contains { !$0.separators.isEmpty || $0.marker != nil } } ?? lines.count
         let above = min(dateLine, firstAmount)
+        let typical = typicalHeight(lines)
         for i in header.sorted() where i < lines.count {
             let line = lines[i]
-            // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that.
-            guard line.confidence >= 45, !isNotAName(line), let read = cleanName(joinedPieces(lines, i)), looksLikeAName(read),
+            // A line OCR read at under 45 is noise (a logo, a name in type too large for it): better no name than that; but
+            // a large line read all in the receipt's own script (`몽실몽실펫미용실` at 44) is the name read badly (asked about).
+            guard line.confidence >= 45 || (line.confidence >= 35 && largeInOwnScript(line, language, typical: typical)),
+                  !isNotAName(line), let read = cleanName(joinedPieces(lines, i)), looksLikeAName(read),
                   // What is left once OCR's marks around it are gone must still be a name (`!      ama` is none).
-                  let name = cleanName(withoutLeadingNoise(withoutTrailingNoise(read, language), language)) else { continue }
+                  let name = cleanName(withoutLeadingNoise(withoutTrailingNoise(read, language), language)),
+                  // A branch alone (`名古屋店`, `강남점` on the line under the name) is no name by itself.
+                  !isBranchOnly(name) else { continue }
             candidates.append((i, name, line.height))
+        }
+        // OCR reading part of a line in large type twice (`펀의` over 굿모닝편의점, on the same row): the part is no candidate.
+        candidates = candidates.filter { c in
+            !candidates.contains { o in o.index != c.index && o.name.count > c.name.count && sameRowWithin(lines[c.index].original.box, lines[o.index].original.box) }
         }
         let aboveOnes = candidates.filter { $0.index < above }
         if !aboveOnes.isEmpty { candidates = aboveOnes }
@@ -54,7 +65,6 @@ extension ReceiptReading {
         let clear = candidates.filter { lines[$0.index].confidence >= 70 }
         if !clear.isEmpty { candidates = clear }
         guard let first = candidates.first else { return nil }
-        let typical = typicalHeight(lines)
         let tallest = candidates.max { $0.height < $1.height } ?? first
         if typical > 0, Double(tallest.height) >= typical * 1.25, tallest.height > candidates.filter({ $0.index != tallest.index }).map(\.height).max() ?? 0 {
             // One line stands out in larger type: that is how shops print their name.
@@ -165,6 +175,32 @@ extension ReceiptReading {
         return name.filter(\.isLetter).count >= 2 ? name : nil
     }
 
+    /// A line in type at least 1.25 times the page's, whose letters are all of the Korean or Japanese receipt's script (three or more).
+    static func largeInOwnScript(_ line: ScannedLine, _ language: ReceiptLanguage, typical: Double) -> Bool {
+        guard language != .english, typical > 0, Double(line.height) >= typical * 1.25 else { return false }
+        let letters = line.normalized.filter(\.isLetter)
+        let own = letters.filter { language == .korean ? ReceiptSpacing.isHangul($0) : ReceiptSpacing.isKanaOrKanji($0) }
+        return own.count >= 3 && own.count == letters.count
+    }
+
+    /// Whether a box lies on another's row (half its height or more shared) and mostly within its width.
+    static func sameRowWithin(_ inner: ReceiptBox, _ outer: ReceiptBox) -> Bool {
+        guard inner.height > 0, outer.height > 0, inner.width > 0 else { return false }
+        let rows = min(inner.y + inner.height, outer.y + outer.height) - max(inner.y, outer.y)
+        let columns = min(inner.x + inner.width, outer.x + outer.width) - max(inner.x, outer.x)
+        return rows * 2 >= min(inner.height, outer.height) && columns * 2 > inner.width
+    }
+
+    /// A branch alone: one word of two to five Hangul, or of kanji, ending in a branch's ending (`강남점`, `名古屋店`,
+    /// `本店`), that is not a kind of shop with the same ending (`편의점`, `用品店`; `assets/receipt-words.json`, `branch`).
+    static func isBranchOnly(_ name: String) -> Bool {
+        let word = name.filter { !$0.isWhitespace }
+        guard (2...5).contains(word.count), ReceiptWords.shipped.branch.ends.contains(where: { word.hasSuffix($0) }),
+              !ReceiptWords.shipped.branch.shop.contains(where: { word.hasSuffix($0) }) else { return false }
+        let kanji: (Character) -> Bool = { $0.unicodeScalars.allSatisfy { (0x4E00...0x9FFF).contains($0.value) } }
+        return word.allSatisfy(ReceiptSpacing.isHangul) || word.allSatisfy(kanji)
+    }
+
     /// Header lines that are something else than the store's name.
     static func isNotAName(_ line: ScannedLine) -> Bool {
         let lower = line.normalized.lowercased()
@@ -182,7 +218,12 @@ extension ReceiptReading {
         }) { return true }
         // Amounts, card numbers and other long numbers (a store number such as `#1234` may stay).
         if line.runs.contains(where: { !$0.separators.isEmpty || $0.marker != nil || $0.groups.joined().count >= 5 }) { return true }
-        return TotalLabel.isLabel(line, wholeLatinWords: true)
+        // A total's look-alike word inside a kind of shop (`할인` of 우리동네할인마트) leaves it a name.
+        var rest = line.compact
+        for w in ReceiptWords.shopKindWords where !w.isEmpty { rest = rest.replacingOccurrences(of: w, with: " ") }
+        guard rest != line.compact else { return TotalLabel.isLabel(line, wholeLatinWords: true) }
+        let original = line.original
+        return TotalLabel.isLabel(ScannedLine(ReceiptLine(text: rest, confidence: original.confidence, box: original.box)), wholeLatinWords: true)
     }
 
     static let phonePattern = ReceiptPatterns.make(#"(?<![0-9])\(?0[0-9]{1,3}\)?[-. ][0-9]{3,4}[-. ][0-9]{4}(?![0-9])|(?<![0-9])\(?[0-9]{3}\)?[-. ][0-9]{3}[-. ][0-9]{4}(?![0-9])"#)

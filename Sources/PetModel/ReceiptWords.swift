@@ -14,6 +14,9 @@ struct ReceiptWords: Decodable {
     let notToPayUnless: [String: [String]]
     let discount: [String: [String]]
     let notAName: [String: [String]]
+    let shopWords: [String: [String]]
+    struct Branch: Decodable { let ends: [String], shop: [String] }
+    let branch: Branch
 
     static let shipped: ReceiptWords = {
         // safe: the file is compiled into the binary, and the receipt tests decode it, so no input reaches this.
@@ -34,6 +37,8 @@ struct ReceiptWords: Decodable {
     static let labelWords: [String] = toPayWords.map(\.word) + notToPayWords
     static let discountWords: [String] = shipped.discount.values.flatMap { $0 }.map(folded)
     static let notANameWords: [String] = shipped.notAName.values.flatMap { $0 }.map { $0.lowercased() }
+    /// Shop kinds with a look-alike's word in them (`할인마트`): matched folded.
+    static let shopKindWords: [String] = shipped.shopWords.values.flatMap { $0 }.map(folded)
 
     /// The confusions, longest first (`rn` before single characters).
     static let folds: [([Character], Character)] = shipped.fold.map { (Array($0.key), Character($0.value)) }.sorted { $0.0.count > $1.0.count }

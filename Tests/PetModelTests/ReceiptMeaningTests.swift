@@ -397,6 +397,20 @@ final class ReceiptMeaningTests: XCTestCase {
     /// A wrong total is never silent (issue 45): the total is sure only when the receipt says it a second way (printed
     /// again, before tax plus the tax, handed over less the change, before a discount less it, the items' sum) and its
     /// arithmetic does not say another amount (`お買上小計 558円`, `値引 -50円`, `合計 568円`: a digit misread).
+    /// In a currency with cents, a bare number is no amount that confirms a total: a `TOTAL` whose amount OCR read on the
+    /// next line as `4`, with `4:23 pm` on the date line, is asked about, not taken.
+    func testABareNumberConfirmsNoTotalInACentsCurrency() {
+        let rows = [L(text: "FLUFFY CUTS GROOM SHOP", height: 60), L(text: "Tel: 01437 258738"), L(text: "26/11/2026 4:23 pm"),
+                    L(text: "Full Groom Small £65.00 3 £195.00"), L(text: "Bath & Brush £40.00 1 £40.00"), L(text: "Subtotal £287.00"),
+                    L(text: "TOTAL", height: 60), L(text: "4"), L(text: "f £287.00"), L(text: "AMEX **** 7437 £287.00")]
+        let p = read(rows, ["eng"])
+        if p.total?.value != Money(minorUnits: 28_700, currency: Self.gbp) { XCTAssertEqual(p.total?.unsure, true, "\(String(describing: p.total))") }
+        // A total in cents that the same amount printed again confirms stays sure.
+        let q = read([L(text: "PET STOP", height: 60), L(text: "11/20/26 2:32 PM"), L(text: "TOTAL $104.05", height: 60), L(text: "VISA ****1234 $104.05")], ["eng"])
+        XCTAssertEqual(q.total?.value, Money(minorUnits: 10_405, currency: Self.usd))
+        XCTAssertEqual(q.total?.unsure, false)
+    }
+
     func testATotalNothingConfirmsIsUnsure() {
         for lang in ["ko", "ja", "en"] {
             let c = currency(lang)
@@ -541,6 +555,41 @@ final class ReceiptMeaningTests: XCTestCase {
             XCTAssertEqual(p.merchant?.value, name, noise)
             XCTAssertEqual(p.merchant?.unsure, true, noise)
         }
+    }
+
+    /// A kind of shop with a total's look-alike in it (`할인` of 할인마트) is still a name; a branch alone (`名古屋店`, `강남점`)
+    /// is none, even in the larger type; part of the name read twice on its row (`펀의` over 굿모닝편의점) does not replace it;
+    /// and a large line all in the receipt's script read under 45 is the name, asked about.
+    func testShopKindsBranchesAndPartsOfTheName() {
+        for name in ["우리동네할인마트", "행복할인점", "한아름할인마트 해운대점"] {
+            let p = read([L(text: name, height: 60), L(text: "사업자등록번호 589-34-99274"), L(text: "2026/10/31")], ["kor"])
+            XCTAssertEqual(p.merchant?.value, name)
+        }
+        for (name, branch, langs) in [("ハッピーマート", "名古屋店", ["jpn"]), ("댕댕이펫샵", "강남점", ["kor"]), ("さくら薬局", "本店", ["jpn"])] {
+            // The branch read in the taller box (its line merged with a rule under it), the name at body size.
+            let p = read([L(text: name, height: 40), L(text: branch, height: 90), L(text: "TEL 03-1234-5678"), L(text: "2026/10/31")], langs)
+            XCTAssertEqual(p.merchant?.value, name, branch)
+        }
+        // Shop kinds ending the way branches do stay names.
+        for (name, langs) in [("동네편의점", ["kor"]), ("ペット用品店", ["jpn"])] {
+            XCTAssertEqual(read([L(text: name, height: 60), L(text: "TEL 03-1234-5678"), L(text: "2026/10/31")], langs).merchant?.value, name)
+        }
+        let lines = [ReceiptLine(text: "펀의", confidence: 58, box: ReceiptBox(x: 476, y: 157, width: 108, height: 120)),
+                     ReceiptLine(text: "굿모닝편의점", confidence: 57, box: ReceiptBox(x: 299, y: 157, width: 344, height: 120)),
+                     ReceiptLine(text: "전화 02-414-8074", confidence: 90, box: ReceiptBox(x: 300, y: 300, width: 300, height: 36)),
+                     ReceiptLine(text: "2026-09-07 10:20:07", confidence: 90, box: ReceiptBox(x: 40, y: 360, width: 400, height: 34))]
+        let p = ReceiptReading.proposal(lines: lines, imageHeight: 1200, languages: ["kor"], homeCurrency: .krw, today: Self.today)
+        XCTAssertEqual(p.merchant?.value, "굿모닝편의점")
+        XCTAssertEqual(p.merchant?.unsure, true)
+        let faint = read([L(text: "몽실몽실펫미용실", height: 118, confidence: 44), L(text: "대표: 이지은"), L(text: "Tel. 02-728-2442"),
+                          L(text: "거래일시 2026.07.05(일) 오후 03:22")], ["kor"])
+        XCTAssertEqual(faint.merchant?.value, "몽실몽실펫미용실")
+        XCTAssertEqual(faint.merchant?.unsure, true)
+        // A small kana beside its full size (`ディリー` for デイリー) is read wrong at a high confidence: asked about under 95.
+        let kana = read([L(text: "ディリーマート名古屋店", height: 60, confidence: 92), L(text: "TEL 03-1234-5678"), L(text: "2026/10/31")], ["jpn"])
+        XCTAssertEqual(kana.merchant?.unsure, true)
+        // Latin noise read as low is still none.
+        XCTAssertNil(read([L(text: "AATE hs", height: 65, confidence: 40), L(text: "대표: 정하늘"), L(text: "2026-06-08 11:13")], ["kor"]).merchant)
     }
 
     // MARK: The issue's receipts, as OCR lines with the sizes the issue describes
