@@ -289,6 +289,7 @@ enum SpreadsheetTables {
         guard case var (r, h, c)? = try open("pets.csv", required: [["pet_id", "id"], ["name"], ["species"]], optional: [
             ["breed"], ["sex"], ["birth_date", "born", "birthday"], ["deceased_on", "died_on"], ["neutered"], ["microchip"], ["color", "colour"], ["notes", "note"],
         ]) else { throw ImportError(file: "pets.csv", line: 0, problem: .noRows) }
+        // safe: `open` returns a table only when every required column (pet_id here) is found.
         let cId = c["pet_id"]!
         while try r.next() {
             try r.requireFields(h.names.count)
@@ -311,6 +312,7 @@ enum SpreadsheetTables {
 
         // weights.csv: the bulk path, numbers read from bytes.
         if case var (r, h, c)? = try open("weights.csv", required: [["pet_id"], ["measured_at", "date", "time", "at"]], optional: [["body_condition", "bcs"]]) {
+            // safe: `open` returns a table only when every required column (pet_id, measured_at) is found.
             let (cPet, cAt, (cWeight, unit)) = (c["pet_id"]!, c["measured_at"]!, try weightColumn(h, fallback: options.unit))
             batch.weights.reserve(r.bytes.count / 24)
             while try r.next() {
@@ -326,6 +328,7 @@ enum SpreadsheetTables {
         for sheet in recordSheets {
             guard case var (r, h, c)? = try open(sheet.file, required: (sheet.petRequired ? [["pet_id"]] : []) + [sheet.at] + sheet.required,
                                                 optional: (sheet.petRequired ? [] : [["pet_id"]]) + sheet.optional) else { continue }
+            // safe: `open` returns a table only when every required column (the sheet's time column) is found.
             let cPet = c["pet_id"], cAt = c[sheet.at[0]]!, weight = try? weightColumn(h, fallback: .kilogram)
             while try r.next() {
                 try r.requireFields(h.names.count)
